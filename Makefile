@@ -1,0 +1,120 @@
+# tcscope build. Every folder of DESIGN.md is a library; sources are found by
+# wildcard so a new file needs no edit here.
+#
+#   make            build/tcscope (with the CUDA backend when nvcc exists)
+#   make test       unit/property/golden tests, sanitized and optimized
+#   make bench      JSON lines, one per figure
+#   make audit      the main job (GPU if present, else the recorded model)
+#   make exhaustive the full 2^32 sweeps (benchmark-class, all cores)
+
+CC       ?= cc
+NVCC     ?= $(shell command -v nvcc 2>/dev/null)
+# Where MPFR/GMP/jansson/cmocka live when not in /usr (the GPU machine: /tmp/deps/usr).
+DEPS_PREFIX ?=
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+
+DEPS_CFLAGS  = $(if $(DEPS_PREFIX),-I$(DEPS_PREFIX)/include -I$(DEPS_PREFIX)/include/x86_64-linux-gnu)
+comma := ,
+DEPS_LDFLAGS = $(if $(DEPS_PREFIX),-L$(DEPS_PREFIX)/lib/x86_64-linux-gnu -Wl$(comma)-rpath$(comma)$(DEPS_PREFIX)/lib/x86_64-linux-gnu)
+
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+CSTD     = -std=c11 -D_GNU_SOURCE
+CPPFLAGS = -I. $(DEPS_CFLAGS)
+OPTFLAGS = -O2 -g
+SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDLIBS   = $(DEPS_LDFLAGS) -ljansson -lmpfr -lgmp -lpthread -lm
+
+MODULES  = formats oracle probes cases reports
+LIB_SRC  = $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+CLI_SRC  = $(wildcard cli/*.c)
+TEST_SRC = $(wildcard tests/test_*.c)
+BENCH_SRC = $(wildcard tests/bench_*.c)
+TOOL_SRC = $(wildcard tools/*.c)
+
+# The CUDA backend: probes/cuda/*.cu, only with nvcc.
+ifneq ($(NVCC),)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CU_SRC    = $(wildcard probes/cuda/*.cu)
+NVCCFLAGS = -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -Wall,-Werror -Werror all-warnings -I. $(DEPS_CFLAGS)
+CUDA_DEF  = -DTC_HAVE_CUDA=1
+CUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+else
+CU_SRC    =
+CUDA_DEF  = -DTC_HAVE_CUDA=0
+CUDA_LIBS =
+endif
+
+OPT_OBJ  = $(LIB_SRC:%.c=build/opt/%.o) $(CU_SRC:%.cu=build/opt/%.cu.o)
+SAN_OBJ  = $(LIB_SRC:%.c=build/san/%.o)
+
+.PHONY: all test test-run bench audit audit-run exhaustive clean deps
+all: build/tcscope
+
+# The two README commands first make sure the Debian packages are there.
+deps:
+	@tools/deps.sh
+
+build/opt/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(OPTFLAGS) $(CUDA_DEF) $(CPPFLAGS) -MMD -MP -c $< -o $@
+
+# The sanitized build never links CUDA: its host code is what the tests exercise.
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(SANFLAGS) -DTC_HAVE_CUDA=0 $(CPPFLAGS) -MMD -MP -c $< -o $@
+
+build/opt/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+
+build/opt/libtcscope.a: $(OPT_OBJ)
+	@rm -f $@; ar rcs $@ $^
+build/san/libtcscope.a: $(SAN_OBJ)
+	@rm -f $@; ar rcs $@ $^
+
+build/tcscope: $(CLI_SRC:%.c=build/opt/%.o) build/opt/libtcscope.a
+	$(CC) $(OPTFLAGS) -o $@ $(filter %.o,$^) build/opt/libtcscope.a $(CUDA_LIBS) $(LDLIBS)
+
+build/san/tcscope: $(CLI_SRC:%.c=build/san/%.o) build/san/libtcscope.a
+	$(CC) $(SANFLAGS) -o $@ $(filter %.o,$^) build/san/libtcscope.a $(LDLIBS)
+
+# Each tests/test_NAME.c is one cmocka program, built twice.
+build/san/tests/%: tests/%.c build/san/libtcscope.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(SANFLAGS) -DTC_HAVE_CUDA=0 $(CPPFLAGS) -o $@ $< build/san/libtcscope.a -lcmocka $(LDLIBS)
+build/opt/tests/%: tests/%.c build/opt/libtcscope.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(OPTFLAGS) $(CUDA_DEF) $(CPPFLAGS) -o $@ $< build/opt/libtcscope.a -lcmocka $(CUDA_LIBS) $(LDLIBS)
+build/opt/bench/%: tests/%.c build/opt/libtcscope.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O3 -g $(CUDA_DEF) $(CPPFLAGS) -o $@ $< build/opt/libtcscope.a $(CUDA_LIBS) $(LDLIBS)
+build/opt/tools/%: tools/%.c build/opt/libtcscope.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O3 -g $(CUDA_DEF) $(CPPFLAGS) -o $@ $< build/opt/libtcscope.a $(CUDA_LIBS) $(LDLIBS)
+
+TESTS_SAN = $(TEST_SRC:tests/%.c=build/san/tests/%)
+TESTS_OPT = $(TEST_SRC:tests/%.c=build/opt/tests/%)
+BENCHES   = $(BENCH_SRC:tests/%.c=build/opt/bench/%)
+
+# The CLI tests call build/tcscope and build/san/tcscope.
+test: deps
+	@$(MAKE) --no-print-directory test-run
+test-run: build/tcscope build/san/tcscope $(TESTS_SAN) $(TESTS_OPT)
+	@tests/run-tests $(TESTS_SAN) $(TESTS_OPT)
+
+bench: build/tcscope $(BENCHES)
+	@for b in $(BENCHES); do $$b || exit $$?; done
+	@build/tcscope bench --json --if-gpu
+
+audit: deps
+	@$(MAKE) --no-print-directory audit-run
+audit-run: build/tcscope
+	build/tcscope audit --instr all --out out/audit
+
+exhaustive: build/tcscope $(TOOL_SRC:tools/%.c=build/opt/tools/%)
+	@tools/exhaustive.sh
+
+clean:
+	rm -rf build out
+
+-include $(shell find build -name '*.d' 2>/dev/null)

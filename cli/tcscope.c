@@ -1,0 +1,79 @@
+/* tcscope entry point: dispatches to cli/cmd_*.c and nothing else. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct {
+    const char *name;
+    tc_cmd_fn fn;
+    const char *usage;
+} commands[] = {
+    {"formats", cmd_formats, "formats [--json]                      table of every format"},
+    {"convert", cmd_convert, "convert --to FMT [--round MODE] [--sat|--nosat] [--ftz] [--json] VALUE...|-"},
+    {"list", cmd_list, "list [--backend B] [--json]            instructions the backend can run"},
+    {"run", cmd_run, "run --backend B --instr NAME --a V,.. --b V,.. --c V [--json]"},
+    {"audit", cmd_audit, "audit [--backend B] [--instr NAME|all] [--out DIR] [--json]"},
+    {"verify", cmd_verify, "verify --backend B --profile P --instr NAME [--n COUNT] [--json]"},
+    {"cases", cmd_cases, "cases [--backend B] [--instr NAME] FILE...   run case files"},
+    {"sweep", cmd_sweep, "sweep [--backend B] [--formats ..] [--chain 1..N] [--dist ..] [--trials T] [--json]"},
+    {"bench", cmd_bench, "bench [--instr ..] [--json]            latency and throughput tables (GPU)"},
+    {"compare", cmd_compare, "compare OLD.json NEW.json [--json]    exit 1 if anything changed"},
+    {"choose", cmd_choose, "choose [constraints] [--json]         precision advice from recorded data"},
+};
+
+int cli_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "tcscope %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return TC_EXIT_USAGE;
+}
+
+const char *cli_opt(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return NULL;
+    if (arg[n] == '=')
+        return arg + n + 1;
+    if (arg[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "tcscope: option %s needs a value\n", name);
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tcscope COMMAND [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  tcscope %s\n", commands[i].usage);
+    fprintf(f, "\nEvery command takes --json (one object per line).\n"
+               "Exit status: 0 success, 1 a difference was found, 2 bad input or environment.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return TC_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return TC_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "tcscope: unknown command '%s' (try tcscope --help)\n", argv[1]);
+    return TC_EXIT_USAGE;
+}

@@ -1,0 +1,74 @@
+/* probes: the instruction catalogue and the backends that execute MMAs.
+ *
+ * A backend runs batches of independent tiles D = A*B + C given as bit
+ * patterns, and chains of them. Backends: "gpu[:N]" (CUDA), "model:PROFILE"
+ * (the software tensor core of oracle/), "exact" (the MPFR oracle).
+ * Nothing here judges results: that is cases/.
+ */
+#ifndef TC_PROBES_H
+#define TC_PROBES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/formats.h"
+
+typedef struct {
+    const char *name;      /* PTX name without .sync.aligned/layouts: "mma.m16n8k16.f32.f16.f16.f32" */
+    const char *api;       /* "mma", "mma.sp", "wmma", "wgmma", "wgmma.sp" */
+    int m, n, k;           /* k is the logical (dense) K, also for sparse */
+    const tc_format *a, *b, *c, *d;
+    const char *sass;      /* SASS opcode stem the instruction must compile to: HMMA, HGMMA, QGMMA, DMMA, IMMA, IGMMA */
+    int sm_min;            /* first architecture that has it (80, 89, 90) */
+    bool sparse;           /* 2:4 structured A: at most 2 nonzeros in every aligned group of 4 along K */
+    bool a_in_regs;        /* wgmma .rs: A from registers */
+} tc_instr;
+
+const tc_instr *tc_catalogue(size_t *count);
+const tc_instr *tc_instr_by_name(const char *name);
+
+/* Facts about what ran the work, for records. Strings empty when unknown. */
+typedef struct {
+    char backend[64];      /* "gpu:0", "model:h100", "exact" */
+    char device[128];      /* "NVIDIA H100 80GB HBM3", or "model (no GPU)" */
+    char driver[32];
+    char cuda[32];
+    int sm;                /* compute capability * 10 (90), 0 for software */
+    int sm_count;
+    int clock_mhz;         /* SM clock read at open, 0 if unknown */
+} tc_backend_info;
+
+typedef struct tc_backend tc_backend;
+
+/* Opens "gpu", "gpu:N", "model:PROFILE" (a name under oracle/profiles/ or a
+ * path) or "exact". NULL with a message in err when the backend cannot be
+ * used (no GPU, built without nvcc, unknown profile). */
+tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen);
+void tc_backend_close(tc_backend *b);
+const tc_backend_info *tc_backend_get_info(const tc_backend *b);
+
+/* true if the backend can run the instruction; else why says why. */
+bool tc_backend_supports(tc_backend *b, const tc_instr *ins, char *why, size_t len);
+
+/* ntiles independent MMAs. Element bit patterns, one uint64_t each:
+ *   A: ntiles * m * k, row-major (A[t][i][kk])
+ *   B: ntiles * k * n, row-major (B[t][kk][j])
+ *   C, D: ntiles * m * n, row-major
+ * For sparse instructions A is given dense and must be 2:4 structured.
+ * Returns 0, or -1 with err set (nothing partial is returned as valid). */
+int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles,
+                   const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                   uint64_t *D, char *err, size_t errlen);
+
+/* Chains of `len` steps on M x K tiles (M = ins->m, K = ins->k):
+ *   X_0 = A0;  D_i = X_{i-1} * B_i + C_i  (B_i is K x K, C_i is M x K or NULL for zero)
+ *   X_i = D_i converted to ins->a's format with `cvt` (the GPU uses its own cvt)
+ * Returns every step's input actually used (Xused[c][i] = X_{i-1}, M x K) and
+ * every D_i (M x K, in ins->d's format) so the oracle can replay each step. */
+int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len,
+                     const uint64_t *A0, const uint64_t *B, const uint64_t *C,
+                     tc_rounding cvt, uint64_t *Xused, uint64_t *D,
+                     char *err, size_t errlen);
+
+#endif

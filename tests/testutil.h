@@ -1,0 +1,82 @@
+/* Test helpers: run the tcscope binary and capture what it prints.
+ * Header-only so every test program stays one file. */
+#ifndef TC_TESTUTIL_H
+#define TC_TESTUTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct {
+    int status;     /* exit status, or 128+signal */
+    char *out;      /* stdout, NUL-terminated */
+    char *err;      /* stderr */
+} tc_run_result;
+
+static inline char *tc_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return strdup("");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* The binary under test: the sanitized one in the sanitized test build. */
+static inline const char *tc_cli_path(void)
+{
+    const char *env = getenv("TCSCOPE");
+    if (env)
+        return env;
+#if defined(__SANITIZE_ADDRESS__)
+    return "build/san/tcscope";
+#else
+    return "build/tcscope";
+#endif
+}
+
+/* Runs "tcscope ARGS" through the shell (ARGS is shell text) with optional stdin text. */
+static inline tc_run_result tc_run_cli_stdin(const char *args, const char *input)
+{
+    char out[] = "/tmp/tcs-outXXXXXX", err[] = "/tmp/tcs-errXXXXXX", in[] = "/tmp/tcs-inXXXXXX";
+    int fo = mkstemp(out), fe = mkstemp(err), fi = mkstemp(in);
+    if (input && write(fi, input, strlen(input)) < 0)
+        abort();
+    close(fo);
+    close(fe);
+    close(fi);
+    size_t len = strlen(args) + strlen(tc_cli_path()) + 3 * sizeof out + 32;
+    char *cmd = malloc(len);
+    snprintf(cmd, len, "%s %s <%s >%s 2>%s", tc_cli_path(), args, in, out, err);
+    int st = system(cmd);
+    free(cmd);
+    tc_run_result r;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    r.out = tc_slurp(out);
+    r.err = tc_slurp(err);
+    unlink(out);
+    unlink(err);
+    unlink(in);
+    return r;
+}
+
+static inline tc_run_result tc_run_cli(const char *args)
+{
+    return tc_run_cli_stdin(args, NULL);
+}
+
+static inline void tc_run_result_free(tc_run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+#endif
