@@ -118,3 +118,12 @@ clean:
 	rm -rf build out
 
 -include $(shell find build -name '*.d' 2>/dev/null)
+
+# >>> formats-tools (owned by the formats work: host/device conversion sweeps)
+# <<< formats-tools
+
+# >>> timing (owned by the timing-probe work: extra libraries, SASS checks)
+# <<< timing
+
+# >>> reports (owned by the reports work: report-check, regress)
+# <<< reports
