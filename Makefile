@@ -120,10 +120,43 @@ clean:
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # >>> formats-tools (owned by the formats work: host/device conversion sweeps)
+# tools/cuda/cvt_sweep.cu: CUDA's host conversions and, with a GPU, the device
+# cvt instructions, against our encoder for all 2^32 float32 inputs.
+CVT_SWEEP = build/opt/tools/cvt_sweep
+ifneq ($(NVCC),)
+# It needs formats/ alone, so it links those objects, not the whole library.
+FORMATS_OPT_OBJ = $(filter build/opt/formats/%,$(OPT_OBJ))
+$(CVT_SWEEP): build/opt/tools/cuda/cvt_sweep.cu.o $(FORMATS_OPT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
+exhaustive: $(CVT_SWEEP)
+endif
+.PHONY: cvt-sweep
+cvt-sweep: $(CVT_SWEEP)
 # <<< formats-tools
 
 # >>> timing (owned by the timing-probe work: extra libraries, SASS checks)
+# The timing kernels' inline PTX is generated (long, regular operand lists);
+# the .cu files are committed, so a build needs no Python. cuBLASLt and NVML
+# are loaded with dlopen at run time: nothing extra is linked.
+.PHONY: timing-gen
+timing-gen:
+	python3 probes/cuda/timing_gen.py
 # <<< timing
 
 # >>> reports (owned by the reports work: report-check, regress)
+# The version in every record: git describe at build time (a constant without git).
+TC_GIT_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1-unknown)
+build/opt/reports/record.o build/san/reports/record.o: CPPFLAGS += -DTCSCOPE_VERSION='"$(TC_GIT_VERSION)"'
+build/opt/reports/record.o build/san/reports/record.o: $(wildcard .git/index)
+
+.PHONY: report-check regress
+# Renders a fresh report and the committed ones in headless Chromium; checks the plots drew.
+report-check: build/tcscope
+	@tools/report-check.sh
+
+# A fresh run compared with the committed H100 baseline (exit 1: something changed).
+REGRESS_BASE ?= reports/baselines/h100-sweep.json
+regress: build/tcscope
+	@tools/regress.sh $(REGRESS_BASE)
 # <<< reports

@@ -1,7 +1,301 @@
-/* tcscope audit: not built yet; says so instead of pretending. */
+/* tcscope audit: fingerprint + proof + features + timing for each instruction,
+ * written as a record, a profile, and Markdown/HTML reports. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cases/audit.h"
 #include "cli/cli.h"
+#include "oracle/profile.h"
+#include "probes/timing.h"
+#include "reports/render.h"
+#include "reports/reports.h"
+
+#define RECORDED_MODEL "model:h100"
+#define RECORDED_BENCH "reports/baselines/h100-bench.json"
+
+typedef struct {
+    const char *backend;      /* NULL: the GPU if there is one, else the recorded model */
+    const char *instr;
+    const char *out;
+    const char *profile_name;
+    const char *timing_file;  /* bench record to attach instead of measuring */
+    size_t n;
+    uint64_t seed;
+    unsigned shard, nshards;  /* audit every nshards-th instruction from shard */
+    bool json, timing, keep_cases;
+} audit_args;
+
+static int parse_args(int argc, char **argv, audit_args *a)
+{
+    *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, 1000000, 0x7c5c09e, 0, 1, false, true, true};
+    for (int i = 1; i < argc; i++) {
+        bool miss = false;
+        const char *v;
+        if ((v = cli_opt(argc, argv, &i, "--backend", &miss)))
+            a->backend = v;
+        else if ((v = cli_opt(argc, argv, &i, "--instr", &miss)))
+            a->instr = v;
+        else if ((v = cli_opt(argc, argv, &i, "--out", &miss)))
+            a->out = v;
+        else if ((v = cli_opt(argc, argv, &i, "--profile-name", &miss)))
+            a->profile_name = v;
+        else if ((v = cli_opt(argc, argv, &i, "--timing", &miss)))
+            a->timing_file = v;
+        else if ((v = cli_opt(argc, argv, &i, "--shard", &miss))) {
+            char tail;
+            if (sscanf(v, "%u/%u%c", &a->shard, &a->nshards, &tail) != 2 || a->nshards == 0 ||
+                a->shard >= a->nshards)
+                return cli_fail("audit", "bad --shard '%s' (want I/N with 0 <= I < N)", v);
+        }
+        else if ((v = cli_opt(argc, argv, &i, "--n", &miss)) ||
+                 (v = cli_opt(argc, argv, &i, "--seed", &miss))) {
+            char *end;
+            errno = 0;
+            unsigned long long x = strtoull(v, &end, 0);
+            if (errno || *end || !*v || v[0] == '-')
+                return cli_fail("audit", "bad number '%s' for %s", v, argv[i - 1]);
+            if (!strncmp(argv[i - 1], "--n", 3) && x == 0)
+                return cli_fail("audit", "--n must be at least 1");
+            if (!strncmp(argv[i - 1], "--n", 3))
+                a->n = (size_t)x;
+            else
+                a->seed = x;
+        } else if (!strcmp(argv[i], "--json"))
+            a->json = true;
+        else if (!strcmp(argv[i], "--no-timing"))
+            a->timing = false;
+        else if (!strcmp(argv[i], "--no-cases"))
+            a->keep_cases = false;
+        else if (miss)
+            return TC_EXIT_USAGE;
+        else
+            return cli_fail("audit", "unknown argument '%s'", argv[i]);
+    }
+    return TC_EXIT_OK;
+}
+
+/* The GPU when there is one; else the recorded model, said loudly. */
+static tc_backend *open_backend(const audit_args *a, bool *is_model_fallback)
+{
+    char err[512];
+    *is_model_fallback = false;
+    if (a->backend) {
+        tc_backend *b = tc_backend_open(a->backend, err, sizeof err);
+        if (!b)
+            cli_fail("audit", "%s", err);
+        return b;
+    }
+    tc_backend *b = tc_backend_open("gpu", err, sizeof err);
+    if (b)
+        return b;
+    fprintf(stderr,
+            "tcscope audit: no GPU (%s).\n"
+            "tcscope audit: auditing the RECORDED MODEL %s instead: every answer below comes from\n"
+            "tcscope audit: the software model with the profile an H100 audit wrote, not from hardware.\n",
+            err, RECORDED_MODEL);
+    *is_model_fallback = true;
+    b = tc_backend_open(RECORDED_MODEL, err, sizeof err);
+    if (!b)
+        cli_fail("audit", "%s", err);
+    return b;
+}
+
+/* Timing objects by instruction: measured now on a GPU, else the recorded
+ * bench of the H100 (labelled as recorded in the header). */
+static json_t *collect_timing(const audit_args *a, const tc_backend_info *info,
+                              const tc_instr *const *list, size_t n, const char **source)
+{
+    json_t *arr = json_array();
+    char err[512];
+    *source = "none";
+    if (!a->timing)
+        return arr;
+    if (a->timing_file) {
+        tc_record rec;
+        if (tc_record_load_any(a->timing_file, &rec, err, sizeof err) != 0) {
+            fprintf(stderr, "tcscope audit: --timing: %s\n", err);
+            return arr;
+        }
+        json_decref(arr);
+        json_t *objs = tc_record_objects_of(&rec, "bench");
+        arr = json_deep_copy(objs);
+        json_decref(objs);
+        tc_record_free(&rec);
+        *source = a->timing_file;
+        return arr;
+    }
+    if (info->sm > 0) {
+        tc_bench_opts o = {0, NULL, false};
+        tc_bench *b = tc_bench_open(&o, err, sizeof err);
+        if (!b) {
+            fprintf(stderr, "tcscope audit: timing skipped: %s\n", err);
+            return arr;
+        }
+        tc_progress p;
+        tc_progress_start(&p, "timing", n);
+        for (size_t i = 0; i < n; i++) {
+            json_t *t = tc_bench_instr(b, list[i]);
+            json_object_set_new(t, "instr", json_string(list[i]->name));
+            json_array_append_new(arr, t);
+            tc_progress_update(&p, i + 1);
+        }
+        tc_progress_end(&p);
+        tc_bench_close(b);
+        *source = "measured in this run";
+        return arr;
+    }
+    /* Recorded H100 timing belongs only beside the H100's recorded model. */
+    if (strcmp(info->backend, RECORDED_MODEL) != 0)
+        return arr;
+    tc_record rec;
+    if (tc_record_load_any(RECORDED_BENCH, &rec, err, sizeof err) != 0) {
+        fprintf(stderr, "tcscope audit: no recorded timing: %s\n", err);
+        return arr;
+    }
+    json_decref(arr);
+    arr = tc_record_objects_of(&rec, "bench");
+    json_t *copy = json_deep_copy(arr);
+    json_decref(arr);
+    tc_record_free(&rec);
+    *source = "recorded: " RECORDED_BENCH;
+    return copy;
+}
+
+static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr ***out)
+{
+    const char *name = a->instr;
+    size_t count;
+    const tc_instr *cat = tc_catalogue(&count);
+    const tc_instr **list = calloc(count + 1, sizeof *list);
+    size_t n = 0;
+    char why[256];
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(name, "all") && strcmp(name, cat[i].name))
+            continue;
+        if (i % a->nshards != a->shard)
+            continue;
+        if (tc_backend_supports(be, &cat[i], why, sizeof why))
+            list[n++] = &cat[i];
+        else if (strcmp(name, "all"))
+            cli_fail("audit", "%s", why);
+    }
+    *out = list;
+    return n;
+}
+
+static void print_human(const audit_result *r)
+{
+    const json_t *fp = json_object_get(r->object, "fingerprint");
+    const json_t *t = json_object_get(r->object, "timing");
+    printf("%-44s %s %8zu/%-8zu block=%-4s align_bits=%-5s align=%-5s acc=%-10s out=%-4s",
+           r->ins->name, r->proof.mismatches == 0 ? "VERIFIED" : "MISMATCH", r->proof.mismatches,
+           r->proof.n, json_string_value(json_object_get(fp, "block")),
+           json_string_value(json_object_get(fp, "align_bits")),
+           json_string_value(json_object_get(fp, "align_round")),
+           json_string_value(json_object_get(fp, "acc")),
+           json_string_value(json_object_get(fp, "out_round")));
+    double lat = tc_json_number(json_object_get(t, "latency_cycles"));
+    double thr = tc_json_number(json_object_get(t, "throughput_fma_clk_sm"));
+    if (lat == lat)
+        printf(" lat=%.0fclk", lat);
+    if (thr == thr)
+        printf(" %.0fFMA/clk/SM", thr);
+    printf("\n");
+}
+
+static int write_outputs(const audit_args *a, tc_record *rec, model_profile *prof)
+{
+    char err[512], path[4096];
+    if (mkdir(a->out, 0755) != 0 && errno != EEXIST)
+        return cli_fail("audit", "cannot create %s: %s", a->out, strerror(errno));
+    snprintf(path, sizeof path, "%s/audit.jsonl", a->out);
+    if (tc_record_save(path, rec, err, sizeof err) != 0)
+        return cli_fail("audit", "%s", err);
+    snprintf(path, sizeof path, "%s/%s.profile", a->out, a->profile_name ? a->profile_name : "audit");
+    if (profile_save(path, prof, err, sizeof err) != 0)
+        return cli_fail("audit", "%s", err);
+    if (tc_report_write(rec, a->out, "audit", err, sizeof err) != 0)
+        fprintf(stderr, "tcscope audit: report not written: %s\n", err);
+    return TC_EXIT_OK;
+}
 
 int cmd_audit(int argc, char **argv)
 {
-    return cli_fail("audit", "not implemented yet");
+    audit_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != TC_EXIT_OK)
+        return rc;
+    bool fallback;
+    tc_backend *be = open_backend(&a, &fallback);
+    if (!be)
+        return TC_EXIT_USAGE;
+    const tc_backend_info *info = tc_backend_get_info(be);
+    const tc_instr **list;
+    size_t n = select_instrs(be, &a, &list);
+    if (n == 0) {
+        free(list);
+        tc_backend_close(be);
+        return cli_fail("audit", "no instruction to audit ('%s' on %s)", a.instr, info->backend);
+    }
+    const char *timing_source;
+    json_t *timing = collect_timing(&a, info, list, n, &timing_source);
+    uint64_t seeds[1] = {a.seed};
+    json_t *hdr = tc_record_header_new("audit", info, seeds, 1);
+    json_object_set_new(hdr, "timing_source", json_string(timing_source));
+    json_object_set_new(hdr, "recorded_model", json_boolean(fallback));
+    tc_record rec = tc_record_new(hdr);
+    model_profile prof;
+    memset(&prof, 0, sizeof prof);
+    profile_add_note(&prof, "device", info->device);
+    profile_add_note(&prof, "driver", info->driver);
+    profile_add_note(&prof, "cuda", info->cuda);
+    profile_add_note(&prof, "backend", info->backend);
+    profile_add_note(&prof, "written_by", "tcscope audit (inferred from the backend's answers)");
+    if (!a.json)
+        printf("# tcscope audit on %s (%s)%s\n", info->backend, info->device,
+               fallback ? "  [RECORDED MODEL, NOT HARDWARE]" : "");
+    audit_opts o = {a.n, a.seed, timing, a.keep_cases};
+    int status = TC_EXIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        audit_result r;
+        char err[512];
+        if (audit_instr(be, list[i], &o, &r, err, sizeof err) != 0) {
+            fprintf(stderr, "tcscope audit: %s: %s\n", list[i]->name, err);
+            status = TC_EXIT_DIFF;
+            continue;
+        }
+        if (r.proof.mismatches != 0 || r.proof.n == 0)
+            status = TC_EXIT_DIFF;
+        if (r.proof.mismatches == 0 && r.proof.n > 0)
+            profile_set(&prof, list[i]->name, &r.fit.params);
+        if (a.json) {
+            json_t *line = json_deep_copy(r.object);
+            json_object_del(line, "answers");
+            json_object_del(line, "evidence");
+            char *s = json_dumps(line, JSON_COMPACT);
+            printf("%s\n", s);
+            free(s);
+            json_decref(line);
+        } else
+            print_human(&r);
+        fflush(stdout);
+        json_t *obj = json_incref(r.object);
+        if (tc_record_add(&rec, obj, err, sizeof err) != 0)
+            fprintf(stderr, "tcscope audit: %s: record: %s\n", list[i]->name, err);
+        audit_result_free(&r);
+    }
+    int wrc = write_outputs(&a, &rec, &prof);
+    if (!a.json && wrc == TC_EXIT_OK)
+        printf("# written: %s/audit.jsonl, %s/%s.profile, %s/audit.md, %s/audit.html\n", a.out,
+               a.out, a.profile_name ? a.profile_name : "audit", a.out, a.out);
+    if (fallback)
+        fprintf(stderr, "tcscope audit: reminder: this was the recorded model, not a GPU.\n");
+    profile_free(&prof);
+    tc_record_free(&rec);
+    json_decref(timing);
+    free(list);
+    tc_backend_close(be);
+    return wrc != TC_EXIT_OK ? wrc : status;
 }

@@ -1,7 +1,242 @@
-/* tcscope bench: not built yet; says so instead of pretending. */
+/* tcscope bench: latency and throughput of catalogue instructions on the GPU
+ * (probes/timing.h), a JSON record, and the cuBLAS reference. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
 #include "cli/cli.h"
+#include "probes/probes.h"
+#include "probes/timing.h"
+
+typedef struct {
+    const char *instr;
+    const char *out;
+    const char *sass;
+    bool json, if_gpu, no_cublas;
+    int device, cublas_size;
+} bench_args;
+
+static int parse(int argc, char **argv, bench_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->instr = "all";
+    a->cublas_size = 8192;
+    for (int i = 1; i < argc; i++) {
+        bool missing = false;
+        const char *v;
+        if ((v = cli_opt(argc, argv, &i, "--instr", &missing)))
+            a->instr = v;
+        else if ((v = cli_opt(argc, argv, &i, "--out", &missing)))
+            a->out = v;
+        else if ((v = cli_opt(argc, argv, &i, "--sass", &missing)))
+            a->sass = v;
+        else if ((v = cli_opt(argc, argv, &i, "--device", &missing))) {
+            char *end;
+            long d = strtol(v, &end, 10);
+            if (*end || d < 0 || d > 64)
+                return cli_fail("bench", "bad device '%s'", v);
+            a->device = (int)d;
+        } else if ((v = cli_opt(argc, argv, &i, "--cublas-size", &missing))) {
+            char *end;
+            long s = strtol(v, &end, 10);
+            if (*end || s < 256 || s > 16384 || s % 256)
+                return cli_fail("bench", "bad --cublas-size '%s' (a multiple of 256, 256..16384)", v);
+            a->cublas_size = (int)s;
+        } else if (missing)
+            return TC_EXIT_USAGE;
+        else if (!strcmp(argv[i], "--json"))
+            a->json = true;
+        else if (!strcmp(argv[i], "--if-gpu"))
+            a->if_gpu = true;
+        else if (!strcmp(argv[i], "--no-cublas"))
+            a->no_cublas = true;
+        else
+            return cli_fail("bench", "unknown option '%s' (bench [--instr NAME|all] [--json] [--if-gpu] [--out FILE] [--sass FILE] [--no-cublas])", argv[i]);
+    }
+    if (strcmp(a->instr, "all") && !tc_instr_by_name(a->instr))
+        return cli_fail("bench", "unknown instruction '%s' (tcscope list shows them)", a->instr);
+    return -1;
+}
+
+static void print_line(const char *bench, const char *instr, json_t *value, const char *unit,
+                       const char *machine, json_t *extra)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "bench", json_string(bench));
+    json_object_set_new(o, "instr", instr ? json_string(instr) : json_null());
+    json_object_set_new(o, "value", value);
+    json_object_set_new(o, "unit", json_string(unit));
+    json_object_set_new(o, "machine", json_string(machine));
+    if (extra)
+        json_object_update(o, extra);
+    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    puts(s);
+    free(s);
+    json_decref(o);
+}
+
+static json_t *num(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return v ? json_incref(v) : json_null();
+}
+
+static void print_instr(json_t *r, bool as_json, const char *gpu)
+{
+    const char *name = json_string_value(json_object_get(r, "instr"));
+    const char *why = json_string_value(json_object_get(r, "not_timed"));
+    const char *refused = json_string_value(json_object_get(r, "refused"));
+    const char *error = json_string_value(json_object_get(r, "error"));
+    if (as_json) {
+        json_t *extra = json_object();
+        json_object_set(extra, "emulated", json_object_get(r, "emulated") ? json_object_get(r, "emulated") : json_false());
+        json_object_set_new(extra, "sass", num(r, "sass"));
+        if (why || refused || error) {
+            json_object_set_new(extra, why ? "not_timed" : refused ? "refused" : "error",
+                                json_string(why ? why : refused ? refused : error));
+            print_line("latency", name, json_null(), "cycles", gpu, extra);
+        } else {
+            json_object_set_new(extra, "spread", num(r, "latency_spread_cycles"));
+            print_line("latency", name, num(r, "latency_cycles"), "cycles", gpu, extra);
+            json_object_del(extra, "spread");
+            json_object_set_new(extra, "ilp", num(r, "best_ilp"));
+            json_object_set_new(extra, "warps_per_sm", num(r, "best_warps_per_sm"));
+            print_line("best_fma_per_clk_per_sm", name, num(r, "best_fma_per_clk_per_sm"), "FMA/clk/SM", gpu, extra);
+            print_line("fraction_of_peak", name, num(r, "fraction_of_peak"), "fraction", gpu, extra);
+            json_t *w = json_object_get(r, "whole_gpu");
+            json_object_del(extra, "ilp");
+            json_object_del(extra, "warps_per_sm");
+            for (int z = 0; z < 2; z++) {
+                json_t *x = json_object_get(w, z ? "zero" : "random");
+                json_object_set_new(extra, "sm_clock_mhz", num(x, "sm_clock_mhz_mean"));
+                json_object_set_new(extra, "power_w", num(x, "power_w_mean"));
+                print_line(z ? "tflops_zero" : "tflops_random", name, num(x, "tflops"), "TFLOP/s", gpu, extra);
+            }
+        }
+        json_decref(extra);
+        return;
+    }
+    if (why || refused || error) {
+        printf("%-40s %s: %s\n", name, why ? "not timed" : refused ? "REFUSED" : "ERROR",
+               why ? why : refused ? refused : error);
+        return;
+    }
+    json_t *w = json_object_get(r, "whole_gpu");
+    json_t *rnd = json_object_get(w, "random"), *zer = json_object_get(w, "zero");
+    printf("%-40s %-8s%s lat %7.2f (+-%.2f) cyc  best %7.1f FMA/clk/SM (ilp %lld, %2lld warps) = %5.1f%% of peak  %7.1f / %7.1f TFLOP/s rand/zero at %4.0f MHz %4.0f W\n",
+           name, json_string_value(json_object_get(r, "sass")),
+           json_is_true(json_object_get(r, "emulated")) ? " EMULATED" : "",
+           json_real_value(json_object_get(r, "latency_cycles")),
+           json_real_value(json_object_get(r, "latency_spread_cycles")),
+           json_real_value(json_object_get(r, "best_fma_per_clk_per_sm")),
+           json_integer_value(json_object_get(r, "best_ilp")),
+           json_integer_value(json_object_get(r, "best_warps_per_sm")),
+           100 * json_number_value(json_object_get(r, "fraction_of_peak")),
+           json_real_value(json_object_get(rnd, "tflops")), json_real_value(json_object_get(zer, "tflops")),
+           json_number_value(json_object_get(rnd, "sm_clock_mhz_mean")),
+           json_number_value(json_object_get(rnd, "power_w_mean")));
+    fflush(stdout);
+}
+
+/* Best fraction of peak per dense wgmma type (d.a.b, .rs apart) over its N:
+ * the figure the >= 97% promise is about. */
+static json_t *type_best(json_t *list)
+{
+    json_t *best = json_object();
+    size_t i;
+    json_t *r;
+    json_array_foreach(list, i, r) {
+        const char *name = json_string_value(json_object_get(r, "instr"));
+        json_t *f = json_object_get(r, "fraction_of_peak");
+        if (strncmp(name, "wgmma.m", 7) || !json_is_number(f))
+            continue;
+        /* "wgmma.m64n256k16.f32.f16.f16[.rs]" -> "wgmma.f32.f16.f16[.rs]" */
+        const char *types = strchr(name + 6, '.');
+        char key[96];
+        snprintf(key, sizeof key, "wgmma%s", types ? types : "");
+        json_t *cur = json_object_get(best, key);
+        if (cur && json_number_value(json_object_get(cur, "fraction_of_peak")) >= json_number_value(f))
+            continue;
+        json_t *e = json_object();
+        json_object_set_new(e, "instr", json_string(name));
+        json_object_set(e, "fraction_of_peak", f);
+        json_object_set(e, "best_fma_per_clk_per_sm", json_object_get(r, "best_fma_per_clk_per_sm"));
+        json_object_set_new(best, key, e);
+    }
+    return best;
+}
 
 int cmd_bench(int argc, char **argv)
 {
-    return cli_fail("bench", "not implemented yet");
+    bench_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    tc_bench_opts o = {.device = a.device, .sass_path = a.sass};
+    char err[400];
+    tc_bench *b = tc_bench_open(&o, err, sizeof err);
+    if (!b) {
+        if (a.if_gpu) {
+            struct utsname u;
+            json_t *x = json_object();
+            json_object_set_new(x, "skipped", json_string(err));
+            print_line("gpu", NULL, json_null(), "", uname(&u) == 0 ? u.nodename : "unknown", x);
+            json_decref(x);
+            return TC_EXIT_OK;
+        }
+        return cli_fail("bench", "%s", err);
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const char *gpu = tc_bench_gpu_name(b);
+    json_t *rec = json_object();
+    json_object_set_new(rec, "record", json_string("tcscope-bench"));
+    json_object_set_new(rec, "version", json_integer(1));
+    json_object_set_new(rec, "machine", tc_bench_machine(b));
+    json_t *list = json_array();
+    size_t n;
+    const tc_instr *cat = tc_catalogue(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(a.instr, "all") && strcmp(a.instr, cat[i].name))
+            continue;
+        json_t *r = tc_bench_instr(b, &cat[i]);
+        print_instr(r, a.json, gpu);
+        json_array_append_new(list, r);
+    }
+    json_object_set_new(rec, "instructions", list);
+    json_object_set_new(rec, "wgmma_type_best", type_best(list));
+    if (!a.no_cublas) {
+        json_t *cl = json_array();
+        static const char *const types[] = {"f16", "bf16", "tf32", "fp8"};
+        for (int i = 0; i < 4; i++) {
+            json_t *c = tc_bench_cublas(b, types[i], a.cublas_size);
+            char label[64];
+            snprintf(label, sizeof label, "cublas_gemm_%d_%s", a.cublas_size, types[i]);
+            if (a.json) {
+                json_t *x = json_object();
+                if (json_object_get(c, "error"))
+                    json_object_set(x, "error", json_object_get(c, "error"));
+                print_line(label, types[i], num(c, "tflops"), "TFLOP/s", gpu, x);
+                json_decref(x);
+            } else if (json_object_get(c, "error")) {
+                printf("cuBLAS %-5s %d^3: %s\n", types[i], a.cublas_size, json_string_value(json_object_get(c, "error")));
+            } else {
+                printf("cuBLAS %-5s %d^3: %7.1f TFLOP/s (best %.1f)\n", types[i], a.cublas_size,
+                       json_real_value(json_object_get(c, "tflops")), json_real_value(json_object_get(c, "tflops_best")));
+            }
+            json_array_append_new(cl, c);
+        }
+        json_object_set_new(rec, "cublas", cl);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    json_object_set_new(rec, "elapsed_s", json_real((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9));
+    rc = TC_EXIT_OK;
+    if (a.out && json_dump_file(rec, a.out, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0)
+        rc = cli_fail("bench", "cannot write %s", a.out);
+    json_decref(rec);
+    tc_bench_close(b);
+    return rc;
 }

@@ -1,7 +1,208 @@
-/* tcscope choose: not built yet; says so instead of pretending. */
+/* tcscope choose [--max-rel-err E] [--k K] [--chain D] [--range LO:HI]
+ *                [--need-inf-nan] [--stat median|p90|max] [--dist D]
+ *                [--sweep FILE]... [--bench FILE]... [--json]
+ * Precision advice from recorded sweeps and benches (no GPU needed). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli/cli.h"
+#include "reports/choose.h"
+
+#define DEFAULT_SWEEP "reports/baselines/h100-sweep.json"
+#define DEFAULT_BENCH "reports/baselines/h100-bench.json"
+#define MAX_FILES 16
+
+static bool parse_pos_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v > 0) || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_range(const char *s, double *lo, double *hi)
+{
+    const char *colon = strchr(s, ':');
+    if (!colon)
+        return false;
+    char a[64];
+    snprintf(a, sizeof a, "%.*s", (int)(colon - s), s);
+    return parse_pos_double(a, lo) && parse_pos_double(colon + 1, hi) && *lo < *hi;
+}
+
+static bool parse_count(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < 1 || v > 1000000000)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* Loads each file and appends its objects of `kind` to `into`. */
+static int load_all(const char *const *paths, size_t n, const char *kind, json_t *into, tc_record *merged)
+{
+    char err[512];
+    for (size_t i = 0; i < n; i++) {
+        tc_record r;
+        if (tc_record_load_any(paths[i], &r, err, sizeof err))
+            return cli_fail("choose", "%s", err);
+        json_t *objs = tc_record_objects_of(&r, kind);
+        json_array_extend(into, objs);
+        if (merged)
+            json_array_extend(merged->objects, r.objects);
+        json_decref(objs);
+        tc_record_free(&r);
+    }
+    return TC_EXIT_OK;
+}
+
+static void print_text(const json_t *res, const tc_choose_opts *o)
+{
+    size_t i;
+    json_t *c;
+    int shown = 0;
+    printf("constraints: %s relative error", o->stat);
+    if (isnan(o->max_rel_err))
+        printf(" (any)");
+    else
+        printf(" <= %g", o->max_rel_err);
+    printf(" at chain depth %d", o->depth);
+    if (o->k)
+        printf(", dot length >= %d", o->k);
+    if (o->range_hi > 0)
+        printf(", range %g:%g", o->range_lo, o->range_hi);
+    if (o->need_inf_nan)
+        printf(", Inf/NaN must survive");
+    printf("\n\n%-4s %-6s %-36s %10s %12s\n", "rank", "format", "instruction", "TFLOP/s", "error");
+    json_array_foreach(res, i, c)
+    {
+        if (!json_is_integer(json_object_get(c, "rank")))
+            continue;
+        printf("%-4lld %-6s %-36s %10.1f %12.3g\n", (long long)json_integer_value(json_object_get(c, "rank")),
+               json_string_value(json_object_get(c, "format")), json_string_value(json_object_get(c, "instr")),
+               tc_json_number(json_object_get(c, "tflops")), tc_json_number(json_object_get(c, "error")));
+        shown++;
+    }
+    if (!shown)
+        printf("(no format with a throughput record meets the constraints)\n");
+    bool head = false;
+    json_array_foreach(res, i, c)
+    {
+        if (json_is_integer(json_object_get(c, "rank")) || json_object_get(c, "excluded"))
+            continue;
+        if (!head)
+            printf("\nmeet the constraints, no throughput record (not ranked):\n");
+        head = true;
+        printf("  %-6s %-36s error %.3g\n", json_string_value(json_object_get(c, "format")),
+               json_string_value(json_object_get(c, "instr")), tc_json_number(json_object_get(c, "error")));
+    }
+    head = false;
+    json_array_foreach(res, i, c)
+    {
+        if (!json_object_get(c, "excluded"))
+            continue;
+        if (!head)
+            printf("\nexcluded:\n");
+        head = true;
+        printf("  %-6s %-36s %s\n", json_string_value(json_object_get(c, "format")),
+               json_string_value(json_object_get(c, "instr")), json_string_value(json_object_get(c, "reason")));
+    }
+}
 
 int cmd_choose(int argc, char **argv)
 {
-    return cli_fail("choose", "not implemented yet");
+    tc_choose_opts o = tc_choose_defaults();
+    const char *sweeps[MAX_FILES], *benches[MAX_FILES];
+    size_t ns = 0, nb = 0;
+    bool json = false, missing = false;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if (!strcmp(argv[i], "--json"))
+            json = true;
+        else if (!strcmp(argv[i], "--need-inf-nan"))
+            o.need_inf_nan = true;
+        else if ((v = cli_opt(argc, argv, &i, "--max-rel-err", &missing))) {
+            if (!parse_pos_double(v, &o.max_rel_err))
+                return cli_fail("choose", "bad --max-rel-err '%s' (a positive number)", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--k", &missing))) {
+            if (!parse_count(v, &o.k))
+                return cli_fail("choose", "bad --k '%s'", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--chain", &missing))) {
+            if (!parse_count(v, &o.depth))
+                return cli_fail("choose", "bad --chain '%s' (a depth >= 1)", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--range", &missing))) {
+            if (!parse_range(v, &o.range_lo, &o.range_hi))
+                return cli_fail("choose", "bad --range '%s' (LO:HI, 0 < LO < HI)", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--stat", &missing))) {
+            if (strcmp(v, "median") && strcmp(v, "p90") && strcmp(v, "max"))
+                return cli_fail("choose", "bad --stat '%s' (median, p90 or max)", v);
+            o.stat = v;
+        } else if ((v = cli_opt(argc, argv, &i, "--dist", &missing)))
+            o.dist = v;
+        else if ((v = cli_opt(argc, argv, &i, "--sweep", &missing))) {
+            if (ns == MAX_FILES)
+                return cli_fail("choose", "too many --sweep files");
+            sweeps[ns++] = v;
+        } else if ((v = cli_opt(argc, argv, &i, "--bench", &missing))) {
+            if (nb == MAX_FILES)
+                return cli_fail("choose", "too many --bench files");
+            benches[nb++] = v;
+        } else if (missing)
+            return TC_EXIT_USAGE;
+        else
+            return cli_fail("choose", "unknown argument '%s'", argv[i]);
+    }
+    if (ns == 0) {
+        if (access(DEFAULT_SWEEP, R_OK) != 0)
+            return cli_fail("choose", "no sweep record: %s is missing (run tcscope sweep --out DIR, or give --sweep FILE)",
+                            DEFAULT_SWEEP);
+        sweeps[ns++] = DEFAULT_SWEEP;
+    }
+    if (nb == 0 && access(DEFAULT_BENCH, R_OK) == 0)
+        benches[nb++] = DEFAULT_BENCH;
+
+    json_t *sw = json_array();
+    tc_record bench = tc_record_new(json_object());
+    int rc = load_all(sweeps, ns, "sweep", sw, NULL);
+    json_t *bench_objs = json_array();
+    if (rc == TC_EXIT_OK)
+        rc = load_all(benches, nb, "bench", bench_objs, &bench);
+    json_decref(bench_objs);
+    if (rc == TC_EXIT_OK && json_array_size(sw) == 0)
+        rc = cli_fail("choose", "the sweep records hold no sweep object");
+    if (rc == TC_EXIT_OK) {
+        json_t *res = tc_choose(sw, &bench, &o);
+        if (json) {
+            size_t i;
+            json_t *c;
+            json_array_foreach(res, i, c)
+            {
+                char *s = json_dumps(c, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+                puts(s);
+                free(s);
+            }
+        } else {
+            print_text(res, &o);
+            printf("\nfrom: ");
+            for (size_t i = 0; i < ns; i++)
+                printf("%s%s", i ? ", " : "", sweeps[i]);
+            for (size_t i = 0; i < nb; i++)
+                printf(", %s", benches[i]);
+            printf("%s\n", nb ? "" : " (no bench record: nothing can be ranked by speed)");
+        }
+        json_decref(res);
+    }
+    json_decref(sw);
+    tc_record_free(&bench);
+    return rc;
 }

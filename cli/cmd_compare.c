@@ -1,7 +1,113 @@
-/* tcscope compare: not built yet; says so instead of pretending. */
+/* tcscope compare OLD.json NEW.json [--json] [--threshold X]
+ * Exit 0: same behaviour; 1: differences (each named); 2: unusable input. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
+#include "reports/compare.h"
+
+/* "0.05" or "5%": a relative threshold in [0, 10]. */
+static bool parse_threshold(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s)
+        return false;
+    if (*end == '%') {
+        v /= 100;
+        end++;
+    }
+    if (*end || !(v >= 0 && v <= 10))
+        return false;
+    *out = v;
+    return true;
+}
+
+static void print_json(json_t *o)
+{
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    puts(s);
+    free(s);
+}
 
 int cmd_compare(int argc, char **argv)
 {
-    return cli_fail("compare", "not implemented yet");
+    const char *files[2] = {NULL, NULL};
+    int nfiles = 0;
+    bool json = false, missing = false;
+    tc_compare_opts opts = tc_compare_defaults();
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if (!strcmp(argv[i], "--json"))
+            json = true;
+        else if ((v = cli_opt(argc, argv, &i, "--threshold", &missing))) {
+            if (!parse_threshold(v, &opts.default_threshold))
+                return cli_fail("compare", "bad threshold '%s' (a fraction like 0.05 or a percentage like 5%%)", v);
+        } else if (missing)
+            return TC_EXIT_USAGE;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_fail("compare", "unknown option '%s'", argv[i]);
+        else if (nfiles < 2)
+            files[nfiles++] = argv[i];
+        else
+            return cli_fail("compare", "too many files ('%s'): give OLD.json NEW.json", argv[i]);
+    }
+    if (nfiles != 2)
+        return cli_fail("compare", "needs two record files: OLD.json NEW.json");
+
+    tc_record rec[2];
+    char err[512];
+    for (int f = 0; f < 2; f++)
+        if (tc_record_load_any(files[f], &rec[f], err, sizeof err) != 0) {
+            if (f == 1)
+                tc_record_free(&rec[0]);
+            return cli_fail("compare", "%s", err);
+        }
+
+    json_t *diffs = json_array(), *context = json_array();
+    size_t n = tc_compare_records(&rec[0], &rec[1], &opts, diffs, context);
+    size_t i;
+    json_t *d;
+    json_array_foreach(context, i, d)
+    {
+        if (json) {
+            json_t *c = json_pack("{s:O}", "context", d);
+            print_json(c);
+            json_decref(c);
+        } else if (json_object_get(d, "message")) {
+            printf("note: %s\n", json_string_value(json_object_get(d, "message")));
+        } else {
+            char *x = json_dumps(json_object_get(d, "old"), JSON_ENCODE_ANY);
+            char *y = json_dumps(json_object_get(d, "new"), JSON_ENCODE_ANY);
+            printf("context: %s %s -> %s\n", json_string_value(json_object_get(d, "field")), x, y);
+            free(x);
+            free(y);
+        }
+    }
+    json_array_foreach(diffs, i, d)
+    {
+        if (json) {
+            json_t *c = json_pack("{s:O}", "difference", d);
+            print_json(c);
+            json_decref(c);
+        } else
+            printf("changed: %s\n", json_string_value(json_object_get(d, "message")));
+    }
+    size_t nold = json_array_size(rec[0].objects), nnew = json_array_size(rec[1].objects);
+    if (json) {
+        json_t *s = json_pack("{s:s, s:I, s:I, s:I}", "compare", n ? "changed" : "same", "differences",
+                              (json_int_t)n, "objects_old", (json_int_t)nold, "objects_new", (json_int_t)nnew);
+        print_json(s);
+        json_decref(s);
+    } else if (n)
+        printf("%zu difference%s (%zu objects in OLD, %zu in NEW)\n", n, n == 1 ? "" : "s", nold, nnew);
+    else
+        printf("same: %zu objects compared, no difference\n", nold);
+    json_decref(diffs);
+    json_decref(context);
+    tc_record_free(&rec[0]);
+    tc_record_free(&rec[1]);
+    return n ? TC_EXIT_DIFF : TC_EXIT_OK;
 }

@@ -1,7 +1,73 @@
-/* tcscope list: not built yet; says so instead of pretending. */
+/* tcscope list: the instruction catalogue, or what one backend can run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
 #include "cli/cli.h"
+#include "probes/probes.h"
+
+#define CMD "list"
 
 int cmd_list(int argc, char **argv)
 {
-    return cli_fail("list", "not implemented yet");
+    const char *backend = NULL;
+    bool json = false, all = false;
+    for (int i = 1; i < argc; i++) {
+        bool missing = false;
+        const char *v;
+        if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
+            backend = v;
+        else if (missing)
+            return TC_EXIT_USAGE;
+        else if (!strcmp(argv[i], "--json"))
+            json = true;
+        else if (!strcmp(argv[i], "--all"))
+            all = true;
+        else
+            return cli_fail(CMD, "unknown argument '%s'", argv[i]);
+    }
+    tc_backend *b = NULL;
+    if (backend) {
+        char err[384];
+        b = tc_backend_open(backend, err, sizeof err);
+        if (!b)
+            return cli_fail(CMD, "%s", err);
+    }
+    size_t n;
+    const tc_instr *cat = tc_catalogue(&n);
+    if (!json)
+        printf("%-40s %-8s %-5s %-5s %-5s %-5s %-6s %-5s%s\n", "instruction", "api", "a", "b", "c", "d", "sass",
+               "sm", b ? "  on backend" : "");
+    for (size_t i = 0; i < n; i++) {
+        const tc_instr *ins = &cat[i];
+        char why[384] = "";
+        bool ok = b ? tc_backend_supports(b, ins, why, sizeof why) : true;
+        if (b && !ok && !all)
+            continue; /* list shows what the backend can run; --all shows the refusals too */
+        if (json) {
+            json_t *j = json_pack("{s:s, s:s, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:s, s:i, s:b, s:b}", "instr",
+                                  ins->name, "api", ins->api, "m", ins->m, "n", ins->n, "k", ins->k, "a",
+                                  ins->a->name, "b", ins->b->name, "c", ins->c->name, "d", ins->d->name, "sass",
+                                  ins->sass, "sm_min", ins->sm_min, "sparse", ins->sparse, "a_in_regs",
+                                  ins->a_in_regs);
+            if (b) {
+                json_object_set_new(j, "backend", json_string(tc_backend_get_info(b)->backend));
+                json_object_set_new(j, "supported", json_boolean(ok));
+                if (!ok)
+                    json_object_set_new(j, "why", json_string(why));
+            }
+            char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+            puts(s);
+            free(s);
+            json_decref(j);
+        } else {
+            printf("%-40s %-8s %-5s %-5s %-5s %-5s %-6s %-5d%s%s\n", ins->name, ins->api, ins->a->name,
+                   ins->b->name, ins->c->name, ins->d->name, ins->sass, ins->sm_min, b ? (ok ? "  yes" : "  no: ") : "",
+                   b && !ok ? why : "");
+        }
+    }
+    tc_backend_close(b);
+    return TC_EXIT_OK;
 }

@@ -1,7 +1,306 @@
-/* tcscope run: not built yet; says so instead of pretending. */
+/* tcscope run: one element D[0][0] = sum a[k]*b[k] + c of one instruction on
+ * one backend, against the exact oracle; or (--random N) a recorded corpus
+ * of random tiles; or (--check-layout) the on-device layout proof. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <mpfr.h>
+
 #include "cli/cli.h"
+#include "oracle/oracle.h"
+#include "oracle/value.h"
+#include "probes/backend_corpus.h"
+#include "probes/layout.h"
+#include "probes/probes.h"
+
+#define CMD "run"
+#define MAX_K 4096
+
+typedef struct {
+    const char *backend, *instr, *a, *b, *c;
+    bool json, check_layout;
+    long long random;  /* corpus elements per instruction, 0: one element */
+    unsigned long long seed;
+} run_opts;
+
+/* "v,v,v" into bits of f (rounded once, RNE); n receives the count. */
+static int parse_list(const char *what, const char *text, const tc_format *f, int kmax, uint64_t *out, int *n)
+{
+    char *copy = strdup(text), *save = NULL;
+    if (!copy)
+        return cli_fail(CMD, "out of memory");
+    int count = 0, rc = TC_EXIT_OK;
+    tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+    const char *p = copy;
+    if (!*p)
+        rc = cli_fail(CMD, "--%s: no values", what);
+    for (char *tok = strtok_r(copy, ",", &save); rc == TC_EXIT_OK && tok; tok = strtok_r(NULL, ",", &save)) {
+        if (count >= kmax) {
+            rc = cli_fail(CMD, "--%s: more than k = %d values", what, kmax);
+            break;
+        }
+        char err[256];
+        if (!tc_value_parse_to_bits(tok, f, r, &out[count], err, sizeof err))
+            rc = cli_fail(CMD, "--%s: bad value '%s': %s", what, tok, err);
+        count++;
+    }
+    if (rc == TC_EXIT_OK && strstr(text, ",,"))
+        rc = cli_fail(CMD, "--%s: empty value in '%s'", what, text);
+    free(copy);
+    *n = count;
+    return rc;
+}
+
+static void hex_bits(uint64_t v, const tc_format *f, char *buf, size_t len)
+{
+    snprintf(buf, len, "0x%0*llx", (f->storage_bits + 3) / 4, (unsigned long long)v);
+}
+
+/* An exact MPFR value as C99 hex float normalised like tc_value_to_hex
+ * ("0x1.08p+7", "-0x0p+0"), every bit kept. */
+static char *mpfr_to_hex(const mpfr_t x)
+{
+    if (mpfr_zero_p(x))
+        return strdup(mpfr_signbit(x) ? "-0x0p+0" : "0x0p+0");
+    mpz_t z, f;
+    mpz_inits(z, f, NULL);
+    mpfr_exp_t e = mpfr_get_z_2exp(z, x);
+    bool neg = mpz_sgn(z) < 0;
+    mpz_abs(z, z);
+    long tz = (long)mpz_scan1(z, 0);
+    mpz_fdiv_q_2exp(z, z, (mp_bitcnt_t)tz);
+    e += tz;
+    long L = (long)mpz_sizeinbase(z, 2), fb = L - 1, pad = (4 - fb % 4) % 4;
+    mpz_setbit(f, (mp_bitcnt_t)fb);
+    mpz_sub(f, z, f);
+    mpz_mul_2exp(f, f, (mp_bitcnt_t)pad);
+    long digits = (fb + pad) / 4;
+    char *hex = mpz_get_str(NULL, 16, f);
+    size_t hl = strlen(hex);
+    size_t cap = (size_t)digits + 64;
+    char *out = malloc(cap);
+    if (out) {
+        int n = snprintf(out, cap, "%s0x1", neg ? "-" : "");
+        if (digits > 0) {
+            n += snprintf(out + n, cap - (size_t)n, ".");
+            for (long i = 0; i < digits - (long)hl; i++)
+                out[n++] = '0';
+            n += snprintf(out + n, cap - (size_t)n, "%s", hex);
+        }
+        snprintf(out + n, cap - (size_t)n, "p%+ld", (long)e + fb);
+    }
+    free(hex);
+    mpz_clears(z, f, NULL);
+    return out;
+}
+
+static json_t *json_num(double x)
+{
+    if (isnan(x))
+        return json_string("nan");
+    if (isinf(x))
+        return json_string(x > 0 ? "inf" : "-inf");
+    return json_real(x);
+}
+
+static int run_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
+{
+    int k = ins->k, na = 0, nb = 0, nc = 0;
+    uint64_t a[MAX_K] = {0}, bb[MAX_K] = {0}, c[1] = {0};
+    int rc;
+    if ((rc = parse_list("a", o->a, ins->a, k, a, &na)) || (rc = parse_list("b", o->b, ins->b, k, bb, &nb)) ||
+        (rc = parse_list("c", o->c, ins->c, 1, c, &nc)))
+        return rc;
+    size_t mk = (size_t)ins->m * k, kn = (size_t)k * ins->n, mn = (size_t)ins->m * ins->n;
+    uint64_t *A = calloc(mk, 8), *B = calloc(kn, 8), *C = calloc(mn, 8), *D = calloc(mn, 8);
+    if (!A || !B || !C || !D) {
+        free(A), free(B), free(C), free(D);
+        return cli_fail(CMD, "out of memory");
+    }
+    for (int i = 0; i < k; i++) {
+        A[i] = a[i];               /* row 0 of A */
+        B[(size_t)i * ins->n] = bb[i]; /* column 0 of B */
+    }
+    C[0] = c[0];
+    char err[384];
+    if (tc_backend_mma(b, ins, 1, A, B, C, D, err, sizeof err)) {
+        free(A), free(B), free(C), free(D);
+        return cli_fail(CMD, "%s", err);
+    }
+    uint64_t d = D[0];
+    free(A), free(B), free(C), free(D);
+    oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
+    tc_rounding rne = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+    mpfr_t x;
+    mpfr_init2(x, 64);
+    oracle_dot_value(f, k, a, bb, c[0], x);
+    uint64_t rounded = oracle_round(ins->d, x, rne);
+    double ulps = oracle_err_ulps(ins->d, d, x);
+    char *exact = NULL;
+    if (mpfr_nan_p(x))
+        exact = strdup("nan");
+    else if (mpfr_inf_p(x))
+        exact = strdup(mpfr_signbit(x) ? "-inf" : "inf");
+    else
+        exact = mpfr_to_hex(x);
+    mpfr_clear(x);
+    char dbits[24], rbits[24], dval[64], rval[64];
+    hex_bits(d, ins->d, dbits, sizeof dbits);
+    hex_bits(rounded, ins->d, rbits, sizeof rbits);
+    tc_value_to_hex(tc_decode(ins->d, d, false), dval, sizeof dval);
+    tc_value_to_hex(tc_decode(ins->d, rounded, false), rval, sizeof rval);
+    if (o->json) {
+        json_t *j = json_object(), *ja = json_array(), *jb = json_array();
+        char h[24];
+        for (int i = 0; i < k; i++) {
+            hex_bits(a[i], ins->a, h, sizeof h);
+            json_array_append_new(ja, json_string(h));
+            hex_bits(bb[i], ins->b, h, sizeof h);
+            json_array_append_new(jb, json_string(h));
+        }
+        hex_bits(c[0], ins->c, h, sizeof h);
+        json_object_set_new(j, "backend", json_string(tc_backend_get_info(b)->backend));
+        json_object_set_new(j, "instr", json_string(ins->name));
+        json_object_set_new(j, "k", json_integer(k));
+        json_object_set_new(j, "a", ja);
+        json_object_set_new(j, "b", jb);
+        json_object_set_new(j, "c", json_string(h));
+        json_object_set_new(j, "d", json_string(dbits));
+        json_object_set_new(j, "d_value", json_string(dval));
+        json_object_set_new(j, "exact", json_string(exact ? exact : "?"));
+        json_object_set_new(j, "rounded", json_string(rbits));
+        json_object_set_new(j, "rounded_value", json_string(rval));
+        json_object_set_new(j, "err_ulps", json_num(ulps));
+        char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        puts(s);
+        free(s);
+        json_decref(j);
+    } else {
+        printf("%s on %s (k = %d; values beyond those given are +0)\n", ins->name, tc_backend_get_info(b)->backend,
+               k);
+        printf("  D          %s = %s\n", dbits, dval);
+        printf("  exact      %s\n", exact ? exact : "?");
+        printf("  oracle     %s = %s   (correctly rounded, rne)\n", rbits, rval);
+        printf("  error      %g ulps\n", ulps);
+    }
+    free(exact);
+    return TC_EXIT_OK;
+}
+
+/* The instructions named by --instr (one, or "all"). */
+static int for_each(tc_backend *b, const run_opts *o, int (*fn)(tc_backend *, const tc_instr *, const run_opts *))
+{
+    size_t n;
+    const tc_instr *cat = tc_catalogue(&n);
+    if (strcmp(o->instr, "all") != 0) {
+        const tc_instr *ins = tc_instr_by_name(o->instr);
+        if (!ins)
+            return cli_fail(CMD, "unknown instruction '%s' (see tcscope list)", o->instr);
+        return fn(b, ins, o);
+    }
+    int worst = TC_EXIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        char why[384];
+        if (!tc_backend_supports(b, &cat[i], why, sizeof why)) {
+            fprintf(stderr, "tcscope run: skipped %s\n", why);
+            continue;
+        }
+        int rc = fn(b, &cat[i], o);
+        if (rc == TC_EXIT_USAGE)
+            return rc;
+        if (rc > worst)
+            worst = rc;
+    }
+    return worst;
+}
+
+static int record_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
+{
+    char err[384];
+    if (tc_corpus_record(b, ins, (size_t)o->random, o->seed, stdout, err, sizeof err))
+        return cli_fail(CMD, "%s", err);
+    fflush(stdout);
+    return TC_EXIT_OK;
+}
+
+static int layout_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
+{
+    char msg[384];
+    int bad = tc_layout_probe(b, ins, msg, sizeof msg);
+    if (o->json) {
+        json_t *j = json_pack("{s:s, s:s, s:s}", "instr", ins->name, "backend", tc_backend_get_info(b)->backend,
+                              "layout", bad ? "fail" : "pass");
+        if (bad)
+            json_object_set_new(j, "why", json_string(msg));
+        char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        puts(s);
+        free(s);
+        json_decref(j);
+    } else
+        printf("%-40s %s%s%s\n", ins->name, bad ? "FAIL" : "pass", bad ? ": " : "", bad ? msg : "");
+    return bad ? TC_EXIT_DIFF : TC_EXIT_OK;
+}
 
 int cmd_run(int argc, char **argv)
 {
-    return cli_fail("run", "not implemented yet");
+    run_opts o = {.backend = "exact", .seed = 1};
+    for (int i = 1; i < argc; i++) {
+        bool missing = false;
+        const char *v;
+        if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
+            o.backend = v;
+        else if (!missing && (v = cli_opt(argc, argv, &i, "--instr", &missing)))
+            o.instr = v;
+        else if (!missing && (v = cli_opt(argc, argv, &i, "--a", &missing)))
+            o.a = v;
+        else if (!missing && (v = cli_opt(argc, argv, &i, "--b", &missing)))
+            o.b = v;
+        else if (!missing && (v = cli_opt(argc, argv, &i, "--c", &missing)))
+            o.c = v;
+        else if (!missing && (v = cli_opt(argc, argv, &i, "--random", &missing))) {
+            char *end;
+            o.random = strtoll(v, &end, 10);
+            if (*end || o.random < 1 || o.random > 100000000)
+                return cli_fail(CMD, "--random: bad count '%s' (1..1e8)", v);
+        } else if (!missing && (v = cli_opt(argc, argv, &i, "--seed", &missing))) {
+            char *end;
+            o.seed = strtoull(v, &end, 0);
+            if (*end || !*v)
+                return cli_fail(CMD, "--seed: bad number '%s'", v);
+        } else if (missing)
+            return TC_EXIT_USAGE;
+        else if (!strcmp(argv[i], "--json"))
+            o.json = true;
+        else if (!strcmp(argv[i], "--check-layout"))
+            o.check_layout = true;
+        else
+            return cli_fail(CMD, "unknown argument '%s'", argv[i]);
+    }
+    if (!o.instr)
+        return cli_fail(CMD, "--instr NAME is required (see tcscope list)");
+    bool one = !o.random && !o.check_layout;
+    if (one && (!o.a || !o.b || !o.c))
+        return cli_fail(CMD, "--a, --b and --c are required (or --random N, or --check-layout)");
+    if (one && !strcmp(o.instr, "all"))
+        return cli_fail(CMD, "--instr all needs --random N or --check-layout");
+    if (one && !tc_instr_by_name(o.instr))
+        return cli_fail(CMD, "unknown instruction '%s' (see tcscope list)", o.instr);
+    if (one && tc_instr_by_name(o.instr)->k > MAX_K)
+        return cli_fail(CMD, "k too large");
+    char err[384];
+    tc_backend *b = tc_backend_open(o.backend, err, sizeof err);
+    if (!b)
+        return cli_fail(CMD, "%s", err);
+    int rc;
+    if (o.check_layout)
+        rc = for_each(b, &o, layout_one);
+    else if (o.random)
+        rc = for_each(b, &o, record_one);
+    else
+        rc = run_one(b, tc_instr_by_name(o.instr), &o);
+    tc_backend_close(b);
+    return rc;
 }

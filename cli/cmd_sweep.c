@@ -1,7 +1,366 @@
-/* tcscope sweep: not built yet; says so instead of pretending. */
+/* tcscope sweep: chain-length error sweeps against the exact chain.
+ *
+ * --json prints a whole record (header, one sweep object per format,
+ * trailer) so `tcscope sweep --json > r.json` is a file compare/choose read;
+ * --out DIR writes DIR/sweep.json and the Markdown/HTML report beside it. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cases/sweep.h"
 #include "cli/cli.h"
+#include "reports/render.h"
+#include "reports/sweep_record.h"
+
+#define DEFAULT_FORMATS "e4m3,e5m2,f16,bf16,tf32,f32,f64"
+#define DEFAULT_BENCH "reports/baselines/h100-bench.json"
+
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (end == s || *end || errno || s[0] == '-')
+        return false;
+    *out = v;
+    return true;
+}
+
+/* "N" or "1..N" (chains always start at step 1). */
+static bool parse_chain(const char *s, int *n)
+{
+    long v;
+    if (!strncmp(s, "1..", 3))
+        s += 3;
+    if (!parse_int(s, 1, 100000, &v))
+        return false;
+    *n = (int)v;
+    return true;
+}
+
+/* "normal", "uniform", "ints", "loguniform" or "loguniform:R". */
+static bool parse_dist(const char *s, sweep_dist *d, int *range)
+{
+    const char *colon = strchr(s, ':');
+    char name[32];
+    snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - s) : (int)strlen(s), s);
+    if (!sweep_dist_parse(name, d))
+        return false;
+    if (!colon)
+        return true;
+    long r;
+    if (*d != SWEEP_LOGUNIFORM || !parse_int(colon + 1, 1, 60, &r))
+        return false;
+    *range = (int)r;
+    return true;
+}
+
+static void print_json(const json_t *o)
+{
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    puts(s);
+    free(s);
+    fflush(stdout);
+}
+
+/* A number for the table; a dash where the record has null. */
+static void print_num(const json_t *v, int width)
+{
+    double x = tc_json_number(v);
+    if (isnan(x))
+        printf(" %*s", width, "-");
+    else
+        printf(" %*.4g", width, x);
+}
+
+static void print_table(const json_t *o)
+{
+    printf("%s via %s (K = %lld, %s, from %s, %s, scale %s), %lld trials\n",
+           json_string_value(json_object_get(o, "format")), json_string_value(json_object_get(o, "instr")),
+           (long long)json_integer_value(json_object_get(o, "k")), json_string_value(json_object_get(o, "dist")),
+           json_string_value(json_object_get(o, "from")), json_string_value(json_object_get(o, "round")),
+           json_string_value(json_object_get(o, "scale")), (long long)json_integer_value(json_object_get(o, "trials")));
+    printf("  %6s %12s %12s %12s %9s %9s %12s\n", "step", "median", "p90", "max", "overflow", "NaN", "time/step s");
+    json_t *steps = json_object_get(o, "steps");
+    size_t n = json_array_size(steps);
+    for (size_t i = 0; i < n; i++) {
+        size_t s = i + 1;
+        bool shown = s == n;
+        for (size_t p = 1; p <= s && !shown; p *= 10)
+            shown = s == p || s == 2 * p || s == 5 * p;
+        if (!shown)
+            continue;
+        json_t *st = json_array_get(steps, i);
+        printf("  %6zu", s);
+        print_num(json_object_get(st, "median"), 12);
+        print_num(json_object_get(st, "p90"), 12);
+        print_num(json_object_get(st, "max"), 12);
+        printf(" %9.4f %9.4f", tc_json_number(json_object_get(st, "overflow")), tc_json_number(json_object_get(st, "nan")));
+        print_num(json_object_get(st, "time_s"), 12);
+        putchar('\n');
+    }
+}
+
+static void progress_cb(void *ctx, size_t done, size_t total)
+{
+    tc_progress_update(ctx, done);
+}
+
+/* --render REC --out DIR: the report of a recorded sweep (e.g. one run on a
+ * machine without gnuplot), nothing run. */
+static int render_only(const char *path, const char *out)
+{
+    if (!out)
+        return cli_fail("sweep", "--render needs --out DIR");
+    tc_record rec;
+    char err[512];
+    if (tc_record_load(path, &rec, err, sizeof err))
+        return cli_fail("sweep", "%s", err);
+    int rc = tc_report_write(&rec, out, "sweep", err, sizeof err) ? cli_fail("sweep", "report: %s", err) : TC_EXIT_OK;
+    if (rc == TC_EXIT_OK)
+        printf("wrote %s/sweep.md, %s/sweep.html\n", out, out);
+    tc_record_free(&rec);
+    return rc;
+}
+
+typedef struct {
+    const char *backend, *formats, *out, *bench_path, *render;
+    sweep_params p;
+    bool json, bench_given, formats_given;
+    char like_formats[256];
+} sweep_opts;
+
+/* --like REC: every setting of the sweeps in a record (for regressions);
+ * options given as well override it. */
+static int apply_like(const char *path, sweep_opts *o)
+{
+    tc_record rec;
+    char err[512];
+    if (tc_record_load(path, &rec, err, sizeof err))
+        return cli_fail("sweep", "--like: %s", err);
+    json_t *sw = tc_record_objects_of(&rec, "sweep");
+    int rc = TC_EXIT_OK;
+    size_t i;
+    json_t *s;
+    if (json_array_size(sw) == 0)
+        rc = cli_fail("sweep", "--like %s: no sweep object in the record", path);
+    json_array_foreach(sw, i, s)
+    {
+        if (rc)
+            break;
+        size_t used = strlen(o->like_formats);
+        snprintf(o->like_formats + used, sizeof o->like_formats - used, "%s%s", used ? "," : "",
+                 json_string_value(json_object_get(s, "format")));
+        if (i > 0)
+            continue;
+        const char *dist = json_string_value(json_object_get(s, "dist"));
+        if (!sweep_dist_parse(dist, &o->p.dist) || !tc_round_parse(json_string_value(json_object_get(s, "round")), &o->p.round) ||
+            !tc_json_get_bits(json_object_get(s, "seed"), &o->p.seed)) {
+            rc = cli_fail("sweep", "--like %s: unreadable sweep settings", path);
+            break;
+        }
+        if (json_is_integer(json_object_get(s, "log_range")))
+            o->p.log_range = (int)json_integer_value(json_object_get(s, "log_range"));
+        o->p.from_f32 = !strcmp(json_string_value(json_object_get(s, "from")), "f32");
+        /* "none" in a record of FP8 means unscaled was asked; for other formats it says nothing. */
+        if (!strcmp(json_string_value(json_object_get(s, "scale")), "pertensor"))
+            o->p.pertensor = true;
+        else if (strstr("e4m3 e5m2", json_string_value(json_object_get(s, "format"))))
+            o->p.pertensor = false;
+        o->p.trials = (int)json_integer_value(json_object_get(s, "trials"));
+        o->p.chain = (int)json_integer_value(json_object_get(s, "chain"));
+    }
+    if (rc == TC_EXIT_OK) {
+        o->formats = o->like_formats;
+        o->formats_given = true;
+    }
+    json_decref(sw);
+    tc_record_free(&rec);
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, sweep_opts *o)
+{
+    bool missing = false;
+    for (int i = 1; i < argc; i++) {
+        const char *v = cli_opt(argc, argv, &i, "--like", &missing);
+        if (missing)
+            return TC_EXIT_USAGE;
+        if (v && apply_like(v, o))
+            return TC_EXIT_USAGE;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        long n;
+        if ((v = cli_opt(argc, argv, &i, "--like", &missing)))
+            continue;
+        if (!strcmp(argv[i], "--json"))
+            o->json = true;
+        else if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
+            o->backend = v;
+        else if ((v = cli_opt(argc, argv, &i, "--formats", &missing))) {
+            o->formats = v;
+            o->formats_given = true;
+        }
+        else if ((v = cli_opt(argc, argv, &i, "--chain", &missing))) {
+            if (!parse_chain(v, &o->p.chain))
+                return cli_fail("sweep", "bad chain length '%s' (N or 1..N, 1 <= N <= 100000)", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--trials", &missing))) {
+            if (!parse_int(v, 1, 1000000, &n))
+                return cli_fail("sweep", "bad trial count '%s'", v);
+            o->p.trials = (int)n;
+        } else if ((v = cli_opt(argc, argv, &i, "--dist", &missing))) {
+            if (!parse_dist(v, &o->p.dist, &o->p.log_range))
+                return cli_fail("sweep", "bad distribution '%s' (normal, uniform, loguniform[:R], ints)", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--from", &missing))) {
+            if (strcmp(v, "f32") && strcmp(v, "direct"))
+                return cli_fail("sweep", "bad --from '%s' (f32 or direct)", v);
+            o->p.from_f32 = !strcmp(v, "f32");
+        } else if ((v = cli_opt(argc, argv, &i, "--round", &missing))) {
+            if (!tc_round_parse(v, &o->p.round) || o->p.round == TC_RS)
+                return cli_fail("sweep", "bad rounding mode '%s' (rne, rna, rz, ru, rd, ro)", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--scale", &missing))) {
+            if (strcmp(v, "pertensor") && strcmp(v, "none"))
+                return cli_fail("sweep", "bad --scale '%s' (pertensor or none)", v);
+            o->p.pertensor = !strcmp(v, "pertensor");
+        } else if ((v = cli_opt(argc, argv, &i, "--seed", &missing))) {
+            if (!parse_u64(v, &o->p.seed))
+                return cli_fail("sweep", "bad seed '%s'", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--threads", &missing))) {
+            if (!parse_int(v, 0, 1024, &n))
+                return cli_fail("sweep", "bad thread count '%s'", v);
+            o->p.threads = (int)n;
+        } else if ((v = cli_opt(argc, argv, &i, "--out", &missing)))
+            o->out = v;
+        else if ((v = cli_opt(argc, argv, &i, "--render", &missing)))
+            o->render = v;
+        else if ((v = cli_opt(argc, argv, &i, "--bench", &missing))) {
+            o->bench_path = v;
+            o->bench_given = true;
+        } else if (missing)
+            return TC_EXIT_USAGE;
+        else
+            return cli_fail("sweep", "unknown argument '%s'", argv[i]);
+    }
+    return TC_EXIT_OK;
+}
 
 int cmd_sweep(int argc, char **argv)
 {
-    return cli_fail("sweep", "not implemented yet");
+    sweep_opts o = {.backend = "model:h100", .formats = DEFAULT_FORMATS, .bench_path = DEFAULT_BENCH,
+                    .p = {.chain = 100, .trials = 100, .dist = SWEEP_NORMAL, .log_range = 16, .from_f32 = true,
+                          .round = TC_RNE, .pertensor = true, .seed = 1}};
+    int rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc;
+    if (o.render)
+        return render_only(o.render, o.out);
+
+    /* Validate every format before any work. */
+    const tc_format *fmts[16];
+    tc_format scratch[16];
+    size_t nf = 0;
+    char list[256];
+    snprintf(list, sizeof list, "%s", o.formats);
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (nf == 16)
+            return cli_fail("sweep", "too many formats");
+        fmts[nf] = tc_format_by_name(t, &scratch[nf]);
+        if (!fmts[nf])
+            return cli_fail("sweep", "unknown format '%s'", t);
+        if (strcmp(fmts[nf]->name, "f32") && !sweep_instr_for(fmts[nf]))
+            return cli_fail("sweep", "no tensor-core instruction takes %s inputs for a chain", t);
+        nf++;
+    }
+    if (nf == 0)
+        return cli_fail("sweep", "no format given");
+
+    tc_record bench = {NULL, NULL};
+    char err[512];
+    if (access(o.bench_path, R_OK) == 0) {
+        if (tc_record_load_any(o.bench_path, &bench, err, sizeof err))
+            return cli_fail("sweep", "bench record: %s", err);
+    } else if (o.bench_given)
+        return cli_fail("sweep", "bench record %s: %s", o.bench_path, strerror(errno));
+
+    tc_backend *b = tc_backend_open(o.backend, err, sizeof err);
+    if (!b) {
+        tc_record_free(&bench);
+        return cli_fail("sweep", "backend %s: %s", o.backend, err);
+    }
+    uint64_t seed = o.p.seed;
+    tc_record rec = tc_record_new(tc_record_header_new("sweep", tc_backend_get_info(b), &seed, 1));
+    if (bench.header)
+        json_object_set_new(rec.header, "bench_record", json_string(o.bench_path));
+    if (o.json)
+        print_json(rec.header);
+    rc = TC_EXIT_OK;
+    for (size_t f = 0; f < nf && rc == TC_EXIT_OK; f++) {
+        sweep_params p = o.p;
+        p.fmt = fmts[f];
+        char label[64];
+        snprintf(label, sizeof label, "sweep %s", p.fmt->name);
+        tc_progress prog;
+        tc_progress_start(&prog, label, (size_t)p.trials);
+        p.progress = progress_cb;
+        p.progress_ctx = &prog;
+        sweep_result r;
+        if (sweep_run(b, &p, &r, err, sizeof err)) {
+            tc_progress_end(&prog);
+            if (!o.formats_given && strstr(err, "cannot run")) {
+                /* The default list asks for every format; say which one this backend lacks. */
+                fprintf(stderr, "tcscope sweep: %s skipped: %s\n", p.fmt->name, err);
+                continue;
+            }
+            rc = cli_fail("sweep", "%s: %s", p.fmt->name, err);
+            break;
+        }
+        tc_progress_end(&prog);
+        const json_t *bo = r.ins ? tc_bench_find(&bench, r.instr_name) : NULL;
+        json_t *obj = tc_record_sweep_new(&p, &r, bo);
+        if (r.cvt_mismatches)
+            fprintf(stderr, "tcscope sweep: %s: %zu conversions of the backend differ from formats/\n",
+                    p.fmt->name, r.cvt_mismatches);
+        sweep_result_free(&r);
+        if (o.json)
+            print_json(obj);
+        else
+            print_table(obj);
+        if (tc_record_add(&rec, obj, err, sizeof err))
+            rc = cli_fail("sweep", "internal: %s", err);
+    }
+    if (o.json && rc == TC_EXIT_OK) {
+        json_t *end = json_pack("{s:s, s:I}", "kind", "end", "objects", (json_int_t)json_array_size(rec.objects));
+        print_json(end);
+        json_decref(end);
+    }
+    if (o.out && rc == TC_EXIT_OK) {
+        char path[PATH_MAX];
+        if (tc_report_write(&rec, o.out, "sweep", err, sizeof err))
+            rc = cli_fail("sweep", "report: %s", err);
+        snprintf(path, sizeof path, "%s/sweep.json", o.out);
+        if (rc == TC_EXIT_OK && tc_record_save(path, &rec, err, sizeof err))
+            rc = cli_fail("sweep", "%s", err);
+        if (rc == TC_EXIT_OK && !o.json)
+            printf("wrote %s, %s/sweep.md, %s/sweep.html\n", path, o.out, o.out);
+    }
+    tc_record_free(&rec);
+    tc_record_free(&bench);
+    tc_backend_close(b);
+    return rc;
 }

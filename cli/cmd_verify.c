@@ -1,7 +1,211 @@
-/* tcscope verify: not built yet; says so instead of pretending. */
+/* tcscope verify: the model with a profile against a backend, bit for bit.
+ * Exit 0 when every element matches, 1 on any mismatch, 2 on bad input. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cases/verify.h"
 #include "cli/cli.h"
+#include "oracle/profile.h"
+#include "probes/probes.h"
+
+typedef struct {
+    tc_backend *be;
+    const tc_instr *ins;
+} run_ctx;
+
+static int run_backend(void *ctx, size_t ntiles, const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                       uint64_t *D, char *err, size_t errlen)
+{
+    run_ctx *r = ctx;
+    return tc_backend_mma(r->be, r->ins, ntiles, A, B, C, D, err, errlen);
+}
+
+/* A profile given by path, or by name under oracle/profiles/. */
+static int load_profile(const char *spec, model_profile *p, char *err, size_t errlen)
+{
+    if (access(spec, R_OK) == 0)
+        return profile_load(spec, p, err, errlen);
+    static const char *const ext[] = {".profile", ""};
+    char path[512];
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        snprintf(path, sizeof path, "oracle/profiles/%s%s", spec, ext[i]);
+        if (access(path, R_OK) == 0)
+            return profile_load(path, p, err, errlen);
+    }
+    snprintf(err, errlen, "unknown profile '%s' (not a file, not under oracle/profiles/)", spec);
+    return -1;
+}
+
+static void hex_of(const tc_format *f, uint64_t bits, char *buf, size_t len)
+{
+    tc_value_to_hex(tc_decode(f, bits, false), buf, len);
+}
+
+static json_t *bits_array(const tc_format *f, const uint64_t *x, int k, bool values)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < k; i++) {
+        char buf[64];
+        if (values)
+            hex_of(f, x[i], buf, sizeof buf);
+        else
+            snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)x[i]);
+        json_array_append_new(a, json_string(buf));
+    }
+    return a;
+}
+
+static void print_failure_text(const tc_instr *ins, const verify_failure *f, size_t i)
+{
+    char v[64];
+    printf("  failure %zu (%s, %d nonzero terms):\n", i + 1, f->dist, f->nonzero_terms);
+    for (int q = 0; q < f->c.k; q++) {
+        if (tc_classify(ins->a, f->c.a[q]) == TC_ZERO && tc_classify(ins->b, f->c.b[q]) == TC_ZERO)
+            continue;
+        char va[64], vb[64];
+        hex_of(ins->a, f->c.a[q], va, sizeof va);
+        hex_of(ins->b, f->c.b[q], vb, sizeof vb);
+        printf("    a[%d] = 0x%llx (%s)  b[%d] = 0x%llx (%s)\n", q, (unsigned long long)f->c.a[q], va, q,
+               (unsigned long long)f->c.b[q], vb);
+    }
+    hex_of(ins->c, f->c.c, v, sizeof v);
+    printf("    c = 0x%llx (%s)\n", (unsigned long long)f->c.c, v);
+    hex_of(ins->d, f->c.d, v, sizeof v);
+    printf("    backend d = 0x%llx (%s)\n", (unsigned long long)f->c.d, v);
+    hex_of(ins->d, f->model_d, v, sizeof v);
+    printf("    model   d = 0x%llx (%s)\n", (unsigned long long)f->model_d, v);
+}
+
+static json_t *failure_json(const tc_instr *ins, const verify_failure *f, size_t i)
+{
+    char c[64], dv[64], mv[64], cb[32], db[32], mb[32];
+    hex_of(ins->c, f->c.c, c, sizeof c);
+    hex_of(ins->d, f->c.d, dv, sizeof dv);
+    hex_of(ins->d, f->model_d, mv, sizeof mv);
+    snprintf(cb, sizeof cb, "0x%llx", (unsigned long long)f->c.c);
+    snprintf(db, sizeof db, "0x%llx", (unsigned long long)f->c.d);
+    snprintf(mb, sizeof mb, "0x%llx", (unsigned long long)f->model_d);
+    return json_pack("{s:s, s:I, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:s, s:s, s:s, s:s, s:s, s:s}",
+                     "instr", ins->name, "failure", (json_int_t)(i + 1), "dist", f->dist, "k", f->c.k,
+                     "nonzero_terms", f->nonzero_terms, "a", bits_array(ins->a, f->c.a, f->c.k, false),
+                     "a_values", bits_array(ins->a, f->c.a, f->c.k, true), "b",
+                     bits_array(ins->b, f->c.b, f->c.k, false), "b_values",
+                     bits_array(ins->b, f->c.b, f->c.k, true), "c", cb, "c_value", c, "d_backend", db,
+                     "d_backend_value", dv, "d_model", mb, "d_model_value", mv);
+}
 
 int cmd_verify(int argc, char **argv)
 {
-    return cli_fail("verify", "not implemented yet");
+    const char *backend = NULL, *profile = NULL, *instr = NULL, *count = NULL, *seed_s = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        bool missing = false;
+        const char *v;
+        if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
+            backend = v;
+        else if ((v = cli_opt(argc, argv, &i, "--profile", &missing)))
+            profile = v;
+        else if ((v = cli_opt(argc, argv, &i, "--instr", &missing)))
+            instr = v;
+        else if ((v = cli_opt(argc, argv, &i, "--n", &missing)))
+            count = v;
+        else if ((v = cli_opt(argc, argv, &i, "--seed", &missing)))
+            seed_s = v;
+        else if (missing)
+            return TC_EXIT_USAGE;
+        else if (!strcmp(argv[i], "--json"))
+            json = true;
+        else
+            return cli_fail("verify", "unknown argument '%s'", argv[i]);
+    }
+    if (!backend || !profile || !instr)
+        return cli_fail("verify", "needs --backend B --profile P --instr NAME");
+    size_t n = 1000000;
+    if (count) {
+        char *end;
+        errno = 0;
+        unsigned long long x = strtoull(count, &end, 10);
+        if (end == count || *end || errno || x == 0 || x > 1000000000ull || count[0] == '-')
+            return cli_fail("verify", "bad --n '%s' (a count of elements, 1..1e9)", count);
+        n = (size_t)x;
+    }
+    uint64_t seed = 0;
+    if (seed_s) {
+        char *end;
+        errno = 0;
+        seed = strtoull(seed_s, &end, 0);
+        if (end == seed_s || *end || errno)
+            return cli_fail("verify", "bad --seed '%s'", seed_s);
+    }
+    const tc_instr *ins = tc_instr_by_name(instr);
+    if (!ins)
+        return cli_fail("verify", "unknown instruction '%s' (see tcscope list)", instr);
+    if (ins->sparse)
+        return cli_fail("verify", "%s: sparse instructions are not implemented in verify yet", instr);
+    char err[512];
+    model_profile prof;
+    if (load_profile(profile, &prof, err, sizeof err))
+        return cli_fail("verify", "%s", err);
+    const model_params *p = profile_lookup(&prof, instr);
+    if (!p) {
+        profile_free(&prof);
+        return cli_fail("verify", "profile '%s' has no [instr %s] section", profile, instr);
+    }
+    model_params params = *p;
+    profile_free(&prof);
+    tc_backend *be = tc_backend_open(backend, err, sizeof err);
+    if (!be)
+        return cli_fail("verify", "%s", err);
+    char why[256];
+    if (!tc_backend_supports(be, ins, why, sizeof why)) {
+        tc_backend_close(be);
+        return cli_fail("verify", "%s", why);
+    }
+    run_ctx ctx = {be, ins};
+    infer_target t = {ins->m, ins->n, ins->k, {ins->a, ins->b, ins->c, ins->d}, run_backend, &ctx, 0, seed};
+    verify_result r;
+    if (verify_run(&t, &params, n, seed, &r, err, sizeof err)) {
+        tc_backend_close(be);
+        return cli_fail("verify", "%s", err);
+    }
+    const tc_backend_info *info = tc_backend_get_info(be);
+    bool ok = r.mismatches == 0;
+    if (json) {
+        json_t *dists = json_object();
+        for (int i = 0; i < VERIFY_NDIST; i++)
+            json_object_set_new(dists, verify_dist_name(i),
+                                json_pack("{s:I, s:I}", "n", (json_int_t)r.dist_n[i], "mismatches",
+                                          (json_int_t)r.dist_mismatches[i]));
+        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:o}", "instr", ins->name, "backend",
+                              info->backend, "device", info->device, "profile", profile, "n",
+                              (json_int_t)r.n, "mismatches", (json_int_t)r.mismatches, "verified", ok,
+                              "distributions", dists);
+        char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        puts(s);
+        free(s);
+        json_decref(o);
+        for (size_t i = 0; i < r.nfails; i++) {
+            json_t *f = failure_json(ins, &r.fails[i], i);
+            s = json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+            puts(s);
+            free(s);
+            json_decref(f);
+        }
+    } else {
+        printf("%s on %s (%s) vs model profile %s: %zu elements, %zu mismatches: %s\n", ins->name,
+               info->backend, info->device, profile, r.n, r.mismatches, ok ? "VERIFIED" : "NOT VERIFIED");
+        for (int i = 0; i < VERIFY_NDIST; i++)
+            printf("  %-12s %10zu elements %8zu mismatches\n", verify_dist_name(i), r.dist_n[i],
+                   r.dist_mismatches[i]);
+        for (size_t i = 0; i < r.nfails; i++)
+            print_failure_text(ins, &r.fails[i], i);
+    }
+    verify_result_free(&r);
+    tc_backend_close(be);
+    return ok ? TC_EXIT_OK : TC_EXIT_DIFF;
 }

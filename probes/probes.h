@@ -14,6 +14,10 @@
 
 #include "formats/formats.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     const char *name;      /* PTX name without .sync.aligned/layouts: "mma.m16n8k16.f32.f16.f16.f32" */
     const char *api;       /* "mma", "mma.sp", "wmma", "wgmma", "wgmma.sp" */
@@ -65,10 +69,33 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles,
  *   X_0 = A0;  D_i = X_{i-1} * B_i + C_i  (B_i is K x K, C_i is M x K or NULL for zero)
  *   X_i = D_i converted to ins->a's format with `cvt` (the GPU uses its own cvt)
  * Returns every step's input actually used (Xused[c][i] = X_{i-1}, M x K) and
- * every D_i (M x K, in ins->d's format) so the oracle can replay each step. */
+ * every D_i (M x K, in ins->d's format) so the oracle can replay each step.
+ * Arrays are chain-major then step-major: B[(c*len + i-1)*K*K ...], C, Xused
+ * and D likewise with M*K per step; A0 is nchains * M * K. */
 int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len,
                      const uint64_t *A0, const uint64_t *B, const uint64_t *C,
                      tc_rounding cvt, uint64_t *Xused, uint64_t *D,
                      char *err, size_t errlen);
+
+/* GPU backend: how the instruction's kernel was compiled, read from the SASS
+ * of this very binary (cuobjdump -sass), never assumed. -1 with err when the
+ * backend is not a GPU or cuobjdump cannot be run. */
+typedef struct {
+    char opcode[64];       /* tensor-core opcode seen, e.g. "HMMA.16816.F32.BF16" */
+    bool native;           /* the catalogue's stem, one per PTX MMA, no conversions */
+    int per_mma;           /* SASS tensor opcodes per PTX instruction */
+    int conversions;       /* F2FP/F2F/I2F... in the kernel (emulation support) */
+    char verdict[32];      /* probes/sass.h verdict name */
+    char message[320];
+} tc_instr_sass;
+int tc_backend_sass(tc_backend *b, const tc_instr *ins, tc_instr_sass *out, char *err, size_t errlen);
+
+/* Seconds the device spent in the kernels of the last tc_backend_mma
+ * (GPU only; 0 for software backends). */
+double tc_backend_last_kernel_s(const tc_backend *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,62 @@
+/* audit: one instruction's fingerprint, its proof and its timing, as a record.
+ *
+ * For each instruction the audit infers the model parameters from the
+ * backend's answers (cases/infer.h), proves them bit for bit on a large
+ * random + adversarial batch (cases/verify.h), asks the published feature
+ * questions (cases/features.h), and attaches the instruction's timing (a live
+ * bench on the GPU, else the recorded bench of the same device). The result
+ * is an `audit` object of reports/SCHEMA.md plus the profile entry; a
+ * fingerprint counts as verified only with 0 mismatches.
+ */
+#ifndef TC_AUDIT_H
+#define TC_AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "cases/infer.h"
+#include "cases/verify.h"
+#include "probes/probes.h"
+
+typedef struct {
+    size_t verify_n;          /* random elements of the proof (rounded up to tiles) */
+    uint64_t seed;            /* of the inference's and the proof's random cases */
+    const json_t *timing;     /* bench objects to attach, by instr (array), or NULL */
+    bool keep_cases;          /* put every inference case's answer in the record */
+} audit_opts;
+
+typedef struct {
+    const tc_instr *ins;
+    infer_result fit;
+    verify_result proof;
+    json_t *object;           /* the `audit` record object (owned) */
+} audit_result;
+
+/* Audits one instruction on the backend. 0, or -1 with err (the backend
+ * failed, or the instruction is outside the model: integer formats). */
+int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_result *out,
+                char *err, size_t errlen);
+void audit_result_free(audit_result *r);
+
+/* The inference target that runs tiles of ins on be (ctx must outlive it). */
+typedef struct {
+    tc_backend *be;
+    const tc_instr *ins;
+} audit_backend_ctx;
+infer_target audit_target(audit_backend_ctx *ctx, uint64_t seed);
+
+/* The inference cases the audit of ins with this seed runs (inputs only),
+ * and a hash over their inputs: CI regenerates them to replay the recorded
+ * answers, and the hash proves they are the cases that ran. */
+int audit_regen_cases(const tc_instr *ins, uint64_t seed, infer_case **cases, size_t *n);
+void audit_cases_free(infer_case *cases, size_t n);
+uint64_t audit_cases_hash(const infer_case *cs, size_t n);
+
+/* The evidence object of a fit: per field, the value, whether the cases
+ * decide it, and for each rejected candidate the cases that reject it with
+ * their inputs, the hardware's bits and the candidate's prediction. */
+json_t *audit_evidence_json(const infer_result *fit, const tc_instr *ins);
+
+#endif

@@ -1,0 +1,92 @@
+/* infer: the arithmetic fingerprint of one instruction from its answers.
+ *
+ * The target is anything that runs tiles (the GPU, or the model itself for
+ * the self-test). infer_fingerprint crafts case families (FPRev-style block
+ * and split detection, alignment-width scans, rounding truth tables, C in or
+ * out of the fused sum, input conversion, subnormals at every stage,
+ * NaN/Inf/overflow patterns, random batches), runs them, and fits every
+ * model_params field: each field takes the candidate value that reproduces
+ * the most answers (coordinate descent until nothing changes, then joint
+ * checks of the interacting fields). Evidence per field: for every rejected
+ * candidate, the cases whose answers it contradicts. A field none of the
+ * cases can decide is marked not identifiable (its value does not change any
+ * crafted answer). The fit is only a hypothesis: cases/verify.h proves it.
+ */
+#ifndef TC_INFER_H
+#define TC_INFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oracle/model.h"
+
+/* Runs ntiles independent tiles D = A*B + C (row-major, as probes.h). */
+typedef int (*infer_run_fn)(void *ctx, size_t ntiles, const uint64_t *A, const uint64_t *B,
+                            const uint64_t *C, uint64_t *D, char *err, size_t errlen);
+
+typedef struct {
+    int m, n, k;              /* instruction shape */
+    oracle_formats f;         /* A, B, C, D formats */
+    infer_run_fn run;
+    void *ctx;
+    size_t random_cases;      /* random elements added to the fit (0: 4096) */
+    uint64_t seed;            /* for the random cases (0: fixed default) */
+} infer_target;
+
+/* One dot product d = sum a[i]*b[i] + c with the target's answer. */
+typedef struct {
+    const char *family;       /* static: "align", "block", "round", "cin", "convert", "subnormal", "special", "random" */
+    int k;
+    uint64_t *a, *b;          /* k elements each */
+    uint64_t c;
+    uint64_t d;               /* the target's answer */
+} infer_case;
+
+/* A rejected candidate and the cases that reject it. */
+#define INFER_MAX_REFS 3
+typedef struct {
+    char value[64];           /* the rejected value, in profile syntax */
+    int nrefs;                /* cases it contradicts (listed up to INFER_MAX_REFS) */
+    size_t ncontradicted;     /* how many crafted answers it gets wrong in all */
+    size_t ref_case[INFER_MAX_REFS];   /* indices into infer_result.cases */
+    uint64_t ref_pred[INFER_MAX_REFS]; /* what the candidate predicts there */
+} infer_rejected;
+
+#define INFER_MAX_ALTS 80
+typedef struct {
+    const char *field;        /* profile key: "block", "align_bits", ... */
+    char value[64];           /* the inferred value, in profile syntax */
+    bool identifiable;        /* false: some other candidate fits every case too */
+    char equivalent[160];     /* those candidates, when not identifiable */
+    int nrejected;
+    infer_rejected rejected[INFER_MAX_ALTS];
+} infer_evidence;
+
+typedef struct {
+    model_params params;      /* the fitted fingerprint */
+    infer_case *cases;        /* every case run, with its answer */
+    size_t ncases;
+    size_t mismatches;        /* cases the fitted params do not reproduce (0 for a sound fit) */
+    infer_evidence *ev;       /* one per profile field, in profile order */
+    size_t nev;
+    /* behaviour outside the model's fields */
+    bool deterministic;       /* the same answers on a repeated run */
+    size_t nondeterministic;  /* cases whose answers changed */
+    bool order_independent;   /* permuting the K terms never changed an answer */
+    size_t order_cases, order_changed;
+    bool monotone;            /* raising one product never lowered the result */
+    size_t monotone_cases, monotone_violations;
+} infer_result;
+
+/* Returns 0 with *out filled, or -1 with err set (the target failed, or the
+ * instruction's formats are outside the model). */
+int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_t errlen);
+void infer_result_free(infer_result *r);
+
+/* Runs dot-product cases on the target: case i is placed on the diagonal of
+ * a tile (row i of A, column i of B, C[i][i]), min(m, n) cases per tile;
+ * fills each case's d. 0 or -1 with err. */
+int infer_run_cases(const infer_target *t, infer_case *cases, size_t n, char *err, size_t errlen);
+
+#endif

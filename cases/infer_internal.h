@@ -1,0 +1,26 @@
+/* Internals of cases/infer*.c and cases/verify*.c. Not a public header. */
+#ifndef TC_INFER_INTERNAL_H
+#define TC_INFER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cases/infer.h"
+
+#define INFER_KMAX 256
+
+typedef struct {
+    infer_case *v;
+    size_t n, cap;
+} cset;
+
+bool infer_enc(const tc_format *f, double x, uint64_t *bits);
+bool infer_split(const oracle_formats *f, double x, uint64_t *a, uint64_t *b);
+int cset_add_bits(cset *s, const char *family, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
+void cset_free(cset *s);
+int infer_build_cases(const infer_target *t, cset *s);
+uint64_t infer_rnd_value(const tc_format *f, uint64_t *st, int lo, int hi);
+/* dist 0: near 1; 1: the whole range; 2: cancelling pairs; 3: uniform bits */
+void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, uint64_t *b, uint64_t *c);
+
+#endif

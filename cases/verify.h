@@ -1,0 +1,46 @@
+/* verify: the model with given parameters against a target, bit for bit.
+ *
+ * Whole random tiles from four distributions (values near 1, the whole
+ * exponent range, heavily cancelling pairs, uniform bit patterns including
+ * NaN/Inf), then every crafted case of cases/infer.h (adversarial: alignment
+ * scans, FPRev block patterns, rounding tables, subnormals, specials).
+ * A fingerprint is verified only with 0 mismatches; otherwise the smallest
+ * failing inputs are kept, each shrunk (terms set to zero while it still
+ * fails) so a person can read it.
+ */
+#ifndef TC_VERIFY_H
+#define TC_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cases/infer.h"
+
+#define VERIFY_NDIST 5
+#define VERIFY_MAX_FAILS 8
+
+typedef struct {
+    infer_case c;         /* the (shrunk) inputs and the target's answer d */
+    uint64_t model_d;     /* what the model says */
+    const char *dist;     /* where it came from: "near1", "wide", "cancel", "bits", "adversarial" */
+    int nonzero_terms;
+} verify_failure;
+
+typedef struct {
+    size_t n, mismatches;                 /* all elements */
+    size_t dist_n[VERIFY_NDIST], dist_mismatches[VERIFY_NDIST];
+    verify_failure fails[VERIFY_MAX_FAILS];   /* fewest nonzero terms first */
+    size_t nfails;
+} verify_result;
+
+/* Distribution names, index 0..VERIFY_NDIST-1. */
+const char *verify_dist_name(int i);
+
+/* At least n random elements (rounded up to whole tiles) plus the
+ * adversarial cases. seed 0 uses a fixed default. 0, or -1 with err set. */
+int verify_run(const infer_target *t, const model_params *p, size_t n, uint64_t seed,
+               verify_result *out, char *err, size_t errlen);
+void verify_result_free(verify_result *r);
+
+#endif

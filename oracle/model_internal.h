@@ -1,0 +1,172 @@
+/* Internals of the model shared by oracle/model*.c: a format's constants,
+ * exact values as sign * sig * 2^lsb, and one rounding routine used for
+ * every rounding the model does (input conversion, products, accumulator,
+ * output). Not a public header. */
+#ifndef TC_MODEL_INTERNAL_H
+#define TC_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "formats/formats.h"
+#include "oracle/model.h"
+
+typedef unsigned __int128 u128;
+typedef __int128 i128;
+
+/* A format's constants, derived once. */
+typedef struct {
+    int ebits, mbits, bias, shift;
+    int emin, emax;          /* exponents of the smallest normal and the largest finite */
+    uint64_t maxsig;         /* significand (with leading bit) of the largest finite */
+    tc_specials specials;
+    uint64_t nan_bits;
+} mfmt;
+
+/* A value: class, sign, and for finite ones sig * 2^lsb with sig > 0 and
+ * `e` the exponent field as an exponent (emin for subnormals). */
+enum { MV_ZERO = 0, MV_FINITE = 1, MV_INF = 2, MV_NAN = 3 };
+typedef struct {
+    uint8_t cls;
+    uint8_t sign;
+    int32_t lsb;
+    int32_t e;
+    uint64_t sig;
+} mval;
+
+/* false if the model cannot use f (integer or unsigned formats). */
+bool mfmt_init(mfmt *out, const tc_format *f);
+/* f's container read whole: TF32 (shift 13) becomes e8m23 with shift 0. */
+void mfmt_container(mfmt *out, const mfmt *f);
+
+mval mfmt_decode(const mfmt *f, uint64_t bits, bool daz);
+uint64_t mfmt_encode(const mfmt *f, mval v);
+
+/* Rounds (-1)^sign * (mag + sticky*tiny) * 2^lsb into f: the one rounding
+ * of the model. ftz flushes a result that is subnormal after rounding. */
+mval mfmt_round(const mfmt *f, int sign, u128 mag, int lsb, bool sticky,
+                tc_round mode, bool ftz, tc_overflow ovf);
+
+static inline int bitlen64(uint64_t x)
+{
+    return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+static inline int bitlen128(u128 x)
+{
+    uint64_t hi = (uint64_t)(x >> 64);
+    return hi ? 128 - __builtin_clzll(hi) : bitlen64((uint64_t)x);
+}
+
+/* ---- the compiled model ---- */
+
+/* A decoded input, compact for the decode tables. */
+typedef struct {
+    uint32_t sig;
+    int16_t lsb, e;
+    uint8_t cls, sign;
+} mdec;
+
+/* A term of a fused sum: a product or C. t is its reference exponent. */
+typedef struct {
+    uint64_t sig;
+    int32_t lsb, t;
+    uint8_t cls, sign;
+} mterm;
+
+/* The accumulator between steps: exact (mag may be wide) or a value of the
+ * accumulator format. present is false before the first step of C_LAST. */
+typedef struct {
+    bool present;
+    uint8_t cls, sign;
+    u128 mag;
+    int32_t lsb, t;
+} macc;
+
+/* What one kind of step does (the K steps, or the final C addition). */
+typedef struct {
+    int F;                         /* align bits or MODEL_EXACT */
+    model_align_round align_round;
+    int carry_bits;
+    bool acc_in_ref;
+    bool exact;                    /* result kept exact, else rounded into acc */
+    tc_round rnd;
+} mstep;
+
+struct model {
+    model_params p;
+    tc_format fa, fb, fc, fd;      /* copies, so callers' formats may go */
+    oracle_formats f;              /* points at the copies */
+    mfmt src_a, src_b;             /* operand containers read whole */
+    mfmt used_a, used_b;           /* the formats the operands are used in */
+    mfmt cfmt, acc, out;
+    uint64_t mask_ab[2];
+    mdec *tab[2];                  /* decode tables for containers of <= 16 bits */
+    bool fast;                     /* the int64 kernel (model_fast.c) applies */
+    bool direct[2];                /* kernel decodes src_a/src_b bits itself (no table) */
+    uint64_t keep[2];              /* ... after clearing the bits an RZ conversion drops */
+    bool c_is_acc;                 /* C's format is the accumulator's: no conversion */
+    bool acc_is_out;               /* the accumulator's format is the output's, no flush */
+};
+
+mdec model_input_decode(const model *m, int which, uint64_t bits);
+mterm model_product(const model *m, mdec x, mdec y);
+mterm model_c_term(const model *m, uint64_t c);
+void model_steps_init(const model *m, mstep *st, mstep *cst);
+void model_acc_init(const model *m, macc *acc, const mterm *ct);
+void model_acc_set(const model *m, macc *acc, int sign, u128 mag, int lsb, bool sticky,
+                   const mstep *st);
+void model_acc_from_val(const model *m, macc *acc, mval v);
+int model_step_specials(macc *acc, const mterm *pr, int n);
+int model_zero_sign(const macc *acc, const mterm *pr, int n, bool any_nonzero, tc_round rnd);
+uint64_t model_output(const model *m, int cls, int sign, u128 mag, int lsb, bool sticky);
+/* An operand decoded with bit operations (see model_new: IEEE/FN container,
+ * used as given or truncated to a format of the same exponent range). */
+static inline mdec model_direct_decode(const mfmt *f, uint64_t bits, uint64_t keep, bool ftz)
+{
+    mdec d;
+    int mb = f->mbits, eb = f->ebits;
+    uint64_t fmask = (UINT64_C(1) << mb) - 1;
+    uint64_t frac = bits & fmask;
+    int ef = (int)((bits >> mb) & ((1u << eb) - 1));
+    d.sign = (uint8_t)((bits >> (mb + eb)) & 1);
+    d.sig = 0;
+    d.lsb = 0;
+    d.e = 0;
+    if (ef == (1 << eb) - 1 && (f->specials == TC_SPECIALS_IEEE || frac == fmask)) {
+        d.cls = (f->specials == TC_SPECIALS_FN || frac) ? MV_NAN : MV_INF;
+        return d;
+    }
+    frac &= keep;
+    if (ef == 0) {
+        if (frac == 0 || ftz) {
+            d.cls = MV_ZERO;
+            return d;
+        }
+        d.cls = MV_FINITE;
+        d.sig = (uint32_t)frac;
+        d.e = (int16_t)f->emin;
+    } else {
+        d.cls = MV_FINITE;
+        d.sig = (uint32_t)(frac | (fmask + 1));
+        d.e = (int16_t)(ef - f->bias);
+    }
+    d.lsb = (int16_t)(d.e - mb);
+    return d;
+}
+
+/* Every element can take this path (model.c); model_dot tries the int64
+ * kernel first when m->fast. */
+uint64_t model_dot_generic(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
+/* The int64 kernel on decoded operands: 0 with *out, or -1 when the element
+ * needs the general path (specials, overflow, far-apart accumulator). */
+int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c, uint64_t *out);
+/* n operand values bits[i*stride] of operand w (0: A, 1: B) decoded. */
+void model_decode_operand(const model *m, int w, size_t n, size_t stride, const uint64_t *bits,
+                          mdec *out);
+/* The same element on the GMP path (any width). */
+uint64_t model_dot_slow(const model *m, int k, const mterm *pr, const mterm *ct);
+/* Test hook: 1 forces every element onto the GMP path. */
+extern int model_force_slow;
+
+#endif

@@ -1,0 +1,89 @@
+/* profile: model parameters per instruction, as a small text file.
+ *
+ *   # comment (also after a value)
+ *   [about]                        free-form provenance written by the audit
+ *   device = NVIDIA H100 80GB HBM3
+ *   [default]                      values every instruction inherits
+ *   a_ftz = no
+ *   [instr mma.m16n8k16.f32.f16.f16.f32]
+ *   block = 16
+ *   ...
+ *
+ * Keys of [default] and [instr NAME] (every one must be given in one of them):
+ *   a_convert, b_convert   none | FMT:ROUND        (e.g. tf32:rz, f16:rne)
+ *   a_ftz, b_ftz, c_ftz    yes | no
+ *   products               exact | BITS:ROUND      (e.g. 22:rz)
+ *   product_flush_below    none | EXP              (flush |p| < 2^EXP)
+ *   block                  1..4096
+ *   c_mode                 first | last
+ *   c_round                ROUND
+ *   align_ref              products | all          (all: with the accumulator)
+ *   align_exp              nominal | normalized
+ *   align_bits             exact | 0..1000
+ *   align_round            trunc | floor | rne
+ *   carry_bits             unlimited | 1..64
+ *   acc                    exact | FMT:ROUND       (format held between steps)
+ *   acc_ftz, out_ftz       yes | no
+ *   out_round              ROUND
+ *   out_overflow           inf | sat | nan
+ *   nan                    0xBITS | canonical      (canonical: the output format's NaN)
+ * Errors read "FILE:LINE: message" (unknown key, bad or out-of-range value,
+ * duplicate key or section, missing field).
+ */
+#ifndef TC_PROFILE_H
+#define TC_PROFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "oracle/model.h"
+
+typedef struct {
+    char instr[96];        /* PTX name as in the catalogue */
+    model_params params;
+    int line;              /* line of the section header */
+} profile_entry;
+
+typedef struct {
+    char key[64];
+    char value[256];
+} profile_note;
+
+typedef struct {
+    profile_entry *entries;
+    size_t count;
+    profile_note *notes;   /* [about] */
+    size_t nnotes;
+} model_profile;
+
+/* Parses text (errors name `source`). Returns 0, or -1 with "source:line: msg"
+ * in err. "nan = canonical" takes the output format from the instruction
+ * name (the field after the shape: mma.m16n8k16.F32.f16.f16.f32); in
+ * [default] it is resolved per instruction. */
+int profile_parse(const char *text, const char *source, model_profile *out,
+                  char *err, size_t errlen);
+int profile_load(const char *path, model_profile *out, char *err, size_t errlen);
+void profile_free(model_profile *p);
+
+/* The parameters for instruction `instr`, or NULL. */
+const model_params *profile_lookup(const model_profile *p, const char *instr);
+
+/* Adds or replaces an instruction's parameters; a note with key. 0 or -1 (no memory). */
+int profile_set(model_profile *p, const char *instr, const model_params *params);
+int profile_add_note(model_profile *p, const char *key, const char *value);
+
+/* Writes the profile so profile_parse reads back the same parameters.
+ * Returns 0 or -1 (I/O error). */
+int profile_write(FILE *f, const model_profile *p);
+int profile_save(const char *path, const model_profile *p, char *err, size_t errlen);
+
+/* The fields, in file order (profile_field_key(i) is the key of field i),
+ * and field i of p written as the profile writes it. */
+int profile_field_count(void);
+const char *profile_field_key(int i);
+void profile_field_text(const model_params *p, int i, char *buf, size_t len);
+
+/* One instruction's parameters as "key = value" lines (the body of a section). */
+void profile_write_params(FILE *f, const model_params *p);
+
+#endif

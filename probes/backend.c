@@ -1,0 +1,357 @@
+/* tc_backend_open and the software backends: "exact" (the MPFR oracle,
+ * correctly rounded with RNE) and "model:PROFILE" (oracle/model.h with a
+ * profile from oracle/profiles/ or a path). "gpu[:N]" is probes/backend_gpu.c. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "oracle/model.h"
+#include "oracle/oracle.h"
+#include "oracle/profile.h"
+#include "probes/gpu_backend.h"
+#include "probes/probes.h"
+
+typedef enum { BK_EXACT, BK_MODEL, BK_GPU } bk_kind;
+
+struct tc_backend {
+    bk_kind kind;
+    tc_backend_info info;
+    model_profile prof;     /* BK_MODEL */
+    model **models;         /* BK_MODEL: compiled per catalogue entry, on first use */
+    size_t nmodels;
+    tc_gpub *gpu;           /* BK_GPU */
+};
+
+static oracle_formats formats_of(const tc_instr *ins)
+{
+    oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
+    return f;
+}
+
+static bool file_exists(const char *p) { return access(p, R_OK) == 0; }
+
+/* A profile name is looked up under oracle/profiles/ beside the working
+ * directory and beside the executable (build/tcscope -> ../oracle/profiles). */
+static bool find_profile(const char *spec, char *path, size_t len)
+{
+    static const char *const ext[] = {"", ".profile", ".txt", ".ini"};
+    if (strchr(spec, '/')) {
+        snprintf(path, len, "%s", spec);
+        return file_exists(path);
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char exedir[PATH_MAX + 8] = ".";
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(exedir, sizeof exedir, "%s/..", exe);
+        }
+    }
+    const char *roots[] = {".", exedir};
+    for (size_t r = 0; r < 2; r++)
+        for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
+            snprintf(path, len, "%s/oracle/profiles/%s%s", roots[r], spec, ext[e]);
+            if (file_exists(path))
+                return true;
+        }
+    if (file_exists(spec)) {
+        snprintf(path, len, "%s", spec);
+        return true;
+    }
+    return false;
+}
+
+static int parse_gpu_index(const char *spec, int *dev)
+{
+    if (!strcmp(spec, "gpu")) {
+        *dev = 0;
+        return 0;
+    }
+    if (strncmp(spec, "gpu:", 4) != 0 || !spec[4])
+        return -1;
+    char *end;
+    long v = strtol(spec + 4, &end, 10);
+    if (*end || v < 0 || v > 1024)
+        return -1;
+    *dev = (int)v;
+    return 0;
+}
+
+tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
+{
+    if (!spec || !*spec) {
+        snprintf(err, errlen, "no backend named (use gpu, gpu:N, model:PROFILE or exact)");
+        return NULL;
+    }
+    tc_backend *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    int dev;
+    if (!strcmp(spec, "exact")) {
+        b->kind = BK_EXACT;
+        snprintf(b->info.backend, sizeof b->info.backend, "exact");
+        snprintf(b->info.device, sizeof b->info.device, "MPFR oracle (no GPU)");
+        return b;
+    }
+    if (!strncmp(spec, "model:", 6)) {
+        char path[PATH_MAX + 64];
+        if (!spec[6] || !find_profile(spec + 6, path, sizeof path)) {
+            snprintf(err, errlen, "unknown model profile '%s' (not under oracle/profiles/, not a file)",
+                     spec + 6);
+            free(b);
+            return NULL;
+        }
+        if (profile_load(path, &b->prof, err, errlen)) {
+            free(b);
+            return NULL;
+        }
+        size_t n;
+        tc_catalogue(&n);
+        b->models = calloc(n, sizeof *b->models);
+        b->nmodels = n;
+        if (!b->models) {
+            profile_free(&b->prof);
+            free(b);
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        b->kind = BK_MODEL;
+        snprintf(b->info.backend, sizeof b->info.backend, "model:%.56s", spec + 6);
+        snprintf(b->info.device, sizeof b->info.device, "model (no GPU)");
+        return b;
+    }
+    if (!parse_gpu_index(spec, &dev)) {
+        b->kind = BK_GPU;
+        if (tc_gpub_open(dev, &b->info, &b->gpu, err, errlen)) {
+            free(b);
+            return NULL;
+        }
+        return b;
+    }
+    snprintf(err, errlen, "unknown backend '%s' (use gpu, gpu:N, model:PROFILE or exact)", spec);
+    free(b);
+    return NULL;
+}
+
+void tc_backend_close(tc_backend *b)
+{
+    if (!b)
+        return;
+    if (b->kind == BK_MODEL) {
+        for (size_t i = 0; i < b->nmodels; i++)
+            model_free(b->models[i]);
+        free(b->models);
+        profile_free(&b->prof);
+    }
+    if (b->kind == BK_GPU)
+        tc_gpub_close(b->gpu);
+    free(b);
+}
+
+const tc_backend_info *tc_backend_get_info(const tc_backend *b) { return &b->info; }
+
+/* The compiled model of one instruction (NULL with why when the profile lacks it). */
+static model *model_of(tc_backend *b, const tc_instr *ins, char *why, size_t len)
+{
+    size_t n;
+    const tc_instr *cat = tc_catalogue(&n);
+    size_t idx = (size_t)(ins - cat);
+    if (idx >= n || idx >= b->nmodels) {
+        snprintf(why, len, "%s: not a catalogue entry", ins->name);
+        return NULL;
+    }
+    if (b->models[idx])
+        return b->models[idx];
+    const model_params *p = profile_lookup(&b->prof, ins->name);
+    if (!p) {
+        snprintf(why, len, "%s: the profile of %s has no parameters for it", ins->name, b->info.backend);
+        return NULL;
+    }
+    char err[256];
+    b->models[idx] = model_new(p, formats_of(ins), err, sizeof err);
+    if (!b->models[idx])
+        snprintf(why, len, "%s: %s", ins->name, err);
+    return b->models[idx];
+}
+
+bool tc_backend_supports(tc_backend *b, const tc_instr *ins, char *why, size_t len)
+{
+    switch (b->kind) {
+    case BK_EXACT:
+        return true;
+    case BK_MODEL:
+        return model_of(b, ins, why, len) != NULL;
+    case BK_GPU:
+        return tc_gpub_supports(b->gpu, ins, why, len);
+    }
+    return false;
+}
+
+/* A sparse instruction takes a dense A that must be 2:4 structured: at most
+ * two nonzero elements in every aligned group of four along K. */
+static int check_sparse(const tc_instr *ins, size_t ntiles, const uint64_t *A, char *err, size_t errlen)
+{
+    for (size_t t = 0; t < ntiles; t++)
+        for (int i = 0; i < ins->m; i++)
+            for (int g = 0; g < ins->k; g += 4) {
+                int nz = 0;
+                for (int j = g; j < g + 4; j++) {
+                    uint64_t v = A[(t * (size_t)ins->m + (size_t)i) * (size_t)ins->k + (size_t)j];
+                    nz += tc_classify(ins->a, v) != TC_ZERO;
+                }
+                if (nz > 2) {
+                    snprintf(err, errlen,
+                             "%s: A of tile %zu row %d has %d nonzeros in columns %d..%d (2:4 allows 2)",
+                             ins->name, t, i, nz, g, g + 3);
+                    return -1;
+                }
+            }
+    return 0;
+}
+
+/* Every input must be a valid container of its format (no bits above it). */
+static int check_bits(const char *what, const tc_format *f, size_t n, const uint64_t *x, char *err,
+                      size_t errlen)
+{
+    uint64_t mask = tc_format_mask(f);
+    for (size_t i = 0; i < n; i++)
+        if (x[i] & ~mask) {
+            snprintf(err, errlen, "%s[%zu] = 0x%llx is not a %s bit pattern", what, i,
+                     (unsigned long long)x[i], f->name);
+            return -1;
+        }
+    return 0;
+}
+
+int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
+                   const uint64_t *C, uint64_t *D, char *err, size_t errlen)
+{
+    char why[384];
+    if (!tc_backend_supports(b, ins, why, sizeof why)) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    size_t mk = (size_t)ins->m * (size_t)ins->k, kn = (size_t)ins->k * (size_t)ins->n,
+           mn = (size_t)ins->m * (size_t)ins->n;
+    /* the GPU backend checks the patterns while packing them (one pass) */
+    if (b->kind != BK_GPU &&
+        (check_bits("A", ins->a, ntiles * mk, A, err, errlen) || check_bits("B", ins->b, ntiles * kn, B, err, errlen) ||
+         (C && check_bits("C", ins->c, ntiles * mn, C, err, errlen))))
+        return -1;
+    if (ins->sparse && check_sparse(ins, ntiles, A, err, errlen))
+        return -1;
+    uint64_t *zeros = NULL;
+    if (!C) {
+        zeros = calloc(ntiles * mn + 1, sizeof *zeros);
+        if (!zeros) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        C = zeros;
+    }
+    int rc = 0;
+    switch (b->kind) {
+    case BK_EXACT: {
+        tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+        oracle_mma_exact(formats_of(ins), ins->m, ins->n, ins->k, ntiles, A, B, C, D, r);
+        break;
+    }
+    case BK_MODEL:
+        model_mma(model_of(b, ins, why, sizeof why), ins->m, ins->n, ins->k, ntiles, A, B, C, D);
+        break;
+    case BK_GPU:
+        rc = tc_gpub_mma(b->gpu, ins, ntiles, A, B, C, D, err, errlen);
+        break;
+    }
+    free(zeros);
+    return rc;
+}
+
+int tc_backend_sass(tc_backend *b, const tc_instr *ins, tc_instr_sass *out, char *err, size_t errlen)
+{
+    if (b->kind != BK_GPU) {
+        snprintf(err, errlen, "%s: backend %s has no SASS", ins->name, b->info.backend);
+        return -1;
+    }
+    return tc_gpub_sass(b->gpu, ins, out, err, errlen);
+}
+
+double tc_backend_last_kernel_s(const tc_backend *b)
+{
+    return b->kind == BK_GPU ? tc_gpub_last_kernel_s(b->gpu) : 0.0;
+}
+
+/* ---- Chains on the software backends ------------------------------------
+ * D_i = X_{i-1} * B_i + C_i on M x K tiles (B_i is K x K), X_i = D_i rounded
+ * into A's format by tc_encode with the caller's rounding. The same
+ * arithmetic as the instruction, on the shape M x K x K. */
+
+static int soft_step(tc_backend *b, const tc_instr *ins, size_t nchains, const uint64_t *X, const uint64_t *Bi,
+                     const uint64_t *Ci, uint64_t *Dst, char *err, size_t errlen)
+{
+    int M = ins->m, K = ins->k;
+    if (b->kind == BK_EXACT) {
+        tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+        oracle_mma_exact(formats_of(ins), M, K, K, nchains, X, Bi, Ci, Dst, r);
+        return 0;
+    }
+    char why[384];
+    model *m = model_of(b, ins, why, sizeof why);
+    if (!m) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    model_mma(m, M, K, K, nchains, X, Bi, Ci, Dst);
+    return 0;
+}
+
+int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len, const uint64_t *A0,
+                     const uint64_t *B, const uint64_t *C, tc_rounding cvt, uint64_t *Xused, uint64_t *D,
+                     char *err, size_t errlen)
+{
+    if (len < 1 || nchains < 1) {
+        snprintf(err, errlen, "chain length and count must be at least 1");
+        return -1;
+    }
+    if (b->kind == BK_GPU)
+        return tc_gpub_chain(b->gpu, ins, nchains, len, A0, B, C, cvt, Xused, D, err, errlen);
+    if (tc_format_is_int(ins->a) || tc_format_is_int(ins->d)) {
+        snprintf(err, errlen, "%s: chains need floating-point formats", ins->name);
+        return -1;
+    }
+    size_t M = (size_t)ins->m, K = (size_t)ins->k, mk = M * K, kk = K * K;
+    uint64_t *X = malloc(nchains * mk * sizeof *X), *Bi = malloc(nchains * kk * sizeof *Bi),
+             *Ci = calloc(nchains * mk, sizeof *Ci), *Dst = malloc(nchains * mk * sizeof *Dst);
+    int rc = 0;
+    if (!X || !Bi || !Ci || !Dst) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    } else
+        memcpy(X, A0, nchains * mk * sizeof *X);
+    for (int i = 0; !rc && i < len; i++) {
+        for (size_t c = 0; c < nchains; c++) {
+            size_t step = c * (size_t)len + (size_t)i;
+            memcpy(Bi + c * kk, B + step * kk, kk * sizeof *Bi);
+            if (C)
+                memcpy(Ci + c * mk, C + step * mk, mk * sizeof *Ci);
+            memcpy(Xused + step * mk, X + c * mk, mk * sizeof *X);
+        }
+        rc = soft_step(b, ins, nchains, X, Bi, Ci, Dst, err, errlen);
+        for (size_t c = 0; !rc && c < nchains; c++)
+            memcpy(D + (c * (size_t)len + (size_t)i) * mk, Dst + c * mk, mk * sizeof *Dst);
+        for (size_t e = 0; !rc && e < nchains * mk; e++)
+            X[e] = tc_encode(ins->a, tc_decode(ins->d, Dst[e], false), false, cvt);
+    }
+    free(X);
+    free(Bi);
+    free(Ci);
+    free(Dst);
+    return rc;
+}

@@ -1,0 +1,314 @@
+/* The CUDA runtime side of the GPU backend: device, buffers, launches.
+ *
+ * Runtime API only (cudart_static): no driver API symbols, so the binary
+ * starts on a machine without a driver and says so. Every call is checked.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "probes/gpu.h"
+#include "probes/layout.h"
+
+#define TC_MAX_INSTR 512
+
+struct tc_gpu {
+    int dev;
+    int sm_count;
+    void *dA, *dB, *dC, *dD, *dX;
+    size_t capA, capB, capC, capD, capX;
+    uint16_t *tables[TC_MAX_INSTR][3]; /* per catalogue entry: A, B, C/D fragment tables */
+    void *host[5];
+    size_t host_cap[5];
+    cudaEvent_t ev0, ev1;
+    float last_ms;
+};
+
+static int fail(char *err, size_t len, const char *what, cudaError_t e)
+{
+    snprintf(err, len, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+    return -1;
+}
+
+#define CK(call, what)                                   \
+    do {                                                 \
+        cudaError_t e_ = (call);                         \
+        if (e_ != cudaSuccess)                           \
+            return fail(err, errlen, what, e_);          \
+    } while (0)
+
+extern "C" const tc_gpu_kernel *tc_gpu_kernel_find(const char *name)
+{
+    typedef const tc_gpu_kernel *(*family_fn)(size_t *);
+    static const family_fn fams[] = {tc_gpu_kernels_mma, tc_gpu_kernels_wgmma_f16, tc_gpu_kernels_wgmma_tf32,
+                                     tc_gpu_kernels_wgmma_fp8};
+    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
+        size_t n;
+        const tc_gpu_kernel *k = fams[f](&n);
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(k[i].name, name))
+                return &k[i];
+    }
+    return NULL;
+}
+
+/* The kernel driver's version, from the kernel module (no driver API needed). */
+static void driver_version(char *out, size_t len)
+{
+    out[0] = '\0';
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f)
+        return;
+    char line[256];
+    if (fgets(line, sizeof line, f)) {
+        /* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ...":
+         * the first blank-separated word made of digits and dots */
+        for (char *tok = strtok(line, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
+            size_t n = strlen(tok), dots = 0, ok = n > 0;
+            for (size_t i = 0; i < n && ok; i++) {
+                dots += tok[i] == '.';
+                ok = (tok[i] >= '0' && tok[i] <= '9') || tok[i] == '.';
+            }
+            if (ok && dots >= 1) {
+                snprintf(out, len, "%s", tok);
+                break;
+            }
+        }
+    }
+    fclose(f);
+}
+
+extern "C" int tc_gpu_open(int dev, tc_backend_info *info, tc_gpu **out, char *err, size_t errlen)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess)
+        return fail(err, errlen, "no usable GPU (cudaGetDeviceCount)", e);
+    if (dev < 0 || dev >= count) {
+        snprintf(err, errlen, "no GPU %d: this machine has %d", dev, count);
+        return -1;
+    }
+    CK(cudaSetDevice(dev), "cudaSetDevice");
+    cudaDeviceProp p;
+    CK(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
+    int clock_khz = 0, drv = 0, rt = 0;
+    CK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev), "cudaDeviceGetAttribute(clock)");
+    CK(cudaDriverGetVersion(&drv), "cudaDriverGetVersion");
+    CK(cudaRuntimeGetVersion(&rt), "cudaRuntimeGetVersion");
+    tc_gpu *g = (tc_gpu *)calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    g->dev = dev;
+    g->sm_count = p.multiProcessorCount;
+    CK(cudaEventCreate(&g->ev0), "cudaEventCreate");
+    CK(cudaEventCreate(&g->ev1), "cudaEventCreate");
+    memset(info, 0, sizeof *info);
+    snprintf(info->backend, sizeof info->backend, "gpu:%d", dev);
+    snprintf(info->device, sizeof info->device, "%.127s", p.name);
+    driver_version(info->driver, sizeof info->driver);
+    if (!info->driver[0])
+        snprintf(info->driver, sizeof info->driver, "cuda-driver-api %d.%d", drv / 1000, drv % 1000 / 10);
+    snprintf(info->cuda, sizeof info->cuda, "%d.%d", rt / 1000, rt % 1000 / 10);
+    info->sm = p.major * 10 + p.minor;
+    info->sm_count = p.multiProcessorCount;
+    info->clock_mhz = clock_khz / 1000;
+    *out = g;
+    return 0;
+}
+
+extern "C" void tc_gpu_close(tc_gpu *g)
+{
+    if (!g)
+        return;
+    cudaSetDevice(g->dev);
+    cudaFree(g->dA);
+    cudaFree(g->dB);
+    cudaFree(g->dC);
+    cudaFree(g->dD);
+    cudaFree(g->dX);
+    for (int i = 0; i < TC_MAX_INSTR; i++)
+        for (int j = 0; j < 3; j++)
+            cudaFree(g->tables[i][j]);
+    for (int i = 0; i < 5; i++)
+        cudaFreeHost(g->host[i]);
+    cudaEventDestroy(g->ev0);
+    cudaEventDestroy(g->ev1);
+    free(g);
+}
+
+extern "C" int tc_gpu_kernel_usable(tc_gpu *g, const tc_gpu_kernel *k, char *why, size_t len)
+{
+    cudaFuncAttributes a;
+    cudaError_t e = cudaFuncGetAttributes(&a, k->func);
+    if (e != cudaSuccess) {
+        cudaGetLastError(); /* clear it: the device stays usable for other kernels */
+        snprintf(why, len, "%s: no machine code for this GPU (%s)", k->name, cudaGetErrorString(e));
+        return -1;
+    }
+    return 0;
+}
+
+static int grow(void **p, size_t *cap, size_t need, char *err, size_t errlen)
+{
+    if (need <= *cap)
+        return 0;
+    cudaFree(*p);
+    *p = NULL;
+    *cap = 0;
+    CK(cudaMalloc(p, need), "cudaMalloc");
+    *cap = need;
+    return 0;
+}
+
+/* The device copy of a fragment table, built from probes/layout.c once. */
+static int table(tc_gpu *g, const tc_instr *ins, tc_operand op, uint16_t **out, char *err, size_t errlen)
+{
+    size_t count;
+    const tc_instr *cat = tc_catalogue(&count);
+    size_t idx = (size_t)(ins - cat);
+    if (idx >= count || idx >= TC_MAX_INSTR) {
+        snprintf(err, errlen, "%s: not a catalogue entry", ins->name);
+        return -1;
+    }
+    if (g->tables[idx][op]) {
+        *out = g->tables[idx][op];
+        return 0;
+    }
+    tc_frag_shape s;
+    if (!tc_frag_shape_of(ins, op, &s)) {
+        *out = NULL;
+        return 0;
+    }
+    size_t n = (size_t)s.threads * (size_t)s.elems;
+    uint16_t *h = (uint16_t *)malloc(n * sizeof *h);
+    if (!h || tc_frag_table(ins, op, h, n) != n) {
+        free(h);
+        snprintf(err, errlen, "%s: no fragment table for %s", ins->name, tc_operand_name(op));
+        return -1;
+    }
+    uint16_t *d = NULL;
+    cudaError_t e = cudaMalloc((void **)&d, n * sizeof *d);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(d, h, n * sizeof *d, cudaMemcpyHostToDevice);
+    free(h);
+    if (e != cudaSuccess) {
+        cudaFree(d);
+        return fail(err, errlen, "fragment table upload", e);
+    }
+    g->tables[idx][op] = d;
+    *out = d;
+    return 0;
+}
+
+extern "C" void *tc_gpu_host_buffer(tc_gpu *g, int which, size_t bytes, char *err, size_t errlen)
+{
+    if (which < 0 || which >= 5) {
+        snprintf(err, errlen, "bad staging buffer %d", which);
+        return NULL;
+    }
+    if (bytes <= g->host_cap[which])
+        return g->host[which];
+    cudaFreeHost(g->host[which]);
+    g->host[which] = NULL;
+    g->host_cap[which] = 0;
+    cudaError_t e = cudaHostAlloc(&g->host[which], bytes, cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+        fail(err, errlen, "cudaHostAlloc", e);
+        return NULL;
+    }
+    g->host_cap[which] = bytes;
+    return g->host[which];
+}
+
+static size_t bytes_of(const tc_format *f, size_t elems) { return elems * (size_t)f->storage_bits / 8; }
+
+extern "C" int tc_gpu_exec(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles,
+                           const void *A, const void *B, const void *C, void *D, unsigned char poison,
+                           char *err, size_t errlen)
+{
+    CK(cudaSetDevice(g->dev), "cudaSetDevice");
+    size_t ba = bytes_of(ins->a, ntiles * ins->m * ins->k), bb = bytes_of(ins->b, ntiles * ins->k * ins->n);
+    size_t bc = bytes_of(ins->c, ntiles * ins->m * ins->n), bd = bytes_of(ins->d, ntiles * ins->m * ins->n);
+    if (grow(&g->dA, &g->capA, ba, err, errlen) || grow(&g->dB, &g->capB, bb, err, errlen) ||
+        grow(&g->dC, &g->capC, bc, err, errlen) || grow(&g->dD, &g->capD, bd, err, errlen))
+        return -1;
+    tc_gpu_args a;
+    memset(&a, 0, sizeof a);
+    if (k->kind != TC_GPUK_WMMA &&
+        (table(g, ins, TC_OPND_A, (uint16_t **)&a.ta, err, errlen) ||
+         table(g, ins, TC_OPND_B, (uint16_t **)&a.tb, err, errlen) ||
+         table(g, ins, TC_OPND_C, (uint16_t **)&a.tc, err, errlen)))
+        return -1;
+    CK(cudaMemcpy(g->dA, A, ba, cudaMemcpyHostToDevice), "copy A to the GPU");
+    CK(cudaMemcpy(g->dB, B, bb, cudaMemcpyHostToDevice), "copy B to the GPU");
+    CK(cudaMemcpy(g->dC, C, bc, cudaMemcpyHostToDevice), "copy C to the GPU");
+    CK(cudaMemset(g->dD, poison, bd), "poison D");
+    a.A = g->dA;
+    a.B = g->dB;
+    a.C = g->dC;
+    a.D = g->dD;
+    a.ntiles = ntiles;
+    size_t blocks = (ntiles + (size_t)k->tiles_per_block - 1) / (size_t)k->tiles_per_block;
+    size_t cap = (size_t)g->sm_count * (k->kind == TC_GPUK_WG ? 8 : 16);
+    int grid = (int)(blocks < cap ? blocks : cap);
+    if (grid < 1)
+        grid = 1;
+    CK(cudaEventRecord(g->ev0), "cudaEventRecord");
+    CK((cudaError_t)k->launch(&a, grid), k->name);
+    CK(cudaEventRecord(g->ev1), "cudaEventRecord");
+    CK(cudaDeviceSynchronize(), k->name);
+    CK(cudaEventElapsedTime(&g->last_ms, g->ev0, g->ev1), "cudaEventElapsedTime");
+    CK(cudaMemcpy(D, g->dD, bd, cudaMemcpyDeviceToHost), "copy D from the GPU");
+    return 0;
+}
+
+extern "C" double tc_gpu_last_kernel_ms(const tc_gpu *g) { return g->last_ms; }
+
+extern "C" int tc_gpu_chain_exec(tc_gpu *g, const tc_gpu_chain_kernel *k, const tc_instr *ins, size_t nchains,
+                                 int len, const void *A0, const void *B, const void *C, void *Xused, void *D,
+                                 int mode, int sat, int afmt, int dfmt, unsigned char poison, char *err,
+                                 size_t errlen)
+{
+    CK(cudaSetDevice(g->dev), "cudaSetDevice");
+    size_t M = (size_t)ins->m, K = (size_t)ins->k, steps = nchains * (size_t)len;
+    size_t ba = bytes_of(ins->a, nchains * M * K), bb = bytes_of(ins->b, steps * K * K),
+           bc = bytes_of(ins->c, steps * M * K), bx = bytes_of(ins->a, steps * M * K),
+           bd = bytes_of(ins->d, steps * M * K);
+    if (grow(&g->dA, &g->capA, ba, err, errlen) || grow(&g->dB, &g->capB, bb, err, errlen) ||
+        grow(&g->dC, &g->capC, bc, err, errlen) || grow(&g->dD, &g->capD, bd, err, errlen) ||
+        grow(&g->dX, &g->capX, bx, err, errlen))
+        return -1;
+    tc_chain_args a;
+    memset(&a, 0, sizeof a);
+    if (table(g, ins, TC_OPND_A, (uint16_t **)&a.ta, err, errlen) ||
+        table(g, ins, TC_OPND_B, (uint16_t **)&a.tb, err, errlen) ||
+        table(g, ins, TC_OPND_C, (uint16_t **)&a.tc, err, errlen))
+        return -1;
+    CK(cudaMemcpy(g->dA, A0, ba, cudaMemcpyHostToDevice), "copy A0 to the GPU");
+    CK(cudaMemcpy(g->dB, B, bb, cudaMemcpyHostToDevice), "copy B to the GPU");
+    CK(cudaMemcpy(g->dC, C, bc, cudaMemcpyHostToDevice), "copy C to the GPU");
+    CK(cudaMemset(g->dD, poison, bd), "poison D");
+    CK(cudaMemset(g->dX, poison, bx), "poison X");
+    a.A0 = g->dA;
+    a.B = g->dB;
+    a.C = g->dC;
+    a.Xused = g->dX;
+    a.D = g->dD;
+    a.nchains = nchains;
+    a.len = len;
+    a.dfmt = dfmt;
+    a.afmt = afmt;
+    a.mode = mode;
+    a.sat = sat;
+    size_t blocks = (nchains + 7) / 8, cap = (size_t)g->sm_count * 16;
+    int grid = (int)(blocks < cap ? blocks : cap);
+    CK((cudaError_t)k->launch(&a, grid < 1 ? 1 : grid), k->name);
+    CK(cudaDeviceSynchronize(), k->name);
+    CK(cudaMemcpy(Xused, g->dX, bx, cudaMemcpyDeviceToHost), "copy X from the GPU");
+    CK(cudaMemcpy(D, g->dD, bd, cudaMemcpyDeviceToHost), "copy D from the GPU");
+    return 0;
+}

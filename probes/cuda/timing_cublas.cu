@@ -1,0 +1,200 @@
+/* The library reference: cuBLASLt GEMM TFLOP/s on random data, loaded with
+ * dlopen at run time so that tcscope starts (and runs everything else) on
+ * machines without cuBLAS. Only the header's types are used at build time. */
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <algorithm>
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+#include <cublasLt.h>
+
+#include "probes/timing.h"
+
+namespace {
+
+struct Lt {
+    void *lib = nullptr;
+    decltype(&cublasLtCreate) create;
+    decltype(&cublasLtDestroy) destroy;
+    decltype(&cublasLtMatmulDescCreate) descCreate;
+    decltype(&cublasLtMatmulDescDestroy) descDestroy;
+    decltype(&cublasLtMatmulDescSetAttribute) descSet;
+    decltype(&cublasLtMatrixLayoutCreate) layoutCreate;
+    decltype(&cublasLtMatrixLayoutDestroy) layoutDestroy;
+    decltype(&cublasLtMatmulPreferenceCreate) prefCreate;
+    decltype(&cublasLtMatmulPreferenceDestroy) prefDestroy;
+    decltype(&cublasLtMatmulPreferenceSetAttribute) prefSet;
+    decltype(&cublasLtMatmulAlgoGetHeuristic) heuristic;
+    decltype(&cublasLtMatmul) matmul;
+};
+
+bool load(Lt &l, char *err, size_t len)
+{
+    static const char *const names[] = {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"};
+    for (const char *n : names)
+        if ((l.lib = dlopen(n, RTLD_NOW | RTLD_LOCAL)))
+            break;
+    if (!l.lib) {
+        snprintf(err, len, "cuBLASLt not found (dlopen libcublasLt.so.13: %s)", dlerror());
+        return false;
+    }
+#define SYM(field, name)                                                        \
+    if (!(l.field = (decltype(l.field))dlsym(l.lib, name))) {                   \
+        snprintf(err, len, "cuBLASLt lacks %s", name);                          \
+        return false;                                                           \
+    }
+    SYM(create, "cublasLtCreate")
+    SYM(destroy, "cublasLtDestroy")
+    SYM(descCreate, "cublasLtMatmulDescCreate")
+    SYM(descDestroy, "cublasLtMatmulDescDestroy")
+    SYM(descSet, "cublasLtMatmulDescSetAttribute")
+    SYM(layoutCreate, "cublasLtMatrixLayoutCreate")
+    SYM(layoutDestroy, "cublasLtMatrixLayoutDestroy")
+    SYM(prefCreate, "cublasLtMatmulPreferenceCreate")
+    SYM(prefDestroy, "cublasLtMatmulPreferenceDestroy")
+    SYM(prefSet, "cublasLtMatmulPreferenceSetAttribute")
+    SYM(heuristic, "cublasLtMatmulAlgoGetHeuristic")
+    SYM(matmul, "cublasLtMatmul")
+#undef SYM
+    return true;
+}
+
+__device__ __forceinline__ float uniform(size_t i, uint32_t seed)
+{
+    uint32_t x = (uint32_t)i * 2654435761u ^ seed;
+    x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
+    return (float)(x >> 8) * (2.0f / 16777216.0f) - 1.0f;   /* [-1, 1) */
+}
+
+template <class T> __global__ void fill(T *p, size_t n, uint32_t seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        p[i] = (T)uniform(i, seed);
+}
+
+struct TypeInfo {
+    cudaDataType_t ab, cd;
+    cublasComputeType_t compute;
+    size_t ab_bytes, cd_bytes;
+};
+
+bool type_info(const char *type, TypeInfo &t)
+{
+    if (!strcmp(type, "f16"))
+        t = {CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, 2, 2};
+    else if (!strcmp(type, "bf16"))
+        t = {CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, 2, 2};
+    else if (!strcmp(type, "tf32"))
+        t = {CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, 4, 4};
+    else if (!strcmp(type, "fp8"))
+        t = {CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F, 1, 2};
+    else
+        return false;
+    return true;
+}
+
+bool fill_random(void *p, cudaDataType_t t, size_t n, uint32_t seed)
+{
+    switch (t) {
+    case CUDA_R_16F: fill<<<1024, 256>>>((__half *)p, n, seed); break;
+    case CUDA_R_16BF: fill<<<1024, 256>>>((__nv_bfloat16 *)p, n, seed); break;
+    case CUDA_R_32F: fill<<<1024, 256>>>((float *)p, n, seed); break;
+    case CUDA_R_8F_E4M3: fill<<<1024, 256>>>((__nv_fp8_e4m3 *)p, n, seed); break;
+    default: return false;
+    }
+    return cudaGetLastError() == cudaSuccess;
+}
+
+} // namespace
+
+extern "C" int tct_cublas_gemm(const char *type, int size, int reps, double *ms_mean, double *ms_min,
+                               char *err, size_t errlen)
+{
+    static Lt lt;
+    static bool loaded = false;
+    if (!loaded && !load(lt, err, errlen))
+        return -1;
+    loaded = true;
+    TypeInfo ti;
+    if (!type_info(type, ti)) {
+        snprintf(err, errlen, "no cuBLAS reference for type '%s'", type);
+        return -1;
+    }
+    const size_t n = (size_t)size * size;
+    const size_t ws_bytes = 64u << 20;
+    void *A = nullptr, *B = nullptr, *D = nullptr, *ws = nullptr;
+    cublasLtHandle_t h = nullptr;
+    cublasLtMatmulDesc_t op = nullptr;
+    cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
+    cublasLtMatmulPreference_t pref = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    int rc = -1;
+    float alpha = 1.0f, beta = 0.0f;
+    /* TN: A is stored K-major (transposed), the layout FP8 requires. */
+    cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+    cublasLtMatmulHeuristicResult_t heur;
+    int found = 0;
+    double sum = 0, best = 1e300;
+
+    if (cudaMalloc(&A, n * ti.ab_bytes) != cudaSuccess || cudaMalloc(&B, n * ti.ab_bytes) != cudaSuccess ||
+        cudaMalloc(&D, n * ti.cd_bytes) != cudaSuccess || cudaMalloc(&ws, ws_bytes) != cudaSuccess) {
+        snprintf(err, errlen, "cuBLAS %s: cudaMalloc failed", type);
+        goto out;
+    }
+    if (!fill_random(A, ti.ab, n, 1) || !fill_random(B, ti.ab, n, 2) || cudaMemset(D, 0xff, n * ti.cd_bytes) != cudaSuccess) {
+        snprintf(err, errlen, "cuBLAS %s: filling the inputs failed", type);
+        goto out;
+    }
+    if (lt.create(&h) != CUBLAS_STATUS_SUCCESS || lt.descCreate(&op, ti.compute, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS ||
+        lt.descSet(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta) != CUBLAS_STATUS_SUCCESS ||
+        lt.descSet(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb) != CUBLAS_STATUS_SUCCESS ||
+        lt.layoutCreate(&la, ti.ab, size, size, size) != CUBLAS_STATUS_SUCCESS ||
+        lt.layoutCreate(&lb, ti.ab, size, size, size) != CUBLAS_STATUS_SUCCESS ||
+        lt.layoutCreate(&ld, ti.cd, size, size, size) != CUBLAS_STATUS_SUCCESS ||
+        lt.prefCreate(&pref) != CUBLAS_STATUS_SUCCESS ||
+        lt.prefSet(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes) != CUBLAS_STATUS_SUCCESS) {
+        snprintf(err, errlen, "cuBLAS %s: setting up the matmul failed", type);
+        goto out;
+    }
+    if (lt.heuristic(h, op, la, lb, ld, ld, pref, 1, &heur, &found) != CUBLAS_STATUS_SUCCESS || found < 1) {
+        snprintf(err, errlen, "cuBLAS %s: no algorithm for %d^3", type, size);
+        goto out;
+    }
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int r = -3; r < reps; r++) {   /* 3 warm-up runs */
+        cudaEventRecord(e0);
+        cublasStatus_t s = lt.matmul(h, op, &alpha, A, la, B, lb, &beta, D, ld, D, ld, &heur.algo, ws, ws_bytes, 0);
+        cudaEventRecord(e1);
+        if (s != CUBLAS_STATUS_SUCCESS || cudaEventSynchronize(e1) != cudaSuccess) {
+            snprintf(err, errlen, "cuBLAS %s: matmul failed (status %d)", type, (int)s);
+            goto out;
+        }
+        float ms;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r >= 0) {
+            sum += ms;
+            best = std::min(best, (double)ms);
+        }
+    }
+    *ms_mean = sum / reps;
+    *ms_min = best;
+    rc = 0;
+out:
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    if (pref) lt.prefDestroy(pref);
+    if (la) lt.layoutDestroy(la);
+    if (lb) lt.layoutDestroy(lb);
+    if (ld) lt.layoutDestroy(ld);
+    if (op) lt.descDestroy(op);
+    if (h) lt.destroy(h);
+    cudaFree(A);
+    cudaFree(B);
+    cudaFree(D);
+    cudaFree(ws);
+    return rc;
+}

@@ -1,0 +1,319 @@
+/* The generic executors behind every generated kernel (probes/cuda, *_gen*.cu files).
+ *
+ * A warp (mma) or warpgroup (wgmma) takes one tile at a time: it gathers
+ * each register element from the packed tile through the fragment table,
+ * runs the one instruction, and scatters D through the table. Only the asm
+ * statement differs per instruction (the Op::run of the generated code).
+ */
+#ifndef TC_GPU_KERNELS_CUH
+#define TC_GPU_KERNELS_CUH
+
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "probes/gpu.h"
+#include "probes/layout.h"
+
+template <int BITS> struct tc_reg { typedef uint32_t T; };
+template <> struct tc_reg<64> { typedef unsigned long long T; };
+
+/* Registers holding E elements of BITS each. */
+template <int BITS, int E> struct tc_nreg {
+    static constexpr int n = BITS == 64 ? E : (E * BITS + 31) / 32;
+};
+
+template <int BITS>
+__device__ __forceinline__ unsigned long long tc_ld_elem(const uint8_t *tile, unsigned idx)
+{
+    if (BITS == 8)
+        return tile[idx];
+    if (BITS == 16)
+        return reinterpret_cast<const uint16_t *>(tile)[idx];
+    if (BITS == 32)
+        return reinterpret_cast<const uint32_t *>(tile)[idx];
+    return reinterpret_cast<const unsigned long long *>(tile)[idx];
+}
+
+template <int BITS>
+__device__ __forceinline__ void tc_st_elem(uint8_t *tile, unsigned idx, unsigned long long v)
+{
+    if (BITS == 8)
+        tile[idx] = (uint8_t)v;
+    else if (BITS == 16)
+        reinterpret_cast<uint16_t *>(tile)[idx] = (uint16_t)v;
+    else if (BITS == 32)
+        reinterpret_cast<uint32_t *>(tile)[idx] = (uint32_t)v;
+    else
+        reinterpret_cast<unsigned long long *>(tile)[idx] = v;
+}
+
+/* Element e of the registers sits at bits (e % per_reg) * BITS of register e / per_reg. */
+template <int BITS, int E>
+__device__ __forceinline__ void tc_gather(typename tc_reg<BITS>::T (&r)[tc_nreg<BITS, E>::n],
+                                          const uint8_t *tile, const uint16_t *tab)
+{
+#pragma unroll
+    for (int i = 0; i < tc_nreg<BITS, E>::n; i++)
+        r[i] = 0;
+#pragma unroll
+    for (int e = 0; e < E; e++) {
+        unsigned long long v = tc_ld_elem<BITS>(tile, tab[e]);
+        if constexpr (BITS == 64)
+            r[e] = (typename tc_reg<BITS>::T)v;
+        else
+            r[e * BITS / 32] |= (uint32_t)v << ((e * BITS) % 32);
+    }
+}
+
+template <int BITS, int E>
+__device__ __forceinline__ void tc_scatter(const typename tc_reg<BITS>::T (&r)[tc_nreg<BITS, E>::n],
+                                           uint8_t *tile, const uint16_t *tab)
+{
+#pragma unroll
+    for (int e = 0; e < E; e++) {
+        unsigned long long v;
+        if constexpr (BITS == 64)
+            v = r[e];
+        else if constexpr (BITS == 32)
+            v = r[e];
+        else
+            v = ((uint32_t)r[e * BITS / 32] >> ((e * BITS) % 32)) & ((1u << BITS) - 1u);
+        tc_st_elem<BITS>(tile, tab[e], v);
+    }
+}
+
+/* mma.sync: one warp per tile, grid-stride over tiles. */
+template <class Op>
+__device__ __forceinline__ void tc_mma_body(const tc_gpu_args &g)
+{
+    constexpr int AE = Op::M * Op::K / 32, BE = Op::K * Op::N / 32, CE = Op::M * Op::N / 32;
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned long long nw = (unsigned long long)gridDim.x * blockDim.x / 32u;
+    for (unsigned long long t = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u;
+         t < g.ntiles; t += nw) {
+        typename tc_reg<Op::AB>::T a[tc_nreg<Op::AB, AE>::n];
+        typename tc_reg<Op::BB>::T b[tc_nreg<Op::BB, BE>::n];
+        typename tc_reg<Op::CB>::T c[tc_nreg<Op::CB, CE>::n];
+        typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
+        tc_gather<Op::AB, AE>(a, (const uint8_t *)g.A + t * (Op::M * Op::K * Op::AB / 8), g.ta + lane * AE);
+        tc_gather<Op::BB, BE>(b, (const uint8_t *)g.B + t * (Op::K * Op::N * Op::BB / 8), g.tb + lane * BE);
+        tc_gather<Op::CB, CE>(c, (const uint8_t *)g.C + t * (Op::M * Op::N * Op::CB / 8), g.tc + lane * CE);
+        Op::run(d, a, b, c);
+        tc_scatter<Op::CB, CE>(d, (uint8_t *)g.D + t * (Op::M * Op::N * Op::CB / 8), g.tc + lane * CE);
+    }
+}
+
+/* wgmma: one warpgroup (the block) per tile. B, and A unless RS, go through
+ * shared memory in the no-swizzle K-major layout of probes/layout.h. */
+template <class Op>
+__device__ __forceinline__ void tc_wgmma_body(const tc_gpu_args &g)
+{
+    constexpr int M = 64, N = Op::N, K = Op::K;
+    constexpr int AE = M * K / 128, CE = M * N / 128;
+    constexpr int KBYTES = K * Op::AB / 8; /* 32 for every wgmma input type */
+    __shared__ __align__(128) uint8_t sA[Op::RS ? 16 : M * KBYTES];
+    __shared__ __align__(128) uint8_t sB[N * KBYTES];
+    const unsigned tid = threadIdx.x;
+    for (unsigned long long t = blockIdx.x; t < g.ntiles; t += gridDim.x) {
+        const uint8_t *At = (const uint8_t *)g.A + t * (M * K * Op::AB / 8);
+        const uint8_t *Bt = (const uint8_t *)g.B + t * (K * N * Op::AB / 8);
+        if constexpr (!Op::RS)
+            for (unsigned i = tid; i < (unsigned)(M * K); i += 128) {
+                unsigned r = i / K, c = i % K;
+                tc_st_elem<Op::AB>(sA, tc_wg_smem_offset(r, c, Op::AB / 8, KBYTES) / (Op::AB / 8),
+                                   tc_ld_elem<Op::AB>(At, i));
+            }
+        for (unsigned i = tid; i < (unsigned)(K * N); i += 128) {
+            unsigned kk = i / N, n = i % N; /* B[kk][n] is row n, column kk of B^T */
+            tc_st_elem<Op::AB>(sB, tc_wg_smem_offset(n, kk, Op::AB / 8, KBYTES) / (Op::AB / 8),
+                               tc_ld_elem<Op::AB>(Bt, i));
+        }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncthreads();
+        typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
+        tc_gather<Op::CB, CE>(d, (const uint8_t *)g.C + t * (M * N * Op::CB / 8), g.tc + tid * CE);
+        uint64_t descB = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sB), tc_wg_lbo(KBYTES), tc_wg_sbo(KBYTES));
+        if constexpr (Op::RS) {
+            uint32_t a[tc_nreg<Op::AB, AE>::n];
+            tc_gather<Op::AB, AE>(a, At, g.ta + tid * AE);
+            Op::run_rs(d, a, descB);
+        } else {
+            uint64_t descA = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sA), tc_wg_lbo(KBYTES), tc_wg_sbo(KBYTES));
+            Op::run_ss(d, descA, descB);
+        }
+        tc_scatter<Op::CB, CE>(d, (uint8_t *)g.D + t * (M * N * Op::CB / 8), g.tc + tid * CE);
+        __syncthreads(); /* the next tile overwrites shared memory */
+    }
+}
+
+/* ---- On-GPU chains (mma.sync instructions) --------------------------------
+ * Warp c runs chain c: X (M x K) lives in Xused; for step i the product
+ * X * B_i (B_i K x K) + C_i is made of ceil(K/N) MMAs on column blocks of
+ * B_i (zero beyond K), D_i is stored, and the next X is D_i converted by
+ * the GPU's own cvt into A's format. */
+
+
+__device__ __forceinline__ uint32_t tc_f32_to_f16(float x, int mode, bool sat)
+{
+    unsigned short h;
+    if (sat) { /* the ISA has .satfinite with .rn and .rz only (the host refuses the rest) */
+        if (mode == 0)
+            asm("cvt.rn.satfinite.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+        else
+            asm("cvt.rz.satfinite.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+    } else {
+        switch (mode) {
+        case 0: asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x)); break;
+        case 1: asm("cvt.rz.f16.f32 %0, %1;" : "=h"(h) : "f"(x)); break;
+        case 2: asm("cvt.rm.f16.f32 %0, %1;" : "=h"(h) : "f"(x)); break;
+        default: asm("cvt.rp.f16.f32 %0, %1;" : "=h"(h) : "f"(x)); break;
+        }
+    }
+    return h;
+}
+
+__device__ __forceinline__ uint32_t tc_f32_to_bf16(float x, int mode, bool sat)
+{
+    unsigned short h;
+    if (sat) {
+        if (mode == 0)
+            asm("cvt.rn.satfinite.bf16.f32 %0, %1;" : "=h"(h) : "f"(x));
+        else
+            asm("cvt.rz.satfinite.bf16.f32 %0, %1;" : "=h"(h) : "f"(x));
+    } else {
+        if (mode == 0)
+            asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(x));
+        else
+            asm("cvt.rz.bf16.f32 %0, %1;" : "=h"(h) : "f"(x));
+    }
+    return h;
+}
+
+__device__ __forceinline__ uint32_t tc_f32_to_tf32(float x, int mode, bool sat)
+{
+    uint32_t r;
+    if (sat) { /* sm_90: .satfinite with .rna only (the host refuses the rest) */
+        asm("cvt.rna.satfinite.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    } else {
+        switch (mode) {
+        case 0: asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(x)); break;
+        case 1: asm("cvt.rz.tf32.f32 %0, %1;" : "=r"(r) : "f"(x)); break;
+        default: asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x)); break;
+        }
+    }
+    return r;
+}
+
+/* FP8 from f32 or f16: the ISA has only .rn.satfinite. */
+__device__ __forceinline__ uint32_t tc_to_fp8(uint64_t d, int dfmt, int afmt)
+{
+    unsigned short r;
+    if (dfmt == TC_CF_F32) {
+        float x = __uint_as_float((uint32_t)d);
+        if (afmt == TC_CF_E4M3)
+            asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %1;" : "=h"(r) : "f"(x));
+        else
+            asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %1;" : "=h"(r) : "f"(x));
+    } else {
+        uint32_t x2 = (uint32_t)d | (uint32_t)d << 16;
+        if (afmt == TC_CF_E4M3)
+            asm("cvt.rn.satfinite.e4m3x2.f16x2 %0, %1;" : "=h"(r) : "r"(x2));
+        else
+            asm("cvt.rn.satfinite.e5m2x2.f16x2 %0, %1;" : "=h"(r) : "r"(x2));
+    }
+    return r & 0xFFu;
+}
+
+__device__ __forceinline__ uint64_t tc_chain_cvt(uint64_t d, int dfmt, int afmt, int mode, bool sat)
+{
+    if (dfmt == afmt)
+        return d; /* f16 -> f16, f64 -> f64: nothing to round */
+    if (afmt == TC_CF_E4M3 || afmt == TC_CF_E5M2)
+        return tc_to_fp8(d, dfmt, afmt);
+    float x = __uint_as_float((uint32_t)d);
+    if (afmt == TC_CF_F16)
+        return tc_f32_to_f16(x, mode, sat);
+    if (afmt == TC_CF_BF16)
+        return tc_f32_to_bf16(x, mode, sat);
+    return tc_f32_to_tf32(x, mode, sat) & 0xFFFFE000u; /* the container's unused low bits */
+}
+
+
+template <class Op>
+__device__ __forceinline__ void tc_chain_body(const tc_chain_args &g)
+{
+    constexpr int M = Op::M, N = Op::N, K = Op::K;
+    constexpr int AE = M * K / 32, BE = K * N / 32, CE = M * N / 32;
+    constexpr int AY = Op::AB / 8, BY = Op::BB / 8, CY = Op::CB / 8;
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned long long nw = (unsigned long long)gridDim.x * blockDim.x / 32u;
+    for (unsigned long long ch = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u; ch < g.nchains;
+         ch += nw) {
+        uint8_t *X0 = (uint8_t *)g.Xused + ch * g.len * (M * K * AY);
+        for (int e = lane; e < M * K; e += 32)
+            tc_st_elem<Op::AB>(X0, e, tc_ld_elem<Op::AB>((const uint8_t *)g.A0 + ch * (M * K * AY), e));
+        __syncwarp();
+        for (int i = 0; i < g.len; i++) {
+            unsigned long long step = ch * g.len + i;
+            const uint8_t *X = (const uint8_t *)g.Xused + step * (M * K * AY);
+            const uint8_t *Bi = (const uint8_t *)g.B + step * (K * K * BY);
+            const uint8_t *Ci = (const uint8_t *)g.C + step * (M * K * CY);
+            uint8_t *Di = (uint8_t *)g.D + step * (M * K * CY);
+            typename tc_reg<Op::AB>::T a[tc_nreg<Op::AB, AE>::n];
+            tc_gather<Op::AB, AE>(a, X, g.ta + lane * AE);
+            for (int cb = 0; cb * N < K; cb++) {
+                typename tc_reg<Op::BB>::T b[tc_nreg<Op::BB, BE>::n];
+                typename tc_reg<Op::CB>::T c[tc_nreg<Op::CB, CE>::n], d[tc_nreg<Op::CB, CE>::n];
+#pragma unroll
+                for (int r = 0; r < tc_nreg<Op::BB, BE>::n; r++)
+                    b[r] = 0;
+#pragma unroll
+                for (int r = 0; r < tc_nreg<Op::CB, CE>::n; r++)
+                    c[r] = 0;
+#pragma unroll
+                for (int e = 0; e < BE; e++) {
+                    int idx = g.tb[lane * BE + e], kk = idx / N, j = idx % N + cb * N;
+                    unsigned long long v = j < K ? tc_ld_elem<Op::BB>(Bi, kk * K + j) : 0;
+                    if constexpr (Op::BB == 64)
+                        b[e] = v;
+                    else
+                        b[e * Op::BB / 32] |= (uint32_t)v << ((e * Op::BB) % 32);
+                }
+#pragma unroll
+                for (int e = 0; e < CE; e++) {
+                    int idx = g.tc[lane * CE + e], r = idx / N, j = idx % N + cb * N;
+                    unsigned long long v = j < K ? tc_ld_elem<Op::CB>(Ci, r * K + j) : 0;
+                    if constexpr (Op::CB == 64)
+                        c[e] = v;
+                    else
+                        c[e * Op::CB / 32] |= (uint32_t)v << ((e * Op::CB) % 32);
+                }
+                Op::run(d, a, b, c);
+#pragma unroll
+                for (int e = 0; e < CE; e++) {
+                    int idx = g.tc[lane * CE + e], r = idx / N, j = idx % N + cb * N;
+                    unsigned long long v;
+                    if constexpr (Op::CB == 64)
+                        v = d[e];
+                    else if constexpr (Op::CB == 32)
+                        v = d[e];
+                    else
+                        v = ((uint32_t)d[e * Op::CB / 32] >> ((e * Op::CB) % 32)) & ((1u << Op::CB) - 1u);
+                    if (j < K)
+                        tc_st_elem<Op::CB>(Di, r * K + j, v);
+                }
+            }
+            __syncwarp();
+            if (i + 1 < g.len) {
+                uint8_t *Xn = (uint8_t *)g.Xused + (step + 1) * (M * K * AY);
+                for (int e = lane; e < M * K; e += 32)
+                    tc_st_elem<Op::AB>(Xn, e,
+                                       tc_chain_cvt(tc_ld_elem<Op::CB>(Di, e), g.dfmt, g.afmt, g.mode, g.sat != 0));
+                __syncwarp();
+            }
+        }
+    }
+}
+
+#endif

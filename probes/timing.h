@@ -1,0 +1,112 @@
+/* timing: latency and throughput of catalogue instructions on the GPU,
+ * checked against the SASS (probes/sass.h) and recorded as JSON.
+ *
+ * What is measured (DESIGN.md "Performance is recorded with the numbers"):
+ *  - completion latency: one warp (one warpgroup for wgmma), a dependent
+ *    accumulator chain, clock64 around the loop; 5 runs and their spread;
+ *    for wgmma also the back-to-back issue interval;
+ *  - throughput table: ILP 1..8 x warps per SM (one block on every SM), in
+ *    FMA per clock per SM from clock64 spans, and its best point;
+ *  - whole-GPU TFLOP/s at the best point from CUDA events, random and zero
+ *    inputs, with SM clock, power and throttle reasons sampled through NVML;
+ *  - the fraction of the physical peak (tc_timing_peak_fma_per_clk).
+ * A point whose kernel's SASS does not hold the expected MMAs is refused.
+ */
+#ifndef TC_TIMING_H
+#define TC_TIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probes/probes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Specification constant: dense FMA per clock per SM of the H100 tensor
+ * cores for the instruction's input type (f16/bf16 2048, tf32 1024, fp8 and
+ * int8 4096, f64 128), doubled for sparse instructions. 0 when unknown. */
+double tc_timing_peak_fma_per_clk(const tc_instr *ins);
+
+/* Options of one bench run. */
+typedef struct {
+    int device;               /* CUDA device index */
+    const char *sass_path;    /* disassembly to check against; NULL: run cuobjdump on this program */
+    bool quick;               /* smaller tables (tests) */
+} tc_bench_opts;
+
+struct json_t;
+
+/* Opens the GPU and reads the SASS of this program. NULL with err set when
+ * there is no usable GPU (or the build has no CUDA). */
+typedef struct tc_bench tc_bench;
+tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen);
+void tc_bench_close(tc_bench *b);
+
+/* The machine object of the record (GPU, driver, CUDA, clocks, NVML). */
+struct json_t *tc_bench_machine(tc_bench *b);
+const char *tc_bench_gpu_name(const tc_bench *b);
+
+/* true when a timing kernel exists for the instruction. */
+bool tc_bench_has_kernel(const char *name);
+
+/* Times one instruction; returns its record object (never NULL): with
+ * "refused" and a message when its SASS does not match, "not_timed" when
+ * there is no kernel for it. */
+struct json_t *tc_bench_instr(tc_bench *b, const tc_instr *ins);
+
+/* cuBLAS(Lt) GEMM m = n = k = size on random data: TFLOP/s for "f16",
+ * "bf16", "tf32", "fp8" (e4m3). The object holds "error" when cuBLAS is
+ * missing or fails. */
+struct json_t *tc_bench_cublas(tc_bench *b, const char *type, int size);
+
+/* ---- GPU side (probes/cuda/timing_*.cu); absent in builds without CUDA. ---- */
+
+#define TCT_INPUT_WORDS 65536   /* input buffer of every timing kernel, a power of 2 */
+
+/* The kernels of one instruction: k[i] runs ILP (or wgmma depth) i+1. */
+typedef struct {
+    const char *name;         /* catalogue name */
+    const char *symbol;       /* kernel symbol prefix: symbol "_i<ILP>", symbol "_lat" */
+    long long fma_per_mma;    /* m * n * k */
+    int group;                /* threads that issue one MMA: 32 or 128 */
+    int unroll;               /* MMAs per accumulator per loop iteration (mma); 1 for wgmma */
+    const void *k[8];
+    const void *lat;          /* wgmma: one wgmma waited for per iteration; NULL for mma */
+} tct_kernel_set;
+
+typedef struct {
+    char name[256];
+    char pci[32];
+    int sm;                   /* 90 */
+    int sm_count;
+    int clock_khz;            /* the device's rated SM clock */
+    int smem_per_sm;
+    int driver_version, runtime_version;
+} tct_device;
+
+typedef struct {
+    double span_mean;         /* mean over blocks of (last warp's end - first warp's start), cycles */
+    double span_min, span_max;
+    float ms;                 /* event time of the launch */
+    bool distinct_sms;        /* every block ran on its own SM */
+} tct_launch_result;
+
+const tct_kernel_set *tct_find(const char *name);
+int tct_open(int device, tct_device *info, char *err, size_t errlen);
+int tct_set_inputs(const uint32_t *words, size_t n, char *err, size_t errlen);
+/* ilp 0 runs the latency kernel (wgmma). Returns 0, 1 when the block does
+ * not fit on an SM (registers), -1 on a CUDA error (err set). */
+int tct_launch(const tct_kernel_set *ks, int ilp, int blocks, int warps, int iters, uint32_t arg,
+               tct_launch_result *r, char *err, size_t errlen);
+/* cuBLASLt GEMM (dlopen'd); 0 or -1 with err. */
+int tct_cublas_gemm(const char *type, int size, int reps, double *ms_mean, double *ms_min,
+                    char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,359 @@
+/* Record comparison, object by object. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/compare.h"
+
+tc_compare_opts tc_compare_defaults(void)
+{
+    tc_compare_opts o = {TC_COMPARE_DEFAULT_THRESHOLD, TC_COMPARE_MIN_THRESHOLD,
+                         TC_COMPARE_NOISE_FACTOR, 10};
+    return o;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* (max - min) / median of a runs array; -1 when there are fewer than 2 runs. */
+static double runs_spread(const json_t *runs)
+{
+    size_t n = json_array_size(runs);
+    if (n < 2)
+        return -1;
+    double *v = malloc(n * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = tc_json_number(json_array_get(runs, i));
+        if (isfinite(x))
+            v[m++] = x;
+    }
+    double spread = -1;
+    if (m >= 2) {
+        qsort(v, m, sizeof *v, cmp_double);
+        double med = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+        if (med != 0)
+            spread = (v[m - 1] - v[0]) / fabs(med);
+    }
+    free(v);
+    return spread;
+}
+
+double tc_compare_threshold(const json_t *old_runs, const json_t *new_runs,
+                            const tc_compare_opts *o, bool *derived)
+{
+    double s = fmax(runs_spread(old_runs), runs_spread(new_runs));
+    *derived = s >= 0;
+    if (s < 0)
+        return o->default_threshold;
+    return fmax(o->min_threshold, o->noise_factor * s);
+}
+
+/* --- differences ---------------------------------------------------------- */
+
+typedef struct {
+    json_t *diffs;
+    size_t n;
+} diff_list;
+
+static void add_diff(diff_list *dl, const char *kind, const char *key, const char *field,
+                     json_t *oldv, json_t *newv, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+static void add_diff(diff_list *dl, const char *kind, const char *key, const char *field,
+                     json_t *oldv, json_t *newv, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    json_t *d = json_pack("{s:s, s:s, s:s}", "kind", kind, "instr", key, "field", field);
+    json_object_set_new(d, "old", oldv ? oldv : json_null());
+    json_object_set_new(d, "new", newv ? newv : json_null());
+    json_object_set_new(d, "message", json_string(msg));
+    json_array_append_new(dl->diffs, d);
+    dl->n++;
+}
+
+/* Short text of a JSON value for messages. */
+static void show(const json_t *v, char *buf, size_t len)
+{
+    if (!v) {
+        snprintf(buf, len, "(absent)");
+        return;
+    }
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6));
+    snprintf(buf, len, "%s", s ? s : "?");
+    free(s);
+}
+
+static json_t *copy_or_null(const json_t *v)
+{
+    return v ? json_deep_copy(v) : json_null();
+}
+
+/* Every key of either object compared with json_equal. */
+static void compare_fields(diff_list *dl, const char *kind, const char *key, const char *prefix,
+                           const json_t *a, const json_t *b)
+{
+    json_t *keys = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)a, k, v) json_object_set_new(keys, k, json_true());
+    json_object_foreach((json_t *)b, k, v) json_object_set_new(keys, k, json_true());
+    json_object_foreach(keys, k, v)
+    {
+        json_t *x = json_object_get(a, k), *y = json_object_get(b, k);
+        if (x && y && json_equal(x, y))
+            continue;
+        char field[160], sx[120], sy[120];
+        snprintf(field, sizeof field, "%s.%s", prefix, k);
+        show(x, sx, sizeof sx);
+        show(y, sy, sizeof sy);
+        add_diff(dl, kind, key, field, copy_or_null(x), copy_or_null(y), "%s %s: %s %s -> %s", kind,
+                 key, field, sx, sy);
+    }
+    json_decref(keys);
+}
+
+/* Timing figures: lower is better for latency, higher for throughput; a
+ * change either way beyond the threshold is reported. */
+static const char *const timing_fields[] = {"latency_cycles", "throughput_fma_clk_sm", "tflops", NULL};
+
+static void compare_timing(diff_list *dl, const char *kind, const char *key, const json_t *a,
+                           const json_t *b, const tc_compare_opts *o)
+{
+    for (const char *const *f = timing_fields; *f; f++) {
+        double x = tc_json_number(json_object_get(a, *f)), y = tc_json_number(json_object_get(b, *f));
+        if (isnan(x) && isnan(y))
+            continue;
+        if (isnan(x) != isnan(y)) {
+            add_diff(dl, kind, key, *f, copy_or_null(json_object_get(a, *f)),
+                     copy_or_null(json_object_get(b, *f)), "%s %s: %s recorded in only one record",
+                     kind, key, *f);
+            continue;
+        }
+        char runs[64];
+        snprintf(runs, sizeof runs, "%s_runs", *f);
+        bool derived;
+        double thr = tc_compare_threshold(json_object_get(a, runs), json_object_get(b, runs), o, &derived);
+        double rel = x != 0 ? (y - x) / fabs(x) : (y != 0 ? INFINITY : 0);
+        if (fabs(rel) <= thr)
+            continue;
+        add_diff(dl, kind, key, *f, json_real(x), json_real(y),
+                 "%s %s: %s %.6g -> %.6g (%+.1f%%, threshold %.1f%% %s)", kind, key, *f, x, y,
+                 100 * rel, 100 * thr, derived ? "from the repeated runs" : "default: no repeated runs");
+    }
+    static const char *const exact_fields[] = {"sass", "emulated", NULL};
+    for (const char *const *f = exact_fields; *f; f++) {
+        json_t *x = json_object_get(a, *f), *y = json_object_get(b, *f);
+        if ((!x && !y) || (x && y && json_equal(x, y)))
+            continue;
+        char sx[80], sy[80];
+        show(x, sx, sizeof sx);
+        show(y, sy, sizeof sy);
+        add_diff(dl, kind, key, *f, copy_or_null(x), copy_or_null(y), "%s %s: %s %s -> %s", kind,
+                 key, *f, sx, sy);
+    }
+}
+
+static void compare_audit(diff_list *dl, const char *key, const json_t *a, const json_t *b,
+                          const tc_compare_opts *o)
+{
+    compare_fields(dl, "audit", key, "fingerprint", json_object_get(a, "fingerprint"),
+                   json_object_get(b, "fingerprint"));
+    compare_fields(dl, "audit", key, "evidence", json_object_get(a, "evidence"),
+                   json_object_get(b, "evidence"));
+    json_t *va = json_object_get(a, "verification"), *vb = json_object_get(b, "verification");
+    static const char *const vf[] = {"verified", "mismatches", NULL};
+    for (const char *const *f = vf; *f; f++) {
+        json_t *x = json_object_get(va, *f), *y = json_object_get(vb, *f);
+        if (json_equal(x, y))
+            continue;
+        char sx[40], sy[40], field[40];
+        show(x, sx, sizeof sx);
+        show(y, sy, sizeof sy);
+        snprintf(field, sizeof field, "verification.%s", *f);
+        add_diff(dl, "audit", key, field, copy_or_null(x), copy_or_null(y), "audit %s: %s %s -> %s",
+                 key, field, sx, sy);
+    }
+    json_t *ta = json_object_get(a, "timing"), *tb = json_object_get(b, "timing");
+    if (json_is_object(ta) && json_is_object(tb))
+        compare_timing(dl, "audit", key, ta, tb, o);
+}
+
+static void compare_corpus(diff_list *dl, const char *key, const json_t *a, const json_t *b,
+                           const tc_compare_opts *o)
+{
+    json_t *ca = json_object_get(a, "count"), *cb = json_object_get(b, "count");
+    if (!json_equal(ca, cb))
+        add_diff(dl, "corpus", key, "count", json_deep_copy(ca), json_deep_copy(cb),
+                 "corpus %s: count %lld -> %lld", key, (long long)json_integer_value(ca),
+                 (long long)json_integer_value(cb));
+    json_t *ha = json_object_get(a, "hash"), *hb = json_object_get(b, "hash");
+    uint64_t hx = 0, hy = 0;
+    tc_json_get_bits(ha, &hx);
+    tc_json_get_bits(hb, &hy);
+    if (hx == hy)
+        return;
+    add_diff(dl, "corpus", key, "hash", json_deep_copy(ha), json_deep_copy(hb),
+             "corpus %s: output hash %s -> %s", key, json_string_value(ha), json_string_value(hb));
+    json_t *oa = json_object_get(a, "outputs"), *ob = json_object_get(b, "outputs");
+    json_t *ia = json_object_get(a, "inputs"), *ib = json_object_get(b, "inputs");
+    size_t n = json_array_size(oa) < json_array_size(ob) ? json_array_size(oa) : json_array_size(ob);
+    size_t listed = 0, differing = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = 0, y = 0;
+        tc_json_get_bits(json_array_get(oa, i), &x);
+        tc_json_get_bits(json_array_get(ob, i), &y);
+        if (x == y)
+            continue;
+        differing++;
+        if (listed >= o->max_cases)
+            continue;
+        listed++;
+        char field[48];
+        snprintf(field, sizeof field, "outputs[%zu]", i);
+        json_t *inputs = json_array_get(ia ? ia : ib, i);
+        char in[200] = "";
+        if (inputs && (!ia || !ib || json_equal(json_array_get(ia, i), json_array_get(ib, i))))
+            show(inputs, in, sizeof in);
+        add_diff(dl, "corpus", key, field, json_deep_copy(json_array_get(oa, i)),
+                 json_deep_copy(json_array_get(ob, i)), "corpus %s: case %zu output %s -> %s (x%llx)%s%s",
+                 key, i, json_string_value(json_array_get(oa, i)), json_string_value(json_array_get(ob, i)),
+                 (unsigned long long)(x ^ y), in[0] ? " inputs " : "", in);
+    }
+    if (differing > listed)
+        add_diff(dl, "corpus", key, "outputs", json_integer((json_int_t)differing), NULL,
+                 "corpus %s: %zu more of the first %zu recorded outputs differ", key,
+                 differing - listed, n);
+    if (differing == 0)
+        add_diff(dl, "corpus", key, "outputs", NULL, NULL,
+                 "corpus %s: the first %zu recorded outputs agree; the differences lie beyond them", key, n);
+}
+
+static const char *const sweep_stats[] = {"median", "p90", "max", "overflow", "nan", NULL};
+
+static void compare_sweep(diff_list *dl, const char *key, const json_t *a, const json_t *b,
+                          json_t *context)
+{
+    if (!json_equal(json_object_get(a, "seed"), json_object_get(b, "seed")) ||
+        !json_equal(json_object_get(a, "trials"), json_object_get(b, "trials"))) {
+        json_array_append_new(context, json_pack("{s:s, s:s}", "field", "sweep", "message",
+                                                 "sweeps with different seeds or trial counts: "
+                                                 "statistics not compared"));
+        return;
+    }
+    json_t *sa = json_object_get(a, "steps"), *sb = json_object_get(b, "steps");
+    size_t n = json_array_size(sa) < json_array_size(sb) ? json_array_size(sa) : json_array_size(sb);
+    if (json_array_size(sa) != json_array_size(sb))
+        add_diff(dl, "sweep", key, "chain", json_integer((json_int_t)json_array_size(sa)),
+                 json_integer((json_int_t)json_array_size(sb)), "sweep %s: chain length %zu -> %zu", key,
+                 json_array_size(sa), json_array_size(sb));
+    /* Same seed and trials means the same inputs: any change is a change of the arithmetic. */
+    for (size_t i = 0; i < n; i++)
+        for (const char *const *f = sweep_stats; *f; f++) {
+            json_t *x = json_object_get(json_array_get(sa, i), *f), *y = json_object_get(json_array_get(sb, i), *f);
+            if (json_equal(x, y))
+                continue;
+            char field[48], sx[40], sy[40];
+            snprintf(field, sizeof field, "steps[%zu].%s", i + 1, *f);
+            show(x, sx, sizeof sx);
+            show(y, sy, sizeof sy);
+            add_diff(dl, "sweep", key, field, copy_or_null(x), copy_or_null(y), "sweep %s: step %zu %s %s -> %s",
+                     key, i + 1, *f, sx, sy);
+            return;   /* the first differing statistic names the change; later steps follow from it */
+        }
+}
+
+/* --- matching ------------------------------------------------------------- */
+
+/* The key that identifies an object across records. */
+static void object_key(const json_t *o, char *buf, size_t len)
+{
+    const char *kind = json_string_value(json_object_get(o, "kind"));
+    const char *instr = json_string_value(json_object_get(o, "instr"));
+    if (!strcmp(kind, "sweep"))
+        snprintf(buf, len, "%s %s k=%lld %s from=%s round=%s scale=%s",
+                 json_string_value(json_object_get(o, "format")), instr,
+                 (long long)json_integer_value(json_object_get(o, "k")),
+                 json_string_value(json_object_get(o, "dist")), json_string_value(json_object_get(o, "from")),
+                 json_string_value(json_object_get(o, "round")), json_string_value(json_object_get(o, "scale")));
+    else
+        snprintf(buf, len, "%s", instr ? instr : "?");
+}
+
+static const json_t *find_match(const tc_record *r, const char *kind, const char *key)
+{
+    size_t i;
+    json_t *o;
+    char k[256];
+    json_array_foreach(r->objects, i, o)
+    {
+        if (strcmp(json_string_value(json_object_get(o, "kind")), kind))
+            continue;
+        object_key(o, k, sizeof k);
+        if (!strcmp(k, key))
+            return o;
+    }
+    return NULL;
+}
+
+static void compare_context(const json_t *ha, const json_t *hb, json_t *context)
+{
+    static const char *const facts[] = {"gpu", "driver", "cuda", "clock_mhz", "backend", "tcscope_version", "host", NULL};
+    for (const char *const *f = facts; *f; f++) {
+        json_t *x = json_object_get(ha, *f), *y = json_object_get(hb, *f);
+        if (x && y && json_equal(x, y))
+            continue;
+        json_t *c = json_pack("{s:s}", "field", *f);
+        json_object_set_new(c, "old", copy_or_null(x));
+        json_object_set_new(c, "new", copy_or_null(y));
+        json_array_append_new(context, c);
+    }
+}
+
+size_t tc_compare_records(const tc_record *old_rec, const tc_record *new_rec,
+                          const tc_compare_opts *o, json_t *diffs, json_t *context)
+{
+    diff_list dl = {diffs, 0};
+    compare_context(old_rec->header, new_rec->header, context);
+    size_t i;
+    json_t *a;
+    char key[256];
+    json_array_foreach(old_rec->objects, i, a)
+    {
+        const char *kind = json_string_value(json_object_get(a, "kind"));
+        object_key(a, key, sizeof key);
+        if (find_match(old_rec, kind, key) != a)
+            continue;   /* a repeated key: the first one counts */
+        const json_t *b = find_match(new_rec, kind, key);
+        if (!b) {
+            add_diff(&dl, kind, key, "(object)", json_string("present"), json_string("absent"),
+                     "%s %s: in OLD only", kind, key);
+            continue;
+        }
+        if (!strcmp(kind, "audit"))
+            compare_audit(&dl, key, a, b, o);
+        else if (!strcmp(kind, "corpus"))
+            compare_corpus(&dl, key, a, b, o);
+        else if (!strcmp(kind, "bench"))
+            compare_timing(&dl, "bench", key, a, b, o);
+        else if (!strcmp(kind, "sweep"))
+            compare_sweep(&dl, key, a, b, context);
+    }
+    json_array_foreach(new_rec->objects, i, a)
+    {
+        const char *kind = json_string_value(json_object_get(a, "kind"));
+        object_key(a, key, sizeof key);
+        if (find_match(new_rec, kind, key) == a && !find_match(old_rec, kind, key))
+            add_diff(&dl, kind, key, "(object)", json_string("absent"), json_string("present"),
+                     "%s %s: in NEW only", kind, key);
+    }
+    return dl.n;
+}

@@ -1,0 +1,44 @@
+/* compare: what changed between two run records (regressions across
+ * drivers, CUDA versions, GPUs or tcscope versions).
+ *
+ * Objects are matched by kind and key (instr; sweeps also by format and
+ * settings). A difference is anything about the numbers or the speed:
+ * a fingerprint field, a verification result, corpus output bits, a SASS
+ * opcode, a latency/throughput beyond the noise threshold, a sweep statistic,
+ * an object present in one record only. Header facts (driver, GPU, date)
+ * are context, never differences.
+ */
+#ifndef TC_COMPARE_H
+#define TC_COMPARE_H
+
+#include "reports/reports.h"
+
+typedef struct {
+    /* Relative threshold for a timing figure when neither record holds
+     * repeated runs of it (TC_COMPARE_DEFAULT_THRESHOLD). */
+    double default_threshold;
+    /* With repeated runs: max(min_threshold, noise_factor * larger relative
+     * spread (max - min) / median of the runs in either record). */
+    double min_threshold;
+    double noise_factor;
+    size_t max_cases;   /* differing corpus outputs listed per instruction */
+} tc_compare_opts;
+
+#define TC_COMPARE_DEFAULT_THRESHOLD 0.05
+#define TC_COMPARE_MIN_THRESHOLD 0.01
+#define TC_COMPARE_NOISE_FACTOR 2.0
+
+tc_compare_opts tc_compare_defaults(void);
+
+/* The threshold for one timing figure given the runs arrays (may be NULL)
+ * of each record; *derived says whether runs were used. */
+double tc_compare_threshold(const json_t *old_runs, const json_t *new_runs,
+                            const tc_compare_opts *o, bool *derived);
+
+/* Appends one object per difference to `diffs` (each has "kind", "instr",
+ * "field", "old", "new" and a human "message") and one per differing header
+ * fact to `context`. Returns the number of differences. */
+size_t tc_compare_records(const tc_record *old_rec, const tc_record *new_rec,
+                          const tc_compare_opts *o, json_t *diffs, json_t *context);
+
+#endif

@@ -1,0 +1,324 @@
+/* Record files: header construction, JSON Lines reading and writing. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "reports/reports.h"
+
+#ifndef TCSCOPE_VERSION
+#define TCSCOPE_VERSION "0.1-unknown"
+#endif
+
+const char *tc_version(void)
+{
+    return TCSCOPE_VERSION;
+}
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+    if (!err || !len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
+json_t *tc_json_bits(uint64_t bits)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)bits);
+    return json_string(buf);
+}
+
+bool tc_json_get_bits(const json_t *j, uint64_t *bits)
+{
+    const char *s = json_string_value(j);
+    if (!s || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !s[2])
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s + 2, &end, 16);
+    if (*end || errno)
+        return false;
+    *bits = v;
+    return true;
+}
+
+json_t *tc_json_real_or_null(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+double tc_json_number(const json_t *j)
+{
+    return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+uint64_t tc_corpus_hash(const uint64_t *bits, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < 8; b++) {
+            h ^= (bits[i] >> (8 * b)) & 0xff;
+            h *= 0x100000001b3ull;
+        }
+    return h;
+}
+
+static json_t *bits_array(const uint64_t *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, tc_json_bits(v[i]));
+    return a;
+}
+
+json_t *tc_record_corpus_new(const char *instr, const uint64_t *D, size_t n, size_t nkeep,
+                             int k, const uint64_t *A, const uint64_t *B, const uint64_t *C)
+{
+    size_t keep = n < nkeep ? n : nkeep;
+    char hash[24];
+    snprintf(hash, sizeof hash, "0x%016llx", (unsigned long long)tc_corpus_hash(D, n));
+    json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:o}", "kind", "corpus", "instr", instr,
+                          "count", (json_int_t)n, "hash", hash, "outputs", bits_array(D, keep));
+    if (A && B && C && k > 0) {
+        json_t *cases = json_array();
+        for (size_t i = 0; i < keep; i++)
+            json_array_append_new(cases, json_pack("{s:o, s:o, s:o}", "a",
+                                                   bits_array(A + i * (size_t)k, (size_t)k), "b",
+                                                   bits_array(B + i * (size_t)k, (size_t)k), "c",
+                                                   tc_json_bits(C[i])));
+        json_object_set_new(o, "inputs", cases);
+    }
+    return o;
+}
+
+json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
+                             const uint64_t *seeds, size_t nseeds)
+{
+    char date[32], host[256] = "";
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    json_t *sd = json_array();
+    for (size_t i = 0; i < nseeds; i++)
+        json_array_append_new(sd, tc_json_bits(seeds[i]));
+    json_t *h = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "schema", TC_RECORD_SCHEMA, "kind", kind,
+                          "tcscope_version", tc_version(), "date", date, "host", host, "seeds", sd);
+    json_object_set_new(h, "backend", json_string(info ? info->backend : ""));
+    json_object_set_new(h, "gpu", json_string(info ? info->device : ""));
+    json_object_set_new(h, "driver", json_string(info ? info->driver : ""));
+    json_object_set_new(h, "cuda", json_string(info ? info->cuda : ""));
+    json_object_set_new(h, "sm", info && info->sm ? json_integer(info->sm) : json_null());
+    json_object_set_new(h, "sm_count", info && info->sm_count ? json_integer(info->sm_count) : json_null());
+    json_object_set_new(h, "clock_mhz",
+                        info && info->clock_mhz ? json_integer(info->clock_mhz) : json_null());
+    return h;
+}
+
+tc_record tc_record_new(json_t *header)
+{
+    tc_record r = {header, json_array()};
+    return r;
+}
+
+int tc_record_add(tc_record *rec, json_t *obj, char *err, size_t len)
+{
+    if (!tc_record_check_object(obj, err, len)) {
+        json_decref(obj);
+        return -1;
+    }
+    json_array_append_new(rec->objects, obj);
+    return 0;
+}
+
+void tc_record_free(tc_record *rec)
+{
+    json_decref(rec->header);
+    json_decref(rec->objects);
+    rec->header = rec->objects = NULL;
+}
+
+json_t *tc_record_objects_of(const tc_record *rec, const char *kind)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *o;
+    json_array_foreach(rec->objects, i, o)
+    {
+        const char *k = json_string_value(json_object_get(o, "kind"));
+        if (k && !strcmp(k, kind))
+            json_array_append(out, o);
+    }
+    return out;
+}
+
+/* One line of the file, any length; NULL at end of file. */
+static char *read_line(FILE *f, bool *had_newline)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    int ch;
+    *had_newline = false;
+    while ((ch = fgetc(f)) != EOF) {
+        if (ch == '\n') {
+            *had_newline = true;
+            break;
+        }
+        if (n + 1 >= cap)
+            buf = realloc(buf, cap *= 2);
+        buf[n++] = (char)ch;
+    }
+    if (n == 0 && ch == EOF) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static bool is_trailer(const json_t *o)
+{
+    const char *k = json_string_value(json_object_get(o, "kind"));
+    return k && !strcmp(k, "end");
+}
+
+int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
+{
+    rec->header = rec->objects = NULL;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        set_err(err, len, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    json_t *objects = json_array(), *header = NULL;
+    bool ended = false, nl = false;
+    int lineno = 0, rc = -1;
+    char *line;
+    while ((line = read_line(f, &nl))) {
+        lineno++;
+        if (line[strspn(line, " \t\r")] == '\0') {
+            free(line);
+            continue;
+        }
+        json_error_t je;
+        json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, &je);
+        free(line);
+        if (!o || !json_is_object(o)) {
+            set_err(err, len, "%s:%d: not a JSON object%s%s", path, lineno, o ? "" : ": ",
+                    o ? "" : je.text);
+            json_decref(o);
+            goto out;
+        }
+        if (ended) {
+            set_err(err, len, "%s:%d: data after the end trailer", path, lineno);
+            json_decref(o);
+            goto out;
+        }
+        if (!header) {
+            header = o;
+            char why[200];
+            if (!tc_record_check_header(header, why, sizeof why)) {
+                set_err(err, len, "%s:%d: %s", path, lineno, why);
+                goto out;
+            }
+            continue;
+        }
+        if (is_trailer(o)) {
+            json_t *cnt = json_object_get(o, "objects");
+            if (!json_is_integer(cnt) || (size_t)json_integer_value(cnt) != json_array_size(objects)) {
+                set_err(err, len, "%s:%d: trailer says %lld objects, file has %zu (truncated or edited)",
+                        path, lineno, json_is_integer(cnt) ? (long long)json_integer_value(cnt) : -1LL,
+                        json_array_size(objects));
+                json_decref(o);
+                goto out;
+            }
+            json_decref(o);
+            ended = true;
+            continue;
+        }
+        char why[200];
+        if (!tc_record_check_object(o, why, sizeof why)) {
+            set_err(err, len, "%s:%d: %s", path, lineno, why);
+            json_decref(o);
+            goto out;
+        }
+        json_array_append_new(objects, o);
+    }
+    if (ferror(f)) {
+        set_err(err, len, "%s: read error", path);
+        goto out;
+    }
+    if (!header) {
+        set_err(err, len, "%s: empty file, no record header", path);
+        goto out;
+    }
+    if (!ended) {
+        set_err(err, len, "%s: truncated: no end trailer after %d lines", path, lineno);
+        goto out;
+    }
+    rc = 0;
+out:
+    fclose(f);
+    if (rc == 0) {
+        rec->header = header;
+        rec->objects = objects;
+    } else {
+        json_decref(header);
+        json_decref(objects);
+    }
+    return rc;
+}
+
+static int write_line(FILE *f, const json_t *o)
+{
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    if (!s)
+        return -1;
+    int rc = fputs(s, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
+    free(s);
+    return rc;
+}
+
+int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len)
+{
+    char why[200];
+    if (!tc_record_check_header(rec->header, why, sizeof why)) {
+        set_err(err, len, "header: %s", why);
+        return -1;
+    }
+    size_t i;
+    json_t *o;
+    json_array_foreach(rec->objects, i, o)
+    {
+        if (!tc_record_check_object(o, why, sizeof why)) {
+            set_err(err, len, "object %zu: %s", i + 1, why);
+            return -1;
+        }
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        set_err(err, len, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = write_line(f, rec->header);
+    json_array_foreach(rec->objects, i, o) if (rc == 0) rc = write_line(f, o);
+    json_t *end = json_pack("{s:s, s:I}", "kind", "end", "objects", (json_int_t)json_array_size(rec->objects));
+    if (rc == 0)
+        rc = write_line(f, end);
+    json_decref(end);
+    if (fclose(f) != 0)
+        rc = -1;
+    if (rc)
+        set_err(err, len, "%s: write failed", path);
+    return rc;
+}

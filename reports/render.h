@@ -1,0 +1,39 @@
+/* render: human reports of a run record — Markdown and one self-contained
+ * HTML page with the plots inlined as SVG (drawn by gnuplot), plus a
+ * progress bar for long runs.
+ *
+ * Both reports are rendered from one neutral document (headings,
+ * paragraphs, tables, plots) so they always say the same thing.
+ */
+#ifndef TC_RENDER_H
+#define TC_RENDER_H
+
+#include <stdio.h>
+
+#include "reports/reports.h"
+
+/* Writes DIR/NAME.md, DIR/NAME.html and the plots DIR/NAME-*.svg (the
+ * Markdown links them; the HTML inlines them). Returns 0, or -1 with err
+ * (directory not writable, gnuplot missing or failing). */
+int tc_report_write(const tc_record *rec, const char *dir, const char *name, char *err, size_t len);
+
+/* One log-log plot of a sweep statistic ("median", "p90", "max") against
+ * the chain step, one line per sweep object. Returns the SVG text (malloc'd,
+ * starting at "<svg"), or NULL with err. *undrawn receives a new array of the
+ * formats left out because no step has a positive value (error 0 at every
+ * step cannot sit on log axes); may be NULL. */
+char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn, char *err, size_t len);
+
+/* Progress on stderr, drawn only when stderr is a terminal. */
+typedef struct {
+    const char *label;
+    size_t total;
+    int last_permille;
+    int enabled;
+} tc_progress;
+
+void tc_progress_start(tc_progress *p, const char *label, size_t total);
+void tc_progress_update(tc_progress *p, size_t done);
+void tc_progress_end(tc_progress *p);
+
+#endif

@@ -1,0 +1,306 @@
+/* Backends through the library and the CLI: exact and model agree where the
+ * model is set to exact, chains replay step by step, bad input exits 2, and
+ * a GPU backend that cannot be had says why. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/model.h"
+#include "oracle/oracle.h"
+#include "oracle/profile.h"
+#include "probes/backend_corpus.h"
+#include "probes/probes.h"
+#include "tests/testutil.h"
+
+static const char *const some[] = {"mma.m16n8k16.f32.f16.f16.f32", "mma.m16n8k32.f16.e4m3.e5m2.f16",
+                                   "mma.m16n8k8.f32.tf32.tf32.f32", "wgmma.m64n16k16.f32.bf16.bf16.rs"};
+
+static char profile_path[64];
+
+/* A profile holding the exact parameters for a few instructions. */
+static int write_exact_profile(void **state)
+{
+    model_profile p;
+    memset(&p, 0, sizeof p);
+    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
+        const tc_instr *ins = tc_instr_by_name(some[i]);
+        oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
+        tc_rounding rne = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+        model_params mp = model_params_exact(f, rne);
+        if (profile_set(&p, ins->name, &mp))
+            return -1;
+    }
+    snprintf(profile_path, sizeof profile_path, "/tmp/tcs-profile-%d.txt", (int)getpid());
+    char err[256];
+    int rc = profile_save(profile_path, &p, err, sizeof err);
+    profile_free(&p);
+    return rc;
+}
+
+static int remove_profile(void **state)
+{
+    unlink(profile_path);
+    return 0;
+}
+
+static void model_with_exact_profile_matches_exact_backend(void **state)
+{
+    char err[384], spec[96];
+    snprintf(spec, sizeof spec, "model:%s", profile_path);
+    tc_backend *m = tc_backend_open(spec, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    tc_backend *e = tc_backend_open("exact", err, sizeof err);
+    assert_non_null(e);
+    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
+        const tc_instr *ins = tc_instr_by_name(some[i]);
+        assert_true(tc_backend_supports(m, ins, err, sizeof err));
+        size_t nt = tc_corpus_tiles(ins, 2000);
+        size_t mk = (size_t)ins->m * ins->k, kn = (size_t)ins->k * ins->n, mn = (size_t)ins->m * ins->n;
+        uint64_t *A = malloc(nt * mk * 8), *B = malloc(nt * kn * 8), *C = malloc(nt * mn * 8);
+        uint64_t *D1 = malloc(nt * mn * 8), *D2 = malloc(nt * mn * 8);
+        tc_corpus_inputs(ins, nt, 3, A, B, C);
+        assert_int_equal(tc_backend_mma(m, ins, nt, A, B, C, D1, err, sizeof err), 0);
+        assert_int_equal(tc_backend_mma(e, ins, nt, A, B, C, D2, err, sizeof err), 0);
+        assert_memory_equal(D1, D2, nt * mn * 8);
+        free(A), free(B), free(C), free(D1), free(D2);
+    }
+    /* an instruction the profile lacks is refused with its name */
+    const tc_instr *other = tc_instr_by_name("mma.m16n8k8.f16.f16.f16.f16");
+    assert_false(tc_backend_supports(m, other, err, sizeof err));
+    assert_non_null(strstr(err, other->name));
+    tc_backend_close(m);
+    tc_backend_close(e);
+}
+
+/* Each chain step must be the exact oracle applied to the inputs returned,
+ * and each next input the previous output rounded into A's format. */
+static void exact_chain_replays_step_by_step(void **state)
+{
+    char err[384];
+    tc_backend *e = tc_backend_open("exact", err, sizeof err);
+    const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.bf16.bf16.f32");
+    size_t nch = 3, M = 16, K = 16;
+    int len = 4;
+    uint64_t *A0 = malloc(nch * M * K * 8), *B = malloc(nch * len * K * K * 8), *C = malloc(nch * len * M * K * 8);
+    uint64_t *X = malloc(nch * len * M * K * 8), *D = malloc(nch * len * M * K * 8), *R = malloc(M * K * 8);
+    /* inputs from the corpus generator: its A tiles (16 x 16 bf16) and C tiles (16 x 8 f32) */
+    size_t T = 2 * nch * (size_t)len + nch;
+    uint64_t *ga = malloc(T * M * K * 8), *gb = malloc(T * K * 8 * 8), *gc = malloc(T * M * 8 * 8);
+    tc_corpus_inputs(ins, T, 11, ga, gb, gc);
+    memcpy(A0, ga, nch * M * K * 8);
+    memcpy(B, ga + nch * M * K, nch * (size_t)len * K * K * 8);
+    memcpy(C, gc, nch * (size_t)len * M * K * 8);
+    tc_rounding rz = {.mode = TC_RZ, .ovf = TC_OVF_SAT};
+    assert_int_equal(tc_backend_chain(e, ins, nch, len, A0, B, C, rz, X, D, err, sizeof err), 0);
+    oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
+    tc_rounding rne = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+    for (size_t c = 0; c < nch; c++)
+        for (int i = 0; i < len; i++) {
+            size_t s = c * (size_t)len + (size_t)i;
+            if (i == 0)
+                assert_memory_equal(X + s * M * K, A0 + c * M * K, M * K * 8);
+            else
+                for (size_t x = 0; x < M * K; x++)
+                    assert_int_equal(X[s * M * K + x],
+                                     tc_encode(ins->a, tc_decode(ins->d, D[(s - 1) * M * K + x], false), false, rz));
+            oracle_mma_exact(f, (int)M, (int)K, (int)K, 1, X + s * M * K, B + s * K * K, C + s * M * K, R, rne);
+            assert_memory_equal(R, D + s * M * K, M * K * 8);
+        }
+    free(A0), free(B), free(C), free(X), free(D), free(R), free(ga), free(gb), free(gc);
+    tc_backend_close(e);
+}
+
+/* On a GPU: each next input is the previous output rounded by the GPU's cvt,
+ * which must equal tc_encode with the same rounding; where K = N the step
+ * outputs must equal the plain executor's on the returned inputs. */
+static void gpu_chain_matches_its_own_steps(void **state)
+{
+    char err[384];
+    tc_backend *g = tc_backend_open("gpu", err, sizeof err);
+    if (!g) { /* no GPU here: the refusal must say why (run-tests counts a skip as a failure) */
+        print_message("no GPU, chains not run: %s\n", err);
+#if !TC_HAVE_CUDA
+        assert_string_equal(err, "no GPU backend: built without nvcc");
+#else
+        assert_non_null(strstr(err, "GPU"));
+#endif
+        return;
+    }
+    static const struct {
+        const char *name;
+        tc_round mode;
+        tc_overflow ovf;
+    } cases[] = {{"mma.m16n8k8.f32.f16.f16.f32", TC_RZ, TC_OVF_SAT},
+                 {"mma.m16n8k8.f32.f16.f16.f32", TC_RD, TC_OVF_INF},
+                 {"mma.m16n8k8.f32.bf16.bf16.f32", TC_RNE, TC_OVF_INF},
+                 {"mma.m16n8k8.f32.tf32.tf32.f32", TC_RNA, TC_OVF_SAT},
+                 {"mma.m16n8k4.f32.tf32.tf32.f32", TC_RZ, TC_OVF_INF},
+                 {"mma.m16n8k32.f32.e4m3.e5m2.f32", TC_RNE, TC_OVF_SAT},
+                 {"mma.m16n8k32.f16.e5m2.e4m3.f16", TC_RNE, TC_OVF_SAT},
+                 {"mma.m16n8k16.f16.f16.f16.f16", TC_RNE, TC_OVF_INF},
+                 {"mma.m16n8k16.f64.f64.f64.f64", TC_RNE, TC_OVF_INF}};
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        const tc_instr *ins = tc_instr_by_name(cases[t].name);
+        size_t nch = 200, M = (size_t)ins->m, K = (size_t)ins->k;
+        int len = 6;
+        size_t steps = nch * (size_t)len, T = steps * 2 * (K * K / (K * (size_t)ins->n) + 1) + nch;
+        uint64_t *ga = malloc(T * M * K * 8), *gb = malloc(T * K * ins->n * 8), *gc = malloc(T * M * ins->n * 8);
+        tc_corpus_inputs(ins, T, 21 + t, ga, gb, gc);
+        uint64_t *B = malloc(steps * K * K * 8), *C = malloc(steps * M * K * 8);
+        for (size_t i = 0; i < steps * K * K; i++)
+            B[i] = gb[i];
+        for (size_t i = 0; i < steps * M * K; i++)
+            C[i] = gc[i];
+        uint64_t *X = malloc(steps * M * K * 8), *D = malloc(steps * M * K * 8);
+        tc_rounding r = {.mode = cases[t].mode, .ovf = cases[t].ovf};
+        if (tc_backend_chain(g, ins, nch, len, ga, B, C, r, X, D, err, sizeof err))
+            fail_msg("%s: %s", ins->name, err);
+        for (size_t c = 0; c < nch; c++)
+            for (int i = 0; i < len; i++) {
+                size_t s0 = c * (size_t)len + (size_t)i;
+                for (size_t x = 0; x < M * K; x++) {
+                    uint64_t want = i == 0 ? ga[c * M * K + x]
+                                           : tc_encode(ins->a, tc_decode(ins->d, D[(s0 - 1) * M * K + x], false),
+                                                       false, r);
+                    if (X[s0 * M * K + x] != want)
+                        fail_msg("%s chain %zu step %d elem %zu: GPU cvt gave 0x%llx, tc_encode 0x%llx (D 0x%llx)",
+                                 ins->name, c, i, x, (unsigned long long)X[s0 * M * K + x],
+                                 (unsigned long long)want,
+                                 i ? (unsigned long long)D[(s0 - 1) * M * K + x] : 0ull);
+                }
+            }
+        if ((size_t)ins->n == K) {
+            uint64_t *D2 = malloc(steps * M * K * 8);
+            assert_int_equal(tc_backend_mma(g, ins, steps, X, B, C, D2, err, sizeof err), 0);
+            assert_memory_equal(D2, D, steps * M * K * 8);
+            free(D2);
+        }
+        free(ga), free(gb), free(gc), free(B), free(C), free(X), free(D);
+    }
+    /* a cvt the ISA lacks is refused with a message, not emulated */
+    const tc_instr *f8 = tc_instr_by_name("mma.m16n8k32.f32.e4m3.e4m3.f32");
+    uint64_t one[16 * 32] = {0}, bb[32 * 32] = {0}, xo[16 * 32], dd[16 * 32];
+    tc_rounding rz = {.mode = TC_RZ, .ovf = TC_OVF_SAT};
+    assert_int_equal(tc_backend_chain(g, f8, 1, 1, one, bb, NULL, rz, xo, dd, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no cvt"));
+    tc_backend_close(g);
+}
+
+static void bad_backends_are_named(void **state)
+{
+    char err[384];
+    assert_null(tc_backend_open("gpx", err, sizeof err));
+    assert_non_null(strstr(err, "unknown backend 'gpx'"));
+    assert_null(tc_backend_open("model:no-such-profile", err, sizeof err));
+    assert_non_null(strstr(err, "no-such-profile"));
+    assert_null(tc_backend_open("gpu:x", err, sizeof err));
+    tc_backend *g = tc_backend_open("gpu", err, sizeof err);
+    if (g) { /* on a GPU machine: it must run the plain f16 instruction */
+        assert_true(tc_backend_supports(g, tc_instr_by_name(some[0]), err, sizeof err));
+        tc_backend_close(g);
+    } else {
+#if !TC_HAVE_CUDA
+        assert_string_equal(err, "no GPU backend: built without nvcc");
+#else
+        assert_true(strlen(err) > 10);
+#endif
+    }
+}
+
+static void sparse_input_must_be_2_4(void **state)
+{
+    char err[384];
+    tc_backend *e = tc_backend_open("exact", err, sizeof err);
+    const tc_instr *ins = tc_instr_by_name("mma.sp.m16n8k32.f32.f16.f16.f32");
+    size_t mk = 16 * 32, kn = 32 * 8, mn = 16 * 8;
+    uint64_t *A = calloc(mk, 8), *B = calloc(kn, 8), *D = calloc(mn, 8);
+    A[0] = A[1] = 0x3c00;
+    assert_int_equal(tc_backend_mma(e, ins, 1, A, B, NULL, D, err, sizeof err), 0);
+    A[3] = 0x3c00; /* three nonzeros in columns 0..3 */
+    assert_int_equal(tc_backend_mma(e, ins, 1, A, B, NULL, D, err, sizeof err), -1);
+    assert_non_null(strstr(err, "2:4"));
+    A[3] = 0x13c00; /* not an f16 pattern */
+    assert_int_equal(tc_backend_mma(e, ins, 1, A, B, NULL, D, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a f16 bit pattern"));
+    free(A), free(B), free(D);
+    tc_backend_close(e);
+}
+
+static void cli_run_exact_gives_oracle_value(void **state)
+{
+    tc_run_result r = tc_run_cli("run --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 --a 1,2,3 "
+                                 "--b 0.5,0.25,0x1p-30 --c bits:0x3a83126f --json");
+    assert_int_equal(r.status, 0);
+    /* 1/2 + 1/2 + 3*2^-30 + C: exact sum and its f32 rounding */
+    assert_non_null(strstr(r.out, "\"instr\":\"mma.m16n8k16.f32.f16.f16.f32\""));
+    assert_non_null(strstr(r.out, "\"err_ulps\":0"));
+    assert_non_null(strstr(r.out, "\"rounded\":"));
+    tc_run_result_free(&r);
+    r = tc_run_cli("run --backend exact --instr mma.m16n8k32.s32.s8.s8.s32 --a 127,-128 --b 127,127 --c -5 --json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"d\":\"0xffffff7c\"")); /* 127*127 - 128*127 - 5 = -132 */
+    assert_non_null(strstr(r.out, "\"exact\":\"-0x1.08p+7\""));
+    tc_run_result_free(&r);
+}
+
+static void cli_bad_input_exits_two(void **state)
+{
+    static const char *const bad[] = {
+        "run --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 --a 1,x --b 1 --c 0",
+        "run --backend exact --instr mma.nope --a 1 --b 1 --c 0",
+        "run --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 --a 1 --b 1",
+        "run --backend exact --instr mma.m16n8k8.f32.tf32.tf32.f32 --a 1,2,3,4,5,6,7,8,9 --b 1 --c 0",
+        "run --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 --a 1,,2 --b 1 --c 0",
+        "run --backend bogus --instr mma.m16n8k16.f32.f16.f16.f32 --a 1 --b 1 --c 0",
+        "run --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 --a bits:0x10000 --b 1 --c 0",
+        "run --backend exact --instr all --random 0",
+        "list --backend nope",
+        "list --frob",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tc_run_result r = tc_run_cli(bad[i]);
+        if (r.status != 2 || !strstr(r.err, "tcscope") || strchr(r.err, '\n') != r.err + strlen(r.err) - 1)
+            fail_msg("'%s': status %d, stderr '%s'", bad[i], r.status, r.err);
+        tc_run_result_free(&r);
+    }
+}
+
+static void cli_list_shows_catalogue_and_backend(void **state)
+{
+    size_t n;
+    tc_catalogue(&n);
+    tc_run_result r = tc_run_cli("list --json");
+    assert_int_equal(r.status, 0);
+    size_t lines = 0;
+    for (char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, n);
+    assert_non_null(strstr(r.out, "\"instr\":\"wgmma.m64n256k32.f32.e4m3.e4m3\""));
+    tc_run_result_free(&r);
+    r = tc_run_cli("list --backend exact --json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"supported\":true"));
+    tc_run_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(model_with_exact_profile_matches_exact_backend, write_exact_profile,
+                                        remove_profile),
+        cmocka_unit_test(exact_chain_replays_step_by_step),
+        cmocka_unit_test(gpu_chain_matches_its_own_steps),
+        cmocka_unit_test(bad_backends_are_named),
+        cmocka_unit_test(sparse_input_must_be_2_4),
+        cmocka_unit_test(cli_run_exact_gives_oracle_value),
+        cmocka_unit_test(cli_bad_input_exits_two),
+        cmocka_unit_test(cli_list_shows_catalogue_and_backend),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

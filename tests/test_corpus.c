@@ -1,0 +1,172 @@
+/* The recorded GPU corpus (reports/baselines/h100-corpus.jsonl.gz) replayed
+ * against the exact oracle, with error statistics per instruction printed;
+ * and the corpus writer/reader round trip on the exact backend. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/oracle.h"
+#include "probes/backend_corpus.h"
+#include "probes/probes.h"
+
+/* The H100 record, in two files (each under the fetch limit of the GPU
+ * machine); .rs lines of the second refer to lines before them. */
+static const char *const corpus_files[] = {"reports/baselines/h100-corpus-mma.jsonl.gz",
+                                           "reports/baselines/h100-corpus-wgmma.jsonl.gz"};
+
+/* Writing a corpus with the exact backend and reading it back gives the same
+ * inputs (the generator's, for that seed) and outputs with zero error. */
+static void exact_corpus_round_trips(void **state)
+{
+    char err[384];
+    tc_backend *e = tc_backend_open("exact", err, sizeof err);
+    const tc_instr *ins = tc_instr_by_name("mma.m16n8k32.f32.e5m2.e4m3.f32");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(tc_corpus_record(e, ins, 1000, 5, f, err, sizeof err), 0);
+    fclose(f);
+    tc_corpus_rec rec;
+    assert_int_equal(tc_corpus_parse(buf, &rec, err, sizeof err), 0);
+    assert_ptr_equal(rec.ins, ins);
+    assert_int_equal(rec.ntiles, tc_corpus_tiles(ins, 1000));
+    assert_string_equal(rec.layout, "pass");
+    size_t mk = 16 * 32, kn = 32 * 8, mn = 16 * 8;
+    uint64_t *A = malloc(rec.ntiles * mk * 8), *B = malloc(rec.ntiles * kn * 8), *C = malloc(rec.ntiles * mn * 8);
+    tc_corpus_inputs(ins, rec.ntiles, 5, A, B, C);
+    assert_memory_equal(A, rec.A, rec.ntiles * mk * 8);
+    assert_memory_equal(B, rec.B, rec.ntiles * kn * 8);
+    assert_memory_equal(C, rec.C, rec.ntiles * mn * 8);
+    oracle_formats fm = {ins->a, ins->b, ins->c, ins->d};
+    oracle_err *er = malloc(rec.ntiles * mn * sizeof *er);
+    oracle_mma_err(fm, 16, 8, 32, rec.ntiles, rec.A, rec.B, rec.C, rec.D, er);
+    oracle_err_stats st;
+    oracle_err_summarize(er, rec.ntiles * mn, &st);
+    assert_int_equal(st.n_half, st.n); /* correctly rounded: within half an ulp, every one */
+    assert_int_equal(st.n_nan, 0);
+    /* a damaged line is refused, not half-read */
+    buf[strlen(buf) / 2] = 'z';
+    tc_corpus_rec bad;
+    assert_int_equal(tc_corpus_parse(buf, &bad, err, sizeof err), -1);
+    free(A), free(B), free(C), free(er), free(buf);
+    tc_corpus_rec_free(&rec);
+    tc_backend_close(e);
+}
+
+/* The H100 record: every dense catalogue entry present, its layout proven on
+ * the GPU, its SASS read; the integer control exact; per-instruction error
+ * statistics against the correctly rounded result printed. */
+static void h100_corpus_replays_against_the_oracle(void **state)
+{
+    for (size_t fi = 0; fi < 2; fi++) {
+        FILE *p = fopen(corpus_files[fi], "rb");
+        if (!p)
+            fail_msg("%s is missing", corpus_files[fi]);
+        fclose(p);
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    size_t ncat, lines = 0;
+    const tc_instr *cat = tc_catalogue(&ncat);
+    unsigned char *seen = calloc(ncat, 1);
+    tc_corpus_rec *kept = calloc(ncat, sizeof *kept); /* shared-memory twins of .rs lines */
+    print_message("%-38s %7s %7s %7s %7s %10s %9s %-6s %s\n", "instruction", "n", "exact%", "<=1/2%", "<1ulp%",
+                  "max_ulps", "nan_diff", "native", "sass");
+    for (size_t fi = 0; fi < 2; fi++) {
+        char cmd[160];
+        snprintf(cmd, sizeof cmd, "gzip -dc %s", corpus_files[fi]);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        while ((got = getline(&line, &cap, p)) > 0) {
+            char err[384];
+            tc_corpus_rec rec;
+            if (tc_corpus_parse(line, &rec, err, sizeof err))
+                fail_msg("line %zu: %s", lines + 1, err);
+            lines++;
+            if (rec.inputs_of[0]) {
+                const tc_instr *tw = tc_instr_by_name(rec.inputs_of);
+                if (!tw || tc_corpus_resolve(&rec, &kept[tw - cat], err, sizeof err))
+                    fail_msg("line %zu: %s", lines, tw ? err : "unknown twin");
+            }
+            const tc_instr *ins = rec.ins;
+            seen[ins - cat] = 1;
+            if (strcmp(rec.layout, "pass") != 0)
+                fail_msg("%s: layout on the GPU: %s", ins->name, rec.layout);
+            assert_true(rec.ntiles * (size_t)ins->m * (size_t)ins->n >= 10000);
+            assert_true(rec.sass_opcode[0] != '\0');
+            size_t n = rec.ntiles * (size_t)ins->m * (size_t)ins->n;
+            oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
+            oracle_err *e = malloc(n * sizeof *e);
+            oracle_mma_err(f, ins->m, ins->n, ins->k, rec.ntiles, rec.A, rec.B, rec.C, rec.D, e);
+            oracle_err_stats s;
+            oracle_err_summarize(e, n, &s);
+            print_message("%-38s %7zu %7.2f %7.2f %7.2f %10.3g %9zu %-6s %s\n", ins->name, s.n,
+                          100.0 * (double)s.n_exact / (double)s.n, 100.0 * (double)s.n_half / (double)s.n,
+                          100.0 * (double)s.n_one / (double)s.n, s.max_ulps, s.n_nan,
+                          rec.sass_native < 0 ? "?" : rec.sass_native ? "yes" : "no", rec.sass_opcode);
+            if (tc_format_is_int(ins->d)) /* the exact-integer control: the sums fit, so no error at all */
+                assert_int_equal(s.n_exact, s.n);
+            free(e);
+            if (!strncmp(ins->api, "wgmma", 5) && !ins->a_in_regs)
+                kept[ins - cat] = rec;
+            else
+                tc_corpus_rec_free(&rec);
+        }
+        for (size_t i = 0; i < ncat; i++)
+            tc_corpus_rec_free(&kept[i]);
+        free(kept);
+        assert_int_equal(pclose(p), 0);
+    }
+    free(line);
+    for (size_t i = 0; i < ncat; i++)
+        if (!seen[i] && !cat[i].sparse)
+            fail_msg("%s: not in the H100 corpus", cat[i].name);
+    free(seen);
+}
+
+/* A .rs line takes its twin's inputs and, when equal, its outputs. */
+static void rs_lines_reference_their_twin(void **state)
+{
+    char err[384];
+    tc_backend *e = tc_backend_open("exact", err, sizeof err);
+    const tc_instr *ss = tc_instr_by_name("wgmma.m64n8k16.f32.bf16.bf16"),
+                   *rs = tc_instr_by_name("wgmma.m64n8k16.f32.bf16.bf16.rs");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(tc_corpus_record(e, ss, 600, 9, f, err, sizeof err), 0);
+    assert_int_equal(tc_corpus_record(e, rs, 600, 9, f, err, sizeof err), 0);
+    fclose(f);
+    char *second = strchr(buf, '\n') + 1;
+    second[-1] = '\0';
+    assert_non_null(strstr(second, "\"d_same_as\":\"wgmma.m64n8k16.f32.bf16.bf16\""));
+    assert_null(strstr(second, "\"a\":"));
+    tc_corpus_rec r1, r2;
+    assert_int_equal(tc_corpus_parse(buf, &r1, err, sizeof err), 0);
+    assert_int_equal(tc_corpus_parse(second, &r2, err, sizeof err), 0);
+    assert_null(r2.A);
+    assert_int_equal(tc_corpus_resolve(&r2, NULL, err, sizeof err), -1);
+    assert_int_equal(tc_corpus_resolve(&r2, &r1, err, sizeof err), 0);
+    assert_memory_equal(r2.D, r1.D, r1.ntiles * 64 * 8 * 8);
+    tc_corpus_rec_free(&r1);
+    tc_corpus_rec_free(&r2);
+    free(buf);
+    tc_backend_close(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(exact_corpus_round_trips),
+        cmocka_unit_test(rs_lines_reference_their_twin),
+        cmocka_unit_test(h100_corpus_replays_against_the_oracle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# make report-check: does a tcscope HTML report open in a real browser with
+# its plots drawn? Renders a fresh sweep report (exact backend, no GPU
+# needed) and every committed reports/baselines/*.html in headless Chromium:
+#  - the DOM Chromium built must hold one <svg> with drawn <path>s per plot
+#    figure of the page;
+#  - the PNG screenshot must not be blank: enough non-white pixels, and
+#    enough saturated (plot-line coloured) ones.
+# Installs chromium when missing and run as root (apt-get), else prints the
+# apt-get line. Exit 0 all good, 1 a check failed, 2 unusable environment.
+set -u
+OUT=${REPORT_CHECK_OUT:-out/report-check}
+BIN=${TCSCOPE:-build/tcscope}
+
+need() {   # need COMMAND PACKAGE
+  command -v "$1" >/dev/null && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "report-check: installing $2" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >&2 && return 0
+  fi
+  echo "report-check: $1 is missing; install it with: sudo apt-get install -y $2" >&2
+  exit 2
+}
+need chromium chromium
+need python3 python3
+need gnuplot gnuplot-nox
+
+rm -rf "$OUT"; mkdir -p "$OUT"
+if ! "$BIN" sweep --backend exact --chain 1..30 --trials 10 --out "$OUT/fresh" >"$OUT/sweep.txt" 2>&1; then
+  echo "report-check: tcscope sweep failed:" >&2; cat "$OUT/sweep.txt" >&2; exit 2
+fi
+
+pages=("$OUT/fresh/sweep.html")
+for f in reports/baselines/*.html; do [ -e "$f" ] && pages+=("$f"); done
+
+# Decodes an 8-bit RGB/RGBA PNG (what Chromium writes) with the standard
+# library only and prints: width height nonwhite_fraction saturated_pixels.
+png_stats() {
+  python3 - "$1" <<'EOF'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+pos, idat, w = 8, b'', 0
+while pos < len(data):
+    n, typ = struct.unpack('>I4s', data[pos:pos + 8]); body = data[pos + 8:pos + 8 + n]; pos += 12 + n
+    if typ == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        assert depth == 8 and ctype in (2, 6), 'unsupported PNG layout'
+        bpp = 3 if ctype == 2 else 4
+    elif typ == b'IDAT':
+        idat += body
+raw, stride = zlib.decompress(idat), w * bpp
+prev, rows, p = bytearray(stride), [], 0
+for y in range(h):
+    f, line = raw[p], bytearray(raw[p + 1:p + 1 + stride]); p += 1 + stride
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + ((a + b) >> 1)) & 255
+        elif f == 4:
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+nonwhite = sat = 0
+for line in rows:
+    for x in range(0, stride, bpp):
+        r, g, b = line[x], line[x + 1], line[x + 2]
+        if min(r, g, b) < 240: nonwhite += 1
+        if max(r, g, b) - min(r, g, b) > 80: sat += 1
+print(w, h, '%.4f' % (nonwhite / (w * h)), sat)
+EOF
+}
+
+fail=0
+for page in "${pages[@]}"; do
+  name=$(basename "$(dirname "$page")")-$(basename "$page" .html)
+  abs=$(cd "$(dirname "$page")" && pwd)/$(basename "$page")
+  png="$OUT/$name.png"
+  chrome=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,2600)
+  "${chrome[@]}" --screenshot="$png" "file://$abs" >"$OUT/$name.log" 2>&1
+  "${chrome[@]}" --dump-dom "file://$abs" >"$OUT/$name.dom.html" 2>>"$OUT/$name.log"
+  figures=$(grep -o '<figure class="plot"' "$page" | wc -l)
+  svgs=$(grep -o '<svg' "$OUT/$name.dom.html" | wc -l)
+  paths=$(grep -o '<path' "$OUT/$name.dom.html" | wc -l)
+  if [ ! -s "$png" ]; then
+    echo "report-check: $page: Chromium wrote no screenshot (see $OUT/$name.log)"; fail=1; continue
+  fi
+  read -r w h nonwhite sat < <(png_stats "$png") || { echo "report-check: $png: unreadable PNG"; fail=1; continue; }
+  status=ok
+  if [ "$figures" -lt 1 ] || [ "$svgs" -lt "$figures" ] || [ "$paths" -lt $((figures * 3)) ]; then status="plots missing"; fi
+  if awk "BEGIN{exit !($nonwhite < 0.02)}" || [ "$sat" -lt 2000 ]; then status="blank or colourless screenshot"; fi
+  printf 'report-check: %-40s %s: %d plot figures, %d <svg> and %d <path> in the rendered DOM, %sx%s PNG, %.1f%% non-white, %d coloured pixels\n' \
+    "$page" "$status" "$figures" "$svgs" "$paths" "$w" "$h" "$(awk "BEGIN{print 100*$nonwhite}")" "$sat"
+  [ "$status" = ok ] || fail=1
+done
+[ "$fail" = 0 ] && echo "report-check: OK (screenshots in $OUT)"
+exit "$fail"
