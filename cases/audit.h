@@ -32,6 +32,7 @@ typedef struct {
     infer_result fit;
     verify_result proof;
     json_t *object;           /* the `audit` record object (owned) */
+    bool control;             /* outside the model: checked against the exact oracle only */
 } audit_result;
 
 /* Audits one instruction on the backend. 0, or -1 with err (the backend

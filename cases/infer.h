@@ -6,11 +6,14 @@
  * out of the fused sum, input conversion, subnormals at every stage,
  * NaN/Inf/overflow patterns, random batches), runs them, and fits every
  * model_params field: each field takes the candidate value that reproduces
- * the most answers (coordinate descent until nothing changes, then joint
- * checks of the interacting fields). Evidence per field: for every rejected
+ * the most answers (coordinate descent from four starts until nothing
+ * changes, with joint searches over the interacting pairs of fields, until
+ * a start explains every answer). Evidence per field: for every rejected
  * candidate, the cases whose answers it contradicts. A field none of the
  * cases can decide is marked not identifiable (its value does not change any
- * crafted answer). The fit is only a hypothesis: cases/verify.h proves it.
+ * crafted answer; fields can also trade against each other, e.g. FP8 inputs
+ * flushed as FP8 vs widened to F16). The fit is only a hypothesis:
+ * cases/verify.h proves it.
  */
 #ifndef TC_INFER_H
 #define TC_INFER_H

@@ -38,6 +38,17 @@ const tc_instr *sweep_instr_for(const tc_format *f)
     return best;
 }
 
+const char *sweep_instr_unfit(const tc_instr *ins)
+{
+    if (ins->sparse)
+        return "sparse instructions need 2:4 structured inputs";
+    if (strcmp(ins->a->name, ins->b->name))
+        return "A and B formats differ (a chain feeds D back as A)";
+    if (ins->a->specials == TC_SPECIALS_INT || ins->d->specials == TC_SPECIALS_INT)
+        return "integer formats";
+    return NULL;
+}
+
 double sweep_quantile_sorted(const double *v, size_t n, double q)
 {
     if (n == 0)
@@ -102,27 +113,30 @@ static void convert_step(const chain_run *cr, const uint64_t *Di, uint64_t *Xi, 
 }
 
 /* One step of every chain as independent MMA tiles: D_t = X_t * B_t is
- * K/n tiles of m x n x k (B's column blocks), C = +0. The products are the
- * instruction's own; only the conversion between steps is then done here. */
+ * ceil(K/n) tiles of m x n x k over B's column blocks, the last one padded
+ * with +0 columns (each D element is its own dot product, so padding changes
+ * no kept element), C = +0. The products are the instruction's own. */
 static int step_as_tiles(tc_backend *b, const chain_run *cr, const uint64_t *X, const uint64_t *Bs, uint64_t *D,
                          char *err, size_t len)
 {
-    const size_t M = (size_t)cr->m, K = (size_t)cr->k, n = (size_t)cr->ins->n, nb = K / n, T = cr->T;
+    const size_t M = (size_t)cr->m, K = (size_t)cr->k, n = (size_t)cr->ins->n, nb = (K + n - 1) / n, T = cr->T;
     const size_t ntiles = T * nb;
-    uint64_t *A = malloc(ntiles * M * K * sizeof *A), *B = malloc(ntiles * K * n * sizeof *B);
+    uint64_t *A = malloc(ntiles * M * K * sizeof *A), *B = calloc(ntiles * K * n, sizeof *B);
     uint64_t *C = calloc(ntiles * M * n, sizeof *C), *Dt = malloc(ntiles * M * n * sizeof *Dt);
     for (size_t t = 0; t < T; t++)
         for (size_t jb = 0; jb < nb; jb++) {
-            size_t tile = t * nb + jb;
+            size_t tile = t * nb + jb, w = K - jb * n < n ? K - jb * n : n;
             memcpy(A + tile * M * K, X + t * M * K, M * K * sizeof *A);
             for (size_t q = 0; q < K; q++)
-                memcpy(B + tile * K * n + q * n, Bs + t * K * K + q * K + jb * n, n * sizeof *B);
+                memcpy(B + tile * K * n + q * n, Bs + t * K * K + q * K + jb * n, w * sizeof *B);
         }
     int rc = tc_backend_mma(b, cr->ins, ntiles, A, B, C, Dt, err, len);
     for (size_t t = 0; rc == 0 && t < T; t++)
-        for (size_t jb = 0; jb < nb; jb++)
+        for (size_t jb = 0; jb < nb; jb++) {
+            size_t w = K - jb * n < n ? K - jb * n : n;
             for (size_t r = 0; r < M; r++)
-                memcpy(D + t * M * K + r * K + jb * n, Dt + (t * nb + jb) * M * n + r * n, n * sizeof *D);
+                memcpy(D + t * M * K + r * K + jb * n, Dt + (t * nb + jb) * M * n + r * n, w * sizeof *D);
+        }
     free(A);
     free(B);
     free(C);
@@ -164,7 +178,8 @@ static int run_backend_chain(tc_backend *b, chain_run *cr, bool scaled, size_t *
                              char *err, size_t len)
 {
     size_t T = cr->T, mk = cr->mk, n = (size_t)cr->n;
-    if (!scaled && !cr->p->stepwise) {
+    /* Backends build chains for mma.sync; other APIs (wgmma) go step by step. */
+    if (!scaled && !cr->p->stepwise && !strcmp(cr->ins->api, "mma")) {
         tc_rounding cvt = sweep_cvt_rounding(cr->p);
         if (tc_backend_chain(b, cr->ins, T, cr->n, cr->A0, cr->B, NULL, cvt, cr->X, cr->D, err, len) == 0) {
             *path = "backend chain";
@@ -302,9 +317,15 @@ int sweep_run(tc_backend *b, const sweep_params *p, sweep_result *r, char *err, 
         r->instr_name = "host.fma.f32";
         r->chain_path = "host fmaf";
     } else {
-        cr.ins = sweep_instr_for(p->fmt);
+        cr.ins = p->ins ? p->ins : sweep_instr_for(p->fmt);
         if (!cr.ins) {
             set_err(err, len, "no catalogue instruction takes %s inputs for a chain", p->fmt->name);
+            return -1;
+        }
+        const char *unfit = sweep_instr_unfit(cr.ins);
+        if (unfit || strcmp(cr.ins->a->name, p->fmt->name)) {
+            set_err(err, len, "%s cannot run a %s chain: %s", cr.ins->name, p->fmt->name,
+                    unfit ? unfit : "its A format differs");
             return -1;
         }
         char why[256] = "";

@@ -46,6 +46,7 @@ typedef struct {
     bool keep_trace;       /* keep inputs, outputs and per-element errors (tests) */
     int threads;           /* reference workers; 0: every online core */
     bool stepwise;         /* step by step through tc_backend_mma even where the backend has chains */
+    const tc_instr *ins;   /* the instruction to sweep; NULL: sweep_instr_for(fmt) */
     /* Optional progress report after each trial's reference (done, total). */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
@@ -81,6 +82,10 @@ typedef struct {
  * sweep then runs the host FP32 baseline, fmaf in k order) and for formats
  * without an instruction. */
 const tc_instr *sweep_instr_for(const tc_format *f);
+
+/* NULL if ins can run a sweep chain (A and B in one format, float
+ * formats, dense), else why. */
+const char *sweep_instr_unfit(const tc_instr *ins);
 
 /* Runs one format's sweep on backend b (unused for the host baseline).
  * 0, or -1 with err (backend refused, bad parameters). */

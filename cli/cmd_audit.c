@@ -21,6 +21,7 @@ typedef struct {
     const char *out;
     const char *profile_name;
     const char *timing_file;  /* bench record to attach instead of measuring */
+    const char *merge;        /* comma-separated audit output folders to merge */
     size_t n;
     uint64_t seed;
     unsigned shard, nshards;  /* audit every nshards-th instruction from shard */
@@ -29,7 +30,7 @@ typedef struct {
 
 static int parse_args(int argc, char **argv, audit_args *a)
 {
-    *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, 1000000, 0x7c5c09e, 0, 1, false, true, true};
+    *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, NULL, 1000000, 0x7c5c09e, 0, 1, false, true, true};
     for (int i = 1; i < argc; i++) {
         bool miss = false;
         const char *v;
@@ -43,6 +44,8 @@ static int parse_args(int argc, char **argv, audit_args *a)
             a->profile_name = v;
         else if ((v = cli_opt(argc, argv, &i, "--timing", &miss)))
             a->timing_file = v;
+        else if ((v = cli_opt(argc, argv, &i, "--merge", &miss)))
+            a->merge = v;
         else if ((v = cli_opt(argc, argv, &i, "--shard", &miss))) {
             char tail;
             if (sscanf(v, "%u/%u%c", &a->shard, &a->nshards, &tail) != 2 || a->nshards == 0 ||
@@ -169,24 +172,41 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
     size_t count;
     const tc_instr *cat = tc_catalogue(&count);
     const tc_instr **list = calloc(count + 1, sizeof *list);
-    size_t n = 0;
+    size_t n = 0, nsparse = 0;
     char why[256];
     for (size_t i = 0; i < count; i++) {
         if (strcmp(name, "all") && strcmp(name, cat[i].name))
             continue;
         if (i % a->nshards != a->shard)
             continue;
+        /* The inference's cases use every K term; 2:4 sparse A cannot carry them. */
+        if (cat[i].sparse) {
+            nsparse++;
+            if (strcmp(name, "all"))
+                cli_fail("audit", "%s: sparse instructions are not audited yet (the inference "
+                                  "needs 2:4-structured cases)", cat[i].name);
+            continue;
+        }
         if (tc_backend_supports(be, &cat[i], why, sizeof why))
             list[n++] = &cat[i];
         else if (strcmp(name, "all"))
             cli_fail("audit", "%s", why);
     }
+    if (nsparse && !strcmp(name, "all"))
+        fprintf(stderr, "tcscope audit: %zu sparse instructions not audited (the inference needs "
+                        "2:4-structured cases, not built yet)\n", nsparse);
     *out = list;
     return n;
 }
 
 static void print_human(const audit_result *r)
 {
+    if (r->control) {
+        printf("%-44s %s %8zu/%-8zu outside the model: %s the exact oracle\n", r->ins->name,
+               r->proof.mismatches == 0 ? "EXACT   " : "INEXACT ", r->proof.mismatches, r->proof.n,
+               r->proof.mismatches == 0 ? "equals" : "differs from");
+        return;
+    }
     const json_t *fp = json_object_get(r->object, "fingerprint");
     const json_t *t = json_object_get(r->object, "timing");
     printf("%-44s %s %8zu/%-8zu block=%-4s align_bits=%-5s align=%-5s acc=%-10s out=%-4s",
@@ -221,12 +241,69 @@ static int write_outputs(const audit_args *a, tc_record *rec, model_profile *pro
     return TC_EXIT_OK;
 }
 
+/* Shards of one audit (--shard) run as separate processes; this joins their
+ * records and profiles in catalogue order of the shards given. */
+static int merge_audits(const audit_args *a)
+{
+    char *list = strdup(a->merge), *save = NULL, err[512], path[4096];
+    tc_record out = {NULL, NULL};
+    model_profile prof;
+    memset(&prof, 0, sizeof prof);
+    int status = TC_EXIT_OK;
+    for (char *dir = strtok_r(list, ",", &save); dir; dir = strtok_r(NULL, ",", &save)) {
+        tc_record rec;
+        snprintf(path, sizeof path, "%s/audit.jsonl", dir);
+        if (tc_record_load(path, &rec, err, sizeof err) != 0) {
+            status = cli_fail("audit", "--merge: %s", err);
+            break;
+        }
+        if (!out.header)
+            out = tc_record_new(json_deep_copy(rec.header));
+        size_t i, nprofiled = 0;
+        json_t *o;
+        json_array_foreach(rec.objects, i, o) {
+            if (!json_is_true(json_object_get(json_object_get(o, "verification"), "verified")))
+                status = TC_EXIT_DIFF;
+            else if (!json_object_get(o, "control"))
+                nprofiled++;
+            tc_record_add(&out, json_deep_copy(o), err, sizeof err);
+        }
+        tc_record_free(&rec);
+        if (nprofiled == 0)
+            continue; /* a shard with no verified fingerprint wrote an empty profile */
+        model_profile part;
+        snprintf(path, sizeof path, "%s/audit.profile", dir);
+        if (profile_load(path, &part, err, sizeof err) != 0) {
+            status = cli_fail("audit", "--merge: %s", err);
+            break;
+        }
+        for (size_t j = 0; j < part.count; j++)
+            profile_set(&prof, part.entries[j].instr, &part.entries[j].params);
+        if (prof.nnotes == 0)
+            for (size_t j = 0; j < part.nnotes; j++)
+                profile_add_note(&prof, part.notes[j].key, part.notes[j].value);
+        profile_free(&part);
+    }
+    free(list);
+    if (status != TC_EXIT_USAGE && out.header) {
+        int w = write_outputs(a, &out, &prof);
+        if (w != TC_EXIT_OK)
+            status = w;
+    }
+    if (out.header)
+        tc_record_free(&out);
+    profile_free(&prof);
+    return status;
+}
+
 int cmd_audit(int argc, char **argv)
 {
     audit_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc != TC_EXIT_OK)
         return rc;
+    if (a.merge)
+        return merge_audits(&a);
     bool fallback;
     tc_backend *be = open_backend(&a, &fallback);
     if (!be)
@@ -268,7 +345,7 @@ int cmd_audit(int argc, char **argv)
         }
         if (r.proof.mismatches != 0 || r.proof.n == 0)
             status = TC_EXIT_DIFF;
-        if (r.proof.mismatches == 0 && r.proof.n > 0)
+        if (r.proof.mismatches == 0 && r.proof.n > 0 && !r.control)
             profile_set(&prof, list[i]->name, &r.fit.params);
         if (a.json) {
             json_t *line = json_deep_copy(r.object);

@@ -129,6 +129,13 @@ static void print_result(const tc_case_result *r, const cases_opts *o, const cha
         json_object_set_new(j, "failed", r->failed[0] ? json_string(r->failed) : json_null());
         json_object_set_new(j, "behaviour", labels_json(r->matched, r->nmatched));
         json_object_set_new(j, "unrecognised", json_boolean(r->unrecognised));
+        if (r->nvariants > 1) {
+            char l[40], lv[96];
+            hex_bits(r->d_last, ins->d, l, sizeof l);
+            value_text(r->d_last, ins->d, lv, sizeof lv);
+            json_object_set_new(j, "d_last", json_string(l));
+            json_object_set_new(j, "d_last_value", json_string(lv));
+        }
         json_object_set_new(j, "variants", json_integer((json_int_t)r->nvariants));
         json_object_set_new(j, "distinct", json_integer((json_int_t)r->ndistinct));
         char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -144,6 +151,12 @@ static void print_result(const tc_case_result *r, const cases_opts *o, const cha
     if (r->nvariants > 1)
         printf("; %zu variants, %zu distinct", r->nvariants, r->ndistinct);
     putchar('\n');
+    if (r->nvariants > 1 && r->d_last != r->d) {
+        char l[40], lv[96];
+        hex_bits(r->d_last, ins->d, l, sizeof l);
+        value_text(r->d_last, ins->d, lv, sizeof lv);
+        printf("      last variant: D = %s (%s)\n", l, lv);
+    }
     if (r->failed[0])
         printf("      not as expected: %s\n", r->failed);
     if (r->nmatched) {

@@ -1,7 +1,9 @@
 /* tcscope choose [--max-rel-err E] [--k K] [--chain D] [--range LO:HI]
  *                [--need-inf-nan] [--stat median|p90|max] [--dist D]
  *                [--sweep FILE]... [--bench FILE]... [--json]
- * Precision advice from recorded sweeps and benches (no GPU needed). */
+ * Precision advice from recorded sweeps and benches (no GPU needed).
+ * Defaults: reports/baselines/h100-sweep.json (+ h100-sweep-wgmma.json when
+ * present) and reports/baselines/h100-bench.json. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include "reports/choose.h"
 
 #define DEFAULT_SWEEP "reports/baselines/h100-sweep.json"
+#define DEFAULT_SWEEP_WGMMA "reports/baselines/h100-sweep-wgmma.json"
 #define DEFAULT_BENCH "reports/baselines/h100-bench.json"
 #define MAX_FILES 16
 
@@ -167,6 +170,8 @@ int cmd_choose(int argc, char **argv)
             return cli_fail("choose", "no sweep record: %s is missing (run tcscope sweep --out DIR, or give --sweep FILE)",
                             DEFAULT_SWEEP);
         sweeps[ns++] = DEFAULT_SWEEP;
+        if (access(DEFAULT_SWEEP_WGMMA, R_OK) == 0)
+            sweeps[ns++] = DEFAULT_SWEEP_WGMMA;
     }
     if (nb == 0 && access(DEFAULT_BENCH, R_OK) == 0)
         benches[nb++] = DEFAULT_BENCH;

@@ -122,7 +122,7 @@ static void progress_cb(void *ctx, size_t done, size_t total)
 }
 
 /* --render REC --out DIR: the report of a recorded sweep (e.g. one run on a
- * machine without gnuplot), nothing run. */
+ * machine without gnuplot), nothing run; the files are named after REC. */
 static int render_only(const char *path, const char *out)
 {
     if (!out)
@@ -131,18 +131,25 @@ static int render_only(const char *path, const char *out)
     char err[512];
     if (tc_record_load(path, &rec, err, sizeof err))
         return cli_fail("sweep", "%s", err);
-    int rc = tc_report_write(&rec, out, "sweep", err, sizeof err) ? cli_fail("sweep", "report: %s", err) : TC_EXIT_OK;
+    /* Named after the record: r.json -> r.md, r.html, r-median.svg, ... */
+    char name[256];
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    snprintf(name, sizeof name, "%s", base);
+    char *dot = strrchr(name, '.');
+    if (dot && dot != name)
+        *dot = '\0';
+    int rc = tc_report_write(&rec, out, name, err, sizeof err) ? cli_fail("sweep", "report: %s", err) : TC_EXIT_OK;
     if (rc == TC_EXIT_OK)
-        printf("wrote %s/sweep.md, %s/sweep.html\n", out, out);
+        printf("wrote %s/%s.md, %s/%s.html\n", out, name, out, name);
     tc_record_free(&rec);
     return rc;
 }
 
 typedef struct {
-    const char *backend, *formats, *out, *bench_path, *render;
+    const char *backend, *formats, *out, *bench_path, *render, *instrs;
     sweep_params p;
     bool json, bench_given, formats_given;
-    char like_formats[256];
+    char like_instrs[1024];
 } sweep_opts;
 
 /* --like REC: every setting of the sweeps in a record (for regressions);
@@ -163,9 +170,9 @@ static int apply_like(const char *path, sweep_opts *o)
     {
         if (rc)
             break;
-        size_t used = strlen(o->like_formats);
-        snprintf(o->like_formats + used, sizeof o->like_formats - used, "%s%s", used ? "," : "",
-                 json_string_value(json_object_get(s, "format")));
+        size_t used = strlen(o->like_instrs);
+        snprintf(o->like_instrs + used, sizeof o->like_instrs - used, "%s%s", used ? "," : "",
+                 json_string_value(json_object_get(s, "instr")));
         if (i > 0)
             continue;
         const char *dist = json_string_value(json_object_get(s, "dist"));
@@ -186,7 +193,7 @@ static int apply_like(const char *path, sweep_opts *o)
         o->p.chain = (int)json_integer_value(json_object_get(s, "chain"));
     }
     if (rc == TC_EXIT_OK) {
-        o->formats = o->like_formats;
+        o->instrs = o->like_instrs;
         o->formats_given = true;
     }
     json_decref(sw);
@@ -249,6 +256,8 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
             o->out = v;
         else if ((v = cli_opt(argc, argv, &i, "--render", &missing)))
             o->render = v;
+        else if ((v = cli_opt(argc, argv, &i, "--instr", &missing)))
+            o->instrs = v;
         else if ((v = cli_opt(argc, argv, &i, "--bench", &missing))) {
             o->bench_path = v;
             o->bench_given = true;
@@ -271,15 +280,31 @@ int cmd_sweep(int argc, char **argv)
     if (o.render)
         return render_only(o.render, o.out);
 
-    /* Validate every format before any work. */
-    const tc_format *fmts[16];
-    tc_format scratch[16];
+    /* Validate every format (or instruction) before any work. */
+    const tc_format *fmts[32];
+    const tc_instr *inss[32] = {NULL};
+    tc_format scratch[32];
     size_t nf = 0;
-    char list[256];
-    snprintf(list, sizeof list, "%s", o.formats);
+    char list[1024];
+    snprintf(list, sizeof list, "%s", o.instrs ? o.instrs : o.formats);
     for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (nf == 16)
-            return cli_fail("sweep", "too many formats");
+        if (nf == 32)
+            return cli_fail("sweep", "too many formats or instructions");
+        if (o.instrs && !strcmp(t, "host.fma.f32")) {   /* the FP32 baseline, as records name it */
+            fmts[nf++] = &tc_f32;
+            continue;
+        }
+        if (o.instrs) {
+            inss[nf] = tc_instr_by_name(t);
+            if (!inss[nf])
+                return cli_fail("sweep", "unknown instruction '%s' (tcscope list shows them)", t);
+            const char *unfit = sweep_instr_unfit(inss[nf]);
+            if (unfit)
+                return cli_fail("sweep", "%s cannot run a chain: %s", t, unfit);
+            fmts[nf] = inss[nf]->a;
+            nf++;
+            continue;
+        }
         fmts[nf] = tc_format_by_name(t, &scratch[nf]);
         if (!fmts[nf])
             return cli_fail("sweep", "unknown format '%s'", t);
@@ -313,6 +338,7 @@ int cmd_sweep(int argc, char **argv)
     for (size_t f = 0; f < nf && rc == TC_EXIT_OK; f++) {
         sweep_params p = o.p;
         p.fmt = fmts[f];
+        p.ins = inss[f];
         char label[64];
         snprintf(label, sizeof label, "sweep %s", p.fmt->name);
         tc_progress prog;
@@ -322,7 +348,7 @@ int cmd_sweep(int argc, char **argv)
         sweep_result r;
         if (sweep_run(b, &p, &r, err, sizeof err)) {
             tc_progress_end(&prog);
-            if (!o.formats_given && strstr(err, "cannot run")) {
+            if (!o.formats_given && !o.instrs && strstr(err, "cannot run")) {
                 /* The default list asks for every format; say which one this backend lacks. */
                 fprintf(stderr, "tcscope sweep: %s skipped: %s\n", p.fmt->name, err);
                 continue;

@@ -11,12 +11,12 @@ static const struct {
     const char *usage;
 } commands[] = {
     {"formats", cmd_formats, "formats [--json]                      table of every format"},
-    {"convert", cmd_convert, "convert --to FMT [--round MODE] [--sat|--nosat] [--ftz] [--json] VALUE...|-"},
+    {"convert", cmd_convert, "convert --to FMT [--round MODE] [--sat|--nosat|--ovf inf|sat|nan] [--ftz] [--daz] [--rbits R] [--json] VALUE...|-"},
     {"list", cmd_list, "list [--backend B] [--json]            instructions the backend can run"},
     {"run", cmd_run, "run --backend B --instr NAME --a V,.. --b V,.. --c V [--json]"},
-    {"audit", cmd_audit, "audit [--backend B] [--instr NAME|all] [--out DIR] [--json]"},
+    {"audit", cmd_audit, "audit [--backend B] [--instr NAME|all] [--out DIR] [--n COUNT] [--seed S] [--timing BENCH.json] [--shard I/N] [--json]"},
     {"verify", cmd_verify, "verify --backend B --profile P --instr NAME [--n COUNT] [--json]"},
-    {"cases", cmd_cases, "cases [--backend B] [--instr NAME] FILE...   run case files"},
+    {"cases", cmd_cases, "cases [--backend B] [--instr NAME|all] [--json] [--emit FAMILY|fasi2021] FILE...   run case files"},
     {"sweep", cmd_sweep, "sweep [--backend B] [--formats ..] [--chain 1..N] [--dist ..] [--trials T] [--json]"},
     {"bench", cmd_bench, "bench [--instr ..] [--json]            latency and throughput tables (GPU)"},
     {"compare", cmd_compare, "compare OLD.json NEW.json [--json]    exit 1 if anything changed"},

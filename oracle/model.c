@@ -38,8 +38,10 @@ mdec model_input_decode(const model *m, int which, uint64_t bits)
     mval v = mfmt_decode(src, bits & m->mask_ab[which], false);
     if (cvt->convert && v.cls == MV_FINITE)
         v = mfmt_round(used, v.sign, v.sig, v.lsb, false, cvt->round, false, TC_OVF_INF);
-    if (ftz && v.cls == MV_FINITE && v.sig < (UINT64_C(1) << used->mbits))
+    if (ftz && v.cls == MV_FINITE && v.sig < (UINT64_C(1) << used->mbits)) {
         v.cls = MV_ZERO;
+        v.sig = 0;   /* the kernel relies on: a zero has sig 0 */
+    }
     return dec_make(v);
 }
 

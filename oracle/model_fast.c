@@ -37,45 +37,34 @@ static void kacc_from_val(const model *m, kacc *acc, mval v)
 static inline int step_products(const model *m, int n, const mdec *a, const mdec *b,
                                 int64_t *X, int *tn, int *sg, int *E, bool *zpos, bool *zneg)
 {
-    const int prod_bits = m->p.prod_bits, flush = m->p.prod_flush_exp;
+    const int flush = m->p.prod_flush_exp;
     const bool nominal = m->p.exp_ref == MODEL_EXP_NOMINAL;
-    int nz = 0, e = INT_MIN;
+    int nz = 0, e = INT_MIN, flags = 0;
+    bool zp = false, zn = false;
     for (int i = 0; i < n; i++) {
         mdec x = a[i], y = b[i];
-        if ((x.cls | y.cls) & 2)   /* Inf or NaN */
-            return BAIL;
+        flags |= x.cls | y.cls;
+        /* a zero or special input decodes with sig 0: its product is 0 */
+        uint64_t p = (uint64_t)x.sig * y.sig;
         int s = x.sign ^ y.sign;
-        if (x.cls == MV_ZERO || y.cls == MV_ZERO) {
-            *zpos |= !s;
-            *zneg |= s;
+        int lz = __builtin_clzll(p | 1);
+        int t = x.lsb + y.lsb + 63 - lz;
+        if (p == 0 || t < flush) {
+            zp |= !s;
+            zn |= s;
             continue;
         }
-        uint64_t P = (uint64_t)x.sig * y.sig;
-        int lsb = x.lsb + y.lsb;
-        if (prod_bits != MODEL_EXACT) {
-            mterm t = model_product(m, x, y);
-            if (t.cls == MV_ZERO) {
-                *zpos |= !s;
-                *zneg |= s;
-                continue;
-            }
-            P = t.sig;
-            lsb = t.lsb;
-        }
-        int lz = __builtin_clzll(P);
-        int t = lsb + 63 - lz;
-        if (t < flush) {
-            *zpos |= !s;
-            *zneg |= s;
-            continue;
-        }
-        X[nz] = (int64_t)(P << (lz - 1));
+        X[nz] = (int64_t)(p << (lz - 1));
         tn[nz] = t;
         sg[nz] = s;
         int r = nominal ? x.e + y.e : t;
         e = r > e ? r : e;
         nz++;
     }
+    if (flags & 2)   /* Inf or NaN */
+        return BAIL;
+    *zpos |= zp;
+    *zneg |= zn;
     *E = e;
     return nz;
 }

@@ -216,11 +216,18 @@ static int check_sparse(const tc_instr *ins, size_t ntiles, const uint64_t *A, c
     return 0;
 }
 
-/* Every input must be a valid container of its format (no bits above it). */
+uint64_t tc_operand_mask(const tc_format *f)
+{
+    if (f->shift > 0)
+        return f->storage_bits >= 64 ? ~0ull : (1ull << f->storage_bits) - 1;
+    return tc_format_mask(f);
+}
+
+/* Every input must fit its operand register (no bits above it). */
 static int check_bits(const char *what, const tc_format *f, size_t n, const uint64_t *x, char *err,
                       size_t errlen)
 {
-    uint64_t mask = tc_format_mask(f);
+    uint64_t mask = tc_operand_mask(f);
     for (size_t i = 0; i < n; i++)
         if (x[i] & ~mask) {
             snprintf(err, errlen, "%s[%zu] = 0x%llx is not a %s bit pattern", what, i,

@@ -204,7 +204,7 @@ static bool par_unpack(const void *in, size_t n, int bytes, uint64_t poison, uin
 static int pack_checked(const char *what, const tc_format *f, const uint64_t *src, size_t n, size_t base, void *dst,
                         char *err, size_t errlen)
 {
-    size_t bad = par_pack(src, n, f->storage_bits / 8, tc_format_mask(f), dst);
+    size_t bad = par_pack(src, n, f->storage_bits / 8, tc_operand_mask(f), dst);
     if (bad == n)
         return 0;
     snprintf(err, errlen, "%s[%zu] = 0x%llx is not a %s bit pattern", what, base + bad, (unsigned long long)src[bad],

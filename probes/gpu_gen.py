@@ -3,8 +3,8 @@
 
 One small Op struct per instruction holds its asm statement; the generic
 executors of probes/gpu_kernels.cuh do the rest. The list mirrors
-probes/catalogue.c (tests/test_backend_gpu.c checks every buildable catalogue
-entry has a kernel). Run from the repository root: python3 probes/gpu_gen.py
+probes/catalogue.c (tests/test_catalogue.c checks that every dense catalogue
+entry has a kernel and every kernel is an entry). Run from the repository root: python3 probes/gpu_gen.py
 """
 import os
 

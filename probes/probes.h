@@ -30,6 +30,12 @@ typedef struct {
 } tc_instr;
 
 const tc_instr *tc_catalogue(size_t *count);
+
+/* Bits an operand register may carry: the whole container for a format held
+ * in a wider register (TF32 in 32 bits), since what the tensor core does with
+ * the low bits is a question the audit asks; else the format's own bits.
+ * Software backends read such operands through tc_decode (low bits ignored). */
+uint64_t tc_operand_mask(const tc_format *f);
 const tc_instr *tc_instr_by_name(const char *name);
 
 /* Facts about what ran the work, for records. Strings empty when unknown. */

@@ -214,7 +214,7 @@ static void check_kernel(tc_bench *b, const tct_kernel_set *ks, const tc_instr *
         snprintf(fn, sizeof fn, "%s_lat", ks->symbol);
     else
         snprintf(fn, sizeof fn, "%s_i%d", ks->symbol, ilp);
-    int expected = ilp == 0 ? 1 : ilp * ks->unroll;
+    int expected = (ilp == 0 ? 1 : ilp * ks->unroll) * (ks->sass_per_mma > 1 ? ks->sass_per_mma : 1);
     memset(kc, 0, sizeof *kc);
     if (!b->sass) {
         snprintf(kc->check.message, sizeof kc->check.message, "%.60s: SASS not checked: %.200s", fn, b->sass_err);

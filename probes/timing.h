@@ -75,6 +75,8 @@ typedef struct {
     int unroll;               /* MMAs per accumulator per loop iteration (mma); 1 for wgmma */
     const void *k[8];
     const void *lat;          /* wgmma: one wgmma waited for per iteration; NULL for mma */
+    int sass_per_mma;         /* native SASS MMAs per PTX MMA by construction (wmma 16x16 is
+                                 two m16n8 HMMAs); 0 means 1 */
 } tct_kernel_set;
 
 typedef struct {

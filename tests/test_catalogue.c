@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "probes/probes.h"
+#if TC_HAVE_CUDA
+#include "probes/gpu.h"
+#endif
 
 /* Re-derives the name from the fields, independently of catalogue.c's printf. */
 static void names_are_made_of_their_fields(void **state)
@@ -116,6 +119,41 @@ static void required_entries_exist(void **state)
     }
 }
 
+/* The generated kernels (probes/gpu_gen.py) and the catalogue agree: every
+ * dense entry has a kernel under its own name, every kernel is an entry. */
+static void every_dense_entry_has_a_gpu_kernel(void **state)
+{
+#if TC_HAVE_CUDA
+    size_t n;
+    const tc_instr *c = tc_catalogue(&n);
+    for (size_t i = 0; i < n; i++) {
+        const tc_gpu_kernel *k = tc_gpu_kernel_find(c[i].name);
+        if (c[i].sparse)
+            assert_null(k);
+        else if (!k)
+            fail_msg("%s: no kernel", c[i].name);
+        else
+            assert_string_equal(k->name, c[i].name);
+    }
+    typedef const tc_gpu_kernel *(*fam)(size_t *);
+    const fam fams[] = {tc_gpu_kernels_mma, tc_gpu_kernels_wgmma_f16, tc_gpu_kernels_wgmma_tf32,
+                        tc_gpu_kernels_wgmma_fp8};
+    size_t total = 0;
+    for (size_t f = 0; f < 4; f++) {
+        size_t m;
+        const tc_gpu_kernel *k = fams[f](&m);
+        for (size_t i = 0; i < m; i++)
+            assert_non_null(tc_instr_by_name(k[i].name));
+        total += m;
+    }
+    assert_int_equal(total, 172);
+#else
+    char err[128];
+    assert_null(tc_backend_open("gpu", err, sizeof err));
+    assert_string_equal(err, "no GPU backend: built without nvcc");
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +161,7 @@ int main(void)
         cmocka_unit_test(names_are_unique_and_found),
         cmocka_unit_test(shapes_follow_the_isa),
         cmocka_unit_test(required_entries_exist),
+        cmocka_unit_test(every_dense_entry_has_a_gpu_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -398,6 +398,36 @@ static void timing_bench_file_is_imported_and_compared(void **state)
     tc_run_result_free(&res);
 }
 
+/* Sweeps with the same seed must agree statistic for statistic; with
+ * different seeds they are not comparable (a note, no difference). */
+static void sweep_statistics_change_is_named(void **state)
+{
+    tc_record r = base_record();
+    json_t *steps = json_array();
+    for (int i = 1; i <= 5; i++)
+        json_array_append_new(steps, json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:n}", "step", i, "median", 1e-3 * i,
+                                               "p90", 2e-3 * i, "max", 4e-3 * i, "overflow", 0.0, "nan", 0.0, "time_s"));
+    json_t *sw = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:i, s:s, s:i, s:o}", "kind", "sweep", "format",
+                           "f16", "instr", "mma.m16n8k16.f32.f16.f16.f32", "k", 16, "dist", "normal", "from", "f32",
+                           "round", "rne", "scale", "none", "trials", 100, "seed", "0x1", "chain", 5, "steps", steps);
+    assert_int_equal(tc_record_add(&r, sw, NULL, 0), 0);
+    char a[256], b[256];
+    save(&r, "sw-a.json", a, sizeof a);
+    json_object_set_new(json_array_get(steps, 3), "median", json_real(5e-3));
+    save(&r, "sw-b.json", b, sizeof b);
+    tc_run_result res = compare_files(a, b, "");
+    assert_int_equal(res.status, 1);
+    assert_non_null(strstr(res.out, "step 4 median 0.004 -> 0.005"));
+    tc_run_result_free(&res);
+    json_object_set_new(sw, "seed", json_string("0x2"));
+    save(&r, "sw-c.json", b, sizeof b);
+    res = compare_files(a, b, "");
+    assert_int_equal(res.status, 0);
+    assert_non_null(strstr(res.out, "different seeds"));
+    tc_run_result_free(&res);
+    tc_record_free(&r);
+}
+
 static int setup(void **state)
 {
     return mkdtemp(dir) ? 0 : -1;
@@ -429,6 +459,7 @@ int main(void)
         cmocka_unit_test(unreadable_file_and_bad_usage_exit_two),
         cmocka_unit_test(invalid_objects_are_refused_by_the_writer),
         cmocka_unit_test(timing_bench_file_is_imported_and_compared),
+        cmocka_unit_test(sweep_statistics_change_is_named),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -119,12 +119,12 @@ static void h100_corpus_replays_against_the_oracle(void **state)
             else
                 tc_corpus_rec_free(&rec);
         }
-        for (size_t i = 0; i < ncat; i++)
-            tc_corpus_rec_free(&kept[i]);
-        free(kept);
         assert_int_equal(pclose(p), 0);
     }
     free(line);
+    for (size_t i = 0; i < ncat; i++)
+        tc_corpus_rec_free(&kept[i]);
+    free(kept);
     for (size_t i = 0; i < ncat; i++)
         if (!seen[i] && !cat[i].sparse)
             fail_msg("%s: not in the H100 corpus", cat[i].name);

@@ -145,6 +145,50 @@ static void unwritable_directory_is_an_error(void **state)
     tc_record_free(&r);
 }
 
+/* The committed H100 sweep: every format, N >= 100, T >= 100, from the GPU,
+ * and internally consistent statistics. */
+static void committed_h100_sweep_is_complete_and_consistent(void **state)
+{
+    tc_record r;
+    char err[256];
+    if (tc_record_load("reports/baselines/h100-sweep.json", &r, err, sizeof err))
+        fail_msg("%s", err);
+    assert_string_equal(json_string_value(json_object_get(r.header, "backend")), "gpu:0");
+    assert_non_null(strstr(json_string_value(json_object_get(r.header, "gpu")), "H100"));
+    static const char *const want[] = {"e4m3", "e5m2", "f16", "bf16", "tf32", "f32", "f64"};
+    json_t *sw = tc_record_objects_of(&r, "sweep");
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        size_t i;
+        json_t *o;
+        bool found = false;
+        json_array_foreach(sw, i, o)
+        {
+            if (strcmp(json_string_value(json_object_get(o, "format")), want[w]))
+                continue;
+            found = true;
+            assert_true(json_integer_value(json_object_get(o, "chain")) >= 100);
+            assert_true(json_integer_value(json_object_get(o, "trials")) >= 100);
+            assert_int_equal(json_integer_value(json_object_get(o, "cvt_mismatches")), 0);
+            size_t j;
+            json_t *st;
+            json_array_foreach(json_object_get(o, "steps"), j, st)
+            {
+                double med = json_number_value(json_object_get(st, "median")),
+                       p90 = json_number_value(json_object_get(st, "p90")),
+                       mx = json_number_value(json_object_get(st, "max")),
+                       ov = json_number_value(json_object_get(st, "overflow")),
+                       nan = json_number_value(json_object_get(st, "nan"));
+                assert_true(0 <= med && med <= p90 && p90 <= mx);
+                assert_true(ov >= 0 && ov <= 1 && nan >= 0 && nan <= 1);
+            }
+        }
+        if (!found)
+            fail_msg("no %s sweep in the committed record", want[w]);
+    }
+    json_decref(sw);
+    tc_record_free(&r);
+}
+
 static int setup(void **state)
 {
     return mkdtemp(dir) ? 0 : -1;
@@ -164,6 +208,7 @@ int main(void)
         cmocka_unit_test(plot_with_no_positive_value_says_so),
         cmocka_unit_test(progress_is_silent_when_stderr_is_not_a_terminal),
         cmocka_unit_test(unwritable_directory_is_an_error),
+        cmocka_unit_test(committed_h100_sweep_is_complete_and_consistent),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

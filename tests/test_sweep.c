@@ -303,6 +303,36 @@ static void stepwise_tiles_equal_backend_chain(void **state)
     }
 }
 
+static void wgmma_tile_widths_give_the_same_bits_on_exact(void **state)
+{
+    /* On the exact backend every tile width computes the same correctly
+     * rounded dot products, so N = 8 (four column blocks), N = 32 (one) and
+     * N = 256 (one block padded with zero columns) must give identical bits,
+     * and every step's own error stays within 2^-24. Proves the blocks land
+     * where they belong. */
+    static const char *const names[] = {"wgmma.m64n8k32.f32.e4m3.e4m3", "wgmma.m64n32k32.f32.e4m3.e4m3",
+                                        "wgmma.m64n256k32.f32.e4m3.e4m3"};
+    tc_backend *b = open_backend("exact");
+    sweep_result r[3];
+    sweep_params p = params("e4m3", 3, 2);
+    char err[256];
+    for (int i = 0; i < 3; i++) {
+        p.ins = tc_instr_by_name(names[i]);
+        assert_non_null(p.ins);
+        if (sweep_run(b, &p, &r[i], err, sizeof err))
+            fail_msg("%s: %s", names[i], err);
+        for (int s = 0; s < p.chain; s++)
+            assert_true(r[i].steps[s].local_max <= 0x1p-24);
+    }
+    size_t n = (size_t)p.trials * p.chain * r[0].m * r[0].k;
+    assert_int_equal(r[0].m, 64);
+    assert_memory_equal(r[0].D, r[1].D, n * sizeof *r[0].D);
+    assert_memory_equal(r[0].D, r[2].D, n * sizeof *r[0].D);
+    for (int i = 0; i < 3; i++)
+        sweep_result_free(&r[i]);
+    tc_backend_close(b);
+}
+
 static void quantiles_follow_nearest_rank(void **state)
 {
     double v[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
@@ -364,6 +394,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(quantiles_follow_nearest_rank),
         cmocka_unit_test(stepwise_tiles_equal_backend_chain),
+        cmocka_unit_test(wgmma_tile_widths_give_the_same_bits_on_exact),
         cmocka_unit_test(exact_backend_stats_match_independent_path),
         cmocka_unit_test(model_backend_stats_match_independent_path),
         cmocka_unit_test(exact_backend_steps_are_correctly_rounded),

@@ -8,6 +8,8 @@
 
 extern const tct_kernel_set tct_mma_sets[];
 extern const int tct_mma_set_count;
+extern const tct_kernel_set tct_wmma_sets[];
+extern const int tct_wmma_set_count;
 extern const tct_kernel_set *const tct_wgmma_tables[];
 extern const int *const tct_wgmma_table_counts[];
 extern const int tct_wgmma_table_count;
@@ -42,6 +44,9 @@ extern "C" const tct_kernel_set *tct_find(const char *name)
     for (int i = 0; i < tct_mma_set_count; i++)
         if (!strcmp(tct_mma_sets[i].name, name))
             return &tct_mma_sets[i];
+    for (int i = 0; i < tct_wmma_set_count; i++)
+        if (!strcmp(tct_wmma_sets[i].name, name))
+            return &tct_wmma_sets[i];
     for (int t = 0; t < tct_wgmma_table_count; t++)
         for (int i = 0; i < *tct_wgmma_table_counts[t]; i++)
             if (!strcmp(tct_wgmma_tables[t][i].name, name))
@@ -53,7 +58,7 @@ extern "C" int tct_open(int device, tct_device *info, char *err, size_t errlen)
 {
     memset(info, 0, sizeof *info);
     int n = 0;
-    if (!cuda_ok(cudaGetDeviceCount(&n), "cudaGetDeviceCount", err, errlen))
+    if (!cuda_ok(cudaGetDeviceCount(&n), "no usable CUDA GPU: cudaGetDeviceCount", err, errlen))
         return -1;
     if (device < 0 || device >= n) {
         snprintf(err, errlen, "no CUDA device %d (%d found)", device, n);

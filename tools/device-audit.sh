@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# On the GPU machine (the device tool): build, then audit every instruction on
+# the GPU in SHARDS parallel processes, merge, and leave the record, profile
+# and reports under $OUT/audit. Usage: tools/device-audit.sh [SHARDS] [N]
+set -u
+SHARDS=${1:-4}
+N=${2:-1000000}
+mkdir -p /tmp/deps
+for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
+export DEPS_PREFIX=/tmp/deps/usr
+export PATH=$PATH:/usr/local/cuda/bin
+if ! make DEPS_PREFIX=$DEPS_PREFIX -j16 build/tcscope > /tmp/build.log 2>&1; then
+  tail -30 /tmp/build.log; exit 1
+fi
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > /tmp/smi.csv 2>&1
+t0=$(date +%s)
+dirs=""
+for ((i = 0; i < SHARDS; i++)); do
+  timeout "${SHARD_TIMEOUT:-480}" build/tcscope audit --backend gpu --instr all --n "$N" --shard "$i/$SHARDS" \
+    --timing reports/baselines/h100-bench.json --out "/tmp/audit$i" > "/tmp/audit$i.log" 2>&1 &
+done
+wait
+dirs=""
+for ((i = 0; i < SHARDS; i++)); do
+  if [ -f "/tmp/audit$i/audit.jsonl" ]; then dirs="$dirs${dirs:+,}/tmp/audit$i"; else echo "shard $i wrote nothing"; fi
+done
+echo "audit shards done in $(( $(date +%s) - t0 )) s"
+cat /tmp/smi.csv /tmp/audit*.log > "$OUT/audit.log"
+build/tcscope audit --merge "$dirs" --out "$OUT/audit" --profile-name h100
+echo "merge rc=$?"
+grep -c VERIFIED "$OUT/audit.log"; grep -vE "VERIFIED|^#" "$OUT/audit.log" | head -40
+ls -la "$OUT/audit"
