@@ -19,7 +19,7 @@
 enum {
     F_A_CONVERT, F_B_CONVERT, F_A_FTZ, F_B_FTZ, F_C_FTZ, F_PRODUCTS, F_FLUSH, F_BLOCK, F_C_MODE,
     F_C_ROUND, F_ALIGN_REF, F_ALIGN_EXP, F_ALIGN_BITS, F_ALIGN_ROUND, F_CARRY, F_ACC, F_ACC_FTZ,
-    F_OUT_ROUND, F_OUT_OVF, F_OUT_FTZ, F_NAN, F_COUNT
+    F_OUT_ROUND, F_OUT_OVF, F_OUT_FTZ, F_NAN, F_ACC_OVF, F_COUNT
 };
 
 #define MAXV 96
@@ -68,6 +68,7 @@ static int variants(int fi, const model_params *cur, const infer_target *t, cons
     case F_A_FTZ: p.ftz_a = false; out[n++] = p; p.ftz_a = true; out[n++] = p; break;
     case F_B_FTZ: p.ftz_b = false; out[n++] = p; p.ftz_b = true; out[n++] = p; break;
     case F_C_FTZ: p.ftz_c = false; out[n++] = p; p.ftz_c = true; out[n++] = p; break;
+    case F_ACC_OVF: p.acc_ovf_inf = false; out[n++] = p; p.acc_ovf_inf = true; out[n++] = p; break;
     case F_ACC_FTZ: p.ftz_acc = false; out[n++] = p; p.ftz_acc = true; out[n++] = p; break;
     case F_OUT_FTZ: p.ftz_out = false; out[n++] = p; p.ftz_out = true; out[n++] = p; break;
     case F_PRODUCTS: {
@@ -166,6 +167,20 @@ static int variants(int fi, const model_params *cur, const infer_target *t, cons
                 out[n++] = p;
             }
         }
+        /* An f32 result may be held narrower inside the unit (fewer fraction
+         * bits, same exponent range): truncated or rounded. */
+        static const char *const narrow[] = {"e8m10", "e8m11", "e8m12", "e8m13", "e8m14", "e8m15",
+                                             "e8m16", "e8m17", "e8m18", "e8m19", "e8m20", "e8m21",
+                                             "e8m22"};
+        if (f->d->ebits == 8 && f->d->mbits == 23)
+            for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
+                for (int r = 0; r < 2; r++) {
+                    tc_format scratch;
+                    p.acc_exact = false;
+                    p.acc_fmt = *tc_format_by_name(narrow[i], &scratch);
+                    p.acc_round = r ? TC_RNE : TC_RZ;
+                    out[n++] = p;
+                }
         break;
     }
     case F_OUT_ROUND:
@@ -236,7 +251,7 @@ static model_params start_params(const infer_target *t, uint64_t nan)
 /* The fields the descent visits, most decisive first. */
 static const int order[] = {F_NAN, F_A_CONVERT, F_B_CONVERT, F_BLOCK, F_ALIGN_BITS, F_ACC, F_ALIGN_ROUND,
                             F_C_MODE, F_C_ROUND, F_ALIGN_REF, F_ALIGN_EXP, F_PRODUCTS, F_A_FTZ, F_B_FTZ,
-                            F_C_FTZ, F_FLUSH, F_ACC_FTZ, F_OUT_ROUND, F_OUT_FTZ, F_OUT_OVF, F_CARRY};
+                            F_C_FTZ, F_FLUSH, F_ACC_FTZ, F_OUT_ROUND, F_OUT_FTZ, F_OUT_OVF, F_ACC_OVF, F_CARRY};
 
 static size_t descend(model_params *cur, const infer_target *t, const infer_case *cs, size_t n,
                       const uint64_t *nans, int nnans)
@@ -482,7 +497,8 @@ int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_
     uint64_t nan0 = nnans ? nans[0] : t->f.d->nan_bits;
     static const int pairs[][2] = {{F_ALIGN_BITS, F_ALIGN_ROUND}, {F_ALIGN_BITS, F_ACC}, {F_BLOCK, F_ALIGN_BITS},
                                    {F_BLOCK, F_C_MODE}, {F_ACC, F_OUT_ROUND}, {F_ALIGN_BITS, F_ALIGN_EXP},
-                                   {F_ALIGN_BITS, F_ALIGN_REF}, {F_BLOCK, F_ACC}, {F_C_MODE, F_C_ROUND}};
+                                   {F_ALIGN_BITS, F_ALIGN_REF}, {F_BLOCK, F_ACC}, {F_C_MODE, F_C_ROUND},
+                                   {F_ACC, F_ACC_OVF}, {F_ALIGN_REF, F_ACC}};
     model_params cur = start_params(t, nan0);
     size_t best = SIZE_MAX;
     for (int st = 0; st < 4 && best != 0; st++) {

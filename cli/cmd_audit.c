@@ -166,6 +166,18 @@ static json_t *collect_timing(const audit_args *a, const tc_backend_info *info,
     return copy;
 }
 
+/* --instr takes one name, "all", or a comma-separated list of names. */
+static bool instr_selected(const char *sel, const char *name)
+{
+    if (!strcmp(sel, "all"))
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = sel; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
 static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr ***out)
 {
     const char *name = a->instr;
@@ -175,7 +187,7 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
     size_t n = 0, nsparse = 0;
     char why[256];
     for (size_t i = 0; i < count; i++) {
-        if (strcmp(name, "all") && strcmp(name, cat[i].name))
+        if (!instr_selected(name, cat[i].name))
             continue;
         if (i % a->nshards != a->shard)
             continue;
@@ -262,10 +274,18 @@ static int merge_audits(const audit_args *a)
         size_t i, nprofiled = 0;
         json_t *o;
         json_array_foreach(rec.objects, i, o) {
-            if (!json_is_true(json_object_get(json_object_get(o, "verification"), "verified")))
-                status = TC_EXIT_DIFF;
-            else if (!json_object_get(o, "control"))
+            if (!json_object_get(o, "control") &&
+                json_is_true(json_object_get(json_object_get(o, "verification"), "verified")))
                 nprofiled++;
+            const char *instr = json_string_value(json_object_get(o, "instr"));
+            size_t j;
+            json_t *old;
+            json_array_foreach(out.objects, j, old)
+                if (instr && !strcmp(instr, json_string_value(json_object_get(old, "instr")))) {
+                    json_array_remove(out.objects, j);
+                    profile_remove(&prof, instr);
+                    break;
+                }
             tc_record_add(&out, json_deep_copy(o), err, sizeof err);
         }
         tc_record_free(&rec);
@@ -285,6 +305,12 @@ static int merge_audits(const audit_args *a)
         profile_free(&part);
     }
     free(list);
+    size_t i;
+    json_t *o;
+    if (out.header)
+        json_array_foreach(out.objects, i, o)
+            if (!json_is_true(json_object_get(json_object_get(o, "verification"), "verified")))
+                status = status == TC_EXIT_USAGE ? status : TC_EXIT_DIFF;
     if (status != TC_EXIT_USAGE && out.header) {
         int w = write_outputs(a, &out, &prof);
         if (w != TC_EXIT_OK)

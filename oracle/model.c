@@ -294,7 +294,7 @@ void model_acc_set(const model *m, macc *acc, int sign, u128 mag, int lsb, bool 
         acc->t = lsb + bitlen128(mag) - 1;
         return;
     }
-    mval v = mfmt_round(&m->acc, sign, mag, lsb, sticky, st->rnd, m->p.ftz_acc, TC_OVF_INF);
+    mval v = mfmt_round(&m->acc, sign, mag, lsb, sticky, st->rnd, m->p.ftz_acc, MODEL_ACC_OVF(&m->p));
     model_acc_from_val(m, acc, v);
 }
 
@@ -344,7 +344,7 @@ void model_acc_init(const model *m, macc *acc, const mterm *ct)
         return;
     }
     mval v = mfmt_round(&m->acc, ct->sign, ct->sig, ct->lsb, false, m->p.acc_round,
-                        m->p.ftz_acc, TC_OVF_INF);
+                        m->p.ftz_acc, MODEL_ACC_OVF(&m->p));
     model_acc_from_val(m, acc, v);
 }
 

@@ -84,6 +84,8 @@ typedef struct {
     tc_format acc_fmt;          /* else: each step's sum is normalised and rounded into acc_fmt */
     tc_round acc_round;
     bool ftz_acc;
+    bool acc_ovf_inf;           /* overflow of the accumulator gives Inf whatever acc_round says
+                                   (a truncating adder that still signals overflow); false: IEEE */
     /* output */
     tc_round out_round;
     tc_overflow out_ovf;

@@ -125,7 +125,7 @@ int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c
             kacc_from_val(m, &acc, cv);
         } else {
             mval v = mfmt_round(&m->acc, cv.sign, cv.sig, cv.lsb, false, p->acc_round, p->ftz_acc,
-                                TC_OVF_INF);
+                                MODEL_ACC_OVF(p));
             if (v.cls >= MV_INF)
                 return BAIL;
             kacc_from_val(m, &acc, v);
@@ -175,7 +175,7 @@ int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c
         }
         int sign = S < 0;
         uint64_t mag = sign ? (uint64_t)(-S) : (uint64_t)S;
-        mval v = mfmt_round(&m->acc, sign, mag, E - F, false, p->acc_round, p->ftz_acc, TC_OVF_INF);
+        mval v = mfmt_round(&m->acc, sign, mag, E - F, false, p->acc_round, p->ftz_acc, MODEL_ACC_OVF(p));
         if (v.cls >= MV_INF)
             return BAIL;
         kacc_from_val(m, &acc, v);
@@ -209,7 +209,7 @@ int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c
             } else {
                 int sign = S < 0;
                 mval v = mfmt_round(&m->acc, sign, sign ? (u128)(-S) : (u128)S, lo, false,
-                                    p->c_round, p->ftz_acc, TC_OVF_INF);
+                                    p->c_round, p->ftz_acc, MODEL_ACC_OVF(p));
                 if (v.cls >= MV_INF)
                     return BAIL;
                 kacc_from_val(m, &acc, v);

@@ -121,7 +121,7 @@ static mval overflow_result(const mfmt *f, int sign, tc_round mode, tc_overflow 
             v.cls = MV_NAN;
             return v;
         }
-        if (away && f->specials == TC_SPECIALS_IEEE) {
+        if ((away || ovf == MODEL_OVF_FORCE_INF) && f->specials == TC_SPECIALS_IEEE) {
             v.cls = MV_INF;
             return v;
         }

@@ -109,6 +109,12 @@ struct model {
     bool acc_is_out;               /* the accumulator's format is the output's, no flush */
 };
 
+/* Overflow policy of accumulator roundings: IEEE (directed modes stop at the
+ * largest finite), or Inf in every direction (acc_ovf_inf). The second is a
+ * model-only policy, so it lives here rather than in formats/. */
+#define MODEL_OVF_FORCE_INF ((tc_overflow)(TC_OVF_NAN + 1))
+#define MODEL_ACC_OVF(p) ((p)->acc_ovf_inf ? MODEL_OVF_FORCE_INF : TC_OVF_INF)
+
 mdec model_input_decode(const model *m, int which, uint64_t bits);
 mterm model_product(const model *m, mdec x, mdec y);
 mterm model_c_term(const model *m, uint64_t c);

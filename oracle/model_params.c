@@ -330,6 +330,7 @@ int model_params_diff(const model_params *x, const model_params *y, const char *
               (x->acc_exact || (same_format(&x->acc_fmt, &y->acc_fmt) && x->acc_round == y->acc_round)),
           "acc");
     FIELD(x->ftz_acc == y->ftz_acc, "acc_ftz");
+    FIELD(x->acc_ovf_inf == y->acc_ovf_inf, "acc_overflow");
     FIELD(x->out_round == y->out_round, "out_round");
     FIELD(x->out_ovf == y->out_ovf, "out_overflow");
     FIELD(x->ftz_out == y->ftz_out, "out_ftz");

@@ -165,7 +165,7 @@ static void step_slow(const model *m, sacc *acc, const mterm *pr, int n, const m
         bool sticky;
         u128 q = reduce(S, &lsb, &sticky);
         mval v = mfmt_round(&m->acc, mpz_sgn(S) < 0, q, lsb, sticky, st->rnd, m->p.ftz_acc,
-                            TC_OVF_INF);
+                            MODEL_ACC_OVF(&m->p));
         sacc_from_val(m, acc, v);
     }
     mpz_clears(S, tmp, mag, NULL);

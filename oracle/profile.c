@@ -114,6 +114,16 @@ BOOL_FIELD(c_ftz, ftz_c)
 BOOL_FIELD(acc_ftz, ftz_acc)
 BOOL_FIELD(out_ftz, ftz_out)
 
+static bool p_acc_ovf(const char *v, model_params *p)
+{
+    if (!strcmp(v, "ieee") || !strcmp(v, "inf")) {
+        p->acc_ovf_inf = !strcmp(v, "inf");
+        return true;
+    }
+    return false;
+}
+static void w_acc_ovf(FILE *f, const model_params *p) { fputs(p->acc_ovf_inf ? "inf" : "ieee", f); }
+
 #define ROUND_FIELD(fn, member)                                      \
     static bool p_##fn(const char *v, model_params *p)              \
     {                                                                \
@@ -288,7 +298,10 @@ static const field fields[] = {
     {"out_overflow", "inf, sat or nan", p_ovf, w_ovf},
     {"out_ftz", "yes or no", p_out_ftz, w_out_ftz},
     {"nan", "canonical or 0xBITS", NULL, w_nan},
+    {"acc_overflow", "ieee or inf", p_acc_ovf, w_acc_ovf},
 };
+/* Fields added after the first recorded profiles: absent means their default. */
+#define OPTIONAL_FIELDS (1u << 21)
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 _Static_assert(NFIELDS <= 32, "field masks are 32 bits");
 
@@ -348,7 +361,7 @@ static int finish_section(const perr *e, section *sec, const section *def, model
 {
     if (!sec->active || sec->is_default)
         return 0;
-    uint32_t all = (uint32_t)((1ull << NFIELDS) - 1);
+    uint32_t all = (uint32_t)((1ull << NFIELDS) - 1) & ~OPTIONAL_FIELDS;
     uint32_t have = sec->set | def->set;
     if ((have & all) != all) {
         for (int i = 0; i < NFIELDS; i++)
@@ -586,6 +599,16 @@ int profile_set(model_profile *p, const char *instr, const model_params *params)
     snprintf(en->instr, sizeof en->instr, "%s", instr);
     en->params = *params;
     return 0;
+}
+
+void profile_remove(model_profile *p, const char *instr)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (!strcmp(p->entries[i].instr, instr)) {
+            memmove(&p->entries[i], &p->entries[i + 1], (p->count - i - 1) * sizeof *p->entries);
+            p->count--;
+            return;
+        }
 }
 
 int profile_add_note(model_profile *p, const char *key, const char *value)

@@ -71,6 +71,8 @@ const model_params *profile_lookup(const model_profile *p, const char *instr);
 /* Adds or replaces an instruction's parameters; a note with key. 0 or -1 (no memory). */
 int profile_set(model_profile *p, const char *instr, const model_params *params);
 int profile_add_note(model_profile *p, const char *key, const char *value);
+/* Removes an instruction's parameters (no-op when absent). */
+void profile_remove(model_profile *p, const char *instr);
 
 /* Writes the profile so profile_parse reads back the same parameters.
  * Returns 0 or -1 (I/O error). */

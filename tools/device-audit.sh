@@ -5,6 +5,8 @@
 set -u
 SHARDS=${1:-4}
 N=${2:-1000000}
+INSTR=${3:-all}            # a name, "all", a comma-separated list, or @FILE holding one
+case "$INSTR" in @*) INSTR=$(cat "${INSTR#@}") ;; esac
 mkdir -p /tmp/deps
 for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
 export DEPS_PREFIX=/tmp/deps/usr
@@ -16,7 +18,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 t0=$(date +%s)
 dirs=""
 for ((i = 0; i < SHARDS; i++)); do
-  timeout "${SHARD_TIMEOUT:-480}" build/tcscope audit --backend gpu --instr all --n "$N" --shard "$i/$SHARDS" \
+  timeout "${SHARD_TIMEOUT:-480}" build/tcscope audit --backend gpu --instr "$INSTR" --n "$N" --shard "$i/$SHARDS" \
     --timing reports/baselines/h100-bench.json --out "/tmp/audit$i" > "/tmp/audit$i.log" 2>&1 &
 done
 wait

@@ -29,6 +29,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k16.f16.f16.f16]
 a_convert = none
@@ -52,6 +53,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k32.f16.e5m2.e4m3]
 a_convert = none
@@ -75,6 +77,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k32.f16.e4m3.e4m3]
 a_convert = none
@@ -98,6 +101,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k16.f16.f16.f16]
 a_convert = none
@@ -121,6 +125,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k32.f16.e5m2.e4m3]
 a_convert = none
@@ -144,6 +149,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k32.f16.e4m3.e4m3]
 a_convert = none
@@ -167,6 +173,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k16.f16.f16.f16]
 a_convert = none
@@ -190,6 +197,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k32.f16.e5m2.e4m3]
 a_convert = none
@@ -213,6 +221,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k32.f16.e4m3.e4m3]
 a_convert = none
@@ -236,6 +245,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k16.f16.f16.f16.rs]
 a_convert = none
@@ -259,6 +269,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -282,6 +293,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -305,6 +317,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k16.f16.f16.f16.rs]
 a_convert = none
@@ -328,6 +341,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -351,6 +365,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -374,6 +389,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k16.f16.f16.f16.rs]
 a_convert = none
@@ -397,6 +413,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -420,6 +437,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -443,6 +461,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr mma.m16n8k8.f32.f16.f16.f32]
 a_convert = none
@@ -466,6 +485,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k16.f32.f16.f16]
 a_convert = none
@@ -489,6 +509,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k16.f32.f16.f16]
 a_convert = none
@@ -512,6 +533,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k16.f32.f16.f16]
 a_convert = none
@@ -535,6 +557,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k16.f32.f16.f16.rs]
 a_convert = none
@@ -558,6 +581,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k16.f32.f16.f16.rs]
 a_convert = none
@@ -581,6 +605,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k16.f32.f16.f16.rs]
 a_convert = none
@@ -604,6 +629,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k32.f16.e5m2.e5m2]
 a_convert = none
@@ -627,6 +653,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k32.f16.e4m3.e5m2]
 a_convert = none
@@ -650,6 +677,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k32.f16.e5m2.e5m2]
 a_convert = none
@@ -673,6 +701,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k32.f16.e4m3.e5m2]
 a_convert = none
@@ -696,6 +725,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k32.f16.e5m2.e5m2]
 a_convert = none
@@ -719,6 +749,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k32.f16.e4m3.e5m2]
 a_convert = none
@@ -742,6 +773,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -765,6 +797,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -788,6 +821,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -811,6 +845,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -834,6 +869,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -857,6 +893,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -880,6 +917,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr mma.m16n8k16.f32.f16.f16.f32]
 a_convert = none
@@ -903,6 +941,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wmma.m16n16k16.f16.f16.f16.f16]
 a_convert = none
@@ -926,6 +965,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k32.f16.e4m3.e4m3]
 a_convert = none
@@ -949,6 +989,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k16.f16.f16.f16]
 a_convert = none
@@ -972,6 +1013,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k32.f16.e5m2.e4m3]
 a_convert = none
@@ -995,6 +1037,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k32.f16.e4m3.e4m3]
 a_convert = none
@@ -1018,6 +1061,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k16.f16.f16.f16]
 a_convert = none
@@ -1041,6 +1085,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k32.f16.e5m2.e4m3]
 a_convert = none
@@ -1064,6 +1109,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k32.f16.e4m3.e4m3]
 a_convert = none
@@ -1087,6 +1133,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k16.f16.f16.f16]
 a_convert = none
@@ -1110,6 +1157,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k32.f16.e5m2.e4m3]
 a_convert = none
@@ -1133,6 +1181,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -1156,6 +1205,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k16.f16.f16.f16.rs]
 a_convert = none
@@ -1179,6 +1229,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -1202,6 +1253,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -1225,6 +1277,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k16.f16.f16.f16.rs]
 a_convert = none
@@ -1248,6 +1301,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -1271,6 +1325,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -1294,6 +1349,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k16.f16.f16.f16.rs]
 a_convert = none
@@ -1317,6 +1373,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -1340,6 +1397,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wmma.m16n16k16.f32.f16.f16.f32]
 a_convert = none
@@ -1363,6 +1421,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k16.f32.f16.f16]
 a_convert = none
@@ -1386,6 +1445,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k16.f32.f16.f16]
 a_convert = none
@@ -1409,6 +1469,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k16.f32.f16.f16]
 a_convert = none
@@ -1432,6 +1493,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k16.f32.f16.f16.rs]
 a_convert = none
@@ -1455,6 +1517,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k16.f32.f16.f16.rs]
 a_convert = none
@@ -1478,6 +1541,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k16.f32.f16.f16.rs]
 a_convert = none
@@ -1501,6 +1565,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k32.f16.e4m3.e5m2]
 a_convert = none
@@ -1524,6 +1589,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k32.f16.e5m2.e5m2]
 a_convert = none
@@ -1547,6 +1613,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k32.f16.e4m3.e5m2]
 a_convert = none
@@ -1570,6 +1637,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k32.f16.e5m2.e5m2]
 a_convert = none
@@ -1593,6 +1661,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k32.f16.e4m3.e5m2]
 a_convert = none
@@ -1616,6 +1685,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k32.f16.e5m2.e5m2]
 a_convert = none
@@ -1639,6 +1709,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n8k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -1662,6 +1733,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n16k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -1685,6 +1757,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n32k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -1708,6 +1781,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n64k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -1731,6 +1805,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n128k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -1754,6 +1829,7 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
 
 [instr wgmma.m64n256k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -1777,3 +1853,1900 @@ out_round = rne
 out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
+acc_overflow = ieee
+
+[instr wgmma.m64n16k8.f32.tf32.tf32]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n32k16.f32.bf16.bf16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n128k32.f32.e5m2.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n8k32.f32.e5m2.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n32k32.f32.e4m3.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n128k32.f32.e4m3.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n8k32.f32.e4m3.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n32k8.f32.tf32.tf32]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n64k16.f32.bf16.bf16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n256k32.f32.e5m2.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n16k32.f32.e5m2.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n64k32.f32.e4m3.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n256k32.f32.e4m3.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr mma.m16n8k8.f32.bf16.bf16.f32]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n16k32.f32.e4m3.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n64k8.f32.tf32.tf32]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n128k16.f32.bf16.bf16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n8k32.f32.e5m2.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n32k32.f32.e5m2.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n128k32.f32.e4m3.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr mma.m16n8k16.f16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+
+[instr wgmma.m64n8k32.f32.e4m3.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n32k32.f32.e4m3.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n128k8.f32.tf32.tf32]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n256k16.f32.bf16.bf16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n16k32.f32.e5m2.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n64k32.f32.e5m2.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n256k32.f32.e4m3.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n16k32.f32.e4m3.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n64k32.f32.e4m3.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n256k8.f32.tf32.tf32]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n8k16.f32.bf16.bf16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n32k32.f32.e5m2.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n128k32.f32.e5m2.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr mma.m16n8k16.f32.bf16.bf16.f32]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wmma.m16n16k16.f32.bf16.bf16.f32]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n8k32.f32.e5m2.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n32k32.f32.e4m3.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n128k32.f32.e4m3.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n8k8.f32.tf32.tf32.rs]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n16k16.f32.bf16.bf16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n64k32.f32.e5m2.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n256k32.f32.e5m2.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr mma.m16n8k4.f32.tf32.tf32.f32]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 4
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wmma.m16n16k8.f32.tf32.tf32.f32]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 4
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n16k32.f32.e5m2.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n64k32.f32.e4m3.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n256k32.f32.e4m3.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n16k8.f32.tf32.tf32.rs]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n32k16.f32.bf16.bf16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n128k32.f32.e5m2.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr mma.m16n8k8.f32.tf32.tf32.f32]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n8k32.f32.e5m2.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n32k32.f32.e5m2.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n128k32.f32.e4m3.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n8k32.f32.e4m3.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n32k8.f32.tf32.tf32.rs]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n64k16.f32.bf16.bf16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n256k32.f32.e5m2.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n16k32.f32.e5m2.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n64k32.f32.e5m2.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n256k32.f32.e4m3.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n16k32.f32.e4m3.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n64k8.f32.tf32.tf32.rs]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n128k16.f32.bf16.bf16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n8k16.f32.bf16.bf16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n32k32.f32.e5m2.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n128k32.f32.e5m2.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n8k32.f32.e4m3.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n32k32.f32.e4m3.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n128k8.f32.tf32.tf32.rs]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n256k16.f32.bf16.bf16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n8k8.f32.tf32.tf32]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n16k16.f32.bf16.bf16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
+
+[instr wgmma.m64n64k32.f32.e5m2.e5m2]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n256k32.f32.e5m2.e4m3]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n16k32.f32.e4m3.e5m2.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n64k32.f32.e4m3.e4m3.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 32
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 13
+align_round = trunc
+carry_bits = unlimited
+acc = e8m13:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+
+[instr wgmma.m64n256k8.f32.tf32.tf32.rs]
+a_convert = tf32:rz
+b_convert = tf32:rz
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = inf
