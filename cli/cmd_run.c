@@ -43,8 +43,22 @@ static int parse_list(const char *what, const char *text, const tc_format *f, in
             break;
         }
         char err[256];
-        if (!tc_value_parse_to_bits(tok, f, r, &out[count], err, sizeof err))
+        tc_parsed_value pv;
+        if (!tc_value_parse(tok, f, &pv, err, sizeof err)) {
             rc = cli_fail(CMD, "--%s: bad value '%s': %s", what, tok, err);
+            break;
+        }
+        out[count] = pv.is_bits ? pv.bits : tc_encode(f, pv.v, pv.sticky, r);
+        /* An operand that the format cannot hold exactly would make the run
+         * answer a different question than the one asked. */
+        tc_value got = tc_decode(f, out[count], false);
+        if (!pv.is_bits && (pv.sticky || (pv.v.cls != TC_NAN && tc_value_cmp(got, pv.v) != 0))) {
+            char near[96];
+            tc_value_to_hex(got, near, sizeof near);
+            rc = cli_fail(CMD, "--%s: value '%s' is not representable in %s (nearest: %s)", what,
+                          tok, f->name, near);
+            break;
+        }
         count++;
     }
     if (rc == TC_EXIT_OK && strstr(text, ",,"))
