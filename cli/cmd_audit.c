@@ -348,9 +348,10 @@ int cmd_audit(int argc, char **argv)
     const tc_instr **list;
     size_t n = select_instrs(be, &a, &list);
     if (n == 0) {
+        cli_fail("audit", "no instruction to audit ('%s' on %s)", a.instr, info->backend);
         free(list);
         tc_backend_close(be);
-        return cli_fail("audit", "no instruction to audit ('%s' on %s)", a.instr, info->backend);
+        return TC_EXIT_USAGE;
     }
     const char *timing_source;
     json_t *timing = collect_timing(&a, info, list, n, &timing_source);

@@ -248,13 +248,23 @@ static void sparse_input_must_be_2_4(void **state)
 
 static void cli_run_exact_gives_oracle_value(void **state)
 {
+    /* An operand the format cannot hold (2^-30 in f16) is refused, not rounded away. */
     tc_run_result r = tc_run_cli("run --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 --a 1,2,3 "
                                  "--b 0.5,0.25,0x1p-30 --c bits:0x3a83126f --json");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "'0x1p-30' is not representable in f16"));
+    tc_run_result_free(&r);
+    r = tc_run_cli("run --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 --a 1,2,3 "
+                   "--b 0.5,0.25,0x1p-24 --c bits:0x3a83126f --json");
     assert_int_equal(r.status, 0);
-    /* 1/2 + 1/2 + 3*2^-30 + C: exact sum and its f32 rounding */
+    /* 1/2 + 1/2 + 3*2^-24 + C: exact sum and its f32 rounding */
     assert_non_null(strstr(r.out, "\"instr\":\"mma.m16n8k16.f32.f16.f16.f32\""));
-    assert_non_null(strstr(r.out, "\"err_ulps\":0"));
-    assert_non_null(strstr(r.out, "\"rounded\":"));
+    /* The exact backend's D is the correctly rounded value, within half an ulp. */
+    const char *d = strstr(r.out, "\"d\":\""), *rd = strstr(r.out, "\"rounded\":\"");
+    assert_non_null(d);
+    assert_non_null(rd);
+    assert_memory_equal(d + 5, rd + 11, 10);
+    assert_non_null(strstr(r.out, "\"err_ulps\":-0.108"));
     tc_run_result_free(&r);
     r = tc_run_cli("run --backend exact --instr mma.m16n8k32.s32.s8.s8.s32 --a 127,-128 --b 127,127 --c -5 --json");
     assert_int_equal(r.status, 0);

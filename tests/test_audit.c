@@ -1,0 +1,103 @@
+/* tcscope audit end to end on software backends: the fingerprint it infers,
+ * the labelled fallback to the recorded model, sharding + merge, bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/testutil.h"
+
+/* The exact backend must be fitted and verified like any target. */
+static void audit_of_exact_backend_is_verified(void **state)
+{
+    tc_run_result r = tc_run_cli("audit --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 "
+                                 "--n 2000 --no-timing --out /tmp/tcs-audit-exact --json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"instr\":\"mma.m16n8k16.f32.f16.f16.f32\""));
+    assert_non_null(strstr(r.out, "\"verified\":true"));
+    assert_non_null(strstr(r.out, "\"mismatches\":0"));
+    tc_run_result_free(&r);
+}
+
+/* A synthetic tensor core (13 kept bits, truncating 1+8+13-bit accumulator)
+ * must be recognised from its answers alone. */
+static void audit_recovers_a_narrow_accumulator(void **state)
+{
+    tc_run_result r = tc_run_cli("audit --backend model:tests/profiles/narrow-acc.profile "
+                                 "--instr wgmma.m64n8k32.f32.e4m3.e4m3 --n 2000 --no-timing "
+                                 "--out /tmp/tcs-audit-narrow --json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"align_bits\":\"13\""));
+    assert_non_null(strstr(r.out, "\"acc\":\"e8m13:rz\""));
+    assert_non_null(strstr(r.out, "\"verified\":true"));
+    tc_run_result_free(&r);
+}
+
+/* Without a GPU the audit runs on the recorded model and says so. */
+static void fallback_is_labelled_as_the_recorded_model(void **state)
+{
+    tc_run_result r = tc_run_cli("audit --instr mma.m16n8k8.f32.bf16.bf16.f32 --n 1000 "
+                                 "--out /tmp/tcs-audit-fallback");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "RECORDED MODEL"));
+    assert_non_null(strstr(r.out, "[RECORDED MODEL, NOT HARDWARE]"));
+    assert_non_null(strstr(r.out, "VERIFIED"));
+    tc_run_result_free(&r);
+}
+
+static void shards_merge_into_one_record(void **state)
+{
+    const char *base = "audit --backend exact --n 500 --no-timing --instr "
+                       "mma.m16n8k8.f32.f16.f16.f32,mma.m16n8k8.f32.bf16.bf16.f32";
+    char cmd[512];
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "%s --shard %d/2 --out /tmp/tcs-audit-s%d", base, i, i);
+        tc_run_result r = tc_run_cli(cmd);
+        assert_int_equal(r.status, 0);
+        tc_run_result_free(&r);
+    }
+    tc_run_result r = tc_run_cli("audit --merge /tmp/tcs-audit-s0,/tmp/tcs-audit-s1 "
+                                 "--out /tmp/tcs-audit-merged --profile-name merged");
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+    char *rec = tc_slurp("/tmp/tcs-audit-merged/audit.jsonl");
+    assert_non_null(strstr(rec, "mma.m16n8k8.f32.f16.f16.f32"));
+    assert_non_null(strstr(rec, "mma.m16n8k8.f32.bf16.bf16.f32"));
+    assert_non_null(strstr(rec, "{\"kind\":\"end\",\"objects\":2}"));
+    free(rec);
+    char *prof = tc_slurp("/tmp/tcs-audit-merged/merged.profile");
+    assert_non_null(strstr(prof, "[instr mma.m16n8k8.f32.f16.f16.f32]"));
+    assert_non_null(strstr(prof, "[instr mma.m16n8k8.f32.bf16.bf16.f32]"));
+    free(prof);
+}
+
+static void bad_input_exits_two(void **state)
+{
+    static const char *const cases[][2] = {
+        {"audit --backend exact --instr mma.bogus", "no instruction to audit"},
+        {"audit --backend exact --shard 3/2", "bad --shard '3/2'"},
+        {"audit --backend exact --n 0", "--n must be at least 1"},
+        {"audit --backend nope", "unknown backend 'nope'"},
+        {"audit --frobnicate", "unknown argument '--frobnicate'"},
+        {"audit --merge /nonexistent-dir", "--merge"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tc_run_result r = tc_run_cli(cases[i][0]);
+        if (r.status != 2 || !strstr(r.err, cases[i][1]))
+            fail_msg("'%s': status %d, stderr: %s", cases[i][0], r.status, r.err);
+        tc_run_result_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(audit_of_exact_backend_is_verified),
+        cmocka_unit_test(audit_recovers_a_narrow_accumulator),
+        cmocka_unit_test(fallback_is_labelled_as_the_recorded_model),
+        cmocka_unit_test(shards_merge_into_one_record),
+        cmocka_unit_test(bad_input_exits_two),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
