@@ -6,18 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "reports/reports_internal.h"
 #include "reports/reports.h"
 
-static void set_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-    if (!err || !len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-}
 
 static json_t *num_or_null(const json_t *v)
 {
@@ -69,18 +60,18 @@ int tc_record_load_any(const char *path, tc_record *rec, char *err, size_t len)
     json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!doc || !is_timing_bench(doc)) {
         json_decref(doc);
-        set_err(err, len, "%s", first_err);   /* not the other format either: the record reader's reason */
+        rep_set_err(err, len, "%s", first_err);   /* not the other format either: the record reader's reason */
         return -1;
     }
     if (json_integer_value(json_object_get(doc, "version")) != 1) {
-        set_err(err, len, "%s: tcscope-bench version %lld is not supported (this tcscope reads version 1)", path,
+        rep_set_err(err, len, "%s: tcscope-bench version %lld is not supported (this tcscope reads version 1)", path,
                 (long long)json_integer_value(json_object_get(doc, "version")));
         json_decref(doc);
         return -1;
     }
     const json_t *m = json_object_get(doc, "machine"), *list = json_object_get(doc, "instructions");
     if (!json_is_object(m) || !json_is_array(list)) {
-        set_err(err, len, "%s: tcscope-bench without \"machine\" or \"instructions\"", path);
+        rep_set_err(err, len, "%s: tcscope-bench without \"machine\" or \"instructions\"", path);
         json_decref(doc);
         return -1;
     }

@@ -8,18 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "reports/reports_internal.h"
 #include "reports/render.h"
 
-static void set_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-    if (!err || !len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-}
 
 static char *slurp(const char *path)
 {
@@ -90,7 +81,7 @@ char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn
 {
     char tmp[] = "/tmp/tcscope-plotXXXXXX";
     if (!mkdtemp(tmp)) {
-        set_err(err, len, "cannot create a temporary directory for gnuplot");
+        rep_set_err(err, len, "cannot create a temporary directory for gnuplot");
         return NULL;
     }
     json_t *titles = json_array(), *undrawn = json_array();
@@ -101,7 +92,7 @@ char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn
     snprintf(out, sizeof out, "%s/plot.svg", tmp);
     FILE *f = n < 0 ? NULL : fopen(script, "w");
     if (!f) {
-        set_err(err, len, "cannot write gnuplot files in %s", tmp);
+        rep_set_err(err, len, "cannot write gnuplot files in %s", tmp);
         goto out;
     }
     fprintf(f, "set terminal svg size 900,560 dynamic enhanced font 'sans,12' background rgb 'white'\n"
@@ -135,7 +126,7 @@ char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn
         char *msg = slurp(path);
         if (msg && strchr(msg, '\n'))
             *strchr(msg, '\n') = '\0';
-        set_err(err, len, "gnuplot failed%s%s (is gnuplot-nox installed?)", msg && *msg ? ": " : "",
+        rep_set_err(err, len, "gnuplot failed%s%s (is gnuplot-nox installed?)", msg && *msg ? ": " : "",
                 msg ? msg : "");
         free(msg);
         goto out;
@@ -143,7 +134,7 @@ char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn
     char *text = slurp(out);
     char *start = text ? strstr(text, "<svg") : NULL;
     if (!start) {
-        set_err(err, len, "gnuplot wrote no SVG");
+        rep_set_err(err, len, "gnuplot wrote no SVG");
         free(text);
         goto out;
     }

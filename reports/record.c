@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "reports/reports_internal.h"
 #include "reports/reports.h"
 
 #ifndef TCSCOPE_VERSION
@@ -19,7 +20,7 @@ const char *tc_version(void)
     return TCSCOPE_VERSION;
 }
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
+void rep_set_err(char *err, size_t len, const char *fmt, ...)
 {
     if (!err || !len)
         return;
@@ -197,7 +198,7 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
     rec->header = rec->objects = NULL;
     FILE *f = fopen(path, "r");
     if (!f) {
-        set_err(err, len, "%s: %s", path, strerror(errno));
+        rep_set_err(err, len, "%s: %s", path, strerror(errno));
         return -1;
     }
     json_t *objects = json_array(), *header = NULL;
@@ -214,13 +215,13 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
         json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, &je);
         free(line);
         if (!o || !json_is_object(o)) {
-            set_err(err, len, "%s:%d: not a JSON object%s%s", path, lineno, o ? "" : ": ",
+            rep_set_err(err, len, "%s:%d: not a JSON object%s%s", path, lineno, o ? "" : ": ",
                     o ? "" : je.text);
             json_decref(o);
             goto out;
         }
         if (ended) {
-            set_err(err, len, "%s:%d: data after the end trailer", path, lineno);
+            rep_set_err(err, len, "%s:%d: data after the end trailer", path, lineno);
             json_decref(o);
             goto out;
         }
@@ -228,7 +229,7 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
             header = o;
             char why[200];
             if (!tc_record_check_header(header, why, sizeof why)) {
-                set_err(err, len, "%s:%d: %s", path, lineno, why);
+                rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
                 goto out;
             }
             continue;
@@ -236,7 +237,7 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
         if (is_trailer(o)) {
             json_t *cnt = json_object_get(o, "objects");
             if (!json_is_integer(cnt) || (size_t)json_integer_value(cnt) != json_array_size(objects)) {
-                set_err(err, len, "%s:%d: trailer says %lld objects, file has %zu (truncated or edited)",
+                rep_set_err(err, len, "%s:%d: trailer says %lld objects, file has %zu (truncated or edited)",
                         path, lineno, json_is_integer(cnt) ? (long long)json_integer_value(cnt) : -1LL,
                         json_array_size(objects));
                 json_decref(o);
@@ -248,22 +249,22 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
         }
         char why[200];
         if (!tc_record_check_object(o, why, sizeof why)) {
-            set_err(err, len, "%s:%d: %s", path, lineno, why);
+            rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
             json_decref(o);
             goto out;
         }
         json_array_append_new(objects, o);
     }
     if (ferror(f)) {
-        set_err(err, len, "%s: read error", path);
+        rep_set_err(err, len, "%s: read error", path);
         goto out;
     }
     if (!header) {
-        set_err(err, len, "%s: empty file, no record header", path);
+        rep_set_err(err, len, "%s: empty file, no record header", path);
         goto out;
     }
     if (!ended) {
-        set_err(err, len, "%s: truncated: no end trailer after %d lines", path, lineno);
+        rep_set_err(err, len, "%s: truncated: no end trailer after %d lines", path, lineno);
         goto out;
     }
     rc = 0;
@@ -293,7 +294,7 @@ int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len
 {
     char why[200];
     if (!tc_record_check_header(rec->header, why, sizeof why)) {
-        set_err(err, len, "header: %s", why);
+        rep_set_err(err, len, "header: %s", why);
         return -1;
     }
     size_t i;
@@ -301,13 +302,13 @@ int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len
     json_array_foreach(rec->objects, i, o)
     {
         if (!tc_record_check_object(o, why, sizeof why)) {
-            set_err(err, len, "object %zu: %s", i + 1, why);
+            rep_set_err(err, len, "object %zu: %s", i + 1, why);
             return -1;
         }
     }
     FILE *f = fopen(path, "w");
     if (!f) {
-        set_err(err, len, "%s: %s", path, strerror(errno));
+        rep_set_err(err, len, "%s: %s", path, strerror(errno));
         return -1;
     }
     int rc = write_line(f, rec->header);
@@ -319,6 +320,6 @@ int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len
     if (fclose(f) != 0)
         rc = -1;
     if (rc)
-        set_err(err, len, "%s: write failed", path);
+        rep_set_err(err, len, "%s: write failed", path);
     return rc;
 }

@@ -11,18 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "reports/reports_internal.h"
 #include "reports/render.h"
 
-static void set_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-    if (!err || !len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-}
 
 /* --- building the document ----------------------------------------------- */
 
@@ -422,12 +413,12 @@ static int write_file(const char *path, char *err, size_t len, void (*emit)(FILE
 {
     FILE *f = fopen(path, "w");
     if (!f) {
-        set_err(err, len, "%s: %s", path, strerror(errno));
+        rep_set_err(err, len, "%s: %s", path, strerror(errno));
         return -1;
     }
     emit(f, doc, name);
     if (fclose(f) != 0) {
-        set_err(err, len, "%s: write failed", path);
+        rep_set_err(err, len, "%s: write failed", path);
         return -1;
     }
     return 0;
@@ -441,7 +432,7 @@ static void emit_html_named(FILE *f, const json_t *doc, const char *name)
 int tc_report_write(const tc_record *rec, const char *dir, const char *name, char *err, size_t len)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        set_err(err, len, "%s: %s", dir, strerror(errno));
+        rep_set_err(err, len, "%s: %s", dir, strerror(errno));
         return -1;
     }
     json_t *doc = build_document(rec, err, len);
@@ -458,7 +449,7 @@ int tc_report_write(const tc_record *rec, const char *dir, const char *name, cha
         snprintf(path, sizeof path, "%s/%s-%s.svg", dir, name, json_string_value(json_object_get(b, "plot")));
         FILE *f = fopen(path, "w");
         if (!f || fputs(json_string_value(json_object_get(b, "svg")), f) < 0) {
-            set_err(err, len, "%s: cannot write", path);
+            rep_set_err(err, len, "%s: cannot write", path);
             rc = -1;
         }
         if (f)
