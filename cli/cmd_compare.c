@@ -42,6 +42,8 @@ int cmd_compare(int argc, char **argv)
         const char *v;
         if (!strcmp(argv[i], "--json"))
             json = true;
+        else if (!strcmp(argv[i], "--subset"))
+            opts.new_is_subset = true;
         else if ((v = cli_opt(argc, argv, &i, "--threshold", &missing))) {
             if (!parse_threshold(v, &opts.default_threshold))
                 return cli_fail("compare", "bad threshold '%s' (a fraction like 0.05 or a percentage like 5%%)", v);
@@ -104,7 +106,7 @@ int cmd_compare(int argc, char **argv)
     } else if (n)
         printf("%zu difference%s (%zu objects in OLD, %zu in NEW)\n", n, n == 1 ? "" : "s", nold, nnew);
     else
-        printf("same: %zu objects compared, no difference\n", nold);
+        printf("same: %zu objects compared, no difference\n", opts.new_is_subset ? nnew : nold);
     json_decref(diffs);
     json_decref(context);
     tc_record_free(&rec[0]);

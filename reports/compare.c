@@ -10,7 +10,7 @@
 tc_compare_opts tc_compare_defaults(void)
 {
     tc_compare_opts o = {TC_COMPARE_DEFAULT_THRESHOLD, TC_COMPARE_MIN_THRESHOLD,
-                         TC_COMPARE_NOISE_FACTOR, 10};
+                         TC_COMPARE_NOISE_FACTOR, 10, false};
     return o;
 }
 
@@ -333,6 +333,12 @@ size_t tc_compare_records(const tc_record *old_rec, const tc_record *new_rec,
         if (find_match(old_rec, kind, key) != a)
             continue;   /* a repeated key: the first one counts */
         const json_t *b = find_match(new_rec, kind, key);
+        if (!b && o->new_is_subset) {
+            char msg[320];
+            snprintf(msg, sizeof msg, "%s %s: in OLD only, not compared (--subset)", kind, key);
+            json_array_append_new(context, json_pack("{s:s, s:s}", "field", kind, "message", msg));
+            continue;
+        }
         if (!b) {
             add_diff(&dl, kind, key, "(object)", json_string("present"), json_string("absent"),
                      "%s %s: in OLD only", kind, key);

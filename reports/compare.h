@@ -22,6 +22,9 @@ typedef struct {
     double min_threshold;
     double noise_factor;
     size_t max_cases;   /* differing corpus outputs listed per instruction */
+    /* NEW covers only part of OLD on purpose (a replay on a backend that
+     * cannot run everything): objects in OLD only become notes, not differences. */
+    bool new_is_subset;
 } tc_compare_opts;
 
 #define TC_COMPARE_DEFAULT_THRESHOLD 0.05

@@ -230,6 +230,16 @@ static void missing_object_is_named(void **state)
     assert_int_equal(res.status, 1);
     assert_non_null(strstr(res.out, "bench mma.m16n8k16.f32.f16.f16.f32: in OLD only"));
     tc_run_result_free(&res);
+    /* --subset: NEW covers part of OLD on purpose; the rest is a note. */
+    res = compare_files(a, b, "--subset");
+    assert_int_equal(res.status, 0);
+    assert_non_null(strstr(res.out, "in OLD only, not compared (--subset)"));
+    tc_run_result_free(&res);
+    /* ... but an object in NEW only is still a difference. */
+    res = compare_files(b, a, "--subset");
+    assert_int_equal(res.status, 1);
+    assert_non_null(strstr(res.out, "in NEW only"));
+    tc_run_result_free(&res);
     tc_record_free(&r);
 }
 

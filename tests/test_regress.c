@@ -1,0 +1,36 @@
+/* make regress without a GPU: the committed H100 chain sweep replayed through
+ * the model with the committed profile must give the same statistics, step
+ * for step, for every sweep whose instruction has a verified fingerprint. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/testutil.h"
+
+static void h100_sweep_replays_through_the_model(void **state)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "TCSCOPE=%s REGRESS_OUT=/tmp/tcs-regress tools/regress.sh reports/baselines/h100-sweep.json "
+             ">/tmp/tcs-regress.out 2>&1",
+             tc_cli_path());
+    int st = system(cmd);
+    char *out = tc_slurp("/tmp/tcs-regress.out");
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail_msg("regress failed:\n%s", out);
+    assert_non_null(strstr(out, "no difference"));
+    /* f16, bf16, tf32 and the host f32 baseline at least were compared. */
+    assert_null(strstr(out, "sweep f16 mma.m16n8k16.f32.f16.f16.f32 k=16 normal from=f32 round=rne scale=none: in OLD only"));
+    assert_non_null(strstr(out, "same: 4 objects compared"));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(h100_sweep_replays_through_the_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
