@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cases/audit.h"
 #include "cli/cli.h"
@@ -246,7 +245,7 @@ static void print_human(const audit_result *r)
 static int write_outputs(const audit_args *a, tc_record *rec, model_profile *prof)
 {
     char err[512], path[4096];
-    if (mkdir(a->out, 0755) != 0 && errno != EEXIST)
+    if (tc_make_dirs(a->out) != 0)
         return cli_fail("audit", "cannot create %s: %s", a->out, strerror(errno));
     snprintf(path, sizeof path, "%s/audit.jsonl", a->out);
     if (tc_record_save(path, rec, err, sizeof err) != 0)

@@ -431,7 +431,7 @@ static void emit_html_named(FILE *f, const json_t *doc, const char *name)
 
 int tc_report_write(const tc_record *rec, const char *dir, const char *name, char *err, size_t len)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    if (tc_make_dirs(dir) != 0) {
         rep_set_err(err, len, "%s: %s", dir, strerror(errno));
         return -1;
     }

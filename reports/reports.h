@@ -59,6 +59,9 @@ tc_record tc_record_new(json_t *header);
 int tc_record_add(tc_record *rec, json_t *obj, char *err, size_t len);
 void tc_record_free(tc_record *rec);
 
+/* Creates dir and its missing parents (mkdir -p). 0, or -1 with errno set. */
+int tc_make_dirs(const char *dir);
+
 /* Objects of one kind, in file order; the array is new, its items borrowed. */
 json_t *tc_record_objects_of(const tc_record *rec, const char *kind);
 

@@ -11,13 +11,18 @@
 /* The exact backend must be fitted and verified like any target. */
 static void audit_of_exact_backend_is_verified(void **state)
 {
+    assert_int_equal(system("rm -rf /tmp/tcs-audit-new"), 0);
     tc_run_result r = tc_run_cli("audit --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 "
-                                 "--n 2000 --no-timing --out /tmp/tcs-audit-exact --json");
+                                 "--n 2000 --no-timing --out /tmp/tcs-audit-new/deeper/exact --json");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"instr\":\"mma.m16n8k16.f32.f16.f16.f32\""));
     assert_non_null(strstr(r.out, "\"verified\":true"));
     assert_non_null(strstr(r.out, "\"mismatches\":0"));
     tc_run_result_free(&r);
+    /* The output folder is created with its parents. */
+    char *rec = tc_slurp("/tmp/tcs-audit-new/deeper/exact/audit.jsonl");
+    assert_non_null(strstr(rec, "{\"kind\":\"end\",\"objects\":1}"));
+    free(rec);
 }
 
 /* A synthetic tensor core (13 kept bits, truncating 1+8+13-bit accumulator)
