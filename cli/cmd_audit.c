@@ -27,6 +27,15 @@ typedef struct {
     bool json, timing, keep_cases;
 } audit_args;
 
+/* A whole decimal or 0x number, nothing else. */
+static bool parse_u64(const char *v, unsigned long long *x)
+{
+    char *end;
+    errno = 0;
+    *x = strtoull(v, &end, 0);
+    return !errno && !*end && *v && v[0] != '-';
+}
+
 static int parse_args(int argc, char **argv, audit_args *a)
 {
     *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, NULL, 0, 0x7c5c09e, 0, 1, false, true, true};
@@ -51,19 +60,18 @@ static int parse_args(int argc, char **argv, audit_args *a)
                 a->shard >= a->nshards)
                 return cli_fail("audit", "bad --shard '%s' (want I/N with 0 <= I < N)", v);
         }
-        else if ((v = cli_opt(argc, argv, &i, "--n", &miss)) ||
-                 (v = cli_opt(argc, argv, &i, "--seed", &miss))) {
-            char *end;
-            errno = 0;
-            unsigned long long x = strtoull(v, &end, 0);
-            if (errno || *end || !*v || v[0] == '-')
-                return cli_fail("audit", "bad number '%s' for %s", v, argv[i - 1]);
-            if (!strncmp(argv[i - 1], "--n", 3) && x == 0)
+        else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {
+            unsigned long long x;
+            if (!parse_u64(v, &x))
+                return cli_fail("audit", "bad number '%s' for --n", v);
+            if (x == 0)
                 return cli_fail("audit", "--n must be at least 1");
-            if (!strncmp(argv[i - 1], "--n", 3))
-                a->n = (size_t)x;
-            else
-                a->seed = x;
+            a->n = (size_t)x;
+        } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
+            unsigned long long x;
+            if (!parse_u64(v, &x))
+                return cli_fail("audit", "bad number '%s' for --seed", v);
+            a->seed = x;
         } else if (!strcmp(argv[i], "--json"))
             a->json = true;
         else if (!strcmp(argv[i], "--no-timing"))
@@ -104,65 +112,71 @@ static tc_backend *open_backend(const audit_args *a, bool *is_model_fallback)
     return b;
 }
 
-/* Timing objects by instruction: measured now on a GPU, else the recorded
- * bench of the H100 (labelled as recorded in the header). */
+/* The bench objects of a record file (a copy), or NULL with err set. */
+static json_t *load_bench_objects(const char *path, char *err, size_t len)
+{
+    tc_record rec;
+    if (tc_record_load_any(path, &rec, err, len) != 0)
+        return NULL;
+    json_t *objs = tc_record_objects_of(&rec, "bench");
+    json_t *copy = json_deep_copy(objs);
+    json_decref(objs);
+    tc_record_free(&rec);
+    return copy;
+}
+
+static json_t *measure_timing(const tc_instr *const *list, size_t n)
+{
+    char err[512];
+    json_t *arr = json_array();
+    tc_bench_opts o = {0, NULL, false};
+    tc_bench *b = tc_bench_open(&o, err, sizeof err);
+    if (!b) {
+        fprintf(stderr, "tcscope audit: timing skipped: %s\n", err);
+        return arr;
+    }
+    tc_progress p;
+    tc_progress_start(&p, "timing", n);
+    for (size_t i = 0; i < n; i++) {
+        json_t *t = tc_bench_instr(b, list[i]);
+        json_object_set_new(t, "instr", json_string(list[i]->name));
+        json_array_append_new(arr, t);
+        tc_progress_update(&p, i + 1);
+    }
+    tc_progress_end(&p);
+    tc_bench_close(b);
+    return arr;
+}
+
+/* Timing objects by instruction: from --timing, measured now on a GPU, or the
+ * recorded bench of the H100 beside its recorded model. NULL: a bad --timing. */
 static json_t *collect_timing(const audit_args *a, const tc_backend_info *info,
                               const tc_instr *const *list, size_t n, const char **source)
 {
-    json_t *arr = json_array();
     char err[512];
     *source = "none";
     if (!a->timing)
-        return arr;
+        return json_array();
     if (a->timing_file) {
-        tc_record rec;
-        if (tc_record_load_any(a->timing_file, &rec, err, sizeof err) != 0) {
-            fprintf(stderr, "tcscope audit: --timing: %s\n", err);
-            return arr;
-        }
-        json_decref(arr);
-        json_t *objs = tc_record_objects_of(&rec, "bench");
-        arr = json_deep_copy(objs);
-        json_decref(objs);
-        tc_record_free(&rec);
+        json_t *t = load_bench_objects(a->timing_file, err, sizeof err);
+        if (!t)
+            cli_fail("audit", "--timing: %s", err);
         *source = a->timing_file;
-        return arr;
+        return t;
     }
     if (info->sm > 0) {
-        tc_bench_opts o = {0, NULL, false};
-        tc_bench *b = tc_bench_open(&o, err, sizeof err);
-        if (!b) {
-            fprintf(stderr, "tcscope audit: timing skipped: %s\n", err);
-            return arr;
-        }
-        tc_progress p;
-        tc_progress_start(&p, "timing", n);
-        for (size_t i = 0; i < n; i++) {
-            json_t *t = tc_bench_instr(b, list[i]);
-            json_object_set_new(t, "instr", json_string(list[i]->name));
-            json_array_append_new(arr, t);
-            tc_progress_update(&p, i + 1);
-        }
-        tc_progress_end(&p);
-        tc_bench_close(b);
         *source = "measured in this run";
-        return arr;
+        return measure_timing(list, n);
     }
-    /* Recorded H100 timing belongs only beside the H100's recorded model. */
     if (strcmp(info->backend, RECORDED_MODEL) != 0)
-        return arr;
-    tc_record rec;
-    if (tc_record_load_any(RECORDED_BENCH, &rec, err, sizeof err) != 0) {
+        return json_array();
+    json_t *t = load_bench_objects(RECORDED_BENCH, err, sizeof err);
+    if (!t) {
         fprintf(stderr, "tcscope audit: no recorded timing: %s\n", err);
-        return arr;
+        return json_array();
     }
-    json_decref(arr);
-    arr = tc_record_objects_of(&rec, "bench");
-    json_t *copy = json_deep_copy(arr);
-    json_decref(arr);
-    tc_record_free(&rec);
     *source = "recorded: " RECORDED_BENCH;
-    return copy;
+    return t;
 }
 
 /* --instr takes one name, "all", or a comma-separated list of names. */
@@ -354,6 +368,11 @@ int cmd_audit(int argc, char **argv)
     }
     const char *timing_source;
     json_t *timing = collect_timing(&a, info, list, n, &timing_source);
+    if (!timing) {
+        free(list);
+        tc_backend_close(be);
+        return TC_EXIT_USAGE;
+    }
     uint64_t seeds[1] = {a.seed};
     json_t *hdr = tc_record_header_new("audit", info, seeds, 1);
     json_object_set_new(hdr, "timing_source", json_string(timing_source));
