@@ -305,9 +305,7 @@ void model_acc_from_val(const model *m, macc *acc, mval v)
     acc->sign = v.sign;
     acc->mag = v.sig;
     acc->lsb = v.lsb;
-    acc->t = v.cls == MV_FINITE
-                 ? (m->p.exp_ref == MODEL_EXP_NOMINAL ? v.e : v.lsb + bitlen64(v.sig) - 1)
-                 : 0;
+    acc->t = model_ref_exp(m, v);
 }
 
 /* ---- C, the output ---- */
@@ -320,9 +318,7 @@ mterm model_c_term(const model *m, uint64_t c)
     t.sign = v.sign;
     t.sig = v.sig;
     t.lsb = v.lsb;
-    t.t = v.cls == MV_FINITE
-              ? (m->p.exp_ref == MODEL_EXP_NOMINAL ? v.e : v.lsb + bitlen64(v.sig) - 1)
-              : 0;
+    t.t = model_ref_exp(m, v);
     return t;
 }
 

@@ -27,9 +27,7 @@ static void kacc_from_val(const model *m, kacc *acc, mval v)
     acc->sign = v.sign;
     acc->sig = v.sig;
     acc->lsb = v.lsb;
-    acc->t = v.cls == MV_FINITE
-                 ? (m->p.exp_ref == MODEL_EXP_NOMINAL ? v.e : v.lsb + bitlen64(v.sig) - 1)
-                 : 0;
+    acc->t = model_ref_exp(m, v);
 }
 
 /* Products of one step into X/tn/sg; returns the number of nonzero ones or

@@ -115,6 +115,15 @@ struct model {
 #define MODEL_OVF_FORCE_INF ((tc_overflow)(TC_OVF_NAN + 1))
 #define MODEL_ACC_OVF(p) ((p)->acc_ovf_inf ? MODEL_OVF_FORCE_INF : TC_OVF_INF)
 
+/* The exponent a value offers as alignment reference (model_params.exp_ref):
+ * its exponent field, or the exponent of its leading bit. */
+static inline int32_t model_ref_exp(const model *m, mval v)
+{
+    if (v.cls != MV_FINITE)
+        return 0;
+    return m->p.exp_ref == MODEL_EXP_NOMINAL ? v.e : v.lsb + bitlen64(v.sig) - 1;
+}
+
 mdec model_input_decode(const model *m, int which, uint64_t bits);
 mterm model_product(const model *m, mdec x, mdec y);
 mterm model_c_term(const model *m, uint64_t c);

@@ -166,20 +166,28 @@ static void run_par(par_job *jobs, int nt, void *(*fn)(void *))
     }
 }
 
+/* Job i's share [*lo, *hi) of n elements split into nt near-equal parts. */
+static void job_range(size_t n, int nt, int i, size_t *lo, size_t *hi)
+{
+    size_t per = (n + (size_t)nt - 1) / (size_t)nt;
+    *lo = per * (size_t)i < n ? per * (size_t)i : n;
+    *hi = *lo + per < n ? *lo + per : n;
+}
+
 static size_t par_pack(const uint64_t *src, size_t n, int bytes, uint64_t mask, void *dst)
 {
     int nt = nthreads_for(n);
     par_job jobs[PAR_MAX];
-    size_t per = (n + (size_t)nt - 1) / (size_t)nt;
     for (int i = 0; i < nt; i++) {
-        size_t lo = per * (size_t)i < n ? per * (size_t)i : n, hi = lo + per < n ? lo + per : n;
+        size_t lo, hi;
+        job_range(n, nt, i, &lo, &hi);
         jobs[i] = (par_job){.src = src + lo, .n = hi - lo, .bytes = bytes, .mask = mask,
                             .dst = (char *)dst + lo * (size_t)bytes};
     }
     run_par(jobs, nt, pack_job);
     for (int i = 0; i < nt; i++)
         if (jobs[i].bad != jobs[i].n)
-            return per * (size_t)i + jobs[i].bad;
+            return (size_t)(jobs[i].src - src) + jobs[i].bad;
     return n;
 }
 
@@ -188,9 +196,9 @@ static bool par_unpack(const void *in, size_t n, int bytes, uint64_t poison, uin
 {
     int nt = nthreads_for(n);
     par_job jobs[PAR_MAX];
-    size_t per = (n + (size_t)nt - 1) / (size_t)nt;
     for (int i = 0; i < nt; i++) {
-        size_t lo = per * (size_t)i < n ? per * (size_t)i : n, hi = lo + per < n ? lo + per : n;
+        size_t lo, hi;
+        job_range(n, nt, i, &lo, &hi);
         jobs[i] = (par_job){.out = out + lo, .in = (const char *)in + lo * (size_t)bytes, .n = hi - lo,
                             .bytes = bytes, .poison = poison};
     }
