@@ -151,6 +151,79 @@ int audit_regen_cases(const tc_instr *ins, uint64_t seed, infer_case **cases, si
     return 0;
 }
 
+static bool bits_of(const json_t *j, uint64_t *v)
+{
+    const char *s = json_string_value(j);
+    char *end;
+    if (!s || strncmp(s, "0x", 2) != 0)
+        return false;
+    *v = strtoull(s + 2, &end, 16);
+    return end != s + 2 && *end == '\0';
+}
+
+/* The appended counterexamples of an answers object, after the n crafted cases. */
+static int append_extra(const json_t *ex, cset *s)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(ex, i, e) {
+        const json_t *ja = json_object_get(e, "a"), *jb = json_object_get(e, "b");
+        size_t k = json_array_size(ja);
+        uint64_t a[INFER_KMAX], b[INFER_KMAX], c;
+        if (k == 0 || k > INFER_KMAX || json_array_size(jb) != k || !bits_of(json_object_get(e, "c"), &c))
+            return -1;
+        for (size_t q = 0; q < k; q++)
+            if (!bits_of(json_array_get(ja, q), &a[q]) || !bits_of(json_array_get(jb, q), &b[q]))
+                return -1;
+        if (cset_add_bits(s, "counterexample", (int)k, a, b, c))
+            return -1;
+    }
+    return 0;
+}
+
+int audit_answer_cases(const tc_instr *ins, const json_t *answers, infer_case **cases, size_t *n,
+                       char *err, size_t errlen)
+{
+    uint64_t seed, hash;
+    const char *bits = json_string_value(json_object_get(answers, "bits"));
+    size_t count = (size_t)json_integer_value(json_object_get(answers, "count"));
+    int digits = (int)json_integer_value(json_object_get(answers, "digits"));
+    if (!bits_of(json_object_get(answers, "seed"), &seed) ||
+        !bits_of(json_object_get(answers, "inputs_hash"), &hash) || !bits || digits < 1 || digits > 16 ||
+        strlen(bits) != count * (size_t)digits) {
+        snprintf(err, errlen, "%s: malformed answers object", ins->name);
+        return -1;
+    }
+    infer_case *cs;
+    size_t nreg;
+    if (audit_regen_cases(ins, seed, &cs, &nreg) != 0) {
+        snprintf(err, errlen, "%s: out of memory", ins->name);
+        return -1;
+    }
+    if (audit_cases_hash(cs, nreg) != hash) {
+        audit_cases_free(cs, nreg);
+        snprintf(err, errlen, "%s: the case generator no longer gives the recorded inputs", ins->name);
+        return -1;
+    }
+    cset s = {cs, nreg, nreg};
+    const json_t *ex = json_object_get(answers, "extra");
+    if ((ex && append_extra(ex, &s) != 0) || s.n != count) {
+        size_t got = s.n;
+        cset_free(&s);
+        snprintf(err, errlen, "%s: %zu answers recorded for %zu cases", ins->name, count, got);
+        return -1;
+    }
+    for (size_t i = 0; i < s.n; i++) {
+        char word[17];
+        memcpy(word, bits + i * (size_t)digits, (size_t)digits);
+        word[digits] = '\0';
+        s.v[i].d = strtoull(word, NULL, 16);
+    }
+    *cases = s.v;
+    *n = s.n;
+    return 0;
+}
+
 void audit_cases_free(infer_case *cases, size_t n)
 {
     cset s = {cases, n, n};
@@ -158,10 +231,12 @@ void audit_cases_free(infer_case *cases, size_t n)
 }
 
 /* Every inference case's answer, as fixed-width hex in case order. The inputs
- * are not repeated: they are regenerated from the seed by the same generator,
- * and inputs_hash proves the regenerated inputs are the ones that ran. */
+ * of the crafted cases are not repeated: they are regenerated from the seed
+ * by the same generator, and inputs_hash proves the regenerated inputs are
+ * the ones that ran; counterexamples follow with their inputs ("extra"). */
 static json_t *answers_json(const infer_result *fit, const tc_instr *ins, uint64_t seed)
 {
+    size_t nreg = fit->ncases - fit->nextra;
     int digits = (ins->d->storage_bits + 3) / 4;
     char *hex = malloc(fit->ncases * (size_t)digits + 1);
     for (size_t i = 0; i < fit->ncases; i++)
@@ -171,10 +246,24 @@ static json_t *answers_json(const infer_result *fit, const tc_instr *ins, uint64
     char seedbuf[24], hbuf[24];
     snprintf(seedbuf, sizeof seedbuf, "0x%llx", (unsigned long long)seed);
     snprintf(hbuf, sizeof hbuf, "0x%016llx",
-             (unsigned long long)audit_cases_hash(fit->cases, fit->ncases));
+             (unsigned long long)audit_cases_hash(fit->cases, nreg));
     json_t *o = json_pack("{s:s, s:I, s:i, s:s, s:s}", "seed", seedbuf, "count",
                           (json_int_t)fit->ncases, "digits", digits, "inputs_hash", hbuf, "bits", hex);
     free(hex);
+    /* Counterexamples cannot be regenerated from the seed: their inputs are kept. */
+    if (fit->nextra) {
+        json_t *ex = json_array();
+        for (size_t i = nreg; i < fit->ncases; i++) {
+            const infer_case *c = &fit->cases[i];
+            json_t *a = json_array(), *b = json_array();
+            for (int q = 0; q < c->k; q++) {
+                json_array_append_new(a, bits_json(c->a[q]));
+                json_array_append_new(b, bits_json(c->b[q]));
+            }
+            json_array_append_new(ex, json_pack("{s:o, s:o, s:o}", "a", a, "b", b, "c", bits_json(c->c)));
+        }
+        json_object_set_new(o, "extra", ex);
+    }
     return o;
 }
 
@@ -253,8 +342,49 @@ static uint64_t control_operand(const tc_format *f, uint64_t *st)
     return (r >> 63) << (f->ebits + f->mbits) | exp | frac;
 }
 
-/* Instructions outside the model (integer, f64) are checked against the
- * exact oracle instead: agreement is a property to report, not assume. */
+/* An integer operand's value (two's complement when signed). */
+static int64_t int_value(const tc_format *f, uint64_t bits)
+{
+    int w = f->storage_bits;
+    if (f->has_sign && (bits >> (w - 1) & 1))
+        return (int64_t)bits - (int64_t)(1ull << w);
+    return (int64_t)bits;
+}
+
+/* The exact integer sum wrapped into the output's width (two's complement
+ * modulo 2^w): what an adder that ignores overflow gives. */
+static void int_mma_wrap(const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
+                         const uint64_t *C, uint64_t *E)
+{
+    int w = ins->d->storage_bits;
+    uint64_t mask = w >= 64 ? ~0ull : (1ull << w) - 1;
+    for (size_t t = 0; t < ntiles; t++)
+        for (int i = 0; i < ins->m; i++)
+            for (int j = 0; j < ins->n; j++) {
+                size_t o = (t * ins->m + i) * ins->n + j;
+                int64_t s = int_value(ins->c, C[o]);
+                for (int kk = 0; kk < ins->k; kk++)
+                    s += int_value(ins->a, A[(t * ins->m + i) * ins->k + kk]) *
+                         int_value(ins->b, B[(t * ins->k + kk) * ins->n + j]);
+                E[o] = (uint64_t)s & mask;
+            }
+}
+
+static size_t count_diff(const uint64_t *x, const uint64_t *y, size_t n, size_t *first)
+{
+    size_t d = 0;
+    *first = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i] && d++ == 0)
+            *first = i;
+    return d;
+}
+
+/* Integer instructions are outside the floating-point model: the exact
+ * integer sum is checked against the hardware, with the two overflow
+ * behaviours an s32 accumulator can have (saturate, as the exact oracle
+ * rounds, or wrap modulo 2^32) as candidates; the one the answers agree
+ * with is the fingerprint, and the other is rejected with its first case. */
 static int audit_control(tc_backend *be, const tc_instr *ins, const audit_opts *o,
                          audit_result *out, char *err, size_t errlen)
 {
@@ -266,20 +396,45 @@ static int audit_control(tc_backend *be, const tc_instr *ins, const audit_opts *
         A[i] = control_operand(ins->a, &st);
     for (size_t i = 0; i < nb; i++)
         B[i] = control_operand(ins->b, &st);
-    for (size_t i = 0; i < nc; i++)
+    for (size_t i = 0; i < nc; i++) {
         C[i] = control_operand(ins->c, &st);
+        /* every 16th accumulator next to the s32 limits, so that sums cross them */
+        if (ins->c->specials == TC_SPECIALS_INT && i % 16 == 0)
+            C[i] = (i % 32 ? 0x7FFFFF00u : 0x80000000u) + (C[i] & 0xFF);
+    }
     int rc = tc_backend_mma(be, ins, ntiles, A, B, C, D, err, errlen);
-    size_t mism = 0, first = SIZE_MAX;
+    uint64_t *W = malloc(nc * 8);
+    if (rc == 0 && !W) {
+        snprintf(err, errlen, "audit: out of memory");
+        rc = -1;
+    }
     if (rc == 0) {
         tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
         oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
         oracle_mma_exact(f, ins->m, ins->n, ins->k, ntiles, A, B, C, E, rne);
-        for (size_t i = 0; i < nc; i++)
-            if (D[i] != E[i] && mism++ == 0)
-                first = i;
-        json_t *ctl = json_pack("{s:s, s:I, s:I, s:b}", "against", "exact oracle, rne", "elements",
-                                (json_int_t)nc, "mismatches", (json_int_t)mism, "equals_exact",
-                                mism == 0);
+        int_mma_wrap(ins, ntiles, A, B, C, W);
+        size_t first_sat, first_wrap;
+        size_t msat = count_diff(D, E, nc, &first_sat), mwrap = count_diff(D, W, nc, &first_wrap);
+        if (ins->d->specials != TC_SPECIALS_INT)
+            mwrap = SIZE_MAX, first_wrap = SIZE_MAX;
+        bool wrap = mwrap < msat;
+        size_t mism = wrap ? mwrap : msat, first = wrap ? first_wrap : first_sat;
+        size_t rej_first = wrap ? first_sat : first_wrap;
+        const uint64_t *pred = wrap ? W : E, *rej = wrap ? E : W;
+        json_t *ctl = json_pack("{s:s, s:I, s:I, s:b}", "against",
+                                wrap ? "exact integer sum wrapped modulo 2^32" : "exact oracle (saturating)",
+                                "elements", (json_int_t)nc, "mismatches", (json_int_t)mism,
+                                "equals_exact", msat == 0);
+        json_t *evidence = json_object();
+        if (rej_first != SIZE_MAX) {
+            json_object_set_new(evidence, "int_overflow",
+                                json_pack("{s:s, s:[{s:s, s:I, s:o, s:o}]}", "value",
+                                          wrap ? "wrap" : "saturate", "rejected", "value",
+                                          wrap ? "saturate" : "wrap", "contradicted",
+                                          (json_int_t)(wrap ? msat : mwrap), "hw",
+                                          bits_json(D[rej_first]), "predicted",
+                                          bits_json(rej[rej_first])));
+        }
         if (first != SIZE_MAX) {
             size_t t = first / per, i = first % per / ins->n, j = first % ins->n;
             json_t *a = json_array(), *b = json_array();
@@ -290,12 +445,13 @@ static int audit_control(tc_backend *be, const tc_instr *ins, const audit_opts *
             json_object_set_new(ctl, "first_difference",
                                 json_pack("{s:o, s:o, s:o, s:o, s:o}", "a", a, "b", b, "c",
                                           bits_json(C[first]), "hw", bits_json(D[first]), "exact",
-                                          bits_json(E[first])));
+                                          bits_json(pred[first])));
         }
-        out->object = json_pack("{s:s, s:s, s:{s:s, s:b}, s:{}, s:{s:I, s:I, s:b}, s:o, s:o}",
+        out->object = json_pack("{s:s, s:s, s:{s:s, s:s, s:b}, s:o, s:{s:I, s:I, s:b}, s:o, s:o}",
                                 "kind", "audit", "instr", ins->name, "fingerprint", "model",
-                                "outside the model: checked against the exact oracle",
-                                "equals_exact_rne", mism == 0, "evidence", "verification",
+                                "exact integer sum (outside the floating-point model)", "int_overflow",
+                                wrap ? "wrap" : "saturate", "equals_exact_rne", msat == 0, "evidence",
+                                evidence, "verification",
                                 "elements", (json_int_t)nc, "mismatches", (json_int_t)mism,
                                 "verified", mism == 0, "control", ctl, "timing",
                                 timing_for(o->timing, ins->name));
@@ -303,8 +459,68 @@ static int audit_control(tc_backend *be, const tc_instr *ins, const audit_opts *
         out->proof.mismatches = mism;
         out->control = true;
     }
-    free(A), free(B), free(C), free(D), free(E);
+    free(A), free(B), free(C), free(D), free(E), free(W);
     return rc;
+}
+
+#define REFIT_ROUNDS 3
+
+static void free_cases(infer_case *cs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(cs[i].a);
+        free(cs[i].b);
+    }
+}
+
+/* A proof that fails names its smallest failing inputs with the hardware's
+ * answers: they join the fit as counterexamples and the fit and the proof
+ * run again, up to REFIT_ROUNDS times (the crafted cases cannot foresee
+ * every way two near-equivalent fingerprints part). Returns the rounds run,
+ * or -1 with err. */
+static int refit_on_counterexamples(infer_target *t, const audit_opts *o, audit_result *out,
+                                    char *err, size_t errlen)
+{
+    infer_case extra[REFIT_ROUNDS * VERIFY_MAX_FAILS];
+    size_t nextra = 0;
+    int round = 0;
+    for (; round < REFIT_ROUNDS && out->proof.mismatches > 0 && out->proof.nfails > 0; round++) {
+        for (size_t i = 0; i < out->proof.nfails; i++) {
+            const infer_case *c = &out->proof.fails[i].c;
+            infer_case *x = &extra[nextra++];
+            *x = *c;
+            x->a = malloc((size_t)c->k * sizeof *x->a);
+            x->b = malloc((size_t)c->k * sizeof *x->b);
+            if (!x->a || !x->b) {
+                free_cases(extra, nextra);
+                snprintf(err, errlen, "audit: out of memory");
+                return -1;
+            }
+            memcpy(x->a, c->a, (size_t)c->k * sizeof *x->a);
+            memcpy(x->b, c->b, (size_t)c->k * sizeof *x->b);
+        }
+        t->extra = extra;
+        t->nextra = nextra;
+        infer_result fit;
+        verify_result proof;
+        if (infer_fingerprint(t, &fit, err, errlen) != 0) {
+            free_cases(extra, nextra);
+            return -1;
+        }
+        if (verify_run(t, &fit.params, o->verify_n, o->seed, &proof, err, errlen) != 0) {
+            infer_result_free(&fit);
+            free_cases(extra, nextra);
+            return -1;
+        }
+        infer_result_free(&out->fit);
+        verify_result_free(&out->proof);
+        out->fit = fit;
+        out->proof = proof;
+    }
+    t->extra = NULL;
+    t->nextra = 0;
+    free_cases(extra, nextra);
+    return round;
 }
 
 int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_result *out,
@@ -329,6 +545,12 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
         infer_result_free(&out->fit);
         return -1;
     }
+    int rounds = refit_on_counterexamples(&t, o, out, err, errlen);
+    if (rounds < 0) {
+        infer_result_free(&out->fit);
+        verify_result_free(&out->proof);
+        return -1;
+    }
     char ferr[256] = "";
     json_t *features = features_json(be, ins, ferr, sizeof ferr);
     json_t *obj = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "kind", "audit", "instr", ins->name,
@@ -337,6 +559,7 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
                             verification_json(&out->proof, ins), "timing",
                             timing_for(o->timing, ins->name));
     json_object_set_new(obj, "fit_mismatches", json_integer((json_int_t)out->fit.mismatches));
+    json_object_set_new(obj, "counterexample_rounds", json_integer(rounds));
     json_object_set_new(obj, "features", features ? features : json_string(ferr));
     if (o->keep_cases)
         json_object_set_new(obj, "answers", answers_json(&out->fit, ins, o->seed));

@@ -55,6 +55,12 @@ int audit_regen_cases(const tc_instr *ins, uint64_t seed, infer_case **cases, si
 void audit_cases_free(infer_case *cases, size_t n);
 uint64_t audit_cases_hash(const infer_case *cs, size_t n);
 
+/* Every case behind a recorded answers object with the recorded answer in
+ * .d: the crafted ones regenerated from its seed (and checked against its
+ * inputs hash), then its counterexamples. 0, or -1 with err. */
+int audit_answer_cases(const tc_instr *ins, const json_t *answers, infer_case **cases, size_t *n,
+                       char *err, size_t errlen);
+
 /* The evidence object of a fit: per field, the value, whether the cases
  * decide it, and for each rejected candidate the cases that reject it with
  * their inputs, the hardware's bits and the candidate's prediction. */

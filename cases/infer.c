@@ -19,7 +19,7 @@
 enum {
     F_A_CONVERT, F_B_CONVERT, F_A_FTZ, F_B_FTZ, F_C_FTZ, F_PRODUCTS, F_FLUSH, F_BLOCK, F_C_MODE,
     F_C_ROUND, F_ALIGN_REF, F_ALIGN_EXP, F_ALIGN_BITS, F_ALIGN_ROUND, F_CARRY, F_ACC, F_ACC_FTZ,
-    F_OUT_ROUND, F_OUT_OVF, F_OUT_FTZ, F_NAN, F_ACC_OVF, F_COUNT
+    F_OUT_ROUND, F_OUT_OVF, F_OUT_FTZ, F_NAN, F_ACC_OVF, F_SPLIT, F_NAN_PROP, F_COUNT
 };
 
 #define MAXV 96
@@ -117,6 +117,23 @@ static int variants(int fi, const model_params *cur, const infer_target *t, cons
             p.block = t->k;
             out[n++] = p;
         }
+        break;
+    case F_NAN_PROP:   /* only wide operands can carry payloads: the rest are unusable */
+        for (int i = MODEL_NAN_CANONICAL; i < MODEL_NAN_ORDERS; i++) {
+            p.nan_prop = (model_nan_prop)i;
+            out[n++] = p;
+        }
+        break;
+    case F_SPLIT:   /* contiguous, or runs of a power of two dealt over the steps */
+        p.split_runs = 0;
+        out[n++] = p;
+        if (t->k / p.block >= 2)
+            for (int g = 1; g < p.block; g *= 2) {
+                if (p.block % g)
+                    continue;
+                p.split_runs = g;
+                out[n++] = p;
+            }
         break;
     case F_C_MODE: p.c_mode = MODEL_C_FIRST; out[n++] = p; p.c_mode = MODEL_C_LAST; out[n++] = p; break;
     case F_C_ROUND:
@@ -249,7 +266,7 @@ static model_params start_params(const infer_target *t, uint64_t nan)
 }
 
 /* The fields the descent visits, most decisive first. */
-static const int order[] = {F_NAN, F_A_CONVERT, F_B_CONVERT, F_BLOCK, F_ALIGN_BITS, F_ACC, F_ALIGN_ROUND,
+static const int order[] = {F_NAN, F_NAN_PROP, F_A_CONVERT, F_B_CONVERT, F_BLOCK, F_SPLIT, F_ALIGN_BITS, F_ACC, F_ALIGN_ROUND,
                             F_C_MODE, F_C_ROUND, F_ALIGN_REF, F_ALIGN_EXP, F_PRODUCTS, F_A_FTZ, F_B_FTZ,
                             F_C_FTZ, F_FLUSH, F_ACC_FTZ, F_OUT_ROUND, F_OUT_FTZ, F_OUT_OVF, F_ACC_OVF, F_CARRY};
 
@@ -332,6 +349,8 @@ static void fill_evidence(infer_result *r, const infer_target *t, const uint64_t
             infer_rejected *rj = &e->rejected[e->nrejected];
             size_t first[INFER_MAX_REFS];
             size_t bad = mismatches(&v[i], t, r->cases, r->ncases, SIZE_MAX, first, NULL);
+            if (bad == SIZE_MAX)
+                continue;   /* not a model at all with the other fields as they are */
             if (bad == 0) {
                 if (e->identifiable)
                     e->equivalent[0] = '\0';
@@ -478,8 +497,18 @@ int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_
         cset_free(&s);
         return -1;
     }
+    for (size_t i = 0; i < t->nextra; i++) {
+        const infer_case *x = &t->extra[i];
+        if (cset_add_bits(&s, "counterexample", x->k, x->a, x->b, x->c)) {
+            cset_free(&s);
+            snprintf(err, errlen, "infer: out of memory");
+            return -1;
+        }
+        s.v[s.n - 1].d = x->d;
+    }
     out->cases = s.v;
     out->ncases = s.n;
+    out->nextra = t->nextra;
     /* NaN patterns seen in the answers */
     uint64_t nans[8];
     int nnans = 0;
@@ -498,7 +527,8 @@ int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_
     static const int pairs[][2] = {{F_ALIGN_BITS, F_ALIGN_ROUND}, {F_ALIGN_BITS, F_ACC}, {F_BLOCK, F_ALIGN_BITS},
                                    {F_BLOCK, F_C_MODE}, {F_ACC, F_OUT_ROUND}, {F_ALIGN_BITS, F_ALIGN_EXP},
                                    {F_ALIGN_BITS, F_ALIGN_REF}, {F_BLOCK, F_ACC}, {F_C_MODE, F_C_ROUND},
-                                   {F_ACC, F_ACC_OVF}, {F_ALIGN_REF, F_ACC}};
+                                   {F_ACC, F_ACC_OVF}, {F_ALIGN_REF, F_ACC},
+                                   {F_BLOCK, F_SPLIT}};
     model_params cur = start_params(t, nan0);
     size_t best = SIZE_MAX;
     for (int st = 0; st < 4 && best != 0; st++) {

@@ -35,11 +35,15 @@ typedef struct {
     void *ctx;
     size_t random_cases;      /* random elements added to the fit (0: 4096) */
     uint64_t seed;            /* for the random cases (0: fixed default) */
+    const struct infer_case *extra;  /* cases with the target's answers already known (the
+                                        counterexamples of a failed proof), added to the fit */
+    size_t nextra;
 } infer_target;
 
 /* One dot product d = sum a[i]*b[i] + c with the target's answer. */
-typedef struct {
-    const char *family;       /* static: "align", "block", "round", "cin", "convert", "subnormal", "special", "random" */
+typedef struct infer_case {
+    const char *family;       /* static: "align", "block", "round", "cin", "convert", "subnormal", "special",
+                                 "random", "counterexample" */
     int k;
     uint64_t *a, *b;          /* k elements each */
     uint64_t c;
@@ -69,7 +73,8 @@ typedef struct {
 typedef struct {
     model_params params;      /* the fitted fingerprint */
     infer_case *cases;        /* every case run, with its answer */
-    size_t ncases;
+    size_t ncases;            /* the crafted ones first, then the target's nextra */
+    size_t nextra;
     size_t mismatches;        /* cases the fitted params do not reproduce (0 for a sound fit) */
     infer_evidence *ev;       /* one per profile field, in profile order */
     size_t nev;

@@ -233,9 +233,11 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
 static void print_human(const audit_result *r)
 {
     if (r->control) {
-        printf("%-44s %s %8zu/%-8zu outside the model: %s the exact oracle\n", r->ins->name,
-               r->proof.mismatches == 0 ? "EXACT   " : "INEXACT ", r->proof.mismatches, r->proof.n,
-               r->proof.mismatches == 0 ? "equals" : "differs from");
+        const char *ovf = json_string_value(
+            json_object_get(json_object_get(r->object, "fingerprint"), "int_overflow"));
+        printf("%-44s %s %8zu/%-8zu exact integer sum, overflow %s\n", r->ins->name,
+               r->proof.mismatches == 0 ? "VERIFIED" : "MISMATCH", r->proof.mismatches, r->proof.n,
+               ovf ? ovf : "?");
         return;
     }
     const json_t *fp = json_object_get(r->object, "fingerprint");

@@ -167,7 +167,7 @@ int cmd_verify(int argc, char **argv)
         return cli_fail("verify", "%s", why);
     }
     run_ctx ctx = {be, ins};
-    infer_target t = {ins->m, ins->n, ins->k, {ins->a, ins->b, ins->c, ins->d}, run_backend, &ctx, 0, seed};
+    infer_target t = {ins->m, ins->n, ins->k, {ins->a, ins->b, ins->c, ins->d}, run_backend, &ctx, 0, seed, NULL, 0};
     verify_result r;
     if (verify_run(&t, &params, n, seed, &r, err, sizeof err)) {
         tc_backend_close(be);

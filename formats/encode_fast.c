@@ -182,127 +182,209 @@ uint64_t tc_encode_f64(const tc_format *f, double x, tc_rounding r)
     }
 }
 
-/* The array path: a branch-free pass over every input of a normal-range
- * shape, then the rare ones (NaN, Inf, overflow) again through the
- * reference path; overflow takes its precomputed result. The cut sh is clamped at 63: m < 2^24, so from sh = 26 on
- * the half bit is 0 and every bit of m is below it, and the first 32 bits
- * below the cut, m * 2^32 >> sh, are already 0 from sh = 56. */
-ALWAYS_INLINE uint64_t lane_f32(fast_fmt t, uint32_t x, tc_round mode, bool ftz, bool daz,
-                                uint32_t rbits, const uint64_t ovf[2], bool *special)
+/* The array path. Every input goes through one branch-free lane in 32-bit
+ * integers (results fit: the widest container here, TF32's, is 32 bits),
+ * so a block of lanes is a straight loop the compiler vectorizes; NaN and
+ * Inf inputs are flagged and redone through the reference path after the
+ * block, and an overflow takes its precomputed result (one per sign).
+ *
+ * The cut: value = m * 2^(E' - 150) with E' = max(E, 1), m < 2^24. Above
+ * the target's emin (k = E' - 127 - emin >= 0) the cut lies a fixed
+ * 23 - mbits bits up in m and the code's exponent part is k; below, -k more
+ * bits go and the exponent part is 0. The cut is clamped at 31, which
+ * changes nothing: from 25 on the kept bits are 0, the first bit below is
+ * 0 and every bit of m lies further down.
+ *
+ * Rounding adds a per-mode bias below the cut and keeps the carry:
+ *   RZ 0; RNA half; RNE half - 1 + the last kept bit (a tie goes up only
+ *   from an odd kept value); RU all-ones below the cut for +, 0 for -;
+ *   RD the reverse. m + bias < 2^24 + 2^31 cannot wrap. RO ORs "anything
+ *   below" into the last bit; RS adds rbits to the first 32 bits below the
+ *   cut (tc_rounding.rbits) and keeps that carry. */
+ALWAYS_INLINE uint32_t lane_f32(fast_fmt t, uint32_t x, tc_round mode, bool ftz, bool daz,
+                                uint32_t rbits, uint32_t ovf_pos, uint32_t ovf_neg)
 {
     uint32_t sign = x >> 31, u = x & 0x7fffffffu;
     uint32_t E = u >> 23;
-    uint64_t m = (u & 0x7fffffu) | ((uint64_t)(E != 0) << 23);
+    uint32_t m = (u & 0x7fffffu) | (E ? 0x800000u : 0);
     if (daz)
         m = E ? m : 0;
-    int e = (int)(E ? E : 1) - 127;
-    int d = t.emin > e ? t.emin - e : 0;
-    int sh = 23 - t.mbits + d;
-    sh = sh > 63 ? 63 : sh;
-    uint64_t base = (uint64_t)(e + d - t.emin);
-    uint64_t kept = m >> sh;
-    uint64_t rem = m & ((1ull << sh) - 1);
-    uint64_t half = 1ull << (sh - 1);
-    tc_remainder R = {.half = (rem & half) != 0, .rest = (rem & (half - 1)) != 0, .frac32 = 0};
-    if (mode == TC_RS)
-        R.frac32 = (uint32_t)((rem << 32) >> sh);   /* rem < 2^24: no bit lost */
-    if (mode == TC_RO)
-        kept |= (uint64_t)tc_rem_inexact(R);
-    else
-        kept += tc_round_up(mode, sign, kept, R, rbits);
-    uint64_t code = (base << t.mbits) + kept;
+    int32_t k = (int32_t)(E ? E : 1) - (127 + t.emin);
+    uint32_t base = k > 0 ? (uint32_t)k : 0;
+    uint32_t sh = (uint32_t)(23 - t.mbits) + (k < 0 ? (uint32_t)-k : 0);
+    uint32_t c = sh < 31 ? sh : 31;
+    uint32_t low = (1u << c) - 1;   /* the bits below the cut */
+    uint32_t kept;
+    switch (mode) {
+    case TC_RNE:
+        kept = (m + (low >> 1) + ((m >> c) & 1)) >> c;
+        break;
+    case TC_RNA:
+        kept = (m + (low >> 1) + 1) >> c;
+        break;
+    case TC_RU:
+        kept = (m + (low & (sign - 1))) >> c;
+        break;
+    case TC_RD:
+        kept = (m + (low & -sign)) >> c;
+        break;
+    case TC_RO:
+        kept = (m >> c) | ((m & low) != 0);
+        break;
+    case TC_RS: {
+        /* The first 32 bits below the true cut sh (m < 2^24: from sh = 56
+         * on they are 0, and the clamped shift count gives that). */
+        uint32_t rem = m & low;
+        uint32_t frac = sh <= 32 ? rem << (32 - sh) : rem >> (sh - 32 < 31 ? sh - 32 : 31);
+        kept = (m >> c) + ((uint32_t)(frac + rbits) < frac);
+        break;
+    }
+    default:   /* TC_RZ */
+        kept = m >> c;
+        break;
+    }
+    /* A round-up carry walks into the exponent field, as the encoding's
+     * order allows; past max finite it is an overflow. */
+    uint32_t code = (base << t.mbits) + kept;
     if (ftz)
-        code = code < (1ull << t.mbits) ? 0 : code;
-    *special = u >= 0x7f800000u;
-    uint64_t res = (((uint64_t)sign << (t.ebits + t.mbits)) | code) << t.shift;
-    return code > t.maxcode ? ovf[sign] : res;
+        code = code < (1u << t.mbits) ? 0 : code;
+    uint32_t res = ((sign << (t.ebits + t.mbits)) | code) << t.shift;
+    return code > t.maxcode ? (sign ? ovf_neg : ovf_pos) : res;
 }
 
-#define LOOP1(T, MODE, FTZ, DAZ)                                                           \
-    do {                                                                                   \
-    const uint64_t ovf[2] = {tc_fmt_overflow_bits(f, false, r), tc_fmt_overflow_bits(f, true, r)}; \
-    for (size_t i0 = 0; i0 < n; i0 += 256) {                                               \
-        size_t i1 = n - i0 < 256 ? n : i0 + 256;                                           \
-        bool any = false;                                                                  \
-        for (size_t i = i0; i < i1; i++) {                                                 \
-            uint32_t b;                                                                    \
-            bool sp;                                                                       \
-            memcpy(&b, &in[i], sizeof b);                                                  \
-            out[i] = lane_f32(T, b, MODE, FTZ, DAZ, MODE == TC_RS && rb ? rb[i] : r.rbits, ovf, &sp); \
-            any |= sp;                                                                     \
-        }                                                                                  \
-        if (__builtin_expect(any, 0))                                                      \
-            for (size_t i = i0; i < i1; i++) {                                             \
-                uint32_t b;                                                                \
-                bool sp;                                                                   \
-                memcpy(&b, &in[i], sizeof b);                                              \
-                lane_f32(T, b, MODE, FTZ, DAZ, 0, ovf, &sp);                               \
-                if (sp) {                                                                  \
-                    tc_rounding ri = r;                                                    \
-                    ri.rbits = rb ? rb[i] : r.rbits;                                       \
-                    out[i] = slow_f32(f, b, ri);                                           \
-                }                                                                          \
-            }                                                                              \
-    }                                                                                      \
-    return;                                                                                \
+#define BLOCK 64
+
+/* The lanes of in[0..n), n <= BLOCK; true when a NaN or Inf is among them.
+ * With n == BLOCK (a constant after inlining) the loop needs no scalar
+ * epilogue, which is what the vectorizer at -O2 asks for. */
+ALWAYS_INLINE bool block_f32(fast_fmt t, tc_round mode, bool ftz, bool daz,
+                             const float *restrict in, uint64_t *restrict out, size_t n,
+                             const uint32_t *restrict rb, uint32_t ovf_pos, uint32_t ovf_neg)
+{
+    uint32_t special = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b;
+        memcpy(&b, &in[i], sizeof b);
+        out[i] = lane_f32(t, b, mode, ftz, daz, mode == TC_RS ? rb[i] : 0, ovf_pos, ovf_neg);
+        special |= (b & 0x7fffffffu) >= 0x7f800000u;
+    }
+    return special;
+}
+
+/* The whole array in one mode. rb: per-element random bits for TC_RS, or
+ * NULL (then r.rbits for every element, from a block of copies). */
+ALWAYS_INLINE void run_f32(const tc_format *f, fast_fmt t, tc_round mode, bool ftz, bool daz,
+                           const float *restrict in, uint64_t *restrict out, size_t n,
+                           tc_rounding r, const uint32_t *restrict rb)
+{
+    uint32_t ovf_pos = (uint32_t)tc_fmt_overflow_bits(f, false, r);
+    uint32_t ovf_neg = (uint32_t)tc_fmt_overflow_bits(f, true, r);
+    uint32_t same[BLOCK];
+    if (mode == TC_RS && !rb)
+        for (size_t i = 0; i < BLOCK; i++)
+            same[i] = r.rbits;
+    for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
+        size_t len = n - i0 < BLOCK ? n - i0 : BLOCK;
+        const uint32_t *rbi = mode != TC_RS ? NULL : rb ? rb + i0 : same;
+        bool special;
+        if (len == BLOCK)
+            special = block_f32(t, mode, ftz, daz, in + i0, out + i0, BLOCK, rbi, ovf_pos, ovf_neg);
+        else
+            special = block_f32(t, mode, ftz, daz, in + i0, out + i0, len, rbi, ovf_pos, ovf_neg);
+        if (__builtin_expect(special, 0))
+            for (size_t i = i0; i < i0 + len; i++) {
+                uint32_t b;
+                memcpy(&b, &in[i], sizeof b);
+                if ((b & 0x7fffffffu) >= 0x7f800000u) {
+                    tc_rounding ri = r;
+                    ri.rbits = rb ? rb[i] : r.rbits;
+                    out[i] = slow_f32(f, b, ri);
+                }
+            }
+    }
+}
+
+/* One function per format, the mode a compile-time constant in each loop;
+ * the common case (no ftz, no daz) gets its own loops, free of both tests.
+ * ATTR: the target the copy is compiled for (see tc_encode_f32_array). */
+#define RUN(T, MODE)                                                                      \
+    do {                                                                                  \
+        if (!r.ftz && !r.daz)                                                             \
+            run_f32(f, T, MODE, false, false, in, out, n, r, rb);                         \
+        else                                                                              \
+            run_f32(f, T, MODE, r.ftz, r.daz, in, out, n, r, rb);                         \
+        return;                                                                           \
     } while (0)
 
-/* The common case (no ftz, no daz) gets its own loop, free of both tests. */
-#define LOOP(T, MODE)                                                                      \
-    if (!r.ftz && !r.daz)                                                                  \
-        LOOP1(T, MODE, false, false);                                                      \
-    LOOP1(T, MODE, r.ftz, r.daz)
-
-#define BATCH(NAME, T)                                                                     \
-    static void NAME(const tc_format *f, const float *in, uint64_t *out, size_t n,         \
-                     tc_rounding r, const uint32_t *rb)                                    \
-    {                                                                                      \
-        switch (r.mode) {                                                                  \
-        case TC_RNE: LOOP(T, TC_RNE);                                                      \
-        case TC_RNA: LOOP(T, TC_RNA);                                                      \
-        case TC_RZ: LOOP(T, TC_RZ);                                                        \
-        case TC_RU: LOOP(T, TC_RU);                                                        \
-        case TC_RD: LOOP(T, TC_RD);                                                        \
-        case TC_RO: LOOP(T, TC_RO);                                                        \
-        default: LOOP(T, TC_RS);                                                           \
-        }                                                                                  \
+#define BATCH(NAME, T, ATTR)                                                              \
+    ATTR static void NAME(const tc_format *f, const float *restrict in,                   \
+                          uint64_t *restrict out, size_t n, tc_rounding r,                \
+                          const uint32_t *restrict rb)                                    \
+    {                                                                                     \
+        switch (r.mode) {                                                                 \
+        case TC_RNE: RUN(T, TC_RNE);                                                      \
+        case TC_RNA: RUN(T, TC_RNA);                                                      \
+        case TC_RZ: RUN(T, TC_RZ);                                                        \
+        case TC_RU: RUN(T, TC_RU);                                                        \
+        case TC_RD: RUN(T, TC_RD);                                                        \
+        case TC_RO: RUN(T, TC_RO);                                                        \
+        default: RUN(T, TC_RS);                                                           \
+        }                                                                                 \
     }
 
-BATCH(batch_e4m3, T_E4M3)
-BATCH(batch_e5m2, T_E5M2)
-BATCH(batch_f16, T_F16)
-BATCH(batch_bf16, T_BF16)
-BATCH(batch_tf32, T_TF32)
-BATCH(batch_e2m1, T_E2M1)
-BATCH(batch_e2m3, T_E2M3)
-BATCH(batch_e3m2, T_E3M2)
+typedef void batch_fn(const tc_format *f, const float *restrict in, uint64_t *restrict out,
+                      size_t n, tc_rounding r, const uint32_t *restrict rb);
+
+#define BATCHES(SUFFIX, ATTR)                                                             \
+    BATCH(batch_e4m3##SUFFIX, T_E4M3, ATTR)                                               \
+    BATCH(batch_e5m2##SUFFIX, T_E5M2, ATTR)                                               \
+    BATCH(batch_f16##SUFFIX, T_F16, ATTR)                                                 \
+    BATCH(batch_bf16##SUFFIX, T_BF16, ATTR)                                               \
+    BATCH(batch_tf32##SUFFIX, T_TF32, ATTR)                                               \
+    BATCH(batch_e2m1##SUFFIX, T_E2M1, ATTR)                                               \
+    BATCH(batch_e2m3##SUFFIX, T_E2M3, ATTR)                                               \
+    BATCH(batch_e3m2##SUFFIX, T_E3M2, ATTR)                                               \
+    static batch_fn *batch_for##SUFFIX(const tc_format *f)                                \
+    {                                                                                     \
+        return f == &tc_e4m3 ? batch_e4m3##SUFFIX                                         \
+             : f == &tc_e5m2 ? batch_e5m2##SUFFIX                                         \
+             : f == &tc_f16  ? batch_f16##SUFFIX                                          \
+             : f == &tc_bf16 ? batch_bf16##SUFFIX                                         \
+             : f == &tc_tf32 ? batch_tf32##SUFFIX                                         \
+             : f == &tc_e2m1 ? batch_e2m1##SUFFIX                                         \
+             : f == &tc_e2m3 ? batch_e2m3##SUFFIX                                         \
+             : f == &tc_e3m2 ? batch_e3m2##SUFFIX                                         \
+             : NULL;                                                                      \
+    }
+
+/* The baseline build targets plain x86-64 (SSE2), which has no per-lane
+ * variable shift, so the lanes run scalar there. Where the CPU has AVX2
+ * (vpsrlvd and friends) a second copy of the same source, compiled for it,
+ * runs 8 lanes at a time; the results are the same integer operations. */
+BATCHES(, )
+#if defined(__x86_64__) && defined(__GNUC__)
+#define TC_HAVE_AVX2_COPY 1
+BATCHES(_avx2, __attribute__((target("avx2"))))
+#endif
 
 void tc_encode_f32_array(const tc_format *f, const float *in, uint64_t *out, size_t n,
                          tc_rounding r, const uint32_t *rbits)
 {
     if (r.mode != TC_RS)
         rbits = NULL;
-    if (f == &tc_e4m3)
-        batch_e4m3(f, in, out, n, r, rbits);
-    else if (f == &tc_e5m2)
-        batch_e5m2(f, in, out, n, r, rbits);
-    else if (f == &tc_f16)
-        batch_f16(f, in, out, n, r, rbits);
-    else if (f == &tc_bf16)
-        batch_bf16(f, in, out, n, r, rbits);
-    else if (f == &tc_tf32)
-        batch_tf32(f, in, out, n, r, rbits);
-    else if (f == &tc_e2m1)
-        batch_e2m1(f, in, out, n, r, rbits);
-    else if (f == &tc_e2m3)
-        batch_e2m3(f, in, out, n, r, rbits);
-    else if (f == &tc_e3m2)
-        batch_e3m2(f, in, out, n, r, rbits);
-    else
-        for (size_t i = 0; i < n; i++) {
-            tc_rounding ri = r;
-            if (rbits)
-                ri.rbits = rbits[i];
-            out[i] = tc_encode_f32(f, in[i], ri);
-        }
+    batch_fn *batch = batch_for(f);
+#ifdef TC_HAVE_AVX2_COPY
+    if (batch && __builtin_cpu_supports("avx2"))
+        batch = batch_for_avx2(f);
+#endif
+    if (batch) {
+        batch(f, in, out, n, r, rbits);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        tc_rounding ri = r;
+        if (rbits)
+            ri.rbits = rbits[i];
+        out[i] = tc_encode_f32(f, in[i], ri);
+    }
 }

@@ -391,14 +391,38 @@ void model_steps_init(const model *m, mstep *st, mstep *cst)
 
 /* ---- one element ---- */
 
+bool model_step_order(const model_params *p, int k, int *idx)
+{
+    int G = p->split_runs, nsteps = k / p->block;
+    if (G <= 0 || nsteps < 2)
+        return false;
+    int j = 0;
+    for (int s = 0; s < nsteps; s++)
+        for (int r = s; r < nsteps * p->block / G; r += nsteps)
+            for (int i = 0; i < G; i++)
+                idx[j++] = r * G + i;
+    for (; j < k; j++)
+        idx[j] = j;
+    return true;
+}
+
 uint64_t model_dot_generic(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c)
 {
+    if (m->wide)
+        return model_dot_wide(m, k, a, b, c);
     mterm buf[256];
+    int obuf[256];
     mterm *pr = k <= 256 ? buf : malloc((size_t)k * sizeof *pr);
-    if (!pr)
+    int *idx = k <= 256 ? obuf : malloc((size_t)k * sizeof *idx);
+    if (!pr || !idx)
         abort();
-    for (int i = 0; i < k; i++)
-        pr[i] = model_product(m, input_get(m, 0, a[i]), input_get(m, 1, b[i]));
+    bool ordered = model_step_order(&m->p, k, idx);
+    for (int i = 0; i < k; i++) {
+        int q = ordered ? idx[i] : i;
+        pr[i] = model_product(m, input_get(m, 0, a[q]), input_get(m, 1, b[q]));
+    }
+    if (idx != obuf)
+        free(idx);
     mterm ct = model_c_term(m, c);
     mstep st, cst;
     model_steps_init(m, &st, &cst);

@@ -60,6 +60,24 @@ typedef enum {
     MODEL_ALIGN_RNE      /* each term rounded to nearest even on the grid */
 } model_align_round;
 
+/* Which NaN a NaN result is. CANONICAL: always nan_bits. Otherwise a NaN
+ * operand's payload, quieted, propagates (invalid operations such as
+ * 0*Inf or Inf-Inf still give nan_bits); when several operands of a step
+ * are NaN the first in the named order of A, B and the running
+ * accumulator (C in the first step) wins. A step of several products
+ * looks at them in K order and at the accumulator once, in the first
+ * product's turn. */
+typedef enum {
+    MODEL_NAN_CANONICAL,
+    MODEL_NAN_ACC_A_B,
+    MODEL_NAN_ACC_B_A,
+    MODEL_NAN_A_B_ACC,
+    MODEL_NAN_B_A_ACC,
+    MODEL_NAN_A_ACC_B,
+    MODEL_NAN_B_ACC_A,
+    MODEL_NAN_ORDERS            /* count */
+} model_nan_prop;
+
 typedef struct {
     /* inputs */
     model_cvt cvt_a, cvt_b;
@@ -71,6 +89,10 @@ typedef struct {
     int prod_flush_exp;         /* products with |p| < 2^prod_flush_exp become signed zero (MODEL_NO_FLUSH) */
     /* steps */
     int block;                  /* products fused per step, >= 1; a larger K runs ceil(K/block) steps in order */
+    int split_runs;             /* 0: step s takes positions [s*block, (s+1)*block). G > 0: the K
+                                   positions are dealt to the steps in runs of G, round robin
+                                   (an instruction emulated by several narrower MMAs, each fed
+                                   every other register pair); see model_step_order */
     model_c_mode c_mode;
     tc_round c_round;           /* MODEL_C_LAST: rounding of acc + C into the accumulator format */
     /* fused sum of one step */
@@ -91,6 +113,7 @@ typedef struct {
     tc_overflow out_ovf;
     bool ftz_out;
     uint64_t nan_bits;          /* the NaN pattern every NaN result gets */
+    model_nan_prop nan_prop;    /* or a NaN operand's payload (operands over 31 bits only) */
 } model_params;
 
 /* The correctly rounded setting for formats f with output rounding r
@@ -113,6 +136,14 @@ oracle_formats model_get_formats(const model *m);
 
 /* One element: d = sum_{i<k} a[i]*b[i] + c as the modelled hardware computes it. */
 uint64_t model_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
+
+/* The order in which the K positions enter the steps: idx[j] is the
+ * position read j-th; the steps then take consecutive runs of `block`.
+ * With split_runs = G the positions of the first floor(k/block)*block are
+ * dealt in runs of G to the k/block full steps, each step keeping
+ * increasing order; a partial last step keeps its positions. Returns false
+ * (idx untouched) when the order is the identity. */
+bool model_step_order(const model_params *p, int k, int *idx);
 
 /* Convenience for one-off calls (compiles, computes, frees): slow. */
 uint64_t model_dot_params(const model_params *p, oracle_formats f, int k,

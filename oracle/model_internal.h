@@ -103,6 +103,7 @@ struct model {
     uint64_t mask_ab[2];
     mdec *tab[2];                  /* decode tables for containers of <= 16 bits */
     bool fast;                     /* the int64 kernel (model_fast.c) applies */
+    bool wide;                     /* operands over 31 bits: model_wide.c computes every element */
     bool direct[2];                /* kernel decodes src_a/src_b bits itself (no table) */
     uint64_t keep[2];              /* ... after clearing the bits an RZ conversion drops */
     bool c_is_acc;                 /* C's format is the accumulator's: no conversion */
@@ -180,6 +181,11 @@ int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c
 void model_decode_operand(const model *m, int w, size_t n, size_t stride, const uint64_t *bits,
                           mdec *out);
 /* The same element on the GMP path (any width). */
+/* Operands over 31 significant bits (model_wide.c): NULL if p is a setting
+ * the wide path computes, else why not. */
+const char *model_wide_unsupported(const model_params *p);
+bool model_wide_payloads_ok(const model_params *p, oracle_formats f);
+uint64_t model_dot_wide(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
 uint64_t model_dot_slow(const model *m, int k, const mterm *pr, const mterm *ct);
 /* Test hook: 1 forces every element onto the GMP path. */
 extern int model_force_slow;

@@ -58,6 +58,10 @@ const char *model_params_check(const model_params *p, oracle_formats f)
 {
     if (p->block < 1 || p->block > (1 << 20))
         return "block must be 1..1048576";
+    if ((unsigned)p->nan_prop >= MODEL_NAN_ORDERS)
+        return "nan_propagate out of range";
+    if (p->split_runs < 0 || (p->split_runs > 0 && (p->split_runs >= p->block || p->block % p->split_runs)))
+        return "step_split runs must divide block and be smaller than it";
     if (p->align_bits != MODEL_EXACT && (p->align_bits < 0 || p->align_bits > 1000))
         return "align_bits must be exact or 0..1000";
     if (p->prod_bits != MODEL_EXACT && (p->prod_bits < 1 || p->prod_bits > 64))
@@ -152,7 +156,16 @@ model *model_new(const model_params *p, oracle_formats f, char *err, size_t errl
     if (p->cvt_b.convert)
         mfmt_init(&m->used_b, &p->cvt_b.fmt);
     if (m->used_a.mbits > 30 || m->used_b.mbits > 30) {
-        fail(err, errlen, "model: %s", "operands wider than 31 significant bits (f32/f64 used as given) are not modelled");
+        const char *why = model_wide_unsupported(p);
+        if (why) {
+            fail(err, errlen, "model: %s", why);
+            free(m);
+            return NULL;
+        }
+        m->wide = true;
+    }
+    if (p->nan_prop != MODEL_NAN_CANONICAL && (!m->wide || !model_wide_payloads_ok(p, f))) {
+        fail(err, errlen, "model: %s", "NaN payloads propagate only for wide operands (over 31 bits) with one format throughout");
         free(m);
         return NULL;
     }
@@ -188,10 +201,10 @@ model *model_new(const model_params *p, oracle_formats f, char *err, size_t errl
     }
     m->acc_is_out = !p->acc_exact && same_format(&m->fd, &p->acc_fmt) && !p->ftz_out;
     m->c_is_acc = !p->acc_exact && same_format(&m->fc, &p->acc_fmt);
-    m->fast = !p->acc_exact && p->align_bits != MODEL_EXACT && p->block <= 64 &&
+    m->fast = !m->wide && !p->acc_exact && p->align_bits != MODEL_EXACT && p->block <= 64 &&
               p->prod_bits == MODEL_EXACT &&
               p->align_bits + 2 + bitlen64((uint64_t)p->block + 1) <= 62 &&
-              p->carry_bits == MODEL_UNLIMITED && (m->tab[0] || m->direct[0]) &&
+              p->carry_bits == MODEL_UNLIMITED && p->split_runs == 0 && (m->tab[0] || m->direct[0]) &&
               (m->tab[1] || m->direct[1]);
     return m;
 }
@@ -319,6 +332,7 @@ int model_params_diff(const model_params *x, const model_params *y, const char *
               (x->prod_bits == MODEL_EXACT || x->prod_round == y->prod_round), "products");
     FIELD(x->prod_flush_exp == y->prod_flush_exp, "product_flush_below");
     FIELD(x->block == y->block, "block");
+    FIELD(x->split_runs == y->split_runs, "step_split");
     FIELD(x->c_mode == y->c_mode, "c_mode");
     FIELD(x->c_round == y->c_round, "c_round");
     FIELD(x->align_with_acc == y->align_with_acc, "align_ref");
@@ -335,6 +349,7 @@ int model_params_diff(const model_params *x, const model_params *y, const char *
     FIELD(x->out_ovf == y->out_ovf, "out_overflow");
     FIELD(x->ftz_out == y->ftz_out, "out_ftz");
     FIELD(x->nan_bits == y->nan_bits, "nan");
+    FIELD(x->nan_prop == y->nan_prop, "nan_propagate");
 #undef FIELD
     if (first)
         *first = f0;

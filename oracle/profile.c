@@ -185,6 +185,35 @@ static void w_flush(FILE *f, const model_params *p)
 static bool p_block(const char *v, model_params *p) { return parse_int(v, 1, 1 << 20, &p->block); }
 static void w_block(FILE *f, const model_params *p) { fprintf(f, "%d", p->block); }
 
+static bool p_split(const char *v, model_params *p)
+{
+    if (!strcmp(v, "contiguous")) {
+        p->split_runs = 0;
+        return true;
+    }
+    return !strncmp(v, "interleaved:", 12) && parse_int(v + 12, 1, 1 << 20, &p->split_runs);
+}
+static void w_split(FILE *f, const model_params *p)
+{
+    if (p->split_runs)
+        fprintf(f, "interleaved:%d", p->split_runs);
+    else
+        fputs("contiguous", f);
+}
+
+static const char *const nan_prop_names[MODEL_NAN_ORDERS] = {"no",      "acc,a,b", "acc,b,a", "a,b,acc",
+                                                             "b,a,acc", "a,acc,b", "b,acc,a"};
+static bool p_nan_prop(const char *v, model_params *p)
+{
+    for (int i = 0; i < MODEL_NAN_ORDERS; i++)
+        if (!strcmp(v, nan_prop_names[i])) {
+            p->nan_prop = (model_nan_prop)i;
+            return true;
+        }
+    return false;
+}
+static void w_nan_prop(FILE *f, const model_params *p) { fputs(nan_prop_names[p->nan_prop], f); }
+
 static bool p_c_mode(const char *v, model_params *p) { return model_c_mode_parse(v, &p->c_mode); }
 static void w_c_mode(FILE *f, const model_params *p) { fputs(model_c_mode_name(p->c_mode), f); }
 
@@ -299,9 +328,11 @@ static const field fields[] = {
     {"out_ftz", "yes or no", p_out_ftz, w_out_ftz},
     {"nan", "canonical or 0xBITS", NULL, w_nan},
     {"acc_overflow", "ieee or inf", p_acc_ovf, w_acc_ovf},
+    {"step_split", "contiguous or interleaved:RUN (RUN divides block)", p_split, w_split},
+    {"nan_propagate", "no, or an order of a, b and acc (e.g. b,acc,a)", p_nan_prop, w_nan_prop},
 };
 /* Fields added after the first recorded profiles: absent means their default. */
-#define OPTIONAL_FIELDS (1u << 21)
+#define OPTIONAL_FIELDS ((1u << 21) | (1u << 22) | (1u << 23))
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 _Static_assert(NFIELDS <= 32, "field masks are 32 bits");
 

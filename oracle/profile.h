@@ -14,7 +14,7 @@
  *   a_ftz, b_ftz, c_ftz    yes | no
  *   products               exact | BITS:ROUND      (e.g. 22:rz)
  *   product_flush_below    none | EXP              (flush |p| < 2^EXP)
- *   block                  1..4096
+ *   block                  1..1048576
  *   c_mode                 first | last
  *   c_round                ROUND
  *   align_ref              products | all          (all: with the accumulator)
@@ -27,6 +27,11 @@
  *   out_round              ROUND
  *   out_overflow           inf | sat | nan
  *   nan                    0xBITS | canonical      (canonical: the output format's NaN)
+ * Optional keys (added later; absent means the first value):
+ *   acc_overflow           ieee | inf              (inf: the accumulator overflows to Inf in every mode)
+ *   step_split             contiguous | interleaved:RUN (K dealt to the steps in runs of RUN)
+ *   nan_propagate          no | an order of a, b, acc (e.g. b,acc,a)
+ *                          (a NaN operand's payload, quieted, is the result; first in this order)
  * Errors read "FILE:LINE: message" (unknown key, bad or out-of-range value,
  * duplicate key or section, missing field).
  */

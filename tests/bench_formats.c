@@ -1,7 +1,11 @@
 /* make bench: float32 -> format conversions per second on one core (single
  * thread), per format and rounding mode, through the array path
  * (tc_encode_f32_array) and the scalar tc_encode_f32; and the seconds one
- * full 2^32 sweep takes at that rate. One JSON line per figure. */
+ * full 2^32 sweep takes at that rate. One JSON line per figure.
+ *
+ * Each figure is the median of REPS samples, each sample timed as before
+ * (the same inputs, at least 0.2 s of whole passes): on a shared VM one
+ * sample alone varies by +-25% from run to run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +42,19 @@ static void cpu_model(char *buf, size_t len)
 }
 
 #define N 4096
+#define REPS 5
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
 
 int main(void)
 {
@@ -70,19 +87,23 @@ int main(void)
             const tc_format *f = fmts[fi];
             tc_rounding r = {.mode = modes[mi],
                              .ovf = f->specials == TC_SPECIALS_IEEE ? TC_OVF_INF : TC_OVF_SAT};
-            /* Warm up, then time at least 0.2 s. */
+            /* Warm up, then REPS samples of at least 0.2 s each. */
             tc_encode_f32_array(f, in, out, N, r, rb);
-            long reps = 0;
-            double t0 = now(), t1;
-            do {
-                for (int k = 0; k < 64; k++) {
-                    tc_encode_f32_array(f, in, out, N, r, rb);
-                    sink += out[k];
-                }
-                reps += 64;
-                t1 = now();
-            } while (t1 - t0 < 0.2);
-            double rate = (double)reps * N / (t1 - t0);
+            double rates[REPS];
+            for (int sample = 0; sample < REPS; sample++) {
+                long reps = 0;
+                double t0 = now(), t1;
+                do {
+                    for (int k = 0; k < 64; k++) {
+                        tc_encode_f32_array(f, in, out, N, r, rb);
+                        sink += out[k];
+                    }
+                    reps += 64;
+                    t1 = now();
+                } while (t1 - t0 < 0.2);
+                rates[sample] = (double)reps * N / (t1 - t0);
+            }
+            double rate = median(rates, REPS);
             printf("{\"bench\": \"encode_f32_array.%s.%s.%s\", \"value\": %.4g, \"unit\": "
                    "\"conversions/s/core\", \"machine\": \"%s\"}\n",
                    f->name, tc_round_name(r.mode), tc_overflow_name(r.ovf), rate, machine);
@@ -95,18 +116,22 @@ int main(void)
     for (size_t fi = 0; fi < sizeof fmts / sizeof fmts[0]; fi++) {
         const tc_format *f = fmts[fi];
         tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_SAT};
-        long reps = 0;
-        double t0 = now(), t1;
-        do {
-            for (int k = 0; k < 64; k++)
-                for (int i = 0; i < N; i++)
-                    sink += tc_encode_f32(f, in[i], r);
-            reps += 64;
-            t1 = now();
-        } while (t1 - t0 < 0.2);
+        double rates[REPS];
+        for (int sample = 0; sample < REPS; sample++) {
+            long reps = 0;
+            double t0 = now(), t1;
+            do {
+                for (int k = 0; k < 64; k++)
+                    for (int i = 0; i < N; i++)
+                        sink += tc_encode_f32(f, in[i], r);
+                reps += 64;
+                t1 = now();
+            } while (t1 - t0 < 0.2);
+            rates[sample] = (double)reps * N / (t1 - t0);
+        }
         printf("{\"bench\": \"encode_f32_scalar.%s.rne.sat\", \"value\": %.4g, \"unit\": "
                "\"conversions/s/core\", \"machine\": \"%s\"}\n",
-               f->name, (double)reps * N / (t1 - t0), machine);
+               f->name, median(rates, REPS), machine);
     }
     if (sink == 42)
         fprintf(stderr, "(sink)\n");

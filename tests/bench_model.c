@@ -4,7 +4,9 @@
  * tiles of random inputs (normal values of the input format within +-8
  * binades, f32 C), as the model:PROFILE backend does, with a
  * tensor-core-like setting (blocks of 16, 24 fraction bits truncated, f32
- * accumulator RZ: "model_tc_*") and the exact setting ("model_exact_*"). */
+ * accumulator RZ: "model_tc_*") and the exact setting ("model_exact_*").
+ * Each figure is the median of SAMPLES timings of at least 0.1 s (a shared
+ * machine makes a single timing noisy). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,14 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+enum { SAMPLES = 5 };
+
+static int cmp_double(const void *x, const void *y)
+{
+    double u = *(const double *)x, v = *(const double *)y;
+    return (u > v) - (u < v);
 }
 
 static void machine_name(char *buf, size_t len)
@@ -112,16 +122,21 @@ int main(void)
             for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
                 int k = ks[ki];
                 size_t nt = k <= 32 ? TILES : TILES / 8;
-                long n = 0;
-                double t0 = now(), t;
-                do {
-                    model_mma(m, M, N, k, nt, a, b, c, d);
-                    n += (long)(nt * M * N);
-                    t = now();
-                } while (t - t0 < 0.3);
+                double rate[SAMPLES];
+                for (int si = 0; si < SAMPLES; si++) {
+                    long n = 0;
+                    double t0 = now(), t;
+                    do {
+                        model_mma(m, M, N, k, nt, a, b, c, d);
+                        n += (long)(nt * M * N);
+                        t = now();
+                    } while (t - t0 < 0.1);
+                    rate[si] = n / (t - t0);
+                }
+                qsort(rate, SAMPLES, sizeof rate[0], cmp_double);
                 char name[96];
                 snprintf(name, sizeof name, "model_%s_%s_k%d", setting ? "exact" : "tc", ins[fi]->name, k);
-                emit(name, n / (t - t0), "elements/s/core", machine);
+                emit(name, rate[SAMPLES / 2], "elements/s/core", machine);
             }
             model_free(m);
         }

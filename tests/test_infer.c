@@ -71,6 +71,7 @@ static const shape shapes[] = {
     {"mma.m16n8k32.f32.e4m3.e4m3.f32", 16, 8, 32, &tc_e4m3, &tc_e4m3, &tc_f32, &tc_f32},
     {"mma.m16n8k32.f32.e5m2.e4m3.f32", 16, 8, 32, &tc_e5m2, &tc_e4m3, &tc_f32, &tc_f32},
     {"mma.m16n8k16.f16.f16.f16.f16", 16, 8, 16, &tc_f16, &tc_f16, &tc_f16, &tc_f16},
+    {"mma.m16n8k32.f16.e4m3.e4m3.f16", 16, 8, 32, &tc_e4m3, &tc_e4m3, &tc_f16, &tc_f16},
 };
 
 static const tc_round dirs[] = {TC_RNE, TC_RZ, TC_RD, TC_RU};
@@ -120,6 +121,10 @@ static model_params synth(const shape *s, int variant)
         p.nan_bits = s->d->nan_bits ^ 1;
     if (rndn(4) == 0)
         p.out_ovf = TC_OVF_SAT;
+    /* Runs dealt over the steps, drawn from the variant so that the other
+     * fields' draws stay as they were. */
+    if (s->k / p.block >= 2 && p.block >= 2 && variant % 5 == 2)
+        p.split_runs = p.block >= 4 ? 2 : 1;
     return p;
 }
 
@@ -131,7 +136,7 @@ static void self_test_one(const shape *s, const model_params *truth, int idx)
     if (!m)
         fail_msg("profile %d: %s", idx, err);
     target_ctx ctx = {m, s->m, s->n, s->k};
-    infer_target t = {s->m, s->n, s->k, f, run_target, &ctx, 2048, 0};
+    infer_target t = {s->m, s->n, s->k, f, run_target, &ctx, 2048, 0, NULL, 0};
     infer_result r;
     if (infer_fingerprint(&t, &r, err, sizeof err))
         fail_msg("profile %d: %s", idx, err);
@@ -182,7 +187,7 @@ static void self_test_one(const shape *s, const model_params *truth, int idx)
 static void test_inference_recovers_synthetic_profiles(void **state)
 {
     for (int i = 0; i < NPROFILES; i++) {
-        const shape *s = &shapes[i % (int)(sizeof shapes / sizeof shapes[0])];
+        const shape *s = &shapes[i % 6];   /* the first six: the draws stay as they were */
         model_params p = synth(s, i);
         self_test_one(s, &p, i);
     }
@@ -198,6 +203,54 @@ static void test_inference_recovers_the_exact_setting(void **state)
     self_test_one(s, &p, -1);
 }
 
+/* An instruction emulated by two narrower MMAs, each fed every other pair
+ * of K positions, C added last: the structure must be discovered, not
+ * assumed (the block alone, contiguous, cannot express it). */
+static void test_inference_recovers_an_interleaved_split(void **state)
+{
+    for (int v = 0; v < 3; v++) {
+        const shape *s = &shapes[v == 2 ? 6 : 3 + v];
+        oracle_formats f = {s->a, s->b, s->c, s->d};
+        tc_rounding r = {TC_RNE, TC_OVF_INF, false, 0, false};
+        model_params p = model_params_exact(f, r);
+        p.cvt_a = p.cvt_b = (model_cvt){true, tc_f16, TC_RNE};
+        p.block = v == 1 ? 8 : 16;
+        p.split_runs = v == 1 ? 4 : 2;
+        p.c_mode = MODEL_C_LAST;
+        p.c_round = TC_RNE;
+        p.align_bits = 25;
+        p.acc_exact = false;
+        p.acc_fmt = v == 2 ? tc_f16 : tc_f32;
+        p.acc_round = v == 2 ? TC_RNE : TC_RZ;
+        self_test_one(s, &p, 100 + v);
+    }
+}
+
+/* f64 operands: a chain of fused multiply-adds in K order from C that
+ * passes NaN payloads through, and steps of 4 rounded toward zero with C
+ * added last; both must come back. */
+static void test_inference_recovers_wide_operand_chains(void **state)
+{
+    static const shape s = {"mma.m16n8k16.f64.f64.f64.f64", 16, 8, 16, &tc_f64, &tc_f64, &tc_f64, &tc_f64};
+    oracle_formats f = {s.a, s.b, s.c, s.d};
+    tc_rounding r = {TC_RNE, TC_OVF_INF, false, 0, false};
+    for (int v = 0; v < 2; v++) {
+        model_params p = model_params_exact(f, r);
+        p.block = v ? 4 : 1;
+        p.acc_exact = false;
+        p.acc_fmt = tc_f64;
+        p.acc_round = v ? TC_RZ : TC_RNE;
+        if (v) {
+            p.c_mode = MODEL_C_LAST;
+            p.c_round = TC_RNE;
+        } else {
+            p.nan_prop = MODEL_NAN_B_A_ACC;   /* payloads pass through, B's first */
+            p.nan_bits = 0xFFF8000000000000ull;
+        }
+        self_test_one(&s, &p, 200 + v);
+    }
+}
+
 static void test_verify_finds_and_shrinks_a_planted_difference(void **state)
 {
     const shape *s = &shapes[0];
@@ -209,7 +262,7 @@ static void test_verify_finds_and_shrinks_a_planted_difference(void **state)
     model *m = model_new(&truth, f, err, sizeof err);
     assert_non_null(m);
     target_ctx ctx = {m, s->m, s->n, s->k};
-    infer_target t = {s->m, s->n, s->k, f, run_target, &ctx, 0, 0};
+    infer_target t = {s->m, s->n, s->k, f, run_target, &ctx, 0, 0, NULL, 0};
     verify_result v;
     assert_int_equal(verify_run(&t, &wrong, VERIFY_N / 10, 5, &v, err, sizeof err), 0);
     assert_true(v.mismatches > 0);
@@ -234,6 +287,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verify_finds_and_shrinks_a_planted_difference),
         cmocka_unit_test(test_inference_recovers_the_exact_setting),
+        cmocka_unit_test(test_inference_recovers_an_interleaved_split),
+        cmocka_unit_test(test_inference_recovers_wide_operand_chains),
         cmocka_unit_test(test_inference_recovers_synthetic_profiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,7 @@ static const fpair pairs[] = {
     {"f16.f16->f16", &tc_f16, &tc_f16, &tc_f16, &tc_f16},
     {"bf16.bf16->f32", &tc_bf16, &tc_bf16, &tc_f32, &tc_f32},
     {"tf32.tf32->f32", &tc_tf32, &tc_tf32, &tc_f32, &tc_f32},
+    {"f64.f64->f64", &tc_f64, &tc_f64, &tc_f64, &tc_f64},
 };
 
 static void check_equivalence(const fpair *fp)
@@ -231,6 +233,53 @@ EQUIV_TEST(4)
 EQUIV_TEST(5)
 EQUIV_TEST(6)
 EQUIV_TEST(7)
+EQUIV_TEST(8)
+
+/* f64 operands, one product per step, the sum rounded to nearest in f64
+ * each time, C first: a chain of IEEE fused multiply-adds, which the C
+ * library's fma computes independently. */
+static void test_wide_block_of_one_is_an_fma_chain(void **state)
+{
+    oracle_formats f = {&tc_f64, &tc_f64, &tc_f64, &tc_f64};
+    tc_rounding r = {TC_RNE, TC_OVF_INF, false, 0, false};
+    model_params p = model_params_exact(f, r);
+    p.block = 1;
+    p.acc_exact = false;
+    p.acc_fmt = tc_f64;
+    p.acc_round = TC_RNE;
+    char err[200];
+    model *m = model_new(&p, f, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    uint64_t a[16], b[16], c;
+    long bad = 0, differs_from_exact = 0;
+    for (long it = 0; it < EQUIV_CASES / 10; it++) {
+        int k = 1 + (int)rndn(16);
+        rnd_inputs(f, k, a, b, &c, 1 + (int)rndn(3));
+        double acc, x, y;
+        memcpy(&acc, &c, sizeof acc);
+        for (int i = 0; i < k; i++) {
+            memcpy(&x, &a[i], sizeof x);
+            memcpy(&y, &b[i], sizeof y);
+            acc = fma(x, y, acc);
+        }
+        uint64_t want, got = model_dot(m, k, a, b, c);
+        memcpy(&want, &acc, sizeof want);
+        if (acc != acc)
+            want = p.nan_bits;
+        if (got != want && bad++ < 5)
+            fprintf(stderr, "k=%d: fma chain 0x%llx model 0x%llx\n", k, (unsigned long long)want,
+                    (unsigned long long)got);
+        differs_from_exact += got != oracle_dot_exact(f, k, a, b, c, r);
+    }
+    model_free(m);
+    assert_int_equal(bad, 0);
+    assert_true(differs_from_exact > 0);
+    /* a finite alignment window is not a wide setting */
+    p.align_bits = 60;
+    assert_null(model_new(&p, f, err, sizeof err));
+    assert_non_null(strstr(err, "alignment"));
+}
 
 /* Output ftz: the exact setting with ftz equals the oracle with ftz. */
 static void test_exact_setting_ftz_equals_oracle(void **state)
@@ -291,7 +340,8 @@ static void test_fast_path_equals_gmp_path(void **state)
     long bad = 0, n = 0;
     uint64_t a[32], b[32], c;
     for (int pi = 0; n < FASTSLOW_CASES; pi++) {
-        const fpair *fp = &pairs[rndn(sizeof pairs / sizeof pairs[0])];
+        /* the last pair (f64) has no int64 kernel: model_wide.c computes it */
+        const fpair *fp = &pairs[rndn(sizeof pairs / sizeof pairs[0] - 1)];
         oracle_formats f = {fp->a, fp->b, fp->c, fp->d};
         model_params p = rnd_params(f);
         char err[200];
@@ -391,6 +441,8 @@ int main(void)
         cmocka_unit_test(test_exact_setting_equals_oracle_5),
         cmocka_unit_test(test_exact_setting_equals_oracle_6),
         cmocka_unit_test(test_exact_setting_equals_oracle_7),
+        cmocka_unit_test(test_exact_setting_equals_oracle_8),
+        cmocka_unit_test(test_wide_block_of_one_is_an_fma_chain),
         cmocka_unit_test(test_exact_setting_ftz_equals_oracle),
         cmocka_unit_test(test_fast_path_equals_gmp_path),
         cmocka_unit_test(test_mma_tiles_equal_dot),

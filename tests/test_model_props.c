@@ -243,6 +243,47 @@ static void test_block_size_cannot_matter_for_one_step(void **state)
     assert_same_on(&x, &y, gen_short_k);
 }
 
+/* Runs of 2 dealt over two steps of 4: positions {0,1,4,5} then {2,3,6,7}.
+ * The same model fed the permuted inputs contiguously agrees everywhere;
+ * fed them as given it does not. */
+static void test_step_split_deals_runs_over_the_steps(void **state)
+{
+    model_params split = base(), contig = base();
+    split.block = contig.block = 4;
+    split.split_runs = 2;
+    int idx[8];
+    assert_true(model_step_order(&split, 8, idx));
+    static const int want[8] = {0, 1, 4, 5, 2, 3, 6, 7};
+    assert_memory_equal(idx, want, sizeof want);
+    assert_false(model_step_order(&contig, 8, idx));
+    char err[200];
+    model *ms = model_new(&split, fmts(), err, sizeof err), *mc = model_new(&contig, fmts(), err, sizeof err);
+    assert_non_null(ms);
+    assert_non_null(mc);
+    int differ = 0;
+    for (int it = 0; it < RANDOM_CASES; it++) {
+        uint64_t a[8], b[8], pa[8], pb[8], c = 0;
+        for (int i = 0; i < 8; i++) {
+            a[i] = rnd_f16(8, 22);
+            b[i] = rnd_f16(8, 22);
+        }
+        for (int i = 0; i < 8; i++) {
+            pa[i] = a[want[i]];
+            pb[i] = b[want[i]];
+        }
+        assert_int_equal(model_dot(ms, 8, a, b, c), model_dot(mc, 8, pa, pb, c));
+        differ += model_dot(ms, 8, a, b, c) != model_dot(mc, 8, a, b, c);
+    }
+    assert_true(differ > 0);
+    model_free(ms);
+    model_free(mc);
+    /* runs must divide the block */
+    split.split_runs = 3;
+    assert_non_null(model_params_check(&split, fmts()));
+    split.split_runs = 4;
+    assert_non_null(model_params_check(&split, fmts()));
+}
+
 /* ---- where C enters ---- */
 
 static void test_c_first_vs_last(void **state)
@@ -432,6 +473,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_align_bits_23_vs_24_differ_on_two_ulp_tail),
+        cmocka_unit_test(test_step_split_deals_runs_over_the_steps),
         cmocka_unit_test(test_align_bits_cannot_matter_within_one_exponent),
         cmocka_unit_test(test_align_round_trunc_floor_rne),
         cmocka_unit_test(test_align_round_cannot_matter_without_shifted_bits),

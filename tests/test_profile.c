@@ -74,6 +74,10 @@ static model_params rnd_params(void)
     p.out_ovf = (tc_overflow)rndn(3);
     p.ftz_out = rndn(2);
     p.nan_bits = rnd64() & 0xFFFFFFFF;
+    p.acc_ovf_inf = rndn(2);
+    if (p.block % 2 == 0 && rndn(2))
+        p.split_runs = p.block / 2;
+    p.nan_prop = (model_nan_prop)rndn(MODEL_NAN_ORDERS);
     return p;
 }
 
@@ -194,6 +198,8 @@ static void test_malformed_profiles_name_file_and_line(void **state)
         {"# nothing\n", "bad:1: no [instr NAME] section"},
         {"[instr mma.x.f16]\n" FULL "nan = 0x7FFFFFFF\n", "bad:1: [instr mma.x.f16]: nan bits wider than the output format"},
         {"[instr mma.x.f32]\n" FULL "nan = 7fff\n", "bad:22: bad value '7fff' for 'nan'"},
+        {"[instr mma.x.f32]\nstep_split = interleaved:x\n", "bad:2: bad value 'interleaved:x' for 'step_split'"},
+        {"[instr mma.x.f32]\nstep_split = pairs\n", "bad:2: bad value 'pairs' for 'step_split'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         model_profile pr;

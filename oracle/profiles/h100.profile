@@ -30,6 +30,34 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+
+[instr mma.m16n8k32.f32.e5m2.e5m2.f32]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = last
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+step_split = interleaved:2
+nan_propagate = no
 
 [instr wgmma.m64n8k16.f32.bf16.bf16]
 a_convert = none
@@ -54,6 +82,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f16.e4m3.e4m3]
 a_convert = none
@@ -78,6 +108,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f16.e4m3.e5m2]
 a_convert = none
@@ -102,6 +134,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f16.e5m2.e4m3]
 a_convert = none
@@ -126,6 +160,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f16.e5m2.e5m2]
 a_convert = none
@@ -150,6 +186,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k16.f16.f16.f16.rs]
 a_convert = none
@@ -174,6 +212,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -198,6 +238,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -222,6 +264,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -246,6 +290,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -270,6 +316,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -294,6 +342,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr mma.m16n8k8.f32.f16.f16.f32]
 a_convert = none
@@ -318,6 +368,34 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+
+[instr mma.m16n8k32.f16.e5m2.e5m2.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = last
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = interleaved:2
+nan_propagate = no
 
 [instr wgmma.m64n8k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -342,6 +420,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f32.e4m3.e4m3]
 a_convert = none
@@ -366,6 +446,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f32.e4m3.e5m2]
 a_convert = none
@@ -390,6 +472,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f32.e5m2.e4m3]
 a_convert = none
@@ -414,6 +498,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f32.e5m2.e5m2]
 a_convert = none
@@ -438,6 +524,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k16.f32.f16.f16.rs]
 a_convert = none
@@ -462,6 +550,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -486,6 +576,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -510,6 +602,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -534,6 +628,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -558,6 +654,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -582,6 +680,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr mma.m16n8k8.f32.bf16.bf16.f32]
 a_convert = none
@@ -606,6 +706,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f16.e4m3.e4m3]
 a_convert = none
@@ -630,6 +732,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f16.e4m3.e5m2]
 a_convert = none
@@ -654,6 +758,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f16.e5m2.e4m3]
 a_convert = none
@@ -678,6 +784,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f16.e5m2.e5m2]
 a_convert = none
@@ -702,6 +810,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k16.f16.f16.f16]
 a_convert = none
@@ -726,6 +836,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -750,6 +862,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -774,6 +888,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -798,6 +914,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -822,6 +940,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -846,6 +966,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr mma.m16n8k16.f16.f16.f16.f16]
 a_convert = none
@@ -870,6 +992,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f32.e4m3.e4m3]
 a_convert = none
@@ -894,6 +1018,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f32.e4m3.e5m2]
 a_convert = none
@@ -918,6 +1044,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f32.e5m2.e4m3]
 a_convert = none
@@ -942,6 +1070,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f32.e5m2.e5m2]
 a_convert = none
@@ -966,6 +1096,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k16.f32.f16.f16]
 a_convert = none
@@ -990,6 +1122,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -1014,6 +1148,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -1038,6 +1174,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -1062,6 +1200,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -1086,6 +1226,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -1110,6 +1252,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr mma.m16n8k16.f32.f16.f16.f32]
 a_convert = none
@@ -1134,6 +1278,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f16.e4m3.e5m2]
 a_convert = none
@@ -1158,6 +1304,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f16.e5m2.e4m3]
 a_convert = none
@@ -1182,6 +1330,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f16.e5m2.e5m2]
 a_convert = none
@@ -1206,6 +1356,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k16.f16.f16.f16]
 a_convert = none
@@ -1230,6 +1382,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k16.f32.bf16.bf16]
 a_convert = none
@@ -1254,6 +1408,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -1278,6 +1434,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -1302,6 +1460,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -1326,6 +1486,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -1350,6 +1512,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k16.f16.f16.f16.rs]
 a_convert = none
@@ -1374,6 +1538,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr mma.m16n8k16.f32.bf16.bf16.f32]
 a_convert = none
@@ -1398,6 +1564,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f32.e4m3.e5m2]
 a_convert = none
@@ -1422,6 +1590,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f32.e5m2.e4m3]
 a_convert = none
@@ -1446,6 +1616,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f32.e5m2.e5m2]
 a_convert = none
@@ -1470,6 +1642,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k16.f32.f16.f16]
 a_convert = none
@@ -1494,6 +1668,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -1518,6 +1694,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -1542,6 +1720,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -1566,6 +1746,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -1590,6 +1772,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -1614,6 +1798,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k16.f32.f16.f16.rs]
 a_convert = none
@@ -1638,6 +1824,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr mma.m16n8k4.f32.tf32.tf32.f32]
 a_convert = tf32:rz
@@ -1662,6 +1850,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f16.e5m2.e4m3]
 a_convert = none
@@ -1686,6 +1876,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f16.e5m2.e5m2]
 a_convert = none
@@ -1710,6 +1902,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k16.f16.f16.f16]
 a_convert = none
@@ -1734,6 +1928,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k16.f32.bf16.bf16]
 a_convert = none
@@ -1758,6 +1954,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f16.e4m3.e4m3]
 a_convert = none
@@ -1782,6 +1980,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -1806,6 +2006,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -1830,6 +2032,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -1854,6 +2058,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k16.f16.f16.f16.rs]
 a_convert = none
@@ -1878,6 +2084,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -1902,6 +2110,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr mma.m16n8k8.f32.tf32.tf32.f32]
 a_convert = tf32:rz
@@ -1926,6 +2136,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f32.e5m2.e4m3]
 a_convert = none
@@ -1950,6 +2162,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f32.e5m2.e5m2]
 a_convert = none
@@ -1974,6 +2188,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k16.f32.f16.f16]
 a_convert = none
@@ -1998,6 +2214,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -2022,6 +2240,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f32.e4m3.e4m3]
 a_convert = none
@@ -2046,6 +2266,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -2070,6 +2292,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -2094,6 +2318,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -2118,6 +2344,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k16.f32.f16.f16.rs]
 a_convert = none
@@ -2142,6 +2370,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -2166,6 +2396,34 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
+
+[instr mma.m16n8k32.f32.e4m3.e4m3.f32]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = last
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+step_split = interleaved:2
+nan_propagate = no
 
 [instr wmma.m16n16k16.f16.f16.f16.f16]
 a_convert = none
@@ -2190,6 +2448,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f16.e5m2.e5m2]
 a_convert = none
@@ -2214,6 +2474,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k16.f16.f16.f16]
 a_convert = none
@@ -2238,6 +2500,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k16.f32.bf16.bf16]
 a_convert = none
@@ -2262,6 +2526,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f16.e4m3.e4m3]
 a_convert = none
@@ -2286,6 +2552,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f16.e4m3.e5m2]
 a_convert = none
@@ -2310,6 +2578,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -2334,6 +2604,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -2358,6 +2630,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k16.f16.f16.f16.rs]
 a_convert = none
@@ -2382,6 +2656,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -2406,6 +2682,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -2430,6 +2708,34 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+
+[instr mma.m16n8k32.f16.e4m3.e4m3.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = last
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = interleaved:2
+nan_propagate = no
 
 [instr wmma.m16n16k16.f32.f16.f16.f32]
 a_convert = none
@@ -2454,6 +2760,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f32.e5m2.e5m2]
 a_convert = none
@@ -2478,6 +2786,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k16.f32.f16.f16]
 a_convert = none
@@ -2502,6 +2812,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -2526,6 +2838,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f32.e4m3.e4m3]
 a_convert = none
@@ -2550,6 +2864,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f32.e4m3.e5m2]
 a_convert = none
@@ -2574,6 +2890,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -2598,6 +2916,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -2622,6 +2942,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k16.f32.f16.f16.rs]
 a_convert = none
@@ -2646,6 +2968,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -2670,6 +2994,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -2694,6 +3020,34 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+
+[instr mma.m16n8k32.f32.e4m3.e5m2.f32]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = last
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+step_split = interleaved:2
+nan_propagate = no
 
 [instr wmma.m16n16k16.f32.bf16.bf16.f32]
 a_convert = none
@@ -2718,6 +3072,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k16.f16.f16.f16]
 a_convert = none
@@ -2742,6 +3098,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k16.f32.bf16.bf16]
 a_convert = none
@@ -2766,6 +3124,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f16.e4m3.e4m3]
 a_convert = none
@@ -2790,6 +3150,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f16.e4m3.e5m2]
 a_convert = none
@@ -2814,6 +3176,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f16.e5m2.e4m3]
 a_convert = none
@@ -2838,6 +3202,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -2862,6 +3228,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k16.f16.f16.f16.rs]
 a_convert = none
@@ -2886,6 +3254,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -2910,6 +3280,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -2934,6 +3306,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -2958,6 +3332,34 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+
+[instr mma.m16n8k32.f16.e4m3.e5m2.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = last
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = interleaved:2
+nan_propagate = no
 
 [instr wmma.m16n16k8.f32.tf32.tf32.f32]
 a_convert = tf32:rz
@@ -2982,6 +3384,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k16.f32.f16.f16]
 a_convert = none
@@ -3006,6 +3410,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -3030,6 +3436,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f32.e4m3.e4m3]
 a_convert = none
@@ -3054,6 +3462,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f32.e4m3.e5m2]
 a_convert = none
@@ -3078,6 +3488,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f32.e5m2.e4m3]
 a_convert = none
@@ -3102,6 +3514,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n8k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -3126,6 +3540,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k16.f32.f16.f16.rs]
 a_convert = none
@@ -3150,6 +3566,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -3174,6 +3592,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -3198,6 +3618,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -3222,6 +3644,34 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+
+[instr mma.m16n8k32.f32.e5m2.e4m3.f32]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = last
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f32:rz
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFFFFFF
+acc_overflow = ieee
+step_split = interleaved:2
+nan_propagate = no
 
 [instr wgmma.m64n8k16.f16.f16.f16]
 a_convert = none
@@ -3246,6 +3696,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k16.f32.bf16.bf16]
 a_convert = none
@@ -3270,6 +3722,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f16.e4m3.e4m3]
 a_convert = none
@@ -3294,6 +3748,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f16.e4m3.e5m2]
 a_convert = none
@@ -3318,6 +3774,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f16.e5m2.e4m3]
 a_convert = none
@@ -3342,6 +3800,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f16.e5m2.e5m2]
 a_convert = none
@@ -3366,6 +3826,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k16.f16.f16.f16.rs]
 a_convert = none
@@ -3390,6 +3852,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -3414,6 +3878,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -3438,6 +3904,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -3462,6 +3930,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -3486,6 +3956,34 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+
+[instr mma.m16n8k32.f16.e5m2.e4m3.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = last
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = interleaved:2
+nan_propagate = no
 
 [instr wgmma.m64n8k16.f32.f16.f16]
 a_convert = none
@@ -3510,6 +4008,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -3534,6 +4034,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k32.f32.e4m3.e4m3]
 a_convert = none
@@ -3558,6 +4060,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f32.e4m3.e5m2]
 a_convert = none
@@ -3582,6 +4086,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f32.e5m2.e4m3]
 a_convert = none
@@ -3606,6 +4112,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f32.e5m2.e5m2]
 a_convert = none
@@ -3630,6 +4138,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n16k16.f32.f16.f16.rs]
 a_convert = none
@@ -3654,6 +4164,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n32k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -3678,6 +4190,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = inf
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n64k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -3702,6 +4216,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n128k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -3726,6 +4242,8 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
 
 [instr wgmma.m64n256k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -3750,3 +4268,109 @@ out_overflow = inf
 out_ftz = no
 nan = 0x7FFFFFFF
 acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+
+[instr mma.m8n8k4.f64.f64.f64.f64]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 1
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = normalized
+align_bits = exact
+align_round = trunc
+carry_bits = unlimited
+acc = f64:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0xFFF8000000000000
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = b,acc,a
+
+[instr mma.m16n8k4.f64.f64.f64.f64]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 1
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = normalized
+align_bits = exact
+align_round = trunc
+carry_bits = unlimited
+acc = f64:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0xFFF8000000000000
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = b,acc,a
+
+[instr mma.m16n8k8.f64.f64.f64.f64]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 1
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = normalized
+align_bits = exact
+align_round = trunc
+carry_bits = unlimited
+acc = f64:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0xFFF8000000000000
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = b,acc,a
+
+[instr mma.m16n8k16.f64.f64.f64.f64]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 1
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = normalized
+align_bits = exact
+align_round = trunc
+carry_bits = unlimited
+acc = f64:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0xFFF8000000000000
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = b,acc,a
