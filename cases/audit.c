@@ -10,6 +10,7 @@
 #include "cases/casefile.h"
 #include "cases/features.h"
 #include "cases/infer_internal.h"
+#include "probes/sparse.h"
 #include "oracle/profile.h"
 
 /* Evidence stays readable: a few rejected candidates per field, one case each. */
@@ -23,10 +24,53 @@ static json_t *bits_json(uint64_t bits)
     return json_string(buf);
 }
 
+/* The logical K position of compressed position q of a sparse instruction:
+ * the first `keep` of every group of `group` (2 of 4, 1 of 2 for tf32).
+ * Always the lowest positions, so the backend's choice of kept positions
+ * (the nonzeros, then the lowest free ones) gives exactly these whatever the
+ * values, zeros included. */
+static int sparse_pos(const tc_instr *ins, int q)
+{
+    int group, keep;
+    tc_sparse_ratio(ins, &group, &keep);
+    return q / keep * group + q % keep;
+}
+
+/* A sparse instruction computes a dot of K/2 terms: the audit's tiles are
+ * those compressed dots (A m x K/2, B K/2 x n), spread here into the
+ * logical 2:4 tiles the backend takes, zeros at the positions not kept. */
+static int run_sparse(audit_backend_ctx *c, size_t ntiles, const uint64_t *A, const uint64_t *B,
+                      const uint64_t *C, uint64_t *D, char *err, size_t errlen)
+{
+    const tc_instr *ins = c->ins;
+    int m = ins->m, n = ins->n, k = ins->k, kc = k / 2;
+    uint64_t *LA = calloc(ntiles * (size_t)m * k, sizeof *LA), *LB = calloc(ntiles * (size_t)k * n, sizeof *LB);
+    if (!LA || !LB) {
+        free(LA);
+        free(LB);
+        snprintf(err, errlen, "audit: out of memory");
+        return -1;
+    }
+    for (size_t t = 0; t < ntiles; t++)
+        for (int q = 0; q < kc; q++) {
+            int p = sparse_pos(ins, q);
+            for (int i = 0; i < m; i++)
+                LA[(t * m + i) * k + p] = A[(t * m + i) * kc + q];
+            for (int j = 0; j < n; j++)
+                LB[(t * k + p) * n + j] = B[(t * kc + q) * n + j];
+        }
+    int rc = tc_backend_mma(c->be, ins, ntiles, LA, LB, C, D, err, errlen);
+    free(LA);
+    free(LB);
+    return rc;
+}
+
 static int audit_run_tiles(void *ctx, size_t ntiles, const uint64_t *A, const uint64_t *B,
                            const uint64_t *C, uint64_t *D, char *err, size_t errlen)
 {
     audit_backend_ctx *c = ctx;
+    if (c->ins->sparse)
+        return run_sparse(c, ntiles, A, B, C, D, err, errlen);
     return tc_backend_mma(c->be, c->ins, ntiles, A, B, C, D, err, errlen);
 }
 
@@ -36,7 +80,7 @@ infer_target audit_target(audit_backend_ctx *ctx, uint64_t seed)
     memset(&t, 0, sizeof t);
     t.m = ctx->ins->m;
     t.n = ctx->ins->n;
-    t.k = ctx->ins->k;
+    t.k = ctx->ins->sparse ? ctx->ins->k / 2 : ctx->ins->k;   /* the terms a sparse MMA sums */
     t.f.a = ctx->ins->a;
     t.f.b = ctx->ins->b;
     t.f.c = ctx->ins->c;

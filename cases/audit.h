@@ -41,7 +41,11 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
                 char *err, size_t errlen);
 void audit_result_free(audit_result *r);
 
-/* The inference target that runs tiles of ins on be (ctx must outlive it). */
+/* The inference target that runs tiles of ins on be (ctx must outlive it).
+ * For a 2:4 (tf32: 1:2) sparse instruction the target's dots are the K/2
+ * terms the instruction really sums: compressed tiles, placed at the first
+ * kept positions of every group of the logical tile the backend takes; its
+ * fingerprint (block, order, ...) is that of the compressed sum. */
 typedef struct {
     tc_backend *be;
     const tc_instr *ins;

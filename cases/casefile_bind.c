@@ -13,6 +13,7 @@
 
 #include "cases/casefile.h"
 #include "oracle/value.h"
+#include "probes/sparse.h"
 
 static bool format_is(const tc_format *f, const char *name)
 {
@@ -204,15 +205,17 @@ bool tc_case_bind(const tc_case *c, const tc_instr *ins, tc_case_bound *out, cha
                  c->vary.line, ins->name);
         return false;
     }
-    if (ins->sparse) {
-        for (int g = 0; g < ins->k; g += 4) {
+    if (ins->sparse) {   /* 2:4, or 1:2 for tf32 (probes/sparse.h) */
+        int group, keep;
+        tc_sparse_ratio(ins, &group, &keep);
+        for (int g = 0; g < ins->k; g += group) {
             int nz = 0;
-            for (int k = g; k < g + 4 && k < c->na; k++)
+            for (int k = g; k < g + group && k < c->na; k++)
                 nz += tc_classify(ins->a, out->a[k]) != TC_ZERO;
-            if (nz > 2) {
+            if (nz > keep) {
                 snprintf(err, errlen,
-                         "%s:%d: a: %s is sparse: at most 2 nonzeros in a[%d..%d] (found %d)",
-                         c->file, c->a_line, ins->name, g, g + 3, nz);
+                         "%s:%d: a: %s is sparse: at most %d nonzeros in a[%d..%d] (found %d)",
+                         c->file, c->a_line, ins->name, keep, g, g + group - 1, nz);
                 return false;
             }
         }

@@ -197,21 +197,13 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
     size_t count;
     const tc_instr *cat = tc_catalogue(&count);
     const tc_instr **list = calloc(count + 1, sizeof *list);
-    size_t n = 0, nsparse = 0, nunsupported = 0;
+    size_t n = 0, nunsupported = 0;
     char why[256];
     for (size_t i = 0; i < count; i++) {
         if (!instr_selected(name, cat[i].name))
             continue;
         if (i % a->nshards != a->shard)
             continue;
-        /* The inference's cases use every K term; 2:4 sparse A cannot carry them. */
-        if (cat[i].sparse) {
-            nsparse++;
-            if (strcmp(name, "all"))
-                cli_fail("audit", "%s: sparse instructions are not audited yet (the inference "
-                                  "needs 2:4-structured cases)", cat[i].name);
-            continue;
-        }
         if (tc_backend_supports(be, &cat[i], why, sizeof why))
             list[n++] = &cat[i];
         else if (strcmp(name, "all"))
@@ -219,9 +211,6 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
         else
             nunsupported++;
     }
-    if (nsparse && !strcmp(name, "all"))
-        fprintf(stderr, "tcscope audit: %zu sparse instructions not audited (the inference needs "
-                        "2:4-structured cases, not built yet)\n", nsparse);
     if (nunsupported)
         fprintf(stderr, "tcscope audit: %zu instructions not available on %s (e.g. no verified "
                         "profile entry, or no kernel built)\n",

@@ -27,10 +27,15 @@
  * (64-bit magnitude, result in the normal range) copied, so both agree
  * bit for bit.
  *
- * Operands reach the kernel only through model_decode_operand, which strips
- * the low bits an RZ conversion clears (TF32 read from its FP32 container):
- * the same value with a significand of the used format's width, which is
- * what lets TF32 take kernel_shifted. */
+ * model_mma's tiles have a third form (model_tile, at the end): the
+ * AVX-512 kernel_shifted for C_FIRST run on 8 output columns at once, its
+ * operands decoded once per tile; see there.
+ *
+ * Operands reach the kernel only through model_decode_operand (or direct8,
+ * its kdirect_decode on 8 lanes, in model_tile), which strips the low bits
+ * an RZ conversion clears (TF32 read from its FP32 container): the same
+ * value with a significand of the used format's width, which is what lets
+ * TF32 take kernel_shifted. */
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -827,3 +832,382 @@ uint64_t model_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, 
     }
     return model_dot_generic(m, k, a, b, c);
 }
+
+/* ---- whole tiles, 8 output columns at a time ---- */
+
+/* model_mma's tiles on the AVX-512 form of kernel_shifted with C_FIRST and
+ * C taken into the accumulator as is (c_is_acc, no ftz_acc): the common
+ * case of the tensor-core settings. Each tile's operands are decoded once,
+ * into 64-bit fields (A by rows, B by chunks of 8 columns, lane = column),
+ * and the 8 lanes carry 8 output elements of one row through the same
+ * steps as kernel_shifted: the reductions over k are vertical (no
+ * transposition, no horizontal sum), and the accumulator rounding and the
+ * output encoding are done on the 8 lanes at once. A lane that leaves the
+ * common case (an Inf/NaN C, no nonzero term, an accumulator far above the
+ * reference, a rounding kround declines, a zero result) is recomputed from
+ * scratch by model_dot; a tile with an Inf/NaN operand goes to model_dot
+ * whole. So the lanes only ever produce what kernel_shifted would, and
+ * model_dot stays the reference (TC_MODEL_SCALAR=1 turns this path off
+ * with the rest of the AVX-512 code). */
+
+#if KERNEL_AVX512
+
+/* The accumulator, C, output format's constants as lanes. */
+typedef struct {
+    int m, eb, bias, shift, emin, emax;
+    uint64_t maxsig;
+} ktfmt;
+
+static ktfmt ktfmt_make(const mfmt *f)
+{
+    ktfmt t = {f->mbits, f->ebits, f->bias, f->shift, f->emin, f->emax, f->maxsig};
+    return t;
+}
+
+/* kround on lanes (x != 0 in every lane of `live`): *q, *tl where it
+ * succeeds; the returned mask holds the lanes where it does. */
+static inline TARGET_AVX512 __attribute__((always_inline)) __mmask8
+kround8(const ktfmt *f, __mmask8 live, __m512i sign, __m512i x, __m512i lsb, tc_round mode,
+        __m512i *qo, __m512i *tlo)
+{
+    const __m512i one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
+    __m512i n = _mm512_sub_epi64(_mm512_set1_epi64(64), _mm512_lzcnt_epi64(x));
+    __m512i e = _mm512_sub_epi64(_mm512_add_epi64(lsb, n), one);
+    __mmask8 ok = _mm512_mask_cmpgt_epi64_mask(live, e, _mm512_set1_epi64(f->emin));
+    ok = _mm512_mask_cmplt_epi64_mask(ok, e, _mm512_set1_epi64(f->emax));
+    __m512i sh = _mm512_sub_epi64(n, _mm512_set1_epi64(f->m + 1));
+    __m512i shp = _mm512_max_epi64(sh, zero), shn = _mm512_max_epi64(_mm512_sub_epi64(zero, sh), zero);
+    __m512i tl = _mm512_add_epi64(lsb, sh);
+    __m512i q = _mm512_srlv_epi64(x, shp);
+    __mmask8 rm = _mm512_cmpgt_epi64_mask(sh, zero);   /* lanes with bits shifted out */
+    if (mode != TC_RZ) {
+        __m512i bit = _mm512_sllv_epi64(one, shp);
+        __m512i rem = _mm512_and_si512(x, _mm512_sub_epi64(bit, one));
+        __m512i half = _mm512_srli_epi64(bit, 1);
+        __mmask8 nzr = _mm512_mask_test_epi64_mask(rm, rem, rem), inc = 0;
+        __mmask8 neg = _mm512_test_epi64_mask(sign, sign);
+        switch (mode) {
+        case TC_RNE:
+            inc = _mm512_mask_cmpgt_epu64_mask(rm, rem, half) |
+                  (_mm512_mask_cmpeq_epu64_mask(rm, rem, half) & _mm512_test_epi64_mask(q, one));
+            break;
+        case TC_RNA: inc = _mm512_mask_cmpge_epu64_mask(rm, rem, half); break;
+        case TC_RU: inc = nzr & (__mmask8)~neg; break;
+        case TC_RD: inc = nzr & neg; break;
+        case TC_RO: q = _mm512_mask_or_epi64(q, nzr, q, one); break;
+        default: break;
+        }
+        q = _mm512_mask_add_epi64(q, inc, q, one);
+        __mmask8 carry = _mm512_test_epi64_mask(_mm512_srli_epi64(q, (unsigned)(f->m + 1)),
+                                                _mm512_srli_epi64(q, (unsigned)(f->m + 1)));
+        q = _mm512_mask_srli_epi64(q, carry, q, 1);
+        tl = _mm512_mask_add_epi64(tl, carry, tl, one);
+    }
+    q = _mm512_sllv_epi64(q, shn);
+    __m512i ve = _mm512_add_epi64(tl, _mm512_set1_epi64(f->m));
+    __m512i emax = _mm512_set1_epi64(f->emax);
+    __mmask8 bad = _mm512_cmpgt_epi64_mask(ve, emax) |
+                   (_mm512_cmpeq_epi64_mask(ve, emax) &
+                    _mm512_cmpgt_epu64_mask(q, _mm512_set1_epi64((int64_t)f->maxsig)));
+    *qo = q;
+    *tlo = tl;
+    return ok & (__mmask8)~bad;
+}
+
+/* kencode_finite on lanes: sig with its leading bit at or below bit m, e. */
+static inline TARGET_AVX512 __attribute__((always_inline)) __m512i
+kencode8(const ktfmt *f, __m512i sign, __m512i sig, __m512i e)
+{
+    __m512i hidden = _mm512_set1_epi64((int64_t)1 << f->m);
+    __mmask8 normal = _mm512_cmpge_epu64_mask(sig, hidden);
+    __m512i biased = _mm512_maskz_add_epi64(normal, e, _mm512_set1_epi64(f->bias));
+    __m512i bits = _mm512_or_si512(_mm512_slli_epi64(sign, (unsigned)(f->m + f->eb)),
+                                   _mm512_slli_epi64(biased, (unsigned)f->m));
+    bits = _mm512_or_si512(bits, _mm512_and_si512(sig, _mm512_sub_epi64(hidden, _mm512_set1_epi64(1))));
+    return _mm512_slli_epi64(bits, (unsigned)f->shift);
+}
+
+/* onto_grid on lanes: X (< 2^62) >> sh (>= 1), signed by neg (0 or -1). */
+static inline TARGET_AVX512 __attribute__((always_inline)) __m512i onto_grid8(__m512i X, __m512i sh,
+                                                                               __m512i neg, int AR)
+{
+    if (AR == MODEL_ALIGN_FLOOR)
+        return _mm512_srav_epi64(_mm512_sub_epi64(_mm512_xor_si512(X, neg), neg), sh);
+    __m512i q = _mm512_srlv_epi64(X, sh);
+    if (AR == MODEL_ALIGN_RNE) {
+        /* (X + half - 1 + (q & 1)) >> sh; half = 0 for sh >= 65 */
+        __m512i one = _mm512_set1_epi64(1);
+        __m512i half = _mm512_sllv_epi64(one, _mm512_sub_epi64(sh, one));
+        __m512i t = _mm512_add_epi64(_mm512_sub_epi64(_mm512_add_epi64(X, half), one),
+                                     _mm512_and_si512(q, one));
+        q = _mm512_srlv_epi64(t, sh);
+    }
+    return _mm512_sub_epi64(_mm512_xor_si512(q, neg), neg);
+}
+
+/* A decoded tile: one operand's fields as 64-bit lanes. neg is 0 or -1. */
+typedef struct {
+    int64_t *sig, *lsb, *e, *neg;
+} ksoa;
+
+/* The 8 elements D[r][c0 .. c0+7] (lanes past `valid` unused) of one row.
+ * Returns the lanes left to the general path; *d gets the others. */
+static inline TARGET_AVX512 __attribute__((always_inline)) __mmask8
+tile_row8(const model *m, int K, const ksoa *a, const ksoa *b, __mmask8 valid, const uint64_t *C,
+          __m512i *d, int AR, bool NORM)
+{
+    const model_params *p = &m->p;
+    const int F = p->align_bits;
+    const int CS = 62 - operand_width(m, 0) - operand_width(m, 1);
+    const int64_t NONE = INT64_MIN / 2;
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+    const ktfmt cf = ktfmt_make(&m->cfmt), af = ktfmt_make(&m->acc), of = ktfmt_make(&m->out);
+
+    /* C: kdecode, and kacc_from_val (c_is_acc, no ftz_acc) */
+    __m512i c = _mm512_srli_epi64(_mm512_maskz_loadu_epi64(valid, C), (unsigned)cf.shift);
+    __m512i fm = _mm512_set1_epi64(((int64_t)1 << cf.m) - 1);
+    __m512i frac = _mm512_and_si512(c, fm);
+    __m512i expf = _mm512_and_si512(_mm512_srli_epi64(c, (unsigned)cf.m), _mm512_set1_epi64((1 << cf.eb) - 1));
+    __m512i asign = _mm512_and_si512(_mm512_srli_epi64(c, (unsigned)(cf.m + cf.eb)), one);
+    __mmask8 top = _mm512_cmpeq_epi64_mask(expf, _mm512_set1_epi64((1 << cf.eb) - 1));
+    __mmask8 bail = (__mmask8)~valid;
+    if (m->cfmt.specials == TC_SPECIALS_IEEE)
+        bail |= top;
+    else if (m->cfmt.specials == TC_SPECIALS_FN)
+        bail |= top & _mm512_cmpeq_epi64_mask(frac, fm);
+    __mmask8 ef0 = _mm512_testn_epi64_mask(expf, expf);
+    __mmask8 czero = ef0 & (p->ftz_c ? (__mmask8)0xFF : _mm512_testn_epi64_mask(frac, frac));
+    __m512i asig = _mm512_mask_or_epi64(frac, (__mmask8)~ef0, frac, _mm512_add_epi64(fm, one));
+    __m512i ae = _mm512_mask_blend_epi64(ef0, _mm512_sub_epi64(expf, _mm512_set1_epi64(cf.bias)),
+                                         _mm512_set1_epi64(cf.emin));
+    __m512i alsb = _mm512_sub_epi64(ae, _mm512_set1_epi64(cf.m));
+    __mmask8 accnz = (__mmask8)~czero;
+    __m512i at = NORM ? _mm512_sub_epi64(_mm512_add_epi64(alsb, _mm512_set1_epi64(63)), _mm512_lzcnt_epi64(asig))
+                      : ae;
+
+    const int block = p->block;
+    for (int s = 0; s < K; s += block) {
+        int n = K - s < block ? K - s : block;
+        /* the products' reference exponent */
+        __m512i Ep = _mm512_set1_epi64(NONE);
+        for (int i = s; i < s + n; i++) {
+            __m512i pr = _mm512_mul_epu32(_mm512_set1_epi64(a->sig[i]), _mm512_loadu_si512(b->sig + 8 * i));
+            __mmask8 nz = _mm512_test_epi64_mask(pr, pr);
+            __m512i r;
+            if (NORM)
+                r = _mm512_sub_epi64(_mm512_add_epi64(_mm512_set1_epi64(a->lsb[i] + 63),
+                                                      _mm512_loadu_si512(b->lsb + 8 * i)),
+                                     _mm512_lzcnt_epi64(pr));
+            else
+                r = _mm512_add_epi64(_mm512_set1_epi64(a->e[i]), _mm512_loadu_si512(b->e + 8 * i));
+            Ep = _mm512_mask_max_epi64(Ep, nz, Ep, r);
+        }
+        __m512i E = p->align_with_acc ? _mm512_mask_max_epi64(Ep, accnz, Ep, at) : Ep;
+        __mmask8 none = _mm512_cmpeq_epi64_mask(E, _mm512_set1_epi64(NONE));
+        E = _mm512_mask_mov_epi64(E, none & accnz, at);   /* the accumulator is the reference */
+        bail |= none & (__mmask8)~accnz;                    /* no nonzero term: a signed zero */
+        /* the products on the grid 2^(E-F) */
+        __m512i base = _mm512_add_epi64(E, _mm512_set1_epi64(CS - F)), S = zero;
+        for (int i = s; i < s + n; i++) {
+            __m512i pr = _mm512_mul_epu32(_mm512_set1_epi64(a->sig[i]), _mm512_loadu_si512(b->sig + 8 * i));
+            __mmask8 nz = _mm512_test_epi64_mask(pr, pr);
+            __m512i sh = _mm512_sub_epi64(_mm512_sub_epi64(base, _mm512_set1_epi64(a->lsb[i])),
+                                          _mm512_loadu_si512(b->lsb + 8 * i));
+            __m512i neg = _mm512_xor_si512(_mm512_set1_epi64(a->neg[i]), _mm512_loadu_si512(b->neg + 8 * i));
+            S = _mm512_mask_add_epi64(S, nz, S, onto_grid8(_mm512_slli_epi64(pr, (unsigned)CS), sh, neg, AR));
+        }
+        /* the accumulator, left-aligned at bit 61 */
+        __m512i lz = _mm512_lzcnt_epi64(asig);
+        __m512i tn = _mm512_sub_epi64(_mm512_add_epi64(alsb, _mm512_set1_epi64(63)), lz);
+        bail |= _mm512_mask_cmpgt_epi64_mask(accnz, tn, _mm512_add_epi64(E, one));
+        __m512i sh = _mm512_min_epi64(_mm512_sub_epi64(_mm512_add_epi64(E, _mm512_set1_epi64(61 - F)), tn),
+                                      _mm512_set1_epi64(63));
+        __m512i X = _mm512_sllv_epi64(asig, _mm512_sub_epi64(lz, _mm512_set1_epi64(2)));
+        S = _mm512_mask_add_epi64(S, accnz, S, onto_grid8(X, sh, _mm512_sub_epi64(zero, asign), AR));
+        /* rounded into the accumulator format */
+        accnz = _mm512_test_epi64_mask(S, S);
+        __mmask8 sneg = _mm512_cmplt_epi64_mask(S, zero);
+        __m512i mag = _mm512_abs_epi64(S), q, tl;
+        __m512i sg = _mm512_maskz_mov_epi64(sneg, one);
+        __mmask8 ok = kround8(&af, accnz, sg, mag, _mm512_sub_epi64(E, _mm512_set1_epi64(F)), p->acc_round, &q, &tl);
+        bail |= accnz & (__mmask8)~ok;
+        asign = _mm512_mask_blend_epi64(accnz, _mm512_set1_epi64(p->acc_round == TC_RD), sg);
+        asig = q;
+        alsb = tl;
+        at = _mm512_add_epi64(tl, _mm512_set1_epi64(af.m));
+    }
+    /* the output: a zero result is left to the general path */
+    bail |= (__mmask8)~accnz;
+    if (m->acc_is_out) {
+        /* kround leaves a normal value: its exponent is lsb + m */
+        *d = kencode8(&of, asign, asig, _mm512_add_epi64(alsb, _mm512_set1_epi64(of.m)));
+    } else {
+        __m512i q, tl;
+        __mmask8 ok = kround8(&of, accnz, asign, asig, alsb, p->out_round, &q, &tl);
+        bail |= (__mmask8)~ok;
+        *d = kencode8(&of, asign, q, _mm512_add_epi64(tl, _mm512_set1_epi64(of.m)));
+    }
+    return bail;
+}
+
+/* n (1..8) mdecs into the fields of t at o (8 written: lanes past n get
+ * zeros); the lanes holding an Inf or NaN returned. */
+static inline TARGET_AVX512 __mmask8 expand8(const mdec *x, int n, const ksoa *t, size_t o)
+{
+    __m256i sig, w1, w2;
+    load8(x, n, &sig, &w1, &w2);
+    _mm512_storeu_si512(t->sig + o, _mm512_cvtepu32_epi64(sig));
+    _mm512_storeu_si512(t->lsb + o, _mm512_cvtepi32_epi64(_mm256_srai_epi32(_mm256_slli_epi32(w1, 16), 16)));
+    _mm512_storeu_si512(t->e + o, _mm512_cvtepi32_epi64(_mm256_srai_epi32(w1, 16)));
+    __m256i sg = _mm256_and_si256(_mm256_srli_epi32(w2, 8), _mm256_set1_epi32(1));
+    _mm512_storeu_si512(t->neg + o, _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_cvtepu32_epi64(sg)));
+    return _mm256_test_epi32_mask(w2, _mm256_set1_epi32(2));
+}
+
+/* kdirect_decode of n (1..8) operands bits[0..n) into the fields of t at o
+ * (8 written: lanes past n get zeros); the lanes holding an Inf or NaN
+ * returned. Zero operands get zero fields (kdirect_decode's). */
+static inline TARGET_AVX512 __mmask8 direct8(const kdirect *k, const uint64_t *bits, int n,
+                                             const ksoa *t, size_t o)
+{
+    __mmask8 live = (__mmask8)((1u << n) - 1);
+    __m512i x = _mm512_maskz_loadu_epi64(live, bits);
+    __m512i fmask = _mm512_set1_epi64((int64_t)k->fmask), top = _mm512_set1_epi64(k->top);
+    __m512i frac = _mm512_and_si512(x, fmask);
+    __m512i ef = _mm512_and_si512(_mm512_srli_epi64(x, (unsigned)k->mb), top);
+    __m512i sign = _mm512_and_si512(_mm512_srli_epi64(x, (unsigned)(k->mb + k->eb)), _mm512_set1_epi64(1));
+    __mmask8 special = _mm512_mask_cmpeq_epi64_mask(live, ef, top);
+    if (!k->ieee)
+        special &= _mm512_cmpeq_epi64_mask(frac, fmask);
+    int mb = k->mb - k->drop;
+    frac = _mm512_srli_epi64(_mm512_and_si512(frac, _mm512_set1_epi64((int64_t)k->keep)), (unsigned)k->drop);
+    __mmask8 ef0 = _mm512_testn_epi64_mask(ef, ef);
+    __mmask8 zero = ef0 & (k->ftz ? (__mmask8)0xFF : _mm512_testn_epi64_mask(frac, frac));
+    __mmask8 fin = (__mmask8)~zero & (__mmask8)~special & live;
+    __m512i sig = _mm512_mask_or_epi64(frac, (__mmask8)~ef0, frac, _mm512_set1_epi64((int64_t)1 << mb));
+    __m512i e = _mm512_mask_blend_epi64(ef0, _mm512_sub_epi64(ef, _mm512_set1_epi64(k->bias)),
+                                        _mm512_set1_epi64(k->emin));
+    _mm512_storeu_si512(t->sig + o, _mm512_maskz_mov_epi64(fin, sig));
+    _mm512_storeu_si512(t->lsb + o, _mm512_maskz_sub_epi64(fin, e, _mm512_set1_epi64(mb)));
+    _mm512_storeu_si512(t->e + o, _mm512_maskz_mov_epi64(fin, e));
+    _mm512_storeu_si512(t->neg + o, _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_maskz_mov_epi64(live, sign)));
+    return special;
+}
+
+static TARGET_AVX512 __attribute__((noinline)) void
+tile_rows(const model *m, int mr, int nc, int K, const ksoa *a, const ksoa *b, const uint64_t *A,
+          const uint64_t *B, const uint64_t *C, uint64_t *D, uint64_t *col, int AR, bool NORM)
+{
+    for (int c0 = 0; c0 < nc; c0 += 8) {
+        int cnt = nc - c0 < 8 ? nc - c0 : 8;
+        __mmask8 valid = (__mmask8)((1u << cnt) - 1);
+        ksoa bc = {b->sig + (size_t)c0 * K, b->lsb + (size_t)c0 * K, b->e + (size_t)c0 * K,
+                   b->neg + (size_t)c0 * K};
+        bool have_col[8] = {false};
+        for (int r = 0; r < mr; r++) {
+            size_t ar = (size_t)r * K;
+            ksoa ra = {a->sig + ar, a->lsb + ar, a->e + ar, a->neg + ar};
+            __m512i d;
+            size_t o = (size_t)r * nc + c0;
+            __mmask8 left = tile_row8(m, K, &ra, &bc, valid, C + o, &d, AR, NORM) & valid;
+            _mm512_mask_storeu_epi64(D + o, (__mmask8)(valid & ~left), d);
+            for (int l = 0; left; l++, left >>= 1) {
+                if (!(left & 1))
+                    continue;
+                uint64_t *cl = col + (size_t)l * K;
+                if (!have_col[l]) {
+                    for (int kk = 0; kk < K; kk++)
+                        cl[kk] = B[(size_t)kk * nc + c0 + l];
+                    have_col[l] = true;
+                }
+                D[o + l] = model_dot(m, K, A + ar, cl, C[o + l]);
+            }
+        }
+    }
+}
+
+/* Bytes of scratch model_tile needs, 0 where it does not apply. */
+size_t model_tile_scratch(const model *m, int mr, int nc, int K)
+{
+    const model_params *p = &m->p;
+    if (!(use_avx512 && m->fast && !model_force_slow && shifted_ok(m) && K >= 1 && mr >= 1 &&
+          nc >= 1 && p->c_mode == MODEL_C_FIRST && m->c_is_acc && !p->ftz_acc &&
+          (m->cfmt.specials == TC_SPECIALS_IEEE || m->cfmt.specials == TC_SPECIALS_FN ||
+           m->cfmt.specials == TC_SPECIALS_NONE)))
+        return 0;
+    size_t nc8 = ((size_t)nc + 7) / 8 * 8, mk8 = ((size_t)mr * K + 7) / 8 * 8;
+    size_t cells = 4 * (mk8 + nc8 * K);               /* the ksoa fields */
+    size_t dec = (size_t)mr * K + (size_t)K * nc;     /* mdec, before the fields */
+    return cells * sizeof(int64_t) + dec * sizeof(mdec) + 8 * (size_t)K * sizeof(uint64_t);
+}
+
+/* One tile D = A B + C (A mr x K, B K x nc, both row-major) through
+ * tile_rows, with scratch of model_tile_scratch bytes (nonzero). */
+TARGET_AVX512 void model_tile(const model *m, int mr, int nc, int K, const uint64_t *A,
+                              const uint64_t *B, const uint64_t *C, uint64_t *D, void *scratch)
+{
+    size_t mk = (size_t)mr * K, mk8 = (mk + 7) / 8 * 8, nc8 = ((size_t)nc + 7) / 8 * 8, bk = nc8 * K;
+    int64_t *f = scratch;
+    ksoa a = {f, f + mk8, f + 2 * mk8, f + 3 * mk8};
+    f += 4 * mk8;
+    ksoa b = {f, f + bk, f + 2 * bk, f + 3 * bk};
+    f += 4 * bk;
+    uint64_t *col = (uint64_t *)f;
+    mdec *da = (mdec *)(col + 8 * (size_t)K), *db = da + mk;
+    /* an Inf or NaN operand (decoded with sig 0): the tile goes to the
+     * per-element path */
+    __mmask8 special = 0;
+    if (m->direct[0]) {
+        kdirect d = kdirect_make(m, 0);
+        for (size_t i = 0; i < mk; i += 8)
+            special |= direct8(&d, A + i, mk - i < 8 ? (int)(mk - i) : 8, &a, i);
+    } else {
+        model_decode_operand(m, 0, mk, 1, A, da);
+        for (size_t i = 0; i < mk; i += 8)
+            special |= expand8(da + i, mk - i < 8 ? (int)(mk - i) : 8, &a, i);
+    }
+    if (m->direct[1]) {
+        kdirect d = kdirect_make(m, 1);
+        for (int c0 = 0; c0 < nc; c0 += 8)
+            for (int kk = 0; kk < K; kk++)
+                special |= direct8(&d, B + (size_t)kk * nc + c0, nc - c0 < 8 ? nc - c0 : 8, &b,
+                                   (size_t)c0 * K + (size_t)kk * 8);
+    } else {
+        model_decode_operand(m, 1, (size_t)K * nc, 1, B, db);
+        for (int c0 = 0; c0 < nc; c0 += 8)
+            for (int kk = 0; kk < K; kk++)
+                special |= expand8(db + (size_t)kk * nc + c0, nc - c0 < 8 ? nc - c0 : 8, &b,
+                                   (size_t)c0 * K + (size_t)kk * 8);
+    }
+    if (special) {
+        /* rare: every element of the tile on the per-element path */
+        for (int r = 0; r < mr; r++)
+            for (int c = 0; c < nc; c++) {
+                for (int kk = 0; kk < K; kk++)
+                    col[kk] = B[(size_t)kk * nc + c];
+                D[(size_t)r * nc + c] = model_dot(m, K, A + (size_t)r * K, col, C[(size_t)r * nc + c]);
+            }
+        return;
+    }
+    bool norm = m->p.exp_ref == MODEL_EXP_NORMALIZED;
+    switch (m->p.align_round * 2 + norm) {
+    case MODEL_ALIGN_TRUNC * 2: tile_rows(m, mr, nc, K, &a, &b, A, B, C, D, col, MODEL_ALIGN_TRUNC, false); break;
+    case MODEL_ALIGN_TRUNC * 2 + 1: tile_rows(m, mr, nc, K, &a, &b, A, B, C, D, col, MODEL_ALIGN_TRUNC, true); break;
+    case MODEL_ALIGN_FLOOR * 2: tile_rows(m, mr, nc, K, &a, &b, A, B, C, D, col, MODEL_ALIGN_FLOOR, false); break;
+    case MODEL_ALIGN_FLOOR * 2 + 1: tile_rows(m, mr, nc, K, &a, &b, A, B, C, D, col, MODEL_ALIGN_FLOOR, true); break;
+    case MODEL_ALIGN_RNE * 2: tile_rows(m, mr, nc, K, &a, &b, A, B, C, D, col, MODEL_ALIGN_RNE, false); break;
+    default: tile_rows(m, mr, nc, K, &a, &b, A, B, C, D, col, MODEL_ALIGN_RNE, true); break;
+    }
+}
+#else
+size_t model_tile_scratch(const model *m, int mr, int nc, int K)
+{
+    return 0;
+}
+
+void model_tile(const model *m, int mr, int nc, int K, const uint64_t *A, const uint64_t *B,
+                const uint64_t *C, uint64_t *D, void *scratch)
+{
+    abort();
+}
+#endif

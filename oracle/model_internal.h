@@ -181,6 +181,13 @@ int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c
 void model_decode_operand(const model *m, int w, size_t n, size_t stride, const uint64_t *bits,
                           mdec *out);
 /* The same element on the GMP path (any width). */
+/* Whole tiles on the AVX-512 kernel, 8 output columns at a time
+ * (model_fast.c): model_tile_scratch is the bytes of scratch model_tile
+ * needs, 0 where it does not apply (then model_mma goes element by element). */
+size_t model_tile_scratch(const model *m, int mr, int nc, int K);
+void model_tile(const model *m, int mr, int nc, int K, const uint64_t *A, const uint64_t *B,
+                const uint64_t *C, uint64_t *D, void *scratch);
+
 /* Operands over 31 significant bits (model_wide.c): NULL if p is a setting
  * the wide path computes, else why not. */
 const char *model_wide_unsupported(const model_params *p);

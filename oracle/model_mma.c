@@ -27,6 +27,16 @@ static void mma_tiles(const mma_job *j)
     const model *m = j->m;
     int K = j->k;
     size_t mk = (size_t)j->mr * K, kn = (size_t)K * j->nc, mn = (size_t)j->mr * j->nc;
+    size_t scratch = model_tile_scratch(m, j->mr, j->nc, K);
+    if (scratch) {
+        void *buf = malloc(scratch);
+        if (!buf)
+            abort();
+        for (size_t t = j->t0; t < j->t1; t++)
+            model_tile(m, j->mr, j->nc, K, j->A + t * mk, j->B + t * kn, j->C + t * mn, j->D + t * mn, buf);
+        free(buf);
+        return;
+    }
     uint64_t *col = malloc((size_t)(K > 0 ? K : 1) * sizeof *col);
     mdec *da = malloc((mk ? mk : 1) * sizeof *da), *db = malloc((kn ? kn : 1) * sizeof *db);
     if (!col || !da || !db)

@@ -12,6 +12,7 @@
 #include "oracle/profile.h"
 #include "probes/gpu_backend.h"
 #include "probes/probes.h"
+#include "probes/sparse.h"
 
 typedef enum { BK_EXACT, BK_MODEL, BK_GPU } bk_kind;
 
@@ -194,26 +195,11 @@ bool tc_backend_supports(tc_backend *b, const tc_instr *ins, char *why, size_t l
     return false;
 }
 
-/* A sparse instruction takes a dense A that must be 2:4 structured: at most
- * two nonzero elements in every aligned group of four along K. */
+/* A sparse instruction takes the dense logical A, which must be structured
+ * as probes/sparse.h says (2:4; 1:2 for tf32). */
 static int check_sparse(const tc_instr *ins, size_t ntiles, const uint64_t *A, char *err, size_t errlen)
 {
-    for (size_t t = 0; t < ntiles; t++)
-        for (int i = 0; i < ins->m; i++)
-            for (int g = 0; g < ins->k; g += 4) {
-                int nz = 0;
-                for (int j = g; j < g + 4; j++) {
-                    uint64_t v = A[(t * (size_t)ins->m + (size_t)i) * (size_t)ins->k + (size_t)j];
-                    nz += tc_classify(ins->a, v) != TC_ZERO;
-                }
-                if (nz > 2) {
-                    snprintf(err, errlen,
-                             "%s: A of tile %zu row %d has %d nonzeros in columns %d..%d (2:4 allows 2)",
-                             ins->name, t, i, nz, g, g + 3);
-                    return -1;
-                }
-            }
-    return 0;
+    return tc_sparse_check(ins, ntiles, A, err, errlen);
 }
 
 uint64_t tc_operand_mask(const tc_format *f)
@@ -235,6 +221,39 @@ static int check_bits(const char *what, const tc_format *f, size_t n, const uint
             return -1;
         }
     return 0;
+}
+
+/* A sparse instruction on the software backends sums only the kept terms
+ * of each row (the ones its metadata names), as the hardware does: not the
+ * dense product, which would see an Inf or NaN of B behind a dropped zero
+ * and the signs of the dropped zeros. m NULL: the exact oracle. */
+static void software_mma_sparse(const model *m, const tc_instr *ins, size_t ntiles, const uint64_t *A,
+                                const uint64_t *B, const uint64_t *C, uint64_t *D)
+{
+    int group, keep;
+    tc_sparse_ratio(ins, &group, &keep);
+    int K = ins->k, kc = 0, idx[4];
+    uint64_t a[256], bc[256];
+    int pos[256];
+    tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+    for (size_t t = 0; t < ntiles; t++)
+        for (int i = 0; i < ins->m; i++) {
+            const uint64_t *row = A + (t * ins->m + i) * K;
+            kc = 0;
+            for (int g = 0; g < K; g += group) {
+                tc_sparse_kept(ins, row + g, idx);   /* checked 2:4 by the caller */
+                for (int s = 0; s < keep; s++) {
+                    pos[kc] = g + idx[s];
+                    a[kc++] = row[g + idx[s]];
+                }
+            }
+            for (int j = 0; j < ins->n; j++) {
+                for (int q = 0; q < kc; q++)
+                    bc[q] = B[(t * K + pos[q]) * ins->n + j];
+                size_t o = (t * ins->m + i) * ins->n + j;
+                D[o] = m ? model_dot(m, kc, a, bc, C[o]) : oracle_dot_exact(formats_of(ins), kc, a, bc, C[o], r);
+            }
+        }
 }
 
 int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
@@ -264,6 +283,12 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
         C = zeros;
     }
     int rc = 0;
+    if (ins->sparse && b->kind != BK_GPU) {
+        software_mma_sparse(b->kind == BK_MODEL ? model_of(b, ins, why, sizeof why) : NULL, ins, ntiles, A,
+                            B, C, D);
+        free(zeros);
+        return 0;
+    }
     switch (b->kind) {
     case BK_EXACT: {
         tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};

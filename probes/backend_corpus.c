@@ -61,7 +61,10 @@ void tc_corpus_inputs(const tc_instr *ins, size_t ntiles, uint64_t seed, uint64_
         B[i] = random_elem(ins->b, false, &s);
     for (size_t i = 0; i < ntiles * mn; i++)
         C[i] = random_elem(ins->c, true, &s);
-    if (ins->sparse) /* 2:4: zero two random positions of every group of four */
+    if (ins->sparse && ins->a == &tc_tf32) /* 1:2 (probes/sparse.h): zero one of every pair */
+        for (size_t g = 0; g < ntiles * mk; g += 2)
+            A[g + (size_t)(splitmix(&s) % 2)] = 0;
+    else if (ins->sparse) /* 2:4: zero two random positions of every group of four */
         for (size_t g = 0; g < ntiles * mk; g += 4) {
             unsigned keep1 = (unsigned)(splitmix(&s) % 4), keep2 = (keep1 + 1 + (unsigned)(splitmix(&s) % 3)) % 4;
             for (unsigned j = 0; j < 4; j++)

@@ -13,6 +13,7 @@
 
 #include "probes/gpu.h"
 #include "probes/sass.h"
+#include "probes/sparse.h"
 
 struct tc_gpub {
     tc_gpu *g;
@@ -245,18 +246,29 @@ static uint64_t poison_of(unsigned char byte, int bytes)
 /* One chunk of tiles: run with poison 0xFF; if any element still holds it,
  * run again with 0xA5: an element holding the poison both times was never
  * written, and one that differs between the runs is reported too. */
+static int exec1(tc_gpub *b, const tc_gpu_kernel *k, const tc_instr *ins, size_t nt, const void *pa,
+                 const uint32_t *pe, const void *pb, const void *pc, void *pd, unsigned char poison, char *err,
+                 size_t errlen)
+{
+    if (pe)
+        return tc_gpu_exec_sparse(b->g, k, ins, nt, pa, pe, pb, pc, pd, poison, err, errlen);
+    return tc_gpu_exec(b->g, k, ins, nt, pa, pb, pc, pd, poison, err, errlen);
+}
+
+/* pe: NULL, or for mma.sp the metadata registers (pa then holds the compressed A). */
 static int run_chunk(tc_gpub *b, const tc_gpu_kernel *k, const tc_instr *ins, size_t nt, const void *pa,
-                     const void *pb, const void *pc, void *pd, void *pd2, uint64_t *D, char *err, size_t errlen)
+                     const uint32_t *pe, const void *pb, const void *pc, void *pd, void *pd2, uint64_t *D, char *err,
+                     size_t errlen)
 {
     int db = ins->d->storage_bits / 8;
     size_t n = nt * (size_t)ins->m * (size_t)ins->n;
-    if (tc_gpu_exec(b->g, k, ins, nt, pa, pb, pc, pd, 0xFF, err, errlen))
+    if (exec1(b, k, ins, nt, pa, pe, pb, pc, pd, 0xFF, err, errlen))
         return -1;
     b->last_s += tc_gpu_last_kernel_ms(b->g) / 1e3;
     uint64_t p1 = poison_of(0xFF, db), p2 = poison_of(0xA5, db);
     if (!par_unpack(pd, n, db, p1, D))
         return 0;
-    if (tc_gpu_exec(b->g, k, ins, nt, pa, pb, pc, pd2, 0xA5, err, errlen))
+    if (exec1(b, k, ins, nt, pa, pe, pb, pc, pd2, 0xA5, err, errlen))
         return -1;
     for (size_t i = 0; i < n; i++) {
         uint64_t again = unpack1(pd2, i, db);
@@ -274,12 +286,55 @@ static int run_chunk(tc_gpub *b, const tc_gpu_kernel *k, const tc_instr *ins, si
     return 0;
 }
 
+/* mma.sp: the logical A of nt tiles (checked against its format) into the
+ * compressed A at native width (pa) and the metadata registers (pe), as
+ * probes/sparse.h says; refuses an A that is not structured sparse. */
+static int pack_sparse(const tc_instr *ins, const uint64_t *A, size_t nt, size_t t0, void *pa, uint32_t *pe,
+                       char *err, size_t errlen)
+{
+    size_t mk = (size_t)ins->m * (size_t)ins->k, mkc = mk / 2;
+    int G, S;
+    tc_sparse_ratio(ins, &G, &S);
+    uint64_t mask = tc_operand_mask(ins->a);
+    for (size_t i = 0; i < nt * mk; i++)
+        if (A[i] & ~mask) {
+            snprintf(err, errlen, "A[%zu] = 0x%llx is not a %s bit pattern", t0 * mk + i, (unsigned long long)A[i],
+                     ins->a->name);
+            return -1;
+        }
+    uint64_t *ac = malloc(mkc * sizeof *ac);
+    uint8_t *nib = malloc((size_t)ins->m * (size_t)(ins->k / G));
+    int rc = ac && nib ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "out of memory");
+    for (size_t t = 0; !rc && t < nt; t++) {
+        rc = tc_sparse_compress(ins, A + t * mk, t0 + t, ac, nib, err, errlen);
+        if (!rc && !tc_sparse_meta_regs(ins, nib, pe + t * 32)) {
+            snprintf(err, errlen, "%s: no metadata layout for this instruction", ins->name);
+            rc = -1;
+        }
+        if (!rc && pack(ac, mkc, ins->a->storage_bits / 8, mask, (char *)pa + t * mkc * (size_t)(ins->a->storage_bits / 8)) != mkc) {
+            snprintf(err, errlen, "%s: compressed A of tile %zu is not a %s bit pattern (internal error)", ins->name,
+                     t0 + t, ins->a->name);
+            rc = -1;
+        }
+    }
+    free(ac);
+    free(nib);
+    return rc;
+}
+
 int tc_gpub_mma(tc_gpub *b, const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
                 const uint64_t *C, uint64_t *D, char *err, size_t errlen)
 {
     const tc_gpu_kernel *k = tc_gpu_kernel_find(ins->name);
     if (!k) {
         snprintf(err, errlen, "%s: not implemented in the GPU backend", ins->name);
+        return -1;
+    }
+    bool sparse = ins->sparse;
+    if (sparse != (k->kind == TC_GPUK_WARP_SP)) {
+        snprintf(err, errlen, "%s: kernel %s is not a sparse kernel (internal error)", ins->name, k->name);
         return -1;
     }
     size_t ab = (size_t)ins->a->storage_bits / 8, bb = (size_t)ins->b->storage_bits / 8,
@@ -292,20 +347,25 @@ int tc_gpub_mma(tc_gpub *b, const tc_instr *ins, size_t ntiles, const uint64_t *
         chunk = 1;
     if (chunk > ntiles)
         chunk = ntiles;
-    void *pa = tc_gpu_host_buffer(b->g, 0, chunk * mk * ab + 1, err, errlen),
+    size_t amk = sparse ? mk / 2 : mk; /* A elements sent per tile */
+    void *pa = tc_gpu_host_buffer(b->g, 0, chunk * amk * ab + 1, err, errlen),
          *pb = pa ? tc_gpu_host_buffer(b->g, 1, chunk * kn * bb + 1, err, errlen) : NULL,
          *pc = pb ? tc_gpu_host_buffer(b->g, 2, chunk * mn * cb + 1, err, errlen) : NULL,
          *pd = pc ? tc_gpu_host_buffer(b->g, 3, chunk * mn * db + 1, err, errlen) : NULL,
          *pd2 = pd ? tc_gpu_host_buffer(b->g, 4, chunk * mn * db + 1, err, errlen) : NULL;
-    int rc = pd2 ? 0 : -1;
+    uint32_t *pe = NULL;
+    if (pd2 && sparse)
+        pe = tc_gpu_host_buffer(b->g, 5, chunk * 32 * sizeof *pe, err, errlen);
+    int rc = pd2 && (!sparse || pe) ? 0 : -1;
     b->last_s = 0;
     for (size_t t0 = 0; !rc && t0 < ntiles; t0 += chunk) {
         size_t nt = ntiles - t0 < chunk ? ntiles - t0 : chunk;
-        rc = pack_checked("A", ins->a, A + t0 * mk, nt * mk, t0 * mk, pa, err, errlen) ||
+        rc = (sparse ? pack_sparse(ins, A + t0 * mk, nt, t0, pa, pe, err, errlen)
+                     : pack_checked("A", ins->a, A + t0 * mk, nt * mk, t0 * mk, pa, err, errlen)) ||
              pack_checked("B", ins->b, B + t0 * kn, nt * kn, t0 * kn, pb, err, errlen) ||
              pack_checked("C", ins->c, C + t0 * mn, nt * mn, t0 * mn, pc, err, errlen);
         if (!rc)
-            rc = run_chunk(b, k, ins, nt, pa, pb, pc, pd, pd2, D + t0 * mn, err, errlen);
+            rc = run_chunk(b, k, ins, nt, pa, pe, pb, pc, pd, pd2, D + t0 * mn, err, errlen);
     }
     return rc ? -1 : 0;
 }

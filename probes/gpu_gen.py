@@ -97,6 +97,62 @@ static int chain_{s}(const tc_chain_args *a, int grid)
 
 CHAINS = []
 
+# mma.sp: the entries of probes/catalogue.c add_mma_sparse. The metadata
+# built by probes/sparse.c is always ordered (idx0 < idx1), for which the ISA
+# gives .sp and .sp::ordered_metadata the same meaning; ptxas (CUDA 13) asks
+# for the ordered form, so that is the one emitted. Sparsity selector 0,
+# always (probes/sparse.h).
+SP_OPCODE = "mma.sp::ordered_metadata"
+SP_SELECTOR = 0
+
+
+def mma_sp_entries():
+    out = []
+    for k in (16, 32):
+        out.append((16, 8, k, "f16", "f16", "f16", "f16"))
+        out.append((16, 8, k, "f16", "f16", "f32", "f32"))
+        out.append((16, 8, k, "bf16", "bf16", "f32", "f32"))
+        out.append((16, 8, k // 2, "tf32", "tf32", "f32", "f32"))
+    for a in FP8:
+        for b in FP8:
+            out.append((16, 8, 64, a, b, "f32", "f32"))
+    return out
+
+
+def gen_mma_sp_op(m, n, k, a, b, c, d):
+    name = "mma.sp.m%dn%dk%d.%s.%s.%s.%s" % (m, n, k, d, a, b, c)
+    ab, bb, cb = BITS[a], BITS[b], BITS[c]
+    na, nb, nc = regs(ab, m * (k // 2) // 32), regs(bb, k * n // 32), regs(cb, m * n // 32)
+    e_op = nc + na + nb + nc
+    ptx = "%s.sync.aligned.m%dn%dk%d.row.col.%s.%s.%s.%s %s, %s, %s, %s, %%%d, %d;" % (
+        SP_OPCODE, m, n, k, d, a, b, c, operand_list(0, nc), operand_list(nc, na),
+        operand_list(nc + na, nb), operand_list(nc + na + nb, nc), e_op, SP_SELECTOR)
+    outs = ", ".join('"=r"(d[%d])' % i for i in range(nc))
+    ins = ", ".join(['"r"(a[%d])' % i for i in range(na)] +
+                    ['"r"(b[%d])' % i for i in range(nb)] +
+                    ['"r"(c[%d])' % i for i in range(nc)] + ['"r"(e)'])
+    s = ident(name)
+    code = f"""
+struct op_{s} {{
+    static constexpr int M = {m}, N = {n}, K = {k}, AB = {ab}, BB = {bb}, CB = {cb};
+    static __device__ __forceinline__ void run(uint32_t (&d)[{nc}], const uint32_t (&a)[{na}],
+                                               const uint32_t (&b)[{nb}], const uint32_t (&c)[{nc}], uint32_t e)
+    {{
+        asm volatile("{ptx}"
+                     : {outs}
+                     : {ins});
+    }}
+}};
+extern "C" __global__ void __launch_bounds__(256) tcx_{s}(tc_gpu_args g) {{ tc_mma_sp_body<op_{s}>(g); }}
+static int launch_{s}(const tc_gpu_args *a, int grid)
+{{
+    tcx_{s}<<<grid, 256>>>(*a);
+    return (int)cudaGetLastError();
+}}
+"""
+    entry = '    {"%s", "tcx_%s", TC_GPUK_WARP_SP, 256, 8, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
+    return code, entry
+
 WMMA = [(16, 16, 16, "f16", "f16", "half", "half", "half"),
         (16, 16, 16, "f16", "f32", "half", "half", "float"),
         (16, 16, 16, "bf16", "f32", "__nv_bfloat16", "__nv_bfloat16", "float"),
@@ -246,6 +302,7 @@ def main():
     write(out + "/mma_gen.cu", "mma", parts,
           "#include <string.h>\n#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n#include <mma.h>\nusing namespace nvcuda;\n",
           chains=CHAINS)
+    write(out + "/mma_sp_gen.cu", "mma_sp", [gen_mma_sp_op(*e) for e in mma_sp_entries()])
     for group in ("f16", "tf32", "fp8"):
         parts = []
         for rs in (False, True):

@@ -104,6 +104,31 @@ __device__ __forceinline__ void tc_mma_body(const tc_gpu_args &g)
     }
 }
 
+/* mma.sp: as tc_mma_body, with A the compressed m x k/2 tile (probes/sparse.h)
+ * gathered through the compressed fragment table, and one metadata register
+ * per lane, read from E (built on the host, sparsity selector 0). */
+template <class Op>
+__device__ __forceinline__ void tc_mma_sp_body(const tc_gpu_args &g)
+{
+    constexpr int KC = Op::K / 2;
+    constexpr int AE = Op::M * KC / 32, BE = Op::K * Op::N / 32, CE = Op::M * Op::N / 32;
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned long long nw = (unsigned long long)gridDim.x * blockDim.x / 32u;
+    for (unsigned long long t = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u;
+         t < g.ntiles; t += nw) {
+        typename tc_reg<Op::AB>::T a[tc_nreg<Op::AB, AE>::n];
+        typename tc_reg<Op::BB>::T b[tc_nreg<Op::BB, BE>::n];
+        typename tc_reg<Op::CB>::T c[tc_nreg<Op::CB, CE>::n];
+        typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
+        tc_gather<Op::AB, AE>(a, (const uint8_t *)g.A + t * (Op::M * KC * Op::AB / 8), g.ta + lane * AE);
+        tc_gather<Op::BB, BE>(b, (const uint8_t *)g.B + t * (Op::K * Op::N * Op::BB / 8), g.tb + lane * BE);
+        tc_gather<Op::CB, CE>(c, (const uint8_t *)g.C + t * (Op::M * Op::N * Op::CB / 8), g.tc + lane * CE);
+        const uint32_t e = g.E[t * 32u + lane];
+        Op::run(d, a, b, c, e);
+        tc_scatter<Op::CB, CE>(d, (uint8_t *)g.D + t * (Op::M * Op::N * Op::CB / 8), g.tc + lane * CE);
+    }
+}
+
 /* wgmma: one warpgroup (the block) per tile. B, and A unless RS, go through
  * shared memory in the no-swizzle K-major layout of probes/layout.h. */
 template <class Op>

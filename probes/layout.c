@@ -12,8 +12,8 @@ static bool is_wgmma(const tc_instr *ins) { return !strncmp(ins->api, "wgmma", 5
 
 bool tc_frag_shape_of(const tc_instr *ins, tc_operand op, tc_frag_shape *s)
 {
-    if (ins->sparse || !strcmp(ins->api, "wmma"))
-        return false;
+    if (!strcmp(ins->api, "wmma") || (ins->sparse && strcmp(ins->api, "mma.sp") != 0))
+        return false; /* wgmma.sp: not built */
     bool wg = is_wgmma(ins);
     if (wg && op == TC_OPND_B)
         return false;
@@ -24,6 +24,8 @@ bool tc_frag_shape_of(const tc_instr *ins, tc_operand op, tc_frag_shape *s)
     s->elem_bits = f->storage_bits;
     s->rows = op == TC_OPND_B ? ins->k : ins->m;
     s->cols = op == TC_OPND_A ? ins->k : ins->n;
+    if (ins->sparse && op == TC_OPND_A)
+        s->cols = ins->k / 2; /* the compressed A of probes/sparse.h */
     s->elems = s->rows * s->cols / s->threads;
     return true;
 }
@@ -109,6 +111,26 @@ static bool coord_c(int m, int g, int t, int e, int *r, int *c)
     return true;
 }
 
+/* B of mma.sp (full logical K): the dense patterns continued along K, as the
+ * ISA's sparse B figures show (m16n8k32 f16: b0..b7 rows 2t+(i&1)+8(i>>1);
+ * m16n8k16 tf32: rows t+4i; m16n8k64 fp8: b0..b15 rows 4t+(i&3)+16(i>>2)). */
+static bool coord_b_sparse(int bits, int g, int t, int e, int *r, int *c)
+{
+    *c = g;
+    switch (bits) {
+    case 16:
+        *r = 2 * t + (e & 1) + 8 * (e >> 1);
+        return true;
+    case 32:
+        *r = t + 4 * e;
+        return true;
+    case 8:
+        *r = 4 * t + (e & 3) + 16 * (e >> 2);
+        return true;
+    }
+    return false;
+}
+
 bool tc_frag_coord(const tc_instr *ins, tc_operand op, int t, int e, int *row, int *col)
 {
     tc_frag_shape s;
@@ -116,8 +138,10 @@ bool tc_frag_coord(const tc_instr *ins, tc_operand op, int t, int e, int *row, i
         return false;
     int lane = t % 32, warp = t / 32, g = lane >> 2, tg = lane & 3;
     bool ok;
-    if (op == TC_OPND_A)
-        ok = coord_a(s.elem_bits, ins->k, ins->m, g, tg, e, row, col);
+    if (op == TC_OPND_A) /* sparse: the compressed A is the dense fragment of K/2 (PTX ISA sparse figures) */
+        ok = coord_a(s.elem_bits, s.cols, ins->m, g, tg, e, row, col);
+    else if (op == TC_OPND_B && ins->sparse)
+        ok = coord_b_sparse(s.elem_bits, g, tg, e, row, col);
     else if (op == TC_OPND_B)
         ok = coord_b(s.elem_bits, ins->k, g, tg, e, row, col);
     else

@@ -45,7 +45,9 @@ typedef struct {
 
 /* false when the operand has no register fragment here: wmma (the ISA leaves
  * it unspecified; wmma.load/store place it), wgmma B and SS-A (shared
- * memory), sparse instructions (not built). */
+ * memory), wgmma.sp (not built). For mma.sp, A is the COMPRESSED m x k/2
+ * matrix of probes/sparse.h (rows = m, cols = k/2) and B has the full K; the
+ * metadata register layout is tc_sparse_meta_coord (probes/sparse.h). */
 bool tc_frag_shape_of(const tc_instr *ins, tc_operand op, tc_frag_shape *s);
 
 /* (row, col) of element e of thread t; false when out of range. */
@@ -62,7 +64,12 @@ const char *tc_operand_name(tc_operand op);
  * layout says: each operand is filled with tags that encode its (row, col)
  * (one pass per coordinate and 5-bit digit, values exact in every format),
  * the other operands select it (identity-like 0/1 tiles, zero C), and D is
- * compared element by element. 0, or -1 with the first difference in msg. */
+ * compared element by element. 0, or -1 with the first difference in msg.
+ * Sparse instructions: A holds tags in its kept positions and zeros in the
+ * others, the kept pattern of (row, group) cycling through every pattern
+ * (the 6 two-of-four, or both one-of-two for tf32) over the rotations, so
+ * every logical element is seen kept and dropped: this proves the compressed
+ * fragment and the metadata layout together. */
 int tc_layout_probe(tc_backend *b, const tc_instr *ins, char *msg, size_t len);
 
 #ifdef __cplusplus

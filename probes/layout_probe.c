@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "probes/layout.h"
+#include "probes/sparse.h"
 
 /* Distinct values for d = 0..31, exact in every format here and coarse
  * enough to survive any accumulator (FP8 wgmma with f32 accumulation keeps
@@ -51,7 +52,22 @@ static int check(const tc_instr *ins, tc_operand op, pass_kind p, size_t ntiles,
 /* One pass for one operand. A: tiles t select column (t*N + j) % K of A into
  * D column j. B: tiles t select row (t*M + i) % K of B into D row i. C: A and
  * B zero. */
-static int one_pass(tc_backend *b, const tc_instr *ins, tc_operand op, pass_kind p, char *msg, size_t len)
+/* Sparse A: whether logical column kk of row i is kept under rotation rot.
+ * The pattern of (row, group) is (i + group + rot) mod the number of
+ * patterns: the 6 pairs of four (2:4) or the 2 singles of two (1:2). */
+static bool sparse_kept(const tc_instr *ins, int i, int kk, int rot)
+{
+    static const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    int G, S;
+    tc_sparse_ratio(ins, &G, &S);
+    int grp = kk / G, pos = kk % G;
+    if (G == 2)
+        return (i + grp + rot) % 2 == pos;
+    const int *pr = pairs[(i + grp + rot) % 6];
+    return pos == pr[0] || pos == pr[1];
+}
+
+static int one_pass(tc_backend *b, const tc_instr *ins, tc_operand op, pass_kind p, int rot, char *msg, size_t len)
 {
     int M = ins->m, N = ins->n, K = ins->k;
     size_t ntiles = op == TC_OPND_A ? (size_t)((K + N - 1) / N) : op == TC_OPND_B ? (size_t)((K + M - 1) / M) : 1;
@@ -68,12 +84,12 @@ static int one_pass(tc_backend *b, const tc_instr *ins, tc_operand op, pass_kind
         if (op == TC_OPND_A) {
             for (int i = 0; i < M; i++)
                 for (int kk = 0; kk < K; kk++)
-                    At[i * K + kk] = tag(ins->a, digit(p, i, kk));
+                    At[i * K + kk] = !ins->sparse || sparse_kept(ins, i, kk, rot) ? tag(ins->a, digit(p, i, kk)) : 0;
             for (int j = 0; j < N; j++) {
                 int kk = (int)((t * (size_t)N + (size_t)j) % (size_t)K);
                 Bt[kk * N + j] = tag(ins->b, 0);
                 for (int i = 0; i < M; i++)
-                    Et[i * N + j] = in_d(ins, ins->a, tag(ins->a, digit(p, i, kk)));
+                    Et[i * N + j] = in_d(ins, ins->a, At[i * K + kk]);
             }
         } else if (op == TC_OPND_B) {
             for (int kk = 0; kk < K; kk++)
@@ -99,6 +115,10 @@ static int one_pass(tc_backend *b, const tc_instr *ins, tc_operand op, pass_kind
         goto out;
     }
     rc = check(ins, op, p, ntiles, D, E, msg, len);
+    if (rc && ins->sparse) {
+        size_t used = strlen(msg);
+        snprintf(msg + used, len > used ? len - used : 0, " (sparse pattern rotation %d)", rot);
+    }
 out:
     free(A);
     free(B);
@@ -110,16 +130,18 @@ out:
 
 int tc_layout_probe(tc_backend *b, const tc_instr *ins, char *msg, size_t len)
 {
-    if (ins->sparse) {
-        snprintf(msg, len, "%s: sparse instructions are not probed yet", ins->name);
-        return -1;
-    }
     /* The tags must stay exact in D: the product of a tag and one, the sum
-     * with zero. Every catalogue pair of formats holds them. */
+     * with zero. Every catalogue pair of formats holds them. Sparse A is
+     * proved under every kept pattern (rotations); B and C need one. */
     static const pass_kind passes[] = {{false, 0}, {false, 5}, {true, 0}, {true, 5}};
+    int G = 1, S = 1;
+    if (ins->sparse)
+        tc_sparse_ratio(ins, &G, &S);
+    int rots = !ins->sparse ? 1 : G == 2 ? 2 : 6;
     for (int op = TC_OPND_A; op <= TC_OPND_C; op++)
-        for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
-            if (one_pass(b, ins, (tc_operand)op, passes[i], msg, len))
-                return -1;
+        for (int rot = 0; rot < (op == TC_OPND_A ? rots : 1); rot++)
+            for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
+                if (one_pass(b, ins, (tc_operand)op, passes[i], rot, msg, len))
+                    return -1;
     return 0;
 }

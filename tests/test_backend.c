@@ -236,6 +236,13 @@ static void sparse_input_must_be_2_4(void **state)
     uint64_t *A = calloc(mk, 8), *B = calloc(kn, 8), *D = calloc(mn, 8);
     A[0] = A[1] = 0x3c00;
     assert_int_equal(tc_backend_mma(e, ins, 1, A, B, NULL, D, err, sizeof err), 0);
+    /* Only the kept terms are summed, as the hardware does: an Inf of B
+     * behind a dropped zero of A does not make the result NaN. */
+    B[2 * 8 + 0] = 0x7c00;   /* B[2][0] = Inf; A[0][2] = 0 is dropped */
+    B[0 * 8 + 0] = 0x4000;   /* B[0][0] = 2 */
+    assert_int_equal(tc_backend_mma(e, ins, 1, A, B, NULL, D, err, sizeof err), 0);
+    assert_int_equal(D[0], 0x40000000);   /* 1*2 + 1*B[1][0] (0) = 2.0f */
+    B[2 * 8 + 0] = B[0] = 0;
     A[3] = 0x3c00; /* three nonzeros in columns 0..3 */
     assert_int_equal(tc_backend_mma(e, ins, 1, A, B, NULL, D, err, sizeof err), -1);
     assert_non_null(strstr(err, "2:4"));

@@ -367,43 +367,80 @@ static void test_fast_path_equals_gmp_path(void **state)
         fail_msg("%ld of %ld elements differ between the int128 and GMP paths", bad, n);
 }
 
-/* model_mma over threads gives model_dot's answers, element by element. */
+/* Tensor-core-like settings (the ones model_mma's whole-tile kernel takes:
+ * C first, a finite window, the accumulator in C's format). */
+static model_params tc_like_params(oracle_formats f)
+{
+    static const int blocks[] = {4, 8, 16, 32};
+    tc_rounding r = {TC_RNE, TC_OVF_INF, false, 0, false};
+    model_params p = model_params_exact(f, r);
+    p.block = blocks[rndn(4)];
+    p.align_bits = 13 + (int)rndn(14);
+    p.align_round = (model_align_round)rndn(3);
+    p.exp_ref = rndn(2) ? MODEL_EXP_NOMINAL : MODEL_EXP_NORMALIZED;
+    p.align_with_acc = rndn(4) != 0;
+    p.acc_exact = false;
+    p.acc_fmt = *f.c;
+    p.acc_round = rndn(2) ? TC_RZ : TC_RNE;
+    p.out_round = rndn(2) ? TC_RZ : TC_RNE;
+    return p;
+}
+
+/* model_mma (threads, whole-tile kernels) gives model_dot's answers element
+ * by element, for tensor-core-like and random settings and inputs of every
+ * distribution, specials included. */
 static void test_mma_tiles_equal_dot(void **state)
 {
-    oracle_formats f = {&tc_bf16, &tc_bf16, &tc_f32, &tc_f32};
-    model_params p = rnd_params(f);
-    char err[200];
-    model *m = model_new(&p, f, err, sizeof err);
-    assert_non_null(m);
-    int M = 16, N = 8, K = 16;
-    size_t nt = 64;
-    uint64_t *A = malloc(nt * M * K * 8), *B = malloc(nt * K * N * 8), *C = malloc(nt * M * N * 8),
-             *D = malloc(nt * M * N * 8);
-    for (size_t i = 0; i < nt * M * K; i++)
-        A[i] = rnd_bits_in(&tc_bf16, 100, 150);
-    for (size_t i = 0; i < nt * K * N; i++)
-        B[i] = rnd_bits_in(&tc_bf16, 100, 150);
-    for (size_t i = 0; i < nt * M * N; i++)
-        C[i] = rnd_bits_in(&tc_f32, 100, 150);
-    model_set_threads(2);
-    model_mma(m, M, N, K, nt, A, B, C, D);
-    model_set_threads(0);
-    uint64_t a[16], b[16];
-    for (size_t t = 0; t < nt; t++)
-        for (int i = 0; i < M; i++)
-            for (int j = 0; j < N; j++) {
-                for (int kk = 0; kk < K; kk++) {
-                    a[kk] = A[t * M * K + (size_t)i * K + kk];
-                    b[kk] = B[t * K * N + (size_t)kk * N + j];
-                }
-                assert_int_equal(D[t * M * N + (size_t)i * N + j],
-                                 model_dot(m, K, a, b, C[t * M * N + (size_t)i * N + j]));
+    enum { M = 16, N = 24, K = 32, NT = 12 };
+    uint64_t *A = malloc(NT * M * K * 8), *B = malloc(NT * K * N * 8), *C = malloc(NT * M * N * 8),
+             *D = malloc(NT * M * N * 8);
+    uint64_t a[K], b[K], c;
+    long bad = 0;
+    for (int v = 0; v < 60; v++) {
+        const fpair *fp = &pairs[rndn(sizeof pairs / sizeof pairs[0] - 1)];   /* narrow pairs */
+        oracle_formats f = {fp->a, fp->b, fp->c, fp->d};
+        model_params p = v % 3 ? tc_like_params(f) : rnd_params(f);
+        char err[200];
+        model *m = model_new(&p, f, err, sizeof err);
+        if (!m)
+            fail_msg("model_new: %s", err);
+        int dist = v % 4;
+        for (size_t t = 0; t < NT; t++) {
+            for (int i = 0; i < M; i++) {   /* rows of A from one draw, columns of B from another */
+                rnd_inputs(f, K, a, b, &c, dist);
+                memcpy(A + (t * M + i) * K, a, sizeof a);
+                for (int j = 0; j < N; j++)
+                    C[(t * M + i) * N + j] = (j % 5 == 0) ? c : (rnd_inputs(f, 1, a, b, &c, dist), c);
             }
+            for (int j = 0; j < N; j++) {
+                rnd_inputs(f, K, a, b, &c, dist);
+                for (int kk = 0; kk < K; kk++)
+                    B[(t * K + kk) * N + j] = b[kk];
+            }
+        }
+        model_set_threads(v % 2 ? 2 : 1);
+        model_mma(m, M, N, K, NT, A, B, C, D);
+        model_set_threads(0);
+        for (size_t t = 0; t < NT; t++)
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++) {
+                    for (int kk = 0; kk < K; kk++) {
+                        a[kk] = A[(t * M + i) * K + kk];
+                        b[kk] = B[(t * K + kk) * N + j];
+                    }
+                    size_t o = (t * M + i) * N + j;
+                    uint64_t want = model_dot(m, K, a, b, C[o]);
+                    if (D[o] != want && bad++ < 5)
+                        fprintf(stderr, "%s setting %d dist %d: tile 0x%llx dot 0x%llx\n", fp->name, v, dist,
+                                (unsigned long long)D[o], (unsigned long long)want);
+                }
+        model_free(m);
+    }
     free(A);
     free(B);
     free(C);
     free(D);
-    model_free(m);
+    assert_int_equal(bad, 0);
 }
 
 static void test_bad_params_refused_with_field_name(void **state)

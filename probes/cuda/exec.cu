@@ -17,11 +17,11 @@
 struct tc_gpu {
     int dev;
     int sm_count;
-    void *dA, *dB, *dC, *dD, *dX;
-    size_t capA, capB, capC, capD, capX;
+    void *dA, *dB, *dC, *dD, *dX, *dE;
+    size_t capA, capB, capC, capD, capX, capE;
     uint16_t *tables[TC_MAX_INSTR][3]; /* per catalogue entry: A, B, C/D fragment tables */
-    void *host[5];
-    size_t host_cap[5];
+    void *host[6];
+    size_t host_cap[6];
     cudaEvent_t ev0, ev1;
     float last_ms;
 };
@@ -43,7 +43,7 @@ extern "C" const tc_gpu_kernel *tc_gpu_kernel_find(const char *name)
 {
     typedef const tc_gpu_kernel *(*family_fn)(size_t *);
     static const family_fn fams[] = {tc_gpu_kernels_mma, tc_gpu_kernels_wgmma_f16, tc_gpu_kernels_wgmma_tf32,
-                                     tc_gpu_kernels_wgmma_fp8};
+                                     tc_gpu_kernels_wgmma_fp8, tc_gpu_kernels_mma_sp};
     for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
         size_t n;
         const tc_gpu_kernel *k = fams[f](&n);
@@ -130,10 +130,11 @@ extern "C" void tc_gpu_close(tc_gpu *g)
     cudaFree(g->dC);
     cudaFree(g->dD);
     cudaFree(g->dX);
+    cudaFree(g->dE);
     for (int i = 0; i < TC_MAX_INSTR; i++)
         for (int j = 0; j < 3; j++)
             cudaFree(g->tables[i][j]);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         cudaFreeHost(g->host[i]);
     cudaEventDestroy(g->ev0);
     cudaEventDestroy(g->ev1);
@@ -206,7 +207,7 @@ static int table(tc_gpu *g, const tc_instr *ins, tc_operand op, uint16_t **out, 
 
 extern "C" void *tc_gpu_host_buffer(tc_gpu *g, int which, size_t bytes, char *err, size_t errlen)
 {
-    if (which < 0 || which >= 5) {
+    if (which < 0 || which >= 6) {
         snprintf(err, errlen, "bad staging buffer %d", which);
         return NULL;
     }
@@ -226,15 +227,26 @@ extern "C" void *tc_gpu_host_buffer(tc_gpu *g, int which, size_t bytes, char *er
 
 static size_t bytes_of(const tc_format *f, size_t elems) { return elems * (size_t)f->storage_bits / 8; }
 
-extern "C" int tc_gpu_exec(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles,
-                           const void *A, const void *B, const void *C, void *D, unsigned char poison,
-                           char *err, size_t errlen)
+/* Dense (E NULL) and sparse launches: sparse A is the compressed m x k/2
+ * tile and E the 32 metadata registers of each tile. */
+static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles, const void *A,
+                       const uint32_t *E, const void *B, const void *C, void *D, unsigned char poison, char *err,
+                       size_t errlen)
 {
     CK(cudaSetDevice(g->dev), "cudaSetDevice");
-    size_t ba = bytes_of(ins->a, ntiles * ins->m * ins->k), bb = bytes_of(ins->b, ntiles * ins->k * ins->n);
+    bool sparse = k->kind == TC_GPUK_WARP_SP;
+    if (sparse != (E != NULL) || sparse != ins->sparse) {
+        snprintf(err, errlen, "%s: kernel %s and the call disagree about sparsity (internal error)", ins->name,
+                 k->name);
+        return -1;
+    }
+    size_t ba = bytes_of(ins->a, ntiles * ins->m * (sparse ? ins->k / 2 : ins->k)),
+           bb = bytes_of(ins->b, ntiles * ins->k * ins->n);
     size_t bc = bytes_of(ins->c, ntiles * ins->m * ins->n), bd = bytes_of(ins->d, ntiles * ins->m * ins->n);
+    size_t be = sparse ? ntiles * 32 * sizeof(uint32_t) : 0;
     if (grow(&g->dA, &g->capA, ba, err, errlen) || grow(&g->dB, &g->capB, bb, err, errlen) ||
-        grow(&g->dC, &g->capC, bc, err, errlen) || grow(&g->dD, &g->capD, bd, err, errlen))
+        grow(&g->dC, &g->capC, bc, err, errlen) || grow(&g->dD, &g->capD, bd, err, errlen) ||
+        (sparse && grow(&g->dE, &g->capE, be, err, errlen)))
         return -1;
     tc_gpu_args a;
     memset(&a, 0, sizeof a);
@@ -243,14 +255,21 @@ extern "C" int tc_gpu_exec(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *in
          table(g, ins, TC_OPND_B, (uint16_t **)&a.tb, err, errlen) ||
          table(g, ins, TC_OPND_C, (uint16_t **)&a.tc, err, errlen)))
         return -1;
+    if (sparse && (!a.ta || !a.tb || !a.tc)) {
+        snprintf(err, errlen, "%s: no fragment table for a sparse operand (internal error)", ins->name);
+        return -1;
+    }
     CK(cudaMemcpy(g->dA, A, ba, cudaMemcpyHostToDevice), "copy A to the GPU");
     CK(cudaMemcpy(g->dB, B, bb, cudaMemcpyHostToDevice), "copy B to the GPU");
     CK(cudaMemcpy(g->dC, C, bc, cudaMemcpyHostToDevice), "copy C to the GPU");
+    if (sparse)
+        CK(cudaMemcpy(g->dE, E, be, cudaMemcpyHostToDevice), "copy the sparse metadata to the GPU");
     CK(cudaMemset(g->dD, poison, bd), "poison D");
     a.A = g->dA;
     a.B = g->dB;
     a.C = g->dC;
     a.D = g->dD;
+    a.E = sparse ? (const uint32_t *)g->dE : NULL;
     a.ntiles = ntiles;
     size_t blocks = (ntiles + (size_t)k->tiles_per_block - 1) / (size_t)k->tiles_per_block;
     size_t cap = (size_t)g->sm_count * (k->kind == TC_GPUK_WG ? 8 : 16);
@@ -264,6 +283,20 @@ extern "C" int tc_gpu_exec(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *in
     CK(cudaEventElapsedTime(&g->last_ms, g->ev0, g->ev1), "cudaEventElapsedTime");
     CK(cudaMemcpy(D, g->dD, bd, cudaMemcpyDeviceToHost), "copy D from the GPU");
     return 0;
+}
+
+extern "C" int tc_gpu_exec(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles,
+                           const void *A, const void *B, const void *C, void *D, unsigned char poison,
+                           char *err, size_t errlen)
+{
+    return exec_common(g, k, ins, ntiles, A, NULL, B, C, D, poison, err, errlen);
+}
+
+extern "C" int tc_gpu_exec_sparse(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles,
+                                  const void *A, const uint32_t *E, const void *B, const void *C, void *D,
+                                  unsigned char poison, char *err, size_t errlen)
+{
+    return exec_common(g, k, ins, ntiles, A, E, B, C, D, poison, err, errlen);
 }
 
 extern "C" double tc_gpu_last_kernel_ms(const tc_gpu *g) { return g->last_ms; }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# On the GPU machine (run tool): build, then for every structured-sparse
+# catalogue entry run the sparse layout proof (compressed A fragment +
+# metadata under all kept patterns, B, C) and a random batch against the
+# exact value of the dense product of the logical tile (error statistics),
+# with the SASS each kernel compiled to. Records: $OUT/h100-sparse-layout.jsonl
+# (one JSON line per sparse entry; wgmma.sp entries say "supported":false).
+# One text line per instruction on stdout. Exit status: sparse_check's (0 all
+# supported entries pass). Usage: tools/device-sparse.sh [TILES_PER_INSTR]
+set -u
+TILES=${1:-256}
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT" /tmp/deps
+t0=$(date +%s)
+for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
+export DEPS_PREFIX=/tmp/deps/usr
+export PATH=$PATH:/usr/local/cuda/bin
+# (on stdout, not a file: the run keeps to five output files)
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | head -2
+TARGETS="build/opt/tools/sparse_check build/opt/tests/test_sparse build/tcscope"
+if ! timeout 170 make DEPS_PREFIX=$DEPS_PREFIX -j16 $TARGETS > "$OUT/build-sparse.log" 2>&1; then
+  echo "full build failed; linking sparse_check from the library objects alone (others' unfinished code?)"
+  grep -E "error" "$OUT/build-sparse.log" | head -5
+  timeout 120 make DEPS_PREFIX=$DEPS_PREFIX -j16 -k build/opt/libtcscope.a >> "$OUT/build-sparse.log" 2>&1
+  rm -f build/opt/libtcscope.a
+  ar rcs build/opt/libtcscope.a $(find build/opt/formats build/opt/oracle build/opt/probes build/opt/cases build/opt/reports -name '*.o')
+  mkdir -p build/opt/tools
+  cc -std=c11 -D_GNU_SOURCE -O3 -DTC_HAVE_CUDA=1 -I. -I$DEPS_PREFIX/include -I$DEPS_PREFIX/include/x86_64-linux-gnu \
+     -o build/opt/tools/sparse_check tools/sparse_check.c build/opt/libtcscope.a -L/usr/local/cuda/lib64 \
+     -lcudart_static -ldl -lrt -lstdc++ -L$DEPS_PREFIX/lib/x86_64-linux-gnu -Wl,-rpath,$DEPS_PREFIX/lib/x86_64-linux-gnu \
+     -ljansson -lmpfr -lgmp -lpthread -lm -Wl,--unresolved-symbols=ignore-all >> "$OUT/build-sparse.log" 2>&1 \
+     || { tail -30 "$OUT/build-sparse.log"; echo "BUILD FAILED"; exit 1; }
+fi
+echo "build done in $(( $(date +%s) - t0 )) s"
+if [ -x build/opt/tests/test_sparse ]; then
+  echo "== host unit tests of the sparse packing (with the kernel table check)"
+  CMOCKA_MESSAGE_OUTPUT=TAP timeout 60 build/opt/tests/test_sparse > "$OUT/test_sparse.tap" 2>&1
+  echo "test_sparse rc=$? $(grep -c '^ok' "$OUT/test_sparse.tap") ok, $(grep -c '^not ok' "$OUT/test_sparse.tap") not ok"
+  grep '^not ok' -A3 "$OUT/test_sparse.tap" | head -10
+fi
+echo "== sparse layout proof + $TILES random tiles per instruction, GPU vs exact dense product"
+timeout 150 build/opt/tools/sparse_check --backend gpu --tiles "$TILES" --seed 1 \
+  --json "$OUT/h100-sparse-layout.jsonl" 2> "$OUT/sparse_check.err"
+rc=$?
+[ $rc -eq 124 ] && echo "sparse_check TIMED OUT"
+tail -5 "$OUT/sparse_check.err"
+echo "sparse_check rc=$rc; records: $(wc -l < "$OUT/h100-sparse-layout.jsonl" 2>/dev/null || echo 0)"
+if [ -x build/tcscope ]; then
+  echo "== dense layout proof (regression check of the shared executor)"
+  timeout 60 build/tcscope run --backend gpu --instr all --check-layout --json > "$OUT/h100-layout-all.jsonl" 2> /tmp/layout.err
+  echo "layout-all rc=$? pass=$(grep -c '"pass"' "$OUT/h100-layout-all.jsonl") fail=$(grep -c '"fail"' "$OUT/h100-layout-all.jsonl")"
+  grep '"fail"' "$OUT/h100-layout-all.jsonl" | head -5
+fi
+echo "total $(( $(date +%s) - t0 )) s"
+exit $rc
