@@ -60,44 +60,6 @@ static void kacc_from_val(const model *m, kacc *acc, mval v)
     acc->t = model_ref_exp(m, v);
 }
 
-/* mfmt_decode (model_fmt.c), inline for the kernel's C. */
-static inline mval kdecode(const mfmt *f, uint64_t bits, bool daz)
-{
-    mval v = {0};
-    bits >>= f->shift;
-    int m = f->mbits;
-    uint64_t frac = bits & ((UINT64_C(1) << m) - 1);
-    int expf = (int)((bits >> m) & ((UINT64_C(1) << f->ebits) - 1));
-    v.sign = (uint8_t)((bits >> (m + f->ebits)) & 1);
-    int top = (1 << f->ebits) - 1;
-    if (expf == top) {
-        if (f->specials == TC_SPECIALS_IEEE) {
-            v.cls = frac ? MV_NAN : MV_INF;
-            return v;
-        }
-        if (f->specials == TC_SPECIALS_FN && frac == (UINT64_C(1) << m) - 1) {
-            v.cls = MV_NAN;
-            return v;
-        }
-    }
-    if (expf == 0) {
-        if (frac == 0 || daz) {
-            v.cls = MV_ZERO;
-            return v;
-        }
-        v.cls = MV_FINITE;
-        v.sig = frac;
-        v.e = f->emin;
-        v.lsb = f->emin - m;
-        return v;
-    }
-    v.cls = MV_FINITE;
-    v.sig = frac | (UINT64_C(1) << m);
-    v.e = expf - f->bias;
-    v.lsb = v.e - m;
-    return v;
-}
-
 /* mfmt_encode (model_fmt.c) of a finite value with sig != 0, inline. */
 static inline uint64_t kencode_finite(const mfmt *f, int sign, uint64_t sig, int e)
 {
@@ -175,7 +137,7 @@ static inline __attribute__((always_inline)) int acc_round(const model *m, kacc 
 static inline __attribute__((always_inline)) int kernel_start(const model *m, uint64_t c, mval *cv, kacc *acc, bool *present)
 {
     const model_params *p = &m->p;
-    *cv = kdecode(&m->cfmt, c, p->ftz_c);
+    *cv = mfmt_decode_inline(&m->cfmt, c, p->ftz_c);
     if (cv->cls >= MV_INF)
         return BAIL;
     memset(acc, 0, sizeof *acc);

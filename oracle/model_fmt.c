@@ -47,39 +47,7 @@ void mfmt_container(mfmt *out, const mfmt *f)
 
 mval mfmt_decode(const mfmt *f, uint64_t bits, bool daz)
 {
-    mval v = {0};
-    bits >>= f->shift;
-    int m = f->mbits;
-    uint64_t frac = bits & ((UINT64_C(1) << m) - 1);
-    int expf = (int)((bits >> m) & ((UINT64_C(1) << f->ebits) - 1));
-    v.sign = (uint8_t)((bits >> (m + f->ebits)) & 1);
-    int top = (1 << f->ebits) - 1;
-    if (expf == top) {
-        if (f->specials == TC_SPECIALS_IEEE) {
-            v.cls = frac ? MV_NAN : MV_INF;
-            return v;
-        }
-        if (f->specials == TC_SPECIALS_FN && frac == (UINT64_C(1) << m) - 1) {
-            v.cls = MV_NAN;
-            return v;
-        }
-    }
-    if (expf == 0) {
-        if (frac == 0 || daz) {
-            v.cls = MV_ZERO;
-            return v;
-        }
-        v.cls = MV_FINITE;
-        v.sig = frac;
-        v.e = f->emin;
-        v.lsb = f->emin - m;
-        return v;
-    }
-    v.cls = MV_FINITE;
-    v.sig = frac | (UINT64_C(1) << m);
-    v.e = expf - f->bias;
-    v.lsb = v.e - m;
-    return v;
+    return mfmt_decode_inline(f, bits, daz);
 }
 
 uint64_t mfmt_encode(const mfmt *f, mval v)

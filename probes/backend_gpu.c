@@ -255,7 +255,7 @@ static int exec1(tc_gpub *b, const tc_gpu_kernel *k, const tc_instr *ins, size_t
     return tc_gpu_exec(b->g, k, ins, nt, pa, pb, pc, pd, poison, err, errlen);
 }
 
-/* pe: NULL, or for mma.sp the metadata registers (pa then holds the compressed A). */
+/* pe: NULL, or for mma.sp / wgmma.sp the metadata registers (pa then holds the compressed A). */
 static int run_chunk(tc_gpub *b, const tc_gpu_kernel *k, const tc_instr *ins, size_t nt, const void *pa,
                      const uint32_t *pe, const void *pb, const void *pc, void *pd, void *pd2, uint64_t *D, char *err,
                      size_t errlen)
@@ -286,9 +286,10 @@ static int run_chunk(tc_gpub *b, const tc_gpu_kernel *k, const tc_instr *ins, si
     return 0;
 }
 
-/* mma.sp: the logical A of nt tiles (checked against its format) into the
- * compressed A at native width (pa) and the metadata registers (pe), as
- * probes/sparse.h says; refuses an A that is not structured sparse. */
+/* mma.sp, wgmma.sp: the logical A of nt tiles (checked against its format)
+ * into the compressed A at native width (pa) and the metadata registers (pe,
+ * tc_sparse_meta_threads per tile), as probes/sparse.h says; refuses an A
+ * that is not structured sparse. */
 static int pack_sparse(const tc_instr *ins, const uint64_t *A, size_t nt, size_t t0, void *pa, uint32_t *pe,
                        char *err, size_t errlen)
 {
@@ -309,7 +310,7 @@ static int pack_sparse(const tc_instr *ins, const uint64_t *A, size_t nt, size_t
         snprintf(err, errlen, "out of memory");
     for (size_t t = 0; !rc && t < nt; t++) {
         rc = tc_sparse_compress(ins, A + t * mk, t0 + t, ac, nib, err, errlen);
-        if (!rc && !tc_sparse_meta_regs(ins, nib, pe + t * 32)) {
+        if (!rc && !tc_sparse_meta_regs(ins, nib, pe + t * (size_t)tc_sparse_meta_threads(ins))) {
             snprintf(err, errlen, "%s: no metadata layout for this instruction", ins->name);
             rc = -1;
         }
@@ -333,7 +334,7 @@ int tc_gpub_mma(tc_gpub *b, const tc_instr *ins, size_t ntiles, const uint64_t *
         return -1;
     }
     bool sparse = ins->sparse;
-    if (sparse != (k->kind == TC_GPUK_WARP_SP)) {
+    if (sparse != (k->kind == TC_GPUK_WARP_SP || k->kind == TC_GPUK_WG_SP)) {
         snprintf(err, errlen, "%s: kernel %s is not a sparse kernel (internal error)", ins->name, k->name);
         return -1;
     }
@@ -355,7 +356,7 @@ int tc_gpub_mma(tc_gpub *b, const tc_instr *ins, size_t ntiles, const uint64_t *
          *pd2 = pd ? tc_gpu_host_buffer(b->g, 4, chunk * mn * db + 1, err, errlen) : NULL;
     uint32_t *pe = NULL;
     if (pd2 && sparse)
-        pe = tc_gpu_host_buffer(b->g, 5, chunk * 32 * sizeof *pe, err, errlen);
+        pe = tc_gpu_host_buffer(b->g, 5, chunk * (size_t)tc_sparse_meta_threads(ins) * sizeof *pe + 1, err, errlen);
     int rc = pd2 && (!sparse || pe) ? 0 : -1;
     b->last_s = 0;
     for (size_t t0 = 0; !rc && t0 < ntiles; t0 += chunk) {

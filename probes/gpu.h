@@ -23,14 +23,15 @@ typedef struct {
     void *D;
     const uint16_t *ta, *tb, *tc;
     unsigned long long ntiles;
-    const uint32_t *E;      /* mma.sp: 32 metadata registers per tile (probes/sparse.h); A is compressed */
+    const uint32_t *E;      /* mma.sp / wgmma.sp: 32 / 128 metadata registers per tile (probes/sparse.h); A is compressed */
 } tc_gpu_args;
 
 typedef enum {
     TC_GPUK_WARP,  /* mma.sync: one warp per tile, tables A, B, C/D */
     TC_GPUK_WG,    /* wgmma: one warpgroup per tile, B (and SS A) in shared memory, tables C/D (and RS A) */
     TC_GPUK_WMMA,  /* wmma: load/store from memory, no tables */
-    TC_GPUK_WARP_SP /* mma.sp: as WARP, A compressed (m x k/2) and metadata E */
+    TC_GPUK_WARP_SP, /* mma.sp: as WARP, A compressed (m x k/2) and metadata E (32 per tile) */
+    TC_GPUK_WG_SP    /* wgmma.sp (SS): as WG, A compressed (64 x k/2) in shared memory, metadata E (128 per tile) */
 } tc_gpu_kind;
 
 typedef int (*tc_gpu_launch_fn)(const tc_gpu_args *a, int grid);
@@ -51,6 +52,7 @@ const tc_gpu_kernel *tc_gpu_kernels_wgmma_f16(size_t *n);
 const tc_gpu_kernel *tc_gpu_kernels_wgmma_tf32(size_t *n);
 const tc_gpu_kernel *tc_gpu_kernels_wgmma_fp8(size_t *n);
 const tc_gpu_kernel *tc_gpu_kernels_mma_sp(size_t *n);
+const tc_gpu_kernel *tc_gpu_kernels_wgmma_sp(size_t *n);
 const tc_gpu_kernel *tc_gpu_kernel_find(const char *name);
 
 /* On-GPU chains (mma.sync instructions): see tc_chain_body in
@@ -89,8 +91,8 @@ int tc_gpu_exec(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t n
                 const void *A, const void *B, const void *C, void *D, unsigned char poison,
                 char *err, size_t errlen);
 
-/* tc_gpu_exec for mma.sp: A is the compressed tile (ntiles * m * k/2 at
- * native width) and E the metadata registers (ntiles * 32). */
+/* tc_gpu_exec for mma.sp and wgmma.sp: A is the compressed tile (ntiles * m *
+ * k/2 at native width) and E the metadata registers (ntiles * 32 or 128). */
 int tc_gpu_exec_sparse(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles, const void *A,
                        const uint32_t *E, const void *B, const void *C, void *D, unsigned char poison, char *err,
                        size_t errlen);

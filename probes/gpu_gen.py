@@ -264,6 +264,51 @@ static int launch_{s}(const tc_gpu_args *a, int grid)
     return code, entry
 
 
+# wgmma.sp: the entries of probes/catalogue.c add_wgmma_types("wgmma.sp", 2,
+# false): SS only (A, compressed 64 x K/2, and B from shared memory), K twice
+# the dense K, one metadata register per thread (probes/sparse.h), sparsity
+# selector SP_SELECTOR (0; the only one m64nNk64 8-bit allows). Operands:
+# d, a-desc, b-desc, sp-meta, sp-sel, scale-d, imm-scale-a, imm-scale-b
+# [, imm-trans-a, imm-trans-b for f16/bf16] (PTX ISA, wgmma.mma_async.sp).
+def gen_wgmma_sp_op(n, ab_name, d, k):
+    a, b = (ab_name.split(".") + [ab_name])[:2] if "." in ab_name else (ab_name, ab_name)
+    name = "wgmma.sp.m64n%dk%d.%s.%s.%s" % (n, k, d, a, b)
+    s = ident(name)
+    abits, cb = BITS[a], BITS[d]
+    nd = regs(cb, 64 * n // 128)
+    has_tnsp = a in ("f16", "bf16")
+    ptx_head = "wgmma.mma_async.sp.sync.aligned.m64n%dk%d.%s.%s.%s " % (n, k, d, a, b)
+    body = (ptx_head + operand_list(0, nd) + ", %%%d, %%%d, %%%d, %d, " % (nd, nd + 1, nd + 2, SP_SELECTOR) +
+            ("p, 1, 1, 0, 0;" if has_tnsp else "p, 1, 1;"))
+    ins = '"l"(descA), "l"(descB), "r"(e), "n"(1)'
+    pred_op = nd + 3
+    outs = ", ".join('"+r"(d[%d])' % i for i in range(nd))
+    asm = ('"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"\n                     "%s\\n}\\n"' % (pred_op, body))
+    code = f"""
+struct op_{s} {{
+    static constexpr int N = {n}, K = {k}, AB = {abits}, CB = {cb};
+    static __device__ __forceinline__ void run_ss(uint32_t (&d)[{nd}], uint64_t descA, uint64_t descB, uint32_t e)
+    {{
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        asm volatile({asm}
+                     : {outs}
+                     : {ins}
+                     : "memory");
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    }}
+}};
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_{s}(tc_gpu_args g) {{ tc_wgmma_sp_body<op_{s}>(g); }}
+static int launch_{s}(const tc_gpu_args *a, int grid)
+{{
+    tcx_{s}<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}}
+"""
+    entry = '    {"%s", "tcx_%s", TC_GPUK_WG_SP, 128, 1, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
+    return code, entry
+
+
 def write(path, family, parts, extra_include="", chains=None):
     codes = "".join(c for c, _ in parts)
     entries = "".join(e for _, e in parts)
@@ -310,6 +355,11 @@ def main():
                 for ab, d, k in wg_types(group):
                     parts.append(gen_wgmma_op(n, ab, d, k, rs))
         write(out + "/wgmma_gen_%s.cu" % group, "wgmma_" + group, parts)
+    parts = []
+    for n in WG_N:
+        for ab, d, k in [t for g in ("f16", "tf32", "fp8") for t in wg_types(g)]:
+            parts.append(gen_wgmma_sp_op(n, ab, d, 2 * k))
+    write(out + "/wgmma_sp_gen.cu", "wgmma_sp", parts)
 
 
 main()

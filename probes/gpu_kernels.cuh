@@ -172,6 +172,46 @@ __device__ __forceinline__ void tc_wgmma_body(const tc_gpu_args &g)
     }
 }
 
+/* wgmma.sp (SS): as tc_wgmma_body, with A the compressed 64 x k/2 tile
+ * (probes/sparse.h; 32 bytes a row for every type) and B k x n (64 bytes a
+ * row of B^T), both in the no-swizzle K-major layout of probes/layout.h, and
+ * one metadata register per thread of the warpgroup, read from E (128 per
+ * tile, built on the host, sparsity selector 0). */
+template <class Op>
+__device__ __forceinline__ void tc_wgmma_sp_body(const tc_gpu_args &g)
+{
+    constexpr int M = 64, N = Op::N, K = Op::K, KC = K / 2;
+    constexpr int CE = M * N / 128;
+    constexpr int AKBYTES = KC * Op::AB / 8, BKBYTES = K * Op::AB / 8;
+    __shared__ __align__(128) uint8_t sA[M * AKBYTES];
+    __shared__ __align__(128) uint8_t sB[N * BKBYTES];
+    const unsigned tid = threadIdx.x;
+    for (unsigned long long t = blockIdx.x; t < g.ntiles; t += gridDim.x) {
+        const uint8_t *At = (const uint8_t *)g.A + t * (M * KC * Op::AB / 8);
+        const uint8_t *Bt = (const uint8_t *)g.B + t * (K * N * Op::AB / 8);
+        for (unsigned i = tid; i < (unsigned)(M * KC); i += 128) {
+            unsigned r = i / KC, c = i % KC;
+            tc_st_elem<Op::AB>(sA, tc_wg_smem_offset(r, c, Op::AB / 8, AKBYTES) / (Op::AB / 8),
+                               tc_ld_elem<Op::AB>(At, i));
+        }
+        for (unsigned i = tid; i < (unsigned)(K * N); i += 128) {
+            unsigned kk = i / N, n = i % N; /* B[kk][n] is row n, column kk of B^T */
+            tc_st_elem<Op::AB>(sB, tc_wg_smem_offset(n, kk, Op::AB / 8, BKBYTES) / (Op::AB / 8),
+                               tc_ld_elem<Op::AB>(Bt, i));
+        }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncthreads();
+        typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
+        tc_gather<Op::CB, CE>(d, (const uint8_t *)g.C + t * (M * N * Op::CB / 8), g.tc + tid * CE);
+        uint64_t descA = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sA), tc_wg_lbo(AKBYTES), tc_wg_sbo(AKBYTES));
+        uint64_t descB = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sB), tc_wg_lbo(BKBYTES), tc_wg_sbo(BKBYTES));
+        const uint32_t e = g.E[t * 128u + tid];
+        Op::run_ss(d, descA, descB, e);
+        tc_scatter<Op::CB, CE>(d, (uint8_t *)g.D + t * (M * N * Op::CB / 8), g.tc + tid * CE);
+        __syncthreads(); /* the next tile overwrites shared memory */
+    }
+}
+
 /* ---- On-GPU chains (mma.sync instructions) --------------------------------
  * Warp c runs chain c: X (M x K) lives in Xused; for step i the product
  * X * B_i (B_i K x K) + C_i is made of ceil(K/N) MMAs on column blocks of

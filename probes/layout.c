@@ -12,8 +12,11 @@ static bool is_wgmma(const tc_instr *ins) { return !strncmp(ins->api, "wgmma", 5
 
 bool tc_frag_shape_of(const tc_instr *ins, tc_operand op, tc_frag_shape *s)
 {
-    if (!strcmp(ins->api, "wmma") || (ins->sparse && strcmp(ins->api, "mma.sp") != 0))
-        return false; /* wgmma.sp: not built */
+    if (!strcmp(ins->api, "wmma") ||
+        (ins->sparse && strcmp(ins->api, "mma.sp") != 0 && strcmp(ins->api, "wgmma.sp") != 0))
+        return false;
+    if (ins->sparse && is_wgmma(ins) && op == TC_OPND_A && ins->a_in_regs)
+        return false; /* wgmma.sp RS: no register layout of the compressed A here (none in the catalogue) */
     bool wg = is_wgmma(ins);
     if (wg && op == TC_OPND_B)
         return false;

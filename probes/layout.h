@@ -44,8 +44,8 @@ typedef struct {
 } tc_frag_shape;
 
 /* false when the operand has no register fragment here: wmma (the ISA leaves
- * it unspecified; wmma.load/store place it), wgmma B and SS-A (shared
- * memory), wgmma.sp (not built). For mma.sp, A is the COMPRESSED m x k/2
+ * it unspecified; wmma.load/store place it), wgmma[.sp] B and SS-A (shared
+ * memory; wgmma.sp's C/D is wgmma's). For mma.sp, A is the COMPRESSED m x k/2
  * matrix of probes/sparse.h (rows = m, cols = k/2) and B has the full K; the
  * metadata register layout is tc_sparse_meta_coord (probes/sparse.h). */
 bool tc_frag_shape_of(const tc_instr *ins, tc_operand op, tc_frag_shape *s);

@@ -109,38 +109,55 @@ int tc_sparse_compress(const tc_instr *ins, const uint64_t *A, size_t tile, uint
     return 0;
 }
 
-bool tc_sparse_meta_coord(const tc_instr *ins, int lane, int slot, int *row, int *group)
+int tc_sparse_meta_threads(const tc_instr *ins)
 {
-    if (!ins->sparse || strcmp(ins->api, "mma.sp") != 0 || ins->m != 16 || lane < 0 || lane >= 32 || slot < 0 ||
-        slot >= 8)
+    if (!ins->sparse)
+        return 0;
+    if (!strcmp(ins->api, "mma.sp") && ins->m == 16)
+        return 32;
+    if (!strcmp(ins->api, "wgmma.sp") && ins->m == 64)
+        return 128;
+    return 0;
+}
+
+static bool wg8_alt;
+
+void tc_sparse_set_wg8_alt(bool on) { wg8_alt = on; }
+
+bool tc_sparse_meta_coord(const tc_instr *ins, int t, int slot, int *row, int *group)
+{
+    int threads = tc_sparse_meta_threads(ins);
+    if (!threads || t < 0 || t >= threads || slot < 0 || slot >= 8)
         return false;
+    /* wgmma.sp: warp w carries rows 16w..16w+15 with the mma.sp layout of its lanes */
+    int lane = t % 32, base = 16 * (t / 32);
     int T = tc_sparse_meta_lanes(ins), j = lane % 4 - TC_SPARSE_SELECTOR * T;
     if (T < 1 || T > 4 || tc_sparse_nibbles_per_row(ins) != 4 * T || j < 0 || j >= T)
         return false;
-    if (T == 4) { /* m16n8k64 8-bit: T0/T1 rows g/g+8 of groups 0..7, T2/T3 of groups 8..15 */
-        *row = lane / 4 + 8 * (j & 1);
+    if (T == 4 && !(wg8_alt && threads == 128)) { /* 8-bit k64: T0/T1 rows g/g+8 of groups 0..7, T2/T3 of groups 8..15 */
+        *row = base + lane / 4 + 8 * (j & 1);
         *group = 8 * (j >> 1) + slot;
         return true;
     }
-    *row = lane / 4 + 8 * (slot / 4);
+    *row = base + lane / 4 + 8 * (slot / 4);
     *group = 4 * j + slot % 4;
     return true;
 }
 
-bool tc_sparse_meta_regs(const tc_instr *ins, const uint8_t *nib, uint32_t regs[32])
+bool tc_sparse_meta_regs(const tc_instr *ins, const uint8_t *nib, uint32_t *regs)
 {
-    int ng = tc_sparse_nibbles_per_row(ins), r, g;
-    if (!ins->sparse || strcmp(ins->api, "mma.sp") != 0 || !tc_sparse_meta_coord(ins, 0, 0, &r, &g))
+    int ng = tc_sparse_nibbles_per_row(ins), threads = tc_sparse_meta_threads(ins), r, g;
+    if (!threads || !tc_sparse_meta_coord(ins, 0, 0, &r, &g))
         return false;
-    for (int lane = 0; lane < 32; lane++) {
+    for (int t = 0; t < threads; t++) {
         uint32_t v = 0;
         bool carries = false;
         for (int s = 0; s < 8; s++)
-            if (tc_sparse_meta_coord(ins, lane, s, &r, &g)) {
+            if (tc_sparse_meta_coord(ins, t, s, &r, &g)) {
                 v |= (uint32_t)(nib[r * ng + g] & 0xF) << (4 * s);
                 carries = true;
             }
-        regs[lane] = carries ? v : TC_SPARSE_DECOY;
+        regs[t] = carries ? v : TC_SPARSE_DECOY;
     }
     return true;
 }

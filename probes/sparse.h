@@ -38,6 +38,18 @@
  * hardware; they get TC_SPARSE_DECOY (a valid but different pattern) so that a
  * misunderstanding of the selector shows up in the layout proof instead of
  * passing by luck.
+ *
+ * wgmma.sp (m64nNkK, A from shared memory): 128 metadata registers, one per
+ * thread of the warpgroup. The PTX ISA ("Matrix fragments for warpgroup-level
+ * multiply-accumulate operation with sparse matrix A") has warp w (%warpid % 4)
+ * provide the metadata of rows 16w..16w+15, and draws each warp's layout with
+ * the mma.sp figures themselves: m64nNk32 f16/bf16 = sparse-mma-metadata-16832
+ * (T = 2), m64nNk16 tf32 = sparse-mma-metadata-16816-tf32 (T = 2), m64nNk64
+ * e4m3/e5m2 = sparse-mma-metadata-16864 first32col/last32col (T = 4, the
+ * one-row-per-lane layout above, selector 0 only). So thread t holds what lane
+ * t % 32 holds for mma.sp, rows + 16 * (t / 32). The compressed A (64 x k/2,
+ * 32 bytes a row for every type) sits in shared memory in the dense no-swizzle
+ * K-major layout of probes/layout.h; B (k x n, 64 bytes a row of B^T) too.
  * Pure C, no CUDA: tests/test_sparse.c checks it on the host.
  */
 #ifndef TC_SPARSE_H
@@ -79,13 +91,25 @@ unsigned tc_sparse_nibble(const tc_instr *ins, const int *idx);
 int tc_sparse_compress(const tc_instr *ins, const uint64_t *A, size_t tile, uint64_t *Ac, uint8_t *nib, char *err,
                        size_t errlen);
 
-/* The 32 metadata registers of an mma.sp warp from one tile's nibbles. false
- * for instructions without a warp metadata layout here (wgmma.sp). */
-bool tc_sparse_meta_regs(const tc_instr *ins, const uint8_t *nib, uint32_t regs[32]);
+/* Metadata registers per tile: 32 (mma.sp, a warp), 128 (wgmma.sp, a
+ * warpgroup), 0 for instructions without a metadata layout here. */
+int tc_sparse_meta_threads(const tc_instr *ins);
 
-/* Where metadata bit pair (nibble slot s = 0..7 of lane `lane`) comes from:
- * row and group of the logical tile; false when that lane carries none. */
-bool tc_sparse_meta_coord(const tc_instr *ins, int lane, int slot, int *row, int *group);
+/* The tc_sparse_meta_threads(ins) metadata registers of one tile from its
+ * nibbles (regs holds that many). false for instructions without a layout. */
+bool tc_sparse_meta_regs(const tc_instr *ins, const uint8_t *nib, uint32_t *regs);
+
+/* Diagnosis only (tools/sparse_check --wg8-meta-alt): when set, wgmma.sp
+ * m64nNk64 8-bit builds its metadata with the T = 1, 2 pattern continued to
+ * four lanes (lane j: nibbles 4j..4j+3 of row g in bits 0..15, of row g+8 in
+ * bits 16..31) instead of the ISA's one-row-per-lane figures. Off by default;
+ * mma.sp is never affected. */
+void tc_sparse_set_wg8_alt(bool on);
+
+/* Where metadata nibble slot s = 0..7 of thread t (a lane of mma.sp, a
+ * thread 0..127 of wgmma.sp) comes from: row and group of the logical tile;
+ * false when that thread carries none. */
+bool tc_sparse_meta_coord(const tc_instr *ins, int t, int slot, int *row, int *group);
 
 #ifdef __cplusplus
 }

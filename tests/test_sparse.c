@@ -2,7 +2,7 @@
  * compression, the metadata nibbles and registers (checked against formulas
  * written here from the PTX ISA's text, not against the code's own helpers),
  * the compressed fragments, and the sparse layout proof on the exact backend.
- * No GPU needed; with nvcc the generated mma.sp kernels are checked too. */
+ * No GPU needed; with nvcc the generated mma.sp and wgmma.sp kernels are checked too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,20 +49,42 @@ static void ratios_and_selector_lanes(void **state)
         assert_int_equal(tc_sparse_nibbles_per_row(ins), t[i].nib);
         assert_int_equal(tc_sparse_meta_lanes(ins), t[i].lanes);
     }
-    size_t n, nsp = 0;
+    size_t n, nsp = 0, nwg = 0;
     const tc_instr *c = tc_catalogue(&n);
     for (size_t i = 0; i < n; i++)
         if (c[i].sparse && !strcmp(c[i].api, "mma.sp")) {
             uint32_t regs[32];
             uint8_t nib[16 * 16] = {0};
+            assert_int_equal(tc_sparse_meta_threads(&c[i]), 32);
             assert_true(tc_sparse_meta_regs(&c[i], nib, regs));
             nsp++;
         } else if (c[i].sparse) {
-            uint32_t regs[32];
-            uint8_t nib[64 * 32] = {0};
-            assert_false(tc_sparse_meta_regs(&c[i], nib, regs)); /* wgmma.sp: no warp layout here */
-        }
+            uint32_t regs[128];
+            uint8_t nib[64 * 16] = {0};
+            assert_string_equal(c[i].api, "wgmma.sp");
+            assert_int_equal(tc_sparse_meta_threads(&c[i]), 128); /* a warpgroup */
+            assert_true(tc_sparse_meta_regs(&c[i], nib, regs));
+            nwg++;
+        } else
+            assert_int_equal(tc_sparse_meta_threads(&c[i]), 0);
     assert_int_equal(nsp, 12);
+    assert_int_equal(nwg, 72);
+    /* wgmma.sp per warp as the mma.sp shape of the same K bits (ISA figures 176, 178, 180-181) */
+    static const struct {
+        const char *name;
+        int G, nib, lanes;
+    } w[] = {{"wgmma.sp.m64n8k32.f16.f16.f16", 4, 8, 2},
+             {"wgmma.sp.m64n256k32.f32.bf16.bf16", 4, 8, 2},
+             {"wgmma.sp.m64n64k16.f32.tf32.tf32", 2, 8, 2},
+             {"wgmma.sp.m64n16k64.f16.e5m2.e4m3", 4, 16, 4}};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        const tc_instr *ins = instr(w[i].name);
+        int G, S;
+        tc_sparse_ratio(ins, &G, &S);
+        assert_int_equal(G, w[i].G);
+        assert_int_equal(tc_sparse_nibbles_per_row(ins), w[i].nib);
+        assert_int_equal(tc_sparse_meta_lanes(ins), w[i].lanes);
+    }
 }
 
 /* The ISA's meaningful index values: 0b0100 0b1000 0b1001 0b1100 0b1101 0b1110
@@ -165,12 +187,16 @@ static void refusals_name_tile_row_group(void **state)
  * 4*(group%8). */
 static void isa_meta_position(const tc_instr *ins, int row, int group, int *lane, int *bit)
 {
+    /* wgmma.sp: warp row / 16 provides rows 16w..16w+15 with the same figures
+     * (thread 32w + lane; the ISA's "Sparsity information for rows of matrix A") */
+    int warp = row / 16;
+    row %= 16;
     if (tc_sparse_nibbles_per_row(ins) == 16) {
-        *lane = 4 * (row % 8) + 2 * (group / 8) + row / 8;
+        *lane = 32 * warp + 4 * (row % 8) + 2 * (group / 8) + row / 8;
         *bit = 4 * (group % 8);
         return;
     }
-    *lane = 4 * (row % 8) + group / 4;
+    *lane = 32 * warp + 4 * (row % 8) + group / 4;
     *bit = 16 * (row / 8) + 4 * (group % 4);
 }
 
@@ -182,8 +208,8 @@ static void compress_and_registers_round_trip(void **state)
     const tc_instr *c = tc_catalogue(&n);
     for (size_t i = 0; i < n; i++) {
         const tc_instr *ins = &c[i];
-        if (!ins->sparse || strcmp(ins->api, "mma.sp"))
-            continue;
+        if (!ins->sparse || ins->n > 16)
+            continue; /* every mma.sp entry; wgmma.sp with N 8 and 16 (N plays no part here) */
         int G, S, M = ins->m, K = ins->k, ng;
         tc_sparse_ratio(ins, &G, &S);
         ng = K / G;
@@ -197,10 +223,11 @@ static void compress_and_registers_round_trip(void **state)
         for (size_t t = 0; t < nt; t++) {
             const uint64_t *At = A + t * mk;
             assert_int_equal(tc_sparse_compress(ins, At, t, Ac, nib, err, sizeof err), 0);
-            uint32_t regs[32];
+            uint32_t regs[128];
             assert_true(tc_sparse_meta_regs(ins, nib, regs));
-            int lanes = tc_sparse_meta_lanes(ins);
-            for (int l = 0; l < 32; l++)
+            int lanes = tc_sparse_meta_lanes(ins), threads = tc_sparse_meta_threads(ins);
+            assert_int_equal(threads, M == 64 ? 128 : 32);
+            for (int l = 0; l < threads; l++)
                 if (l % 4 >= lanes)
                     assert_int_equal(regs[l], TC_SPARSE_DECOY);
             memset(back, 0, mk * 8);
@@ -288,6 +315,59 @@ static void metadata_points_from_the_isa_figures(void **state)
     assert_int_equal(regs[2], TC_SPARSE_DECOY);
 }
 
+/* wgmma.sp: hand-placed nibbles land in the thread of the warp that provides
+ * the row (16 rows a warp), at the place the mma.sp figure gives its lane;
+ * every other thread's register is the all-0x4 background or the decoy. */
+static void wgmma_sp_metadata_points(void **state)
+{
+    static const struct {
+        const char *name;
+        int row, group, thread, bit;
+    } p[] = {
+        {"wgmma.sp.m64n8k32.f16.f16.f16", 37, 5, 85, 4},       /* warp 2, row 5: lane 4*5+1, T1 columns 16..31 */
+        {"wgmma.sp.m64n128k32.f32.bf16.bf16", 15, 0, 28, 16},  /* warp 0, row 15: lane 28, upper half */
+        {"wgmma.sp.m64n8k16.f32.tf32.tf32", 63, 7, 125, 28},   /* warp 3, row 15: lane 29 */
+        {"wgmma.sp.m64n8k64.f32.e4m3.e5m2", 24, 0, 33, 0},     /* warp 1, row 8: T1 of groupID 0 */
+        {"wgmma.sp.m64n8k64.f16.e5m2.e5m2", 50, 13, 106, 20},  /* warp 3, row 2: T2 of groupID 2 */
+        {"wgmma.sp.m64n256k64.f32.e4m3.e4m3", 47, 15, 95, 28}, /* warp 2, row 15: T3 of groupID 7 */
+    };
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) {
+        const tc_instr *ins = instr(p[i].name);
+        int ng = tc_sparse_nibbles_per_row(ins), lanes = tc_sparse_meta_lanes(ins);
+        uint8_t nib[64 * 16];
+        for (int k = 0; k < 64 * ng; k++)
+            nib[k] = 0x4;
+        nib[p[i].row * ng + p[i].group] = 0xD;
+        uint32_t regs[128];
+        assert_true(tc_sparse_meta_regs(ins, nib, regs));
+        for (int t = 0; t < 128; t++) {
+            uint32_t want = t % 4 < lanes ? 0x44444444u : TC_SPARSE_DECOY;
+            if (t == p[i].thread)
+                want = (want & ~(0xFu << p[i].bit)) | 0xDu << p[i].bit;
+            if (regs[t] != want)
+                fail_msg("%s (%d,%d): thread %d = 0x%08x, want 0x%08x", p[i].name, p[i].row, p[i].group, t, regs[t],
+                         want);
+        }
+        int r, g;
+        assert_true(tc_sparse_meta_coord(ins, p[i].thread, p[i].bit / 4, &r, &g));
+        assert_int_equal(r, p[i].row);
+        assert_int_equal(g, p[i].group);
+        assert_false(tc_sparse_meta_coord(ins, 128, 0, &r, &g));
+    }
+    /* fp8 k64: thread 32w + l holds lane l's register of the mma.sp layout for rows 16w.. */
+    const tc_instr *q = instr("wgmma.sp.m64n32k64.f32.e5m2.e4m3"), *m = instr("mma.sp.m16n8k64.f32.e5m2.e4m3.f32");
+    uint8_t nib[64 * 16];
+    for (int k = 0; k < 64 * 16; k++)
+        nib[k] = (uint8_t)(0x4 + (k * 7 % 11 == 0 ? 0xA : 0)); /* 0x4 or 0xE */
+    uint32_t wr[128], mr[32];
+    assert_true(tc_sparse_meta_regs(q, nib, wr));
+    for (int w = 0; w < 4; w++) {
+        assert_true(tc_sparse_meta_regs(m, nib + 16 * 16 * w, mr));
+        for (int l = 0; l < 32; l++)
+            assert_int_equal(wr[32 * w + l], mr[l]);
+    }
+}
+
 /* m16n8k64 fp8: whole registers. Rows r hold pattern code (r + group) % 6 of
  * the six 2:4 nibbles; lane 4g+j is then, nibble c at bits 4c, row g + 8*(j&1)
  * groups 8*(j>>1)+c: e.g. lane 1 (row 8, groups 0..7) = codes 2,3,4,5,0,1,2,3
@@ -341,7 +421,14 @@ static void compressed_fragments_from_the_isa_text(void **state)
     assert_true(tc_frag_shape_of(instr(q), TC_OPND_B, &s));
     assert_int_equal(s.rows, 64);
     assert_int_equal(s.elems, 16);
-    assert_false(tc_frag_shape_of(instr("wgmma.sp.m64n8k32.f32.f16.f16"), TC_OPND_A, &s));
+    assert_false(tc_frag_shape_of(instr("wgmma.sp.m64n8k32.f32.f16.f16"), TC_OPND_A, &s)); /* SS: shared memory */
+    assert_false(tc_frag_shape_of(instr("wgmma.sp.m64n8k32.f32.f16.f16"), TC_OPND_B, &s));
+    assert_true(tc_frag_shape_of(instr("wgmma.sp.m64n16k64.f16.e4m3.e4m3"), TC_OPND_C, &s));
+    assert_int_equal(s.threads, 128);
+    assert_int_equal(s.rows, 64);
+    assert_int_equal(s.cols, 16);
+    expect("wgmma.sp.m64n8k32.f32.f16.f16", TC_OPND_C, 33, 2, 24, 2); /* warp 1, g 0 t 1: d2 row g+8 */
+    expect("wgmma.sp.m64n16k64.f16.e4m3.e4m3", TC_OPND_C, 127, 7, 63, 15); /* as dense wgmma's D */
     expect(h16, TC_OPND_A, 31, 3, 15, 7);  /* a2,a3 row g+8, firstcol 4t = 12 -> 6, +1 */
     expect(h16, TC_OPND_A, 5, 1, 1, 3);
     expect(h32, TC_OPND_A, 5, 5, 1, 11);   /* a4,a5 row g, firstcol 4t+16 = 20 -> 10, +1 */
@@ -397,24 +484,22 @@ static void corpus_inputs_are_structured(void **state)
     }
 }
 
-/* The generated mma.sp kernels (probes/gpu_gen.py) match the catalogue. */
-static void every_mma_sp_entry_has_a_gpu_kernel(void **state)
-{
 #if TC_HAVE_CUDA
+/* The generated mma.sp and wgmma.sp kernels (probes/gpu_gen.py) match the
+ * catalogue (a build without CUDA has no kernel table to check). */
+static void every_sparse_entry_has_a_gpu_kernel(void **state)
+{
     size_t n, m;
     const tc_instr *c = tc_catalogue(&n);
     for (size_t i = 0; i < n; i++) {
         if (!c[i].sparse)
             continue;
         const tc_gpu_kernel *k = tc_gpu_kernel_find(c[i].name);
-        if (strcmp(c[i].api, "mma.sp")) {
-            assert_null(k);
-            continue;
-        }
         if (!k)
             fail_msg("%s: no kernel", c[i].name);
         assert_string_equal(k->name, c[i].name);
-        assert_int_equal(k->kind, TC_GPUK_WARP_SP);
+        assert_int_equal(k->kind, strcmp(c[i].api, "mma.sp") ? TC_GPUK_WG_SP : TC_GPUK_WARP_SP);
+        assert_int_equal(k->block, strcmp(c[i].api, "mma.sp") ? 128 : 256);
     }
     const tc_gpu_kernel *k = tc_gpu_kernels_mma_sp(&m);
     assert_int_equal(m, 12);
@@ -422,11 +507,19 @@ static void every_mma_sp_entry_has_a_gpu_kernel(void **state)
         const tc_instr *ins = tc_instr_by_name(k[i].name);
         assert_non_null(ins);
         assert_true(ins->sparse);
+        assert_string_equal(ins->api, "mma.sp");
     }
-#else
-    skip();
-#endif
+    k = tc_gpu_kernels_wgmma_sp(&m);
+    assert_int_equal(m, 72);
+    for (size_t i = 0; i < m; i++) {
+        const tc_instr *ins = tc_instr_by_name(k[i].name);
+        assert_non_null(ins);
+        assert_true(ins->sparse);
+        assert_string_equal(ins->api, "wgmma.sp");
+        assert_false(ins->a_in_regs);
+    }
 }
+#endif
 
 int main(void)
 {
@@ -438,10 +531,13 @@ int main(void)
         cmocka_unit_test(compress_and_registers_round_trip),
         cmocka_unit_test(metadata_points_from_the_isa_figures),
         cmocka_unit_test(fp8_k64_metadata_registers),
+        cmocka_unit_test(wgmma_sp_metadata_points),
         cmocka_unit_test(compressed_fragments_from_the_isa_text),
         cmocka_unit_test(sparse_layout_probe_passes_on_the_exact_backend),
         cmocka_unit_test(corpus_inputs_are_structured),
-        cmocka_unit_test(every_mma_sp_entry_has_a_gpu_kernel),
+#if TC_HAVE_CUDA
+        cmocka_unit_test(every_sparse_entry_has_a_gpu_kernel),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

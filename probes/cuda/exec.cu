@@ -43,7 +43,7 @@ extern "C" const tc_gpu_kernel *tc_gpu_kernel_find(const char *name)
 {
     typedef const tc_gpu_kernel *(*family_fn)(size_t *);
     static const family_fn fams[] = {tc_gpu_kernels_mma, tc_gpu_kernels_wgmma_f16, tc_gpu_kernels_wgmma_tf32,
-                                     tc_gpu_kernels_wgmma_fp8, tc_gpu_kernels_mma_sp};
+                                     tc_gpu_kernels_wgmma_fp8, tc_gpu_kernels_mma_sp, tc_gpu_kernels_wgmma_sp};
     for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
         size_t n;
         const tc_gpu_kernel *k = fams[f](&n);
@@ -228,13 +228,14 @@ extern "C" void *tc_gpu_host_buffer(tc_gpu *g, int which, size_t bytes, char *er
 static size_t bytes_of(const tc_format *f, size_t elems) { return elems * (size_t)f->storage_bits / 8; }
 
 /* Dense (E NULL) and sparse launches: sparse A is the compressed m x k/2
- * tile and E the 32 metadata registers of each tile. */
+ * tile and E the metadata registers of each tile (32 mma.sp, 128 wgmma.sp). */
 static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles, const void *A,
                        const uint32_t *E, const void *B, const void *C, void *D, unsigned char poison, char *err,
                        size_t errlen)
 {
     CK(cudaSetDevice(g->dev), "cudaSetDevice");
-    bool sparse = k->kind == TC_GPUK_WARP_SP;
+    bool sparse = k->kind == TC_GPUK_WARP_SP || k->kind == TC_GPUK_WG_SP;
+    size_t meta_per_tile = k->kind == TC_GPUK_WG_SP ? 128 : 32;
     if (sparse != (E != NULL) || sparse != ins->sparse) {
         snprintf(err, errlen, "%s: kernel %s and the call disagree about sparsity (internal error)", ins->name,
                  k->name);
@@ -243,7 +244,7 @@ static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, s
     size_t ba = bytes_of(ins->a, ntiles * ins->m * (sparse ? ins->k / 2 : ins->k)),
            bb = bytes_of(ins->b, ntiles * ins->k * ins->n);
     size_t bc = bytes_of(ins->c, ntiles * ins->m * ins->n), bd = bytes_of(ins->d, ntiles * ins->m * ins->n);
-    size_t be = sparse ? ntiles * 32 * sizeof(uint32_t) : 0;
+    size_t be = sparse ? ntiles * meta_per_tile * sizeof(uint32_t) : 0;
     if (grow(&g->dA, &g->capA, ba, err, errlen) || grow(&g->dB, &g->capB, bb, err, errlen) ||
         grow(&g->dC, &g->capC, bc, err, errlen) || grow(&g->dD, &g->capD, bd, err, errlen) ||
         (sparse && grow(&g->dE, &g->capE, be, err, errlen)))
@@ -255,7 +256,7 @@ static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, s
          table(g, ins, TC_OPND_B, (uint16_t **)&a.tb, err, errlen) ||
          table(g, ins, TC_OPND_C, (uint16_t **)&a.tc, err, errlen)))
         return -1;
-    if (sparse && (!a.ta || !a.tb || !a.tc)) {
+    if (sparse && (!a.tc || (k->kind == TC_GPUK_WARP_SP && (!a.ta || !a.tb)))) {
         snprintf(err, errlen, "%s: no fragment table for a sparse operand (internal error)", ins->name);
         return -1;
     }
@@ -272,7 +273,7 @@ static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, s
     a.E = sparse ? (const uint32_t *)g->dE : NULL;
     a.ntiles = ntiles;
     size_t blocks = (ntiles + (size_t)k->tiles_per_block - 1) / (size_t)k->tiles_per_block;
-    size_t cap = (size_t)g->sm_count * (k->kind == TC_GPUK_WG ? 8 : 16);
+    size_t cap = (size_t)g->sm_count * (k->kind == TC_GPUK_WG || k->kind == TC_GPUK_WG_SP ? 8 : 16);
     int grid = (int)(blocks < cap ? blocks : cap);
     if (grid < 1)
         grid = 1;
