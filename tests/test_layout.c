@@ -149,8 +149,8 @@ static void shared_memory_operands_hold_core_matrices(void **state)
     assert_int_equal(d >> 62, 0); /* no swizzle */
 }
 
-/* The proof itself: on the exact backend every dense and mma.sp entry
- * passes (wgmma.sp, not built on the GPU, is left out: tests/test_sparse.c). */
+/* The proof itself: on the exact backend every entry up to N = 64 passes,
+ * sparse ones included. */
 static void layout_probe_passes_on_the_exact_backend(void **state)
 {
     char err[256], msg[384];
@@ -161,8 +161,6 @@ static void layout_probe_passes_on_the_exact_backend(void **state)
     for (size_t i = 0; i < n; i++) {
         if (c[i].n > 64 && !strncmp(c[i].api, "wgmma", 5))
             continue; /* the big tiles add nothing here and cost seconds under ASAN */
-        if (c[i].sparse && strcmp(c[i].api, "mma.sp") != 0)
-            continue;
         if (tc_layout_probe(b, &c[i], msg, sizeof msg))
             fail_msg("%s", msg);
     }
