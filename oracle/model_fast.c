@@ -786,9 +786,11 @@ uint64_t model_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, 
 {
     uint64_t d;
     if (m->fast && !model_force_slow && k <= 256) {
-        mdec da[256], db[256];
+        mdec da[256], db[256], tmp[256];
         model_decode_operand(m, 0, (size_t)k, 1, a, da);
         model_decode_operand(m, 1, (size_t)k, 1, b, db);
+        model_order_decoded(m, k, da, tmp);
+        model_order_decoded(m, k, db, tmp);
         if (model_kernel(m, k, da, db, c, &d) == 0)
             return d;
     }
@@ -1093,6 +1095,7 @@ size_t model_tile_scratch(const model *m, int mr, int nc, int K)
 {
     const model_params *p = &m->p;
     if (!(use_avx512 && m->fast && !model_force_slow && shifted_ok(m) && K >= 1 && mr >= 1 &&
+          p->split_runs == 0 &&
           nc >= 1 && p->c_mode == MODEL_C_FIRST && m->c_is_acc && !p->ftz_acc &&
           (m->cfmt.specials == TC_SPECIALS_IEEE || m->cfmt.specials == TC_SPECIALS_FN ||
            m->cfmt.specials == TC_SPECIALS_NONE)))

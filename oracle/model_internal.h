@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "formats/formats.h"
 #include "oracle/model.h"
@@ -219,6 +220,25 @@ int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c
 void model_decode_operand(const model *m, int w, size_t n, size_t stride, const uint64_t *bits,
                           mdec *out);
 /* The same element on the GMP path (any width). */
+/* The decoded operands of one dot in the order of model_step_order (the
+ * kernels take the steps as consecutive runs of `block`); tmp holds k. */
+static inline void model_order_decoded(const model *m, int k, mdec *v, mdec *tmp)
+{
+    if (m->p.split_runs == 0)
+        return;
+    int buf[256], *idx = k <= 256 ? buf : malloc((size_t)k * sizeof *idx);
+    if (!idx)
+        abort();
+    if (model_step_order(&m->p, k, idx)) {
+        for (int i = 0; i < k; i++)
+            tmp[i] = v[idx[i]];
+        for (int i = 0; i < k; i++)
+            v[i] = tmp[i];
+    }
+    if (idx != buf)
+        free(idx);
+}
+
 /* Whole tiles on the AVX-512 kernel, 8 output columns at a time
  * (model_fast.c): model_tile_scratch is the bytes of scratch model_tile
  * needs, 0 where it does not apply (then model_mma goes element by element). */

@@ -38,8 +38,9 @@ static void mma_tiles(const mma_job *j)
         return;
     }
     uint64_t *col = malloc((size_t)(K > 0 ? K : 1) * sizeof *col);
-    mdec *da = malloc((mk ? mk : 1) * sizeof *da), *db = malloc((kn ? kn : 1) * sizeof *db);
-    if (!col || !da || !db)
+    mdec *da = malloc((mk ? mk : 1) * sizeof *da), *db = malloc((kn ? kn : 1) * sizeof *db),
+         *tmp = malloc((size_t)(K > 0 ? K : 1) * sizeof *tmp);
+    if (!col || !da || !db || !tmp)
         abort();
     bool kernel = m->fast && !model_force_slow;
     for (size_t t = j->t0; t < j->t1; t++) {
@@ -49,6 +50,10 @@ static void mma_tiles(const mma_job *j)
             model_decode_operand(m, 0, mk, 1, A, da);
             for (int c = 0; c < j->nc; c++)   /* B column-major */
                 model_decode_operand(m, 1, (size_t)K, (size_t)j->nc, B + c, db + (size_t)c * K);
+            for (int r = 0; r < j->mr; r++)
+                model_order_decoded(m, K, da + (size_t)r * K, tmp);
+            for (int c = 0; c < j->nc; c++)
+                model_order_decoded(m, K, db + (size_t)c * K, tmp);
         }
         for (int c = 0; c < j->nc; c++) {
             bool have_col = false;
@@ -66,6 +71,7 @@ static void mma_tiles(const mma_job *j)
         }
     }
     free(col);
+    free(tmp);
     free(da);
     free(db);
 }

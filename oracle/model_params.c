@@ -204,7 +204,7 @@ model *model_new(const model_params *p, oracle_formats f, char *err, size_t errl
     m->fast = !m->wide && !p->acc_exact && p->align_bits != MODEL_EXACT && p->block <= 64 &&
               p->prod_bits == MODEL_EXACT &&
               p->align_bits + 2 + bitlen64((uint64_t)p->block + 1) <= 62 &&
-              p->carry_bits == MODEL_UNLIMITED && p->split_runs == 0 && (m->tab[0] || m->direct[0]) &&
+              p->carry_bits == MODEL_UNLIMITED && (m->tab[0] || m->direct[0]) &&
               (m->tab[1] || m->direct[1]);
     return m;
 }

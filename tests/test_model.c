@@ -332,6 +332,8 @@ static model_params rnd_params(oracle_formats f)
     }
     if (rndn(4) == 0)
         p.prod_flush_exp = -30 - (int)rndn(100);
+    if (p.block >= 4 && p.block % 2 == 0 && rndn(4) == 0)
+        p.split_runs = 2;
     return p;
 }
 
@@ -383,6 +385,10 @@ static model_params tc_like_params(oracle_formats f)
     p.acc_fmt = *f.c;
     p.acc_round = rndn(2) ? TC_RZ : TC_RNE;
     p.out_round = rndn(2) ? TC_RZ : TC_RNE;
+    if (rndn(3) == 0) {   /* an emulated split: K dealt to the steps in runs of 2, C last */
+        p.split_runs = 2;
+        p.c_mode = MODEL_C_LAST;
+    }
     return p;
 }
 
