@@ -24,18 +24,6 @@ static json_t *bits_json(uint64_t bits)
     return json_string(buf);
 }
 
-/* The logical K position of compressed position q of a sparse instruction:
- * the first `keep` of every group of `group` (2 of 4, 1 of 2 for tf32).
- * Always the lowest positions, so the backend's choice of kept positions
- * (the nonzeros, then the lowest free ones) gives exactly these whatever the
- * values, zeros included. */
-static int sparse_pos(const tc_instr *ins, int q)
-{
-    int group, keep;
-    tc_sparse_ratio(ins, &group, &keep);
-    return q / keep * group + q % keep;
-}
-
 /* A sparse instruction computes a dot of K/2 terms: the audit's tiles are
  * those compressed dots (A m x K/2, B K/2 x n), spread here into the
  * logical 2:4 tiles the backend takes, zeros at the positions not kept. */
@@ -43,7 +31,12 @@ static int run_sparse(audit_backend_ctx *c, size_t ntiles, const uint64_t *A, co
                       const uint64_t *C, uint64_t *D, char *err, size_t errlen)
 {
     const tc_instr *ins = c->ins;
-    int m = ins->m, n = ins->n, k = ins->k, kc = k / 2;
+    int m = ins->m, n = ins->n, k = ins->k, kc = k / 2, group, keep;
+    /* Compressed position q sits at the first `keep` of every group (2 of 4,
+     * 1 of 2 for tf32): always the lowest positions, so the backend's choice
+     * of kept positions (the nonzeros, then the lowest free ones) gives
+     * exactly these whatever the values, zeros included. */
+    tc_sparse_ratio(ins, &group, &keep);
     uint64_t *LA = calloc(ntiles * (size_t)m * k, sizeof *LA), *LB = calloc(ntiles * (size_t)k * n, sizeof *LB);
     if (!LA || !LB) {
         free(LA);
@@ -53,7 +46,7 @@ static int run_sparse(audit_backend_ctx *c, size_t ntiles, const uint64_t *A, co
     }
     for (size_t t = 0; t < ntiles; t++)
         for (int q = 0; q < kc; q++) {
-            int p = sparse_pos(ins, q);
+            int p = q / keep * group + q % keep;
             for (int i = 0; i < m; i++)
                 LA[(t * m + i) * k + p] = A[(t * m + i) * kc + q];
             for (int j = 0; j < n; j++)
@@ -386,13 +379,10 @@ static uint64_t control_operand(const tc_format *f, uint64_t *st)
     return (r >> 63) << (f->ebits + f->mbits) | exp | frac;
 }
 
-/* An integer operand's value (two's complement when signed). */
+/* An integer operand's value (exact: s8/u8/s32 fit a double). */
 static int64_t int_value(const tc_format *f, uint64_t bits)
 {
-    int w = f->storage_bits;
-    if (f->has_sign && (bits >> (w - 1) & 1))
-        return (int64_t)bits - (int64_t)(1ull << w);
-    return (int64_t)bits;
+    return (int64_t)tc_decode_to_f64(f, bits);
 }
 
 /* The exact integer sum wrapped into the output's width (two's complement

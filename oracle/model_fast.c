@@ -70,54 +70,13 @@ static inline uint64_t kencode_finite(const mfmt *f, int sign, uint64_t sig, int
     return bits << f->shift;
 }
 
-/* The common case of mfmt_round (model_fmt.c): x != 0, no sticky, the
- * result's exponent strictly inside the normal range and no overflow.
- * Returns false (nothing written) for every other case: the caller then
- * calls mfmt_round itself. */
-static inline bool kround(const mfmt *f, int sign, uint64_t x, int lsb, tc_round mode,
-                          uint64_t *qo, int *tlo)
-{
-    int m = f->mbits;
-    int n = bitlen64(x);
-    int e = lsb + n - 1;
-    int sh = n - (m + 1);
-    if (!(e > f->emin && e < f->emax))
-        return false;
-    uint64_t q;
-    int tl = lsb + sh;
-    if (sh <= 0) {
-        q = x << -sh;
-    } else {
-        q = x >> sh;
-        uint64_t rem = x & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
-        switch (mode) {
-        case TC_RNE: q += rem > half || (rem == half && (q & 1)); break;
-        case TC_RNA: q += rem >= half; break;
-        case TC_RU: q += rem != 0 && !sign; break;
-        case TC_RD: q += rem != 0 && sign; break;
-        case TC_RO: q |= rem != 0; break;
-        default: break;
-        }
-        if (q >> (m + 1)) {
-            q >>= 1;
-            tl++;
-        }
-    }
-    int ve = tl + m;
-    if (ve > f->emax || (ve == f->emax && q > f->maxsig))
-        return false;
-    *qo = q;
-    *tlo = tl;
-    return true;
-}
-
 /* A step's sum (mag != 0) rounded into the accumulator format. */
 static inline __attribute__((always_inline)) int acc_round(const model *m, kacc *acc, int sign, uint64_t mag, int lsb)
 {
     const model_params *p = &m->p;
     uint64_t q;
     int tl;
-    if (kround(&m->acc, sign, mag, lsb, p->acc_round, &q, &tl)) {
+    if (mfmt_round_normal(&m->acc, sign, mag, lsb, p->acc_round, &q, &tl)) {
         /* a normal result: its exponent field is also its leading bit's */
         acc->cls = MV_FINITE;
         acc->sign = (uint8_t)sign;
@@ -211,7 +170,7 @@ static inline __attribute__((always_inline)) int kernel_finish(const model *m, m
         }
         uint64_t q;
         int tl;
-        if (kround(&m->out, acc.sign, acc.sig, acc.lsb, p->out_round, &q, &tl)) {
+        if (mfmt_round_normal(&m->out, acc.sign, acc.sig, acc.lsb, p->out_round, &q, &tl)) {
             *out = kencode_finite(&m->out, acc.sign, q, tl + m->out.mbits);
             return 0;
         }
@@ -787,10 +746,13 @@ uint64_t model_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, 
     uint64_t d;
     if (m->fast && !model_force_slow && k <= 256) {
         mdec da[256], db[256], tmp[256];
+        int idx[256];
         model_decode_operand(m, 0, (size_t)k, 1, a, da);
         model_decode_operand(m, 1, (size_t)k, 1, b, db);
-        model_order_decoded(m, k, da, tmp);
-        model_order_decoded(m, k, db, tmp);
+        if (model_step_order(&m->p, k, idx)) {
+            model_order_decoded(idx, k, da, tmp);
+            model_order_decoded(idx, k, db, tmp);
+        }
         if (model_kernel(m, k, da, db, c, &d) == 0)
             return d;
     }

@@ -108,41 +108,15 @@ mval mfmt_round(const mfmt *f, int sign, u128 mag, int lsb, bool sticky,
     v.sign = (uint8_t)sign;
     int m = f->mbits;
     /* The common case first: a 64-bit magnitude that lands in the normal
-     * range; the same rounding as below, fewer branches. */
+     * range (overflow and the rest take the general path below). */
     if (!sticky && (uint64_t)(mag >> 64) == 0 && (uint64_t)mag != 0) {
-        uint64_t x = (uint64_t)mag;
-        int n = bitlen64(x);
-        int e = lsb + n - 1;
-        int sh = n - (m + 1);
-        if (e > f->emin && e < f->emax) {
-            uint64_t q;
-            int tl = lsb;
-            if (sh <= 0) {
-                q = x << -sh;
-                tl = lsb + sh;
-            } else {
-                q = x >> sh;
-                tl = lsb + sh;
-                uint64_t rem = x & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
-                switch (mode) {
-                case TC_RNE: q += rem > half || (rem == half && (q & 1)); break;
-                case TC_RNA: q += rem >= half; break;
-                case TC_RU: q += rem != 0 && !sign; break;
-                case TC_RD: q += rem != 0 && sign; break;
-                case TC_RO: q |= rem != 0; break;
-                default: break;
-                }
-                if (q >> (m + 1)) {
-                    q >>= 1;
-                    tl++;
-                }
-            }
-            v.e = tl + m;
-            if (v.e > f->emax || (v.e == f->emax && q > f->maxsig))
-                return overflow_result(f, sign, mode, ovf);
+        uint64_t q;
+        int tl;
+        if (mfmt_round_normal(f, sign, (uint64_t)mag, lsb, mode, &q, &tl)) {
             v.cls = MV_FINITE;
             v.sig = q;
             v.lsb = tl;
+            v.e = tl + m;
             return v;
         }
     }

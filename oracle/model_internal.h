@@ -7,7 +7,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "formats/formats.h"
 #include "oracle/model.h"
@@ -79,6 +78,7 @@ static inline mval mfmt_decode_inline(const mfmt *f, uint64_t bits, bool daz)
     v.lsb = v.e - m;
     return v;
 }
+
 uint64_t mfmt_encode(const mfmt *f, mval v);
 
 /* Rounds (-1)^sign * (mag + sticky*tiny) * 2^lsb into f: the one rounding
@@ -95,6 +95,46 @@ static inline int bitlen128(u128 x)
 {
     uint64_t hi = (uint64_t)(x >> 64);
     return hi ? 128 - __builtin_clzll(hi) : bitlen64((uint64_t)x);
+}
+
+/* The common case of mfmt_round: x != 0, no sticky, the result's exponent
+ * strictly inside the normal range and no overflow. Returns false (nothing
+ * written) for every other case, which mfmt_round's general path handles. */
+static inline bool mfmt_round_normal(const mfmt *f, int sign, uint64_t x, int lsb, tc_round mode,
+                          uint64_t *qo, int *tlo)
+{
+    int m = f->mbits;
+    int n = bitlen64(x);
+    int e = lsb + n - 1;
+    int sh = n - (m + 1);
+    if (!(e > f->emin && e < f->emax))
+        return false;
+    uint64_t q;
+    int tl = lsb + sh;
+    if (sh <= 0) {
+        q = x << -sh;
+    } else {
+        q = x >> sh;
+        uint64_t rem = x & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
+        switch (mode) {
+        case TC_RNE: q += rem > half || (rem == half && (q & 1)); break;
+        case TC_RNA: q += rem >= half; break;
+        case TC_RU: q += rem != 0 && !sign; break;
+        case TC_RD: q += rem != 0 && sign; break;
+        case TC_RO: q |= rem != 0; break;
+        default: break;
+        }
+        if (q >> (m + 1)) {
+            q >>= 1;
+            tl++;
+        }
+    }
+    int ve = tl + m;
+    if (ve > f->emax || (ve == f->emax && q > f->maxsig))
+        return false;
+    *qo = q;
+    *tlo = tl;
+    return true;
 }
 
 /* ---- the compiled model ---- */
@@ -220,23 +260,14 @@ int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c
 void model_decode_operand(const model *m, int w, size_t n, size_t stride, const uint64_t *bits,
                           mdec *out);
 /* The same element on the GMP path (any width). */
-/* The decoded operands of one dot in the order of model_step_order (the
- * kernels take the steps as consecutive runs of `block`); tmp holds k. */
-static inline void model_order_decoded(const model *m, int k, mdec *v, mdec *tmp)
+/* Decoded operands of one dot put in step order (idx from model_step_order:
+ * the kernels take the steps as consecutive runs of `block`); tmp holds k. */
+static inline void model_order_decoded(const int *idx, int k, mdec *v, mdec *tmp)
 {
-    if (m->p.split_runs == 0)
-        return;
-    int buf[256], *idx = k <= 256 ? buf : malloc((size_t)k * sizeof *idx);
-    if (!idx)
-        abort();
-    if (model_step_order(&m->p, k, idx)) {
-        for (int i = 0; i < k; i++)
-            tmp[i] = v[idx[i]];
-        for (int i = 0; i < k; i++)
-            v[i] = tmp[i];
-    }
-    if (idx != buf)
-        free(idx);
+    for (int i = 0; i < k; i++)
+        tmp[i] = v[idx[i]];
+    for (int i = 0; i < k; i++)
+        v[i] = tmp[i];
 }
 
 /* Whole tiles on the AVX-512 kernel, 8 output columns at a time
@@ -249,6 +280,8 @@ void model_tile(const model *m, int mr, int nc, int K, const uint64_t *A, const 
 /* Operands over 31 significant bits (model_wide.c): NULL if p is a setting
  * the wide path computes, else why not. */
 const char *model_wide_unsupported(const model_params *p);
+/* The same encoding (fields, bias, specials): values move between them as bits. */
+bool model_same_format(const tc_format *x, const tc_format *y);
 bool model_wide_payloads_ok(const model_params *p, oracle_formats f);
 uint64_t model_dot_wide(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
 uint64_t model_dot_slow(const model *m, int k, const mterm *pr, const mterm *ct);

@@ -40,8 +40,10 @@ static void mma_tiles(const mma_job *j)
     uint64_t *col = malloc((size_t)(K > 0 ? K : 1) * sizeof *col);
     mdec *da = malloc((mk ? mk : 1) * sizeof *da), *db = malloc((kn ? kn : 1) * sizeof *db),
          *tmp = malloc((size_t)(K > 0 ? K : 1) * sizeof *tmp);
-    if (!col || !da || !db || !tmp)
+    int *idx = malloc((size_t)(K > 0 ? K : 1) * sizeof *idx);
+    if (!col || !da || !db || !tmp || !idx)
         abort();
+    bool ordered = model_step_order(&m->p, K, idx);   /* once: the same for every row and column */
     bool kernel = m->fast && !model_force_slow;
     for (size_t t = j->t0; t < j->t1; t++) {
         const uint64_t *A = j->A + t * mk, *B = j->B + t * kn, *C = j->C + t * mn;
@@ -50,10 +52,10 @@ static void mma_tiles(const mma_job *j)
             model_decode_operand(m, 0, mk, 1, A, da);
             for (int c = 0; c < j->nc; c++)   /* B column-major */
                 model_decode_operand(m, 1, (size_t)K, (size_t)j->nc, B + c, db + (size_t)c * K);
-            for (int r = 0; r < j->mr; r++)
-                model_order_decoded(m, K, da + (size_t)r * K, tmp);
-            for (int c = 0; c < j->nc; c++)
-                model_order_decoded(m, K, db + (size_t)c * K, tmp);
+            for (int r = 0; ordered && r < j->mr; r++)
+                model_order_decoded(idx, K, da + (size_t)r * K, tmp);
+            for (int c = 0; ordered && c < j->nc; c++)
+                model_order_decoded(idx, K, db + (size_t)c * K, tmp);
         }
         for (int c = 0; c < j->nc; c++) {
             bool have_col = false;
@@ -72,6 +74,7 @@ static void mma_tiles(const mma_job *j)
     }
     free(col);
     free(tmp);
+    free(idx);
     free(da);
     free(db);
 }

@@ -94,7 +94,7 @@ static void fail(char *err, size_t errlen, const char *fmt, const char *what)
         snprintf(err, errlen, fmt, what);
 }
 
-static bool same_format(const tc_format *x, const tc_format *y)
+bool model_same_format(const tc_format *x, const tc_format *y)
 {
     return x->ebits == y->ebits && x->mbits == y->mbits && x->bias == y->bias &&
            x->shift == y->shift && x->specials == y->specials && x->has_sign == y->has_sign;
@@ -199,8 +199,8 @@ model *model_new(const model_params *p, oracle_formats f, char *err, size_t errl
             }
         }
     }
-    m->acc_is_out = !p->acc_exact && same_format(&m->fd, &p->acc_fmt) && !p->ftz_out;
-    m->c_is_acc = !p->acc_exact && same_format(&m->fc, &p->acc_fmt);
+    m->acc_is_out = !p->acc_exact && model_same_format(&m->fd, &p->acc_fmt) && !p->ftz_out;
+    m->c_is_acc = !p->acc_exact && model_same_format(&m->fc, &p->acc_fmt);
     m->fast = !m->wide && !p->acc_exact && p->align_bits != MODEL_EXACT && p->block <= 64 &&
               p->prod_bits == MODEL_EXACT &&
               p->align_bits + 2 + bitlen64((uint64_t)p->block + 1) <= 62 &&
@@ -290,7 +290,7 @@ const char *model_format_name(const tc_format *f, char *buf, size_t len)
     size_t n;
     const tc_format *const *all = tc_format_list(&n);
     for (size_t i = 0; i < n; i++)
-        if (same_format(all[i], f)) {
+        if (model_same_format(all[i], f)) {
             snprintf(buf, len, "%s", all[i]->name);
             return buf;
         }
@@ -308,7 +308,7 @@ static bool same_cvt(const model_cvt *x, const model_cvt *y)
 {
     if (x->convert != y->convert)
         return false;
-    return !x->convert || (same_format(&x->fmt, &y->fmt) && x->round == y->round);
+    return !x->convert || (model_same_format(&x->fmt, &y->fmt) && x->round == y->round);
 }
 
 int model_params_diff(const model_params *x, const model_params *y, const char **first)
@@ -341,7 +341,7 @@ int model_params_diff(const model_params *x, const model_params *y, const char *
     FIELD(x->align_round == y->align_round, "align_round");
     FIELD(x->carry_bits == y->carry_bits, "carry_bits");
     FIELD(x->acc_exact == y->acc_exact &&
-              (x->acc_exact || (same_format(&x->acc_fmt, &y->acc_fmt) && x->acc_round == y->acc_round)),
+              (x->acc_exact || (model_same_format(&x->acc_fmt, &y->acc_fmt) && x->acc_round == y->acc_round)),
           "acc");
     FIELD(x->ftz_acc == y->ftz_acc, "acc_ftz");
     FIELD(x->acc_ovf_inf == y->acc_ovf_inf, "acc_overflow");

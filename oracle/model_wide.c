@@ -79,17 +79,11 @@ static uint64_t wide_sum(const exact_val *a, const exact_val *b, int n, const ex
     return bits;
 }
 
-static bool same_fmt(const tc_format *x, const tc_format *y)
-{
-    return x->ebits == y->ebits && x->mbits == y->mbits && x->shift == y->shift &&
-           x->storage_bits == y->storage_bits;
-}
-
 bool model_wide_payloads_ok(const model_params *p, oracle_formats f)
 {
     return p->nan_prop == MODEL_NAN_CANONICAL ||
-           (same_fmt(f.a, f.d) && same_fmt(f.b, f.d) && same_fmt(f.c, f.d) &&
-            (p->acc_exact || same_fmt(&p->acc_fmt, f.d)));
+           (model_same_format(f.a, f.d) && model_same_format(f.b, f.d) && model_same_format(f.c, f.d) &&
+            (p->acc_exact || model_same_format(&p->acc_fmt, f.d)));
 }
 
 uint64_t model_dot_wide(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c)
