@@ -178,8 +178,7 @@ static int run_backend_chain(tc_backend *b, chain_run *cr, bool scaled, size_t *
                              char *err, size_t len)
 {
     size_t T = cr->T, mk = cr->mk, n = (size_t)cr->n;
-    /* Backends build chains for mma.sync; other APIs (wgmma) go step by step. */
-    if (!scaled && !cr->p->stepwise && !strcmp(cr->ins->api, "mma")) {
+    if (!scaled && !cr->p->stepwise) {
         tc_rounding cvt = sweep_cvt_rounding(cr->p);
         if (tc_backend_chain(b, cr->ins, T, cr->n, cr->A0, cr->B, NULL, cvt, cr->X, cr->D, err, len) == 0) {
             *path = "backend chain";
@@ -194,7 +193,7 @@ static int run_backend_chain(tc_backend *b, chain_run *cr, bool scaled, size_t *
             free(want);
             return 0;
         }
-        if (!strstr(err, "not implemented"))
+        if (!strstr(err, "not implemented") && !strstr(err, "no on-GPU chain"))
             return -1;
     }
     *path = "stepwise mma, conversion by formats/";

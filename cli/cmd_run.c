@@ -1,6 +1,15 @@
 /* tcscope run: one element D[0][0] = sum a[k]*b[k] + c of one instruction on
  * one backend, against the exact oracle; or (--random N) a recorded corpus
- * of random tiles; or (--check-layout) the on-device layout proof. */
+ * of random tiles; or (--random N --chain LEN) a recorded set of N chains of
+ * LEN steps; or (--check-layout) the on-device layout proof.
+ *
+ * usage: run --backend B --instr NAME --a V,.. --b V,.. --c V [--json]
+ *        run --backend B --instr NAME|all --random N [--seed S]
+ *        run --backend B --instr NAME|all --random N --chain LEN [--cvt ROUND[,OVERFLOW]] [--seed S]
+ *        run --backend B --instr NAME|all --check-layout [--json]
+ * --cvt without OVERFLOW means sat; without --cvt: rne,sat, but rne,inf for
+ * A = tf32 and for A = D (see default_cvt). Sparse and integer instructions
+ * have no chains (all leaves them out). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +31,20 @@
 typedef struct {
     const char *backend, *instr, *a, *b, *c;
     bool json, check_layout;
-    long long random;  /* corpus elements per instruction, 0: one element */
+    long long random;  /* corpus elements per instruction (chains with --chain), 0: one element */
     unsigned long long seed;
+    int chain;         /* steps per chain, 0: no chains */
+    tc_rounding cvt;   /* D -> A between chain steps */
+    bool cvt_given;    /* else default_cvt, per instruction */
+    struct chain_twins *twins;
 } run_opts;
+
+/* --instr all --chain: the last full chain record of each key, so that a
+ * later instruction of the same key can be written as same_as it. */
+typedef struct chain_twins {
+    size_t n;
+    tc_chain_rec *recs; /* at most one per catalogue entry */
+} chain_twins;
 
 /* "v,v,v" into bits of f (rounded once, RNE); n receives the count. */
 static int parse_list(const char *what, const char *text, const tc_format *f, int kmax, uint64_t *out, int *n)
@@ -204,6 +224,14 @@ static int run_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
     return TC_EXIT_OK;
 }
 
+/* Chains need dense floating-point instructions; "all" leaves the others
+ * out silently (a named one is refused by tc_chain_record, with why). */
+static bool chainable(const tc_instr *ins)
+{
+    return !ins->sparse && !tc_format_is_int(ins->a) && !tc_format_is_int(ins->b) && !tc_format_is_int(ins->c) &&
+           !tc_format_is_int(ins->d);
+}
+
 /* The instructions named by --instr (one, or "all"). */
 static int for_each(tc_backend *b, const run_opts *o, int (*fn)(tc_backend *, const tc_instr *, const run_opts *))
 {
@@ -218,6 +246,8 @@ static int for_each(tc_backend *b, const run_opts *o, int (*fn)(tc_backend *, co
     int worst = TC_EXIT_OK;
     for (size_t i = 0; i < n; i++) {
         char why[384];
+        if (o->chain && !chainable(&cat[i]))
+            continue;
         if (!tc_backend_supports(b, &cat[i], why, sizeof why)) {
             fprintf(stderr, "tcscope run: skipped %s\n", why);
             continue;
@@ -237,6 +267,92 @@ static int record_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
     if (tc_corpus_record(b, ins, (size_t)o->random, o->seed, stdout, err, sizeof err))
         return cli_fail(CMD, "%s", err);
     fflush(stdout);
+    return TC_EXIT_OK;
+}
+
+/* The chain cvt without --cvt: rne with satfinite, as the GPU converts a
+ * wider D into FP8, f16 or bf16; but rne with Inf where A has D's range:
+ * TF32 from f32 (sm_90 has .satfinite for tf32 only with .rna, emulated and
+ * with its own NaNs; cvt.rn.tf32.f32 is native and matches tc_encode bit
+ * for bit) and A = D (f16, f64: nothing is converted, and a saturating
+ * encoder would turn D's Inf into max where the GPU keeps it). */
+static tc_rounding default_cvt(const tc_instr *ins)
+{
+    bool wide = ins->a == &tc_tf32 || ins->a == ins->d;
+    return (tc_rounding){.mode = TC_RNE, .ovf = wide ? TC_OVF_INF : TC_OVF_SAT};
+}
+
+/* Whether an instruction after ins in the catalogue (one "all" runs) has
+ * ins's chain key, so that ins's record may serve it as twin. */
+static bool key_used_later(const tc_instr *ins, const char *key)
+{
+    size_t n;
+    const tc_instr *cat = tc_catalogue(&n);
+    char k2[96];
+    for (size_t i = (size_t)(ins - cat) + 1; i < n; i++) {
+        if (!chainable(&cat[i]))
+            continue;
+        tc_chain_key(&cat[i], k2, sizeof k2);
+        if (!strcmp(k2, key))
+            return true;
+    }
+    return false;
+}
+
+static int chain_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
+{
+    char err[384], key[96];
+    chain_twins *tw = o->twins;
+    tc_chain_key(ins, key, sizeof key);
+    size_t ti = tw ? tw->n : 0; /* this key's entry in the table */
+    for (size_t i = 0; tw && i < tw->n; i++)
+        if (!strcmp(tw->recs[i].key, key))
+            ti = i;
+    tc_chain_rec *twin = tw && ti < tw->n ? &tw->recs[ti] : NULL, rec;
+    tc_rounding cvt = o->cvt_given ? o->cvt : default_cvt(ins);
+    if (tc_chain_record(b, ins, (size_t)o->random, o->chain, cvt, o->seed, twin, tw ? &rec : NULL, stdout, err,
+                        sizeof err))
+        return cli_fail(CMD, "%s", err);
+    fflush(stdout);
+    if (!tw)
+        return TC_EXIT_OK;
+    /* keep the last full record of the key while a later instruction may
+     * need it (a record can be large: nothing else is kept) */
+    bool later = key_used_later(ins, key);
+    if (rec.same_as[0] || !later)
+        tc_chain_rec_free(&rec);
+    else {
+        if (twin)
+            tc_chain_rec_free(twin);
+        tw->recs[ti] = rec;
+        tw->n += ti == tw->n;
+    }
+    if (!later && twin) { /* the key is done: drop its entry */
+        tc_chain_rec_free(twin);
+        tw->recs[ti] = tw->recs[--tw->n];
+    }
+    return TC_EXIT_OK;
+}
+
+/* "ROUND[,OVERFLOW]": a rounding of tc_round_parse but rs (the record keeps
+ * no random bits), an overflow of tc_overflow_parse (default sat, as the
+ * GPU's cvt.satfinite). Applies to every instruction run. */
+static int parse_cvt(const char *v, tc_rounding *r)
+{
+    char round[16];
+    const char *comma = strchr(v, ',');
+    size_t rl = comma ? (size_t)(comma - v) : strlen(v);
+    *r = (tc_rounding){.mode = TC_RNE, .ovf = TC_OVF_SAT};
+    bool ok = rl < sizeof round;
+    if (ok) {
+        memcpy(round, v, rl);
+        round[rl] = '\0';
+        ok = tc_round_parse(round, &r->mode) && r->mode != TC_RS;
+    }
+    if (!ok)
+        return cli_fail(CMD, "--cvt: bad rounding in '%s' (rne, rna, rz, ru, rd, ro)", v);
+    if (comma && !tc_overflow_parse(comma + 1, &r->ovf))
+        return cli_fail(CMD, "--cvt: bad overflow in '%s' (inf, sat, nan)", v);
     return TC_EXIT_OK;
 }
 
@@ -284,6 +400,17 @@ int cmd_run(int argc, char **argv)
             o.seed = strtoull(v, &end, 0);
             if (*end || !*v)
                 return cli_fail(CMD, "--seed: bad number '%s'", v);
+        } else if (!missing && (v = cli_opt(argc, argv, &i, "--chain", &missing))) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*end || !*v || n < 1 || n > 1000000)
+                return cli_fail(CMD, "--chain: bad length '%s' (1..1e6 steps)", v);
+            o.chain = (int)n;
+        } else if (!missing && (v = cli_opt(argc, argv, &i, "--cvt", &missing))) {
+            int rc = parse_cvt(v, &o.cvt);
+            if (rc)
+                return rc;
+            o.cvt_given = true;
         } else if (missing)
             return TC_EXIT_USAGE;
         else if (!strcmp(argv[i], "--json"))
@@ -295,6 +422,14 @@ int cmd_run(int argc, char **argv)
     }
     if (!o.instr)
         return cli_fail(CMD, "--instr NAME is required (see tcscope list)");
+    if (o.chain && !o.random)
+        return cli_fail(CMD, "--chain LEN needs --random N (the number of chains)");
+    if (o.chain && o.check_layout)
+        return cli_fail(CMD, "--chain and --check-layout do not go together");
+    if (o.cvt_given && !o.chain)
+        return cli_fail(CMD, "--cvt only applies to --chain");
+    if (o.chain && o.random > 1000000)
+        return cli_fail(CMD, "--random: at most 1e6 chains with --chain");
     bool one = !o.random && !o.check_layout;
     if (one && (!o.a || !o.b || !o.c))
         return cli_fail(CMD, "--a, --b and --c are required (or --random N, or --check-layout)");
@@ -309,7 +444,21 @@ int cmd_run(int argc, char **argv)
     if (!b)
         return cli_fail(CMD, "%s", err);
     int rc;
-    if (o.check_layout)
+    if (o.chain) {
+        size_t ncat;
+        tc_catalogue(&ncat);
+        chain_twins tw = {0, calloc(ncat, sizeof(tc_chain_rec))};
+        if (!tw.recs) {
+            tc_backend_close(b);
+            return cli_fail(CMD, "out of memory");
+        }
+        if (!strcmp(o.instr, "all"))
+            o.twins = &tw;
+        rc = for_each(b, &o, chain_one);
+        for (size_t i = 0; i < tw.n; i++)
+            tc_chain_rec_free(&tw.recs[i]);
+        free(tw.recs);
+    } else if (o.check_layout)
         rc = for_each(b, &o, layout_one);
     else if (o.random)
         rc = for_each(b, &o, record_one);

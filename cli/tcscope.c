@@ -13,7 +13,7 @@ static const struct {
     {"formats", cmd_formats, "formats [--json]                      table of every format"},
     {"convert", cmd_convert, "convert --to FMT [--round MODE] [--sat|--nosat|--ovf inf|sat|nan] [--ftz] [--daz] [--rbits R] [--json] VALUE...|-"},
     {"list", cmd_list, "list [--backend B] [--json]            instructions the backend can run"},
-    {"run", cmd_run, "run --backend B --instr NAME --a V,.. --b V,.. --c V [--json]"},
+    {"run", cmd_run, "run --backend B --instr NAME --a V,.. --b V,.. --c V [--json] | --instr NAME|all --random N [--chain LEN [--cvt ROUND[,OVERFLOW]]] [--seed S] | --check-layout"},
     {"audit", cmd_audit, "audit [--backend B] [--instr NAME|all] [--out DIR] [--n COUNT] [--seed S] [--timing BENCH.json] [--shard I/N] [--json]"},
     {"verify", cmd_verify, "verify --backend B --profile P --instr NAME [--n COUNT] [--json]"},
     {"cases", cmd_cases, "cases [--backend B] [--instr NAME|all] [--json] [--emit FAMILY|fasi2021] FILE...   run case files"},

@@ -227,33 +227,25 @@ static int check_bits(const char *what, const tc_format *f, size_t n, const uint
  * of each row (the ones its metadata names), as the hardware does: not the
  * dense product, which would see an Inf or NaN of B behind a dropped zero
  * and the signs of the dropped zeros. m NULL: the exact oracle. */
-static void software_mma_sparse(const model *m, const tc_instr *ins, size_t ntiles, const uint64_t *A,
-                                const uint64_t *B, const uint64_t *C, uint64_t *D)
+static int software_mma_sparse(const model *m, const tc_instr *ins, size_t ntiles, const uint64_t *A,
+                               const uint64_t *B, const uint64_t *C, uint64_t *D, char *err, size_t errlen)
 {
-    int group, keep;
-    tc_sparse_ratio(ins, &group, &keep);
-    int K = ins->k, kc = 0, idx[4];
-    uint64_t a[256], bc[256];
-    int pos[256];
+    size_t M = (size_t)ins->m, N = (size_t)ins->n, kc = (size_t)ins->k / 2;
+    uint64_t *Ar = malloc(M * kc * sizeof *Ar), *Br = malloc(M * kc * N * sizeof *Br);
+    int rc = Ar && Br ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "out of memory");
     tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
-    for (size_t t = 0; t < ntiles; t++)
-        for (int i = 0; i < ins->m; i++) {
-            const uint64_t *row = A + (t * ins->m + i) * K;
-            kc = 0;
-            for (int g = 0; g < K; g += group) {
-                tc_sparse_kept(ins, row + g, idx);   /* checked 2:4 by the caller */
-                for (int s = 0; s < keep; s++) {
-                    pos[kc] = g + idx[s];
-                    a[kc++] = row[g + idx[s]];
-                }
-            }
-            for (int j = 0; j < ins->n; j++) {
-                for (int q = 0; q < kc; q++)
-                    bc[q] = B[(t * K + pos[q]) * ins->n + j];
-                size_t o = (t * ins->m + i) * ins->n + j;
-                D[o] = m ? model_dot(m, kc, a, bc, C[o]) : oracle_dot_exact(formats_of(ins), kc, a, bc, C[o], r);
-            }
-        }
+    for (size_t t = 0; !rc && t < ntiles; t++) { /* a tile at a time: Br is k/2 x n per row */
+        tc_sparse_rows(ins, 1, A + t * M * (size_t)ins->k, B + t * (size_t)ins->k * N, Ar, Br); /* checked by the caller */
+        if (m)
+            model_mma(m, 1, (int)N, (int)kc, M, Ar, Br, C + t * M * N, D + t * M * N);
+        else
+            oracle_mma_exact(formats_of(ins), 1, (int)N, (int)kc, M, Ar, Br, C + t * M * N, D + t * M * N, r);
+    }
+    free(Ar);
+    free(Br);
+    return rc;
 }
 
 int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
@@ -271,7 +263,7 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
         (check_bits("A", ins->a, ntiles * mk, A, err, errlen) || check_bits("B", ins->b, ntiles * kn, B, err, errlen) ||
          (C && check_bits("C", ins->c, ntiles * mn, C, err, errlen))))
         return -1;
-    if (ins->sparse && check_sparse(ins, ntiles, A, err, errlen))
+    if (ins->sparse && b->kind != BK_GPU && check_sparse(ins, ntiles, A, err, errlen))
         return -1;
     uint64_t *zeros = NULL;
     if (!C) {
@@ -284,10 +276,10 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
     }
     int rc = 0;
     if (ins->sparse && b->kind != BK_GPU) {
-        software_mma_sparse(b->kind == BK_MODEL ? model_of(b, ins, why, sizeof why) : NULL, ins, ntiles, A,
-                            B, C, D);
+        rc = software_mma_sparse(b->kind == BK_MODEL ? model_of(b, ins, why, sizeof why) : NULL, ins, ntiles, A,
+                                 B, C, D, err, errlen);
         free(zeros);
-        return 0;
+        return rc;
     }
     switch (b->kind) {
     case BK_EXACT: {

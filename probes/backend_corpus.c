@@ -322,3 +322,486 @@ void tc_corpus_rec_free(tc_corpus_rec *rec)
     free(rec->D);
     rec->A = rec->B = rec->C = rec->D = NULL;
 }
+
+/* ---- Chain records (see backend_corpus.h) ------------------------------- */
+
+void tc_chain_key(const tc_instr *ins, char *key, size_t len)
+{
+    if (!len)
+        return;
+    const char *name = ins->name;
+    size_t n = strlen(name);
+    if (ins->a_in_regs && n > 3 && !strcmp(name + n - 3, ".rs"))
+        n -= 3;
+    /* wgmma: drop the digits of N in ".mMnNkK." (every N makes the same step) */
+    size_t n0 = n, n1 = n;
+    const char *shape = strncmp(ins->api, "wgmma", 5) == 0 ? strstr(name, ".m") : NULL;
+    const char *nn = shape ? strchr(shape, 'n') : NULL;
+    if (nn && nn < name + n) {
+        n0 = n1 = (size_t)(nn - name) + 1;
+        while (n1 < n && name[n1] >= '0' && name[n1] <= '9')
+            n1++;
+    }
+    snprintf(key, len, "%.*s%.*s", (int)n0, name, (int)(n - n1), name + n1);
+}
+
+/* The stream of chain c: from the key (not the name, so wgmma twins share
+ * it) and the seed, tagged so that it is not the corpus stream of the same
+ * name, and one per chain so that chain c does not depend on nchains. */
+static uint64_t chain_stream(const char *key, uint64_t seed, size_t c)
+{
+    uint64_t s = seed;
+    for (const char *p = "chain:"; *p; p++)
+        s = s * 1099511628211ull ^ (unsigned char)*p;
+    for (const char *p = key; *p; p++)
+        s = s * 1099511628211ull ^ (unsigned char)*p;
+    s += (uint64_t)c * 0xD1B54A32D192ED03ull;
+    splitmix(&s);
+    return s;
+}
+
+/* A finite value with a random sign and significand and exponent e0 or
+ * e0 + 1 (kept within the normal range); with probability 1/any, any
+ * pattern, so that specials and huge values also reach later steps. */
+static uint64_t chain_elem(const tc_format *f, int e0, unsigned any, uint64_t *s)
+{
+    uint64_t r = splitmix(s);
+    if ((r >> 32) % any == 0)
+        return splitmix(s) & tc_format_mask(f);
+    uint64_t mant = (splitmix(s) & ((1ull << f->mbits) - 1)) << f->shift;
+    uint64_t sign = (r & 1) ? 1ull << (f->storage_bits - 1) : 0;
+    int emax_field = (1 << f->ebits) - 1;
+    int e = f->bias + e0 + (int)((r >> 1) & 1);
+    if (e < 1)
+        e = 1;
+    if (e > emax_field - 1)
+        e = emax_field - 1;
+    return sign | (uint64_t)e << (f->mbits + f->shift) | mant;
+}
+
+void tc_chain_inputs(const tc_instr *ins, size_t nchains, int len, uint64_t seed, uint64_t *A0, uint64_t *B,
+                     uint64_t *C)
+{
+    char key[96];
+    tc_chain_key(ins, key, sizeof key);
+    size_t M = (size_t)ins->m, K = (size_t)ins->k, mk = M * K, kk = K * K;
+    /* b = 1.f * 2^e, e in {eb, eb + 1}: E[b^2] = 35/6 * 4^eb, and
+     * eb = -floor((ceil(log2 K) + 5) / 2) keeps K * E[b^2] within [0.18, 0.37] for
+     * K = 4..32, so X = X*B + C (C in [1/2, 2)) settles instead of growing.
+     * Any pattern with probability 1/(32 K), about one row in 32 of B_i and
+     * C_i: a NaN or Inf anywhere in B_i reaches every element of the chain
+     * one step later, so one in 32 elements (K^2/32 per B_i) would leave
+     * nothing but NaN after two or three steps. */
+    int lg = 0;
+    while ((1u << lg) < (unsigned)ins->k)
+        lg++;
+    int eb = -((lg + 5) / 2);
+    unsigned any = 32u * (unsigned)ins->k;
+    for (size_t c = 0; c < nchains; c++) {
+        uint64_t s = chain_stream(key, seed, c);
+        for (size_t e = 0; e < mk; e++)
+            A0[c * mk + e] = random_elem(ins->a, false, &s);
+        for (size_t i = 0; i < (size_t)len; i++) {
+            size_t step = c * (size_t)len + i;
+            for (size_t e = 0; e < kk; e++)
+                B[step * kk + e] = chain_elem(ins->b, eb, any, &s);
+            for (size_t e = 0; e < mk; e++)
+                C[step * mk + e] = chain_elem(ins->c, -1, any, &s);
+        }
+    }
+}
+
+/* Chains need floating-point operands and a dense A (the chain feeds D back
+ * into A, which a 2:4 pattern cannot take). */
+static int chain_refused(const tc_instr *ins, char *err, size_t errlen)
+{
+    if (ins->sparse) {
+        snprintf(err, errlen, "%s: sparse instructions have no chains (D cannot feed a 2:4 A)", ins->name);
+        return -1;
+    }
+    if (tc_format_is_int(ins->a) || tc_format_is_int(ins->b) || tc_format_is_int(ins->c) ||
+        tc_format_is_int(ins->d)) {
+        snprintf(err, errlen, "%s: integer instructions have no chains (chains need floating-point formats)",
+                 ins->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Element counts of a record's arrays; -1 when they do not fit a size_t. */
+typedef struct {
+    size_t mk, kk, steps;
+} chain_dims;
+
+static int chain_dims_of(const tc_instr *ins, size_t nchains, int len, chain_dims *d, char *err, size_t errlen)
+{
+    size_t M = (size_t)ins->m, K = (size_t)ins->k;
+    d->mk = M * K;
+    d->kk = K * K;
+    if (nchains < 1 || len < 1) {
+        snprintf(err, errlen, "%s: chains and len must be at least 1", ins->name);
+        return -1;
+    }
+    size_t per = (d->kk > d->mk ? d->kk : d->mk) * 16; /* elements as hex or uint64_t, with room */
+    if (nchains > SIZE_MAX / (size_t)len || nchains * (size_t)len > SIZE_MAX / per) {
+        snprintf(err, errlen, "%s: %zu chains of %d steps do not fit in memory", ins->name, nchains, len);
+        return -1;
+    }
+    d->steps = nchains * (size_t)len;
+    return 0;
+}
+
+/* What a later line may take from twin: the same key, seed, shape and cvt,
+ * and full data. */
+static int twin_matches(const tc_chain_rec *twin, const char *key, uint64_t seed, size_t nchains, int len,
+                        tc_rounding cvt)
+{
+    return twin && twin->ins && !strcmp(twin->key, key) && twin->seed == seed && twin->nchains == nchains &&
+           twin->len == len && twin->cvt.mode == cvt.mode && twin->cvt.ovf == cvt.ovf && twin->A0 && twin->B &&
+           twin->C && twin->X && twin->D;
+}
+
+static int json_put_hex(json_t *j, const char *key, const uint64_t *x, size_t n, const tc_format *f)
+{
+    char *h = to_hex(x, n, f);
+    if (!h)
+        return -1;
+    json_object_set_new(j, key, json_string(h));
+    free(h);
+    return 0;
+}
+
+int tc_chain_record(tc_backend *b, const tc_instr *ins, size_t nchains, int len, tc_rounding cvt, uint64_t seed,
+                    const tc_chain_rec *twin, tc_chain_rec *rec, FILE *out, char *err, size_t errlen)
+{
+    if (rec)
+        memset(rec, 0, sizeof *rec);
+    chain_dims dm;
+    if (chain_refused(ins, err, errlen) || chain_dims_of(ins, nchains, len, &dm, err, errlen))
+        return -1;
+    if (cvt.ftz || cvt.daz || cvt.mode == TC_RS) {
+        snprintf(err, errlen, "%s: chain cvt must be a rounding (not rs) and an overflow only: the record keeps "
+                 "no ftz, daz or random bits", ins->name);
+        return -1;
+    }
+    char key[96];
+    tc_chain_key(ins, key, sizeof key);
+    if (twin && !twin_matches(twin, key, seed, nchains, len, cvt)) {
+        snprintf(err, errlen, "%s: twin %s is not a full record of key %s with the same seed, chains, len and cvt",
+                 ins->name, twin->ins ? twin->ins->name : "(none)", key);
+        return -1;
+    }
+    size_t mk = dm.mk, kk = dm.kk, st = dm.steps;
+    uint64_t *A0 = malloc(nchains * mk * 8), *B = malloc(st * kk * 8), *C = malloc(st * mk * 8),
+             *X = malloc(st * mk * 8), *D = malloc(st * mk * 8);
+    int rc = -1;
+    json_t *j = NULL;
+    if (!A0 || !B || !C || !X || !D) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    tc_chain_inputs(ins, nchains, len, seed, A0, B, C);
+    if (tc_backend_chain(b, ins, nchains, len, A0, B, C, cvt, X, D, err, errlen))
+        goto done;
+    /* The inputs are the twin's by construction (same key and seed); the
+     * outputs are compared here, on the data, never assumed. */
+    bool same = twin && !memcmp(twin->A0, A0, nchains * mk * 8) && !memcmp(twin->B, B, st * kk * 8) &&
+                !memcmp(twin->C, C, st * mk * 8) && !memcmp(twin->X, X, st * mk * 8) &&
+                !memcmp(twin->D, D, st * mk * 8);
+    const tc_backend_info *info = tc_backend_get_info(b);
+    j = json_object();
+    json_object_set_new(j, "kind", json_string("chain"));
+    json_object_set_new(j, "instr", json_string(ins->name));
+    json_object_set_new(j, "key", json_string(key));
+    json_object_set_new(j, "backend", json_string(info->backend));
+    json_object_set_new(j, "device", json_string(info->device));
+    json_object_set_new(j, "driver", json_string(info->driver));
+    json_object_set_new(j, "cuda", json_string(info->cuda));
+    json_object_set_new(j, "sm", json_integer(info->sm));
+    json_object_set_new(j, "seed", json_integer((json_int_t)seed));
+    json_object_set_new(j, "chains", json_integer((json_int_t)nchains));
+    json_object_set_new(j, "len", json_integer(len));
+    json_object_set_new(j, "cvt", json_pack("{s:s, s:s}", "round", tc_round_name(cvt.mode), "overflow",
+                                            tc_overflow_name(cvt.ovf)));
+    if (same)
+        json_object_set_new(j, "same_as", json_string(twin->ins->name));
+    else if (json_put_hex(j, "a0", A0, nchains * mk, ins->a) || json_put_hex(j, "b", B, st * kk, ins->b) ||
+             json_put_hex(j, "c", C, st * mk, ins->c) || json_put_hex(j, "x", X, st * mk, ins->a) ||
+             json_put_hex(j, "d", D, st * mk, ins->d)) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    char *line = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!line) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    fprintf(out, "%s\n", line);
+    free(line);
+    rc = 0;
+    if (rec) { /* this run's full data, whether or not the line carries it */
+        rec->ins = ins;
+        snprintf(rec->key, sizeof rec->key, "%s", key);
+        if (same)
+            snprintf(rec->same_as, sizeof rec->same_as, "%s", twin->ins->name);
+        snprintf(rec->backend, sizeof rec->backend, "%s", info->backend);
+        snprintf(rec->device, sizeof rec->device, "%s", info->device);
+        snprintf(rec->driver, sizeof rec->driver, "%s", info->driver);
+        snprintf(rec->cuda, sizeof rec->cuda, "%s", info->cuda);
+        rec->sm = info->sm;
+        rec->seed = seed;
+        rec->nchains = nchains;
+        rec->len = len;
+        rec->cvt = (tc_rounding){.mode = cvt.mode, .ovf = cvt.ovf};
+        rec->A0 = A0, rec->B = B, rec->C = C, rec->X = X, rec->D = D;
+        A0 = B = C = X = D = NULL;
+    }
+done:
+    json_decref(j);
+    free(A0);
+    free(B);
+    free(C);
+    free(X);
+    free(D);
+    return rc;
+}
+
+/* One hex field of n elements of f into a fresh array; the length is checked
+ * before anything is allocated, so a damaged count cannot ask for terabytes. */
+static int hex_field(json_t *j, const char *field, size_t n, const tc_format *f, uint64_t **out)
+{
+    const char *s = json_string_value(json_object_get(j, field));
+    size_t w = (size_t)(f->storage_bits + 3) / 4;
+    if (!s || strlen(s) != n * w)
+        return -1;
+    *out = malloc(n * 8 + 8);
+    return *out ? from_hex(s, n, f, *out) : -1;
+}
+
+int tc_chain_parse(const char *line, tc_chain_rec *rec, char *err, size_t errlen)
+{
+    memset(rec, 0, sizeof *rec);
+    json_error_t je;
+    json_t *j = json_loads(line, 0, &je);
+    if (!j) {
+        snprintf(err, errlen, "bad JSON: %s", je.text);
+        return -1;
+    }
+    int rc = -1;
+    const char *kind = json_string_value(json_object_get(j, "kind"));
+    const char *name = json_string_value(json_object_get(j, "instr"));
+    if (!kind || strcmp(kind, "chain") != 0) {
+        snprintf(err, errlen, "not a chain record (kind '%s')", kind ? kind : "(none)");
+        goto done;
+    }
+    const tc_instr *ins = rec->ins = tc_instr_by_name(name);
+    if (!ins) {
+        snprintf(err, errlen, "unknown instruction '%s'", name ? name : "(none)");
+        goto done;
+    }
+    if (chain_refused(ins, err, errlen))
+        goto done;
+    char key[96];
+    tc_chain_key(ins, key, sizeof key);
+    copy_str(j, "key", rec->key, sizeof rec->key);
+    if (strcmp(rec->key, key) != 0) {
+        snprintf(err, errlen, "%s: key '%s' is not its chain key '%s'", ins->name, rec->key, key);
+        goto done;
+    }
+    json_t *jc = json_object_get(j, "chains"), *jl = json_object_get(j, "len"), *js = json_object_get(j, "seed");
+    json_int_t nc = json_integer_value(jc), len = json_integer_value(jl);
+    if (!json_is_integer(jc) || !json_is_integer(jl) || !json_is_integer(js) || nc < 1 || len < 1 ||
+        len > 1000000000) {
+        snprintf(err, errlen, "%s: bad or missing seed, chains or len", ins->name);
+        goto done;
+    }
+    rec->nchains = (size_t)nc;
+    rec->len = (int)len;
+    rec->seed = (uint64_t)json_integer_value(js);
+    chain_dims dm;
+    if (chain_dims_of(ins, rec->nchains, rec->len, &dm, err, errlen))
+        goto done;
+    json_t *cv = json_object_get(j, "cvt");
+    const char *rn = json_string_value(json_object_get(cv, "round")),
+               *ov = json_string_value(json_object_get(cv, "overflow"));
+    if (!rn || !ov || !tc_round_parse(rn, &rec->cvt.mode) || !tc_overflow_parse(ov, &rec->cvt.ovf) ||
+        rec->cvt.mode == TC_RS) {
+        snprintf(err, errlen, "%s: bad or missing cvt (round '%s', overflow '%s')", ins->name, rn ? rn : "?",
+                 ov ? ov : "?");
+        goto done;
+    }
+    copy_str(j, "backend", rec->backend, sizeof rec->backend);
+    copy_str(j, "device", rec->device, sizeof rec->device);
+    copy_str(j, "driver", rec->driver, sizeof rec->driver);
+    copy_str(j, "cuda", rec->cuda, sizeof rec->cuda);
+    rec->sm = (int)json_integer_value(json_object_get(j, "sm"));
+    static const char *const data[] = {"a0", "b", "c", "x", "d"};
+    json_t *sa = json_object_get(j, "same_as");
+    if (sa) {
+        const tc_instr *tw = tc_instr_by_name(json_string_value(sa));
+        char tkey[96] = "";
+        if (tw)
+            tc_chain_key(tw, tkey, sizeof tkey);
+        if (!tw || tw == ins || strcmp(tkey, key) != 0) {
+            snprintf(err, errlen, "%s: same_as '%s' is not another instruction of key %s", ins->name,
+                     json_is_string(sa) ? json_string_value(sa) : "?", key);
+            goto done;
+        }
+        for (size_t i = 0; i < 5; i++)
+            if (json_object_get(j, data[i])) {
+                snprintf(err, errlen, "%s: both same_as and \"%s\"", ins->name, data[i]);
+                goto done;
+            }
+        snprintf(rec->same_as, sizeof rec->same_as, "%s", tw->name);
+    } else if (hex_field(j, "a0", rec->nchains * dm.mk, ins->a, &rec->A0) ||
+               hex_field(j, "b", dm.steps * dm.kk, ins->b, &rec->B) ||
+               hex_field(j, "c", dm.steps * dm.mk, ins->c, &rec->C) ||
+               hex_field(j, "x", dm.steps * dm.mk, ins->a, &rec->X) ||
+               hex_field(j, "d", dm.steps * dm.mk, ins->d, &rec->D)) {
+        snprintf(err, errlen, "%s: a0, b, c, x or d missing, of the wrong length or with bad digits", ins->name);
+        goto done;
+    }
+    rc = 0;
+done:
+    json_decref(j);
+    if (rc)
+        tc_chain_rec_free(rec);
+    return rc;
+}
+
+int tc_chain_resolve(tc_chain_rec *rec, const tc_chain_rec *twin, char *err, size_t errlen)
+{
+    if (!rec->same_as[0])
+        return 0;
+    if (!twin || !twin->ins || strcmp(twin->ins->name, rec->same_as) != 0 ||
+        !twin_matches(twin, rec->key, rec->seed, rec->nchains, rec->len, rec->cvt)) {
+        snprintf(err, errlen, "%s: its twin %s is missing or does not match (key, seed, chains, len, cvt)",
+                 rec->ins ? rec->ins->name : "?", rec->same_as);
+        return -1;
+    }
+    chain_dims dm;
+    if (chain_dims_of(rec->ins, rec->nchains, rec->len, &dm, err, errlen))
+        return -1;
+    tc_chain_rec_free(rec);
+    rec->A0 = dup_elems(twin->A0, rec->nchains * dm.mk);
+    rec->B = dup_elems(twin->B, dm.steps * dm.kk);
+    rec->C = dup_elems(twin->C, dm.steps * dm.mk);
+    rec->X = dup_elems(twin->X, dm.steps * dm.mk);
+    rec->D = dup_elems(twin->D, dm.steps * dm.mk);
+    if (!rec->A0 || !rec->B || !rec->C || !rec->X || !rec->D) {
+        tc_chain_rec_free(rec);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+void tc_chain_rec_free(tc_chain_rec *rec)
+{
+    free(rec->A0);
+    free(rec->B);
+    free(rec->C);
+    free(rec->X);
+    free(rec->D);
+    rec->A0 = rec->B = rec->C = rec->X = rec->D = NULL;
+}
+
+/* X: X_0 = A0 and X_i = cvt(D_{i-1}), element by element. */
+static void check_chain_x(const tc_chain_rec *r, size_t mk, size_t *x_mismatch, size_t *x_nan_pattern)
+{
+    const tc_instr *ins = r->ins;
+    tc_rounding cvt = {.mode = r->cvt.mode, .ovf = r->cvt.ovf};
+    for (size_t c = 0; c < r->nchains; c++)
+        for (size_t i = 0; i < (size_t)r->len; i++) {
+            size_t step = c * (size_t)r->len + i;
+            const uint64_t *x = r->X + step * mk;
+            for (size_t e = 0; e < mk; e++) {
+                uint64_t want = i == 0 ? r->A0[c * mk + e]
+                                       : tc_encode(ins->a, tc_decode(ins->d, r->D[(step - 1) * mk + e], false),
+                                                   false, cvt);
+                if (x[e] == want)
+                    continue;
+                if (tc_classify(ins->a, x[e]) == TC_NAN && tc_classify(ins->a, want) == TC_NAN)
+                    (*x_nan_pattern)++;
+                else
+                    (*x_mismatch)++;
+            }
+        }
+}
+
+/* Bytes of tiles handed to one tc_backend_mma call: large enough that the
+ * per-call cost of the software backends vanishes, small enough for a
+ * wgmma N = 256 replay (16 of 256 columns used at K = 16) to stay modest. */
+#define CHECK_BATCH_BYTES ((size_t)64 << 20)
+
+/* D: every step again as ceil(K/N) plain MMAs on column blocks of B_i and
+ * C_i (zero beyond K), all steps of all chains batched. */
+static int check_chain_d(tc_backend *b, const tc_chain_rec *r, const chain_dims *dm, size_t *d_mismatch,
+                         char *err, size_t errlen)
+{
+    const tc_instr *ins = r->ins;
+    size_t M = (size_t)ins->m, N = (size_t)ins->n, K = (size_t)ins->k;
+    size_t mk = dm->mk, kn = K * N, mn = M * N, nb = (K + N - 1) / N;
+    size_t total = dm->steps * nb, per_tile = (mk + kn + 2 * mn) * 8;
+    size_t batch = CHECK_BATCH_BYTES / per_tile;
+    if (batch < 1)
+        batch = 1;
+    if (batch > total)
+        batch = total;
+    uint64_t *A = malloc(batch * mk * 8), *B = malloc(batch * kn * 8), *C = malloc(batch * mn * 8),
+             *D = malloc(batch * mn * 8);
+    int rc = 0;
+    if (!A || !B || !C || !D) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    for (size_t t0 = 0; !rc && t0 < total; t0 += batch) {
+        size_t nt = total - t0 < batch ? total - t0 : batch;
+        for (size_t u = 0; u < nt; u++) { /* tile t = step * nb + block */
+            size_t step = (t0 + u) / nb, j0 = (t0 + u) % nb * N;
+            memcpy(A + u * mk, r->X + step * mk, mk * 8);
+            for (size_t kk = 0; kk < K; kk++)
+                for (size_t j = 0; j < N; j++)
+                    B[u * kn + kk * N + j] = j0 + j < K ? r->B[step * dm->kk + kk * K + j0 + j] : 0;
+            for (size_t i = 0; i < M; i++)
+                for (size_t j = 0; j < N; j++)
+                    C[u * mn + i * N + j] = j0 + j < K ? r->C[step * mk + i * K + j0 + j] : 0;
+        }
+        if (tc_backend_mma(b, ins, nt, A, B, C, D, err, errlen)) {
+            rc = -1;
+            break;
+        }
+        for (size_t u = 0; u < nt; u++) {
+            size_t step = (t0 + u) / nb, j0 = (t0 + u) % nb * N;
+            for (size_t i = 0; i < M; i++)
+                for (size_t j = 0; j < N && j0 + j < K; j++)
+                    *d_mismatch += D[u * mn + i * N + j] != r->D[step * mk + i * K + j0 + j];
+        }
+    }
+    free(A);
+    free(B);
+    free(C);
+    free(D);
+    return rc;
+}
+
+int tc_chain_check(tc_backend *b, const tc_chain_rec *rec, size_t *d_mismatch, size_t *x_mismatch,
+                   size_t *x_nan_pattern, char *err, size_t errlen)
+{
+    *d_mismatch = *x_mismatch = *x_nan_pattern = 0;
+    const tc_instr *ins = rec->ins;
+    chain_dims dm;
+    if (!ins || chain_refused(ins, err, errlen) || chain_dims_of(ins, rec->nchains, rec->len, &dm, err, errlen))
+        return -1;
+    if (!rec->A0 || !rec->B || !rec->C || !rec->X || !rec->D) {
+        snprintf(err, errlen, "%s: the record has no data (same_as %s not resolved)", ins->name, rec->same_as);
+        return -1;
+    }
+    char why[384];
+    if (!tc_backend_supports(b, ins, why, sizeof why)) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    check_chain_x(rec, dm.mk, x_mismatch, x_nan_pattern);
+    return check_chain_d(b, rec, &dm, d_mismatch, err, errlen);
+}

@@ -57,4 +57,76 @@ int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errl
 int tc_corpus_resolve(tc_corpus_rec *rec, const tc_corpus_rec *twin, char *err, size_t errlen);
 void tc_corpus_rec_free(tc_corpus_rec *rec);
 
+/* ---- Chain records ------------------------------------------------------
+ * The output of on-GPU chains (tc_backend_chain), one JSON line per
+ * instruction, so that CI can replay every step of a GPU chain on the model:
+ *
+ *   {"kind": "chain", "instr": NAME, "key": KEY, "backend": .., "device": ..,
+ *    "driver": .., "cuda": .., "sm": 90, "seed": S, "chains": C, "len": L,
+ *    "cvt": {"round": "rne", "overflow": "sat"},
+ *    "a0": HEX, "b": HEX, "c": HEX, "x": HEX, "d": HEX}
+ *
+ * M = ins->m, K = ins->k; arrays chain-major then step-major as in probes.h:
+ * a0 C*M*K (A's format), b C*L*K*K (B's), c C*L*M*K (C's), x C*L*M*K (A's:
+ * x step i is X_{i-1}, the input step i used), d C*L*M*K (D's). HEX as above.
+ * A line whose X and D equal those of an earlier line of the same key, seed,
+ * chains, len and cvt (its twin) says "same_as": TWIN instead of a0..d.
+ */
+
+/* The chain key: the name without the wgmma N (wgmma.m64n8k16.. ->
+ * wgmma.m64nk16..) and without ".rs", so every wgmma of one type and K gets
+ * the same chain inputs (a chain step is X (64 x K) * B (K x K): N only says
+ * how many instructions make a step). mma and wmma: the name itself. */
+void tc_chain_key(const tc_instr *ins, char *key, size_t len);
+
+/* Inputs of nchains chains of len steps, the same for the same (key, seed),
+ * and chain c's first steps the same whatever nchains and len are: A0 as
+ * tc_corpus_inputs draws A (specials included, so step 1 sees everything);
+ * B_i and C_i finite, B elements about 1/sqrt(K) (so K * E[b^2] < 1/2 and a
+ * chain of normal values stays bounded), C in [1/2, 2); any pattern with
+ * probability 1/(32 K) (about one row in 32: a NaN in B_i takes the whole
+ * chain the next step, so a higher rate leaves chains of NaN). */
+void tc_chain_inputs(const tc_instr *ins, size_t nchains, int len, uint64_t seed, uint64_t *A0, uint64_t *B,
+                     uint64_t *C);
+
+typedef struct {
+    const tc_instr *ins;
+    char key[96], same_as[96], backend[64], device[128], driver[32], cuda[32];
+    int sm;
+    uint64_t seed;
+    size_t nchains;
+    int len;
+    tc_rounding cvt;                 /* mode and ovf only */
+    uint64_t *A0, *B, *C, *X, *D;    /* NULL until resolved when same_as is set */
+} tc_chain_rec;
+
+/* Runs the chains on b and writes one line. twin (optional): a record of the
+ * same key, seed, chains, len and cvt already written; when this run's X and
+ * D equal the twin's bit for bit the line says same_as. *rec (optional)
+ * receives this run's full data (free with tc_chain_rec_free), to serve as a
+ * later twin. Sparse and integer instructions have no chains; cvt must be a
+ * rounding and an overflow only (no ftz/daz, no stochastic rounding: the
+ * record keeps neither). 0, or -1 with err (nothing written, *rec empty). */
+int tc_chain_record(tc_backend *b, const tc_instr *ins, size_t nchains, int len, tc_rounding cvt, uint64_t seed,
+                    const tc_chain_rec *twin, tc_chain_rec *rec, FILE *out, char *err, size_t errlen);
+
+/* Parses one line. 0, or -1 with err naming the problem (nothing to free). */
+int tc_chain_parse(const char *line, tc_chain_rec *rec, char *err, size_t errlen);
+/* Copies the arrays of rec's twin (already parsed and resolved) when rec says
+ * same_as; checks name, key, seed, chains, len and cvt agree. 0 or -1. */
+int tc_chain_resolve(tc_chain_rec *rec, const tc_chain_rec *twin, char *err, size_t errlen);
+void tc_chain_rec_free(tc_chain_rec *rec);
+
+/* Replays a record on b, every step on its own, with plain MMAs:
+ *  X: X_0 must equal A0 and X_i must equal tc_encode(A, tc_decode(D, D_{i-1}),
+ *     cvt); mismatches in *x_mismatch, except where both are NaN (different
+ *     patterns): *x_nan_pattern;
+ *  D: D_i must equal what tc_backend_mma gives for the recorded X_{i-1}, B_i,
+ *     C_i; a step is ceil(K/N) MMAs on the column blocks of B_i and C_i
+ *     (columns at or beyond K zero, their outputs dropped); mismatching
+ *     elements in *d_mismatch.
+ * 0, or -1 with err when b cannot run the instruction or rec is unresolved. */
+int tc_chain_check(tc_backend *b, const tc_chain_rec *rec, size_t *d_mismatch, size_t *x_mismatch,
+                   size_t *x_nan_pattern, char *err, size_t errlen);
+
 #endif

@@ -151,21 +151,23 @@ static int nthreads_for(size_t n)
     return c < 1 ? 1 : c > PAR_MAX ? PAR_MAX : (int)c;
 }
 
-/* Runs fn on nt slices of [0, n) (job 0 on this thread). */
-static void run_par(par_job *jobs, int nt, void *(*fn)(void *))
+/* Runs fn on the nt jobs of `size` bytes each at jobs (job 0 on this thread). */
+static void run_par_of(void *jobs, size_t size, int nt, void *(*fn)(void *))
 {
     pthread_t th[PAR_MAX];
     bool started[PAR_MAX] = {false};
     for (int i = 1; i < nt; i++)
-        started[i] = pthread_create(&th[i], NULL, fn, &jobs[i]) == 0;
-    fn(&jobs[0]);
+        started[i] = pthread_create(&th[i], NULL, fn, (char *)jobs + (size_t)i * size) == 0;
+    fn(jobs);
     for (int i = 1; i < nt; i++) {
         if (started[i])
             pthread_join(th[i], NULL);
         else
-            fn(&jobs[i]);
+            fn((char *)jobs + (size_t)i * size);
     }
 }
+
+static void run_par(par_job *jobs, int nt, void *(*fn)(void *)) { run_par_of(jobs, sizeof *jobs, nt, fn); }
 
 /* Job i's share [*lo, *hi) of n elements split into nt near-equal parts. */
 static void job_range(size_t n, int nt, int i, size_t *lo, size_t *hi)
@@ -288,41 +290,75 @@ static int run_chunk(tc_gpub *b, const tc_gpu_kernel *k, const tc_instr *ins, si
 
 /* mma.sp, wgmma.sp: the logical A of nt tiles (checked against its format)
  * into the compressed A at native width (pa) and the metadata registers (pe,
- * tc_sparse_meta_threads per tile), as probes/sparse.h says; refuses an A
- * that is not structured sparse. */
-static int pack_sparse(const tc_instr *ins, const uint64_t *A, size_t nt, size_t t0, void *pa, uint32_t *pe,
-                       char *err, size_t errlen)
+ * `threads` per tile, through the map of tc_sparse_meta_map), as
+ * probes/sparse.h says; refuses an A that is not structured sparse. */
+#define SPARSE_TILE_MAX (64 * 64) /* logical A elements of the largest sparse tile (wgmma.sp k64) */
+
+typedef struct {
+    const tc_instr *ins;
+    const uint64_t *A;
+    size_t t0, nt;   /* tiles [t0, t0 + nt) of this call's A, numbered from base in messages */
+    size_t base;
+    void *pa;
+    uint32_t *pe;
+    const int *map;
+    int threads;
+    int rc;
+    char err[320];
+} sparse_job;
+
+static void *pack_sparse_job(void *arg)
 {
-    size_t mk = (size_t)ins->m * (size_t)ins->k, mkc = mk / 2;
+    sparse_job *j = arg;
+    const tc_instr *ins = j->ins;
+    size_t mk = (size_t)ins->m * (size_t)ins->k, mkc = mk / 2, ab = (size_t)ins->a->storage_bits / 8;
     int G, S;
     tc_sparse_ratio(ins, &G, &S);
-    uint64_t mask = tc_operand_mask(ins->a);
-    for (size_t i = 0; i < nt * mk; i++)
-        if (A[i] & ~mask) {
-            snprintf(err, errlen, "A[%zu] = 0x%llx is not a %s bit pattern", t0 * mk + i, (unsigned long long)A[i],
-                     ins->a->name);
-            return -1;
-        }
-    uint64_t *ac = malloc(mkc * sizeof *ac);
-    uint8_t *nib = malloc((size_t)ins->m * (size_t)(ins->k / G));
-    int rc = ac && nib ? 0 : -1;
-    if (rc)
-        snprintf(err, errlen, "out of memory");
-    for (size_t t = 0; !rc && t < nt; t++) {
-        rc = tc_sparse_compress(ins, A + t * mk, t0 + t, ac, nib, err, errlen);
-        if (!rc && !tc_sparse_meta_regs(ins, nib, pe + t * (size_t)tc_sparse_meta_threads(ins))) {
-            snprintf(err, errlen, "%s: no metadata layout for this instruction", ins->name);
-            rc = -1;
-        }
-        if (!rc && pack(ac, mkc, ins->a->storage_bits / 8, mask, (char *)pa + t * mkc * (size_t)(ins->a->storage_bits / 8)) != mkc) {
-            snprintf(err, errlen, "%s: compressed A of tile %zu is not a %s bit pattern (internal error)", ins->name,
-                     t0 + t, ins->a->name);
-            rc = -1;
+    uint64_t mask = tc_operand_mask(ins->a), ac[SPARSE_TILE_MAX / 2];
+    uint8_t nib[SPARSE_TILE_MAX / 2];
+    j->rc = 0;
+    for (size_t t = j->t0; !j->rc && t < j->t0 + j->nt; t++) {
+        const uint64_t *At = j->A + t * mk;
+        for (size_t i = 0; i < mk; i++)
+            if (At[i] & ~mask) {
+                snprintf(j->err, sizeof j->err, "A[%zu] = 0x%llx is not a %s bit pattern", (j->base + t) * mk + i,
+                         (unsigned long long)At[i], ins->a->name);
+                j->rc = -1;
+                return NULL;
+            }
+        j->rc = tc_sparse_compress(ins, At, j->base + t, ac, nib, j->err, sizeof j->err);
+        if (!j->rc) {
+            tc_sparse_meta_regs_mapped(j->map, j->threads, nib, j->pe + t * (size_t)j->threads);
+            pack(ac, mkc, (int)ab, mask, (char *)j->pa + t * mkc * ab); /* kept values of a checked A */
         }
     }
-    free(ac);
-    free(nib);
-    return rc;
+    return NULL;
+}
+
+static int pack_sparse(const tc_instr *ins, const uint64_t *A, size_t nt, size_t base, void *pa, uint32_t *pe,
+                       char *err, size_t errlen)
+{
+    int map[TC_SPARSE_MAP_MAX];
+    int threads = tc_sparse_meta_map(ins, map);
+    if (!threads || (size_t)ins->m * (size_t)ins->k > SPARSE_TILE_MAX) {
+        snprintf(err, errlen, "%s: no metadata layout for this instruction", ins->name);
+        return -1;
+    }
+    int np = nthreads_for(nt * (size_t)ins->m * (size_t)ins->k);
+    sparse_job jobs[PAR_MAX];
+    for (int i = 0; i < np; i++) {
+        size_t lo, hi;
+        job_range(nt, np, i, &lo, &hi);
+        jobs[i] = (sparse_job){.ins = ins, .A = A, .t0 = lo, .nt = hi - lo, .base = base, .pa = pa, .pe = pe,
+                               .map = map, .threads = threads};
+    }
+    run_par_of(jobs, sizeof jobs[0], np, pack_sparse_job);
+    for (int i = 0; i < np; i++)
+        if (jobs[i].rc) { /* the first bad tile in order */
+            snprintf(err, errlen, "%s", jobs[i].err);
+            return -1;
+        }
+    return 0;
 }
 
 int tc_gpub_mma(tc_gpub *b, const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
@@ -466,9 +502,15 @@ static int chain_fmt(const tc_format *f)
  * tf32; FP8 only .rn.satfinite). Returns the rounding code or -1. */
 static int chain_mode(int afmt, int dfmt, tc_rounding r, char *why, size_t len)
 {
-    if (afmt == dfmt)
-        return TC_CR_RN; /* no conversion */
     bool sat = r.ovf == TC_OVF_SAT;
+    if (afmt == dfmt) { /* no conversion: X is D, which a saturating cvt would not keep (Inf) */
+        if (sat || r.ftz) {
+            snprintf(why, len, "A and D have one format, so the chain converts nothing: give a cvt without "
+                               "saturation or ftz");
+            return -1;
+        }
+        return TC_CR_RN;
+    }
     int m = r.mode == TC_RNE ? TC_CR_RN : r.mode == TC_RZ ? TC_CR_RZ : r.mode == TC_RD ? TC_CR_RM
           : r.mode == TC_RU ? TC_CR_RP : r.mode == TC_RNA ? TC_CR_RNA : -1;
     bool ok = false;
@@ -496,7 +538,10 @@ int tc_gpub_chain(tc_gpub *b, const tc_instr *ins, size_t nchains, int len, cons
     const tc_gpu_chain_kernel *k = tc_gpu_chain_kernel_find(ins->name);
     char why[256];
     if (!k) {
-        snprintf(err, errlen, "%s: on-GPU chains are built for mma.sync floating-point instructions only", ins->name);
+        /* a sparse A must keep its 2:4 pattern, which a converted D does not have */
+        snprintf(err, errlen, "%s: no on-GPU chain: %s", ins->name,
+                 ins->sparse ? "a sparse instruction's A is 2:4 structured, a chain's X (the converted D) is not"
+                             : "chains are built for the dense floating-point instructions only");
         return -1;
     }
     if (!tc_gpub_supports(b, ins, why, sizeof why)) {

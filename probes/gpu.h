@@ -55,8 +55,8 @@ const tc_gpu_kernel *tc_gpu_kernels_mma_sp(size_t *n);
 const tc_gpu_kernel *tc_gpu_kernels_wgmma_sp(size_t *n);
 const tc_gpu_kernel *tc_gpu_kernel_find(const char *name);
 
-/* On-GPU chains (mma.sync instructions): see tc_chain_body in
- * probes/gpu_kernels.cuh. Format codes and rounding codes of the cvt. */
+/* On-GPU chains (every dense floating-point instruction): see "On-GPU
+ * chains" in probes/gpu_kernels.cuh. Format codes and rounding codes of the cvt. */
 enum { TC_CF_F16 = 1, TC_CF_BF16, TC_CF_TF32, TC_CF_E4M3, TC_CF_E5M2, TC_CF_F32, TC_CF_F64 };
 enum { TC_CR_RN = 0, TC_CR_RZ, TC_CR_RM, TC_CR_RP, TC_CR_RNA };
 
@@ -72,8 +72,15 @@ typedef int (*tc_chain_launch_fn)(const tc_chain_args *a, int grid);
 typedef struct {
     const char *name;
     tc_chain_launch_fn launch;
+    int block;              /* threads per block */
+    int chains_per_block;   /* 8 (a warp each) or 1 (a warpgroup) */
 } tc_gpu_chain_kernel;
 
+/* The chain kernels built into this binary, per family (generated .cu files). */
+const tc_gpu_chain_kernel *tc_gpu_chains_mma(size_t *n);
+const tc_gpu_chain_kernel *tc_gpu_chains_wgmma_f16(size_t *n);
+const tc_gpu_chain_kernel *tc_gpu_chains_wgmma_tf32(size_t *n);
+const tc_gpu_chain_kernel *tc_gpu_chains_wgmma_fp8(size_t *n);
 const tc_gpu_chain_kernel *tc_gpu_chain_kernel_find(const char *name);
 
 typedef struct tc_gpu tc_gpu;

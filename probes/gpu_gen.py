@@ -83,19 +83,26 @@ static int launch_{s}(const tc_gpu_args *a, int grid)
 }}
 """
     if a not in ("s8", "u8"):
-        code += f"""extern "C" __global__ void __launch_bounds__(256) tcc_{s}(tc_chain_args g) {{ tc_chain_body<op_{s}>(g); }}
-static int chain_{s}(const tc_chain_args *a, int grid)
-{{
-    tcc_{s}<<<grid, 256>>>(*a);
-    return (int)cudaGetLastError();
-}}
-"""
-        CHAINS.append('    {"%s", chain_%s},\n' % (name, s))
+        code += chain_kernel(name, "tc_chain_body", 256, 8)
     entry = '    {"%s", "tcx_%s", TC_GPUK_WARP, 256, 8, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
     return code, entry
 
 
 CHAINS = []
+
+
+def chain_kernel(name, body, block, per_block, bounds=""):
+    """The chain kernel of one instruction (its Op struct already emitted),
+    registered in CHAINS for the family's chain table."""
+    s = ident(name)
+    CHAINS.append('    {"%s", chain_%s, %d, %d},\n' % (name, s, block, per_block))
+    return f"""extern "C" __global__ void __launch_bounds__({block}{bounds}) tcc_{s}(tc_chain_args g) {{ {body}<op_{s}>(g); }}
+static int chain_{s}(const tc_chain_args *a, int grid)
+{{
+    tcc_{s}<<<grid, {block}>>>(*a);
+    return (int)cudaGetLastError();
+}}
+"""
 
 # mma.sp: the entries of probes/catalogue.c add_mma_sparse. The metadata
 # built by probes/sparse.c is always ordered (idx0 < idx1), for which the ISA
@@ -163,27 +170,27 @@ def gen_wmma_op(m, n, k, a, c, frag_t, mem_t, acc_t):
     name = "wmma.m%dn%dk%d.%s.%s.%s.%s" % (m, n, k, c, a, a, c)
     s = ident(name)
     code = f"""
-extern "C" __global__ void __launch_bounds__(256) tcx_{s}(tc_gpu_args g)
-{{
-    const unsigned long long nw = (unsigned long long)gridDim.x * blockDim.x / 32u;
-    for (unsigned long long t = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u;
-         t < g.ntiles; t += nw) {{
+struct op_{s} {{
+    static constexpr int M = {m}, N = {n}, K = {k}, AB = {BITS[a]}, CB = {BITS[c]};
+    static __device__ __forceinline__ void run(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8_t *D)
+    {{
         wmma::fragment<wmma::matrix_a, {m}, {n}, {k}, {frag_t}, wmma::row_major> fa;
         wmma::fragment<wmma::matrix_b, {m}, {n}, {k}, {frag_t}, wmma::row_major> fb;
         wmma::fragment<wmma::accumulator, {m}, {n}, {k}, {acc_t}> fc;
-        wmma::load_matrix_sync(fa, (const {mem_t} *)g.A + t * {m * k}, {k});
-        wmma::load_matrix_sync(fb, (const {mem_t} *)g.B + t * {k * n}, {n});
-        wmma::load_matrix_sync(fc, (const {acc_t} *)g.C + t * {m * n}, {n}, wmma::mem_row_major);
+        wmma::load_matrix_sync(fa, (const {mem_t} *)A, {k});
+        wmma::load_matrix_sync(fb, (const {mem_t} *)B, {n});
+        wmma::load_matrix_sync(fc, (const {acc_t} *)C, {n}, wmma::mem_row_major);
         wmma::mma_sync(fc, fa, fb, fc);
-        wmma::store_matrix_sync(({acc_t} *)g.D + t * {m * n}, fc, {n}, wmma::mem_row_major);
+        wmma::store_matrix_sync(({acc_t} *)D, fc, {n}, wmma::mem_row_major);
     }}
-}}
+}};
+extern "C" __global__ void __launch_bounds__(256) tcx_{s}(tc_gpu_args g) {{ tc_wmma_body<op_{s}>(g); }}
 static int launch_{s}(const tc_gpu_args *a, int grid)
 {{
     tcx_{s}<<<grid, 256>>>(*a);
     return (int)cudaGetLastError();
 }}
-"""
+""" + chain_kernel(name, "tc_wmma_chain_body", 256, 8)
     entry = '    {"%s", "tcx_%s", TC_GPUK_WMMA, 256, 8, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
     return code, entry
 
@@ -259,7 +266,7 @@ static int launch_{s}(const tc_gpu_args *a, int grid)
     tcx_{s}<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }}
-"""
+""" + chain_kernel(name, "tc_wg_chain_body", 128, 1, ", 1")
     entry = '    {"%s", "tcx_%s", TC_GPUK_WG, 128, 1, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
     return code, entry
 
@@ -318,14 +325,12 @@ def write(path, family, parts, extra_include="", chains=None):
 static const tc_gpu_chain_kernel chain_kernels[] = {
 %s};
 
-extern "C" const tc_gpu_chain_kernel *tc_gpu_chain_kernel_find(const char *name)
+extern "C" const tc_gpu_chain_kernel *tc_gpu_chains_%s(size_t *n)
 {
-    for (size_t i = 0; i < sizeof chain_kernels / sizeof chain_kernels[0]; i++)
-        if (!strcmp(chain_kernels[i].name, name))
-            return &chain_kernels[i];
-    return NULL;
+    *n = sizeof chain_kernels / sizeof chain_kernels[0];
+    return chain_kernels;
 }
-""" % "".join(chains)
+""" % ("".join(chains), family)
     text = HEADER + extra_include + codes + chain_text + f"""
 static const tc_gpu_kernel kernels[] = {{
 {entries}}};
@@ -345,16 +350,17 @@ def main():
     os.makedirs(out, exist_ok=True)
     parts = [gen_mma_op(*e) for e in mma_entries()] + [gen_wmma_op(*w) for w in WMMA]
     write(out + "/mma_gen.cu", "mma", parts,
-          "#include <string.h>\n#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n#include <mma.h>\nusing namespace nvcuda;\n",
+          "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n#include <mma.h>\nusing namespace nvcuda;\n",
           chains=CHAINS)
     write(out + "/mma_sp_gen.cu", "mma_sp", [gen_mma_sp_op(*e) for e in mma_sp_entries()])
     for group in ("f16", "tf32", "fp8"):
         parts = []
+        CHAINS.clear()
         for rs in (False, True):
             for n in WG_N:
                 for ab, d, k in wg_types(group):
                     parts.append(gen_wgmma_op(n, ab, d, k, rs))
-        write(out + "/wgmma_gen_%s.cu" % group, "wgmma_" + group, parts)
+        write(out + "/wgmma_gen_%s.cu" % group, "wgmma_" + group, parts, chains=CHAINS)
     parts = []
     for n in WG_N:
         for ab, d, k in [t for g in ("f16", "tf32", "fp8") for t in wg_types(g)]:

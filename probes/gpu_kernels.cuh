@@ -50,6 +50,24 @@ __device__ __forceinline__ void tc_st_elem(uint8_t *tile, unsigned idx, unsigned
 
 /* Element e of the registers sits at bits (e % per_reg) * BITS of register e / per_reg. */
 template <int BITS, int E>
+__device__ __forceinline__ void tc_put(typename tc_reg<BITS>::T (&r)[tc_nreg<BITS, E>::n], int e, unsigned long long v)
+{
+    if constexpr (BITS == 64)
+        r[e] = (typename tc_reg<BITS>::T)v;
+    else
+        r[e * BITS / 32] |= (uint32_t)v << ((e * BITS) % 32);
+}
+
+template <int BITS, int E>
+__device__ __forceinline__ unsigned long long tc_get(const typename tc_reg<BITS>::T (&r)[tc_nreg<BITS, E>::n], int e)
+{
+    if constexpr (BITS == 64 || BITS == 32)
+        return r[e];
+    else
+        return ((uint32_t)r[e * BITS / 32] >> ((e * BITS) % 32)) & ((1u << BITS) - 1u);
+}
+
+template <int BITS, int E>
 __device__ __forceinline__ void tc_gather(typename tc_reg<BITS>::T (&r)[tc_nreg<BITS, E>::n],
                                           const uint8_t *tile, const uint16_t *tab)
 {
@@ -57,13 +75,8 @@ __device__ __forceinline__ void tc_gather(typename tc_reg<BITS>::T (&r)[tc_nreg<
     for (int i = 0; i < tc_nreg<BITS, E>::n; i++)
         r[i] = 0;
 #pragma unroll
-    for (int e = 0; e < E; e++) {
-        unsigned long long v = tc_ld_elem<BITS>(tile, tab[e]);
-        if constexpr (BITS == 64)
-            r[e] = (typename tc_reg<BITS>::T)v;
-        else
-            r[e * BITS / 32] |= (uint32_t)v << ((e * BITS) % 32);
-    }
+    for (int e = 0; e < E; e++)
+        tc_put<BITS, E>(r, e, tc_ld_elem<BITS>(tile, tab[e]));
 }
 
 template <int BITS, int E>
@@ -71,15 +84,42 @@ __device__ __forceinline__ void tc_scatter(const typename tc_reg<BITS>::T (&r)[t
                                            uint8_t *tile, const uint16_t *tab)
 {
 #pragma unroll
+    for (int e = 0; e < E; e++)
+        tc_st_elem<BITS>(tile, tab[e], tc_get<BITS, E>(r, e));
+}
+
+/* Column blocks (chains): a table entry idx of an R x N operand names
+ * (idx / N, idx % N); in a block starting at column j0 of a wider matrix of
+ * `cols` columns (row stride cols) that is (idx / N, j0 + idx % N), and
+ * columns at or beyond `cols` read as zero and are not written. */
+template <int BITS>
+__device__ __forceinline__ unsigned long long tc_ld_block(const uint8_t *m, unsigned idx, int N, int j0, int cols)
+{
+    int r = (int)idx / N, j = (int)idx % N + j0;
+    return j < cols ? tc_ld_elem<BITS>(m, (unsigned)(r * cols + j)) : 0ull;
+}
+
+template <int BITS, int E>
+__device__ __forceinline__ void tc_gather_block(typename tc_reg<BITS>::T (&r)[tc_nreg<BITS, E>::n],
+                                                const uint8_t *m, const uint16_t *tab, int N, int j0, int cols)
+{
+#pragma unroll
+    for (int i = 0; i < tc_nreg<BITS, E>::n; i++)
+        r[i] = 0;
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        tc_put<BITS, E>(r, e, tc_ld_block<BITS>(m, tab[e], N, j0, cols));
+}
+
+template <int BITS, int E>
+__device__ __forceinline__ void tc_scatter_block(const typename tc_reg<BITS>::T (&r)[tc_nreg<BITS, E>::n],
+                                                 uint8_t *m, const uint16_t *tab, int N, int j0, int cols)
+{
+#pragma unroll
     for (int e = 0; e < E; e++) {
-        unsigned long long v;
-        if constexpr (BITS == 64)
-            v = r[e];
-        else if constexpr (BITS == 32)
-            v = r[e];
-        else
-            v = ((uint32_t)r[e * BITS / 32] >> ((e * BITS) % 32)) & ((1u << BITS) - 1u);
-        tc_st_elem<BITS>(tile, tab[e], v);
+        int row = tab[e] / N, j = tab[e] % N + j0;
+        if (j < cols)
+            tc_st_elem<BITS>(m, (unsigned)(row * cols + j), tc_get<BITS, E>(r, e));
     }
 }
 
@@ -129,46 +169,74 @@ __device__ __forceinline__ void tc_mma_sp_body(const tc_gpu_args &g)
     }
 }
 
-/* wgmma: one warpgroup (the block) per tile. B, and A unless RS, go through
- * shared memory in the no-swizzle K-major layout of probes/layout.h. */
+/* wgmma: B and, unless RS, A go through shared memory in the no-swizzle
+ * K-major layout of probes/layout.h. A: 64 x K row-major. */
+template <class Op>
+__device__ __forceinline__ void tc_wg_stage_a(uint8_t *sA, const uint8_t *A, unsigned tid)
+{
+    constexpr int K = Op::K, KBYTES = K * Op::AB / 8;
+    for (unsigned i = tid; i < 64u * K; i += 128) {
+        unsigned r = i / K, c = i % K;
+        tc_st_elem<Op::AB>(sA, tc_wg_smem_offset(r, c, Op::AB / 8, KBYTES) / (Op::AB / 8), tc_ld_elem<Op::AB>(A, i));
+    }
+}
+
+/* The K x N block at column j0 of B (K x cols), stored as B^T: B[kk][n] is
+ * row n, column kk. */
+template <class Op>
+__device__ __forceinline__ void tc_wg_stage_b(uint8_t *sB, const uint8_t *B, unsigned tid, int j0, int cols)
+{
+    constexpr int N = Op::N, K = Op::K, KBYTES = K * Op::AB / 8;
+    for (unsigned i = tid; i < (unsigned)(K * N); i += 128) {
+        unsigned kk = i / N, n = i % N;
+        tc_st_elem<Op::AB>(sB, tc_wg_smem_offset(n, kk, Op::AB / 8, KBYTES) / (Op::AB / 8),
+                           tc_ld_block<Op::AB>(B, i, N, j0, cols));
+    }
+}
+
+/* One dense wgmma by the warpgroup: A (64 x K; already staged in sA unless
+ * RS), the column block j0 of B (K x cols) and of C (64 x cols) into the
+ * same block of D. Leaves shared memory free for the next call. */
+template <class Op>
+__device__ __forceinline__ void tc_wg_step(uint8_t *sA, uint8_t *sB, const uint8_t *A, const uint8_t *B,
+                                           const uint8_t *C, uint8_t *D, const uint16_t *ta, const uint16_t *tc,
+                                           unsigned tid, int j0, int cols)
+{
+    constexpr int N = Op::N, K = Op::K, AE = 64 * K / 128, CE = 64 * N / 128;
+    constexpr int KBYTES = K * Op::AB / 8; /* 32 for every wgmma input type */
+    tc_wg_stage_b<Op>(sB, B, tid, j0, cols);
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
+    tc_gather_block<Op::CB, CE>(d, C, tc + tid * CE, N, j0, cols);
+    uint64_t descB = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sB), tc_wg_lbo(KBYTES), tc_wg_sbo(KBYTES));
+    if constexpr (Op::RS) {
+        uint32_t a[tc_nreg<Op::AB, AE>::n];
+        tc_gather<Op::AB, AE>(a, A, ta + tid * AE);
+        Op::run_rs(d, a, descB);
+    } else {
+        uint64_t descA = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sA), tc_wg_lbo(KBYTES), tc_wg_sbo(KBYTES));
+        Op::run_ss(d, descA, descB);
+    }
+    tc_scatter_block<Op::CB, CE>(d, D, tc + tid * CE, N, j0, cols);
+    __syncthreads(); /* the next call overwrites shared memory */
+}
+
+/* wgmma: one warpgroup (the block) per tile. */
 template <class Op>
 __device__ __forceinline__ void tc_wgmma_body(const tc_gpu_args &g)
 {
-    constexpr int M = 64, N = Op::N, K = Op::K;
-    constexpr int AE = M * K / 128, CE = M * N / 128;
-    constexpr int KBYTES = K * Op::AB / 8; /* 32 for every wgmma input type */
+    constexpr int M = 64, N = Op::N, K = Op::K, KBYTES = K * Op::AB / 8;
     __shared__ __align__(128) uint8_t sA[Op::RS ? 16 : M * KBYTES];
     __shared__ __align__(128) uint8_t sB[N * KBYTES];
     const unsigned tid = threadIdx.x;
     for (unsigned long long t = blockIdx.x; t < g.ntiles; t += gridDim.x) {
         const uint8_t *At = (const uint8_t *)g.A + t * (M * K * Op::AB / 8);
-        const uint8_t *Bt = (const uint8_t *)g.B + t * (K * N * Op::AB / 8);
         if constexpr (!Op::RS)
-            for (unsigned i = tid; i < (unsigned)(M * K); i += 128) {
-                unsigned r = i / K, c = i % K;
-                tc_st_elem<Op::AB>(sA, tc_wg_smem_offset(r, c, Op::AB / 8, KBYTES) / (Op::AB / 8),
-                                   tc_ld_elem<Op::AB>(At, i));
-            }
-        for (unsigned i = tid; i < (unsigned)(K * N); i += 128) {
-            unsigned kk = i / N, n = i % N; /* B[kk][n] is row n, column kk of B^T */
-            tc_st_elem<Op::AB>(sB, tc_wg_smem_offset(n, kk, Op::AB / 8, KBYTES) / (Op::AB / 8),
-                               tc_ld_elem<Op::AB>(Bt, i));
-        }
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        __syncthreads();
-        typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
-        tc_gather<Op::CB, CE>(d, (const uint8_t *)g.C + t * (M * N * Op::CB / 8), g.tc + tid * CE);
-        uint64_t descB = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sB), tc_wg_lbo(KBYTES), tc_wg_sbo(KBYTES));
-        if constexpr (Op::RS) {
-            uint32_t a[tc_nreg<Op::AB, AE>::n];
-            tc_gather<Op::AB, AE>(a, At, g.ta + tid * AE);
-            Op::run_rs(d, a, descB);
-        } else {
-            uint64_t descA = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sA), tc_wg_lbo(KBYTES), tc_wg_sbo(KBYTES));
-            Op::run_ss(d, descA, descB);
-        }
-        tc_scatter<Op::CB, CE>(d, (uint8_t *)g.D + t * (M * N * Op::CB / 8), g.tc + tid * CE);
-        __syncthreads(); /* the next tile overwrites shared memory */
+            tc_wg_stage_a<Op>(sA, At, tid);
+        tc_wg_step<Op>(sA, sB, At, (const uint8_t *)g.B + t * (K * N * Op::AB / 8),
+                       (const uint8_t *)g.C + t * (M * N * Op::CB / 8), (uint8_t *)g.D + t * (M * N * Op::CB / 8),
+                       g.ta, g.tc, tid, 0, N);
     }
 }
 
@@ -194,11 +262,7 @@ __device__ __forceinline__ void tc_wgmma_sp_body(const tc_gpu_args &g)
             tc_st_elem<Op::AB>(sA, tc_wg_smem_offset(r, c, Op::AB / 8, AKBYTES) / (Op::AB / 8),
                                tc_ld_elem<Op::AB>(At, i));
         }
-        for (unsigned i = tid; i < (unsigned)(K * N); i += 128) {
-            unsigned kk = i / N, n = i % N; /* B[kk][n] is row n, column kk of B^T */
-            tc_st_elem<Op::AB>(sB, tc_wg_smem_offset(n, kk, Op::AB / 8, BKBYTES) / (Op::AB / 8),
-                               tc_ld_elem<Op::AB>(Bt, i));
-        }
+        tc_wg_stage_b<Op>(sB, Bt, tid, 0, N);
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         __syncthreads();
         typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
@@ -212,12 +276,13 @@ __device__ __forceinline__ void tc_wgmma_sp_body(const tc_gpu_args &g)
     }
 }
 
-/* ---- On-GPU chains (mma.sync instructions) --------------------------------
- * Warp c runs chain c: X (M x K) lives in Xused; for step i the product
- * X * B_i (B_i K x K) + C_i is made of ceil(K/N) MMAs on column blocks of
- * B_i (zero beyond K), D_i is stored, and the next X is D_i converted by
- * the GPU's own cvt into A's format. */
-
+/* ---- On-GPU chains ---------------------------------------------------------
+ * One warp (mma, wmma) or warpgroup (wgmma) runs a chain: X (M x K) lives in
+ * Xused; for step i the product X * B_i (B_i K x K) + C_i is made of
+ * ceil(K/N) MMAs on column blocks of B_i and C_i (zero beyond K), D_i is
+ * stored, and the next X is D_i converted by the GPU's own cvt into A's
+ * format. Nothing of a step stays in registers across the cvt: the
+ * hardware sees exactly the X that is returned. */
 
 __device__ __forceinline__ uint32_t tc_f32_to_f16(float x, int mode, bool sat)
 {
@@ -305,80 +370,124 @@ __device__ __forceinline__ uint64_t tc_chain_cvt(uint64_t d, int dfmt, int afmt,
 }
 
 
+template <bool BLOCK>
+__device__ __forceinline__ void tc_chain_sync()
+{
+    if constexpr (BLOCK)
+        __syncthreads();
+    else
+        __syncwarp();
+}
+
+/* Chain ch: X_0 = A0, then per step step(X, B_i, C_i, D_i) and the next X;
+ * threads t = 0..nt-1 of the warp (BLOCK false) or block share the loops. */
+template <int AB, int BB, int CB, int M, int K, bool BLOCK, class Step>
+__device__ __forceinline__ void tc_chain_run(const tc_chain_args &g, unsigned long long ch, unsigned t, unsigned nt,
+                                             Step step)
+{
+    constexpr unsigned MK = M * K;
+    uint8_t *X0 = (uint8_t *)g.Xused + ch * g.len * (MK * AB / 8);
+    for (unsigned e = t; e < MK; e += nt)
+        tc_st_elem<AB>(X0, e, tc_ld_elem<AB>((const uint8_t *)g.A0 + ch * (MK * AB / 8), e));
+    tc_chain_sync<BLOCK>();
+    for (int i = 0; i < g.len; i++) {
+        unsigned long long s = ch * g.len + i;
+        uint8_t *Di = (uint8_t *)g.D + s * (MK * CB / 8);
+        step((const uint8_t *)g.Xused + s * (MK * AB / 8), (const uint8_t *)g.B + s * (K * K * BB / 8),
+             (const uint8_t *)g.C + s * (MK * CB / 8), Di);
+        tc_chain_sync<BLOCK>();
+        if (i + 1 < g.len) {
+            uint8_t *Xn = (uint8_t *)g.Xused + (s + 1) * (MK * AB / 8);
+            for (unsigned e = t; e < MK; e += nt)
+                tc_st_elem<AB>(Xn, e, tc_chain_cvt(tc_ld_elem<CB>(Di, e), g.dfmt, g.afmt, g.mode, g.sat != 0));
+            tc_chain_sync<BLOCK>();
+        }
+    }
+}
+
+/* mma.sync chains: one warp per chain. */
 template <class Op>
 __device__ __forceinline__ void tc_chain_body(const tc_chain_args &g)
 {
     constexpr int M = Op::M, N = Op::N, K = Op::K;
     constexpr int AE = M * K / 32, BE = K * N / 32, CE = M * N / 32;
-    constexpr int AY = Op::AB / 8, BY = Op::BB / 8, CY = Op::CB / 8;
     const unsigned lane = threadIdx.x & 31u;
     const unsigned long long nw = (unsigned long long)gridDim.x * blockDim.x / 32u;
     for (unsigned long long ch = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u; ch < g.nchains;
-         ch += nw) {
-        uint8_t *X0 = (uint8_t *)g.Xused + ch * g.len * (M * K * AY);
-        for (int e = lane; e < M * K; e += 32)
-            tc_st_elem<Op::AB>(X0, e, tc_ld_elem<Op::AB>((const uint8_t *)g.A0 + ch * (M * K * AY), e));
-        __syncwarp();
-        for (int i = 0; i < g.len; i++) {
-            unsigned long long step = ch * g.len + i;
-            const uint8_t *X = (const uint8_t *)g.Xused + step * (M * K * AY);
-            const uint8_t *Bi = (const uint8_t *)g.B + step * (K * K * BY);
-            const uint8_t *Ci = (const uint8_t *)g.C + step * (M * K * CY);
-            uint8_t *Di = (uint8_t *)g.D + step * (M * K * CY);
-            typename tc_reg<Op::AB>::T a[tc_nreg<Op::AB, AE>::n];
-            tc_gather<Op::AB, AE>(a, X, g.ta + lane * AE);
-            for (int cb = 0; cb * N < K; cb++) {
-                typename tc_reg<Op::BB>::T b[tc_nreg<Op::BB, BE>::n];
-                typename tc_reg<Op::CB>::T c[tc_nreg<Op::CB, CE>::n], d[tc_nreg<Op::CB, CE>::n];
-#pragma unroll
-                for (int r = 0; r < tc_nreg<Op::BB, BE>::n; r++)
-                    b[r] = 0;
-#pragma unroll
-                for (int r = 0; r < tc_nreg<Op::CB, CE>::n; r++)
-                    c[r] = 0;
-#pragma unroll
-                for (int e = 0; e < BE; e++) {
-                    int idx = g.tb[lane * BE + e], kk = idx / N, j = idx % N + cb * N;
-                    unsigned long long v = j < K ? tc_ld_elem<Op::BB>(Bi, kk * K + j) : 0;
-                    if constexpr (Op::BB == 64)
-                        b[e] = v;
-                    else
-                        b[e * Op::BB / 32] |= (uint32_t)v << ((e * Op::BB) % 32);
+         ch += nw)
+        tc_chain_run<Op::AB, Op::BB, Op::CB, M, K, false>(
+            g, ch, lane, 32u, [&](const uint8_t *X, const uint8_t *Bi, const uint8_t *Ci, uint8_t *Di) {
+                typename tc_reg<Op::AB>::T a[tc_nreg<Op::AB, AE>::n];
+                tc_gather<Op::AB, AE>(a, X, g.ta + lane * AE);
+                for (int j0 = 0; j0 < K; j0 += N) {
+                    typename tc_reg<Op::BB>::T b[tc_nreg<Op::BB, BE>::n];
+                    typename tc_reg<Op::CB>::T c[tc_nreg<Op::CB, CE>::n], d[tc_nreg<Op::CB, CE>::n];
+                    tc_gather_block<Op::BB, BE>(b, Bi, g.tb + lane * BE, N, j0, K);
+                    tc_gather_block<Op::CB, CE>(c, Ci, g.tc + lane * CE, N, j0, K);
+                    Op::run(d, a, b, c);
+                    tc_scatter_block<Op::CB, CE>(d, Di, g.tc + lane * CE, N, j0, K);
                 }
-#pragma unroll
-                for (int e = 0; e < CE; e++) {
-                    int idx = g.tc[lane * CE + e], r = idx / N, j = idx % N + cb * N;
-                    unsigned long long v = j < K ? tc_ld_elem<Op::CB>(Ci, r * K + j) : 0;
-                    if constexpr (Op::CB == 64)
-                        c[e] = v;
-                    else
-                        c[e * Op::CB / 32] |= (uint32_t)v << ((e * Op::CB) % 32);
-                }
-                Op::run(d, a, b, c);
-#pragma unroll
-                for (int e = 0; e < CE; e++) {
-                    int idx = g.tc[lane * CE + e], r = idx / N, j = idx % N + cb * N;
-                    unsigned long long v;
-                    if constexpr (Op::CB == 64)
-                        v = d[e];
-                    else if constexpr (Op::CB == 32)
-                        v = d[e];
-                    else
-                        v = ((uint32_t)d[e * Op::CB / 32] >> ((e * Op::CB) % 32)) & ((1u << Op::CB) - 1u);
-                    if (j < K)
-                        tc_st_elem<Op::CB>(Di, r * K + j, v);
-                }
-            }
-            __syncwarp();
-            if (i + 1 < g.len) {
-                uint8_t *Xn = (uint8_t *)g.Xused + (step + 1) * (M * K * AY);
-                for (int e = lane; e < M * K; e += 32)
-                    tc_st_elem<Op::AB>(Xn, e,
-                                       tc_chain_cvt(tc_ld_elem<Op::CB>(Di, e), g.dfmt, g.afmt, g.mode, g.sat != 0));
+            });
+}
+
+/* wgmma chains (SS and RS): one warpgroup, the block, per chain. */
+template <class Op>
+__device__ __forceinline__ void tc_wg_chain_body(const tc_chain_args &g)
+{
+    constexpr int M = 64, N = Op::N, K = Op::K, KBYTES = K * Op::AB / 8;
+    __shared__ __align__(128) uint8_t sA[Op::RS ? 16 : M * KBYTES];
+    __shared__ __align__(128) uint8_t sB[N * KBYTES];
+    const unsigned tid = threadIdx.x;
+    for (unsigned long long ch = blockIdx.x; ch < g.nchains; ch += gridDim.x)
+        tc_chain_run<Op::AB, Op::AB, Op::CB, M, K, true>(
+            g, ch, tid, 128u, [&](const uint8_t *X, const uint8_t *Bi, const uint8_t *Ci, uint8_t *Di) {
+                if constexpr (!Op::RS)
+                    tc_wg_stage_a<Op>(sA, X, tid);
+                for (int j0 = 0; j0 < K; j0 += N)
+                    tc_wg_step<Op>(sA, sB, X, Bi, Ci, Di, g.ta, g.tc, tid, j0, K);
+            });
+}
+
+/* wmma: Op::run(A, B, C, D) loads A (ldm K), B and C (ldm N), multiplies and
+ * stores D (ldm N). One warp per tile. */
+template <class Op>
+__device__ __forceinline__ void tc_wmma_body(const tc_gpu_args &g)
+{
+    constexpr int M = Op::M, N = Op::N, K = Op::K;
+    const unsigned long long nw = (unsigned long long)gridDim.x * blockDim.x / 32u;
+    for (unsigned long long t = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u; t < g.ntiles;
+         t += nw)
+        Op::run((const uint8_t *)g.A + t * (M * K * Op::AB / 8), (const uint8_t *)g.B + t * (K * N * Op::AB / 8),
+                (const uint8_t *)g.C + t * (M * N * Op::CB / 8), (uint8_t *)g.D + t * (M * N * Op::CB / 8));
+}
+
+/* wmma chains: one warp per chain, 8 warps a block. B_i and C_i (K columns)
+ * are widened to N columns in the warp's shared-memory tiles, which take D
+ * too; the K columns of D are copied out. */
+#define TC_WMMA_CHAIN_WARPS 8
+template <class Op>
+__device__ __forceinline__ void tc_wmma_chain_body(const tc_chain_args &g)
+{
+    constexpr int M = Op::M, N = Op::N, K = Op::K;
+    static_assert(K <= N, "a wmma chain step is one MMA");
+    __shared__ __align__(32) uint8_t sB[TC_WMMA_CHAIN_WARPS][K * N * Op::AB / 8];
+    __shared__ __align__(32) uint8_t sCD[TC_WMMA_CHAIN_WARPS][M * N * Op::CB / 8];
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x / 32u;
+    const unsigned long long nw = (unsigned long long)gridDim.x * blockDim.x / 32u;
+    for (unsigned long long ch = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u; ch < g.nchains;
+         ch += nw)
+        tc_chain_run<Op::AB, Op::AB, Op::CB, M, K, false>(
+            g, ch, lane, 32u, [&](const uint8_t *X, const uint8_t *Bi, const uint8_t *Ci, uint8_t *Di) {
+                for (unsigned e = lane; e < (unsigned)(K * N); e += 32)
+                    tc_st_elem<Op::AB>(sB[w], e, tc_ld_block<Op::AB>(Bi, e, N, 0, K));
+                for (unsigned e = lane; e < (unsigned)(M * N); e += 32)
+                    tc_st_elem<Op::CB>(sCD[w], e, tc_ld_block<Op::CB>(Ci, e, N, 0, K));
                 __syncwarp();
-            }
-        }
-    }
+                Op::run(X, sB[w], sCD[w], sCD[w]);
+                __syncwarp();
+                for (unsigned e = lane; e < (unsigned)(M * K); e += 32)
+                    tc_st_elem<Op::CB>(Di, e, tc_ld_elem<Op::CB>(sCD[w], e / K * N + e % K));
+            });
 }
 
 #endif

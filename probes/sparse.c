@@ -46,6 +46,29 @@ int tc_sparse_kept(const tc_instr *ins, const uint64_t *g, int *idx)
     return 0;
 }
 
+int tc_sparse_rows(const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B, uint64_t *Ar,
+                   uint64_t *Br)
+{
+    int G, S, idx[4];
+    tc_sparse_ratio(ins, &G, &S);
+    size_t K = (size_t)ins->k, N = (size_t)ins->n, kc = K / 2;
+    for (size_t t = 0; t < ntiles; t++)
+        for (size_t r = 0; r < (size_t)ins->m; r++) {
+            size_t row = t * (size_t)ins->m + r, q = 0;
+            const uint64_t *a = A + row * K;
+            for (size_t g = 0; g < K; g += (size_t)G) {
+                if (tc_sparse_kept(ins, a + g, idx))
+                    return -1;
+                for (int s = 0; s < S; s++, q++) {
+                    size_t pos = g + (size_t)idx[s];
+                    Ar[row * kc + q] = a[pos];
+                    memcpy(Br + (row * kc + q) * N, B + (t * K + pos) * N, N * sizeof *Br);
+                }
+            }
+        }
+    return 0;
+}
+
 unsigned tc_sparse_nibble(const tc_instr *ins, const int *idx)
 {
     int G, S;
@@ -144,20 +167,36 @@ bool tc_sparse_meta_coord(const tc_instr *ins, int t, int slot, int *row, int *g
     return true;
 }
 
-bool tc_sparse_meta_regs(const tc_instr *ins, const uint8_t *nib, uint32_t *regs)
+int tc_sparse_meta_map(const tc_instr *ins, int *map)
 {
     int ng = tc_sparse_nibbles_per_row(ins), threads = tc_sparse_meta_threads(ins), r, g;
     if (!threads || !tc_sparse_meta_coord(ins, 0, 0, &r, &g))
-        return false;
+        return 0;
+    for (int t = 0; t < threads; t++)
+        for (int s = 0; s < 8; s++)
+            map[t * 8 + s] = tc_sparse_meta_coord(ins, t, s, &r, &g) ? r * ng + g : -1;
+    return threads;
+}
+
+void tc_sparse_meta_regs_mapped(const int *map, int threads, const uint8_t *nib, uint32_t *regs)
+{
     for (int t = 0; t < threads; t++) {
         uint32_t v = 0;
         bool carries = false;
         for (int s = 0; s < 8; s++)
-            if (tc_sparse_meta_coord(ins, t, s, &r, &g)) {
-                v |= (uint32_t)(nib[r * ng + g] & 0xF) << (4 * s);
+            if (map[t * 8 + s] >= 0) {
+                v |= (uint32_t)(nib[map[t * 8 + s]] & 0xF) << (4 * s);
                 carries = true;
             }
         regs[t] = carries ? v : TC_SPARSE_DECOY;
     }
-    return true;
+}
+
+bool tc_sparse_meta_regs(const tc_instr *ins, const uint8_t *nib, uint32_t *regs)
+{
+    int map[TC_SPARSE_MAP_MAX];
+    int threads = tc_sparse_meta_map(ins, map);
+    if (threads)
+        tc_sparse_meta_regs_mapped(map, threads, nib, regs);
+    return threads > 0;
 }

@@ -82,6 +82,14 @@ int tc_sparse_check(const tc_instr *ins, size_t ntiles, const uint64_t *A, char 
  * into idx; -1 if the group has more than S nonzeros. */
 int tc_sparse_kept(const tc_instr *ins, const uint64_t *g, int *idx);
 
+/* What a sparse instruction sums, as dense rows: row r of tile t becomes a
+ * 1 x k/2 tile Ar[(t*m + r)] of its kept A values and a k/2 x n tile
+ * Br[(t*m + r)] of the rows of B at those positions, so that any dense MMA
+ * code (oracle, model) on ntiles*m such tiles with C and D as given gives the
+ * instruction's sum. -1 if a group has too many nonzeros (tc_sparse_check). */
+int tc_sparse_rows(const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B, uint64_t *Ar,
+                   uint64_t *Br);
+
 /* The metadata nibble of kept positions idx (S of them, increasing). */
 unsigned tc_sparse_nibble(const tc_instr *ins, const int *idx);
 
@@ -98,6 +106,14 @@ int tc_sparse_meta_threads(const tc_instr *ins);
 /* The tc_sparse_meta_threads(ins) metadata registers of one tile from its
  * nibbles (regs holds that many). false for instructions without a layout. */
 bool tc_sparse_meta_regs(const tc_instr *ins, const uint8_t *nib, uint32_t *regs);
+
+/* The same through a map made once per instruction (the executor's pack
+ * loop): map[t*8 + s] is the nibble (row * k/G + group) that slot s of
+ * thread t carries, or -1. tc_sparse_meta_map fills TC_SPARSE_MAP_MAX
+ * entries at most and returns the thread count, 0 without a layout. */
+#define TC_SPARSE_MAP_MAX (128 * 8)
+int tc_sparse_meta_map(const tc_instr *ins, int *map);
+void tc_sparse_meta_regs_mapped(const int *map, int threads, const uint8_t *nib, uint32_t *regs);
 
 /* Diagnosis only (tools/sparse_check --wg8-meta-alt): when set, wgmma.sp
  * m64nNk64 8-bit builds its metadata with the T = 1, 2 pattern continued to

@@ -76,6 +76,8 @@ int main(void)
     rc |= bench(b, "mma.m16n8k32.f32.e4m3.e4m3.f32", (size_t)1 << 24);
     rc |= bench(b, "wgmma.m64n256k16.f32.f16.f16", (size_t)1 << 24);
     rc |= bench(b, "wgmma.m64n256k32.f32.e4m3.e4m3.rs", (size_t)1 << 24);
+    rc |= bench(b, "mma.sp.m16n8k32.f32.f16.f16.f32", (size_t)1 << 24);
+    rc |= bench(b, "wgmma.sp.m64n256k32.f32.f16.f16", (size_t)1 << 24);
     tc_backend_close(b);
     return rc;
 }

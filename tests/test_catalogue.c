@@ -146,6 +146,15 @@ static void every_dense_entry_has_a_gpu_kernel(void **state)
         total += m;
     }
     assert_int_equal(total, 172);
+    /* chains: every dense floating-point entry has one, sparse and integer none */
+    for (size_t i = 0; i < n; i++) {
+        const tc_gpu_chain_kernel *ck = tc_gpu_chain_kernel_find(c[i].name);
+        bool want = !c[i].sparse && !tc_format_is_int(c[i].a);
+        if (want != (ck != NULL))
+            fail_msg("%s: %s", c[i].name, want ? "no chain kernel" : "a chain kernel it cannot use");
+        if (ck)
+            assert_true(ck->block == (strncmp(c[i].name, "wgmma", 5) ? 256 : 128));
+    }
 #else
     char err[128];
     assert_null(tc_backend_open("gpu", err, sizeof err));

@@ -1,45 +1,96 @@
 #!/usr/bin/env bash
 # On the GPU machine (run tool): build, prove every layout, record the corpus
-# with SASS facts, bench the executor. Results under $OUT. Usage:
-#   tools/device-gpu.sh [ELEMS_PER_INSTR]
+# (dense and sparse) and the chains with SASS facts, run the GPU tests, bench
+# the executor. Results under $OUT, 8 files at most (the run tool's limit):
+#   h100-layout.jsonl, h100-corpus-{mma,wgmma,mma-sp,wgmma-sp}.jsonl.gz,
+#   h100-chain.jsonl.gz, bench.jsonl, device.log
+# Usage: tools/device-gpu.sh [ELEMS_PER_INSTR] [CHAINS] [CHAIN_LEN]
 set -u
 N=${1:-10000}
+NCH=${2:-4}
+LEN=${3:-8}
+LOG="$OUT/device.log"
 mkdir -p /tmp/deps
 for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
 export DEPS_PREFIX=/tmp/deps/usr
 export PATH=$PATH:/usr/local/cuda/bin
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/nvidia-smi.csv" 2>&1
-nvcc --version | tail -2 >> "$OUT/nvidia-smi.csv"
-if ! make DEPS_PREFIX=$DEPS_PREFIX -j16 build/tcscope build/opt/bench/bench_gpu build/opt/tests/test_backend build/opt/tests/test_layout > "$OUT/build.log" 2>&1; then
-  echo "full build failed; linking tcscope from the library alone (others' unfinished code)"; tail -5 "$OUT/build.log"
-  make DEPS_PREFIX=$DEPS_PREFIX -j16 -k build/opt/libtcscope.a $(ls cli/*.c | sed 's|^|build/opt/|; s|\.c$|.o|') >> "$OUT/build.log" 2>&1
-  rm -f build/opt/libtcscope.a; ar rcs build/opt/libtcscope.a $(find build/opt/formats build/opt/oracle build/opt/probes build/opt/cases build/opt/reports -name '*.o')
-  objs=$(ls build/opt/cli/*.o)
-  cc -O2 -o build/tcscope $objs build/opt/libtcscope.a -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -lstdc++ \
-     -L$DEPS_PREFIX/lib/x86_64-linux-gnu -Wl,-rpath,$DEPS_PREFIX/lib/x86_64-linux-gnu -ljansson -lmpfr -lgmp -lpthread -lm \
-     -Wl,--unresolved-symbols=ignore-all >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-  cc -std=c11 -D_GNU_SOURCE -O3 -DTC_HAVE_CUDA=1 -I. -I$DEPS_PREFIX/include -o build/opt/bench/bench_gpu tests/bench_gpu.c \
-     build/opt/libtcscope.a -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -lstdc++ -L$DEPS_PREFIX/lib/x86_64-linux-gnu \
-     -Wl,-rpath,$DEPS_PREFIX/lib/x86_64-linux-gnu -ljansson -lmpfr -lgmp -lpthread -lm -Wl,--unresolved-symbols=ignore-all \
-     >> "$OUT/build.log" 2>&1 || true
-fi
-T=build/tcscope
-$T list --backend gpu --all --json > /tmp/h100-list.jsonl 2>&1; echo "list: $(grep -c '"supported":true' /tmp/h100-list.jsonl) supported of $(wc -l < /tmp/h100-list.jsonl)"
-echo "== layout proof"
-$T run --backend gpu --instr all --check-layout --json > "$OUT/h100-layout.jsonl" 2> /tmp/layout.err
-echo "layout rc=$? pass=$(grep -c '"pass"' "$OUT/h100-layout.jsonl") fail=$(grep -c '"fail"' "$OUT/h100-layout.jsonl")"
-grep '"fail"' "$OUT/h100-layout.jsonl" | head -5
-echo "== corpus ($N elements per instruction)"
+say() { echo "$@" | tee -a "$LOG"; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >> "$LOG" 2>&1
+nvcc --version | tail -2 >> "$LOG"
 t0=$(date +%s)
-$T run --backend gpu --instr all --random "$N" --seed 1 2> "$OUT/corpus.err" > /tmp/corpus.jsonl
-echo "corpus rc=$? lines=$(wc -l < /tmp/corpus.jsonl) secs=$(( $(date +%s) - t0 ))"
-grep '^{"instr":"wgmma' /tmp/corpus.jsonl | gzip -9 > "$OUT/h100-corpus-wgmma.jsonl.gz"
-grep -v '^{"instr":"wgmma' /tmp/corpus.jsonl | gzip -9 > "$OUT/h100-corpus-mma.jsonl.gz"
-ls -la "$OUT"/*.gz; echo "rs lines with d_same_as: $(grep -c d_same_as /tmp/corpus.jsonl), with inputs_of only: $(grep inputs_of /tmp/corpus.jsonl | grep -vc d_same_as)"
-tail -3 "$OUT/corpus.err"
-echo "== bench"
-[ -x build/opt/bench/bench_gpu ] && build/opt/bench/bench_gpu | tee "$OUT/bench.jsonl"
-echo "== GPU tests (chains, layouts)"
-CMOCKA_MESSAGE_OUTPUT=TAP build/opt/tests/test_backend 2>&1 | tee "$OUT/test_backend.tap" | grep -v '^ok'
-echo "== one element"
-$T run --backend gpu --instr mma.m16n8k16.f32.f16.f16.f32 --a 1,2,3 --b 0.5,0.25,0x1p-30 --c 1e-3
+if ! make DEPS_PREFIX=$DEPS_PREFIX -j16 build/tcscope build/opt/bench/bench_gpu build/opt/tests/test_backend \
+     build/opt/tests/test_layout build/opt/tests/test_sparse > /tmp/build.log 2>&1; then
+  tail -40 /tmp/build.log | tee -a "$LOG"; exit 1
+fi
+say "build: $(( $(date +%s) - t0 )) s"
+T=build/tcscope
+$T list --backend gpu --all --json > /tmp/list.jsonl 2>&1
+say "list: $(grep -c '"supported":true' /tmp/list.jsonl) supported of $(wc -l < /tmp/list.jsonl)"
+
+say "== layout proof"
+t0=$(date +%s)
+$T run --backend gpu --instr all --check-layout --json > "$OUT/h100-layout.jsonl" 2>> "$LOG"
+say "layout rc=$? pass=$(grep -c '"pass"' "$OUT/h100-layout.jsonl") fail=$(grep -c '"fail"' "$OUT/h100-layout.jsonl") secs=$(( $(date +%s) - t0 ))"
+grep '"fail"' "$OUT/h100-layout.jsonl" | head -5 | tee -a "$LOG"
+
+say "== corpus ($N elements per instruction)"
+t0=$(date +%s)
+$T run --backend gpu --instr all --random "$N" --seed 1 2>> "$LOG" > /tmp/corpus.jsonl
+say "corpus rc=$? lines=$(wc -l < /tmp/corpus.jsonl) secs=$(( $(date +%s) - t0 ))"
+grep '^{"instr":"wgmma.sp' /tmp/corpus.jsonl > /tmp/c-wgmma-sp.jsonl
+grep '^{"instr":"mma.sp' /tmp/corpus.jsonl > /tmp/c-mma-sp.jsonl
+grep '^{"instr":"wgmma.m' /tmp/corpus.jsonl > /tmp/c-wgmma.jsonl
+grep -v '^{"instr":"wgmma' /tmp/corpus.jsonl | grep -v '^{"instr":"mma.sp' > /tmp/c-mma.jsonl
+for p in mma wgmma mma-sp wgmma-sp; do
+  gzip -9 < /tmp/c-$p.jsonl > "$OUT/h100-corpus-$p.jsonl.gz"
+  say "corpus $p: $(wc -l < /tmp/c-$p.jsonl) lines"
+done
+# the dense outputs against the committed record (same seed, same inputs)
+for p in mma wgmma; do
+  python3 - "$p" <<'EOF' 2>&1 | tee -a "$LOG"
+import gzip, json, sys
+p = sys.argv[1]
+old = {}
+for line in gzip.open("reports/baselines/h100-corpus-%s.jsonl.gz" % p, "rt"):
+    r = json.loads(line); old[r["instr"]] = r
+same = diff = 0
+for line in open("/tmp/c-%s.jsonl" % p):
+    r = json.loads(line); o = old.get(r["instr"])
+    if o is not None and all(r.get(k) == o.get(k) for k in ("a", "b", "c", "d", "inputs_of", "d_same_as")):
+        same += 1
+    else:
+        diff += 1; print("differs from the committed corpus:", r["instr"])
+print("corpus %s against the committed record: %d same, %d different" % (p, same, diff))
+EOF
+done
+
+say "== chains ($NCH chains x $LEN steps per instruction)"
+t0=$(date +%s)
+$T run --backend gpu --instr all --chain "$LEN" --random "$NCH" --seed 1 2>> "$LOG" | gzip -9 > "$OUT/h100-chain.jsonl.gz"
+say "chains rc=${PIPESTATUS[0]} lines=$(gzip -dc "$OUT/h100-chain.jsonl.gz" | wc -l) secs=$(( $(date +%s) - t0 ))"
+
+say "== SASS of chain kernels"
+for k in tcc_mma_m16n8k16_f32_f16_f16_f32 tcc_wmma_m16n16k8_f32_tf32_tf32_f32 tcc_wgmma_m64n8k16_f32_f16_f16_rs \
+         tcc_wgmma_m64n256k32_f16_e5m2_e4m3 tcc_wgmma_m64n64k8_f32_tf32_tf32; do
+  say "$k: $(cuobjdump -sass -fun $k $T 2>/dev/null | grep -oE '(HMMA|HGMMA|QGMMA|DMMA)[.A-Z0-9]*' | sort | uniq -c | tr '\n' ' ')"
+done
+
+say "== bench"
+build/opt/bench/bench_gpu | tee "$OUT/bench.jsonl" >> "$LOG"
+cat "$OUT/bench.jsonl"
+
+say "== GPU tests (chains, layouts, sparse)"
+for t in test_backend test_layout test_sparse; do
+  t0=$(date +%s)
+  CMOCKA_MESSAGE_OUTPUT=STDOUT build/opt/tests/$t >> "$LOG" 2>&1
+  say "$t rc=$? secs=$(( $(date +%s) - t0 ))"
+done
+grep -E "FAILED|PASSED" "$LOG" | tail -8
+grep -E "mismatches [1-9]" "$LOG" | head -20
+
+say "== wgmma sweeps now through on-GPU chains (make regress on the wgmma baseline)"
+t0=$(date +%s)
+REGRESS_OUT=/tmp/regress timeout 240 tools/regress.sh reports/baselines/h100-sweep-wgmma.json >> "$LOG" 2>&1
+say "regress wgmma rc=$? secs=$(( $(date +%s) - t0 ))"
+grep -o '"chain_path":"[^"]*"' /tmp/regress/fresh.json 2>/dev/null | sort | uniq -c | tee -a "$LOG"
+tail -3 "$LOG"

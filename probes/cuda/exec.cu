@@ -54,6 +54,21 @@ extern "C" const tc_gpu_kernel *tc_gpu_kernel_find(const char *name)
     return NULL;
 }
 
+extern "C" const tc_gpu_chain_kernel *tc_gpu_chain_kernel_find(const char *name)
+{
+    typedef const tc_gpu_chain_kernel *(*family_fn)(size_t *);
+    static const family_fn fams[] = {tc_gpu_chains_mma, tc_gpu_chains_wgmma_f16, tc_gpu_chains_wgmma_tf32,
+                                     tc_gpu_chains_wgmma_fp8};
+    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
+        size_t n;
+        const tc_gpu_chain_kernel *k = fams[f](&n);
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(k[i].name, name))
+                return &k[i];
+    }
+    return NULL;
+}
+
 /* The kernel driver's version, from the kernel module (no driver API needed). */
 static void driver_version(char *out, size_t len)
 {
@@ -338,7 +353,8 @@ extern "C" int tc_gpu_chain_exec(tc_gpu *g, const tc_gpu_chain_kernel *k, const 
     a.afmt = afmt;
     a.mode = mode;
     a.sat = sat;
-    size_t blocks = (nchains + 7) / 8, cap = (size_t)g->sm_count * 16;
+    size_t per = (size_t)k->chains_per_block, blocks = (nchains + per - 1) / per;
+    size_t cap = (size_t)g->sm_count * (per == 1 ? 8 : 16);
     int grid = (int)(blocks < cap ? blocks : cap);
     CK((cudaError_t)k->launch(&a, grid < 1 ? 1 : grid), k->name);
     CK(cudaDeviceSynchronize(), k->name);

@@ -22,6 +22,12 @@ static int launch_wgmma_m64n8k16_f16_f16_f16(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n8k16_f16_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k16_f16_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k16_f16_f16_f16>(g); }
+static int chain_wgmma_m64n8k16_f16_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k16_f16_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k16_f32_f16_f16 {
     static constexpr int N = 8, K = 16, AB = 16, CB = 32;
@@ -42,6 +48,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k16_f32_f16_
 static int launch_wgmma_m64n8k16_f32_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k16_f32_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k16_f32_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k16_f32_f16_f16>(g); }
+static int chain_wgmma_m64n8k16_f32_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k16_f32_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -66,6 +78,12 @@ static int launch_wgmma_m64n8k16_f32_bf16_bf16(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n8k16_f32_bf16_bf16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k16_f32_bf16_bf16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k16_f32_bf16_bf16>(g); }
+static int chain_wgmma_m64n8k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k16_f32_bf16_bf16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k16_f16_f16_f16 {
     static constexpr int N = 16, K = 16, AB = 16, CB = 16;
@@ -86,6 +104,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k16_f16_f16
 static int launch_wgmma_m64n16k16_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k16_f16_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k16_f16_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k16_f16_f16_f16>(g); }
+static int chain_wgmma_m64n16k16_f16_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k16_f16_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -110,6 +134,12 @@ static int launch_wgmma_m64n16k16_f32_f16_f16(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n16k16_f32_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k16_f32_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k16_f32_f16_f16>(g); }
+static int chain_wgmma_m64n16k16_f32_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k16_f32_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k16_f32_bf16_bf16 {
     static constexpr int N = 16, K = 16, AB = 16, CB = 32;
@@ -130,6 +160,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k16_f32_bf1
 static int launch_wgmma_m64n16k16_f32_bf16_bf16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k16_f32_bf16_bf16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k16_f32_bf16_bf16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k16_f32_bf16_bf16>(g); }
+static int chain_wgmma_m64n16k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k16_f32_bf16_bf16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -154,6 +190,12 @@ static int launch_wgmma_m64n32k16_f16_f16_f16(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n32k16_f16_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k16_f16_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k16_f16_f16_f16>(g); }
+static int chain_wgmma_m64n32k16_f16_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k16_f16_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k16_f32_f16_f16 {
     static constexpr int N = 32, K = 16, AB = 16, CB = 32;
@@ -174,6 +216,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k16_f32_f16
 static int launch_wgmma_m64n32k16_f32_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k16_f32_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k16_f32_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k16_f32_f16_f16>(g); }
+static int chain_wgmma_m64n32k16_f32_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k16_f32_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -198,6 +246,12 @@ static int launch_wgmma_m64n32k16_f32_bf16_bf16(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n32k16_f32_bf16_bf16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k16_f32_bf16_bf16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k16_f32_bf16_bf16>(g); }
+static int chain_wgmma_m64n32k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k16_f32_bf16_bf16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k16_f16_f16_f16 {
     static constexpr int N = 64, K = 16, AB = 16, CB = 16;
@@ -218,6 +272,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k16_f16_f16
 static int launch_wgmma_m64n64k16_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k16_f16_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k16_f16_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k16_f16_f16_f16>(g); }
+static int chain_wgmma_m64n64k16_f16_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k16_f16_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -242,6 +302,12 @@ static int launch_wgmma_m64n64k16_f32_f16_f16(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n64k16_f32_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k16_f32_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k16_f32_f16_f16>(g); }
+static int chain_wgmma_m64n64k16_f32_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k16_f32_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k16_f32_bf16_bf16 {
     static constexpr int N = 64, K = 16, AB = 16, CB = 32;
@@ -262,6 +328,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k16_f32_bf1
 static int launch_wgmma_m64n64k16_f32_bf16_bf16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k16_f32_bf16_bf16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k16_f32_bf16_bf16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k16_f32_bf16_bf16>(g); }
+static int chain_wgmma_m64n64k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k16_f32_bf16_bf16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -286,6 +358,12 @@ static int launch_wgmma_m64n128k16_f16_f16_f16(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n128k16_f16_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k16_f16_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k16_f16_f16_f16>(g); }
+static int chain_wgmma_m64n128k16_f16_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k16_f16_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k16_f32_f16_f16 {
     static constexpr int N = 128, K = 16, AB = 16, CB = 32;
@@ -306,6 +384,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k16_f32_f1
 static int launch_wgmma_m64n128k16_f32_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k16_f32_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k16_f32_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k16_f32_f16_f16>(g); }
+static int chain_wgmma_m64n128k16_f32_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k16_f32_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -330,6 +414,12 @@ static int launch_wgmma_m64n128k16_f32_bf16_bf16(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n128k16_f32_bf16_bf16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k16_f32_bf16_bf16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k16_f32_bf16_bf16>(g); }
+static int chain_wgmma_m64n128k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k16_f32_bf16_bf16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k16_f16_f16_f16 {
     static constexpr int N = 256, K = 16, AB = 16, CB = 16;
@@ -350,6 +440,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k16_f16_f1
 static int launch_wgmma_m64n256k16_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k16_f16_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k16_f16_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k16_f16_f16_f16>(g); }
+static int chain_wgmma_m64n256k16_f16_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k16_f16_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -374,6 +470,12 @@ static int launch_wgmma_m64n256k16_f32_f16_f16(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n256k16_f32_f16_f16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k16_f32_f16_f16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k16_f32_f16_f16>(g); }
+static int chain_wgmma_m64n256k16_f32_f16_f16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k16_f32_f16_f16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k16_f32_bf16_bf16 {
     static constexpr int N = 256, K = 16, AB = 16, CB = 32;
@@ -394,6 +496,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k16_f32_bf
 static int launch_wgmma_m64n256k16_f32_bf16_bf16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k16_f32_bf16_bf16<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k16_f32_bf16_bf16(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k16_f32_bf16_bf16>(g); }
+static int chain_wgmma_m64n256k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k16_f32_bf16_bf16<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -418,6 +526,12 @@ static int launch_wgmma_m64n8k16_f16_f16_f16_rs(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n8k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k16_f16_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k16_f16_f16_f16_rs>(g); }
+static int chain_wgmma_m64n8k16_f16_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k16_f32_f16_f16_rs {
     static constexpr int N = 8, K = 16, AB = 16, CB = 32;
@@ -438,6 +552,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k16_f32_f16_
 static int launch_wgmma_m64n8k16_f32_f16_f16_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k16_f32_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k16_f32_f16_f16_rs>(g); }
+static int chain_wgmma_m64n8k16_f32_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -462,6 +582,12 @@ static int launch_wgmma_m64n8k16_f32_bf16_bf16_rs(const tc_gpu_args *a, int grid
     tcx_wgmma_m64n8k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k16_f32_bf16_bf16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k16_f32_bf16_bf16_rs>(g); }
+static int chain_wgmma_m64n8k16_f32_bf16_bf16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k16_f16_f16_f16_rs {
     static constexpr int N = 16, K = 16, AB = 16, CB = 16;
@@ -482,6 +608,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k16_f16_f16
 static int launch_wgmma_m64n16k16_f16_f16_f16_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k16_f16_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k16_f16_f16_f16_rs>(g); }
+static int chain_wgmma_m64n16k16_f16_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -506,6 +638,12 @@ static int launch_wgmma_m64n16k16_f32_f16_f16_rs(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n16k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k16_f32_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k16_f32_f16_f16_rs>(g); }
+static int chain_wgmma_m64n16k16_f32_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k16_f32_bf16_bf16_rs {
     static constexpr int N = 16, K = 16, AB = 16, CB = 32;
@@ -526,6 +664,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k16_f32_bf1
 static int launch_wgmma_m64n16k16_f32_bf16_bf16_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k16_f32_bf16_bf16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k16_f32_bf16_bf16_rs>(g); }
+static int chain_wgmma_m64n16k16_f32_bf16_bf16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -550,6 +694,12 @@ static int launch_wgmma_m64n32k16_f16_f16_f16_rs(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n32k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k16_f16_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k16_f16_f16_f16_rs>(g); }
+static int chain_wgmma_m64n32k16_f16_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k16_f32_f16_f16_rs {
     static constexpr int N = 32, K = 16, AB = 16, CB = 32;
@@ -570,6 +720,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k16_f32_f16
 static int launch_wgmma_m64n32k16_f32_f16_f16_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k16_f32_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k16_f32_f16_f16_rs>(g); }
+static int chain_wgmma_m64n32k16_f32_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -594,6 +750,12 @@ static int launch_wgmma_m64n32k16_f32_bf16_bf16_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n32k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k16_f32_bf16_bf16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k16_f32_bf16_bf16_rs>(g); }
+static int chain_wgmma_m64n32k16_f32_bf16_bf16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k16_f16_f16_f16_rs {
     static constexpr int N = 64, K = 16, AB = 16, CB = 16;
@@ -614,6 +776,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k16_f16_f16
 static int launch_wgmma_m64n64k16_f16_f16_f16_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k16_f16_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k16_f16_f16_f16_rs>(g); }
+static int chain_wgmma_m64n64k16_f16_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -638,6 +806,12 @@ static int launch_wgmma_m64n64k16_f32_f16_f16_rs(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n64k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k16_f32_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k16_f32_f16_f16_rs>(g); }
+static int chain_wgmma_m64n64k16_f32_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k16_f32_bf16_bf16_rs {
     static constexpr int N = 64, K = 16, AB = 16, CB = 32;
@@ -658,6 +832,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k16_f32_bf1
 static int launch_wgmma_m64n64k16_f32_bf16_bf16_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k16_f32_bf16_bf16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k16_f32_bf16_bf16_rs>(g); }
+static int chain_wgmma_m64n64k16_f32_bf16_bf16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -682,6 +862,12 @@ static int launch_wgmma_m64n128k16_f16_f16_f16_rs(const tc_gpu_args *a, int grid
     tcx_wgmma_m64n128k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k16_f16_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k16_f16_f16_f16_rs>(g); }
+static int chain_wgmma_m64n128k16_f16_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k16_f32_f16_f16_rs {
     static constexpr int N = 128, K = 16, AB = 16, CB = 32;
@@ -702,6 +888,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k16_f32_f1
 static int launch_wgmma_m64n128k16_f32_f16_f16_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k16_f32_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k16_f32_f16_f16_rs>(g); }
+static int chain_wgmma_m64n128k16_f32_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -726,6 +918,12 @@ static int launch_wgmma_m64n128k16_f32_bf16_bf16_rs(const tc_gpu_args *a, int gr
     tcx_wgmma_m64n128k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k16_f32_bf16_bf16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k16_f32_bf16_bf16_rs>(g); }
+static int chain_wgmma_m64n128k16_f32_bf16_bf16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k16_f16_f16_f16_rs {
     static constexpr int N = 256, K = 16, AB = 16, CB = 16;
@@ -746,6 +944,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k16_f16_f1
 static int launch_wgmma_m64n256k16_f16_f16_f16_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k16_f16_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k16_f16_f16_f16_rs>(g); }
+static int chain_wgmma_m64n256k16_f16_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k16_f16_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -770,6 +974,12 @@ static int launch_wgmma_m64n256k16_f32_f16_f16_rs(const tc_gpu_args *a, int grid
     tcx_wgmma_m64n256k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k16_f32_f16_f16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k16_f32_f16_f16_rs>(g); }
+static int chain_wgmma_m64n256k16_f32_f16_f16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k16_f32_f16_f16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k16_f32_bf16_bf16_rs {
     static constexpr int N = 256, K = 16, AB = 16, CB = 32;
@@ -791,6 +1001,57 @@ static int launch_wgmma_m64n256k16_f32_bf16_bf16_rs(const tc_gpu_args *a, int gr
 {
     tcx_wgmma_m64n256k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k16_f32_bf16_bf16_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k16_f32_bf16_bf16_rs>(g); }
+static int chain_wgmma_m64n256k16_f32_bf16_bf16_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k16_f32_bf16_bf16_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+
+static const tc_gpu_chain_kernel chain_kernels[] = {
+    {"wgmma.m64n8k16.f16.f16.f16", chain_wgmma_m64n8k16_f16_f16_f16, 128, 1},
+    {"wgmma.m64n8k16.f32.f16.f16", chain_wgmma_m64n8k16_f32_f16_f16, 128, 1},
+    {"wgmma.m64n8k16.f32.bf16.bf16", chain_wgmma_m64n8k16_f32_bf16_bf16, 128, 1},
+    {"wgmma.m64n16k16.f16.f16.f16", chain_wgmma_m64n16k16_f16_f16_f16, 128, 1},
+    {"wgmma.m64n16k16.f32.f16.f16", chain_wgmma_m64n16k16_f32_f16_f16, 128, 1},
+    {"wgmma.m64n16k16.f32.bf16.bf16", chain_wgmma_m64n16k16_f32_bf16_bf16, 128, 1},
+    {"wgmma.m64n32k16.f16.f16.f16", chain_wgmma_m64n32k16_f16_f16_f16, 128, 1},
+    {"wgmma.m64n32k16.f32.f16.f16", chain_wgmma_m64n32k16_f32_f16_f16, 128, 1},
+    {"wgmma.m64n32k16.f32.bf16.bf16", chain_wgmma_m64n32k16_f32_bf16_bf16, 128, 1},
+    {"wgmma.m64n64k16.f16.f16.f16", chain_wgmma_m64n64k16_f16_f16_f16, 128, 1},
+    {"wgmma.m64n64k16.f32.f16.f16", chain_wgmma_m64n64k16_f32_f16_f16, 128, 1},
+    {"wgmma.m64n64k16.f32.bf16.bf16", chain_wgmma_m64n64k16_f32_bf16_bf16, 128, 1},
+    {"wgmma.m64n128k16.f16.f16.f16", chain_wgmma_m64n128k16_f16_f16_f16, 128, 1},
+    {"wgmma.m64n128k16.f32.f16.f16", chain_wgmma_m64n128k16_f32_f16_f16, 128, 1},
+    {"wgmma.m64n128k16.f32.bf16.bf16", chain_wgmma_m64n128k16_f32_bf16_bf16, 128, 1},
+    {"wgmma.m64n256k16.f16.f16.f16", chain_wgmma_m64n256k16_f16_f16_f16, 128, 1},
+    {"wgmma.m64n256k16.f32.f16.f16", chain_wgmma_m64n256k16_f32_f16_f16, 128, 1},
+    {"wgmma.m64n256k16.f32.bf16.bf16", chain_wgmma_m64n256k16_f32_bf16_bf16, 128, 1},
+    {"wgmma.m64n8k16.f16.f16.f16.rs", chain_wgmma_m64n8k16_f16_f16_f16_rs, 128, 1},
+    {"wgmma.m64n8k16.f32.f16.f16.rs", chain_wgmma_m64n8k16_f32_f16_f16_rs, 128, 1},
+    {"wgmma.m64n8k16.f32.bf16.bf16.rs", chain_wgmma_m64n8k16_f32_bf16_bf16_rs, 128, 1},
+    {"wgmma.m64n16k16.f16.f16.f16.rs", chain_wgmma_m64n16k16_f16_f16_f16_rs, 128, 1},
+    {"wgmma.m64n16k16.f32.f16.f16.rs", chain_wgmma_m64n16k16_f32_f16_f16_rs, 128, 1},
+    {"wgmma.m64n16k16.f32.bf16.bf16.rs", chain_wgmma_m64n16k16_f32_bf16_bf16_rs, 128, 1},
+    {"wgmma.m64n32k16.f16.f16.f16.rs", chain_wgmma_m64n32k16_f16_f16_f16_rs, 128, 1},
+    {"wgmma.m64n32k16.f32.f16.f16.rs", chain_wgmma_m64n32k16_f32_f16_f16_rs, 128, 1},
+    {"wgmma.m64n32k16.f32.bf16.bf16.rs", chain_wgmma_m64n32k16_f32_bf16_bf16_rs, 128, 1},
+    {"wgmma.m64n64k16.f16.f16.f16.rs", chain_wgmma_m64n64k16_f16_f16_f16_rs, 128, 1},
+    {"wgmma.m64n64k16.f32.f16.f16.rs", chain_wgmma_m64n64k16_f32_f16_f16_rs, 128, 1},
+    {"wgmma.m64n64k16.f32.bf16.bf16.rs", chain_wgmma_m64n64k16_f32_bf16_bf16_rs, 128, 1},
+    {"wgmma.m64n128k16.f16.f16.f16.rs", chain_wgmma_m64n128k16_f16_f16_f16_rs, 128, 1},
+    {"wgmma.m64n128k16.f32.f16.f16.rs", chain_wgmma_m64n128k16_f32_f16_f16_rs, 128, 1},
+    {"wgmma.m64n128k16.f32.bf16.bf16.rs", chain_wgmma_m64n128k16_f32_bf16_bf16_rs, 128, 1},
+    {"wgmma.m64n256k16.f16.f16.f16.rs", chain_wgmma_m64n256k16_f16_f16_f16_rs, 128, 1},
+    {"wgmma.m64n256k16.f32.f16.f16.rs", chain_wgmma_m64n256k16_f32_f16_f16_rs, 128, 1},
+    {"wgmma.m64n256k16.f32.bf16.bf16.rs", chain_wgmma_m64n256k16_f32_bf16_bf16_rs, 128, 1},
+};
+
+extern "C" const tc_gpu_chain_kernel *tc_gpu_chains_wgmma_f16(size_t *n)
+{
+    *n = sizeof chain_kernels / sizeof chain_kernels[0];
+    return chain_kernels;
 }
 
 static const tc_gpu_kernel kernels[] = {

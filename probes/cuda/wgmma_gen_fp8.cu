@@ -22,6 +22,12 @@ static int launch_wgmma_m64n8k32_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n8k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f16_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f16_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n8k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k32_f32_e4m3_e4m3 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
@@ -42,6 +48,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k32_f32_e4m3
 static int launch_wgmma_m64n8k32_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f32_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f32_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n8k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -66,6 +78,12 @@ static int launch_wgmma_m64n8k32_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n8k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f16_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f16_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n8k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k32_f32_e4m3_e5m2 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
@@ -86,6 +104,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k32_f32_e4m3
 static int launch_wgmma_m64n8k32_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f32_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f32_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n8k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -110,6 +134,12 @@ static int launch_wgmma_m64n8k32_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n8k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f16_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f16_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n8k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k32_f32_e5m2_e4m3 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
@@ -130,6 +160,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k32_f32_e5m2
 static int launch_wgmma_m64n8k32_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f32_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f32_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n8k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -154,6 +190,12 @@ static int launch_wgmma_m64n8k32_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n8k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f16_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f16_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n8k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k32_f32_e5m2_e5m2 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
@@ -174,6 +216,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k32_f32_e5m2
 static int launch_wgmma_m64n8k32_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f32_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f32_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n8k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -198,6 +246,12 @@ static int launch_wgmma_m64n16k32_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n16k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f16_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f16_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n16k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k32_f32_e4m3_e4m3 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
@@ -218,6 +272,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k32_f32_e4m
 static int launch_wgmma_m64n16k32_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f32_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f32_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n16k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -242,6 +302,12 @@ static int launch_wgmma_m64n16k32_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n16k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f16_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f16_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n16k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k32_f32_e4m3_e5m2 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
@@ -262,6 +328,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k32_f32_e4m
 static int launch_wgmma_m64n16k32_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f32_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f32_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n16k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -286,6 +358,12 @@ static int launch_wgmma_m64n16k32_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n16k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f16_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f16_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n16k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k32_f32_e5m2_e4m3 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
@@ -306,6 +384,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k32_f32_e5m
 static int launch_wgmma_m64n16k32_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f32_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f32_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n16k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -330,6 +414,12 @@ static int launch_wgmma_m64n16k32_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n16k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f16_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f16_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n16k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k32_f32_e5m2_e5m2 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
@@ -350,6 +440,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k32_f32_e5m
 static int launch_wgmma_m64n16k32_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f32_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f32_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n16k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -374,6 +470,12 @@ static int launch_wgmma_m64n32k32_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n32k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f16_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f16_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n32k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k32_f32_e4m3_e4m3 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
@@ -394,6 +496,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k32_f32_e4m
 static int launch_wgmma_m64n32k32_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f32_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f32_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n32k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -418,6 +526,12 @@ static int launch_wgmma_m64n32k32_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n32k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f16_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f16_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n32k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k32_f32_e4m3_e5m2 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
@@ -438,6 +552,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k32_f32_e4m
 static int launch_wgmma_m64n32k32_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f32_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f32_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n32k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -462,6 +582,12 @@ static int launch_wgmma_m64n32k32_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n32k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f16_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f16_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n32k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k32_f32_e5m2_e4m3 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
@@ -482,6 +608,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k32_f32_e5m
 static int launch_wgmma_m64n32k32_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f32_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f32_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n32k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -506,6 +638,12 @@ static int launch_wgmma_m64n32k32_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n32k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f16_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f16_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n32k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k32_f32_e5m2_e5m2 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
@@ -526,6 +664,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k32_f32_e5m
 static int launch_wgmma_m64n32k32_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f32_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f32_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n32k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -550,6 +694,12 @@ static int launch_wgmma_m64n64k32_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n64k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f16_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f16_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n64k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k32_f32_e4m3_e4m3 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
@@ -570,6 +720,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k32_f32_e4m
 static int launch_wgmma_m64n64k32_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f32_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f32_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n64k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -594,6 +750,12 @@ static int launch_wgmma_m64n64k32_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n64k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f16_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f16_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n64k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k32_f32_e4m3_e5m2 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
@@ -614,6 +776,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k32_f32_e4m
 static int launch_wgmma_m64n64k32_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f32_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f32_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n64k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -638,6 +806,12 @@ static int launch_wgmma_m64n64k32_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n64k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f16_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f16_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n64k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k32_f32_e5m2_e4m3 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
@@ -658,6 +832,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k32_f32_e5m
 static int launch_wgmma_m64n64k32_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f32_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f32_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n64k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -682,6 +862,12 @@ static int launch_wgmma_m64n64k32_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n64k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f16_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f16_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n64k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k32_f32_e5m2_e5m2 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
@@ -702,6 +888,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k32_f32_e5m
 static int launch_wgmma_m64n64k32_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f32_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f32_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n64k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -726,6 +918,12 @@ static int launch_wgmma_m64n128k32_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n128k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f16_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f16_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n128k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k32_f32_e4m3_e4m3 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
@@ -746,6 +944,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k32_f32_e4
 static int launch_wgmma_m64n128k32_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f32_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f32_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n128k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -770,6 +974,12 @@ static int launch_wgmma_m64n128k32_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n128k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f16_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f16_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n128k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k32_f32_e4m3_e5m2 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
@@ -790,6 +1000,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k32_f32_e4
 static int launch_wgmma_m64n128k32_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f32_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f32_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n128k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -814,6 +1030,12 @@ static int launch_wgmma_m64n128k32_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n128k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f16_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f16_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n128k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k32_f32_e5m2_e4m3 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
@@ -834,6 +1056,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k32_f32_e5
 static int launch_wgmma_m64n128k32_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f32_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f32_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n128k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -858,6 +1086,12 @@ static int launch_wgmma_m64n128k32_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n128k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f16_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f16_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n128k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k32_f32_e5m2_e5m2 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
@@ -878,6 +1112,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k32_f32_e5
 static int launch_wgmma_m64n128k32_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f32_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f32_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n128k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -902,6 +1142,12 @@ static int launch_wgmma_m64n256k32_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n256k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f16_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f16_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n256k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f16_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k32_f32_e4m3_e4m3 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
@@ -922,6 +1168,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k32_f32_e4
 static int launch_wgmma_m64n256k32_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f32_e4m3_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f32_e4m3_e4m3>(g); }
+static int chain_wgmma_m64n256k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f32_e4m3_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -946,6 +1198,12 @@ static int launch_wgmma_m64n256k32_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n256k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f16_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f16_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n256k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f16_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k32_f32_e4m3_e5m2 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
@@ -966,6 +1224,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k32_f32_e4
 static int launch_wgmma_m64n256k32_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f32_e4m3_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f32_e4m3_e5m2>(g); }
+static int chain_wgmma_m64n256k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f32_e4m3_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -990,6 +1254,12 @@ static int launch_wgmma_m64n256k32_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n256k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f16_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f16_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n256k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f16_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k32_f32_e5m2_e4m3 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
@@ -1010,6 +1280,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k32_f32_e5
 static int launch_wgmma_m64n256k32_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f32_e5m2_e4m3(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f32_e5m2_e4m3>(g); }
+static int chain_wgmma_m64n256k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f32_e5m2_e4m3<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1034,6 +1310,12 @@ static int launch_wgmma_m64n256k32_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n256k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f16_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f16_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n256k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f16_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k32_f32_e5m2_e5m2 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
@@ -1054,6 +1336,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k32_f32_e5
 static int launch_wgmma_m64n256k32_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f32_e5m2_e5m2(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f32_e5m2_e5m2>(g); }
+static int chain_wgmma_m64n256k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f32_e5m2_e5m2<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1078,6 +1366,12 @@ static int launch_wgmma_m64n8k32_f16_e4m3_e4m3_rs(const tc_gpu_args *a, int grid
     tcx_wgmma_m64n8k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f16_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f16_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n8k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
@@ -1098,6 +1392,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k32_f32_e4m3
 static int launch_wgmma_m64n8k32_f32_e4m3_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f32_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f32_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n8k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1122,6 +1422,12 @@ static int launch_wgmma_m64n8k32_f16_e4m3_e5m2_rs(const tc_gpu_args *a, int grid
     tcx_wgmma_m64n8k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f16_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f16_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n8k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
@@ -1142,6 +1448,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k32_f32_e4m3
 static int launch_wgmma_m64n8k32_f32_e4m3_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f32_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f32_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n8k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1166,6 +1478,12 @@ static int launch_wgmma_m64n8k32_f16_e5m2_e4m3_rs(const tc_gpu_args *a, int grid
     tcx_wgmma_m64n8k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f16_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f16_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n8k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
@@ -1186,6 +1504,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k32_f32_e5m2
 static int launch_wgmma_m64n8k32_f32_e5m2_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f32_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f32_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n8k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1210,6 +1534,12 @@ static int launch_wgmma_m64n8k32_f16_e5m2_e5m2_rs(const tc_gpu_args *a, int grid
     tcx_wgmma_m64n8k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f16_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f16_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n8k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n8k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
@@ -1230,6 +1560,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n8k32_f32_e5m2
 static int launch_wgmma_m64n8k32_f32_e5m2_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n8k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k32_f32_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k32_f32_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n8k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1254,6 +1590,12 @@ static int launch_wgmma_m64n16k32_f16_e4m3_e4m3_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n16k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f16_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f16_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n16k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
@@ -1274,6 +1616,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k32_f32_e4m
 static int launch_wgmma_m64n16k32_f32_e4m3_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f32_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f32_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n16k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1298,6 +1646,12 @@ static int launch_wgmma_m64n16k32_f16_e4m3_e5m2_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n16k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f16_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f16_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n16k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
@@ -1318,6 +1672,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k32_f32_e4m
 static int launch_wgmma_m64n16k32_f32_e4m3_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f32_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f32_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n16k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1342,6 +1702,12 @@ static int launch_wgmma_m64n16k32_f16_e5m2_e4m3_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n16k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f16_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f16_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n16k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
@@ -1362,6 +1728,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k32_f32_e5m
 static int launch_wgmma_m64n16k32_f32_e5m2_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f32_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f32_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n16k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1386,6 +1758,12 @@ static int launch_wgmma_m64n16k32_f16_e5m2_e5m2_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n16k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f16_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f16_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n16k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
@@ -1406,6 +1784,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k32_f32_e5m
 static int launch_wgmma_m64n16k32_f32_e5m2_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k32_f32_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k32_f32_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n16k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1430,6 +1814,12 @@ static int launch_wgmma_m64n32k32_f16_e4m3_e4m3_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n32k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f16_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f16_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n32k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
@@ -1450,6 +1840,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k32_f32_e4m
 static int launch_wgmma_m64n32k32_f32_e4m3_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f32_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f32_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n32k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1474,6 +1870,12 @@ static int launch_wgmma_m64n32k32_f16_e4m3_e5m2_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n32k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f16_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f16_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n32k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
@@ -1494,6 +1896,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k32_f32_e4m
 static int launch_wgmma_m64n32k32_f32_e4m3_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f32_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f32_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n32k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1518,6 +1926,12 @@ static int launch_wgmma_m64n32k32_f16_e5m2_e4m3_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n32k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f16_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f16_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n32k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
@@ -1538,6 +1952,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k32_f32_e5m
 static int launch_wgmma_m64n32k32_f32_e5m2_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f32_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f32_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n32k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1562,6 +1982,12 @@ static int launch_wgmma_m64n32k32_f16_e5m2_e5m2_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n32k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f16_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f16_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n32k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n32k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
@@ -1582,6 +2008,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n32k32_f32_e5m
 static int launch_wgmma_m64n32k32_f32_e5m2_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n32k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k32_f32_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k32_f32_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n32k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1606,6 +2038,12 @@ static int launch_wgmma_m64n64k32_f16_e4m3_e4m3_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n64k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f16_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f16_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n64k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
@@ -1626,6 +2064,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k32_f32_e4m
 static int launch_wgmma_m64n64k32_f32_e4m3_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f32_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f32_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n64k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1650,6 +2094,12 @@ static int launch_wgmma_m64n64k32_f16_e4m3_e5m2_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n64k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f16_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f16_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n64k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
@@ -1670,6 +2120,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k32_f32_e4m
 static int launch_wgmma_m64n64k32_f32_e4m3_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f32_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f32_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n64k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1694,6 +2150,12 @@ static int launch_wgmma_m64n64k32_f16_e5m2_e4m3_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n64k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f16_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f16_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n64k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
@@ -1714,6 +2176,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k32_f32_e5m
 static int launch_wgmma_m64n64k32_f32_e5m2_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f32_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f32_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n64k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1738,6 +2206,12 @@ static int launch_wgmma_m64n64k32_f16_e5m2_e5m2_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n64k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f16_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f16_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n64k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
@@ -1758,6 +2232,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k32_f32_e5m
 static int launch_wgmma_m64n64k32_f32_e5m2_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k32_f32_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k32_f32_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n64k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1782,6 +2262,12 @@ static int launch_wgmma_m64n128k32_f16_e4m3_e4m3_rs(const tc_gpu_args *a, int gr
     tcx_wgmma_m64n128k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f16_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f16_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n128k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
@@ -1802,6 +2288,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k32_f32_e4
 static int launch_wgmma_m64n128k32_f32_e4m3_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f32_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f32_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n128k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1826,6 +2318,12 @@ static int launch_wgmma_m64n128k32_f16_e4m3_e5m2_rs(const tc_gpu_args *a, int gr
     tcx_wgmma_m64n128k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f16_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f16_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n128k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
@@ -1846,6 +2344,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k32_f32_e4
 static int launch_wgmma_m64n128k32_f32_e4m3_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f32_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f32_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n128k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1870,6 +2374,12 @@ static int launch_wgmma_m64n128k32_f16_e5m2_e4m3_rs(const tc_gpu_args *a, int gr
     tcx_wgmma_m64n128k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f16_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f16_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n128k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
@@ -1890,6 +2400,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k32_f32_e5
 static int launch_wgmma_m64n128k32_f32_e5m2_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f32_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f32_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n128k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1914,6 +2430,12 @@ static int launch_wgmma_m64n128k32_f16_e5m2_e5m2_rs(const tc_gpu_args *a, int gr
     tcx_wgmma_m64n128k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f16_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f16_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n128k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n128k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
@@ -1934,6 +2456,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n128k32_f32_e5
 static int launch_wgmma_m64n128k32_f32_e5m2_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n128k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k32_f32_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k32_f32_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n128k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -1958,6 +2486,12 @@ static int launch_wgmma_m64n256k32_f16_e4m3_e4m3_rs(const tc_gpu_args *a, int gr
     tcx_wgmma_m64n256k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f16_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f16_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n256k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f16_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
@@ -1978,6 +2512,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k32_f32_e4
 static int launch_wgmma_m64n256k32_f32_e4m3_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f32_e4m3_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f32_e4m3_e4m3_rs>(g); }
+static int chain_wgmma_m64n256k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f32_e4m3_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -2002,6 +2542,12 @@ static int launch_wgmma_m64n256k32_f16_e4m3_e5m2_rs(const tc_gpu_args *a, int gr
     tcx_wgmma_m64n256k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f16_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f16_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n256k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f16_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
@@ -2022,6 +2568,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k32_f32_e4
 static int launch_wgmma_m64n256k32_f32_e4m3_e5m2_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f32_e4m3_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f32_e4m3_e5m2_rs>(g); }
+static int chain_wgmma_m64n256k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f32_e4m3_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -2046,6 +2598,12 @@ static int launch_wgmma_m64n256k32_f16_e5m2_e4m3_rs(const tc_gpu_args *a, int gr
     tcx_wgmma_m64n256k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f16_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f16_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n256k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f16_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
@@ -2066,6 +2624,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k32_f32_e5
 static int launch_wgmma_m64n256k32_f32_e5m2_e4m3_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f32_e5m2_e4m3_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f32_e5m2_e4m3_rs>(g); }
+static int chain_wgmma_m64n256k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f32_e5m2_e4m3_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -2090,6 +2654,12 @@ static int launch_wgmma_m64n256k32_f16_e5m2_e5m2_rs(const tc_gpu_args *a, int gr
     tcx_wgmma_m64n256k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f16_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f16_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n256k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f16_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
@@ -2111,6 +2681,117 @@ static int launch_wgmma_m64n256k32_f32_e5m2_e5m2_rs(const tc_gpu_args *a, int gr
 {
     tcx_wgmma_m64n256k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k32_f32_e5m2_e5m2_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k32_f32_e5m2_e5m2_rs>(g); }
+static int chain_wgmma_m64n256k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k32_f32_e5m2_e5m2_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+
+static const tc_gpu_chain_kernel chain_kernels[] = {
+    {"wgmma.m64n8k32.f16.e4m3.e4m3", chain_wgmma_m64n8k32_f16_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n8k32.f32.e4m3.e4m3", chain_wgmma_m64n8k32_f32_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n8k32.f16.e4m3.e5m2", chain_wgmma_m64n8k32_f16_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n8k32.f32.e4m3.e5m2", chain_wgmma_m64n8k32_f32_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n8k32.f16.e5m2.e4m3", chain_wgmma_m64n8k32_f16_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n8k32.f32.e5m2.e4m3", chain_wgmma_m64n8k32_f32_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n8k32.f16.e5m2.e5m2", chain_wgmma_m64n8k32_f16_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n8k32.f32.e5m2.e5m2", chain_wgmma_m64n8k32_f32_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n16k32.f16.e4m3.e4m3", chain_wgmma_m64n16k32_f16_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n16k32.f32.e4m3.e4m3", chain_wgmma_m64n16k32_f32_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n16k32.f16.e4m3.e5m2", chain_wgmma_m64n16k32_f16_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n16k32.f32.e4m3.e5m2", chain_wgmma_m64n16k32_f32_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n16k32.f16.e5m2.e4m3", chain_wgmma_m64n16k32_f16_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n16k32.f32.e5m2.e4m3", chain_wgmma_m64n16k32_f32_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n16k32.f16.e5m2.e5m2", chain_wgmma_m64n16k32_f16_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n16k32.f32.e5m2.e5m2", chain_wgmma_m64n16k32_f32_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n32k32.f16.e4m3.e4m3", chain_wgmma_m64n32k32_f16_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n32k32.f32.e4m3.e4m3", chain_wgmma_m64n32k32_f32_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n32k32.f16.e4m3.e5m2", chain_wgmma_m64n32k32_f16_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n32k32.f32.e4m3.e5m2", chain_wgmma_m64n32k32_f32_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n32k32.f16.e5m2.e4m3", chain_wgmma_m64n32k32_f16_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n32k32.f32.e5m2.e4m3", chain_wgmma_m64n32k32_f32_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n32k32.f16.e5m2.e5m2", chain_wgmma_m64n32k32_f16_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n32k32.f32.e5m2.e5m2", chain_wgmma_m64n32k32_f32_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n64k32.f16.e4m3.e4m3", chain_wgmma_m64n64k32_f16_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n64k32.f32.e4m3.e4m3", chain_wgmma_m64n64k32_f32_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n64k32.f16.e4m3.e5m2", chain_wgmma_m64n64k32_f16_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n64k32.f32.e4m3.e5m2", chain_wgmma_m64n64k32_f32_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n64k32.f16.e5m2.e4m3", chain_wgmma_m64n64k32_f16_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n64k32.f32.e5m2.e4m3", chain_wgmma_m64n64k32_f32_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n64k32.f16.e5m2.e5m2", chain_wgmma_m64n64k32_f16_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n64k32.f32.e5m2.e5m2", chain_wgmma_m64n64k32_f32_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n128k32.f16.e4m3.e4m3", chain_wgmma_m64n128k32_f16_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n128k32.f32.e4m3.e4m3", chain_wgmma_m64n128k32_f32_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n128k32.f16.e4m3.e5m2", chain_wgmma_m64n128k32_f16_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n128k32.f32.e4m3.e5m2", chain_wgmma_m64n128k32_f32_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n128k32.f16.e5m2.e4m3", chain_wgmma_m64n128k32_f16_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n128k32.f32.e5m2.e4m3", chain_wgmma_m64n128k32_f32_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n128k32.f16.e5m2.e5m2", chain_wgmma_m64n128k32_f16_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n128k32.f32.e5m2.e5m2", chain_wgmma_m64n128k32_f32_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n256k32.f16.e4m3.e4m3", chain_wgmma_m64n256k32_f16_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n256k32.f32.e4m3.e4m3", chain_wgmma_m64n256k32_f32_e4m3_e4m3, 128, 1},
+    {"wgmma.m64n256k32.f16.e4m3.e5m2", chain_wgmma_m64n256k32_f16_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n256k32.f32.e4m3.e5m2", chain_wgmma_m64n256k32_f32_e4m3_e5m2, 128, 1},
+    {"wgmma.m64n256k32.f16.e5m2.e4m3", chain_wgmma_m64n256k32_f16_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n256k32.f32.e5m2.e4m3", chain_wgmma_m64n256k32_f32_e5m2_e4m3, 128, 1},
+    {"wgmma.m64n256k32.f16.e5m2.e5m2", chain_wgmma_m64n256k32_f16_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n256k32.f32.e5m2.e5m2", chain_wgmma_m64n256k32_f32_e5m2_e5m2, 128, 1},
+    {"wgmma.m64n8k32.f16.e4m3.e4m3.rs", chain_wgmma_m64n8k32_f16_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n8k32.f32.e4m3.e4m3.rs", chain_wgmma_m64n8k32_f32_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n8k32.f16.e4m3.e5m2.rs", chain_wgmma_m64n8k32_f16_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n8k32.f32.e4m3.e5m2.rs", chain_wgmma_m64n8k32_f32_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n8k32.f16.e5m2.e4m3.rs", chain_wgmma_m64n8k32_f16_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n8k32.f32.e5m2.e4m3.rs", chain_wgmma_m64n8k32_f32_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n8k32.f16.e5m2.e5m2.rs", chain_wgmma_m64n8k32_f16_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n8k32.f32.e5m2.e5m2.rs", chain_wgmma_m64n8k32_f32_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n16k32.f16.e4m3.e4m3.rs", chain_wgmma_m64n16k32_f16_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n16k32.f32.e4m3.e4m3.rs", chain_wgmma_m64n16k32_f32_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n16k32.f16.e4m3.e5m2.rs", chain_wgmma_m64n16k32_f16_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n16k32.f32.e4m3.e5m2.rs", chain_wgmma_m64n16k32_f32_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n16k32.f16.e5m2.e4m3.rs", chain_wgmma_m64n16k32_f16_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n16k32.f32.e5m2.e4m3.rs", chain_wgmma_m64n16k32_f32_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n16k32.f16.e5m2.e5m2.rs", chain_wgmma_m64n16k32_f16_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n16k32.f32.e5m2.e5m2.rs", chain_wgmma_m64n16k32_f32_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n32k32.f16.e4m3.e4m3.rs", chain_wgmma_m64n32k32_f16_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n32k32.f32.e4m3.e4m3.rs", chain_wgmma_m64n32k32_f32_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n32k32.f16.e4m3.e5m2.rs", chain_wgmma_m64n32k32_f16_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n32k32.f32.e4m3.e5m2.rs", chain_wgmma_m64n32k32_f32_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n32k32.f16.e5m2.e4m3.rs", chain_wgmma_m64n32k32_f16_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n32k32.f32.e5m2.e4m3.rs", chain_wgmma_m64n32k32_f32_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n32k32.f16.e5m2.e5m2.rs", chain_wgmma_m64n32k32_f16_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n32k32.f32.e5m2.e5m2.rs", chain_wgmma_m64n32k32_f32_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n64k32.f16.e4m3.e4m3.rs", chain_wgmma_m64n64k32_f16_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n64k32.f32.e4m3.e4m3.rs", chain_wgmma_m64n64k32_f32_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n64k32.f16.e4m3.e5m2.rs", chain_wgmma_m64n64k32_f16_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n64k32.f32.e4m3.e5m2.rs", chain_wgmma_m64n64k32_f32_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n64k32.f16.e5m2.e4m3.rs", chain_wgmma_m64n64k32_f16_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n64k32.f32.e5m2.e4m3.rs", chain_wgmma_m64n64k32_f32_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n64k32.f16.e5m2.e5m2.rs", chain_wgmma_m64n64k32_f16_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n64k32.f32.e5m2.e5m2.rs", chain_wgmma_m64n64k32_f32_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n128k32.f16.e4m3.e4m3.rs", chain_wgmma_m64n128k32_f16_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n128k32.f32.e4m3.e4m3.rs", chain_wgmma_m64n128k32_f32_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n128k32.f16.e4m3.e5m2.rs", chain_wgmma_m64n128k32_f16_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n128k32.f32.e4m3.e5m2.rs", chain_wgmma_m64n128k32_f32_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n128k32.f16.e5m2.e4m3.rs", chain_wgmma_m64n128k32_f16_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n128k32.f32.e5m2.e4m3.rs", chain_wgmma_m64n128k32_f32_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n128k32.f16.e5m2.e5m2.rs", chain_wgmma_m64n128k32_f16_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n128k32.f32.e5m2.e5m2.rs", chain_wgmma_m64n128k32_f32_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n256k32.f16.e4m3.e4m3.rs", chain_wgmma_m64n256k32_f16_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n256k32.f32.e4m3.e4m3.rs", chain_wgmma_m64n256k32_f32_e4m3_e4m3_rs, 128, 1},
+    {"wgmma.m64n256k32.f16.e4m3.e5m2.rs", chain_wgmma_m64n256k32_f16_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n256k32.f32.e4m3.e5m2.rs", chain_wgmma_m64n256k32_f32_e4m3_e5m2_rs, 128, 1},
+    {"wgmma.m64n256k32.f16.e5m2.e4m3.rs", chain_wgmma_m64n256k32_f16_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n256k32.f32.e5m2.e4m3.rs", chain_wgmma_m64n256k32_f32_e5m2_e4m3_rs, 128, 1},
+    {"wgmma.m64n256k32.f16.e5m2.e5m2.rs", chain_wgmma_m64n256k32_f16_e5m2_e5m2_rs, 128, 1},
+    {"wgmma.m64n256k32.f32.e5m2.e5m2.rs", chain_wgmma_m64n256k32_f32_e5m2_e5m2_rs, 128, 1},
+};
+
+extern "C" const tc_gpu_chain_kernel *tc_gpu_chains_wgmma_fp8(size_t *n)
+{
+    *n = sizeof chain_kernels / sizeof chain_kernels[0];
+    return chain_kernels;
 }
 
 static const tc_gpu_kernel kernels[] = {

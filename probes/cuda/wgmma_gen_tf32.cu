@@ -22,6 +22,12 @@ static int launch_wgmma_m64n8k8_f32_tf32_tf32(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n8k8_f32_tf32_tf32<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k8_f32_tf32_tf32(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k8_f32_tf32_tf32>(g); }
+static int chain_wgmma_m64n8k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k8_f32_tf32_tf32<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k8_f32_tf32_tf32 {
     static constexpr int N = 16, K = 8, AB = 32, CB = 32;
@@ -42,6 +48,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k8_f32_tf32
 static int launch_wgmma_m64n16k8_f32_tf32_tf32(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k8_f32_tf32_tf32<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k8_f32_tf32_tf32(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k8_f32_tf32_tf32>(g); }
+static int chain_wgmma_m64n16k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k8_f32_tf32_tf32<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -66,6 +78,12 @@ static int launch_wgmma_m64n32k8_f32_tf32_tf32(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n32k8_f32_tf32_tf32<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k8_f32_tf32_tf32(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k8_f32_tf32_tf32>(g); }
+static int chain_wgmma_m64n32k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k8_f32_tf32_tf32<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k8_f32_tf32_tf32 {
     static constexpr int N = 64, K = 8, AB = 32, CB = 32;
@@ -86,6 +104,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k8_f32_tf32
 static int launch_wgmma_m64n64k8_f32_tf32_tf32(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k8_f32_tf32_tf32<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k8_f32_tf32_tf32(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k8_f32_tf32_tf32>(g); }
+static int chain_wgmma_m64n64k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k8_f32_tf32_tf32<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -110,6 +134,12 @@ static int launch_wgmma_m64n128k8_f32_tf32_tf32(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n128k8_f32_tf32_tf32<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k8_f32_tf32_tf32(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k8_f32_tf32_tf32>(g); }
+static int chain_wgmma_m64n128k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k8_f32_tf32_tf32<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k8_f32_tf32_tf32 {
     static constexpr int N = 256, K = 8, AB = 32, CB = 32;
@@ -130,6 +160,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n256k8_f32_tf3
 static int launch_wgmma_m64n256k8_f32_tf32_tf32(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n256k8_f32_tf32_tf32<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k8_f32_tf32_tf32(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k8_f32_tf32_tf32>(g); }
+static int chain_wgmma_m64n256k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k8_f32_tf32_tf32<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -154,6 +190,12 @@ static int launch_wgmma_m64n8k8_f32_tf32_tf32_rs(const tc_gpu_args *a, int grid)
     tcx_wgmma_m64n8k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n8k8_f32_tf32_tf32_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n8k8_f32_tf32_tf32_rs>(g); }
+static int chain_wgmma_m64n8k8_f32_tf32_tf32_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n8k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n16k8_f32_tf32_tf32_rs {
     static constexpr int N = 16, K = 8, AB = 32, CB = 32;
@@ -174,6 +216,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n16k8_f32_tf32
 static int launch_wgmma_m64n16k8_f32_tf32_tf32_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n16k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n16k8_f32_tf32_tf32_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n16k8_f32_tf32_tf32_rs>(g); }
+static int chain_wgmma_m64n16k8_f32_tf32_tf32_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n16k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -198,6 +246,12 @@ static int launch_wgmma_m64n32k8_f32_tf32_tf32_rs(const tc_gpu_args *a, int grid
     tcx_wgmma_m64n32k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n32k8_f32_tf32_tf32_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n32k8_f32_tf32_tf32_rs>(g); }
+static int chain_wgmma_m64n32k8_f32_tf32_tf32_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n32k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n64k8_f32_tf32_tf32_rs {
     static constexpr int N = 64, K = 8, AB = 32, CB = 32;
@@ -218,6 +272,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_m64n64k8_f32_tf32
 static int launch_wgmma_m64n64k8_f32_tf32_tf32_rs(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_m64n64k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n64k8_f32_tf32_tf32_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n64k8_f32_tf32_tf32_rs>(g); }
+static int chain_wgmma_m64n64k8_f32_tf32_tf32_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n64k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
 
@@ -242,6 +302,12 @@ static int launch_wgmma_m64n128k8_f32_tf32_tf32_rs(const tc_gpu_args *a, int gri
     tcx_wgmma_m64n128k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
 }
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n128k8_f32_tf32_tf32_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n128k8_f32_tf32_tf32_rs>(g); }
+static int chain_wgmma_m64n128k8_f32_tf32_tf32_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n128k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
 
 struct op_wgmma_m64n256k8_f32_tf32_tf32_rs {
     static constexpr int N = 256, K = 8, AB = 32, CB = 32;
@@ -263,6 +329,33 @@ static int launch_wgmma_m64n256k8_f32_tf32_tf32_rs(const tc_gpu_args *a, int gri
 {
     tcx_wgmma_m64n256k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
     return (int)cudaGetLastError();
+}
+extern "C" __global__ void __launch_bounds__(128, 1) tcc_wgmma_m64n256k8_f32_tf32_tf32_rs(tc_chain_args g) { tc_wg_chain_body<op_wgmma_m64n256k8_f32_tf32_tf32_rs>(g); }
+static int chain_wgmma_m64n256k8_f32_tf32_tf32_rs(const tc_chain_args *a, int grid)
+{
+    tcc_wgmma_m64n256k8_f32_tf32_tf32_rs<<<grid, 128>>>(*a);
+    return (int)cudaGetLastError();
+}
+
+static const tc_gpu_chain_kernel chain_kernels[] = {
+    {"wgmma.m64n8k8.f32.tf32.tf32", chain_wgmma_m64n8k8_f32_tf32_tf32, 128, 1},
+    {"wgmma.m64n16k8.f32.tf32.tf32", chain_wgmma_m64n16k8_f32_tf32_tf32, 128, 1},
+    {"wgmma.m64n32k8.f32.tf32.tf32", chain_wgmma_m64n32k8_f32_tf32_tf32, 128, 1},
+    {"wgmma.m64n64k8.f32.tf32.tf32", chain_wgmma_m64n64k8_f32_tf32_tf32, 128, 1},
+    {"wgmma.m64n128k8.f32.tf32.tf32", chain_wgmma_m64n128k8_f32_tf32_tf32, 128, 1},
+    {"wgmma.m64n256k8.f32.tf32.tf32", chain_wgmma_m64n256k8_f32_tf32_tf32, 128, 1},
+    {"wgmma.m64n8k8.f32.tf32.tf32.rs", chain_wgmma_m64n8k8_f32_tf32_tf32_rs, 128, 1},
+    {"wgmma.m64n16k8.f32.tf32.tf32.rs", chain_wgmma_m64n16k8_f32_tf32_tf32_rs, 128, 1},
+    {"wgmma.m64n32k8.f32.tf32.tf32.rs", chain_wgmma_m64n32k8_f32_tf32_tf32_rs, 128, 1},
+    {"wgmma.m64n64k8.f32.tf32.tf32.rs", chain_wgmma_m64n64k8_f32_tf32_tf32_rs, 128, 1},
+    {"wgmma.m64n128k8.f32.tf32.tf32.rs", chain_wgmma_m64n128k8_f32_tf32_tf32_rs, 128, 1},
+    {"wgmma.m64n256k8.f32.tf32.tf32.rs", chain_wgmma_m64n256k8_f32_tf32_tf32_rs, 128, 1},
+};
+
+extern "C" const tc_gpu_chain_kernel *tc_gpu_chains_wgmma_tf32(size_t *n)
+{
+    *n = sizeof chain_kernels / sizeof chain_kernels[0];
+    return chain_kernels;
 }
 
 static const tc_gpu_kernel kernels[] = {
