@@ -8,22 +8,11 @@
 
 #include <jansson.h>
 
+#include "cases/audit.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
-
-typedef struct {
-    tc_backend *be;
-    const tc_instr *ins;
-} run_ctx;
-
-static int run_backend(void *ctx, size_t ntiles, const uint64_t *A, const uint64_t *B, const uint64_t *C,
-                       uint64_t *D, char *err, size_t errlen)
-{
-    run_ctx *r = ctx;
-    return tc_backend_mma(r->be, r->ins, ntiles, A, B, C, D, err, errlen);
-}
 
 /* A profile given by path, or by name under oracle/profiles/. */
 static int load_profile(const char *spec, model_profile *p, char *err, size_t errlen)
@@ -145,8 +134,6 @@ int cmd_verify(int argc, char **argv)
     const tc_instr *ins = tc_instr_by_name(instr);
     if (!ins)
         return cli_fail("verify", "unknown instruction '%s' (see tcscope list)", instr);
-    if (ins->sparse)
-        return cli_fail("verify", "%s: sparse instructions are not implemented in verify yet", instr);
     char err[512];
     model_profile prof;
     if (load_profile(profile, &prof, err, sizeof err))
@@ -166,8 +153,9 @@ int cmd_verify(int argc, char **argv)
         tc_backend_close(be);
         return cli_fail("verify", "%s", why);
     }
-    run_ctx ctx = {be, ins};
-    infer_target t = {ins->m, ins->n, ins->k, {ins->a, ins->b, ins->c, ins->d}, run_backend, &ctx, 0, seed, NULL, 0};
+    /* the audit's target: a sparse instruction is verified on the K/2 terms it sums */
+    audit_backend_ctx ctx = {be, ins};
+    infer_target t = audit_target(&ctx, seed);
     verify_result r;
     if (verify_run(&t, &params, n, seed, &r, err, sizeof err)) {
         tc_backend_close(be);
