@@ -65,7 +65,7 @@ typedef struct {
     int m, k;                  /* tile M x K */
     bool scaled;               /* pertensor requested and applicable */
     const char *chain_path;    /* "backend chain" (the backend's own cvt), "stepwise mma, conversion
-                                  by formats/" (per-tensor scaling, or no chain support), "host fmaf" */
+                                  by formats/" (per-tensor scaling, or stepwise), "host fmaf" */
     sweep_step *steps;         /* chain entries */
     size_t cvt_mismatches;     /* backend conversions that differ from formats/ (must be 0) */
     /* With keep_trace, per trial t and step i (0-based), element j of M x K:

@@ -224,14 +224,6 @@ static int run_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
     return TC_EXIT_OK;
 }
 
-/* Chains need dense floating-point instructions; "all" leaves the others
- * out silently (a named one is refused by tc_chain_record, with why). */
-static bool chainable(const tc_instr *ins)
-{
-    return !ins->sparse && !tc_format_is_int(ins->a) && !tc_format_is_int(ins->b) && !tc_format_is_int(ins->c) &&
-           !tc_format_is_int(ins->d);
-}
-
 /* The instructions named by --instr (one, or "all"). */
 static int for_each(tc_backend *b, const run_opts *o, int (*fn)(tc_backend *, const tc_instr *, const run_opts *))
 {
@@ -246,7 +238,7 @@ static int for_each(tc_backend *b, const run_opts *o, int (*fn)(tc_backend *, co
     int worst = TC_EXIT_OK;
     for (size_t i = 0; i < n; i++) {
         char why[384];
-        if (o->chain && !chainable(&cat[i]))
+        if (o->chain && !tc_instr_has_chains(&cat[i], NULL, 0)) /* "all" leaves them out; a named one is refused */
             continue;
         if (!tc_backend_supports(b, &cat[i], why, sizeof why)) {
             fprintf(stderr, "tcscope run: skipped %s\n", why);
@@ -290,7 +282,7 @@ static bool key_used_later(const tc_instr *ins, const char *key)
     const tc_instr *cat = tc_catalogue(&n);
     char k2[96];
     for (size_t i = (size_t)(ins - cat) + 1; i < n; i++) {
-        if (!chainable(&cat[i]))
+        if (!tc_instr_has_chains(&cat[i], NULL, 0))
             continue;
         tc_chain_key(&cat[i], k2, sizeof k2);
         if (!strcmp(k2, key))

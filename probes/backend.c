@@ -336,6 +336,19 @@ static int soft_step(tc_backend *b, const tc_instr *ins, size_t nchains, const u
     return 0;
 }
 
+bool tc_instr_has_chains(const tc_instr *ins, char *why, size_t len)
+{
+    const char *no = NULL;
+    if (ins->sparse) /* a chain feeds D back into A */
+        no = "sparse instructions have no chains (D cannot feed a 2:4 A)";
+    else if (tc_format_is_int(ins->a) || tc_format_is_int(ins->b) || tc_format_is_int(ins->c) ||
+             tc_format_is_int(ins->d))
+        no = "integer instructions have no chains (chains need floating-point formats)";
+    if (no && why)
+        snprintf(why, len, "%s: %s", ins->name, no);
+    return !no;
+}
+
 int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len, const uint64_t *A0,
                      const uint64_t *B, const uint64_t *C, tc_rounding cvt, uint64_t *Xused, uint64_t *D,
                      char *err, size_t errlen)
@@ -344,12 +357,10 @@ int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len
         snprintf(err, errlen, "chain length and count must be at least 1");
         return -1;
     }
+    if (!tc_instr_has_chains(ins, err, errlen))
+        return -1;
     if (b->kind == BK_GPU)
         return tc_gpub_chain(b->gpu, ins, nchains, len, A0, B, C, cvt, Xused, D, err, errlen);
-    if (tc_format_is_int(ins->a) || tc_format_is_int(ins->d)) {
-        snprintf(err, errlen, "%s: chains need floating-point formats", ins->name);
-        return -1;
-    }
     size_t M = (size_t)ins->m, K = (size_t)ins->k, mk = M * K, kk = K * K;
     uint64_t *X = malloc(nchains * mk * sizeof *X), *Bi = malloc(nchains * kk * sizeof *Bi),
              *Ci = calloc(nchains * mk, sizeof *Ci), *Dst = malloc(nchains * mk * sizeof *Dst);

@@ -411,23 +411,6 @@ void tc_chain_inputs(const tc_instr *ins, size_t nchains, int len, uint64_t seed
     }
 }
 
-/* Chains need floating-point operands and a dense A (the chain feeds D back
- * into A, which a 2:4 pattern cannot take). */
-static int chain_refused(const tc_instr *ins, char *err, size_t errlen)
-{
-    if (ins->sparse) {
-        snprintf(err, errlen, "%s: sparse instructions have no chains (D cannot feed a 2:4 A)", ins->name);
-        return -1;
-    }
-    if (tc_format_is_int(ins->a) || tc_format_is_int(ins->b) || tc_format_is_int(ins->c) ||
-        tc_format_is_int(ins->d)) {
-        snprintf(err, errlen, "%s: integer instructions have no chains (chains need floating-point formats)",
-                 ins->name);
-        return -1;
-    }
-    return 0;
-}
-
 /* Element counts of a record's arrays; -1 when they do not fit a size_t. */
 typedef struct {
     size_t mk, kk, steps;
@@ -477,7 +460,7 @@ int tc_chain_record(tc_backend *b, const tc_instr *ins, size_t nchains, int len,
     if (rec)
         memset(rec, 0, sizeof *rec);
     chain_dims dm;
-    if (chain_refused(ins, err, errlen) || chain_dims_of(ins, nchains, len, &dm, err, errlen))
+    if (!tc_instr_has_chains(ins, err, errlen) || chain_dims_of(ins, nchains, len, &dm, err, errlen))
         return -1;
     if (cvt.ftz || cvt.daz || cvt.mode == TC_RS) {
         snprintf(err, errlen, "%s: chain cvt must be a rounding (not rs) and an overflow only: the record keeps "
@@ -599,7 +582,7 @@ int tc_chain_parse(const char *line, tc_chain_rec *rec, char *err, size_t errlen
         snprintf(err, errlen, "unknown instruction '%s'", name ? name : "(none)");
         goto done;
     }
-    if (chain_refused(ins, err, errlen))
+    if (!tc_instr_has_chains(ins, err, errlen))
         goto done;
     char key[96];
     tc_chain_key(ins, key, sizeof key);
@@ -791,7 +774,7 @@ int tc_chain_check(tc_backend *b, const tc_chain_rec *rec, size_t *d_mismatch, s
     *d_mismatch = *x_mismatch = *x_nan_pattern = 0;
     const tc_instr *ins = rec->ins;
     chain_dims dm;
-    if (!ins || chain_refused(ins, err, errlen) || chain_dims_of(ins, rec->nchains, rec->len, &dm, err, errlen))
+    if (!ins || !tc_instr_has_chains(ins, err, errlen) || chain_dims_of(ins, rec->nchains, rec->len, &dm, err, errlen))
         return -1;
     if (!rec->A0 || !rec->B || !rec->C || !rec->X || !rec->D) {
         snprintf(err, errlen, "%s: the record has no data (same_as %s not resolved)", ins->name, rec->same_as);

@@ -75,16 +75,31 @@ struct op_{s} {{
                      : {ins});
     }}
 }};
-extern "C" __global__ void __launch_bounds__(256) tcx_{s}(tc_gpu_args g) {{ tc_mma_body<op_{s}>(g); }}
-static int launch_{s}(const tc_gpu_args *a, int grid)
+"""
+    code, entry = tile_kernel(code, name, "tc_warp_body<{op}, false>", "TC_GPUK_WARP", 256, 8)
+    if a not in ("s8", "u8"):
+        code += chain_kernel(name, "tc_chain_body<{op}>", 256, 8)
+    return code, entry
+
+
+def kernel_and_launcher(kernel, launcher, args, call, block, bounds):
+    """A __global__ kernel that runs call(g), and its host launcher."""
+    return f"""extern "C" __global__ void __launch_bounds__({block}{bounds}) {kernel}({args} g) {{ {call}(g); }}
+static int {launcher}(const {args} *a, int grid)
 {{
-    tcx_{s}<<<grid, 256>>>(*a);
+    {kernel}<<<grid, {block}>>>(*a);
     return (int)cudaGetLastError();
 }}
 """
-    if a not in ("s8", "u8"):
-        code += chain_kernel(name, "tc_chain_body", 256, 8)
-    entry = '    {"%s", "tcx_%s", TC_GPUK_WARP, 256, 8, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
+
+
+def tile_kernel(code, name, body, kind, block, per_block, bounds=""):
+    """code (the Op struct of one instruction) with its tile kernel, whose
+    executor is body ("{op}" the Op), and its entry of the kernel table."""
+    s = ident(name)
+    code += kernel_and_launcher("tcx_" + s, "launch_" + s, "tc_gpu_args", body.format(op="op_" + s), block, bounds)
+    entry = '    {"%s", "tcx_%s", %s, %d, %d, (const void *)tcx_%s, launch_%s},\n' % (
+        name, s, kind, block, per_block, s, s)
     return code, entry
 
 
@@ -96,13 +111,8 @@ def chain_kernel(name, body, block, per_block, bounds=""):
     registered in CHAINS for the family's chain table."""
     s = ident(name)
     CHAINS.append('    {"%s", chain_%s, %d, %d},\n' % (name, s, block, per_block))
-    return f"""extern "C" __global__ void __launch_bounds__({block}{bounds}) tcc_{s}(tc_chain_args g) {{ {body}<op_{s}>(g); }}
-static int chain_{s}(const tc_chain_args *a, int grid)
-{{
-    tcc_{s}<<<grid, {block}>>>(*a);
-    return (int)cudaGetLastError();
-}}
-"""
+    return kernel_and_launcher("tcc_" + s, "chain_" + s, "tc_chain_args", body.format(op="op_" + s), block, bounds)
+
 
 # mma.sp: the entries of probes/catalogue.c add_mma_sparse. The metadata
 # built by probes/sparse.c is always ordered (idx0 < idx1), for which the ISA
@@ -150,15 +160,8 @@ struct op_{s} {{
                      : {ins});
     }}
 }};
-extern "C" __global__ void __launch_bounds__(256) tcx_{s}(tc_gpu_args g) {{ tc_mma_sp_body<op_{s}>(g); }}
-static int launch_{s}(const tc_gpu_args *a, int grid)
-{{
-    tcx_{s}<<<grid, 256>>>(*a);
-    return (int)cudaGetLastError();
-}}
 """
-    entry = '    {"%s", "tcx_%s", TC_GPUK_WARP_SP, 256, 8, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
-    return code, entry
+    return tile_kernel(code, name, "tc_warp_body<{op}, true>", "TC_GPUK_WARP_SP", 256, 8)
 
 WMMA = [(16, 16, 16, "f16", "f16", "half", "half", "half"),
         (16, 16, 16, "f16", "f32", "half", "half", "float"),
@@ -184,15 +187,9 @@ struct op_{s} {{
         wmma::store_matrix_sync(({acc_t} *)D, fc, {n}, wmma::mem_row_major);
     }}
 }};
-extern "C" __global__ void __launch_bounds__(256) tcx_{s}(tc_gpu_args g) {{ tc_wmma_body<op_{s}>(g); }}
-static int launch_{s}(const tc_gpu_args *a, int grid)
-{{
-    tcx_{s}<<<grid, 256>>>(*a);
-    return (int)cudaGetLastError();
-}}
-""" + chain_kernel(name, "tc_wmma_chain_body", 256, 8)
-    entry = '    {"%s", "tcx_%s", TC_GPUK_WMMA, 256, 8, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
-    return code, entry
+"""
+    code, entry = tile_kernel(code, name, "tc_wmma_body<{op}>", "TC_GPUK_WMMA", 256, 8)
+    return code + chain_kernel(name, "tc_wmma_chain_body<{op}>", 256, 8), entry
 
 
 def wg_types(group):
@@ -257,18 +254,12 @@ def gen_wgmma_op(n, ab_name, d, k, rs):
     code = f"""
 struct op_{s} {{
     static constexpr int N = {n}, K = {k}, AB = {abits}, CB = {cb};
-    static constexpr bool RS = {"true" if rs else "false"};
+    static constexpr bool RS = {"true" if rs else "false"}, SP = false;
 {fn}
 }};
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_{s}(tc_gpu_args g) {{ tc_wgmma_body<op_{s}>(g); }}
-static int launch_{s}(const tc_gpu_args *a, int grid)
-{{
-    tcx_{s}<<<grid, 128>>>(*a);
-    return (int)cudaGetLastError();
-}}
-""" + chain_kernel(name, "tc_wg_chain_body", 128, 1, ", 1")
-    entry = '    {"%s", "tcx_%s", TC_GPUK_WG, 128, 1, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
-    return code, entry
+"""
+    code, entry = tile_kernel(code, name, "tc_wgmma_body<{op}>", "TC_GPUK_WG", 128, 1, ", 1")
+    return code + chain_kernel(name, "tc_wg_chain_body<{op}>", 128, 1, ", 1"), entry
 
 
 # wgmma.sp: the entries of probes/catalogue.c add_wgmma_types("wgmma.sp", 2,
@@ -294,6 +285,7 @@ def gen_wgmma_sp_op(n, ab_name, d, k):
     code = f"""
 struct op_{s} {{
     static constexpr int N = {n}, K = {k}, AB = {abits}, CB = {cb};
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[{nd}], uint64_t descA, uint64_t descB, uint32_t e)
     {{
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -305,15 +297,8 @@ struct op_{s} {{
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }}
 }};
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_{s}(tc_gpu_args g) {{ tc_wgmma_sp_body<op_{s}>(g); }}
-static int launch_{s}(const tc_gpu_args *a, int grid)
-{{
-    tcx_{s}<<<grid, 128>>>(*a);
-    return (int)cudaGetLastError();
-}}
 """
-    entry = '    {"%s", "tcx_%s", TC_GPUK_WG_SP, 128, 1, (const void *)tcx_%s, launch_%s},\n' % (name, s, s, s)
-    return code, entry
+    return tile_kernel(code, name, "tc_wgmma_body<{op}>", "TC_GPUK_WG_SP", 128, 1, ", 1")
 
 
 def write(path, family, parts, extra_include="", chains=None):

@@ -123,11 +123,15 @@ __device__ __forceinline__ void tc_scatter_block(const typename tc_reg<BITS>::T 
     }
 }
 
-/* mma.sync: one warp per tile, grid-stride over tiles. */
-template <class Op>
-__device__ __forceinline__ void tc_mma_body(const tc_gpu_args &g)
+/* mma.sync (SP false) and mma.sp (SP true): one warp per tile, grid-stride
+ * over tiles. mma.sp's A is the compressed m x k/2 tile (probes/sparse.h),
+ * gathered through the compressed fragment table, with one metadata
+ * register per lane read from E (built on the host, sparsity selector 0). */
+template <class Op, bool SP>
+__device__ __forceinline__ void tc_warp_body(const tc_gpu_args &g)
 {
-    constexpr int AE = Op::M * Op::K / 32, BE = Op::K * Op::N / 32, CE = Op::M * Op::N / 32;
+    constexpr int KA = SP ? Op::K / 2 : Op::K; /* A columns sent per tile */
+    constexpr int AE = Op::M * KA / 32, BE = Op::K * Op::N / 32, CE = Op::M * Op::N / 32;
     const unsigned lane = threadIdx.x & 31u;
     const unsigned long long nw = (unsigned long long)gridDim.x * blockDim.x / 32u;
     for (unsigned long long t = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u;
@@ -136,47 +140,29 @@ __device__ __forceinline__ void tc_mma_body(const tc_gpu_args &g)
         typename tc_reg<Op::BB>::T b[tc_nreg<Op::BB, BE>::n];
         typename tc_reg<Op::CB>::T c[tc_nreg<Op::CB, CE>::n];
         typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
-        tc_gather<Op::AB, AE>(a, (const uint8_t *)g.A + t * (Op::M * Op::K * Op::AB / 8), g.ta + lane * AE);
+        tc_gather<Op::AB, AE>(a, (const uint8_t *)g.A + t * (Op::M * KA * Op::AB / 8), g.ta + lane * AE);
         tc_gather<Op::BB, BE>(b, (const uint8_t *)g.B + t * (Op::K * Op::N * Op::BB / 8), g.tb + lane * BE);
         tc_gather<Op::CB, CE>(c, (const uint8_t *)g.C + t * (Op::M * Op::N * Op::CB / 8), g.tc + lane * CE);
-        Op::run(d, a, b, c);
+        if constexpr (SP)
+            Op::run(d, a, b, c, g.E[t * 32u + lane]);
+        else
+            Op::run(d, a, b, c);
         tc_scatter<Op::CB, CE>(d, (uint8_t *)g.D + t * (Op::M * Op::N * Op::CB / 8), g.tc + lane * CE);
     }
 }
 
-/* mma.sp: as tc_mma_body, with A the compressed m x k/2 tile (probes/sparse.h)
- * gathered through the compressed fragment table, and one metadata register
- * per lane, read from E (built on the host, sparsity selector 0). */
-template <class Op>
-__device__ __forceinline__ void tc_mma_sp_body(const tc_gpu_args &g)
-{
-    constexpr int KC = Op::K / 2;
-    constexpr int AE = Op::M * KC / 32, BE = Op::K * Op::N / 32, CE = Op::M * Op::N / 32;
-    const unsigned lane = threadIdx.x & 31u;
-    const unsigned long long nw = (unsigned long long)gridDim.x * blockDim.x / 32u;
-    for (unsigned long long t = ((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x) / 32u;
-         t < g.ntiles; t += nw) {
-        typename tc_reg<Op::AB>::T a[tc_nreg<Op::AB, AE>::n];
-        typename tc_reg<Op::BB>::T b[tc_nreg<Op::BB, BE>::n];
-        typename tc_reg<Op::CB>::T c[tc_nreg<Op::CB, CE>::n];
-        typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
-        tc_gather<Op::AB, AE>(a, (const uint8_t *)g.A + t * (Op::M * KC * Op::AB / 8), g.ta + lane * AE);
-        tc_gather<Op::BB, BE>(b, (const uint8_t *)g.B + t * (Op::K * Op::N * Op::BB / 8), g.tb + lane * BE);
-        tc_gather<Op::CB, CE>(c, (const uint8_t *)g.C + t * (Op::M * Op::N * Op::CB / 8), g.tc + lane * CE);
-        const uint32_t e = g.E[t * 32u + lane];
-        Op::run(d, a, b, c, e);
-        tc_scatter<Op::CB, CE>(d, (uint8_t *)g.D + t * (Op::M * Op::N * Op::CB / 8), g.tc + lane * CE);
-    }
-}
+/* wgmma and wgmma.sp (Op::SP): B and, unless RS, A go through shared memory
+ * in the no-swizzle K-major layout of probes/layout.h. A is 64 x KA
+ * row-major: KA = K, or for wgmma.sp the compressed K/2 (probes/sparse.h;
+ * 32 bytes a row for every type, as a dense A row). */
+template <class Op> __device__ constexpr int tc_wg_ka() { return Op::SP ? Op::K / 2 : Op::K; }
 
-/* wgmma: B and, unless RS, A go through shared memory in the no-swizzle
- * K-major layout of probes/layout.h. A: 64 x K row-major. */
 template <class Op>
 __device__ __forceinline__ void tc_wg_stage_a(uint8_t *sA, const uint8_t *A, unsigned tid)
 {
-    constexpr int K = Op::K, KBYTES = K * Op::AB / 8;
-    for (unsigned i = tid; i < 64u * K; i += 128) {
-        unsigned r = i / K, c = i % K;
+    constexpr int KA = tc_wg_ka<Op>(), KBYTES = KA * Op::AB / 8;
+    for (unsigned i = tid; i < 64u * KA; i += 128) {
+        unsigned r = i / KA, c = i % KA;
         tc_st_elem<Op::AB>(sA, tc_wg_smem_offset(r, c, Op::AB / 8, KBYTES) / (Op::AB / 8), tc_ld_elem<Op::AB>(A, i));
     }
 }
@@ -194,85 +180,54 @@ __device__ __forceinline__ void tc_wg_stage_b(uint8_t *sB, const uint8_t *B, uns
     }
 }
 
-/* One dense wgmma by the warpgroup: A (64 x K; already staged in sA unless
- * RS), the column block j0 of B (K x cols) and of C (64 x cols) into the
- * same block of D. Leaves shared memory free for the next call. */
+/* One wgmma by the warpgroup: A (already staged in sA unless RS), the column
+ * block j0 of B (K x cols) and of C (64 x cols) into the same block of D;
+ * e is this thread's metadata register (wgmma.sp). Leaves shared memory free
+ * for the next call. */
 template <class Op>
 __device__ __forceinline__ void tc_wg_step(uint8_t *sA, uint8_t *sB, const uint8_t *A, const uint8_t *B,
                                            const uint8_t *C, uint8_t *D, const uint16_t *ta, const uint16_t *tc,
-                                           unsigned tid, int j0, int cols)
+                                           unsigned tid, int j0, int cols, uint32_t e)
 {
     constexpr int N = Op::N, K = Op::K, AE = 64 * K / 128, CE = 64 * N / 128;
-    constexpr int KBYTES = K * Op::AB / 8; /* 32 for every wgmma input type */
+    constexpr int AKBYTES = tc_wg_ka<Op>() * Op::AB / 8, BKBYTES = K * Op::AB / 8;
     tc_wg_stage_b<Op>(sB, B, tid, j0, cols);
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
     typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
     tc_gather_block<Op::CB, CE>(d, C, tc + tid * CE, N, j0, cols);
-    uint64_t descB = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sB), tc_wg_lbo(KBYTES), tc_wg_sbo(KBYTES));
+    uint64_t descB = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sB), tc_wg_lbo(BKBYTES), tc_wg_sbo(BKBYTES));
     if constexpr (Op::RS) {
         uint32_t a[tc_nreg<Op::AB, AE>::n];
         tc_gather<Op::AB, AE>(a, A, ta + tid * AE);
         Op::run_rs(d, a, descB);
     } else {
-        uint64_t descA = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sA), tc_wg_lbo(KBYTES), tc_wg_sbo(KBYTES));
-        Op::run_ss(d, descA, descB);
+        uint64_t descA = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sA), tc_wg_lbo(AKBYTES), tc_wg_sbo(AKBYTES));
+        if constexpr (Op::SP)
+            Op::run_ss(d, descA, descB, e);
+        else
+            Op::run_ss(d, descA, descB);
     }
     tc_scatter_block<Op::CB, CE>(d, D, tc + tid * CE, N, j0, cols);
     __syncthreads(); /* the next call overwrites shared memory */
 }
 
-/* wgmma: one warpgroup (the block) per tile. */
+/* wgmma, wgmma.sp: one warpgroup (the block) per tile; wgmma.sp reads 128
+ * metadata registers per tile from E (built on the host, sparsity selector 0). */
 template <class Op>
 __device__ __forceinline__ void tc_wgmma_body(const tc_gpu_args &g)
 {
-    constexpr int M = 64, N = Op::N, K = Op::K, KBYTES = K * Op::AB / 8;
-    __shared__ __align__(128) uint8_t sA[Op::RS ? 16 : M * KBYTES];
-    __shared__ __align__(128) uint8_t sB[N * KBYTES];
+    constexpr int M = 64, N = Op::N, K = Op::K, KA = tc_wg_ka<Op>();
+    __shared__ __align__(128) uint8_t sA[Op::RS ? 16 : M * KA * Op::AB / 8];
+    __shared__ __align__(128) uint8_t sB[N * K * Op::AB / 8];
     const unsigned tid = threadIdx.x;
     for (unsigned long long t = blockIdx.x; t < g.ntiles; t += gridDim.x) {
-        const uint8_t *At = (const uint8_t *)g.A + t * (M * K * Op::AB / 8);
+        const uint8_t *At = (const uint8_t *)g.A + t * (M * KA * Op::AB / 8);
         if constexpr (!Op::RS)
             tc_wg_stage_a<Op>(sA, At, tid);
         tc_wg_step<Op>(sA, sB, At, (const uint8_t *)g.B + t * (K * N * Op::AB / 8),
                        (const uint8_t *)g.C + t * (M * N * Op::CB / 8), (uint8_t *)g.D + t * (M * N * Op::CB / 8),
-                       g.ta, g.tc, tid, 0, N);
-    }
-}
-
-/* wgmma.sp (SS): as tc_wgmma_body, with A the compressed 64 x k/2 tile
- * (probes/sparse.h; 32 bytes a row for every type) and B k x n (64 bytes a
- * row of B^T), both in the no-swizzle K-major layout of probes/layout.h, and
- * one metadata register per thread of the warpgroup, read from E (128 per
- * tile, built on the host, sparsity selector 0). */
-template <class Op>
-__device__ __forceinline__ void tc_wgmma_sp_body(const tc_gpu_args &g)
-{
-    constexpr int M = 64, N = Op::N, K = Op::K, KC = K / 2;
-    constexpr int CE = M * N / 128;
-    constexpr int AKBYTES = KC * Op::AB / 8, BKBYTES = K * Op::AB / 8;
-    __shared__ __align__(128) uint8_t sA[M * AKBYTES];
-    __shared__ __align__(128) uint8_t sB[N * BKBYTES];
-    const unsigned tid = threadIdx.x;
-    for (unsigned long long t = blockIdx.x; t < g.ntiles; t += gridDim.x) {
-        const uint8_t *At = (const uint8_t *)g.A + t * (M * KC * Op::AB / 8);
-        const uint8_t *Bt = (const uint8_t *)g.B + t * (K * N * Op::AB / 8);
-        for (unsigned i = tid; i < (unsigned)(M * KC); i += 128) {
-            unsigned r = i / KC, c = i % KC;
-            tc_st_elem<Op::AB>(sA, tc_wg_smem_offset(r, c, Op::AB / 8, AKBYTES) / (Op::AB / 8),
-                               tc_ld_elem<Op::AB>(At, i));
-        }
-        tc_wg_stage_b<Op>(sB, Bt, tid, 0, N);
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        __syncthreads();
-        typename tc_reg<Op::CB>::T d[tc_nreg<Op::CB, CE>::n];
-        tc_gather<Op::CB, CE>(d, (const uint8_t *)g.C + t * (M * N * Op::CB / 8), g.tc + tid * CE);
-        uint64_t descA = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sA), tc_wg_lbo(AKBYTES), tc_wg_sbo(AKBYTES));
-        uint64_t descB = tc_wg_desc((uint32_t)__cvta_generic_to_shared(sB), tc_wg_lbo(BKBYTES), tc_wg_sbo(BKBYTES));
-        const uint32_t e = g.E[t * 128u + tid];
-        Op::run_ss(d, descA, descB, e);
-        tc_scatter<Op::CB, CE>(d, (uint8_t *)g.D + t * (M * N * Op::CB / 8), g.tc + tid * CE);
-        __syncthreads(); /* the next tile overwrites shared memory */
+                       g.ta, g.tc, tid, 0, N, Op::SP ? g.E[t * 128u + tid] : 0u);
     }
 }
 
@@ -444,7 +399,7 @@ __device__ __forceinline__ void tc_wg_chain_body(const tc_chain_args &g)
                 if constexpr (!Op::RS)
                     tc_wg_stage_a<Op>(sA, X, tid);
                 for (int j0 = 0; j0 < K; j0 += N)
-                    tc_wg_step<Op>(sA, sB, X, Bi, Ci, Di, g.ta, g.tc, tid, j0, K);
+                    tc_wg_step<Op>(sA, sB, X, Bi, Ci, Di, g.ta, g.tc, tid, j0, K, 0u);
             });
 }
 

@@ -78,6 +78,10 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles,
  * every D_i (M x K, in ins->d's format) so the oracle can replay each step.
  * Arrays are chain-major then step-major: B[(c*len + i-1)*K*K ...], C, Xused
  * and D likewise with M*K per step; A0 is nchains * M * K. */
+/* true if ins can be chained at all (every backend): dense, floating-point
+ * operands. Else why (when given) says why not. */
+bool tc_instr_has_chains(const tc_instr *ins, char *why, size_t len);
+
 int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len,
                      const uint64_t *A0, const uint64_t *B, const uint64_t *C,
                      tc_rounding cvt, uint64_t *Xused, uint64_t *D,

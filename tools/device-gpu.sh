@@ -45,8 +45,8 @@ for p in mma wgmma mma-sp wgmma-sp; do
   gzip -9 < /tmp/c-$p.jsonl > "$OUT/h100-corpus-$p.jsonl.gz"
   say "corpus $p: $(wc -l < /tmp/c-$p.jsonl) lines"
 done
-# the dense outputs against the committed record (same seed, same inputs)
-for p in mma wgmma; do
+# the outputs against the committed record (same seed, same inputs)
+for p in mma wgmma mma-sp wgmma-sp; do
   python3 - "$p" <<'EOF' 2>&1 | tee -a "$LOG"
 import gzip, json, sys
 p = sys.argv[1]
@@ -68,6 +68,11 @@ say "== chains ($NCH chains x $LEN steps per instruction)"
 t0=$(date +%s)
 $T run --backend gpu --instr all --chain "$LEN" --random "$NCH" --seed 1 2>> "$LOG" | gzip -9 > "$OUT/h100-chain.jsonl.gz"
 say "chains rc=${PIPESTATUS[0]} lines=$(gzip -dc "$OUT/h100-chain.jsonl.gz" | wc -l) secs=$(( $(date +%s) - t0 ))"
+if cmp -s <(gzip -dc "$OUT/h100-chain.jsonl.gz") <(gzip -dc reports/baselines/h100-chain.jsonl.gz); then
+  say "chains: identical to the committed record"
+else
+  say "chains: differ from the committed record"
+fi
 
 say "== SASS of chain kernels"
 for k in tcc_mma_m16n8k16_f32_f16_f16_f32 tcc_wmma_m16n16k8_f32_tf32_tf32_f32 tcc_wgmma_m64n8k16_f32_f16_f16_rs \

@@ -39,14 +39,13 @@ static int fail(char *err, size_t len, const char *what, cudaError_t e)
             return fail(err, errlen, what, e_);          \
     } while (0)
 
-extern "C" const tc_gpu_kernel *tc_gpu_kernel_find(const char *name)
+/* The entry named `name` in the generated tables of the families fams. */
+template <class T, size_t NF>
+static const T *find_named(const T *(*const (&fams)[NF])(size_t *), const char *name)
 {
-    typedef const tc_gpu_kernel *(*family_fn)(size_t *);
-    static const family_fn fams[] = {tc_gpu_kernels_mma, tc_gpu_kernels_wgmma_f16, tc_gpu_kernels_wgmma_tf32,
-                                     tc_gpu_kernels_wgmma_fp8, tc_gpu_kernels_mma_sp, tc_gpu_kernels_wgmma_sp};
-    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
+    for (size_t f = 0; f < NF; f++) {
         size_t n;
-        const tc_gpu_kernel *k = fams[f](&n);
+        const T *k = fams[f](&n);
         for (size_t i = 0; i < n; i++)
             if (!strcmp(k[i].name, name))
                 return &k[i];
@@ -54,19 +53,19 @@ extern "C" const tc_gpu_kernel *tc_gpu_kernel_find(const char *name)
     return NULL;
 }
 
+extern "C" const tc_gpu_kernel *tc_gpu_kernel_find(const char *name)
+{
+    static const tc_gpu_kernel *(*const fams[])(size_t *) = {
+        tc_gpu_kernels_mma, tc_gpu_kernels_wgmma_f16, tc_gpu_kernels_wgmma_tf32,
+        tc_gpu_kernels_wgmma_fp8, tc_gpu_kernels_mma_sp, tc_gpu_kernels_wgmma_sp};
+    return find_named(fams, name);
+}
+
 extern "C" const tc_gpu_chain_kernel *tc_gpu_chain_kernel_find(const char *name)
 {
-    typedef const tc_gpu_chain_kernel *(*family_fn)(size_t *);
-    static const family_fn fams[] = {tc_gpu_chains_mma, tc_gpu_chains_wgmma_f16, tc_gpu_chains_wgmma_tf32,
-                                     tc_gpu_chains_wgmma_fp8};
-    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
-        size_t n;
-        const tc_gpu_chain_kernel *k = fams[f](&n);
-        for (size_t i = 0; i < n; i++)
-            if (!strcmp(k[i].name, name))
-                return &k[i];
-    }
-    return NULL;
+    static const tc_gpu_chain_kernel *(*const fams[])(size_t *) = {
+        tc_gpu_chains_mma, tc_gpu_chains_wgmma_f16, tc_gpu_chains_wgmma_tf32, tc_gpu_chains_wgmma_fp8};
+    return find_named(fams, name);
 }
 
 /* The kernel driver's version, from the kernel module (no driver API needed). */

@@ -15,7 +15,7 @@ struct op_mma_m16n8k8_f16_f16_f16_f16 {
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f16_f16_f16_f16(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k8_f16_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f16_f16_f16_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f16_f16_f16_f16, false>(g); }
 static int launch_mma_m16n8k8_f16_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k8_f16_f16_f16_f16<<<grid, 256>>>(*a);
@@ -38,7 +38,7 @@ struct op_mma_m16n8k8_f32_f16_f16_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f32_f16_f16_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k8_f32_f16_f16_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f32_f16_f16_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f32_f16_f16_f32, false>(g); }
 static int launch_mma_m16n8k8_f32_f16_f16_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k8_f32_f16_f16_f32<<<grid, 256>>>(*a);
@@ -61,7 +61,7 @@ struct op_mma_m16n8k8_f32_bf16_bf16_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f32_bf16_bf16_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k8_f32_bf16_bf16_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f32_bf16_bf16_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f32_bf16_bf16_f32, false>(g); }
 static int launch_mma_m16n8k8_f32_bf16_bf16_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k8_f32_bf16_bf16_f32<<<grid, 256>>>(*a);
@@ -84,7 +84,7 @@ struct op_mma_m16n8k16_f16_f16_f16_f16 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f16_f16_f16_f16(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k16_f16_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f16_f16_f16_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k16_f16_f16_f16_f16, false>(g); }
 static int launch_mma_m16n8k16_f16_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k16_f16_f16_f16_f16<<<grid, 256>>>(*a);
@@ -107,7 +107,7 @@ struct op_mma_m16n8k16_f32_f16_f16_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f32_f16_f16_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k16_f32_f16_f16_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f32_f16_f16_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k16_f32_f16_f16_f32, false>(g); }
 static int launch_mma_m16n8k16_f32_f16_f16_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k16_f32_f16_f16_f32<<<grid, 256>>>(*a);
@@ -130,7 +130,7 @@ struct op_mma_m16n8k16_f32_bf16_bf16_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f32_bf16_bf16_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k16_f32_bf16_bf16_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f32_bf16_bf16_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k16_f32_bf16_bf16_f32, false>(g); }
 static int launch_mma_m16n8k16_f32_bf16_bf16_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k16_f32_bf16_bf16_f32<<<grid, 256>>>(*a);
@@ -153,7 +153,7 @@ struct op_mma_m16n8k4_f32_tf32_tf32_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k4_f32_tf32_tf32_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k4_f32_tf32_tf32_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k4_f32_tf32_tf32_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k4_f32_tf32_tf32_f32, false>(g); }
 static int launch_mma_m16n8k4_f32_tf32_tf32_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k4_f32_tf32_tf32_f32<<<grid, 256>>>(*a);
@@ -176,7 +176,7 @@ struct op_mma_m16n8k8_f32_tf32_tf32_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f32_tf32_tf32_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k8_f32_tf32_tf32_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f32_tf32_tf32_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f32_tf32_tf32_f32, false>(g); }
 static int launch_mma_m16n8k8_f32_tf32_tf32_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k8_f32_tf32_tf32_f32<<<grid, 256>>>(*a);
@@ -199,7 +199,7 @@ struct op_mma_m16n8k32_f32_e4m3_e4m3_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e4m3_e4m3_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_f32_e4m3_e4m3_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e4m3_e4m3_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f32_e4m3_e4m3_f32, false>(g); }
 static int launch_mma_m16n8k32_f32_e4m3_e4m3_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_f32_e4m3_e4m3_f32<<<grid, 256>>>(*a);
@@ -222,7 +222,7 @@ struct op_mma_m16n8k32_f16_e4m3_e4m3_f16 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e4m3_e4m3_f16(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_f16_e4m3_e4m3_f16>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e4m3_e4m3_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f16_e4m3_e4m3_f16, false>(g); }
 static int launch_mma_m16n8k32_f16_e4m3_e4m3_f16(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_f16_e4m3_e4m3_f16<<<grid, 256>>>(*a);
@@ -245,7 +245,7 @@ struct op_mma_m16n8k32_f32_e4m3_e5m2_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e4m3_e5m2_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_f32_e4m3_e5m2_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e4m3_e5m2_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f32_e4m3_e5m2_f32, false>(g); }
 static int launch_mma_m16n8k32_f32_e4m3_e5m2_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_f32_e4m3_e5m2_f32<<<grid, 256>>>(*a);
@@ -268,7 +268,7 @@ struct op_mma_m16n8k32_f16_e4m3_e5m2_f16 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e4m3_e5m2_f16(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_f16_e4m3_e5m2_f16>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e4m3_e5m2_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f16_e4m3_e5m2_f16, false>(g); }
 static int launch_mma_m16n8k32_f16_e4m3_e5m2_f16(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_f16_e4m3_e5m2_f16<<<grid, 256>>>(*a);
@@ -291,7 +291,7 @@ struct op_mma_m16n8k32_f32_e5m2_e4m3_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e5m2_e4m3_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_f32_e5m2_e4m3_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e5m2_e4m3_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f32_e5m2_e4m3_f32, false>(g); }
 static int launch_mma_m16n8k32_f32_e5m2_e4m3_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_f32_e5m2_e4m3_f32<<<grid, 256>>>(*a);
@@ -314,7 +314,7 @@ struct op_mma_m16n8k32_f16_e5m2_e4m3_f16 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e5m2_e4m3_f16(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_f16_e5m2_e4m3_f16>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e5m2_e4m3_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f16_e5m2_e4m3_f16, false>(g); }
 static int launch_mma_m16n8k32_f16_e5m2_e4m3_f16(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_f16_e5m2_e4m3_f16<<<grid, 256>>>(*a);
@@ -337,7 +337,7 @@ struct op_mma_m16n8k32_f32_e5m2_e5m2_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e5m2_e5m2_f32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_f32_e5m2_e5m2_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e5m2_e5m2_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f32_e5m2_e5m2_f32, false>(g); }
 static int launch_mma_m16n8k32_f32_e5m2_e5m2_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_f32_e5m2_e5m2_f32<<<grid, 256>>>(*a);
@@ -360,7 +360,7 @@ struct op_mma_m16n8k32_f16_e5m2_e5m2_f16 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e5m2_e5m2_f16(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_f16_e5m2_e5m2_f16>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e5m2_e5m2_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f16_e5m2_e5m2_f16, false>(g); }
 static int launch_mma_m16n8k32_f16_e5m2_e5m2_f16(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_f16_e5m2_e5m2_f16<<<grid, 256>>>(*a);
@@ -383,7 +383,7 @@ struct op_mma_m8n8k4_f64_f64_f64_f64 {
                      : "l"(a[0]), "l"(b[0]), "l"(c[0]), "l"(c[1]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m8n8k4_f64_f64_f64_f64(tc_gpu_args g) { tc_mma_body<op_mma_m8n8k4_f64_f64_f64_f64>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m8n8k4_f64_f64_f64_f64(tc_gpu_args g) { tc_warp_body<op_mma_m8n8k4_f64_f64_f64_f64, false>(g); }
 static int launch_mma_m8n8k4_f64_f64_f64_f64(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m8n8k4_f64_f64_f64_f64<<<grid, 256>>>(*a);
@@ -406,7 +406,7 @@ struct op_mma_m16n8k4_f64_f64_f64_f64 {
                      : "l"(a[0]), "l"(a[1]), "l"(b[0]), "l"(c[0]), "l"(c[1]), "l"(c[2]), "l"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k4_f64_f64_f64_f64(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k4_f64_f64_f64_f64>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k4_f64_f64_f64_f64(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k4_f64_f64_f64_f64, false>(g); }
 static int launch_mma_m16n8k4_f64_f64_f64_f64(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k4_f64_f64_f64_f64<<<grid, 256>>>(*a);
@@ -429,7 +429,7 @@ struct op_mma_m16n8k8_f64_f64_f64_f64 {
                      : "l"(a[0]), "l"(a[1]), "l"(a[2]), "l"(a[3]), "l"(b[0]), "l"(b[1]), "l"(c[0]), "l"(c[1]), "l"(c[2]), "l"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f64_f64_f64_f64(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k8_f64_f64_f64_f64>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f64_f64_f64_f64(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f64_f64_f64_f64, false>(g); }
 static int launch_mma_m16n8k8_f64_f64_f64_f64(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k8_f64_f64_f64_f64<<<grid, 256>>>(*a);
@@ -452,7 +452,7 @@ struct op_mma_m16n8k16_f64_f64_f64_f64 {
                      : "l"(a[0]), "l"(a[1]), "l"(a[2]), "l"(a[3]), "l"(a[4]), "l"(a[5]), "l"(a[6]), "l"(a[7]), "l"(b[0]), "l"(b[1]), "l"(b[2]), "l"(b[3]), "l"(c[0]), "l"(c[1]), "l"(c[2]), "l"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f64_f64_f64_f64(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k16_f64_f64_f64_f64>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f64_f64_f64_f64(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k16_f64_f64_f64_f64, false>(g); }
 static int launch_mma_m16n8k16_f64_f64_f64_f64(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k16_f64_f64_f64_f64<<<grid, 256>>>(*a);
@@ -475,7 +475,7 @@ struct op_mma_m16n8k32_s32_s8_s8_s32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_s8_s8_s32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_s32_s8_s8_s32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_s8_s8_s32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_s32_s8_s8_s32, false>(g); }
 static int launch_mma_m16n8k32_s32_s8_s8_s32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_s32_s8_s8_s32<<<grid, 256>>>(*a);
@@ -492,7 +492,7 @@ struct op_mma_m16n8k32_s32_s8_u8_s32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_s8_u8_s32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_s32_s8_u8_s32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_s8_u8_s32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_s32_s8_u8_s32, false>(g); }
 static int launch_mma_m16n8k32_s32_s8_u8_s32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_s32_s8_u8_s32<<<grid, 256>>>(*a);
@@ -509,7 +509,7 @@ struct op_mma_m16n8k32_s32_u8_s8_s32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_u8_s8_s32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_s32_u8_s8_s32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_u8_s8_s32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_s32_u8_s8_s32, false>(g); }
 static int launch_mma_m16n8k32_s32_u8_s8_s32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_s32_u8_s8_s32<<<grid, 256>>>(*a);
@@ -526,7 +526,7 @@ struct op_mma_m16n8k32_s32_u8_u8_s32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_u8_u8_s32(tc_gpu_args g) { tc_mma_body<op_mma_m16n8k32_s32_u8_u8_s32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_u8_u8_s32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_s32_u8_u8_s32, false>(g); }
 static int launch_mma_m16n8k32_s32_u8_u8_s32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_m16n8k32_s32_u8_u8_s32<<<grid, 256>>>(*a);

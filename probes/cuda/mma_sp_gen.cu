@@ -11,7 +11,7 @@ struct op_mma_sp_m16n8k16_f16_f16_f16_f16 {
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f16_f16_f16_f16(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k16_f16_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f16_f16_f16_f16(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k16_f16_f16_f16_f16, true>(g); }
 static int launch_mma_sp_m16n8k16_f16_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k16_f16_f16_f16_f16<<<grid, 256>>>(*a);
@@ -28,7 +28,7 @@ struct op_mma_sp_m16n8k16_f32_f16_f16_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f32_f16_f16_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k16_f32_f16_f16_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f32_f16_f16_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k16_f32_f16_f16_f32, true>(g); }
 static int launch_mma_sp_m16n8k16_f32_f16_f16_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k16_f32_f16_f16_f32<<<grid, 256>>>(*a);
@@ -45,7 +45,7 @@ struct op_mma_sp_m16n8k16_f32_bf16_bf16_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f32_bf16_bf16_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k16_f32_bf16_bf16_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f32_bf16_bf16_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k16_f32_bf16_bf16_f32, true>(g); }
 static int launch_mma_sp_m16n8k16_f32_bf16_bf16_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k16_f32_bf16_bf16_f32<<<grid, 256>>>(*a);
@@ -62,7 +62,7 @@ struct op_mma_sp_m16n8k8_f32_tf32_tf32_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k8_f32_tf32_tf32_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k8_f32_tf32_tf32_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k8_f32_tf32_tf32_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k8_f32_tf32_tf32_f32, true>(g); }
 static int launch_mma_sp_m16n8k8_f32_tf32_tf32_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k8_f32_tf32_tf32_f32<<<grid, 256>>>(*a);
@@ -79,7 +79,7 @@ struct op_mma_sp_m16n8k32_f16_f16_f16_f16 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k32_f16_f16_f16_f16(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k32_f16_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k32_f16_f16_f16_f16(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k32_f16_f16_f16_f16, true>(g); }
 static int launch_mma_sp_m16n8k32_f16_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k32_f16_f16_f16_f16<<<grid, 256>>>(*a);
@@ -96,7 +96,7 @@ struct op_mma_sp_m16n8k32_f32_f16_f16_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k32_f32_f16_f16_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k32_f32_f16_f16_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k32_f32_f16_f16_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k32_f32_f16_f16_f32, true>(g); }
 static int launch_mma_sp_m16n8k32_f32_f16_f16_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k32_f32_f16_f16_f32<<<grid, 256>>>(*a);
@@ -113,7 +113,7 @@ struct op_mma_sp_m16n8k32_f32_bf16_bf16_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k32_f32_bf16_bf16_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k32_f32_bf16_bf16_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k32_f32_bf16_bf16_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k32_f32_bf16_bf16_f32, true>(g); }
 static int launch_mma_sp_m16n8k32_f32_bf16_bf16_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k32_f32_bf16_bf16_f32<<<grid, 256>>>(*a);
@@ -130,7 +130,7 @@ struct op_mma_sp_m16n8k16_f32_tf32_tf32_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f32_tf32_tf32_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k16_f32_tf32_tf32_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f32_tf32_tf32_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k16_f32_tf32_tf32_f32, true>(g); }
 static int launch_mma_sp_m16n8k16_f32_tf32_tf32_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k16_f32_tf32_tf32_f32<<<grid, 256>>>(*a);
@@ -147,7 +147,7 @@ struct op_mma_sp_m16n8k64_f32_e4m3_e4m3_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e4m3_e4m3_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k64_f32_e4m3_e4m3_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e4m3_e4m3_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k64_f32_e4m3_e4m3_f32, true>(g); }
 static int launch_mma_sp_m16n8k64_f32_e4m3_e4m3_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k64_f32_e4m3_e4m3_f32<<<grid, 256>>>(*a);
@@ -164,7 +164,7 @@ struct op_mma_sp_m16n8k64_f32_e4m3_e5m2_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e4m3_e5m2_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k64_f32_e4m3_e5m2_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e4m3_e5m2_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k64_f32_e4m3_e5m2_f32, true>(g); }
 static int launch_mma_sp_m16n8k64_f32_e4m3_e5m2_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k64_f32_e4m3_e5m2_f32<<<grid, 256>>>(*a);
@@ -181,7 +181,7 @@ struct op_mma_sp_m16n8k64_f32_e5m2_e4m3_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e5m2_e4m3_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k64_f32_e5m2_e4m3_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e5m2_e4m3_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k64_f32_e5m2_e4m3_f32, true>(g); }
 static int launch_mma_sp_m16n8k64_f32_e5m2_e4m3_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k64_f32_e5m2_e4m3_f32<<<grid, 256>>>(*a);
@@ -198,7 +198,7 @@ struct op_mma_sp_m16n8k64_f32_e5m2_e5m2_f32 {
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
     }
 };
-extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e5m2_e5m2_f32(tc_gpu_args g) { tc_mma_sp_body<op_mma_sp_m16n8k64_f32_e5m2_e5m2_f32>(g); }
+extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e5m2_e5m2_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k64_f32_e5m2_e5m2_f32, true>(g); }
 static int launch_mma_sp_m16n8k64_f32_e5m2_e5m2_f32(const tc_gpu_args *a, int grid)
 {
     tcx_mma_sp_m16n8k64_f32_e5m2_e5m2_f32<<<grid, 256>>>(*a);

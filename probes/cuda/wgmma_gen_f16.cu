@@ -3,7 +3,7 @@
 
 struct op_wgmma_m64n8k16_f16_f16_f16 {
     static constexpr int N = 8, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -31,7 +31,7 @@ static int chain_wgmma_m64n8k16_f16_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k16_f32_f16_f16 {
     static constexpr int N = 8, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -59,7 +59,7 @@ static int chain_wgmma_m64n8k16_f32_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k16_f32_bf16_bf16 {
     static constexpr int N = 8, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -87,7 +87,7 @@ static int chain_wgmma_m64n8k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k16_f16_f16_f16 {
     static constexpr int N = 16, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -115,7 +115,7 @@ static int chain_wgmma_m64n16k16_f16_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k16_f32_f16_f16 {
     static constexpr int N = 16, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -143,7 +143,7 @@ static int chain_wgmma_m64n16k16_f32_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k16_f32_bf16_bf16 {
     static constexpr int N = 16, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -171,7 +171,7 @@ static int chain_wgmma_m64n16k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k16_f16_f16_f16 {
     static constexpr int N = 32, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -199,7 +199,7 @@ static int chain_wgmma_m64n32k16_f16_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k16_f32_f16_f16 {
     static constexpr int N = 32, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -227,7 +227,7 @@ static int chain_wgmma_m64n32k16_f32_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k16_f32_bf16_bf16 {
     static constexpr int N = 32, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -255,7 +255,7 @@ static int chain_wgmma_m64n32k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k16_f16_f16_f16 {
     static constexpr int N = 64, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -283,7 +283,7 @@ static int chain_wgmma_m64n64k16_f16_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k16_f32_f16_f16 {
     static constexpr int N = 64, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -311,7 +311,7 @@ static int chain_wgmma_m64n64k16_f32_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k16_f32_bf16_bf16 {
     static constexpr int N = 64, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -339,7 +339,7 @@ static int chain_wgmma_m64n64k16_f32_bf16_bf16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n128k16_f16_f16_f16 {
     static constexpr int N = 128, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -367,7 +367,7 @@ static int chain_wgmma_m64n128k16_f16_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n128k16_f32_f16_f16 {
     static constexpr int N = 128, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -395,7 +395,7 @@ static int chain_wgmma_m64n128k16_f32_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n128k16_f32_bf16_bf16 {
     static constexpr int N = 128, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -423,7 +423,7 @@ static int chain_wgmma_m64n128k16_f32_bf16_bf16(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n256k16_f16_f16_f16 {
     static constexpr int N = 256, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -451,7 +451,7 @@ static int chain_wgmma_m64n256k16_f16_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n256k16_f32_f16_f16 {
     static constexpr int N = 256, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -479,7 +479,7 @@ static int chain_wgmma_m64n256k16_f32_f16_f16(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n256k16_f32_bf16_bf16 {
     static constexpr int N = 256, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -507,7 +507,7 @@ static int chain_wgmma_m64n256k16_f32_bf16_bf16(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n8k16_f16_f16_f16_rs {
     static constexpr int N = 8, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[2], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -535,7 +535,7 @@ static int chain_wgmma_m64n8k16_f16_f16_f16_rs(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k16_f32_f16_f16_rs {
     static constexpr int N = 8, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -563,7 +563,7 @@ static int chain_wgmma_m64n8k16_f32_f16_f16_rs(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k16_f32_bf16_bf16_rs {
     static constexpr int N = 8, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -591,7 +591,7 @@ static int chain_wgmma_m64n8k16_f32_bf16_bf16_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n16k16_f16_f16_f16_rs {
     static constexpr int N = 16, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -619,7 +619,7 @@ static int chain_wgmma_m64n16k16_f16_f16_f16_rs(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n16k16_f32_f16_f16_rs {
     static constexpr int N = 16, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -647,7 +647,7 @@ static int chain_wgmma_m64n16k16_f32_f16_f16_rs(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n16k16_f32_bf16_bf16_rs {
     static constexpr int N = 16, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -675,7 +675,7 @@ static int chain_wgmma_m64n16k16_f32_bf16_bf16_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n32k16_f16_f16_f16_rs {
     static constexpr int N = 32, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -703,7 +703,7 @@ static int chain_wgmma_m64n32k16_f16_f16_f16_rs(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n32k16_f32_f16_f16_rs {
     static constexpr int N = 32, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -731,7 +731,7 @@ static int chain_wgmma_m64n32k16_f32_f16_f16_rs(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n32k16_f32_bf16_bf16_rs {
     static constexpr int N = 32, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -759,7 +759,7 @@ static int chain_wgmma_m64n32k16_f32_bf16_bf16_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n64k16_f16_f16_f16_rs {
     static constexpr int N = 64, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -787,7 +787,7 @@ static int chain_wgmma_m64n64k16_f16_f16_f16_rs(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n64k16_f32_f16_f16_rs {
     static constexpr int N = 64, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -815,7 +815,7 @@ static int chain_wgmma_m64n64k16_f32_f16_f16_rs(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n64k16_f32_bf16_bf16_rs {
     static constexpr int N = 64, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -843,7 +843,7 @@ static int chain_wgmma_m64n64k16_f32_bf16_bf16_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n128k16_f16_f16_f16_rs {
     static constexpr int N = 128, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -871,7 +871,7 @@ static int chain_wgmma_m64n128k16_f16_f16_f16_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n128k16_f32_f16_f16_rs {
     static constexpr int N = 128, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -899,7 +899,7 @@ static int chain_wgmma_m64n128k16_f32_f16_f16_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n128k16_f32_bf16_bf16_rs {
     static constexpr int N = 128, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -927,7 +927,7 @@ static int chain_wgmma_m64n128k16_f32_bf16_bf16_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n256k16_f16_f16_f16_rs {
     static constexpr int N = 256, K = 16, AB = 16, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -955,7 +955,7 @@ static int chain_wgmma_m64n256k16_f16_f16_f16_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n256k16_f32_f16_f16_rs {
     static constexpr int N = 256, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[128], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -983,7 +983,7 @@ static int chain_wgmma_m64n256k16_f32_f16_f16_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n256k16_f32_bf16_bf16_rs {
     static constexpr int N = 256, K = 16, AB = 16, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[128], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");

@@ -3,7 +3,7 @@
 
 struct op_wgmma_m64n8k32_f16_e4m3_e4m3 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -31,7 +31,7 @@ static int chain_wgmma_m64n8k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k32_f32_e4m3_e4m3 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -59,7 +59,7 @@ static int chain_wgmma_m64n8k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k32_f16_e4m3_e5m2 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -87,7 +87,7 @@ static int chain_wgmma_m64n8k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k32_f32_e4m3_e5m2 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -115,7 +115,7 @@ static int chain_wgmma_m64n8k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k32_f16_e5m2_e4m3 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -143,7 +143,7 @@ static int chain_wgmma_m64n8k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k32_f32_e5m2_e4m3 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -171,7 +171,7 @@ static int chain_wgmma_m64n8k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k32_f16_e5m2_e5m2 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -199,7 +199,7 @@ static int chain_wgmma_m64n8k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k32_f32_e5m2_e5m2 {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -227,7 +227,7 @@ static int chain_wgmma_m64n8k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k32_f16_e4m3_e4m3 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -255,7 +255,7 @@ static int chain_wgmma_m64n16k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k32_f32_e4m3_e4m3 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -283,7 +283,7 @@ static int chain_wgmma_m64n16k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k32_f16_e4m3_e5m2 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -311,7 +311,7 @@ static int chain_wgmma_m64n16k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k32_f32_e4m3_e5m2 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -339,7 +339,7 @@ static int chain_wgmma_m64n16k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k32_f16_e5m2_e4m3 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -367,7 +367,7 @@ static int chain_wgmma_m64n16k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k32_f32_e5m2_e4m3 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -395,7 +395,7 @@ static int chain_wgmma_m64n16k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k32_f16_e5m2_e5m2 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -423,7 +423,7 @@ static int chain_wgmma_m64n16k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k32_f32_e5m2_e5m2 {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -451,7 +451,7 @@ static int chain_wgmma_m64n16k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k32_f16_e4m3_e4m3 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -479,7 +479,7 @@ static int chain_wgmma_m64n32k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k32_f32_e4m3_e4m3 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -507,7 +507,7 @@ static int chain_wgmma_m64n32k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k32_f16_e4m3_e5m2 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -535,7 +535,7 @@ static int chain_wgmma_m64n32k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k32_f32_e4m3_e5m2 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -563,7 +563,7 @@ static int chain_wgmma_m64n32k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k32_f16_e5m2_e4m3 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -591,7 +591,7 @@ static int chain_wgmma_m64n32k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k32_f32_e5m2_e4m3 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -619,7 +619,7 @@ static int chain_wgmma_m64n32k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k32_f16_e5m2_e5m2 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -647,7 +647,7 @@ static int chain_wgmma_m64n32k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k32_f32_e5m2_e5m2 {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -675,7 +675,7 @@ static int chain_wgmma_m64n32k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k32_f16_e4m3_e4m3 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -703,7 +703,7 @@ static int chain_wgmma_m64n64k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k32_f32_e4m3_e4m3 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -731,7 +731,7 @@ static int chain_wgmma_m64n64k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k32_f16_e4m3_e5m2 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -759,7 +759,7 @@ static int chain_wgmma_m64n64k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k32_f32_e4m3_e5m2 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -787,7 +787,7 @@ static int chain_wgmma_m64n64k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k32_f16_e5m2_e4m3 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -815,7 +815,7 @@ static int chain_wgmma_m64n64k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k32_f32_e5m2_e4m3 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -843,7 +843,7 @@ static int chain_wgmma_m64n64k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k32_f16_e5m2_e5m2 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -871,7 +871,7 @@ static int chain_wgmma_m64n64k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k32_f32_e5m2_e5m2 {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -899,7 +899,7 @@ static int chain_wgmma_m64n64k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n128k32_f16_e4m3_e4m3 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -927,7 +927,7 @@ static int chain_wgmma_m64n128k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n128k32_f32_e4m3_e4m3 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -955,7 +955,7 @@ static int chain_wgmma_m64n128k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n128k32_f16_e4m3_e5m2 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -983,7 +983,7 @@ static int chain_wgmma_m64n128k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n128k32_f32_e4m3_e5m2 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1011,7 +1011,7 @@ static int chain_wgmma_m64n128k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n128k32_f16_e5m2_e4m3 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1039,7 +1039,7 @@ static int chain_wgmma_m64n128k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n128k32_f32_e5m2_e4m3 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1067,7 +1067,7 @@ static int chain_wgmma_m64n128k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n128k32_f16_e5m2_e5m2 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1095,7 +1095,7 @@ static int chain_wgmma_m64n128k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n128k32_f32_e5m2_e5m2 {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1123,7 +1123,7 @@ static int chain_wgmma_m64n128k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n256k32_f16_e4m3_e4m3 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1151,7 +1151,7 @@ static int chain_wgmma_m64n256k32_f16_e4m3_e4m3(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n256k32_f32_e4m3_e4m3 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1179,7 +1179,7 @@ static int chain_wgmma_m64n256k32_f32_e4m3_e4m3(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n256k32_f16_e4m3_e5m2 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1207,7 +1207,7 @@ static int chain_wgmma_m64n256k32_f16_e4m3_e5m2(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n256k32_f32_e4m3_e5m2 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1235,7 +1235,7 @@ static int chain_wgmma_m64n256k32_f32_e4m3_e5m2(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n256k32_f16_e5m2_e4m3 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1263,7 +1263,7 @@ static int chain_wgmma_m64n256k32_f16_e5m2_e4m3(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n256k32_f32_e5m2_e4m3 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1291,7 +1291,7 @@ static int chain_wgmma_m64n256k32_f32_e5m2_e4m3(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n256k32_f16_e5m2_e5m2 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1319,7 +1319,7 @@ static int chain_wgmma_m64n256k32_f16_e5m2_e5m2(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n256k32_f32_e5m2_e5m2 {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1347,7 +1347,7 @@ static int chain_wgmma_m64n256k32_f32_e5m2_e5m2(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n8k32_f16_e4m3_e4m3_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[2], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1375,7 +1375,7 @@ static int chain_wgmma_m64n8k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n8k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1403,7 +1403,7 @@ static int chain_wgmma_m64n8k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n8k32_f16_e4m3_e5m2_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[2], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1431,7 +1431,7 @@ static int chain_wgmma_m64n8k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n8k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1459,7 +1459,7 @@ static int chain_wgmma_m64n8k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n8k32_f16_e5m2_e4m3_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[2], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1487,7 +1487,7 @@ static int chain_wgmma_m64n8k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n8k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1515,7 +1515,7 @@ static int chain_wgmma_m64n8k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n8k32_f16_e5m2_e5m2_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[2], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1543,7 +1543,7 @@ static int chain_wgmma_m64n8k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n8k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 8, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1571,7 +1571,7 @@ static int chain_wgmma_m64n8k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n16k32_f16_e4m3_e4m3_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1599,7 +1599,7 @@ static int chain_wgmma_m64n16k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n16k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1627,7 +1627,7 @@ static int chain_wgmma_m64n16k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n16k32_f16_e4m3_e5m2_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1655,7 +1655,7 @@ static int chain_wgmma_m64n16k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n16k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1683,7 +1683,7 @@ static int chain_wgmma_m64n16k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n16k32_f16_e5m2_e4m3_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1711,7 +1711,7 @@ static int chain_wgmma_m64n16k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n16k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1739,7 +1739,7 @@ static int chain_wgmma_m64n16k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n16k32_f16_e5m2_e5m2_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1767,7 +1767,7 @@ static int chain_wgmma_m64n16k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n16k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 16, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1795,7 +1795,7 @@ static int chain_wgmma_m64n16k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n32k32_f16_e4m3_e4m3_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1823,7 +1823,7 @@ static int chain_wgmma_m64n32k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n32k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1851,7 +1851,7 @@ static int chain_wgmma_m64n32k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n32k32_f16_e4m3_e5m2_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1879,7 +1879,7 @@ static int chain_wgmma_m64n32k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n32k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1907,7 +1907,7 @@ static int chain_wgmma_m64n32k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n32k32_f16_e5m2_e4m3_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1935,7 +1935,7 @@ static int chain_wgmma_m64n32k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n32k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1963,7 +1963,7 @@ static int chain_wgmma_m64n32k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n32k32_f16_e5m2_e5m2_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1991,7 +1991,7 @@ static int chain_wgmma_m64n32k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n32k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 32, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2019,7 +2019,7 @@ static int chain_wgmma_m64n32k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n64k32_f16_e4m3_e4m3_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2047,7 +2047,7 @@ static int chain_wgmma_m64n64k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n64k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2075,7 +2075,7 @@ static int chain_wgmma_m64n64k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n64k32_f16_e4m3_e5m2_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2103,7 +2103,7 @@ static int chain_wgmma_m64n64k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n64k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2131,7 +2131,7 @@ static int chain_wgmma_m64n64k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n64k32_f16_e5m2_e4m3_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2159,7 +2159,7 @@ static int chain_wgmma_m64n64k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n64k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2187,7 +2187,7 @@ static int chain_wgmma_m64n64k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n64k32_f16_e5m2_e5m2_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2215,7 +2215,7 @@ static int chain_wgmma_m64n64k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n64k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 64, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2243,7 +2243,7 @@ static int chain_wgmma_m64n64k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n128k32_f16_e4m3_e4m3_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2271,7 +2271,7 @@ static int chain_wgmma_m64n128k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n128k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2299,7 +2299,7 @@ static int chain_wgmma_m64n128k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n128k32_f16_e4m3_e5m2_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2327,7 +2327,7 @@ static int chain_wgmma_m64n128k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n128k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2355,7 +2355,7 @@ static int chain_wgmma_m64n128k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n128k32_f16_e5m2_e4m3_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2383,7 +2383,7 @@ static int chain_wgmma_m64n128k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n128k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2411,7 +2411,7 @@ static int chain_wgmma_m64n128k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n128k32_f16_e5m2_e5m2_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2439,7 +2439,7 @@ static int chain_wgmma_m64n128k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n128k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 128, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2467,7 +2467,7 @@ static int chain_wgmma_m64n128k32_f32_e5m2_e5m2_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n256k32_f16_e4m3_e4m3_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2495,7 +2495,7 @@ static int chain_wgmma_m64n256k32_f16_e4m3_e4m3_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n256k32_f32_e4m3_e4m3_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[128], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2523,7 +2523,7 @@ static int chain_wgmma_m64n256k32_f32_e4m3_e4m3_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n256k32_f16_e4m3_e5m2_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2551,7 +2551,7 @@ static int chain_wgmma_m64n256k32_f16_e4m3_e5m2_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n256k32_f32_e4m3_e5m2_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[128], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2579,7 +2579,7 @@ static int chain_wgmma_m64n256k32_f32_e4m3_e5m2_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n256k32_f16_e5m2_e4m3_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2607,7 +2607,7 @@ static int chain_wgmma_m64n256k32_f16_e5m2_e4m3_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n256k32_f32_e5m2_e4m3_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[128], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2635,7 +2635,7 @@ static int chain_wgmma_m64n256k32_f32_e5m2_e4m3_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n256k32_f16_e5m2_e5m2_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 16;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -2663,7 +2663,7 @@ static int chain_wgmma_m64n256k32_f16_e5m2_e5m2_rs(const tc_chain_args *a, int g
 
 struct op_wgmma_m64n256k32_f32_e5m2_e5m2_rs {
     static constexpr int N = 256, K = 32, AB = 8, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[128], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");

@@ -3,7 +3,7 @@
 
 struct op_wgmma_m64n8k8_f32_tf32_tf32 {
     static constexpr int N = 8, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -31,7 +31,7 @@ static int chain_wgmma_m64n8k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n16k8_f32_tf32_tf32 {
     static constexpr int N = 16, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -59,7 +59,7 @@ static int chain_wgmma_m64n16k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n32k8_f32_tf32_tf32 {
     static constexpr int N = 32, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -87,7 +87,7 @@ static int chain_wgmma_m64n32k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n64k8_f32_tf32_tf32 {
     static constexpr int N = 64, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -115,7 +115,7 @@ static int chain_wgmma_m64n64k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n128k8_f32_tf32_tf32 {
     static constexpr int N = 128, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -143,7 +143,7 @@ static int chain_wgmma_m64n128k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n256k8_f32_tf32_tf32 {
     static constexpr int N = 256, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = false;
+    static constexpr bool RS = false, SP = false;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -171,7 +171,7 @@ static int chain_wgmma_m64n256k8_f32_tf32_tf32(const tc_chain_args *a, int grid)
 
 struct op_wgmma_m64n8k8_f32_tf32_tf32_rs {
     static constexpr int N = 8, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[4], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -199,7 +199,7 @@ static int chain_wgmma_m64n8k8_f32_tf32_tf32_rs(const tc_chain_args *a, int grid
 
 struct op_wgmma_m64n16k8_f32_tf32_tf32_rs {
     static constexpr int N = 16, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[8], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -227,7 +227,7 @@ static int chain_wgmma_m64n16k8_f32_tf32_tf32_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n32k8_f32_tf32_tf32_rs {
     static constexpr int N = 32, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[16], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -255,7 +255,7 @@ static int chain_wgmma_m64n32k8_f32_tf32_tf32_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n64k8_f32_tf32_tf32_rs {
     static constexpr int N = 64, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[32], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -283,7 +283,7 @@ static int chain_wgmma_m64n64k8_f32_tf32_tf32_rs(const tc_chain_args *a, int gri
 
 struct op_wgmma_m64n128k8_f32_tf32_tf32_rs {
     static constexpr int N = 128, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -311,7 +311,7 @@ static int chain_wgmma_m64n128k8_f32_tf32_tf32_rs(const tc_chain_args *a, int gr
 
 struct op_wgmma_m64n256k8_f32_tf32_tf32_rs {
     static constexpr int N = 256, K = 8, AB = 32, CB = 32;
-    static constexpr bool RS = true;
+    static constexpr bool RS = true, SP = false;
     static __device__ __forceinline__ void run_rs(uint32_t (&d)[128], const uint32_t (&a)[4], uint64_t descB)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");

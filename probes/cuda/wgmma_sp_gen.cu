@@ -3,6 +3,7 @@
 
 struct op_wgmma_sp_m64n8k32_f16_f16_f16 {
     static constexpr int N = 8, K = 32, AB = 16, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -15,7 +16,7 @@ struct op_wgmma_sp_m64n8k32_f16_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k32_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k32_f16_f16_f16>(g); }
 static int launch_wgmma_sp_m64n8k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k32_f16_f16_f16<<<grid, 128>>>(*a);
@@ -24,6 +25,7 @@ static int launch_wgmma_sp_m64n8k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 
 struct op_wgmma_sp_m64n8k32_f32_f16_f16 {
     static constexpr int N = 8, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -36,7 +38,7 @@ struct op_wgmma_sp_m64n8k32_f32_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k32_f32_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k32_f32_f16_f16>(g); }
 static int launch_wgmma_sp_m64n8k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k32_f32_f16_f16<<<grid, 128>>>(*a);
@@ -45,6 +47,7 @@ static int launch_wgmma_sp_m64n8k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 
 struct op_wgmma_sp_m64n8k32_f32_bf16_bf16 {
     static constexpr int N = 8, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -57,7 +60,7 @@ struct op_wgmma_sp_m64n8k32_f32_bf16_bf16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k32_f32_bf16_bf16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k32_f32_bf16_bf16>(g); }
 static int launch_wgmma_sp_m64n8k32_f32_bf16_bf16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k32_f32_bf16_bf16<<<grid, 128>>>(*a);
@@ -66,6 +69,7 @@ static int launch_wgmma_sp_m64n8k32_f32_bf16_bf16(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n8k16_f32_tf32_tf32 {
     static constexpr int N = 8, K = 16, AB = 32, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -78,7 +82,7 @@ struct op_wgmma_sp_m64n8k16_f32_tf32_tf32 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k16_f32_tf32_tf32>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k16_f32_tf32_tf32>(g); }
 static int launch_wgmma_sp_m64n8k16_f32_tf32_tf32(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k16_f32_tf32_tf32<<<grid, 128>>>(*a);
@@ -87,6 +91,7 @@ static int launch_wgmma_sp_m64n8k16_f32_tf32_tf32(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n8k64_f16_e4m3_e4m3 {
     static constexpr int N = 8, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -99,7 +104,7 @@ struct op_wgmma_sp_m64n8k64_f16_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k64_f16_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k64_f16_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n8k64_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k64_f16_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -108,6 +113,7 @@ static int launch_wgmma_sp_m64n8k64_f16_e4m3_e4m3(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n8k64_f32_e4m3_e4m3 {
     static constexpr int N = 8, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -120,7 +126,7 @@ struct op_wgmma_sp_m64n8k64_f32_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k64_f32_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k64_f32_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n8k64_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k64_f32_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -129,6 +135,7 @@ static int launch_wgmma_sp_m64n8k64_f32_e4m3_e4m3(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n8k64_f16_e4m3_e5m2 {
     static constexpr int N = 8, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -141,7 +148,7 @@ struct op_wgmma_sp_m64n8k64_f16_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k64_f16_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k64_f16_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n8k64_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k64_f16_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -150,6 +157,7 @@ static int launch_wgmma_sp_m64n8k64_f16_e4m3_e5m2(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n8k64_f32_e4m3_e5m2 {
     static constexpr int N = 8, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -162,7 +170,7 @@ struct op_wgmma_sp_m64n8k64_f32_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k64_f32_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k64_f32_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n8k64_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k64_f32_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -171,6 +179,7 @@ static int launch_wgmma_sp_m64n8k64_f32_e4m3_e5m2(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n8k64_f16_e5m2_e4m3 {
     static constexpr int N = 8, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -183,7 +192,7 @@ struct op_wgmma_sp_m64n8k64_f16_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k64_f16_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k64_f16_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n8k64_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k64_f16_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -192,6 +201,7 @@ static int launch_wgmma_sp_m64n8k64_f16_e5m2_e4m3(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n8k64_f32_e5m2_e4m3 {
     static constexpr int N = 8, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -204,7 +214,7 @@ struct op_wgmma_sp_m64n8k64_f32_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k64_f32_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k64_f32_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n8k64_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k64_f32_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -213,6 +223,7 @@ static int launch_wgmma_sp_m64n8k64_f32_e5m2_e4m3(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n8k64_f16_e5m2_e5m2 {
     static constexpr int N = 8, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[2], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -225,7 +236,7 @@ struct op_wgmma_sp_m64n8k64_f16_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k64_f16_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k64_f16_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n8k64_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k64_f16_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -234,6 +245,7 @@ static int launch_wgmma_sp_m64n8k64_f16_e5m2_e5m2(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n8k64_f32_e5m2_e5m2 {
     static constexpr int N = 8, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -246,7 +258,7 @@ struct op_wgmma_sp_m64n8k64_f32_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n8k64_f32_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n8k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n8k64_f32_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n8k64_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n8k64_f32_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -255,6 +267,7 @@ static int launch_wgmma_sp_m64n8k64_f32_e5m2_e5m2(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n16k32_f16_f16_f16 {
     static constexpr int N = 16, K = 32, AB = 16, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -267,7 +280,7 @@ struct op_wgmma_sp_m64n16k32_f16_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k32_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k32_f16_f16_f16>(g); }
 static int launch_wgmma_sp_m64n16k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k32_f16_f16_f16<<<grid, 128>>>(*a);
@@ -276,6 +289,7 @@ static int launch_wgmma_sp_m64n16k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 
 struct op_wgmma_sp_m64n16k32_f32_f16_f16 {
     static constexpr int N = 16, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -288,7 +302,7 @@ struct op_wgmma_sp_m64n16k32_f32_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k32_f32_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k32_f32_f16_f16>(g); }
 static int launch_wgmma_sp_m64n16k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k32_f32_f16_f16<<<grid, 128>>>(*a);
@@ -297,6 +311,7 @@ static int launch_wgmma_sp_m64n16k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 
 struct op_wgmma_sp_m64n16k32_f32_bf16_bf16 {
     static constexpr int N = 16, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -309,7 +324,7 @@ struct op_wgmma_sp_m64n16k32_f32_bf16_bf16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k32_f32_bf16_bf16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k32_f32_bf16_bf16>(g); }
 static int launch_wgmma_sp_m64n16k32_f32_bf16_bf16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k32_f32_bf16_bf16<<<grid, 128>>>(*a);
@@ -318,6 +333,7 @@ static int launch_wgmma_sp_m64n16k32_f32_bf16_bf16(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n16k16_f32_tf32_tf32 {
     static constexpr int N = 16, K = 16, AB = 32, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -330,7 +346,7 @@ struct op_wgmma_sp_m64n16k16_f32_tf32_tf32 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k16_f32_tf32_tf32>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k16_f32_tf32_tf32>(g); }
 static int launch_wgmma_sp_m64n16k16_f32_tf32_tf32(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k16_f32_tf32_tf32<<<grid, 128>>>(*a);
@@ -339,6 +355,7 @@ static int launch_wgmma_sp_m64n16k16_f32_tf32_tf32(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n16k64_f16_e4m3_e4m3 {
     static constexpr int N = 16, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -351,7 +368,7 @@ struct op_wgmma_sp_m64n16k64_f16_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k64_f16_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k64_f16_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n16k64_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k64_f16_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -360,6 +377,7 @@ static int launch_wgmma_sp_m64n16k64_f16_e4m3_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n16k64_f32_e4m3_e4m3 {
     static constexpr int N = 16, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -372,7 +390,7 @@ struct op_wgmma_sp_m64n16k64_f32_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k64_f32_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k64_f32_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n16k64_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k64_f32_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -381,6 +399,7 @@ static int launch_wgmma_sp_m64n16k64_f32_e4m3_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n16k64_f16_e4m3_e5m2 {
     static constexpr int N = 16, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -393,7 +412,7 @@ struct op_wgmma_sp_m64n16k64_f16_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k64_f16_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k64_f16_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n16k64_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k64_f16_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -402,6 +421,7 @@ static int launch_wgmma_sp_m64n16k64_f16_e4m3_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n16k64_f32_e4m3_e5m2 {
     static constexpr int N = 16, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -414,7 +434,7 @@ struct op_wgmma_sp_m64n16k64_f32_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k64_f32_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k64_f32_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n16k64_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k64_f32_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -423,6 +443,7 @@ static int launch_wgmma_sp_m64n16k64_f32_e4m3_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n16k64_f16_e5m2_e4m3 {
     static constexpr int N = 16, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -435,7 +456,7 @@ struct op_wgmma_sp_m64n16k64_f16_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k64_f16_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k64_f16_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n16k64_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k64_f16_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -444,6 +465,7 @@ static int launch_wgmma_sp_m64n16k64_f16_e5m2_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n16k64_f32_e5m2_e4m3 {
     static constexpr int N = 16, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -456,7 +478,7 @@ struct op_wgmma_sp_m64n16k64_f32_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k64_f32_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k64_f32_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n16k64_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k64_f32_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -465,6 +487,7 @@ static int launch_wgmma_sp_m64n16k64_f32_e5m2_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n16k64_f16_e5m2_e5m2 {
     static constexpr int N = 16, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[4], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -477,7 +500,7 @@ struct op_wgmma_sp_m64n16k64_f16_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k64_f16_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k64_f16_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n16k64_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k64_f16_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -486,6 +509,7 @@ static int launch_wgmma_sp_m64n16k64_f16_e5m2_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n16k64_f32_e5m2_e5m2 {
     static constexpr int N = 16, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -498,7 +522,7 @@ struct op_wgmma_sp_m64n16k64_f32_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n16k64_f32_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n16k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n16k64_f32_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n16k64_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n16k64_f32_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -507,6 +531,7 @@ static int launch_wgmma_sp_m64n16k64_f32_e5m2_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k32_f16_f16_f16 {
     static constexpr int N = 32, K = 32, AB = 16, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -519,7 +544,7 @@ struct op_wgmma_sp_m64n32k32_f16_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k32_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k32_f16_f16_f16>(g); }
 static int launch_wgmma_sp_m64n32k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k32_f16_f16_f16<<<grid, 128>>>(*a);
@@ -528,6 +553,7 @@ static int launch_wgmma_sp_m64n32k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 
 struct op_wgmma_sp_m64n32k32_f32_f16_f16 {
     static constexpr int N = 32, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -540,7 +566,7 @@ struct op_wgmma_sp_m64n32k32_f32_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k32_f32_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k32_f32_f16_f16>(g); }
 static int launch_wgmma_sp_m64n32k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k32_f32_f16_f16<<<grid, 128>>>(*a);
@@ -549,6 +575,7 @@ static int launch_wgmma_sp_m64n32k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 
 struct op_wgmma_sp_m64n32k32_f32_bf16_bf16 {
     static constexpr int N = 32, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -561,7 +588,7 @@ struct op_wgmma_sp_m64n32k32_f32_bf16_bf16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k32_f32_bf16_bf16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k32_f32_bf16_bf16>(g); }
 static int launch_wgmma_sp_m64n32k32_f32_bf16_bf16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k32_f32_bf16_bf16<<<grid, 128>>>(*a);
@@ -570,6 +597,7 @@ static int launch_wgmma_sp_m64n32k32_f32_bf16_bf16(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k16_f32_tf32_tf32 {
     static constexpr int N = 32, K = 16, AB = 32, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -582,7 +610,7 @@ struct op_wgmma_sp_m64n32k16_f32_tf32_tf32 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k16_f32_tf32_tf32>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k16_f32_tf32_tf32>(g); }
 static int launch_wgmma_sp_m64n32k16_f32_tf32_tf32(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k16_f32_tf32_tf32<<<grid, 128>>>(*a);
@@ -591,6 +619,7 @@ static int launch_wgmma_sp_m64n32k16_f32_tf32_tf32(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k64_f16_e4m3_e4m3 {
     static constexpr int N = 32, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -603,7 +632,7 @@ struct op_wgmma_sp_m64n32k64_f16_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k64_f16_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k64_f16_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n32k64_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k64_f16_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -612,6 +641,7 @@ static int launch_wgmma_sp_m64n32k64_f16_e4m3_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k64_f32_e4m3_e4m3 {
     static constexpr int N = 32, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -624,7 +654,7 @@ struct op_wgmma_sp_m64n32k64_f32_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k64_f32_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k64_f32_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n32k64_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k64_f32_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -633,6 +663,7 @@ static int launch_wgmma_sp_m64n32k64_f32_e4m3_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k64_f16_e4m3_e5m2 {
     static constexpr int N = 32, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -645,7 +676,7 @@ struct op_wgmma_sp_m64n32k64_f16_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k64_f16_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k64_f16_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n32k64_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k64_f16_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -654,6 +685,7 @@ static int launch_wgmma_sp_m64n32k64_f16_e4m3_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k64_f32_e4m3_e5m2 {
     static constexpr int N = 32, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -666,7 +698,7 @@ struct op_wgmma_sp_m64n32k64_f32_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k64_f32_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k64_f32_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n32k64_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k64_f32_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -675,6 +707,7 @@ static int launch_wgmma_sp_m64n32k64_f32_e4m3_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k64_f16_e5m2_e4m3 {
     static constexpr int N = 32, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -687,7 +720,7 @@ struct op_wgmma_sp_m64n32k64_f16_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k64_f16_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k64_f16_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n32k64_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k64_f16_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -696,6 +729,7 @@ static int launch_wgmma_sp_m64n32k64_f16_e5m2_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k64_f32_e5m2_e4m3 {
     static constexpr int N = 32, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -708,7 +742,7 @@ struct op_wgmma_sp_m64n32k64_f32_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k64_f32_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k64_f32_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n32k64_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k64_f32_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -717,6 +751,7 @@ static int launch_wgmma_sp_m64n32k64_f32_e5m2_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k64_f16_e5m2_e5m2 {
     static constexpr int N = 32, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[8], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -729,7 +764,7 @@ struct op_wgmma_sp_m64n32k64_f16_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k64_f16_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k64_f16_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n32k64_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k64_f16_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -738,6 +773,7 @@ static int launch_wgmma_sp_m64n32k64_f16_e5m2_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n32k64_f32_e5m2_e5m2 {
     static constexpr int N = 32, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -750,7 +786,7 @@ struct op_wgmma_sp_m64n32k64_f32_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n32k64_f32_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n32k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n32k64_f32_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n32k64_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n32k64_f32_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -759,6 +795,7 @@ static int launch_wgmma_sp_m64n32k64_f32_e5m2_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k32_f16_f16_f16 {
     static constexpr int N = 64, K = 32, AB = 16, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -771,7 +808,7 @@ struct op_wgmma_sp_m64n64k32_f16_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k32_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k32_f16_f16_f16>(g); }
 static int launch_wgmma_sp_m64n64k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k32_f16_f16_f16<<<grid, 128>>>(*a);
@@ -780,6 +817,7 @@ static int launch_wgmma_sp_m64n64k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 
 struct op_wgmma_sp_m64n64k32_f32_f16_f16 {
     static constexpr int N = 64, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -792,7 +830,7 @@ struct op_wgmma_sp_m64n64k32_f32_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k32_f32_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k32_f32_f16_f16>(g); }
 static int launch_wgmma_sp_m64n64k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k32_f32_f16_f16<<<grid, 128>>>(*a);
@@ -801,6 +839,7 @@ static int launch_wgmma_sp_m64n64k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 
 struct op_wgmma_sp_m64n64k32_f32_bf16_bf16 {
     static constexpr int N = 64, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -813,7 +852,7 @@ struct op_wgmma_sp_m64n64k32_f32_bf16_bf16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k32_f32_bf16_bf16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k32_f32_bf16_bf16>(g); }
 static int launch_wgmma_sp_m64n64k32_f32_bf16_bf16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k32_f32_bf16_bf16<<<grid, 128>>>(*a);
@@ -822,6 +861,7 @@ static int launch_wgmma_sp_m64n64k32_f32_bf16_bf16(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k16_f32_tf32_tf32 {
     static constexpr int N = 64, K = 16, AB = 32, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -834,7 +874,7 @@ struct op_wgmma_sp_m64n64k16_f32_tf32_tf32 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k16_f32_tf32_tf32>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k16_f32_tf32_tf32>(g); }
 static int launch_wgmma_sp_m64n64k16_f32_tf32_tf32(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k16_f32_tf32_tf32<<<grid, 128>>>(*a);
@@ -843,6 +883,7 @@ static int launch_wgmma_sp_m64n64k16_f32_tf32_tf32(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k64_f16_e4m3_e4m3 {
     static constexpr int N = 64, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -855,7 +896,7 @@ struct op_wgmma_sp_m64n64k64_f16_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k64_f16_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k64_f16_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n64k64_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k64_f16_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -864,6 +905,7 @@ static int launch_wgmma_sp_m64n64k64_f16_e4m3_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k64_f32_e4m3_e4m3 {
     static constexpr int N = 64, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -876,7 +918,7 @@ struct op_wgmma_sp_m64n64k64_f32_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k64_f32_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k64_f32_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n64k64_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k64_f32_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -885,6 +927,7 @@ static int launch_wgmma_sp_m64n64k64_f32_e4m3_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k64_f16_e4m3_e5m2 {
     static constexpr int N = 64, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -897,7 +940,7 @@ struct op_wgmma_sp_m64n64k64_f16_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k64_f16_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k64_f16_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n64k64_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k64_f16_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -906,6 +949,7 @@ static int launch_wgmma_sp_m64n64k64_f16_e4m3_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k64_f32_e4m3_e5m2 {
     static constexpr int N = 64, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -918,7 +962,7 @@ struct op_wgmma_sp_m64n64k64_f32_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k64_f32_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k64_f32_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n64k64_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k64_f32_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -927,6 +971,7 @@ static int launch_wgmma_sp_m64n64k64_f32_e4m3_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k64_f16_e5m2_e4m3 {
     static constexpr int N = 64, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -939,7 +984,7 @@ struct op_wgmma_sp_m64n64k64_f16_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k64_f16_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k64_f16_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n64k64_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k64_f16_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -948,6 +993,7 @@ static int launch_wgmma_sp_m64n64k64_f16_e5m2_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k64_f32_e5m2_e4m3 {
     static constexpr int N = 64, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -960,7 +1006,7 @@ struct op_wgmma_sp_m64n64k64_f32_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k64_f32_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k64_f32_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n64k64_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k64_f32_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -969,6 +1015,7 @@ static int launch_wgmma_sp_m64n64k64_f32_e5m2_e4m3(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k64_f16_e5m2_e5m2 {
     static constexpr int N = 64, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[16], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -981,7 +1028,7 @@ struct op_wgmma_sp_m64n64k64_f16_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k64_f16_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k64_f16_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n64k64_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k64_f16_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -990,6 +1037,7 @@ static int launch_wgmma_sp_m64n64k64_f16_e5m2_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n64k64_f32_e5m2_e5m2 {
     static constexpr int N = 64, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1002,7 +1050,7 @@ struct op_wgmma_sp_m64n64k64_f32_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n64k64_f32_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n64k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n64k64_f32_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n64k64_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n64k64_f32_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -1011,6 +1059,7 @@ static int launch_wgmma_sp_m64n64k64_f32_e5m2_e5m2(const tc_gpu_args *a, int gri
 
 struct op_wgmma_sp_m64n128k32_f16_f16_f16 {
     static constexpr int N = 128, K = 32, AB = 16, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1023,7 +1072,7 @@ struct op_wgmma_sp_m64n128k32_f16_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k32_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k32_f16_f16_f16>(g); }
 static int launch_wgmma_sp_m64n128k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k32_f16_f16_f16<<<grid, 128>>>(*a);
@@ -1032,6 +1081,7 @@ static int launch_wgmma_sp_m64n128k32_f16_f16_f16(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n128k32_f32_f16_f16 {
     static constexpr int N = 128, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1044,7 +1094,7 @@ struct op_wgmma_sp_m64n128k32_f32_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k32_f32_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k32_f32_f16_f16>(g); }
 static int launch_wgmma_sp_m64n128k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k32_f32_f16_f16<<<grid, 128>>>(*a);
@@ -1053,6 +1103,7 @@ static int launch_wgmma_sp_m64n128k32_f32_f16_f16(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n128k32_f32_bf16_bf16 {
     static constexpr int N = 128, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1065,7 +1116,7 @@ struct op_wgmma_sp_m64n128k32_f32_bf16_bf16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k32_f32_bf16_bf16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k32_f32_bf16_bf16>(g); }
 static int launch_wgmma_sp_m64n128k32_f32_bf16_bf16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k32_f32_bf16_bf16<<<grid, 128>>>(*a);
@@ -1074,6 +1125,7 @@ static int launch_wgmma_sp_m64n128k32_f32_bf16_bf16(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n128k16_f32_tf32_tf32 {
     static constexpr int N = 128, K = 16, AB = 32, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1086,7 +1138,7 @@ struct op_wgmma_sp_m64n128k16_f32_tf32_tf32 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k16_f32_tf32_tf32>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k16_f32_tf32_tf32>(g); }
 static int launch_wgmma_sp_m64n128k16_f32_tf32_tf32(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k16_f32_tf32_tf32<<<grid, 128>>>(*a);
@@ -1095,6 +1147,7 @@ static int launch_wgmma_sp_m64n128k16_f32_tf32_tf32(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n128k64_f16_e4m3_e4m3 {
     static constexpr int N = 128, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1107,7 +1160,7 @@ struct op_wgmma_sp_m64n128k64_f16_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k64_f16_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k64_f16_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n128k64_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k64_f16_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -1116,6 +1169,7 @@ static int launch_wgmma_sp_m64n128k64_f16_e4m3_e4m3(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n128k64_f32_e4m3_e4m3 {
     static constexpr int N = 128, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1128,7 +1182,7 @@ struct op_wgmma_sp_m64n128k64_f32_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k64_f32_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k64_f32_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n128k64_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k64_f32_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -1137,6 +1191,7 @@ static int launch_wgmma_sp_m64n128k64_f32_e4m3_e4m3(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n128k64_f16_e4m3_e5m2 {
     static constexpr int N = 128, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1149,7 +1204,7 @@ struct op_wgmma_sp_m64n128k64_f16_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k64_f16_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k64_f16_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n128k64_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k64_f16_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -1158,6 +1213,7 @@ static int launch_wgmma_sp_m64n128k64_f16_e4m3_e5m2(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n128k64_f32_e4m3_e5m2 {
     static constexpr int N = 128, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1170,7 +1226,7 @@ struct op_wgmma_sp_m64n128k64_f32_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k64_f32_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k64_f32_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n128k64_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k64_f32_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -1179,6 +1235,7 @@ static int launch_wgmma_sp_m64n128k64_f32_e4m3_e5m2(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n128k64_f16_e5m2_e4m3 {
     static constexpr int N = 128, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1191,7 +1248,7 @@ struct op_wgmma_sp_m64n128k64_f16_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k64_f16_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k64_f16_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n128k64_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k64_f16_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -1200,6 +1257,7 @@ static int launch_wgmma_sp_m64n128k64_f16_e5m2_e4m3(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n128k64_f32_e5m2_e4m3 {
     static constexpr int N = 128, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1212,7 +1270,7 @@ struct op_wgmma_sp_m64n128k64_f32_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k64_f32_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k64_f32_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n128k64_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k64_f32_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -1221,6 +1279,7 @@ static int launch_wgmma_sp_m64n128k64_f32_e5m2_e4m3(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n128k64_f16_e5m2_e5m2 {
     static constexpr int N = 128, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[32], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1233,7 +1292,7 @@ struct op_wgmma_sp_m64n128k64_f16_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k64_f16_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k64_f16_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n128k64_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k64_f16_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -1242,6 +1301,7 @@ static int launch_wgmma_sp_m64n128k64_f16_e5m2_e5m2(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n128k64_f32_e5m2_e5m2 {
     static constexpr int N = 128, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1254,7 +1314,7 @@ struct op_wgmma_sp_m64n128k64_f32_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n128k64_f32_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n128k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n128k64_f32_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n128k64_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n128k64_f32_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -1263,6 +1323,7 @@ static int launch_wgmma_sp_m64n128k64_f32_e5m2_e5m2(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k32_f16_f16_f16 {
     static constexpr int N = 256, K = 32, AB = 16, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1275,7 +1336,7 @@ struct op_wgmma_sp_m64n256k32_f16_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k32_f16_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k32_f16_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k32_f16_f16_f16>(g); }
 static int launch_wgmma_sp_m64n256k32_f16_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k32_f16_f16_f16<<<grid, 128>>>(*a);
@@ -1284,6 +1345,7 @@ static int launch_wgmma_sp_m64n256k32_f16_f16_f16(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n256k32_f32_f16_f16 {
     static constexpr int N = 256, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1296,7 +1358,7 @@ struct op_wgmma_sp_m64n256k32_f32_f16_f16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k32_f32_f16_f16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k32_f32_f16_f16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k32_f32_f16_f16>(g); }
 static int launch_wgmma_sp_m64n256k32_f32_f16_f16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k32_f32_f16_f16<<<grid, 128>>>(*a);
@@ -1305,6 +1367,7 @@ static int launch_wgmma_sp_m64n256k32_f32_f16_f16(const tc_gpu_args *a, int grid
 
 struct op_wgmma_sp_m64n256k32_f32_bf16_bf16 {
     static constexpr int N = 256, K = 32, AB = 16, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1317,7 +1380,7 @@ struct op_wgmma_sp_m64n256k32_f32_bf16_bf16 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k32_f32_bf16_bf16>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k32_f32_bf16_bf16(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k32_f32_bf16_bf16>(g); }
 static int launch_wgmma_sp_m64n256k32_f32_bf16_bf16(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k32_f32_bf16_bf16<<<grid, 128>>>(*a);
@@ -1326,6 +1389,7 @@ static int launch_wgmma_sp_m64n256k32_f32_bf16_bf16(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k16_f32_tf32_tf32 {
     static constexpr int N = 256, K = 16, AB = 32, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1338,7 +1402,7 @@ struct op_wgmma_sp_m64n256k16_f32_tf32_tf32 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k16_f32_tf32_tf32>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k16_f32_tf32_tf32(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k16_f32_tf32_tf32>(g); }
 static int launch_wgmma_sp_m64n256k16_f32_tf32_tf32(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k16_f32_tf32_tf32<<<grid, 128>>>(*a);
@@ -1347,6 +1411,7 @@ static int launch_wgmma_sp_m64n256k16_f32_tf32_tf32(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k64_f16_e4m3_e4m3 {
     static constexpr int N = 256, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1359,7 +1424,7 @@ struct op_wgmma_sp_m64n256k64_f16_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k64_f16_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f16_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k64_f16_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n256k64_f16_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k64_f16_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -1368,6 +1433,7 @@ static int launch_wgmma_sp_m64n256k64_f16_e4m3_e4m3(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k64_f32_e4m3_e4m3 {
     static constexpr int N = 256, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1380,7 +1446,7 @@ struct op_wgmma_sp_m64n256k64_f32_e4m3_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k64_f32_e4m3_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f32_e4m3_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k64_f32_e4m3_e4m3>(g); }
 static int launch_wgmma_sp_m64n256k64_f32_e4m3_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k64_f32_e4m3_e4m3<<<grid, 128>>>(*a);
@@ -1389,6 +1455,7 @@ static int launch_wgmma_sp_m64n256k64_f32_e4m3_e4m3(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k64_f16_e4m3_e5m2 {
     static constexpr int N = 256, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1401,7 +1468,7 @@ struct op_wgmma_sp_m64n256k64_f16_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k64_f16_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f16_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k64_f16_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n256k64_f16_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k64_f16_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -1410,6 +1477,7 @@ static int launch_wgmma_sp_m64n256k64_f16_e4m3_e5m2(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k64_f32_e4m3_e5m2 {
     static constexpr int N = 256, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1422,7 +1490,7 @@ struct op_wgmma_sp_m64n256k64_f32_e4m3_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k64_f32_e4m3_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f32_e4m3_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k64_f32_e4m3_e5m2>(g); }
 static int launch_wgmma_sp_m64n256k64_f32_e4m3_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k64_f32_e4m3_e5m2<<<grid, 128>>>(*a);
@@ -1431,6 +1499,7 @@ static int launch_wgmma_sp_m64n256k64_f32_e4m3_e5m2(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k64_f16_e5m2_e4m3 {
     static constexpr int N = 256, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1443,7 +1512,7 @@ struct op_wgmma_sp_m64n256k64_f16_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k64_f16_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f16_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k64_f16_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n256k64_f16_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k64_f16_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -1452,6 +1521,7 @@ static int launch_wgmma_sp_m64n256k64_f16_e5m2_e4m3(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k64_f32_e5m2_e4m3 {
     static constexpr int N = 256, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1464,7 +1534,7 @@ struct op_wgmma_sp_m64n256k64_f32_e5m2_e4m3 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k64_f32_e5m2_e4m3>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f32_e5m2_e4m3(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k64_f32_e5m2_e4m3>(g); }
 static int launch_wgmma_sp_m64n256k64_f32_e5m2_e4m3(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k64_f32_e5m2_e4m3<<<grid, 128>>>(*a);
@@ -1473,6 +1543,7 @@ static int launch_wgmma_sp_m64n256k64_f32_e5m2_e4m3(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k64_f16_e5m2_e5m2 {
     static constexpr int N = 256, K = 64, AB = 8, CB = 16;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[64], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1485,7 +1556,7 @@ struct op_wgmma_sp_m64n256k64_f16_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k64_f16_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f16_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k64_f16_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n256k64_f16_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k64_f16_e5m2_e5m2<<<grid, 128>>>(*a);
@@ -1494,6 +1565,7 @@ static int launch_wgmma_sp_m64n256k64_f16_e5m2_e5m2(const tc_gpu_args *a, int gr
 
 struct op_wgmma_sp_m64n256k64_f32_e5m2_e5m2 {
     static constexpr int N = 256, K = 64, AB = 8, CB = 32;
+    static constexpr bool RS = false, SP = true;
     static __device__ __forceinline__ void run_ss(uint32_t (&d)[128], uint64_t descA, uint64_t descB, uint32_t e)
     {
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -1506,7 +1578,7 @@ struct op_wgmma_sp_m64n256k64_f32_e5m2_e5m2 {
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     }
 };
-extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_sp_body<op_wgmma_sp_m64n256k64_f32_e5m2_e5m2>(g); }
+extern "C" __global__ void __launch_bounds__(128, 1) tcx_wgmma_sp_m64n256k64_f32_e5m2_e5m2(tc_gpu_args g) { tc_wgmma_body<op_wgmma_sp_m64n256k64_f32_e5m2_e5m2>(g); }
 static int launch_wgmma_sp_m64n256k64_f32_e5m2_e5m2(const tc_gpu_args *a, int grid)
 {
     tcx_wgmma_sp_m64n256k64_f32_e5m2_e5m2<<<grid, 128>>>(*a);
