@@ -205,6 +205,23 @@ def wg_types(group):
     return out
 
 
+def wgmma_run(signature, nd, pred_op, body, ins):
+    """An Op's run function: one wgmma (PTX body, scale-d predicate operand
+    pred_op, inputs ins) between fence and wait, D in nd registers."""
+    outs = ", ".join('"+r"(d[%d])' % i for i in range(nd))
+    asm = ('"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"\n                     "%s\\n}\\n"' % (pred_op, body))
+    return f"""    static __device__ __forceinline__ void {signature}
+    {{
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        asm volatile({asm}
+                     : {outs}
+                     : {ins}
+                     : "memory");
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    }}"""
+
+
 def gen_wgmma_op(n, ab_name, d, k, rs):
     a, b = (ab_name.split(".") + [ab_name])[:2] if "." in ab_name else (ab_name, ab_name)
     name = "wgmma.m64n%dk%d.%s.%s.%s%s" % (n, k, d, a, b, ".rs" if rs else "")
@@ -227,30 +244,9 @@ def gen_wgmma_op(n, ab_name, d, k, rs):
         ins = '"l"(descA), "l"(descB)'
         pred_op = nd + 2
     ins += ', "n"(1)'
-    outs = ", ".join('"+r"(d[%d])' % i for i in range(nd))
-    asm = ('"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"\n                     "%s\\n}\\n"' % (pred_op, body))
-    if rs:
-        fn = f"""    static __device__ __forceinline__ void run_rs(uint32_t (&d)[{nd}], const uint32_t (&a)[{na}], uint64_t descB)
-    {{
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-        asm volatile({asm}
-                     : {outs}
-                     : {ins}
-                     : "memory");
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-    }}"""
-    else:
-        fn = f"""    static __device__ __forceinline__ void run_ss(uint32_t (&d)[{nd}], uint64_t descA, uint64_t descB)
-    {{
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-        asm volatile({asm}
-                     : {outs}
-                     : {ins}
-                     : "memory");
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-    }}"""
+    signature = ("run_rs(uint32_t (&d)[%d], const uint32_t (&a)[%d], uint64_t descB)" % (nd, na) if rs else
+                 "run_ss(uint32_t (&d)[%d], uint64_t descA, uint64_t descB)" % nd)
+    fn = wgmma_run(signature, nd, pred_op, body, ins)
     code = f"""
 struct op_{s} {{
     static constexpr int N = {n}, K = {k}, AB = {abits}, CB = {cb};
@@ -280,22 +276,13 @@ def gen_wgmma_sp_op(n, ab_name, d, k):
             ("p, 1, 1, 0, 0;" if has_tnsp else "p, 1, 1;"))
     ins = '"l"(descA), "l"(descB), "r"(e), "n"(1)'
     pred_op = nd + 3
-    outs = ", ".join('"+r"(d[%d])' % i for i in range(nd))
-    asm = ('"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"\n                     "%s\\n}\\n"' % (pred_op, body))
+    fn = wgmma_run("run_ss(uint32_t (&d)[%d], uint64_t descA, uint64_t descB, uint32_t e)" % nd, nd, pred_op, body,
+                   ins)
     code = f"""
 struct op_{s} {{
     static constexpr int N = {n}, K = {k}, AB = {abits}, CB = {cb};
     static constexpr bool RS = false, SP = true;
-    static __device__ __forceinline__ void run_ss(uint32_t (&d)[{nd}], uint64_t descA, uint64_t descB, uint32_t e)
-    {{
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-        asm volatile({asm}
-                     : {outs}
-                     : {ins}
-                     : "memory");
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-    }}
+{fn}
 }};
 """
     return tile_kernel(code, name, "tc_wgmma_body<{op}>", "TC_GPUK_WG_SP", 128, 1, ", 1")
