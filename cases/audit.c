@@ -541,7 +541,10 @@ static int refit_on_counterexamples(infer_target *t, const audit_opts *o, audit_
             free_cases(extra, nextra);
             return -1;
         }
-        if (verify_run(t, &fit.params, o->verify_n, o->seed, &proof, err, errlen) != 0) {
+        /* a fresh seed per round: the proof of a refit must not reuse the
+         * draws whose failures it was fitted to */
+        uint64_t seed = (o->seed ? o->seed : 1) + 0x5EED0000ull * (uint64_t)(round + 1);
+        if (verify_run(t, &fit.params, o->verify_n, o->hunt_n, seed, &proof, err, errlen) != 0) {
             infer_result_free(&fit);
             free_cases(extra, nextra);
             return -1;
@@ -575,7 +578,7 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
     infer_target t = audit_target(&ctx, o->seed);
     if (infer_fingerprint(&t, &out->fit, err, errlen) != 0)
         return -1;
-    if (verify_run(&t, &out->fit.params, o->verify_n, o->seed, &out->proof, err, errlen) != 0) {
+    if (verify_run(&t, &out->fit.params, o->verify_n, o->hunt_n, o->seed, &out->proof, err, errlen) != 0) {
         infer_result_free(&out->fit);
         return -1;
     }

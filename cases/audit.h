@@ -22,6 +22,7 @@
 
 typedef struct {
     size_t verify_n;          /* random elements of the proof (rounded up to tiles) */
+    size_t hunt_n;            /* elements of the proof per hunt family (cases/hunt.h), 0: none */
     uint64_t seed;            /* of the inference's and the proof's random cases */
     const json_t *timing;     /* bench objects to attach, by instr (array), or NULL */
     bool keep_cases;          /* put every inference case's answer in the record */

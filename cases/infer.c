@@ -19,7 +19,8 @@
 enum {
     F_A_CONVERT, F_B_CONVERT, F_A_FTZ, F_B_FTZ, F_C_FTZ, F_PRODUCTS, F_FLUSH, F_BLOCK, F_C_MODE,
     F_C_ROUND, F_ALIGN_REF, F_ALIGN_EXP, F_ALIGN_BITS, F_ALIGN_ROUND, F_CARRY, F_ACC, F_ACC_FTZ,
-    F_OUT_ROUND, F_OUT_OVF, F_OUT_FTZ, F_NAN, F_ACC_OVF, F_SPLIT, F_NAN_PROP, F_COUNT
+    F_OUT_ROUND, F_OUT_OVF, F_OUT_FTZ, F_NAN, F_ACC_OVF, F_SPLIT, F_NAN_PROP, F_ZERO_SIGN, F_DROPPED_NAN,
+    F_ALIGN_FLOOR, F_COUNT
 };
 
 #define MAXV 96
@@ -115,6 +116,18 @@ static int variants(int fi, const model_params *cur, const infer_target *t, cons
         }
         if (p.block != t->k) {
             p.block = t->k;
+            out[n++] = p;
+        }
+        break;
+    case F_ZERO_SIGN: p.zero_positive = false; out[n++] = p; p.zero_positive = true; out[n++] = p; break;
+    case F_DROPPED_NAN: p.dropped_nan_inf = false; out[n++] = p; p.dropped_nan_inf = true; out[n++] = p; break;
+    case F_ALIGN_FLOOR:   /* none, or a floor from D's smallest normal exponent down 40 binades */
+        p.floored = false;
+        p.align_floor = 0;
+        out[n++] = p;
+        p.floored = true;
+        for (int j = 0; j <= 40; j++) {
+            p.align_floor = tc_format_emin(f->d) - j;
             out[n++] = p;
         }
         break;
@@ -266,9 +279,10 @@ static model_params start_params(const infer_target *t, uint64_t nan)
 }
 
 /* The fields the descent visits, most decisive first. */
-static const int order[] = {F_NAN, F_NAN_PROP, F_A_CONVERT, F_B_CONVERT, F_BLOCK, F_SPLIT, F_ALIGN_BITS, F_ACC, F_ALIGN_ROUND,
+static const int order[] = {F_NAN, F_NAN_PROP, F_DROPPED_NAN, F_A_CONVERT, F_B_CONVERT, F_BLOCK, F_SPLIT, F_ALIGN_BITS, F_ACC, F_ALIGN_ROUND,
                             F_C_MODE, F_C_ROUND, F_ALIGN_REF, F_ALIGN_EXP, F_PRODUCTS, F_A_FTZ, F_B_FTZ,
-                            F_C_FTZ, F_FLUSH, F_ACC_FTZ, F_OUT_ROUND, F_OUT_FTZ, F_OUT_OVF, F_ACC_OVF, F_CARRY};
+                            F_C_FTZ, F_FLUSH, F_ACC_FTZ, F_OUT_ROUND, F_OUT_FTZ, F_OUT_OVF, F_ACC_OVF, F_CARRY,
+                            F_ZERO_SIGN, F_ALIGN_FLOOR};
 
 static size_t descend(model_params *cur, const infer_target *t, const infer_case *cs, size_t n,
                       const uint64_t *nans, int nnans)

@@ -5,13 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases/hunt.h"
 #include "cases/infer_internal.h"
 
-static const char *const dist_names[VERIFY_NDIST] = {"near1", "wide", "cancel", "bits", "adversarial"};
+static const char *dist_names[VERIFY_NDIST] = {"near1", "wide", "cancel", "bits", "adversarial"};
 
 const char *verify_dist_name(int i)
 {
-    return i >= 0 && i < VERIFY_NDIST ? dist_names[i] : "?";
+    if (i >= VERIFY_DIST_HUNT && i < VERIFY_NDIST)
+        return hunt_family_name(i - VERIFY_DIST_HUNT);
+    return i >= 0 && i < VERIFY_DIST_HUNT ? dist_names[i] : "?";
 }
 
 static int nonzero_terms(const infer_target *t, const infer_case *c)
@@ -38,18 +41,34 @@ static int copy_case(infer_case *dst, const infer_case *src)
     return 0;
 }
 
-/* Keeps the failures with the fewest nonzero terms. */
+/* Keeps failures from as many distributions as it can (at most
+ * VERIFY_FAILS_PER_DIST each while others wait), and within that the ones
+ * with the fewest nonzero terms: a witness per region, readable. */
+#define VERIFY_FAILS_PER_DIST 2
+
 static void keep_failure(verify_result *r, const infer_target *t, const infer_case *c, uint64_t md,
                          int dist)
 {
     int nz = nonzero_terms(t, c);
-    size_t slot = r->nfails;
+    const char *name = verify_dist_name(dist);
+    size_t slot = r->nfails, same = 0;
+    for (size_t i = 0; i < r->nfails; i++)
+        same += r->fails[i].dist == name;
     if (r->nfails == VERIFY_MAX_FAILS) {
-        size_t worst = 0;
-        for (size_t i = 1; i < r->nfails; i++)
-            if (r->fails[i].nonzero_terms > r->fails[worst].nonzero_terms)
+        /* replace the worst of this distribution, or of one holding more than its share */
+        size_t worst = VERIFY_MAX_FAILS;
+        for (size_t i = 0; i < r->nfails; i++) {
+            size_t cnt = 0;
+            for (size_t j = 0; j < r->nfails; j++)
+                cnt += r->fails[j].dist == r->fails[i].dist;
+            bool candidate = same >= VERIFY_FAILS_PER_DIST ? r->fails[i].dist == name
+                                                           : cnt > VERIFY_FAILS_PER_DIST;
+            if (candidate && (worst == VERIFY_MAX_FAILS ||
+                              r->fails[i].nonzero_terms > r->fails[worst].nonzero_terms))
                 worst = i;
-        if (r->fails[worst].nonzero_terms <= nz)
+        }
+        if (worst == VERIFY_MAX_FAILS ||
+            (same >= VERIFY_FAILS_PER_DIST && r->fails[worst].nonzero_terms <= nz))
             return;
         free(r->fails[worst].c.a);
         free(r->fails[worst].c.b);
@@ -64,7 +83,7 @@ static void keep_failure(verify_result *r, const infer_target *t, const infer_ca
         return;
     }
     f->model_d = md;
-    f->dist = dist_names[dist];
+    f->dist = name;
     f->nonzero_terms = nz;
 }
 
@@ -119,52 +138,35 @@ static int shrink(const infer_target *t, const model *m, verify_failure *f, char
     return 0;
 }
 
-static int run_random(const infer_target *t, const model *m, size_t n, uint64_t seed,
-                      verify_result *r, char *err, size_t errlen)
+/* Fills tile q of a batch (A m x k, B k x n, C m x n) and says which
+ * distribution it belongs to. */
+typedef int (*tile_fill_fn)(const infer_target *t, void *arg, size_t q, uint64_t *st, uint64_t *A, uint64_t *B,
+                            uint64_t *C, uint64_t *ka, uint64_t *kb);
+
+/* ntiles tiles through the target and the model, every element compared. */
+static int run_tiles(const infer_target *t, const model *m, size_t ntiles, uint64_t seed, tile_fill_fn fill,
+                     void *arg, verify_result *r, char *err, size_t errlen)
 {
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    size_t per_tile = tcn;
-    size_t ntiles = (n + per_tile - 1) / per_tile;
-    if (ntiles < VERIFY_NDIST - 1)
-        ntiles = VERIFY_NDIST - 1;
     size_t chunk = 4096;   /* tiles per call */
+    if (chunk * tcn > ((size_t)1 << 22))
+        chunk = ((size_t)1 << 22) / tcn + 1;   /* about 32 MiB per output array */
     uint64_t *A = malloc(chunk * ta * sizeof *A), *B = malloc(chunk * tb * sizeof *B);
     uint64_t *C = malloc(chunk * tcn * sizeof *C), *D = malloc(chunk * tcn * sizeof *D);
     uint64_t *M = malloc(chunk * tcn * sizeof *M);
     uint64_t *ka = malloc((size_t)t->k * sizeof *ka), *kb = malloc((size_t)t->k * sizeof *kb);
+    int *dist = malloc(chunk * sizeof *dist);
     int rc = 0;
-    if (!A || !B || !C || !D || !M || !ka || !kb) {
+    if (!A || !B || !C || !D || !M || !ka || !kb || !dist) {
         snprintf(err, errlen, "verify: out of memory");
         rc = -1;
         goto out;
     }
-    uint64_t st = seed ? seed : 0xC0FFEE1234ull;
+    uint64_t st = seed;
     for (size_t done = 0; done < ntiles && rc == 0;) {
         size_t nt = ntiles - done < chunk ? ntiles - done : chunk;
-        int dist[4096];
-        for (size_t q = 0; q < nt; q++) {
-            int dd = (int)((done + q) % 4);
-            dist[q] = dd;
-            /* a tile: rows of A from one random element's a, columns of B likewise */
-            for (int i = 0; i < t->m; i++) {
-                uint64_t c0;
-                infer_rnd_case(t, &st, dd, ka, kb, &c0);
-                memcpy(A + q * ta + (size_t)i * t->k, ka, (size_t)t->k * sizeof *ka);
-                if (i < t->n)
-                    for (int kk = 0; kk < t->k; kk++)
-                        B[q * tb + (size_t)kk * t->n + i] = kb[kk];
-                for (int j = 0; j < t->n; j++) {
-                    infer_rnd_case(t, &st, dd, ka, kb, &c0);
-                    C[q * tcn + (size_t)i * t->n + j] = c0;
-                }
-            }
-            for (int j = t->m; j < t->n; j++) {
-                uint64_t c0;
-                infer_rnd_case(t, &st, dd, ka, kb, &c0);
-                for (int kk = 0; kk < t->k; kk++)
-                    B[q * tb + (size_t)kk * t->n + j] = kb[kk];
-            }
-        }
+        for (size_t q = 0; q < nt; q++)
+            dist[q] = fill(t, arg, done + q, &st, A + q * ta, B + q * tb, C + q * tcn, ka, kb);
         if (t->run(t->ctx, nt, A, B, C, D, err, errlen)) {
             rc = -1;
             break;
@@ -180,7 +182,7 @@ static int run_random(const infer_target *t, const model *m, size_t n, uint64_t 
                 r->mismatches++;
                 r->dist_mismatches[dist[q]]++;
                 int i = (int)(e / (size_t)t->n), j = (int)(e % (size_t)t->n);
-                infer_case c = {dist_names[dist[q]], t->k, ka, kb, C[o], D[o]};
+                infer_case c = {verify_dist_name(dist[q]), t->k, ka, kb, C[o], D[o]};
                 for (int kk = 0; kk < t->k; kk++) {
                     ka[kk] = A[q * ta + (size_t)i * t->k + kk];
                     kb[kk] = B[q * tb + (size_t)kk * t->n + j];
@@ -197,17 +199,81 @@ out:
     free(M);
     free(ka);
     free(kb);
+    free(dist);
     return rc;
 }
 
-int verify_run(const infer_target *t, const model_params *p, size_t n, uint64_t seed,
+/* The four random distributions in turn: rows of A from one random
+ * element's a, columns of B likewise. */
+static int fill_random(const infer_target *t, void *arg, size_t q, uint64_t *st, uint64_t *A, uint64_t *B,
+                       uint64_t *C, uint64_t *ka, uint64_t *kb)
+{
+    int dd = (int)(q % 4);
+    for (int i = 0; i < t->m; i++) {
+        uint64_t c0;
+        infer_rnd_case(t, st, dd, ka, kb, &c0);
+        memcpy(A + (size_t)i * t->k, ka, (size_t)t->k * sizeof *ka);
+        if (i < t->n)
+            for (int kk = 0; kk < t->k; kk++)
+                B[(size_t)kk * t->n + i] = kb[kk];
+        for (int j = 0; j < t->n; j++) {
+            infer_rnd_case(t, st, dd, ka, kb, &c0);
+            C[(size_t)i * t->n + j] = c0;
+        }
+    }
+    for (int j = t->m; j < t->n; j++) {
+        uint64_t c0;
+        infer_rnd_case(t, st, dd, ka, kb, &c0);
+        for (int kk = 0; kk < t->k; kk++)
+            B[(size_t)kk * t->n + j] = kb[kk];
+    }
+    return dd;
+}
+
+static int run_random(const infer_target *t, const model *m, size_t n, uint64_t seed, verify_result *r,
+                      char *err, size_t errlen)
+{
+    size_t per_tile = (size_t)t->m * t->n;
+    size_t ntiles = (n + per_tile - 1) / per_tile;
+    if (ntiles < VERIFY_NDIST_RANDOM)
+        ntiles = VERIFY_NDIST_RANDOM;
+    return run_tiles(t, m, ntiles, seed ? seed : 0xC0FFEE1234ull, fill_random, NULL, r, err, errlen);
+}
+
+/* One hunt family, every tile (cases/hunt.h). */
+static int fill_hunt(const infer_target *t, void *arg, size_t q, uint64_t *st, uint64_t *A, uint64_t *B,
+                     uint64_t *C, uint64_t *ka, uint64_t *kb)
+{
+    int fam = *(const int *)arg;
+    hunt_fill_tile(t, fam, st, A, B, C);
+    return VERIFY_DIST_HUNT + fam;
+}
+
+int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint64_t seed, verify_result *r,
+                char *err, size_t errlen)
+{
+    if (!hunt_applies(t))
+        return 0;
+    size_t per_tile = (size_t)t->m * t->n;
+    size_t ntiles = (n_per_family + per_tile - 1) / per_tile;
+    for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
+        uint64_t st = hunt_family_seed(seed, fam);
+        if (run_tiles(t, m, ntiles, st, fill_hunt, &fam, r, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_hunt, uint64_t seed,
                verify_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     model *m = model_new(p, t->f, err, errlen);
     if (!m)
         return -1;
-    int rc = run_random(t, m, n, seed, out, err, errlen);
+    int rc = n ? run_random(t, m, n, seed, out, err, errlen) : 0;
+    if (rc == 0 && n_hunt)
+        rc = verify_hunt(t, m, n_hunt, seed, out, err, errlen);
     if (rc == 0) {
         cset s = {0};
         infer_target t2 = *t;
@@ -220,11 +286,11 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, uint64_t 
         for (size_t i = 0; rc == 0 && i < s.n; i++) {
             uint64_t md = model_dot(m, s.v[i].k, s.v[i].a, s.v[i].b, s.v[i].c);
             out->n++;
-            out->dist_n[4]++;
+            out->dist_n[VERIFY_DIST_ADVERSARIAL]++;
             if (md != s.v[i].d) {
                 out->mismatches++;
-                out->dist_mismatches[4]++;
-                keep_failure(out, t, &s.v[i], md, 4);
+                out->dist_mismatches[VERIFY_DIST_ADVERSARIAL]++;
+                keep_failure(out, t, &s.v[i], md, VERIFY_DIST_ADVERSARIAL);
             }
         }
         cset_free(&s);

@@ -15,15 +15,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cases/hunt.h"
 #include "cases/infer.h"
 
-#define VERIFY_NDIST 5
-#define VERIFY_MAX_FAILS 8
+/* Distributions of a proof: 0..3 random tiles (near1, wide, cancel, bits),
+ * 4 the inference's crafted cases, then one per hunt family. */
+#define VERIFY_NDIST_RANDOM 4
+#define VERIFY_DIST_ADVERSARIAL 4
+#define VERIFY_DIST_HUNT 5
+#define VERIFY_NDIST (VERIFY_DIST_HUNT + HUNT_NFAMILIES)
+#define VERIFY_MAX_FAILS 24
 
 typedef struct {
     infer_case c;         /* the (shrunk) inputs and the target's answer d */
     uint64_t model_d;     /* what the model says */
-    const char *dist;     /* where it came from: "near1", "wide", "cancel", "bits", "adversarial" */
+    const char *dist;     /* where it came from: "near1", "wide", "cancel", "bits", "adversarial", or a hunt family */
     int nonzero_terms;
 } verify_failure;
 
@@ -37,10 +43,15 @@ typedef struct {
 /* Distribution names, index 0..VERIFY_NDIST-1. */
 const char *verify_dist_name(int i);
 
-/* At least n random elements (rounded up to whole tiles) plus the
- * adversarial cases. seed 0 uses a fixed default. 0, or -1 with err set. */
-int verify_run(const infer_target *t, const model_params *p, size_t n, uint64_t seed,
+/* At least n random elements (rounded up to whole tiles), the adversarial
+ * cases, and at least n_hunt elements of every hunt family (cases/hunt.h;
+ * 0: none). seed 0 uses a fixed default. 0, or -1 with err set. */
+int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_hunt, uint64_t seed,
                verify_result *out, char *err, size_t errlen);
+/* Only the hunt families, with a compiled model: adds to *r (not cleared,
+ * failures kept as verify_run does). 0, or -1 with err. */
+int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint64_t seed, verify_result *r,
+                char *err, size_t errlen);
 void verify_result_free(verify_result *r);
 
 #endif

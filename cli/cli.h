@@ -25,6 +25,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_hunt(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

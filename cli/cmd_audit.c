@@ -22,6 +22,7 @@ typedef struct {
     const char *timing_file;  /* bench record to attach instead of measuring */
     const char *merge;        /* comma-separated audit output folders to merge */
     size_t n;
+    size_t hunt_n;            /* elements per hunt family in the proof, 0: n / 16 */
     uint64_t seed;
     unsigned shard, nshards;  /* audit every nshards-th instruction from shard */
     bool json, timing, keep_cases;
@@ -38,7 +39,7 @@ static bool parse_u64(const char *v, unsigned long long *x)
 
 static int parse_args(int argc, char **argv, audit_args *a)
 {
-    *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, NULL, 0, 0x7c5c09e, 0, 1, false, true, true};
+    *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, NULL, 0, 0, 0x7c5c09e, 0, 1, false, true, true};
     for (int i = 1; i < argc; i++) {
         bool miss = false;
         const char *v;
@@ -67,6 +68,11 @@ static int parse_args(int argc, char **argv, audit_args *a)
             if (x == 0)
                 return cli_fail("audit", "--n must be at least 1");
             a->n = (size_t)x;
+        } else if ((v = cli_opt(argc, argv, &i, "--hunt-n", &miss))) {
+            unsigned long long x;
+            if (!parse_u64(v, &x) || x == 0 || x > 100000000ull)
+                return cli_fail("audit", "bad --hunt-n '%s' (elements per hunt family, 1..1e8)", v);
+            a->hunt_n = (size_t)x;
         } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
             unsigned long long x;
             if (!parse_u64(v, &x))
@@ -379,7 +385,9 @@ int cmd_audit(int argc, char **argv)
     if (!a.json)
         printf("# tcscope audit on %s (%s)%s\n", info->backend, info->device,
                fallback ? "  [RECORDED MODEL, NOT HARDWARE]" : "");
-    audit_opts o = {a.n, a.seed, timing, a.keep_cases};
+    /* every hunt family gets a sixteenth of the random count (cases/hunt.h) */
+    audit_opts o = {.verify_n = a.n, .hunt_n = a.hunt_n ? a.hunt_n : a.n / 16, .seed = a.seed, .timing = timing,
+                    .keep_cases = a.keep_cases};
     int status = TC_EXIT_OK;
     for (size_t i = 0; i < n; i++) {
         audit_result r;

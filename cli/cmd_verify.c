@@ -90,7 +90,7 @@ static json_t *failure_json(const tc_instr *ins, const verify_failure *f, size_t
 
 int cmd_verify(int argc, char **argv)
 {
-    const char *backend = NULL, *profile = NULL, *instr = NULL, *count = NULL, *seed_s = NULL;
+    const char *backend = NULL, *profile = NULL, *instr = NULL, *count = NULL, *seed_s = NULL, *hunt_s = NULL;
     bool json = false;
     for (int i = 1; i < argc; i++) {
         bool missing = false;
@@ -105,6 +105,8 @@ int cmd_verify(int argc, char **argv)
             count = v;
         else if ((v = cli_opt(argc, argv, &i, "--seed", &missing)))
             seed_s = v;
+        else if ((v = cli_opt(argc, argv, &i, "--hunt-n", &missing)))
+            hunt_s = v;
         else if (missing)
             return TC_EXIT_USAGE;
         else if (!strcmp(argv[i], "--json"))
@@ -122,6 +124,15 @@ int cmd_verify(int argc, char **argv)
         if (end == count || *end || errno || x == 0 || x > 1000000000ull || count[0] == '-')
             return cli_fail("verify", "bad --n '%s' (a count of elements, 1..1e9)", count);
         n = (size_t)x;
+    }
+    size_t n_hunt = n / 16;   /* elements per hunt family (cases/hunt.h) */
+    if (hunt_s) {
+        char *end;
+        errno = 0;
+        unsigned long long x = strtoull(hunt_s, &end, 10);
+        if (end == hunt_s || *end || errno || x > 100000000ull || hunt_s[0] == '-')
+            return cli_fail("verify", "bad --hunt-n '%s' (elements per hunt family, 0..1e8)", hunt_s);
+        n_hunt = (size_t)x;
     }
     uint64_t seed = 0;
     if (seed_s) {
@@ -157,7 +168,7 @@ int cmd_verify(int argc, char **argv)
     audit_backend_ctx ctx = {be, ins};
     infer_target t = audit_target(&ctx, seed);
     verify_result r;
-    if (verify_run(&t, &params, n, seed, &r, err, sizeof err)) {
+    if (verify_run(&t, &params, n, n_hunt, seed, &r, err, sizeof err)) {
         tc_backend_close(be);
         return cli_fail("verify", "%s", err);
     }

@@ -35,7 +35,7 @@ mdec model_input_decode(const model *m, int which, uint64_t bits)
     const mfmt *used = which ? &m->used_b : &m->used_a;
     const model_cvt *cvt = which ? &m->p.cvt_b : &m->p.cvt_a;
     bool ftz = which ? m->p.ftz_b : m->p.ftz_a;
-    mval v = mfmt_decode(src, bits & m->mask_ab[which], false);
+    mval v = mfmt_decode(src, bits & m->mask_ab[which] & m->premask[which], false);
     if (cvt->convert && v.cls == MV_FINITE)
         v = mfmt_round(used, v.sign, v.sig, v.lsb, false, cvt->round, false, TC_OVF_INF);
     if (ftz && v.cls == MV_FINITE && v.sig < (UINT64_C(1) << used->mbits)) {
@@ -47,6 +47,7 @@ mdec model_input_decode(const model *m, int which, uint64_t bits)
 
 static inline mdec input_get(const model *m, int which, uint64_t bits)
 {
+    bits &= m->premask[which];
     if (m->direct[which])
         return model_direct_decode(which ? &m->src_b : &m->src_a, bits, m->keep[which],
                                    which ? m->p.ftz_b : m->p.ftz_a);
@@ -240,6 +241,8 @@ static int step_fast(const model *m, macc *acc, const mterm *pr, int n, const ms
     int G = minlsb;
     if (st->F != MODEL_EXACT && E - st->F > G)
         G = E - st->F;
+    if (st->floored && st->floor > G)
+        G = st->floor;
     if (top - G + bitlen64((uint64_t)nz) + 2 > 126)
         return -1;
     i128 S = 0;
@@ -369,6 +372,8 @@ uint64_t model_output(const model *m, int cls, int sign, u128 mag, int lsb, bool
     }
     if (v.cls == MV_NAN)
         return m->p.nan_bits;
+    if (v.cls == MV_ZERO && m->p.zero_positive)
+        v.sign = 0;   /* zero_sign: the hardware writes +0 for every zero result */
     return mfmt_encode(&m->out, v);
 }
 
@@ -380,6 +385,8 @@ void model_steps_init(const model *m, mstep *st, mstep *cst)
     st->acc_in_ref = m->p.align_with_acc;
     st->exact = m->p.acc_exact;
     st->rnd = m->p.acc_exact ? m->p.out_round : m->p.acc_round;
+    st->floored = m->p.floored;
+    st->floor = m->p.align_floor;
     /* Adding C last is one IEEE-style addition: exact, then one rounding. */
     cst->F = MODEL_EXACT;
     cst->align_round = MODEL_ALIGN_TRUNC;
@@ -387,6 +394,8 @@ void model_steps_init(const model *m, mstep *st, mstep *cst)
     cst->acc_in_ref = true;
     cst->exact = m->p.acc_exact;
     cst->rnd = m->p.acc_exact ? m->p.out_round : m->p.c_round;
+    cst->floored = false;
+    cst->floor = 0;
 }
 
 /* ---- one element ---- */

@@ -114,6 +114,17 @@ typedef struct {
     bool ftz_out;
     uint64_t nan_bits;          /* the NaN pattern every NaN result gets */
     model_nan_prop nan_prop;    /* or a NaN operand's payload (operands over 31 bits only) */
+    /* regions random draws miss (each decided by the hunt families, cases/hunt.h) */
+    bool zero_positive;         /* zero_sign: every zero result is +0, whatever the signs of the
+                                   terms or of a value that underflowed (false: IEEE 754 signs) */
+    bool dropped_nan_inf;       /* dropped_nan: an operand converted by cutting low bits (an RZ
+                                   conversion to a narrower fraction, e.g. TF32 read from its f32
+                                   register) is cut before it is classified, so a NaN whose payload
+                                   lies only in the cut bits reads as Inf (false: it stays NaN) */
+    bool floored;               /* align_floor: the fused sum's grid is never finer than */
+    int align_floor;            /* 2^align_floor: bits of the terms below it are cut even where
+                                   align_bits below the reference would keep them (floored false:
+                                   the grid follows the reference alone; zeroed params have none) */
 } model_params;
 
 /* The correctly rounded setting for formats f with output rounding r

@@ -447,6 +447,8 @@ static inline __attribute__((always_inline)) int kernel_shifted(const model *m, 
             rc = step_scalar(n, x, y, F, CS, acc_t, &E, &S, AR, NORM);
         if (rc < 0)
             return BAIL;
+        if (rc == 0 && p->floored && E - F < p->align_floor)
+            return BAIL;   /* the grid would go below align_floor: the general path cuts it there */
         if (rc == 1 && acc_nz) {   /* no nonzero product: the accumulator is the reference */
             E = acc.t;
             rc = 0;
@@ -598,6 +600,8 @@ static int kernel_general(const model *m, int k, const mdec *a, const mdec *b, u
             }
         }
         present = true;
+        if (nz && p->floored && E - F < p->align_floor)
+            return BAIL;   /* below align_floor: the general path cuts it there */
         int64_t S = 0;
         if (nz) {
             int base = 62 - F + E;
@@ -667,7 +671,7 @@ int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c
 /* model_direct_decode's constants for one operand. */
 typedef struct {
     int mb, eb, drop, bias, emin;
-    uint64_t fmask, keep;
+    uint64_t fmask, keep, premask;
     unsigned top;
     bool ieee, ftz;
 } kdirect;
@@ -682,6 +686,7 @@ static inline kdirect kdirect_make(const model *m, int w)
     d.emin = f->emin;
     d.fmask = (UINT64_C(1) << f->mbits) - 1;
     d.keep = m->keep[w];   /* nonzero: it keeps the sign and exponent bits */
+    d.premask = m->premask[w];
     d.drop = __builtin_ctzll(d.keep);
     d.top = (1u << f->ebits) - 1;
     d.ieee = f->specials == TC_SPECIALS_IEEE;
@@ -694,6 +699,7 @@ static inline kdirect kdirect_make(const model *m, int w)
 static inline mdec kdirect_decode(const kdirect *k, uint64_t bits)
 {
     mdec d;
+    bits &= k->premask;
     uint64_t frac = bits & k->fmask;
     unsigned ef = (unsigned)(bits >> k->mb) & k->top;
     d.sign = (uint8_t)((bits >> (k->mb + k->eb)) & 1);
@@ -1057,7 +1063,7 @@ size_t model_tile_scratch(const model *m, int mr, int nc, int K)
 {
     const model_params *p = &m->p;
     if (!(use_avx512 && m->fast && !model_force_slow && shifted_ok(m) && K >= 1 && mr >= 1 &&
-          p->split_runs == 0 &&
+          p->split_runs == 0 && !p->floored &&
           nc >= 1 && p->c_mode == MODEL_C_FIRST && m->c_is_acc && !p->ftz_acc &&
           (m->cfmt.specials == TC_SPECIALS_IEEE || m->cfmt.specials == TC_SPECIALS_FN ||
            m->cfmt.specials == TC_SPECIALS_NONE)))

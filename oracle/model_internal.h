@@ -170,6 +170,8 @@ typedef struct {
     bool acc_in_ref;
     bool exact;                    /* result kept exact, else rounded into acc */
     tc_round rnd;
+    bool floored;                  /* the grid never finer than 2^floor (align_floor) */
+    int floor;
 } mstep;
 
 struct model {
@@ -185,6 +187,7 @@ struct model {
     bool wide;                     /* operands over 31 bits: model_wide.c computes every element */
     bool direct[2];                /* kernel decodes src_a/src_b bits itself (no table) */
     uint64_t keep[2];              /* ... after clearing the bits an RZ conversion drops */
+    uint64_t premask[2];           /* applied to operand bits before any decode (dropped_nan) */
     bool c_is_acc;                 /* C's format is the accumulator's: no conversion */
     bool acc_is_out;               /* the accumulator's format is the output's, no flush */
 };

@@ -12,6 +12,9 @@ model_params model_params_exact(oracle_formats f, tc_rounding r)
     model_params p;
     memset(&p, 0, sizeof p);
     /* tc_decode reads a TF32 operand without its 13 unused low bits. */
+    /* tc_decode cuts those bits before it classifies: a NaN payload only
+     * there reads as Inf (dropped_nan) */
+    p.dropped_nan_inf = f.a->shift > 0 || f.b->shift > 0;
     if (f.a->shift > 0) {
         p.cvt_a.convert = true;
         p.cvt_a.fmt = *f.a;
@@ -68,6 +71,8 @@ const char *model_params_check(const model_params *p, oracle_formats f)
         return "products must be exact or 1..64 bits";
     if (p->carry_bits < 0 || p->carry_bits > 64)
         return "carry_bits must be unlimited or 1..64";
+    if (p->floored && (p->align_floor < -100000 || p->align_floor > 100000))
+        return "align_floor out of range";
     if (p->prod_flush_exp != MODEL_NO_FLUSH && (p->prod_flush_exp < -10000 || p->prod_flush_exp > 10000))
         return "product_flush_below must be none or -10000..10000";
     if (!round_ok(p->prod_round) || !round_ok(p->c_round) || !round_ok(p->acc_round) ||
@@ -188,6 +193,8 @@ model *model_new(const model_params *p, oracle_formats f, char *err, size_t errl
         int drop = cv[w]->convert && cv[w]->fmt.mbits < src[w]->mbits ? src[w]->mbits - cv[w]->fmt.mbits : 0;
         m->direct[w] = kind && cvt_ok && sb[w] >= 16 && src[w]->mbits <= 30;
         m->keep[w] = m->mask_ab[w] & ~((UINT64_C(1) << drop) - 1);
+        /* dropped_nan: a cut conversion cuts the encoding before it is read */
+        m->premask[w] = p->dropped_nan_inf && cvt_ok && cv[w]->convert ? m->keep[w] : ~UINT64_C(0);
     }
     for (int w = 0; w < 2; w++) {
         if (sb[w] <= 16 && !m->direct[w]) {
@@ -350,6 +357,9 @@ int model_params_diff(const model_params *x, const model_params *y, const char *
     FIELD(x->ftz_out == y->ftz_out, "out_ftz");
     FIELD(x->nan_bits == y->nan_bits, "nan");
     FIELD(x->nan_prop == y->nan_prop, "nan_propagate");
+    FIELD(x->zero_positive == y->zero_positive, "zero_sign");
+    FIELD(x->dropped_nan_inf == y->dropped_nan_inf, "dropped_nan");
+    FIELD(x->floored == y->floored && (!x->floored || x->align_floor == y->align_floor), "align_floor");
 #undef FIELD
     if (first)
         *first = f0;

@@ -128,6 +128,8 @@ static void step_slow(const model *m, sacc *acc, const mterm *pr, int n, const m
     int G = minlsb;
     if (st->F != MODEL_EXACT && E - st->F > G)
         G = E - st->F;
+    if (st->floored && st->floor > G)
+        G = st->floor;
     mpz_t S, tmp, mag;
     mpz_inits(S, tmp, mag, NULL);
     for (int i = 0; i < n; i++) {

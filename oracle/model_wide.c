@@ -20,6 +20,8 @@ const char *model_wide_unsupported(const model_params *p)
         return "wide operands (over 31 significant bits) are summed without an alignment window";
     if (p->acc_ovf_inf)
         return "wide operands (over 31 significant bits) keep IEEE accumulator overflow";
+    if (p->zero_positive || p->floored)
+        return "wide operands (over 31 significant bits) keep IEEE zero signs and an unfloored sum";
     return NULL;
 }
 

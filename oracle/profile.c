@@ -124,6 +124,37 @@ static bool p_acc_ovf(const char *v, model_params *p)
 }
 static void w_acc_ovf(FILE *f, const model_params *p) { fputs(p->acc_ovf_inf ? "inf" : "ieee", f); }
 
+/* Two-word fields: the second word is the non-IEEE behaviour. */
+static bool p_word(const char *v, const char *off, const char *on, bool *out)
+{
+    if (strcmp(v, off) && strcmp(v, on))
+        return false;
+    *out = !strcmp(v, on);
+    return true;
+}
+static bool p_zero_sign(const char *v, model_params *p) { return p_word(v, "ieee", "positive", &p->zero_positive); }
+static void w_zero_sign(FILE *f, const model_params *p) { fputs(p->zero_positive ? "positive" : "ieee", f); }
+static bool p_dropped_nan(const char *v, model_params *p) { return p_word(v, "nan", "inf", &p->dropped_nan_inf); }
+static void w_dropped_nan(FILE *f, const model_params *p) { fputs(p->dropped_nan_inf ? "inf" : "nan", f); }
+
+static bool p_align_floor(const char *v, model_params *p)
+{
+    if (!strcmp(v, "none")) {
+        p->floored = false;
+        p->align_floor = 0;
+        return true;
+    }
+    p->floored = true;
+    return parse_int(v, -100000, 100000, &p->align_floor);
+}
+static void w_align_floor(FILE *f, const model_params *p)
+{
+    if (p->floored)
+        fprintf(f, "%d", p->align_floor);
+    else
+        fputs("none", f);
+}
+
 #define ROUND_FIELD(fn, member)                                      \
     static bool p_##fn(const char *v, model_params *p)              \
     {                                                                \
@@ -330,9 +361,15 @@ static const field fields[] = {
     {"acc_overflow", "ieee or inf", p_acc_ovf, w_acc_ovf},
     {"step_split", "contiguous or interleaved:RUN (RUN divides block)", p_split, w_split},
     {"nan_propagate", "no, or an order of a, b and acc (e.g. b,acc,a)", p_nan_prop, w_nan_prop},
+    {"zero_sign", "ieee or positive (every zero result +0)", p_zero_sign, w_zero_sign},
+    {"dropped_nan", "nan or inf (what a NaN whose payload is only in cut bits reads as)", p_dropped_nan,
+     w_dropped_nan},
+    {"align_floor", "none or the exponent of the finest grid bit, in -100000..100000", p_align_floor,
+     w_align_floor},
 };
-/* Fields added after the first recorded profiles: absent means their default. */
-#define OPTIONAL_FIELDS ((1u << 21) | (1u << 22) | (1u << 23))
+/* Fields added after the first recorded profiles: absent means their default
+ * (ieee zero signs, a NaN stays NaN, no floor: IEEE behaviour). */
+#define OPTIONAL_FIELDS ((1u << 21) | (1u << 22) | (1u << 23) | (1u << 24) | (1u << 25) | (1u << 26))
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 _Static_assert(NFIELDS <= 32, "field masks are 32 bits");
 

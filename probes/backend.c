@@ -35,7 +35,7 @@ static bool file_exists(const char *p) { return access(p, R_OK) == 0; }
 
 /* A profile name is looked up under oracle/profiles/ beside the working
  * directory and beside the executable (build/tcscope -> ../oracle/profiles). */
-static bool find_profile(const char *spec, char *path, size_t len)
+bool tc_profile_path(const char *spec, char *path, size_t len)
 {
     static const char *const ext[] = {"", ".profile", ".txt", ".ini"};
     if (strchr(spec, '/')) {
@@ -103,7 +103,7 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
     }
     if (!strncmp(spec, "model:", 6)) {
         char path[PATH_MAX + 64];
-        if (!spec[6] || !find_profile(spec + 6, path, sizeof path)) {
+        if (!spec[6] || !tc_profile_path(spec + 6, path, sizeof path)) {
             snprintf(err, errlen, "unknown model profile '%s' (not under oracle/profiles/, not a file)",
                      spec + 6);
             free(b);

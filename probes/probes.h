@@ -55,6 +55,9 @@ typedef struct tc_backend tc_backend;
  * path) or "exact". NULL with a message in err when the backend cannot be
  * used (no GPU, built without nvcc, unknown profile). */
 tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen);
+/* The file of profile spec (a path, or NAME under oracle/profiles/ beside the
+ * working folder or the binary's parent); false when none exists. */
+bool tc_profile_path(const char *spec, char *path, size_t len);
 void tc_backend_close(tc_backend *b);
 const tc_backend_info *tc_backend_get_info(const tc_backend *b);
 

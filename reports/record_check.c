@@ -33,6 +33,9 @@ static const field bench_fields[] = {
     {"instr", F_STR},           {"latency_cycles", F_NUM_NULL}, {"throughput_fma_clk_sm", F_NUM_NULL},
     {"fraction_of_peak", F_NUM_NULL}, {"tflops", F_NUM_NULL}, {NULL, F_STR},
 };
+static const field hunt_fields[] = {
+    {"instr", F_STR}, {"elements", F_INT}, {"mismatches", F_INT}, {NULL, F_STR},
+};
 static const field sweep_fields[] = {
     {"format", F_STR}, {"instr", F_STR}, {"k", F_INT},      {"dist", F_STR},  {"from", F_STR},
     {"round", F_STR},  {"scale", F_STR}, {"trials", F_INT}, {"seed", F_BITS}, {"chain", F_INT},
@@ -43,7 +46,7 @@ static const field step_fields[] = {
     {"overflow", F_NUM},  {"nan", F_NUM},         {"time_s", F_NUM_NULL}, {NULL, F_STR},
 };
 
-static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "mixed", NULL};
+static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "hunt", "mixed", NULL};
 
 static bool fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail(char *err, size_t len, const char *fmt, ...)
@@ -196,5 +199,9 @@ bool tc_record_check_object(const json_t *o, char *err, size_t len)
         return check_fields(o, bench_fields, "bench", err, len);
     if (!strcmp(kind, "sweep"))
         return check_sweep(o, err, len);
+    if (!strcmp(kind, "hunt"))
+        return check_fields(o, hunt_fields, "hunt", err, len) &&
+               (json_is_object(json_object_get(o, "families")) ||
+                fail(err, len, "hunt object without \"families\""));
     return fail(err, len, "unknown object kind '%s'", kind);
 }

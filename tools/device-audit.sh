@@ -31,4 +31,6 @@ cat /tmp/smi.csv /tmp/audit*.log > "$OUT/audit.log"
 build/tcscope audit --merge "$dirs" --out "$OUT/audit" --profile-name h100
 echo "merge rc=$?"
 grep -c VERIFIED "$OUT/audit.log"; grep -vE "VERIFIED|^#" "$OUT/audit.log" | head -40
+rm -f "$OUT/audit/audit.html"
+[ -f "$OUT/audit/audit.jsonl" ] && gzip -9 "$OUT/audit/audit.jsonl"   # the fetch limit is 16 MB a file
 ls -la "$OUT/audit"

@@ -1,0 +1,289 @@
+/* tcscope hunt: the boundary-directed differential search (cases/hunt.h).
+ * Every hunt family on every selected instruction, whole tiles through the
+ * backend and through the model with a profile, every element compared bit
+ * for bit. Exit 0 when nothing differs, 1 on any mismatch, 2 on bad input.
+ *
+ * --out DIR writes DIR/hunt.jsonl: a header, then per instruction the
+ * elements and mismatches of each family, the smallest failing inputs, and
+ * a replay sample: the backend's answers to the first --sample elements of
+ * every family, whose inputs anyone can regenerate from the seed (CI replays
+ * them through the model: tests/test_hunt_replay.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "cases/audit.h"
+#include "cases/hunt.h"
+#include "cases/verify.h"
+#include "cli/cli.h"
+#include "oracle/profile.h"
+#include "probes/probes.h"
+#include "reports/reports.h"
+
+#define CMD "hunt"
+
+typedef struct {
+    const char *backend, *profile, *instr, *out;
+    unsigned long long n, seed, sample;
+    bool json;
+} hunt_args;
+
+static bool parse_count(const char *v, unsigned long long max, unsigned long long *x)
+{
+    char *end;
+    errno = 0;
+    if (!*v || v[0] == '-')
+        return false;
+    *x = strtoull(v, &end, 0);
+    return !errno && !*end && *x <= max;
+}
+
+static int parse_args(int argc, char **argv, hunt_args *a)
+{
+    *a = (hunt_args){NULL, "h100", "all", NULL, 400000, 0x4B1D5EED, 128, false};
+    for (int i = 1; i < argc; i++) {
+        bool miss = false;
+        const char *v;
+        if ((v = cli_opt(argc, argv, &i, "--backend", &miss)))
+            a->backend = v;
+        else if ((v = cli_opt(argc, argv, &i, "--profile", &miss)))
+            a->profile = v;
+        else if ((v = cli_opt(argc, argv, &i, "--instr", &miss)))
+            a->instr = v;
+        else if ((v = cli_opt(argc, argv, &i, "--out", &miss)))
+            a->out = v;
+        else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {
+            if (!parse_count(v, 100000000ull, &a->n) || a->n == 0)
+                return cli_fail(CMD, "bad --n '%s' (elements per family and instruction, 1..1e8)", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
+            if (!parse_count(v, ~0ull, &a->seed) || a->seed == 0)
+                return cli_fail(CMD, "bad --seed '%s' (a nonzero 64-bit number)", v);
+        } else if ((v = cli_opt(argc, argv, &i, "--sample", &miss))) {
+            if (!parse_count(v, 4096, &a->sample))
+                return cli_fail(CMD, "bad --sample '%s' (answers kept per family, 0..4096)", v);
+        } else if (miss)
+            return TC_EXIT_USAGE;
+        else if (!strcmp(argv[i], "--json"))
+            a->json = true;
+        else
+            return cli_fail(CMD, "unknown argument '%s'", argv[i]);
+    }
+    if (!a->backend)
+        return cli_fail(CMD, "needs --backend B (the hardware to search, e.g. gpu)");
+    return TC_EXIT_OK;
+}
+
+/* --instr: one name, "all", or a comma-separated list; unknown names are errors. */
+static int select_instrs(const char *sel, const tc_instr ***out, size_t *n)
+{
+    size_t count;
+    const tc_instr *cat = tc_catalogue(&count);
+    const tc_instr **list = calloc(count, sizeof *list);
+    if (!list)
+        return cli_fail(CMD, "out of memory");
+    *n = 0;
+    if (!strcmp(sel, "all")) {
+        for (size_t i = 0; i < count; i++)
+            list[(*n)++] = &cat[i];
+        *out = list;
+        return TC_EXIT_OK;
+    }
+    char *copy = strdup(sel), *save = NULL;
+    if (!copy) {
+        free(list);
+        return cli_fail(CMD, "out of memory");
+    }
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const tc_instr *ins = tc_instr_by_name(tok);
+        if (!ins || *n == count) {
+            int rc = cli_fail(CMD, "unknown instruction '%s' (see tcscope list)", tok);
+            free(copy);
+            free(list);
+            return rc;
+        }
+        list[(*n)++] = ins;
+    }
+    free(copy);
+    *out = list;
+    return *n ? TC_EXIT_OK : cli_fail(CMD, "--instr: no instruction named");
+}
+
+/* The first `want` answers of every family (tile 0.. of its stream). */
+static json_t *sample_json(const infer_target *t, const tc_instr *ins, uint64_t seed, size_t want, char *err,
+                           size_t errlen)
+{
+    json_t *o = json_object();
+    size_t mn = (size_t)t->m * t->n, ntiles = (want + mn - 1) / mn;
+    size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n;
+    uint64_t *A = malloc(ntiles * ta * 8), *B = malloc(ntiles * tb * 8), *C = malloc(ntiles * mn * 8),
+             *D = malloc(ntiles * mn * 8);
+    int digits = ins->d->storage_bits / 4;
+    char *hex = malloc(want * (size_t)digits + 1);
+    if (!A || !B || !C || !D || !hex) {
+        snprintf(err, errlen, "out of memory");
+        json_decref(o);
+        o = NULL;
+        goto out;
+    }
+    for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
+        uint64_t st = hunt_family_seed(seed, fam);
+        for (size_t q = 0; q < ntiles; q++)
+            hunt_fill_tile(t, fam, &st, A + q * ta, B + q * tb, C + q * mn);
+        if (t->run(t->ctx, ntiles, A, B, C, D, err, errlen)) {
+            json_decref(o);
+            o = NULL;
+            goto out;
+        }
+        for (size_t e = 0; e < want; e++)
+            snprintf(hex + e * (size_t)digits, (size_t)digits + 1, "%0*llx", digits, (unsigned long long)D[e]);
+        json_object_set_new(o, hunt_family_name(fam), json_string(hex));
+    }
+out:
+    free(A), free(B), free(C), free(D), free(hex);
+    return o;
+}
+
+static json_t *result_json(const tc_instr *ins, const verify_result *r, json_t *sample)
+{
+    json_t *fams = json_object();
+    for (int f = 0; f < HUNT_NFAMILIES; f++)
+        json_object_set_new(fams, hunt_family_name(f),
+                            json_pack("{s:I, s:I}", "elements", (json_int_t)r->dist_n[VERIFY_DIST_HUNT + f],
+                                      "mismatches", (json_int_t)r->dist_mismatches[VERIFY_DIST_HUNT + f]));
+    json_t *fails = json_array();
+    for (size_t i = 0; i < r->nfails; i++) {
+        const verify_failure *f = &r->fails[i];
+        json_t *a = json_array(), *b = json_array();
+        for (int q = 0; q < f->c.k; q++) {
+            json_array_append_new(a, tc_json_bits(f->c.a[q]));
+            json_array_append_new(b, tc_json_bits(f->c.b[q]));
+        }
+        json_array_append_new(fails, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "family", f->dist, "a", a, "b",
+                                               b, "c", tc_json_bits(f->c.c), "hw", tc_json_bits(f->c.d),
+                                               "model", tc_json_bits(f->model_d)));
+    }
+    json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}", "kind", "hunt", "instr", ins->name, "elements",
+                          (json_int_t)r->n, "mismatches", (json_int_t)r->mismatches, "families", fams,
+                          "failures", fails);
+    if (sample)
+        json_object_set_new(o, "sample", sample);
+    return o;
+}
+
+int cmd_hunt(int argc, char **argv)
+{
+    hunt_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != TC_EXIT_OK)
+        return rc;
+    const tc_instr **list = NULL;
+    size_t n = 0;
+    if ((rc = select_instrs(a.instr, &list, &n)) != TC_EXIT_OK)
+        return rc;
+    char err[512];
+    model_profile prof;
+    char ppath[1100];
+    if (!tc_profile_path(a.profile, ppath, sizeof ppath)) {
+        free(list);
+        return cli_fail(CMD, "unknown profile '%s' (not a file, not under oracle/profiles/)", a.profile);
+    }
+    if (profile_load(ppath, &prof, err, sizeof err)) {
+        free(list);
+        return cli_fail(CMD, "%s", err);
+    }
+    tc_backend *be = tc_backend_open(a.backend, err, sizeof err);
+    if (!be) {
+        profile_free(&prof);
+        free(list);
+        return cli_fail(CMD, "%s", err);
+    }
+    const tc_backend_info *info = tc_backend_get_info(be);
+    uint64_t seeds[1] = {a.seed};
+    json_t *hdr = tc_record_header_new("hunt", info, seeds, 1);
+    json_object_set_new(hdr, "profile", json_string(a.profile));
+    json_object_set_new(hdr, "per_family", json_integer((json_int_t)a.n));
+    json_object_set_new(hdr, "sample", json_integer((json_int_t)a.sample));
+    tc_record rec = tc_record_new(hdr);
+    size_t total = 0, bad = 0, skipped = 0;
+    int status = TC_EXIT_OK;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!a.json)
+        printf("# tcscope hunt on %s (%s) vs model profile %s, %llu elements per family\n", info->backend,
+               info->device, a.profile, a.n);
+    for (size_t i = 0; i < n; i++) {
+        const tc_instr *ins = list[i];
+        const model_params *p = profile_lookup(&prof, ins->name);
+        audit_backend_ctx ctx = {be, ins};
+        infer_target t = audit_target(&ctx, a.seed);
+        char why[256];
+        if (!p || !hunt_applies(&t) || !tc_backend_supports(be, ins, why, sizeof why)) {
+            skipped++;
+            continue;
+        }
+        model *m = model_new(p, t.f, err, sizeof err);
+        if (!m) {
+            fprintf(stderr, "tcscope hunt: %s: %s\n", ins->name, err);
+            status = TC_EXIT_USAGE;
+            break;
+        }
+        verify_result r;
+        memset(&r, 0, sizeof r);
+        json_t *sample = NULL;
+        if (verify_hunt(&t, m, a.n, a.seed, &r, err, sizeof err) != 0 ||
+            (a.sample && !(sample = sample_json(&t, ins, a.seed, a.sample, err, sizeof err)))) {
+            fprintf(stderr, "tcscope hunt: %s: %s\n", ins->name, err);
+            model_free(m);
+            verify_result_free(&r);
+            status = TC_EXIT_USAGE;
+            break;
+        }
+        model_free(m);
+        total += r.n;
+        bad += r.mismatches;
+        if (r.mismatches)
+            status = TC_EXIT_DIFF;
+        json_t *o = result_json(ins, &r, sample);
+        if (a.json) {
+            char *s = json_dumps(o, JSON_COMPACT);
+            puts(s);
+            free(s);
+        } else {
+            printf("%-44s %12zu elements %8zu mismatches", ins->name, r.n, r.mismatches);
+            for (int f = 0; f < HUNT_NFAMILIES; f++)
+                if (r.dist_mismatches[VERIFY_DIST_HUNT + f])
+                    printf("  %s:%zu", hunt_family_name(f), r.dist_mismatches[VERIFY_DIST_HUNT + f]);
+            printf("\n");
+        }
+        fflush(stdout);
+        verify_result_free(&r);
+        if (tc_record_add(&rec, o, err, sizeof err)) {
+            fprintf(stderr, "tcscope hunt: %s\n", err);
+            status = TC_EXIT_USAGE;
+            break;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (!a.json)
+        printf("# %zu elements in %.1f s (%.3g elements/s), %zu mismatches; %zu instructions not hunted "
+               "(integer formats, no profile entry, or not on this backend)\n",
+               total, secs, secs > 0 ? (double)total / secs : 0.0, bad, skipped);
+    if (a.out && status != TC_EXIT_USAGE) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/hunt.jsonl", a.out);
+        if (tc_make_dirs(a.out) != 0 || tc_record_save(path, &rec, err, sizeof err) != 0) {
+            fprintf(stderr, "tcscope hunt: cannot write %s: %s\n", path, err);
+            status = TC_EXIT_USAGE;
+        }
+    }
+    tc_record_free(&rec);
+    tc_backend_close(be);
+    profile_free(&prof);
+    free(list);
+    return status;
+}

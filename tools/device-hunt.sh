@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On the GPU machine (the device tool): build, then the boundary-directed
+# search (tcscope hunt) of every instruction against the committed profile,
+# and optionally an audit of a list of instructions. Results under $OUT.
+# Usage: tools/device-hunt.sh [PER_FAMILY] [AUDIT_INSTRS|@FILE|-] [AUDIT_N]
+set -u
+N=${1:-400000}
+AUDIT=${2:--}
+AUDIT_N=${3:-1000000}
+case "$AUDIT" in @*) AUDIT=$(cat "${AUDIT#@}") ;; esac
+mkdir -p /tmp/deps
+for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
+export DEPS_PREFIX=/tmp/deps/usr PATH=$PATH:/usr/local/cuda/bin
+t0=$(date +%s)
+if ! make DEPS_PREFIX=$DEPS_PREFIX -j16 build/tcscope > /tmp/build.log 2>&1; then
+  tail -30 /tmp/build.log; exit 1
+fi
+echo "build: $(( $(date +%s) - t0 )) s"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/smi.csv"
+lscpu | grep -E 'Model name|^CPU\(s\)' | tee -a "$OUT/smi.csv"
+t0=$(date +%s)
+timeout "${HUNT_TIMEOUT:-300}" build/tcscope hunt --backend gpu --instr all --n "$N" --sample "${SAMPLE:-128}" \
+  --out "$OUT/hunt" > "$OUT/hunt.log" 2> "$OUT/hunt.err"
+echo "hunt rc=$? in $(( $(date +%s) - t0 )) s"
+tail -3 "$OUT/hunt.log"; grep -v ' 0 mismatches' "$OUT/hunt.log" | head -60; head -5 "$OUT/hunt.err"
+[ -f "$OUT/hunt/hunt.jsonl" ] && gzip -9 "$OUT/hunt/hunt.jsonl"
+if [ "$AUDIT" != "-" ]; then
+  t0=$(date +%s)
+  timeout "${AUDIT_TIMEOUT:-200}" build/tcscope audit --backend gpu --instr "$AUDIT" --n "$AUDIT_N" --no-timing \
+    --out "$OUT/audit" > "$OUT/audit.log" 2>&1
+  echo "audit rc=$? in $(( $(date +%s) - t0 )) s"; grep -v '^#' "$OUT/audit.log" | head -30
+  rm -f "$OUT/audit/audit.html"
+  [ -f "$OUT/audit/audit.jsonl" ] && gzip -9 "$OUT/audit/audit.jsonl"
+fi
+ls -la "$OUT" "$OUT"/*/ 2>/dev/null
