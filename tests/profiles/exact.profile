@@ -30,3 +30,4 @@ nan = canonical
 [instr mma.m16n8k8.f32.tf32.tf32.f32]
 a_convert = tf32:rz
 b_convert = tf32:rz
+dropped_nan = inf
