@@ -416,8 +416,9 @@ int cmd_sweep(int argc, char **argv)
             rc = cli_fail("sweep", "%s", err);
         if (rc == TC_EXIT_OK && tc_report_write(&rec, &d, "sweep", err, sizeof err))
             rc = cli_fail("sweep", "report: %s", err);
-        if (tc_run_end(&d, rc == TC_EXIT_OK ? NULL : "the sweep failed (its message is on stderr)", err, sizeof err) &&
-            rc == TC_EXIT_OK)
+        char why[sizeof err];
+        snprintf(why, sizeof why, "%s", err); /* the last message: why the sweep failed */
+        if (tc_run_end(&d, rc == TC_EXIT_OK ? NULL : why, err, sizeof err) && rc == TC_EXIT_OK)
             rc = cli_fail("sweep", "%s", err);
         if (rc == TC_EXIT_OK && !o.json)
             printf("wrote %s/sweep.json, %s/sweep.md, %s/sweep.html\n", o.out, o.out, o.out);

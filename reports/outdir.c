@@ -88,8 +88,12 @@ int tc_outdir_open(tc_outdir *d, const char *path, bool force, char *err, size_t
         at = fd;
         comp = next;
     }
-    if (at < 0)
+    if (at < 0) {
+        char why[600];
+        snprintf(why, sizeof why, "%s", err ? err : "");
+        rep_set_err(err, len, "output folder %s: %s", path, why);
         return -1;
+    }
     d->fd = at;
     return 0;
 }
