@@ -20,28 +20,6 @@
 #define INT2 "mma.m16n8k32.s32.s8.u8.s32"
 #define AUDIT_INTS "audit --backend exact --instr " INT1 "," INT2 " --n 100 --no-timing"
 
-static char root[] = "/tmp/tcs-filesXXXXXX";
-
-static int make_root(void **state)
-{
-    return mkdtemp(root) ? 0 : -1;
-}
-
-static int remove_root(void **state)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static void put(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static tc_run_result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static tc_run_result run(const char *fmt, ...)
 {
@@ -82,11 +60,11 @@ static json_t *lines_of(const char *path)
 static void a_link_at_a_report_name_is_not_followed(void **state)
 {
     char out[256], target[256], link[300];
-    snprintf(out, sizeof out, "%s/linked", root);
-    snprintf(target, sizeof target, "%s/precious.txt", root);
+    snprintf(out, sizeof out, "%s/linked", tc_tmp_root());
+    snprintf(target, sizeof target, "%s/precious.txt", tc_tmp_root());
     snprintf(link, sizeof link, "%s/audit.md", out);
     assert_int_equal(mkdir(out, 0777), 0);
-    put(target, "precious\n");
+    assert_int_equal(tc_put_file(target, "precious\n"), 0);
     assert_int_equal(symlink(target, link), 0);
     tc_run_result r = run(AUDIT_INTS " --out %s", out);
     expect_status(&r, 2, "symbolic link");
@@ -100,7 +78,7 @@ static void a_link_at_a_report_name_is_not_followed(void **state)
     assert_true(S_ISLNK(st.st_mode)); /* the link itself is left alone too */
     /* --out itself a link to a folder: refused, nothing written behind it */
     char outlink[300];
-    snprintf(outlink, sizeof outlink, "%s/outlink", root);
+    snprintf(outlink, sizeof outlink, "%s/outlink", tc_tmp_root());
     assert_int_equal(symlink(out, outlink), 0);
     r = run(AUDIT_INTS " --out %s", outlink);
     expect_status(&r, 2, "symbolic link");
@@ -111,8 +89,8 @@ static void a_link_at_a_report_name_is_not_followed(void **state)
 static void names_from_options_stay_inside_out(void **state)
 {
     char out[256], escaped[256];
-    snprintf(out, sizeof out, "%s/a/b", root);
-    snprintf(escaped, sizeof escaped, "%s/ESCAPED.profile", root);
+    snprintf(out, sizeof out, "%s/a/b", tc_tmp_root());
+    snprintf(escaped, sizeof escaped, "%s/ESCAPED.profile", tc_tmp_root());
     /* reproducer 14: --out /tmp/a/b --profile-name ../../ESCAPED */
     tc_run_result r = run("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --n 100 --no-timing --out %s "
                           "--profile-name ../../ESCAPED",
@@ -126,14 +104,14 @@ static void names_from_options_stay_inside_out(void **state)
         expect_status(&r, 2, "bad --profile-name");
     }
     /* bench --out FILE: the name part must be a plain name too */
-    r = run("bench --out %s/", root);
+    r = run("bench --out %s/", tc_tmp_root());
     expect_status(&r, 2, "bad output name");
 }
 
 static void an_earlier_record_is_kept_without_force(void **state)
 {
     char out[256], rec[300];
-    snprintf(out, sizeof out, "%s/keep", root);
+    snprintf(out, sizeof out, "%s/keep", tc_tmp_root());
     snprintf(rec, sizeof rec, "%s/audit.jsonl", out);
     tc_run_result r = run(AUDIT_INTS " --seed 1 --out %s", out);
     expect_status(&r, 0, NULL);
@@ -168,8 +146,8 @@ static void an_earlier_record_is_kept_without_force(void **state)
 static void a_device_error_keeps_what_was_done(void **state)
 {
     char good[256], bad[256], rec[300];
-    snprintf(good, sizeof good, "%s/nofault", root);
-    snprintf(bad, sizeof bad, "%s/fault", root);
+    snprintf(good, sizeof good, "%s/nofault", tc_tmp_root());
+    snprintf(bad, sizeof bad, "%s/fault", tc_tmp_root());
     tc_run_result r = run(AUDIT_INTS " --out %s", good);
     expect_status(&r, 0, NULL);
     setenv("TCSCOPE_FAULT_AFTER", "2", 1);
@@ -192,7 +170,7 @@ static void a_device_error_keeps_what_was_done(void **state)
     json_decref(full);
     json_decref(part);
     /* compare refuses it as incomplete */
-    r = run("compare %s/nofault/audit.jsonl %s", root, rec);
+    r = run("compare %s/nofault/audit.jsonl %s", tc_tmp_root(), rec);
     expect_status(&r, 2, "partial record");
     /* the run's marker says it stopped and why */
     snprintf(rec, sizeof rec, "%s/audit.run", bad);
@@ -220,14 +198,14 @@ static void a_device_error_keeps_what_was_done(void **state)
 
     /* a sweep stopped by a device error writes no record */
     setenv("TCSCOPE_FAULT_AFTER", "1", 1);
-    r = run("sweep --backend model:h100 --formats f16 --chain 3 --trials 2 --out %s/sweep", root);
+    r = run("sweep --backend model:h100 --formats f16 --chain 3 --trials 2 --out %s/sweep", tc_tmp_root());
     unsetenv("TCSCOPE_FAULT_AFTER");
     expect_status(&r, 2, "injected device error");
-    snprintf(rec, sizeof rec, "%s/sweep/sweep.json", root);
+    snprintf(rec, sizeof rec, "%s/sweep/sweep.json", tc_tmp_root());
     assert_int_not_equal(access(rec, F_OK), 0);
     /* a bad hook value is refused, not ignored */
     setenv("TCSCOPE_FAULT_AFTER", "0", 1);
-    r = run(AUDIT_INTS " --out %s/never", root);
+    r = run(AUDIT_INTS " --out %s/never", tc_tmp_root());
     unsetenv("TCSCOPE_FAULT_AFTER");
     expect_status(&r, 2, "TCSCOPE_FAULT_AFTER");
 }
@@ -240,5 +218,5 @@ int main(void)
         cmocka_unit_test(an_earlier_record_is_kept_without_force),
         cmocka_unit_test(a_device_error_keeps_what_was_done),
     };
-    return cmocka_run_group_tests(tests, make_root, remove_root);
+    return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }

@@ -27,20 +27,6 @@
 #define INSTRS "mma.m16n8k8.f16.f16.f16.f16,mma.m8n8k4.f64.f64.f64.f64"
 #define BIN "build/tcscope"
 
-static char root[] = "/tmp/tcs-killXXXXXX";
-
-static int make_root(void **state)
-{
-    return mkdtemp(root) ? 0 : -1;
-}
-
-static int remove_root(void **state)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -151,7 +137,7 @@ static bool wait_for_new_record(const char *out, const char *rec, const char *ma
 static void killed_audits_leave_nothing_compare_accepts(void **state)
 {
     char out[256], rec[300], marker[300];
-    snprintf(out, sizeof out, "%s/audit", root);
+    snprintf(out, sizeof out, "%s/audit", tc_tmp_root());
     snprintf(rec, sizeof rec, "%s/audit.jsonl", out);
     snprintf(marker, sizeof marker, "%s/audit.run", out);
     double t0 = now_s();
@@ -238,5 +224,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(killed_audits_leave_nothing_compare_accepts),
     };
-    return cmocka_run_group_tests(tests, make_root, remove_root);
+    return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }

@@ -14,35 +14,13 @@
 #include "reports/reports.h"
 #include "tests/testutil.h"
 
-static char root[] = "/tmp/tcs-outdirXXXXXX";
-
-static int make_root(void **state)
-{
-    return mkdtemp(root) ? 0 : -1;
-}
-
-static int remove_root(void **state)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-/* A fresh folder root/NAME (removed first). */
+/* A fresh folder NAME in the test folder (removed first). */
 static void fresh(const char *name, char *path, size_t len)
 {
-    snprintf(path, len, "%s/%s", root, name);
+    snprintf(path, len, "%s/%s", tc_tmp_root(), name);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
     assert_int_equal(system(cmd), 0);
-}
-
-static void put(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
 }
 
 /* Names in a folder, '\n'-separated and sorted, "." and ".." left out. */
@@ -103,7 +81,7 @@ static void folder_is_created_and_a_linked_folder_refused(void **state)
     assert_non_null(strstr(err, "symbolic link"));
     /* a file where a folder should be */
     snprintf(link, sizeof link, "%s/file", path);
-    put(link, "x");
+    assert_int_equal(tc_put_file(link, "x"), 0);
     snprintf(deep, sizeof deep, "%s/file/sub", path);
     assert_int_equal(tc_outdir_open(&d, deep, true, err, sizeof err), -1);
     assert_int_equal(tc_outdir_open(&d, "", true, err, sizeof err), -1);
@@ -149,8 +127,8 @@ static void writes_are_whole_kept_and_never_through_links(void **state)
     /* a writer that fails leaves neither the name nor a temporary file */
     assert_int_equal(tc_out_write(&force, "half.txt", emit_then_fail, NULL, err, sizeof err), -1);
     /* a link at the name: not written through, not replaced, even with force */
-    snprintf(target, sizeof target, "%s/target", root);
-    put(target, "precious\n");
+    snprintf(target, sizeof target, "%s/target", tc_tmp_root());
+    assert_int_equal(tc_put_file(target, "precious\n"), 0);
     snprintf(file, sizeof file, "%s/audit.md", path);
     assert_int_equal(symlink(target, file), 0);
     assert_int_equal(tc_out_write(&d, "audit.md", emit_hello, "evil\n", err, sizeof err), -1);
@@ -166,7 +144,7 @@ static void writes_are_whole_kept_and_never_through_links(void **state)
     assert_int_equal(tc_out_write(&force, "../escaped", emit_hello, "x", err, sizeof err), -1);
     assert_int_equal(tc_out_write(&force, "sub/x", emit_hello, "x", err, sizeof err), -1);
     char outside[600];
-    snprintf(outside, sizeof outside, "%s/escaped", root);
+    snprintf(outside, sizeof outside, "%s/escaped", tc_tmp_root());
     assert_int_not_equal(access(outside, F_OK), 0);
     char *ls = listing(path);
     assert_string_equal(ls, "audit.md\nr.txt\n"); /* no temporary file left behind */
@@ -244,7 +222,7 @@ static void a_record_is_read_only_when_its_run_finished(void **state)
     assert_int_equal(tc_outdir_open(&b, path, true, err, sizeof err), 0);
     assert_int_equal(tc_run_begin(&b, "demo", 3, arg_list, files, 1, err, sizeof err), 0);
     assert_int_not_equal(access(rec, F_OK), 0); /* force removed A's record */
-    put(rec, rec_a);
+    assert_int_equal(tc_put_file(rec, rec_a), 0);
     load_expect(rec, "not the record of the latest run");
     /* a record with no run id at all (written before markers existed) beside a marker */
     tc_record_save(rec, &r, err, sizeof err);
@@ -257,21 +235,22 @@ static void a_record_is_read_only_when_its_run_finished(void **state)
     assert_non_null(strstr(m, "\"state\":\"stopped\""));
     free(m);
     /* the same complete record under a finished marker of another id: refused */
-    put(marker, "{\"schema\":\"tcscope-run/1\",\"run_id\":\"other\",\"state\":\"done\"}\n");
+    const char *other = "{\"schema\":\"tcscope-run/1\",\"run_id\":\"other\",\"state\":\"done\"}\n";
+    assert_int_equal(tc_put_file(marker, other), 0);
     tc_record_write(&b, "demo.jsonl", &r, NULL, err, sizeof err); /* b has force */
     load_expect(rec, "not the record of the latest run");
     /* ... and under its own finished marker: read */
     char mk[300];
     snprintf(mk, sizeof mk, "{\"schema\":\"tcscope-run/1\",\"run_id\":\"%s\",\"state\":\"done\"}\n", b.run_id);
-    put(marker, mk);
+    assert_int_equal(tc_put_file(marker, mk), 0);
     load_expect(rec, NULL);
     /* a temporary file of the same run maps to the same marker */
     char tmp[600];
     snprintf(tmp, sizeof tmp, "%s/.demo.jsonl.tmp-0badf00d", path);
-    put(tmp, rec_a);
+    assert_int_equal(tc_put_file(tmp, rec_a), 0);
     load_expect(tmp, "not the record of the latest run");
     /* an unreadable marker: the record cannot be told current */
-    put(marker, "garbage");
+    assert_int_equal(tc_put_file(marker, "garbage"), 0);
     load_expect(rec, "run marker");
     /* no marker of this name: a record kept or copied on its own is read */
     unlink(marker);
@@ -289,5 +268,5 @@ int main(void)
         cmocka_unit_test(writes_are_whole_kept_and_never_through_links),
         cmocka_unit_test(a_record_is_read_only_when_its_run_finished),
     };
-    return cmocka_run_group_tests(tests, make_root, remove_root);
+    return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }
