@@ -348,7 +348,8 @@ static int merge_audits(const audit_args *a, int argc, char **argv)
             profile_set(&prof, part.entries[j].instr, &part.entries[j].params);
         if (prof.nnotes == 0)
             for (size_t j = 0; j < part.nnotes; j++)
-                profile_add_note(&prof, part.notes[j].key, part.notes[j].value);
+                if (strcmp(part.notes[j].key, "run_id")) /* the shard's run; the merge writes its own */
+                    profile_add_note(&prof, part.notes[j].key, part.notes[j].value);
         profile_free(&part);
     }
     free(list);

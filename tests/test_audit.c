@@ -74,6 +74,10 @@ static void shards_merge_into_one_record(void **state)
     char *prof = tc_slurp("/tmp/tcs-audit-merged/merged.profile");
     assert_non_null(strstr(prof, "[instr mma.m16n8k8.f32.f16.f16.f32]"));
     assert_non_null(strstr(prof, "[instr mma.m16n8k8.f32.bf16.bf16.f32]"));
+    /* one run id: the merge's, not the shards' */
+    const char *id = strstr(prof, "\nrun_id = ");
+    assert_non_null(id);
+    assert_null(strstr(id + 1, "\nrun_id = "));
     free(prof);
 }
 
