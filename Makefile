@@ -109,7 +109,7 @@ bench: build/tcscope $(BENCHES)
 audit: deps
 	@$(MAKE) --no-print-directory audit-run
 audit-run: build/tcscope
-	build/tcscope audit --instr all --out out/audit
+	build/tcscope audit --instr all --out out/audit --force
 
 exhaustive: build/tcscope $(TOOL_SRC:tools/%.c=build/opt/tools/%)
 	@tools/exhaustive.sh

@@ -174,10 +174,11 @@ uint64_t audit_cases_hash(const infer_case *cs, size_t n)
     return h;
 }
 
-int audit_regen_cases(const tc_instr *ins, uint64_t seed, infer_case **cases, size_t *n)
+int audit_regen_cases(const tc_instr *ins, uint64_t seed, bool without_hunt, infer_case **cases, size_t *n)
 {
     audit_backend_ctx ctx = {NULL, ins};
     infer_target t = audit_target(&ctx, seed);
+    t.without_hunt = without_hunt;
     cset s = {0};
     if (infer_build_cases(&t, &s) != 0) {
         cset_free(&s);
@@ -233,7 +234,9 @@ int audit_answer_cases(const tc_instr *ins, const json_t *answers, infer_case **
     }
     infer_case *cs;
     size_t nreg;
-    if (audit_regen_cases(ins, seed, &cs, &nreg) != 0) {
+    /* records from before the hunt families joined the fit say nothing of them */
+    bool without_hunt = !json_is_true(json_object_get(answers, "hunt_families"));
+    if (audit_regen_cases(ins, seed, without_hunt, &cs, &nreg) != 0) {
         snprintf(err, errlen, "%s: out of memory", ins->name);
         return -1;
     }
@@ -286,6 +289,7 @@ static json_t *answers_json(const infer_result *fit, const tc_instr *ins, uint64
              (unsigned long long)audit_cases_hash(fit->cases, nreg));
     json_t *o = json_pack("{s:s, s:I, s:i, s:s, s:s}", "seed", seedbuf, "count",
                           (json_int_t)fit->ncases, "digits", digits, "inputs_hash", hbuf, "bits", hex);
+    json_object_set_new(o, "hunt_families", json_true());   /* the fit's cases include cases/hunt.h's */
     free(hex);
     /* Counterexamples cannot be regenerated from the seed: their inputs are kept. */
     if (fit->nextra) {

@@ -56,7 +56,7 @@ infer_target audit_target(audit_backend_ctx *ctx, uint64_t seed);
 /* The inference cases the audit of ins with this seed runs (inputs only),
  * and a hash over their inputs: CI regenerates them to replay the recorded
  * answers, and the hash proves they are the cases that ran. */
-int audit_regen_cases(const tc_instr *ins, uint64_t seed, infer_case **cases, size_t *n);
+int audit_regen_cases(const tc_instr *ins, uint64_t seed, bool without_hunt, infer_case **cases, size_t *n);
 void audit_cases_free(infer_case *cases, size_t n);
 uint64_t audit_cases_hash(const infer_case *cs, size_t n);
 

@@ -38,6 +38,8 @@ typedef struct {
     const struct infer_case *extra;  /* cases with the target's answers already known (the
                                         counterexamples of a failed proof), added to the fit */
     size_t nextra;
+    bool without_hunt;        /* the case set of records written before the hunt families
+                                 joined the fit (cases/hunt.h): replay of old answers only */
 } infer_target;
 
 /* One dot product d = sum a[i]*b[i] + c with the target's answer. */

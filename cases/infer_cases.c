@@ -530,7 +530,7 @@ static int fam_random(cset *s, const infer_target *t, size_t n, uint64_t seed)
 
 static int fam_hunt(cset *s, const infer_target *t)
 {
-    if (!hunt_applies(t) || t->k > INFER_KMAX)
+    if (t->without_hunt || !hunt_applies(t) || t->k > INFER_KMAX)
         return 0;
     size_t mn = (size_t)t->m * t->n, ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n;
     size_t ntiles = (HUNT_FIT_PER_FAMILY + mn - 1) / mn;

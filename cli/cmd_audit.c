@@ -25,7 +25,7 @@ typedef struct {
     size_t hunt_n;            /* elements per hunt family in the proof, 0: n / 16 */
     uint64_t seed;
     unsigned shard, nshards;  /* audit every nshards-th instruction from shard */
-    bool json, timing, keep_cases;
+    bool json, timing, keep_cases, force;
 } audit_args;
 
 /* A whole decimal or 0x number, nothing else. */
@@ -39,7 +39,7 @@ static bool parse_u64(const char *v, unsigned long long *x)
 
 static int parse_args(int argc, char **argv, audit_args *a)
 {
-    *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, NULL, 0, 0, 0x7c5c09e, 0, 1, false, true, true};
+    *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, NULL, 0, 0, 0x7c5c09e, 0, 1, false, true, true, false};
     for (int i = 1; i < argc; i++) {
         bool miss = false;
         const char *v;
@@ -49,8 +49,12 @@ static int parse_args(int argc, char **argv, audit_args *a)
             a->instr = v;
         else if ((v = cli_opt(argc, argv, &i, "--out", &miss)))
             a->out = v;
-        else if ((v = cli_opt(argc, argv, &i, "--profile-name", &miss)))
+        else if ((v = cli_opt(argc, argv, &i, "--profile-name", &miss))) {
+            char why[160];
+            if (!tc_out_name_ok(v, why, sizeof why))
+                return cli_fail("audit", "bad --profile-name: %s", why);
             a->profile_name = v;
+        }
         else if ((v = cli_opt(argc, argv, &i, "--timing", &miss)))
             a->timing_file = v;
         else if ((v = cli_opt(argc, argv, &i, "--merge", &miss)))
@@ -84,6 +88,8 @@ static int parse_args(int argc, char **argv, audit_args *a)
             a->timing = false;
         else if (!strcmp(argv[i], "--no-cases"))
             a->keep_cases = false;
+        else if (!strcmp(argv[i], "--force"))
+            a->force = true;
         else if (miss)
             return TC_EXIT_USAGE;
         else
@@ -253,25 +259,56 @@ static void print_human(const audit_result *r)
     printf("\n");
 }
 
-static int write_outputs(const audit_args *a, tc_record *rec, model_profile *prof)
+static int emit_profile(FILE *f, const void *prof)
 {
-    char err[512], path[4096];
-    if (tc_make_dirs(a->out) != 0)
-        return cli_fail("audit", "cannot create %s: %s", a->out, strerror(errno));
-    snprintf(path, sizeof path, "%s/audit.jsonl", a->out);
-    if (tc_record_save(path, rec, err, sizeof err) != 0)
+    return profile_write(f, prof);
+}
+
+/* Opens --out and begins the run there: refuses (exit 2) when an earlier
+ * record, profile or report is in the way and --force is not given, before
+ * any work is done. */
+static int begin_outputs(const audit_args *a, tc_outdir *d, int argc, char **argv)
+{
+    char err[600], names[8][TC_OUT_NAME_MAX + 1];
+    if (tc_outdir_open(d, a->out, a->force, err, sizeof err) != 0)
         return cli_fail("audit", "%s", err);
-    snprintf(path, sizeof path, "%s/%s.profile", a->out, a->profile_name ? a->profile_name : "audit");
-    if (profile_save(path, prof, err, sizeof err) != 0)
+    snprintf(names[0], sizeof names[0], "audit.jsonl");
+    snprintf(names[1], sizeof names[1], "%s.profile", a->profile_name ? a->profile_name : "audit");
+    size_t n = 2 + tc_report_names("audit", names + 2, 6);
+    const char *list[8];
+    for (size_t i = 0; i < n; i++)
+        list[i] = names[i];
+    if (tc_run_begin(d, "audit", argc, argv, list, n, err, sizeof err) != 0) {
+        tc_outdir_close(d);
         return cli_fail("audit", "%s", err);
-    if (tc_report_write(rec, a->out, "audit", err, sizeof err) != 0)
+    }
+    return TC_EXIT_OK;
+}
+
+/* The record, the profile and (for a finished run) the reports; then the run
+ * marker says how the run ended. partial: why the run stopped early. */
+static int write_outputs(const audit_args *a, tc_outdir *d, tc_record *rec, model_profile *prof,
+                         const char *partial)
+{
+    char err[600], name[TC_OUT_NAME_MAX + 16];
+    profile_add_note(prof, "run_id", d->run_id);
+    if (partial)
+        profile_add_note(prof, "partial", partial);
+    if (tc_record_write(d, "audit.jsonl", rec, partial, err, sizeof err) != 0)
+        return cli_fail("audit", "%s", err);
+    snprintf(name, sizeof name, "%s.profile", a->profile_name ? a->profile_name : "audit");
+    if (tc_out_write(d, name, emit_profile, prof, err, sizeof err) != 0)
+        return cli_fail("audit", "%s", err);
+    if (!partial && tc_report_write(rec, d, "audit", err, sizeof err) != 0)
         fprintf(stderr, "tcscope audit: report not written: %s\n", err);
+    if (tc_run_end(d, partial, err, sizeof err) != 0)
+        return cli_fail("audit", "%s", err);
     return TC_EXIT_OK;
 }
 
 /* Shards of one audit (--shard) run as separate processes; this joins their
  * records and profiles in catalogue order of the shards given. */
-static int merge_audits(const audit_args *a)
+static int merge_audits(const audit_args *a, int argc, char **argv)
 {
     char *list = strdup(a->merge), *save = NULL, err[512], path[4096];
     tc_record out = {NULL, NULL};
@@ -317,7 +354,8 @@ static int merge_audits(const audit_args *a)
             profile_set(&prof, part.entries[j].instr, &part.entries[j].params);
         if (prof.nnotes == 0)
             for (size_t j = 0; j < part.nnotes; j++)
-                profile_add_note(&prof, part.notes[j].key, part.notes[j].value);
+                if (strcmp(part.notes[j].key, "run_id")) /* the shard's run; the merge writes its own */
+                    profile_add_note(&prof, part.notes[j].key, part.notes[j].value);
         profile_free(&part);
     }
     free(list);
@@ -327,8 +365,13 @@ static int merge_audits(const audit_args *a)
         json_array_foreach(out.objects, i, o)
             if (!json_is_true(json_object_get(json_object_get(o, "verification"), "verified")))
                 status = status == TC_EXIT_USAGE ? status : TC_EXIT_DIFF;
+    tc_outdir d;
     if (status != TC_EXIT_USAGE && out.header) {
-        int w = write_outputs(a, &out, &prof);
+        int w = begin_outputs(a, &d, argc, argv);
+        if (w == TC_EXIT_OK) {
+            w = write_outputs(a, &d, &out, &prof, NULL);
+            tc_outdir_close(&d);
+        }
         if (w != TC_EXIT_OK)
             status = w;
     }
@@ -345,7 +388,7 @@ int cmd_audit(int argc, char **argv)
     if (rc != TC_EXIT_OK)
         return rc;
     if (a.merge)
-        return merge_audits(&a);
+        return merge_audits(&a, argc, argv);
     bool fallback;
     tc_backend *be = open_backend(&a, &fallback);
     if (!be)
@@ -370,6 +413,14 @@ int cmd_audit(int argc, char **argv)
         tc_backend_close(be);
         return TC_EXIT_USAGE;
     }
+    tc_outdir d;
+    rc = begin_outputs(&a, &d, argc, argv);
+    if (rc != TC_EXIT_OK) {
+        json_decref(timing);
+        free(list);
+        tc_backend_close(be);
+        return rc;
+    }
     uint64_t seeds[1] = {a.seed};
     json_t *hdr = tc_record_header_new("audit", info, seeds, 1);
     json_object_set_new(hdr, "timing_source", json_string(timing_source));
@@ -389,10 +440,23 @@ int cmd_audit(int argc, char **argv)
     audit_opts o = {.verify_n = a.n, .hunt_n = a.hunt_n ? a.hunt_n : a.n / 16, .seed = a.seed, .timing = timing,
                     .keep_cases = a.keep_cases};
     int status = TC_EXIT_OK;
+    char stopped[700] = "";
+    size_t stopped_at = n;
     for (size_t i = 0; i < n; i++) {
         audit_result r;
         char err[512];
-        if (audit_instr(be, list[i], &o, &r, err, sizeof err) != 0) {
+        int arc = audit_instr(be, list[i], &o, &r, err, sizeof err);
+        if (tc_backend_fault(be)) {
+            /* A device error: this instruction's answers (and all after it)
+             * cannot be trusted; what finished before is kept. */
+            if (arc == 0)
+                audit_result_free(&r);
+            snprintf(stopped, sizeof stopped, "%s: %s", list[i]->name, tc_backend_fault(be));
+            fprintf(stderr, "tcscope audit: %s\n", stopped);
+            stopped_at = i;
+            break;
+        }
+        if (arc != 0) {
             fprintf(stderr, "tcscope audit: %s: %s\n", list[i]->name, err);
             status = TC_EXIT_DIFF;
             continue;
@@ -417,10 +481,19 @@ int cmd_audit(int argc, char **argv)
             fprintf(stderr, "tcscope audit: %s: record: %s\n", list[i]->name, err);
         audit_result_free(&r);
     }
-    int wrc = write_outputs(&a, &rec, &prof);
-    if (!a.json && wrc == TC_EXIT_OK)
-        printf("# written: %s/audit.jsonl, %s/%s.profile, %s/audit.md, %s/audit.html\n", a.out,
-               a.out, a.profile_name ? a.profile_name : "audit", a.out, a.out);
+    const char *pname = a.profile_name ? a.profile_name : "audit";
+    int wrc = write_outputs(&a, &d, &rec, &prof, stopped[0] ? stopped : NULL);
+    tc_outdir_close(&d);
+    if (stopped[0]) {
+        if (wrc == TC_EXIT_OK)
+            fprintf(stderr,
+                "tcscope audit: stopped at instruction %zu of %zu; %s/audit.jsonl keeps the %zu audited before "
+                "it, marked partial (compare refuses it as incomplete), and %s/%s.profile their parameters\n",
+                stopped_at + 1, n, a.out, json_array_size(rec.objects), a.out, pname);
+        wrc = TC_EXIT_USAGE;
+    } else if (!a.json && wrc == TC_EXIT_OK)
+        printf("# written: %s/audit.jsonl, %s/%s.profile, %s/audit.md, %s/audit.html\n", a.out, a.out, pname,
+               a.out, a.out);
     if (fallback)
         fprintf(stderr, "tcscope audit: reminder: this was the recorded model, not a GPU.\n");
     profile_free(&prof);

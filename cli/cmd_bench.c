@@ -10,12 +10,13 @@
 #include "cli/cli.h"
 #include "probes/probes.h"
 #include "probes/timing.h"
+#include "reports/reports.h"
 
 typedef struct {
     const char *instr;
     const char *out;
     const char *sass;
-    bool json, if_gpu, no_cublas;
+    bool json, if_gpu, no_cublas, force;
     int device, cublas_size;
 } bench_args;
 
@@ -53,12 +54,35 @@ static int parse(int argc, char **argv, bench_args *a)
             a->if_gpu = true;
         else if (!strcmp(argv[i], "--no-cublas"))
             a->no_cublas = true;
+        else if (!strcmp(argv[i], "--force"))
+            a->force = true;
         else
-            return cli_fail("bench", "unknown option '%s' (bench [--instr NAME|all] [--json] [--if-gpu] [--out FILE] [--sass FILE] [--no-cublas])", argv[i]);
+            return cli_fail("bench", "unknown option '%s' (bench [--instr NAME|all] [--json] [--if-gpu] [--out FILE [--force]] [--sass FILE] [--no-cublas])", argv[i]);
     }
     if (strcmp(a->instr, "all") && !tc_instr_by_name(a->instr))
         return cli_fail("bench", "unknown instruction '%s' (tcscope list shows them)", a->instr);
     return -1;
+}
+
+/* --out FILE: the folder and the name inside it (a plain name). */
+static int open_out(const bench_args *a, tc_outdir *d, const char **name)
+{
+    char err[600], dir[4096];
+    const char *slash = strrchr(a->out, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->out) + (slash == a->out) : 1, slash ? a->out : ".");
+    *name = slash ? slash + 1 : a->out;
+    if (!tc_out_name_ok(*name, err, sizeof err))
+        return cli_fail("bench", "--out %s: %s", a->out, err);
+    if (tc_outdir_open(d, dir, a->force, err, sizeof err) || tc_out_check_free(d, name, 1, err, sizeof err)) {
+        tc_outdir_close(d);
+        return cli_fail("bench", "%s", err);
+    }
+    return TC_EXIT_OK;
+}
+
+static int emit_bench(FILE *f, const void *rec)
+{
+    return json_dumpf(rec, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 }
 
 static void print_line(const char *bench, const char *instr, json_t *value, const char *unit,
@@ -175,8 +199,12 @@ int cmd_bench(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    tc_outdir d = {.fd = -1};
+    const char *out_name = NULL;
+    if (a.out && (rc = open_out(&a, &d, &out_name)) != TC_EXIT_OK)
+        return rc;
     tc_bench_opts o = {.device = a.device, .sass_path = a.sass};
-    char err[400];
+    char err[600];
     tc_bench *b = tc_bench_open(&o, err, sizeof err);
     if (!b) {
         if (a.if_gpu) {
@@ -185,8 +213,10 @@ int cmd_bench(int argc, char **argv)
             json_object_set_new(x, "skipped", json_string(err));
             print_line("gpu", NULL, json_null(), "", uname(&u) == 0 ? u.nodename : "unknown", x);
             json_decref(x);
+            tc_outdir_close(&d);
             return TC_EXIT_OK;
         }
+        tc_outdir_close(&d);
         return cli_fail("bench", "%s", err);
     }
     struct timespec t0, t1;
@@ -234,8 +264,9 @@ int cmd_bench(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     json_object_set_new(rec, "elapsed_s", json_real((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9));
     rc = TC_EXIT_OK;
-    if (a.out && json_dump_file(rec, a.out, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0)
-        rc = cli_fail("bench", "cannot write %s", a.out);
+    if (a.out && tc_out_write(&d, out_name, emit_bench, rec, err, sizeof err) != 0)
+        rc = cli_fail("bench", "%s", err);
+    tc_outdir_close(&d);
     json_decref(rec);
     tc_bench_close(b);
     return rc;

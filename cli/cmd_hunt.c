@@ -274,12 +274,14 @@ int cmd_hunt(int argc, char **argv)
                "(integer formats, no profile entry, or not on this backend)\n",
                total, secs, secs > 0 ? (double)total / secs : 0.0, bad, skipped);
     if (a.out && status != TC_EXIT_USAGE) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/hunt.jsonl", a.out);
-        if (tc_make_dirs(a.out) != 0 || tc_record_save(path, &rec, err, sizeof err) != 0) {
-            fprintf(stderr, "tcscope hunt: cannot write %s: %s\n", path, err);
+        /* inside --out only, atomically, an earlier hunt.jsonl kept (reports/outdir.c) */
+        tc_outdir d = {.fd = -1};
+        if (tc_outdir_open(&d, a.out, false, err, sizeof err) != 0 ||
+            tc_record_write(&d, "hunt.jsonl", &rec, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "tcscope hunt: cannot write %s/hunt.jsonl: %s\n", a.out, err);
             status = TC_EXIT_USAGE;
         }
+        tc_outdir_close(&d);
     }
     tc_record_free(&rec);
     tc_backend_close(be);

@@ -123,7 +123,7 @@ static void progress_cb(void *ctx, size_t done, size_t total)
 
 /* --render REC --out DIR: the report of a recorded sweep (e.g. one run on a
  * machine without gnuplot), nothing run; the files are named after REC. */
-static int render_only(const char *path, const char *out)
+static int render_only(const char *path, const char *out, bool force)
 {
     if (!out)
         return cli_fail("sweep", "--render needs --out DIR");
@@ -138,7 +138,17 @@ static int render_only(const char *path, const char *out)
     char *dot = strrchr(name, '.');
     if (dot && dot != name)
         *dot = '\0';
-    int rc = tc_report_write(&rec, out, name, err, sizeof err) ? cli_fail("sweep", "report: %s", err) : TC_EXIT_OK;
+    char names[8][TC_OUT_NAME_MAX + 1];
+    const char *list[8];
+    size_t n = tc_report_names(name, names, 8);
+    for (size_t i = 0; i < n; i++)
+        list[i] = names[i];
+    tc_outdir d;
+    int rc = TC_EXIT_OK;
+    if (tc_outdir_open(&d, out, force, err, sizeof err) || tc_out_check_free(&d, list, n, err, sizeof err) ||
+        tc_report_write(&rec, &d, name, err, sizeof err))
+        rc = cli_fail("sweep", "report: %s", err);
+    tc_outdir_close(&d);
     if (rc == TC_EXIT_OK)
         printf("wrote %s/%s.md, %s/%s.html\n", out, name, out, name);
     tc_record_free(&rec);
@@ -148,7 +158,7 @@ static int render_only(const char *path, const char *out)
 typedef struct {
     const char *backend, *formats, *out, *bench_path, *render, *instrs;
     sweep_params p;
-    bool json, bench_given, formats_given;
+    bool json, bench_given, formats_given, force;
     char like_instrs[1024];
 } sweep_opts;
 
@@ -218,6 +228,8 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
             continue;
         if (!strcmp(argv[i], "--json"))
             o->json = true;
+        else if (!strcmp(argv[i], "--force"))
+            o->force = true;
         else if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
             o->backend = v;
         else if ((v = cli_opt(argc, argv, &i, "--formats", &missing))) {
@@ -269,6 +281,21 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
     return TC_EXIT_OK;
 }
 
+/* Opens --out and begins the run: sweep.json and its reports must be free
+ * (or --force), the run marker sweep.run is written. */
+static int begin_outputs(const sweep_opts *o, tc_outdir *d, int argc, char **argv, char *err, size_t len)
+{
+    char names[8][TC_OUT_NAME_MAX + 1];
+    snprintf(names[0], sizeof names[0], "sweep.json");
+    size_t n = 1 + tc_report_names("sweep", names + 1, 7);
+    const char *list[8];
+    for (size_t i = 0; i < n; i++)
+        list[i] = names[i];
+    if (tc_outdir_open(d, o->out, o->force, err, len))
+        return -1;
+    return tc_run_begin(d, "sweep", argc, argv, list, n, err, len);
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     sweep_opts o = {.backend = "model:h100", .formats = DEFAULT_FORMATS, .bench_path = DEFAULT_BENCH,
@@ -278,7 +305,7 @@ int cmd_sweep(int argc, char **argv)
     if (rc)
         return rc;
     if (o.render)
-        return render_only(o.render, o.out);
+        return render_only(o.render, o.out, o.force);
 
     /* Validate every format (or instruction) before any work. */
     const tc_format *fmts[32];
@@ -328,6 +355,14 @@ int cmd_sweep(int argc, char **argv)
         tc_record_free(&bench);
         return cli_fail("sweep", "backend %s: %s", o.backend, err);
     }
+    /* --out: claimed before the work (an earlier sweep there is kept without --force) */
+    tc_outdir d = {.fd = -1};
+    if (o.out && begin_outputs(&o, &d, argc, argv, err, sizeof err)) {
+        tc_outdir_close(&d);
+        tc_record_free(&bench);
+        tc_backend_close(b);
+        return cli_fail("sweep", "%s", err);
+    }
     uint64_t seed = o.p.seed;
     tc_record rec = tc_record_new(tc_record_header_new("sweep", tc_backend_get_info(b), &seed, 1));
     if (bench.header)
@@ -375,15 +410,19 @@ int cmd_sweep(int argc, char **argv)
         print_json(end);
         json_decref(end);
     }
-    if (o.out && rc == TC_EXIT_OK) {
-        char path[PATH_MAX];
-        if (tc_report_write(&rec, o.out, "sweep", err, sizeof err))
+    if (o.out) {
+        /* the record first, then its reports; the marker says done only after both */
+        if (rc == TC_EXIT_OK && tc_record_write(&d, "sweep.json", &rec, NULL, err, sizeof err))
+            rc = cli_fail("sweep", "%s", err);
+        if (rc == TC_EXIT_OK && tc_report_write(&rec, &d, "sweep", err, sizeof err))
             rc = cli_fail("sweep", "report: %s", err);
-        snprintf(path, sizeof path, "%s/sweep.json", o.out);
-        if (rc == TC_EXIT_OK && tc_record_save(path, &rec, err, sizeof err))
+        char why[sizeof err];
+        snprintf(why, sizeof why, "%s", err); /* the last message: why the sweep failed */
+        if (tc_run_end(&d, rc == TC_EXIT_OK ? NULL : why, err, sizeof err) && rc == TC_EXIT_OK)
             rc = cli_fail("sweep", "%s", err);
         if (rc == TC_EXIT_OK && !o.json)
-            printf("wrote %s, %s/sweep.md, %s/sweep.html\n", path, o.out, o.out);
+            printf("wrote %s/sweep.json, %s/sweep.md, %s/sweep.html\n", o.out, o.out, o.out);
+        tc_outdir_close(&d);
     }
     tc_record_free(&rec);
     tc_record_free(&bench);

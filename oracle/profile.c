@@ -741,18 +741,3 @@ int profile_write(FILE *f, const model_profile *p)
     }
     return ferror(f) ? -1 : 0;
 }
-
-int profile_save(const char *path, const model_profile *p, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    int rc = profile_write(f, p);
-    if (fclose(f) != 0 || rc != 0) {
-        snprintf(err, errlen, "%s: write failed", path);
-        return -1;
-    }
-    return 0;
-}

@@ -79,10 +79,10 @@ int profile_add_note(model_profile *p, const char *key, const char *value);
 /* Removes an instruction's parameters (no-op when absent). */
 void profile_remove(model_profile *p, const char *instr);
 
-/* Writes the profile so profile_parse reads back the same parameters.
+/* Writes the profile so profile_parse reads back the same parameters (a
+ * command writes the file through reports/ tc_out_write: atomic, inside --out).
  * Returns 0 or -1 (I/O error). */
 int profile_write(FILE *f, const model_profile *p);
-int profile_save(const char *path, const model_profile *p, char *err, size_t errlen);
 
 /* The fields, in file order (profile_field_key(i) is the key of field i),
  * and field i of p written as the profile writes it. */

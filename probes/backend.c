@@ -1,6 +1,7 @@
 /* tc_backend_open and the software backends: "exact" (the MPFR oracle,
  * correctly rounded with RNE) and "model:PROFILE" (oracle/model.h with a
  * profile from oracle/profiles/ or a path). "gpu[:N]" is probes/backend_gpu.c. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,9 @@ struct tc_backend {
     model **models;         /* BK_MODEL: compiled per catalogue entry, on first use */
     size_t nmodels;
     tc_gpub *gpu;           /* BK_GPU */
+    unsigned long long batches;     /* tc_backend_mma and tc_backend_chain calls so far */
+    unsigned long long fault_after; /* TCSCOPE_FAULT_AFTER: this batch fails (0: never) */
+    char fault[320];                /* a device error: sticky, every later batch refuses */
 };
 
 static oracle_formats formats_of(const tc_instr *ins)
@@ -83,6 +87,52 @@ static int parse_gpu_index(const char *spec, int *dev)
     return 0;
 }
 
+/* TCSCOPE_FAULT_AFTER=N (test hook): the N-th batch of this backend fails
+ * as a CUDA launch failure would, on every backend, so that a device error in
+ * the middle of a run can be tested without a GPU. */
+static int fault_after_env(unsigned long long *n, char *err, size_t errlen)
+{
+    const char *v = getenv("TCSCOPE_FAULT_AFTER");
+    *n = 0;
+    if (!v || !*v)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || *end || v[0] == '-' || x == 0) {
+        snprintf(err, errlen, "bad TCSCOPE_FAULT_AFTER '%.40s' (a batch number, 1 or more)", v);
+        return -1;
+    }
+    *n = x;
+    return 0;
+}
+
+/* Before a batch: refuses after an earlier device error, or injects one. */
+static int batch_begin(tc_backend *b, char *err, size_t errlen)
+{
+    if (!b->fault[0] && b->fault_after && ++b->batches == b->fault_after)
+        snprintf(b->fault, sizeof b->fault,
+                 "injected device error at batch %llu (TCSCOPE_FAULT_AFTER): unspecified launch failure "
+                 "(cudaErrorLaunchFailure)", b->batches);
+    if (b->fault[0]) {
+        snprintf(err, errlen, "%s", b->fault);
+        return -1;
+    }
+    return 0;
+}
+
+/* After a GPU batch: a failed CUDA call makes the backend unusable. */
+static void batch_end(tc_backend *b, int rc, const char *err)
+{
+    if (rc && b->kind == BK_GPU && tc_gpub_device_failed(b->gpu) && !b->fault[0])
+        snprintf(b->fault, sizeof b->fault, "device error: %.300s", err);
+}
+
+const char *tc_backend_fault(const tc_backend *b)
+{
+    return b->fault[0] ? b->fault : NULL;
+}
+
 tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
 {
     if (!spec || !*spec) {
@@ -92,6 +142,10 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
     tc_backend *b = calloc(1, sizeof *b);
     if (!b) {
         snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (fault_after_env(&b->fault_after, err, errlen)) {
+        free(b);
         return NULL;
     }
     int dev;
@@ -256,6 +310,8 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
         snprintf(err, errlen, "%s", why);
         return -1;
     }
+    if (batch_begin(b, err, errlen))
+        return -1;
     size_t mk = (size_t)ins->m * (size_t)ins->k, kn = (size_t)ins->k * (size_t)ins->n,
            mn = (size_t)ins->m * (size_t)ins->n;
     /* the GPU backend checks the patterns while packing them (one pass) */
@@ -292,6 +348,7 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
         break;
     case BK_GPU:
         rc = tc_gpub_mma(b->gpu, ins, ntiles, A, B, C, D, err, errlen);
+        batch_end(b, rc, err);
         break;
     }
     free(zeros);
@@ -357,10 +414,13 @@ int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len
         snprintf(err, errlen, "chain length and count must be at least 1");
         return -1;
     }
-    if (!tc_instr_has_chains(ins, err, errlen))
+    if (!tc_instr_has_chains(ins, err, errlen) || batch_begin(b, err, errlen))
         return -1;
-    if (b->kind == BK_GPU)
-        return tc_gpub_chain(b->gpu, ins, nchains, len, A0, B, C, cvt, Xused, D, err, errlen);
+    if (b->kind == BK_GPU) {
+        int rc = tc_gpub_chain(b->gpu, ins, nchains, len, A0, B, C, cvt, Xused, D, err, errlen);
+        batch_end(b, rc, err);
+        return rc;
+    }
     size_t M = (size_t)ins->m, K = (size_t)ins->k, mk = M * K, kk = K * K;
     uint64_t *X = malloc(nchains * mk * sizeof *X), *Bi = malloc(nchains * kk * sizeof *Bi),
              *Ci = calloc(nchains * mk, sizeof *Ci), *Dst = malloc(nchains * mk * sizeof *Dst);

@@ -22,6 +22,7 @@ struct tc_gpub {
     bool sass_tried;
     char sass_err[256];
     double last_s;
+    bool device_error;   /* a CUDA call failed: the context may be lost, nothing after it is trusted */
 };
 
 int tc_gpub_open(int dev, tc_backend_info *info, tc_gpub **out, char *err, size_t errlen)
@@ -252,9 +253,11 @@ static int exec1(tc_gpub *b, const tc_gpu_kernel *k, const tc_instr *ins, size_t
                  const uint32_t *pe, const void *pb, const void *pc, void *pd, unsigned char poison, char *err,
                  size_t errlen)
 {
-    if (pe)
-        return tc_gpu_exec_sparse(b->g, k, ins, nt, pa, pe, pb, pc, pd, poison, err, errlen);
-    return tc_gpu_exec(b->g, k, ins, nt, pa, pb, pc, pd, poison, err, errlen);
+    int rc = pe ? tc_gpu_exec_sparse(b->g, k, ins, nt, pa, pe, pb, pc, pd, poison, err, errlen)
+                : tc_gpu_exec(b->g, k, ins, nt, pa, pb, pc, pd, poison, err, errlen);
+    if (rc)
+        b->device_error = true; /* the inputs were checked while packing: this is the device */
+    return rc;
 }
 
 /* pe: NULL, or for mma.sp / wgmma.sp the metadata registers (pa then holds the compressed A). */
@@ -557,20 +560,27 @@ int tc_gpub_chain(tc_gpub *b, const tc_instr *ins, size_t nchains, int len, cons
     void *pa = malloc(nchains * M * K * ab), *pb = malloc(steps * K * K * bb), *pc = calloc(steps * M * K, cb),
          *px = malloc(steps * M * K * ab), *pd = malloc(steps * M * K * db);
     int rc = -1;
+    bool packed = false;
     if (!pa || !pb || !pc || !px || !pd)
         snprintf(err, errlen, "out of memory");
-    else if (!pack_checked("A0", ins->a, A0, nchains * M * K, 0, pa, err, errlen) &&
-             !pack_checked("B", ins->b, B, steps * K * K, 0, pb, err, errlen) &&
-             (!C || !pack_checked("C", ins->c, C, steps * M * K, 0, pc, err, errlen)) &&
-             !tc_gpu_chain_exec(b->g, k, ins, nchains, len, pa, pb, pc, px, pd, mode, cvt.ovf == TC_OVF_SAT, afmt,
-                                dfmt, 0xFF, err, errlen)) {
+    else
+        packed = !pack_checked("A0", ins->a, A0, nchains * M * K, 0, pa, err, errlen) &&
+                 !pack_checked("B", ins->b, B, steps * K * K, 0, pb, err, errlen) &&
+                 (!C || !pack_checked("C", ins->c, C, steps * M * K, 0, pc, err, errlen));
+    if (packed && tc_gpu_chain_exec(b->g, k, ins, nchains, len, pa, pb, pc, px, pd, mode, cvt.ovf == TC_OVF_SAT,
+                                    afmt, dfmt, 0xFF, err, errlen))
+        b->device_error = true;
+    else if (packed) {
         /* as for tc_gpub_mma: an element still holding the poison is checked
          * against a second run with another poison */
         bool sx = par_unpack(px, steps * M * K, (int)ab, poison_of(0xFF, (int)ab), Xused);
         bool sd = par_unpack(pd, steps * M * K, (int)db, poison_of(0xFF, (int)db), D);
         rc = 0;
-        if ((sx || sd) && !tc_gpu_chain_exec(b->g, k, ins, nchains, len, pa, pb, pc, px, pd, mode,
-                                             cvt.ovf == TC_OVF_SAT, afmt, dfmt, 0xA5, err, errlen)) {
+        bool again = (sx || sd) && !tc_gpu_chain_exec(b->g, k, ins, nchains, len, pa, pb, pc, px, pd, mode,
+                                                     cvt.ovf == TC_OVF_SAT, afmt, dfmt, 0xA5, err, errlen);
+        if ((sx || sd) && !again)
+            b->device_error = true;
+        if (again) {
             for (size_t i = 0; !rc && i < steps * M * K; i++) {
                 uint64_t x2 = unpack1(px, i, (int)ab), d2 = unpack1(pd, i, (int)db);
                 bool unwritten = (Xused[i] == poison_of(0xFF, (int)ab) && x2 == poison_of(0xA5, (int)ab)) ||
@@ -592,6 +602,11 @@ int tc_gpub_chain(tc_gpub *b, const tc_instr *ins, size_t nchains, int len, cons
     return rc;
 }
 
+bool tc_gpub_device_failed(const tc_gpub *b)
+{
+    return b->device_error;
+}
+
 #else /* built without nvcc */
 
 #define NO_GPU "no GPU backend: built without nvcc"
@@ -602,6 +617,10 @@ int tc_gpub_open(int dev, tc_backend_info *info, tc_gpub **out, char *err, size_
     return -1;
 }
 void tc_gpub_close(tc_gpub *g) {}
+bool tc_gpub_device_failed(const tc_gpub *g)
+{
+    return false;
+}
 bool tc_gpub_supports(tc_gpub *g, const tc_instr *ins, char *why, size_t len)
 {
     snprintf(why, len, NO_GPU);

@@ -18,6 +18,9 @@ int tc_gpub_mma(tc_gpub *g, const tc_instr *ins, size_t ntiles, const uint64_t *
                 const uint64_t *C, uint64_t *D, char *err, size_t errlen);
 int tc_gpub_sass(tc_gpub *g, const tc_instr *ins, tc_instr_sass *out, char *err, size_t errlen);
 double tc_gpub_last_kernel_s(const tc_gpub *g);
+/* true once a CUDA call of this backend failed (launch, copy, sync): not the
+ * inputs, the device; probes/backend.c then refuses every later batch. */
+bool tc_gpub_device_failed(const tc_gpub *g);
 int tc_gpub_chain(tc_gpub *g, const tc_instr *ins, size_t nchains, int len, const uint64_t *A0, const uint64_t *B,
                   const uint64_t *C, tc_rounding cvt, uint64_t *Xused, uint64_t *D, char *err, size_t errlen);
 

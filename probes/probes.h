@@ -90,6 +90,13 @@ int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len
                      tc_rounding cvt, uint64_t *Xused, uint64_t *D,
                      char *err, size_t errlen);
 
+/* NULL, or why the device failed: after a device error (a failed CUDA call,
+ * or the test hook TCSCOPE_FAULT_AFTER=N that fails the N-th batch of
+ * tc_backend_mma / tc_backend_chain on any backend) every later batch is
+ * refused with this message, and a run must stop and keep only what was
+ * finished before it. */
+const char *tc_backend_fault(const tc_backend *b);
+
 /* GPU backend: how the instruction's kernel was compiled, read from the SASS
  * of this very binary (cuobjdump -sass), never assumed. -1 with err when the
  * backend is not a GPU or cuobjdump cannot be run. */

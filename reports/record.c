@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,24 +18,6 @@
 const char *tc_version(void)
 {
     return TCSCOPE_VERSION;
-}
-
-int tc_make_dirs(const char *dir)
-{
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 void rep_set_err(char *err, size_t len, const char *fmt, ...)
@@ -206,10 +187,20 @@ static char *read_line(FILE *f, bool *had_newline)
     return buf;
 }
 
-static bool is_trailer(const json_t *o)
+static bool is_kind(const json_t *o, const char *kind)
 {
     const char *k = json_string_value(json_object_get(o, "kind"));
-    return k && !strcmp(k, "end");
+    return k && !strcmp(k, kind);
+}
+
+static bool is_trailer(const json_t *o)
+{
+    return is_kind(o, "end");
+}
+
+static bool is_partial(const json_t *o)
+{
+    return is_kind(o, "partial");
 }
 
 int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
@@ -253,6 +244,14 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
             }
             continue;
         }
+        if (is_partial(o)) {
+            rep_set_err(err, len, "%s:%d: partial record: the run stopped after %lld objects (%s); not complete",
+                        path, lineno, (long long)json_integer_value(json_object_get(o, "objects")),
+                        json_string_value(json_object_get(o, "stopped")) ? json_string_value(json_object_get(o, "stopped"))
+                                                                        : "no reason given");
+            json_decref(o);
+            goto out;
+        }
         if (is_trailer(o)) {
             json_t *cnt = json_object_get(o, "objects");
             if (!json_is_integer(cnt) || (size_t)json_integer_value(cnt) != json_array_size(objects)) {
@@ -286,7 +285,7 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
         rep_set_err(err, len, "%s: truncated: no end trailer after %d lines", path, lineno);
         goto out;
     }
-    rc = 0;
+    rc = tc_record_check_current(path, header, err, len);
 out:
     fclose(f);
     if (rc == 0) {
@@ -309,7 +308,22 @@ static int write_line(FILE *f, const json_t *o)
     return rc;
 }
 
-int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len)
+typedef struct {
+    const json_t *header, *objects, *trailer;
+} record_lines;
+
+static int emit_record(FILE *f, const void *ctx)
+{
+    const record_lines *r = ctx;
+    int rc = write_line(f, r->header);
+    size_t i;
+    json_t *o;
+    json_array_foreach(r->objects, i, o) if (rc == 0) rc = write_line(f, o);
+    return rc ? rc : write_line(f, r->trailer);
+}
+
+int tc_record_write(const tc_outdir *d, const char *name, const tc_record *rec, const char *partial, char *err,
+                    size_t len)
 {
     char why[200];
     if (!tc_record_check_header(rec->header, why, sizeof why)) {
@@ -325,20 +339,29 @@ int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len
             return -1;
         }
     }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        rep_set_err(err, len, "%s: %s", path, strerror(errno));
+    json_t *header = json_copy(rec->header);
+    if (d->run_id[0])
+        json_object_set_new(header, "run_id", json_string(d->run_id));
+    json_t *trailer = json_pack("{s:s, s:I}", "kind", partial ? "partial" : "end", "objects",
+                                (json_int_t)json_array_size(rec->objects));
+    if (partial)
+        json_object_set_new(trailer, "stopped", json_string(partial));
+    record_lines lines = {header, rec->objects, trailer};
+    int rc = tc_out_write(d, name, emit_record, &lines, err, len);
+    json_decref(header);
+    json_decref(trailer);
+    return rc;
+}
+
+int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+    tc_outdir d;
+    if (tc_outdir_open(&d, dir, true, err, len))
         return -1;
-    }
-    int rc = write_line(f, rec->header);
-    json_array_foreach(rec->objects, i, o) if (rc == 0) rc = write_line(f, o);
-    json_t *end = json_pack("{s:s, s:I}", "kind", "end", "objects", (json_int_t)json_array_size(rec->objects));
-    if (rc == 0)
-        rc = write_line(f, end);
-    json_decref(end);
-    if (fclose(f) != 0)
-        rc = -1;
-    if (rc)
-        rep_set_err(err, len, "%s: write failed", path);
+    int rc = tc_record_write(&d, slash ? slash + 1 : path, rec, NULL, err, len);
+    tc_outdir_close(&d);
     return rc;
 }

@@ -105,6 +105,9 @@ static bool shown_step(long long s, long long n)
     return false;
 }
 
+/* The plots a report may draw; its files are NAME.md, NAME.html, NAME-STAT.svg. */
+static const char *const plot_stats[] = {"median", "p90", "max"};
+
 static int add_plot(json_t *doc, const json_t *sweeps, const char *stat, char *err, size_t len)
 {
     json_t *undrawn = NULL;
@@ -140,9 +143,8 @@ static int sweep_section(json_t *doc, const json_t *sweeps, char *err, size_t le
              json_string_value(json_object_get(s0, "dist")), json_string_value(json_object_get(s0, "from")),
              json_string_value(json_object_get(s0, "round")), json_string_value(json_object_get(s0, "scale")),
              json_string_value(json_object_get(s0, "seed")));
-    static const char *const stats[] = {"median", "p90", "max", NULL};
-    for (const char *const *st = stats; *st; st++)
-        if (add_plot(doc, sweeps, *st, err, len))
+    for (size_t st = 0; st < sizeof plot_stats / sizeof plot_stats[0]; st++)
+        if (add_plot(doc, sweeps, plot_stats[st], err, len))
             return -1;
     static const char *const head[] = {"step", "median", "p90", "max", "overflow", "NaN", "time/step (s)", NULL};
     size_t i;
@@ -408,37 +410,43 @@ static void emit_html(FILE *f, const json_t *doc)
     fputs("</body></html>\n", f);
 }
 
-static int write_file(const char *path, char *err, size_t len, void (*emit)(FILE *, const json_t *, const char *),
-                      const json_t *doc, const char *name)
+typedef struct {
+    const json_t *doc;
+    const char *name;
+} doc_ctx;
+
+static int emit_markdown_file(FILE *f, const void *ctx)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        rep_set_err(err, len, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    emit(f, doc, name);
-    if (fclose(f) != 0) {
-        rep_set_err(err, len, "%s: write failed", path);
-        return -1;
-    }
-    return 0;
+    const doc_ctx *c = ctx;
+    emit_markdown(f, c->doc, c->name);
+    return ferror(f) ? -1 : 0;
 }
 
-static void emit_html_named(FILE *f, const json_t *doc, const char *name)
+static int emit_html_file(FILE *f, const void *ctx)
 {
-    emit_html(f, doc);
+    const doc_ctx *c = ctx;
+    emit_html(f, c->doc);
+    return ferror(f) ? -1 : 0;
 }
 
-int tc_report_write(const tc_record *rec, const char *dir, const char *name, char *err, size_t len)
+size_t tc_report_names(const char *name, char (*names)[TC_OUT_NAME_MAX + 1], size_t max)
 {
-    if (tc_make_dirs(dir) != 0) {
-        rep_set_err(err, len, "%s: %s", dir, strerror(errno));
-        return -1;
-    }
+    size_t n = 0;
+    if (n < max)
+        snprintf(names[n++], TC_OUT_NAME_MAX + 1, "%s.md", name);
+    if (n < max)
+        snprintf(names[n++], TC_OUT_NAME_MAX + 1, "%s.html", name);
+    for (size_t i = 0; i < sizeof plot_stats / sizeof plot_stats[0] && n < max; i++)
+        snprintf(names[n++], TC_OUT_NAME_MAX + 1, "%s-%s.svg", name, plot_stats[i]);
+    return n;
+}
+
+int tc_report_write(const tc_record *rec, const tc_outdir *d, const char *name, char *err, size_t len)
+{
     json_t *doc = build_document(rec, err, len);
     if (!doc)
         return -1;
-    char path[1024];
+    char path[TC_OUT_NAME_MAX + 64];
     int rc = 0;
     size_t i;
     json_t *b;
@@ -446,21 +454,16 @@ int tc_report_write(const tc_record *rec, const char *dir, const char *name, cha
     {
         if (!json_object_get(b, "plot") || rc)
             continue;
-        snprintf(path, sizeof path, "%s/%s-%s.svg", dir, name, json_string_value(json_object_get(b, "plot")));
-        FILE *f = fopen(path, "w");
-        if (!f || fputs(json_string_value(json_object_get(b, "svg")), f) < 0) {
-            rep_set_err(err, len, "%s: cannot write", path);
-            rc = -1;
-        }
-        if (f)
-            fclose(f);
+        snprintf(path, sizeof path, "%s-%s.svg", name, json_string_value(json_object_get(b, "plot")));
+        rc = tc_out_write_text(d, path, json_string_value(json_object_get(b, "svg")), err, len);
     }
-    snprintf(path, sizeof path, "%s/%s.md", dir, name);
+    snprintf(path, sizeof path, "%s.md", name);
+    doc_ctx c = {doc, name};
     if (!rc)
-        rc = write_file(path, err, len, emit_markdown, doc, name);
-    snprintf(path, sizeof path, "%s/%s.html", dir, name);
+        rc = tc_out_write(d, path, emit_markdown_file, &c, err, len);
+    snprintf(path, sizeof path, "%s.html", name);
     if (!rc)
-        rc = write_file(path, err, len, emit_html_named, doc, name);
+        rc = tc_out_write(d, path, emit_html_file, &c, err, len);
     json_decref(doc);
     return rc;
 }

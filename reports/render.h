@@ -12,10 +12,14 @@
 
 #include "reports/reports.h"
 
-/* Writes DIR/NAME.md, DIR/NAME.html and the plots DIR/NAME-*.svg (the
- * Markdown links them; the HTML inlines them). Returns 0, or -1 with err
- * (directory not writable, gnuplot missing or failing). */
-int tc_report_write(const tc_record *rec, const char *dir, const char *name, char *err, size_t len);
+/* Writes NAME.md, NAME.html and the plots NAME-*.svg into the output folder
+ * d (reports.h: atomically, never through a link, replacing only with
+ * d->force; the Markdown links the plots, the HTML inlines them). Returns 0,
+ * or -1 with err (folder not writable, a file kept, gnuplot failing). */
+int tc_report_write(const tc_record *rec, const tc_outdir *d, const char *name, char *err, size_t len);
+/* The names tc_report_write may write for NAME (at most max; returns how
+ * many), so that a run can check and claim them before it starts. */
+size_t tc_report_names(const char *name, char (*names)[TC_OUT_NAME_MAX + 1], size_t max);
 
 /* One log-log plot of a sweep statistic ("median", "p90", "max") against
  * the chain step, one line per sweep object. Returns the SVG text (malloc'd,

@@ -5,7 +5,9 @@
  *   line 1      the header  {"schema":"tcscope-record/1","kind":...,"gpu":...,...}
  *   lines 2..n  objects     {"kind":"audit"|"corpus"|"bench"|"sweep", ...}
  *   last line   the trailer {"kind":"end","objects":N}
- * The trailer makes a file cut at a line boundary detectable. Required fields
+ * The trailer makes a file cut at a line boundary detectable; a run stopped
+ * by a device error ends its record with {"kind":"partial",...} instead, and
+ * a run marker beside the record (tc_run_begin) tells whether it is current. Required fields
  * per kind are listed in reports/SCHEMA.md and checked by tc_record_check_*.
  * Producers build objects as json_t and hand them over; nothing here knows
  * how the numbers were made. Comparison: reports/compare.h; advice:
@@ -17,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -51,7 +54,8 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len);
 /* tc_record_load, or else the timing probes' single-document bench file
  * ("record": "tcscope-bench", version 1) converted into bench objects. */
 int tc_record_load_any(const char *path, tc_record *rec, char *err, size_t len);
-/* Writes header, objects and trailer (each validated first). 0 or -1 + err. */
+/* Writes header, objects and trailer (each validated first) to path through
+ * tc_record_write, replacing a regular file there. 0 or -1 + err. */
 int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len);
 /* An empty record with the given header (reference stolen). */
 tc_record tc_record_new(json_t *header);
@@ -59,8 +63,62 @@ tc_record tc_record_new(json_t *header);
 int tc_record_add(tc_record *rec, json_t *obj, char *err, size_t len);
 void tc_record_free(tc_record *rec);
 
-/* Creates dir and its missing parents (mkdir -p). 0, or -1 with errno set. */
-int tc_make_dirs(const char *dir);
+/* ---- Output folders (reports/outdir.c, reports/run_marker.c) -----------
+ * Every file a command writes goes through these: created inside the output
+ * folder only, under a plain name (tc_out_name_ok), written to a temporary
+ * file in the same folder (O_CREAT|O_EXCL|O_NOFOLLOW), flushed to disk, then
+ * renamed onto its name; never through a symbolic link. An existing file is
+ * replaced only with force (--force). */
+#define TC_OUT_NAME_MAX 200
+
+typedef struct {
+    int fd;               /* the folder, opened without following a link */
+    bool force;           /* replace existing files of the run's names */
+    char path[4096];      /* as given, for messages */
+    char run_name[TC_OUT_NAME_MAX + 1]; /* set by tc_run_begin: "audit", "sweep" */
+    char run_id[64];      /* set by tc_run_begin; stamped into records */
+    json_t *run;          /* the run marker's object */
+} tc_outdir;
+
+/* Opens the folder, creating it and its missing parents. The folder itself
+ * and every component created here are opened with O_NOFOLLOW: a symbolic
+ * link there is refused. Existing parents are the user's path and followed.
+ * 0, or -1 with err. */
+int tc_outdir_open(tc_outdir *d, const char *path, bool force, char *err, size_t len);
+void tc_outdir_close(tc_outdir *d);
+/* A plain file name: not empty, at most TC_OUT_NAME_MAX bytes, no '/', no
+ * control character, not starting with '.' (so never '.' or '..'). */
+bool tc_out_name_ok(const char *name, char *err, size_t len);
+/* 0 when none of names exists (or each is a regular file and d->force);
+ * else -1 with err naming the first: kept without --force; a symbolic link
+ * or a non-file is never replaced. */
+int tc_out_check_free(const tc_outdir *d, const char *const *names, size_t n, char *err, size_t len);
+/* Removes d/name if it is a regular file (a link is refused). */
+int tc_out_remove(const tc_outdir *d, const char *name, char *err, size_t len);
+/* Writes d/name atomically: emit (0 or -1) fills the temporary file, which
+ * is then renamed onto name (replacing a regular file only with d->force). */
+int tc_out_write(const tc_outdir *d, const char *name, int (*emit)(FILE *f, const void *ctx), const void *ctx,
+                 char *err, size_t len);
+int tc_out_write_text(const tc_outdir *d, const char *name, const char *text, char *err, size_t len);
+
+/* A run in an output folder. tc_run_begin checks that none of `files` exists
+ * (unless force), writes the marker d/NAME.run {"schema":"tcscope-run/1",
+ * "run_id","state":"running","started","command","host","pid","files"},
+ * and with force removes the earlier `files`. tc_run_end rewrites it with
+ * state "done", or "stopped" and the reason (stopped != NULL). */
+int tc_run_begin(tc_outdir *d, const char *name, int argc, char **argv, const char *const *files, size_t nfiles,
+                 char *err, size_t len);
+int tc_run_end(const tc_outdir *d, const char *stopped, char *err, size_t len);
+/* A record at path is current unless a marker of its name (DIR/NAME.run for
+ * DIR/NAME.ext) names another run or a run not done. 0, or -1 with err.
+ * Called by tc_record_load. */
+int tc_record_check_current(const char *path, const json_t *header, char *err, size_t len);
+/* Writes a record as d/name: the header gets d's run_id (when a run was
+ * begun); partial != NULL ends it with {"kind":"partial","objects":N,
+ * "stopped":partial} instead of the end trailer, which every reader refuses
+ * as incomplete. */
+int tc_record_write(const tc_outdir *d, const char *name, const tc_record *rec, const char *partial, char *err,
+                    size_t len);
 
 /* Objects of one kind, in file order; the array is new, its items borrowed. */
 json_t *tc_record_objects_of(const tc_record *rec, const char *kind);

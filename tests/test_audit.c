@@ -31,7 +31,7 @@ static void audit_recovers_a_narrow_accumulator(void **state)
 {
     tc_run_result r = tc_run_cli("audit --backend model:tests/profiles/narrow-acc.profile "
                                  "--instr wgmma.m64n8k32.f32.e4m3.e4m3 --n 2000 --no-timing "
-                                 "--out /tmp/tcs-audit-narrow --json");
+                                 "--out /tmp/tcs-audit-narrow --force --json");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"align_bits\":\"13\""));
     assert_non_null(strstr(r.out, "\"acc\":\"e8m13:rz\""));
@@ -43,7 +43,7 @@ static void audit_recovers_a_narrow_accumulator(void **state)
 static void fallback_is_labelled_as_the_recorded_model(void **state)
 {
     tc_run_result r = tc_run_cli("audit --instr mma.m16n8k8.f32.bf16.bf16.f32 --n 1000 "
-                                 "--out /tmp/tcs-audit-fallback");
+                                 "--out /tmp/tcs-audit-fallback --force");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.err, "RECORDED MODEL"));
     assert_non_null(strstr(r.out, "[RECORDED MODEL, NOT HARDWARE]"));
@@ -57,13 +57,13 @@ static void shards_merge_into_one_record(void **state)
                        "mma.m16n8k8.f32.f16.f16.f32,mma.m16n8k8.f32.bf16.bf16.f32";
     char cmd[512];
     for (int i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "%s --shard %d/2 --out /tmp/tcs-audit-s%d", base, i, i);
+        snprintf(cmd, sizeof cmd, "%s --shard %d/2 --out /tmp/tcs-audit-s%d --force", base, i, i);
         tc_run_result r = tc_run_cli(cmd);
         assert_int_equal(r.status, 0);
         tc_run_result_free(&r);
     }
     tc_run_result r = tc_run_cli("audit --merge /tmp/tcs-audit-s0,/tmp/tcs-audit-s1 "
-                                 "--out /tmp/tcs-audit-merged --profile-name merged");
+                                 "--out /tmp/tcs-audit-merged --profile-name merged --force");
     assert_int_equal(r.status, 0);
     tc_run_result_free(&r);
     char *rec = tc_slurp("/tmp/tcs-audit-merged/audit.jsonl");
@@ -74,6 +74,10 @@ static void shards_merge_into_one_record(void **state)
     char *prof = tc_slurp("/tmp/tcs-audit-merged/merged.profile");
     assert_non_null(strstr(prof, "[instr mma.m16n8k8.f32.f16.f16.f32]"));
     assert_non_null(strstr(prof, "[instr mma.m16n8k8.f32.bf16.bf16.f32]"));
+    /* one run id: the merge's, not the shards' */
+    const char *id = strstr(prof, "\nrun_id = ");
+    assert_non_null(id);
+    assert_null(strstr(id + 1, "\nrun_id = "));
     free(prof);
 }
 

@@ -36,8 +36,10 @@ static int write_exact_profile(void **state)
             return -1;
     }
     snprintf(profile_path, sizeof profile_path, "/tmp/tcs-profile-%d.txt", (int)getpid());
-    char err[256];
-    int rc = profile_save(profile_path, &p, err, sizeof err);
+    FILE *f = fopen(profile_path, "w");
+    int rc = f ? profile_write(f, &p) : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
     profile_free(&p);
     return rc;
 }

@@ -58,11 +58,22 @@ static size_t count(const char *hay, const char *needle)
     return n;
 }
 
+/* tc_report_write into the folder path (replacing what an earlier test wrote). */
+static int report_into(const tc_record *r, const char *path, const char *name, char *err, size_t len)
+{
+    tc_outdir d;
+    if (tc_outdir_open(&d, path, true, err, len))
+        return -1;
+    int rc = tc_report_write(r, &d, name, err, len);
+    tc_outdir_close(&d);
+    return rc;
+}
+
 static void html_and_markdown_have_every_section(void **state)
 {
     tc_record r = sample_record();
     char err[256], path[300];
-    assert_int_equal(tc_report_write(&r, dir, "run", err, sizeof err), 0);
+    assert_int_equal(report_into(&r, dir, "run", err, sizeof err), 0);
     snprintf(path, sizeof path, "%s/run.html", dir);
     char *html = tc_slurp(path);
     snprintf(path, sizeof path, "%s/run.md", dir);
@@ -140,7 +151,7 @@ static void unwritable_directory_is_an_error(void **state)
 {
     tc_record r = sample_record();
     char err[256] = "";
-    assert_int_equal(tc_report_write(&r, "/proc/no/such/dir", "run", err, sizeof err), -1);
+    assert_int_equal(report_into(&r, "/proc/no/such/dir", "run", err, sizeof err), -1);
     assert_non_null(strstr(err, "/proc/no/such/dir"));
     tc_record_free(&r);
 }

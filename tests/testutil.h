@@ -79,4 +79,35 @@ static inline void tc_run_result_free(tc_run_result *r)
     free(r->err);
 }
 
+/* One private folder per test program (mkdtemp), as a cmocka group setup
+ * and teardown: tc_tmp_root() names it. */
+static inline char *tc_tmp_root(void)
+{
+    static char root[64];
+    return root;
+}
+
+static inline int tc_tmp_root_make(void **state)
+{
+    snprintf(tc_tmp_root(), 64, "/tmp/tcs-testXXXXXX");
+    return mkdtemp(tc_tmp_root()) ? 0 : -1;
+}
+
+static inline int tc_tmp_root_remove(void **state)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tc_tmp_root());
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Writes text to path (replacing it); 0 or -1. */
+static inline int tc_put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int rc = fputs(text, f) < 0 ? -1 : 0;
+    return fclose(f) != 0 ? -1 : rc;
+}
+
 #endif

@@ -19,7 +19,7 @@ t0=$(date +%s)
 dirs=""
 for ((i = 0; i < SHARDS; i++)); do
   timeout "${SHARD_TIMEOUT:-480}" build/tcscope audit --backend gpu --instr "$INSTR" --n "$N" --shard "$i/$SHARDS" \
-    --timing "${TIMING:-reports/baselines/h100-bench.json}" --out "/tmp/audit$i" > "/tmp/audit$i.log" 2>&1 &
+    --timing "${TIMING:-reports/baselines/h100-bench.json}" --out "/tmp/audit$i" --force > "/tmp/audit$i.log" 2>&1 &
 done
 wait
 dirs=""
