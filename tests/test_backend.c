@@ -17,6 +17,7 @@
 #include "oracle/profile.h"
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
+#include "tests/exact_profile.h"
 #include "tests/testutil.h"
 
 static const char *const some[] = {"mma.m16n8k16.f32.f16.f16.f32", "mma.m16n8k32.f16.e4m3.e5m2.f16",
@@ -27,21 +28,9 @@ static char profile_path[64];
 /* A profile holding the exact parameters for a few instructions. */
 static int write_exact_profile(void **state)
 {
-    model_profile p;
-    memset(&p, 0, sizeof p);
-    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
-        const tc_instr *ins = tc_instr_by_name(some[i]);
-        oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
-        tc_rounding rne = {.mode = TC_RNE, .ovf = TC_OVF_INF};
-        model_params mp = model_params_exact(f, rne);
-        if (profile_set(&p, ins->name, &mp))
-            return -1;
-    }
     snprintf(profile_path, sizeof profile_path, "/tmp/tcs-profile-%d.txt", (int)getpid());
     char err[256];
-    int rc = profile_save(profile_path, &p, err, sizeof err);
-    profile_free(&p);
-    return rc;
+    return tc_write_exact_profile(profile_path, some, sizeof some / sizeof some[0], err, sizeof err);
 }
 
 static int remove_profile(void **state)
