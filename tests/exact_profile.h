@@ -7,6 +7,7 @@
 #define TC_TEST_EXACT_PROFILE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -45,6 +46,21 @@ static inline int tc_write_exact_profile(const char *path, const char *const *na
         rc = profile_save(path, &p, err, errlen);
     profile_free(&p);
     return rc;
+}
+
+/* The same for every dense floating-point entry, in a fresh file under
+ * /tmp; writes "model:PATH" into spec (path: a char[] of at least 32). */
+static inline int tc_exact_profile_backend(char *path, char *spec, size_t speclen, char *err, size_t errlen)
+{
+    strcpy(path, "/tmp/tcs-exact-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(err, errlen, "mkstemp failed");
+        return -1;
+    }
+    close(fd);
+    snprintf(spec, speclen, "model:%s", path);
+    return tc_write_exact_profile(path, NULL, 0, err, errlen);
 }
 
 #endif

@@ -117,13 +117,9 @@ static void every_family_parses_and_passes_on_the_exact_model(void **state)
     const tc_instr *reps[64];
     size_t nrep = representatives(reps, 64);
     assert_true(nrep >= 10);
-    char err[1024], path[] = "/tmp/tcs-exact-XXXXXX", spec[64];
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    if (tc_write_exact_profile(path, NULL, 0, err, sizeof err))
+    char err[1024], path[32], spec[64];
+    if (tc_exact_profile_backend(path, spec, sizeof spec, err, sizeof err))
         fail_msg("%s", err);
-    snprintf(spec, sizeof spec, "model:%s", path);
     tc_backend *be = tc_backend_open(spec, err, sizeof err);
     if (!be)
         fail_msg("%s", err);

@@ -226,25 +226,18 @@ static void test_baseline_timings_keep_their_promises(void **state)
  * 99.4-99.8% of its per-SM-per-clock peak at N=256; latency ... 201 cycles at
  * N=256 and 77 at N=8; mma.sync k16 runs at 66% of peak; FP8 mma.sync at
  * 21-27%", each to the README's rounding. */
-static double frac_of(json_t *list, const char *name)
+/* The number `key` of the record's line for `name`. */
+static double field_of(json_t *list, const char *name, const char *key)
 {
     size_t i;
     json_t *r;
     json_array_foreach(list, i, r) if (!strcmp(json_string_value(json_object_get(r, "instr")), name)) return json_number_value(
-        json_object_get(r, "fraction_of_peak"));
+        json_object_get(r, key));
     fail_msg("%s: not in the bench record", name);
     return 0;
 }
-
-static double latency_of(json_t *list, const char *name)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(list, i, r) if (!strcmp(json_string_value(json_object_get(r, "instr")), name)) return json_number_value(
-        json_object_get(r, "latency_cycles"));
-    fail_msg("%s: not in the bench record", name);
-    return 0;
-}
+#define frac_of(list, name) field_of(list, name, "fraction_of_peak")
+#define latency_of(list, name) field_of(list, name, "latency_cycles")
 
 static void test_baseline_is_physical_and_backs_the_readme(void **state)
 {
