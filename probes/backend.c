@@ -15,7 +15,7 @@
 #include "probes/probes.h"
 #include "probes/sparse.h"
 
-typedef enum { BK_EXACT, BK_MODEL, BK_GPU } bk_kind;
+typedef enum { BK_EXACT, BK_MODEL, BK_GPU, BK_FN } bk_kind;
 
 struct tc_backend {
     bk_kind kind;
@@ -27,6 +27,8 @@ struct tc_backend {
     unsigned long long batches;     /* tc_backend_mma and tc_backend_chain calls so far */
     unsigned long long fault_after; /* TCSCOPE_FAULT_AFTER: this batch fails (0: never) */
     char fault[320];                /* a device error: sticky, every later batch refuses */
+    tc_backend_fn fn;       /* BK_FN */
+    void *fn_ctx;
 };
 
 static oracle_formats formats_of(const tc_instr *ins)
@@ -195,6 +197,19 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
     return NULL;
 }
 
+tc_backend *tc_backend_open_fn(const char *name, tc_backend_fn fn, void *ctx)
+{
+    tc_backend *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->kind = BK_FN;
+    b->fn = fn;
+    b->fn_ctx = ctx;
+    snprintf(b->info.backend, sizeof b->info.backend, "%.63s", name);
+    snprintf(b->info.device, sizeof b->info.device, "a function (no GPU)");
+    return b;
+}
+
 void tc_backend_close(tc_backend *b)
 {
     if (!b)
@@ -240,6 +255,7 @@ bool tc_backend_supports(tc_backend *b, const tc_instr *ins, char *why, size_t l
 {
     switch (b->kind) {
     case BK_EXACT:
+    case BK_FN:
         return true;
     case BK_MODEL:
         return model_of(b, ins, why, len) != NULL;
@@ -331,7 +347,7 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
         C = zeros;
     }
     int rc = 0;
-    if (ins->sparse && b->kind != BK_GPU) {
+    if (ins->sparse && b->kind != BK_GPU && b->kind != BK_FN) {
         rc = software_mma_sparse(b->kind == BK_MODEL ? model_of(b, ins, why, sizeof why) : NULL, ins, ntiles, A,
                                  B, C, D, err, errlen);
         free(zeros);
@@ -349,6 +365,9 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
     case BK_GPU:
         rc = tc_gpub_mma(b->gpu, ins, ntiles, A, B, C, D, err, errlen);
         batch_end(b, rc, err);
+        break;
+    case BK_FN:
+        rc = b->fn(b->fn_ctx, ins, ntiles, A, B, C, D, err, errlen);
         break;
     }
     free(zeros);
@@ -416,6 +435,10 @@ int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len
     }
     if (!tc_instr_has_chains(ins, err, errlen) || batch_begin(b, err, errlen))
         return -1;
+    if (b->kind == BK_FN) {
+        snprintf(err, errlen, "%s: backend %s runs no chains", ins->name, b->info.backend);
+        return -1;
+    }
     if (b->kind == BK_GPU) {
         int rc = tc_gpub_chain(b->gpu, ins, nchains, len, A0, B, C, cvt, Xused, D, err, errlen);
         batch_end(b, rc, err);

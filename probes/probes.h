@@ -59,6 +59,14 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen);
  * working folder or the binary's parent); false when none exists. */
 bool tc_profile_path(const char *spec, char *path, size_t len);
 void tc_backend_close(tc_backend *b);
+
+/* A backend whose tile batches a function runs (inputs checked first, as
+ * for the software backends; sparse A passed dense; no chains, no SASS).
+ * For tests that show a probe or a check fails on a deliberately broken
+ * backend (a permuted fragment layout, a flipped bit). NULL when out of memory. */
+typedef int (*tc_backend_fn)(void *ctx, const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
+                             const uint64_t *C, uint64_t *D, char *err, size_t errlen);
+tc_backend *tc_backend_open_fn(const char *name, tc_backend_fn fn, void *ctx);
 const tc_backend_info *tc_backend_get_info(const tc_backend *b);
 
 /* true if the backend can run the instruction; else why says why. */

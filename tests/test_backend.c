@@ -1,11 +1,13 @@
 /* Backends through the library and the CLI: exact and model agree where the
- * model is set to exact, chains replay step by step, bad input exits 2, and
+ * model is set to exact, the exact chains equal values computed by a second
+ * method (tools/chain_expect.py), bad input exits 2, and
  * a GPU backend that cannot be had says why. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include "oracle/profile.h"
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
+#include "tests/exact_profile.h"
 #include "tests/testutil.h"
 
 static const char *const some[] = {"mma.m16n8k16.f32.f16.f16.f32", "mma.m16n8k32.f16.e4m3.e5m2.f16",
@@ -25,23 +28,9 @@ static char profile_path[64];
 /* A profile holding the exact parameters for a few instructions. */
 static int write_exact_profile(void **state)
 {
-    model_profile p;
-    memset(&p, 0, sizeof p);
-    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
-        const tc_instr *ins = tc_instr_by_name(some[i]);
-        oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
-        tc_rounding rne = {.mode = TC_RNE, .ovf = TC_OVF_INF};
-        model_params mp = model_params_exact(f, rne);
-        if (profile_set(&p, ins->name, &mp))
-            return -1;
-    }
     snprintf(profile_path, sizeof profile_path, "/tmp/tcs-profile-%d.txt", (int)getpid());
-    FILE *f = fopen(profile_path, "w");
-    int rc = f ? profile_write(f, &p) : -1;
-    if (f && fclose(f) != 0)
-        rc = -1;
-    profile_free(&p);
-    return rc;
+    char err[256];
+    return tc_write_exact_profile(profile_path, some, sizeof some / sizeof some[0], err, sizeof err);
 }
 
 static int remove_profile(void **state)
@@ -80,41 +69,53 @@ static void model_with_exact_profile_matches_exact_backend(void **state)
     tc_backend_close(e);
 }
 
-/* Each chain step must be the exact oracle applied to the inputs returned,
- * and each next input the previous output rounded into A's format. */
-static void exact_chain_replays_step_by_step(void **state)
+/* Reads n hex numbers after the line naming them. */
+static void read_hex(FILE *f, const char *name, uint64_t *v, size_t n)
+{
+    char word[32];
+    if (fscanf(f, "%31s", word) != 1 || strcmp(word, name))
+        fail_msg("tests/data/chain/exact-bf16-rz.txt: no section %s", name);
+    for (size_t i = 0; i < n; i++)
+        if (fscanf(f, "%" SCNx64, &v[i]) != 1)
+            fail_msg("tests/data/chain/exact-bf16-rz.txt: section %s short at %zu", name, i);
+}
+
+/* The exact backend's chains against values computed by a second method
+ * (tools/chain_expect.py: Python Fractions and the IEEE rules written out
+ * there): every step's D the exact sum rounded once to f32 (RNE), every next
+ * input D converted to bf16 toward zero. */
+static void exact_chain_matches_an_independent_computation(void **state)
 {
     char err[384];
     tc_backend *e = tc_backend_open("exact", err, sizeof err);
     const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.bf16.bf16.f32");
-    size_t nch = 3, M = 16, K = 16;
-    int len = 4;
-    uint64_t *A0 = malloc(nch * M * K * 8), *B = malloc(nch * len * K * K * 8), *C = malloc(nch * len * M * K * 8);
-    uint64_t *X = malloc(nch * len * M * K * 8), *D = malloc(nch * len * M * K * 8), *R = malloc(M * K * 8);
-    /* inputs from the corpus generator: its A tiles (16 x 16 bf16) and C tiles (16 x 8 f32) */
-    size_t T = 2 * nch * (size_t)len + nch;
-    uint64_t *ga = malloc(T * M * K * 8), *gb = malloc(T * K * 8 * 8), *gc = malloc(T * M * 8 * 8);
-    tc_corpus_inputs(ins, T, 11, ga, gb, gc);
-    memcpy(A0, ga, nch * M * K * 8);
-    memcpy(B, ga + nch * M * K, nch * (size_t)len * K * K * 8);
-    memcpy(C, gc, nch * (size_t)len * M * K * 8);
+    FILE *f = fopen("tests/data/chain/exact-bf16-rz.txt", "r");
+    assert_non_null(f);
+    char line[256];
+    while (fgets(line, sizeof line, f) && line[0] == '#')
+        ;
+    size_t nch, M, K;
+    int len;
+    assert_int_equal(sscanf(line, "%zu %d %zu %zu", &nch, &len, &M, &K), 4);
+    assert_true(M == (size_t)ins->m && K == (size_t)ins->k);
+    size_t steps = nch * (size_t)len;
+    uint64_t *A0 = malloc(nch * M * K * 8), *B = malloc(steps * K * K * 8), *C = malloc(steps * M * K * 8);
+    uint64_t *Xw = malloc(steps * M * K * 8), *Dw = malloc(steps * M * K * 8);
+    uint64_t *X = malloc(steps * M * K * 8), *D = malloc(steps * M * K * 8);
+    read_hex(f, "A0", A0, nch * M * K);
+    read_hex(f, "B", B, steps * K * K);
+    read_hex(f, "C", C, steps * M * K);
+    read_hex(f, "X", Xw, steps * M * K);
+    read_hex(f, "D", Dw, steps * M * K);
+    fclose(f);
     tc_rounding rz = {.mode = TC_RZ, .ovf = TC_OVF_SAT};
     assert_int_equal(tc_backend_chain(e, ins, nch, len, A0, B, C, rz, X, D, err, sizeof err), 0);
-    oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
-    tc_rounding rne = {.mode = TC_RNE, .ovf = TC_OVF_INF};
-    for (size_t c = 0; c < nch; c++)
-        for (int i = 0; i < len; i++) {
-            size_t s = c * (size_t)len + (size_t)i;
-            if (i == 0)
-                assert_memory_equal(X + s * M * K, A0 + c * M * K, M * K * 8);
-            else
-                for (size_t x = 0; x < M * K; x++)
-                    assert_int_equal(X[s * M * K + x],
-                                     tc_encode(ins->a, tc_decode(ins->d, D[(s - 1) * M * K + x], false), false, rz));
-            oracle_mma_exact(f, (int)M, (int)K, (int)K, 1, X + s * M * K, B + s * K * K, C + s * M * K, R, rne);
-            assert_memory_equal(R, D + s * M * K, M * K * 8);
-        }
-    free(A0), free(B), free(C), free(X), free(D), free(R), free(ga), free(gb), free(gc);
+    for (size_t i = 0; i < steps * M * K; i++)
+        if (X[i] != Xw[i] || D[i] != Dw[i])
+            fail_msg("chain %zu step %zu element %zu: X 0x%llx D 0x%llx, independently X 0x%llx D 0x%llx",
+                     i / (M * K) / (size_t)len, i / (M * K) % (size_t)len, i % (M * K), (unsigned long long)X[i],
+                     (unsigned long long)D[i], (unsigned long long)Xw[i], (unsigned long long)Dw[i]);
+    free(A0), free(B), free(C), free(Xw), free(Dw), free(X), free(D);
     tc_backend_close(e);
 }
 
@@ -149,14 +150,14 @@ static void gpu_chain_matches_its_own_steps(void **state)
 {
     char err[384];
     tc_backend *g = tc_backend_open("gpu", err, sizeof err);
-    if (!g) { /* no GPU here: the refusal must say why (run-tests counts a skip as a failure) */
-        print_message("no GPU, chains not run: %s\n", err);
+    if (!g) { /* no GPU here: the refusal must say why, and the test is a skip, not a pass */
 #if !TC_HAVE_CUDA
         assert_string_equal(err, "no GPU backend: built without nvcc");
 #else
         assert_non_null(strstr(err, "GPU"));
 #endif
-        return;
+        print_message("no GPU, chains not run: %s\n", err);
+        skip();
     }
     size_t ncat, tried[4] = {0}; /* per A format, so that each sees all its roundings */
     const tc_instr *cat = tc_catalogue(&ncat);
@@ -255,14 +256,15 @@ static void cli_run_exact_gives_oracle_value(void **state)
     r = tc_run_cli("run --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 --a 1,2,3 "
                    "--b 0.5,0.25,0x1p-24 --c bits:0x3a83126f --json");
     assert_int_equal(r.status, 0);
-    /* 1/2 + 1/2 + 3*2^-24 + C: exact sum and its f32 rounding */
     assert_non_null(strstr(r.out, "\"instr\":\"mma.m16n8k16.f32.f16.f16.f32\""));
-    /* The exact backend's D is the correctly rounded value, within half an ulp. */
-    const char *d = strstr(r.out, "\"d\":\""), *rd = strstr(r.out, "\"rounded\":\"");
-    assert_non_null(d);
-    assert_non_null(rd);
-    assert_memory_equal(d + 5, rd + 11, 10);
-    assert_non_null(strstr(r.out, "\"err_ulps\":-0.108"));
+    /* By hand, in exact rationals: C = 0x3a83126f = 0x1.0624dep-10, and
+     * 1/2 + 1/2 + 3*2^-24 + C = 8598526063 / 2^33 = 1 + 8390.1083984375 * 2^-23.
+     * In f32 ulps at 1 (2^-23) the fraction is 8390 + 0.1083984375, so RNE
+     * keeps 8390 = 0x20c6: D = 0x3f800000 + 0x20c6 = 0x3f8020c6 (0x1.00418cp+0),
+     * the exact value is 0x1.00418c378p+0, D - exact = -0.1083984375 ulp. */
+    assert_non_null(strstr(r.out, "\"d\":\"0x3f8020c6\""));
+    assert_non_null(strstr(r.out, "\"exact\":\"0x1.00418c378p+0\""));
+    assert_non_null(strstr(r.out, "\"err_ulps\":-0.1083984375"));
     tc_run_result_free(&r);
     r = tc_run_cli("run --backend exact --instr mma.m16n8k32.s32.s8.s8.s32 --a 127,-128 --b 127,127 --c -5 --json");
     assert_int_equal(r.status, 0);
@@ -334,7 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(model_with_exact_profile_matches_exact_backend, write_exact_profile,
                                         remove_profile),
-        cmocka_unit_test(exact_chain_replays_step_by_step),
+        cmocka_unit_test(exact_chain_matches_an_independent_computation),
         cmocka_unit_test(gpu_chain_matches_its_own_steps),
         cmocka_unit_test(bad_backends_are_named),
         cmocka_unit_test(sparse_input_must_be_2_4),

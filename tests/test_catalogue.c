@@ -155,10 +155,11 @@ static void every_dense_entry_has_a_gpu_kernel(void **state)
         if (ck)
             assert_true(ck->block == (strncmp(c[i].name, "wgmma", 5) ? 256 : 128));
     }
-#else
+#else /* no kernel table in a build without nvcc: the backend must say so, and the test is a skip */
     char err[128];
     assert_null(tc_backend_open("gpu", err, sizeof err));
     assert_string_equal(err, "no GPU backend: built without nvcc");
+    skip();
 #endif
 }
 

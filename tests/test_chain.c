@@ -179,7 +179,7 @@ static void per_step_and_whole_chain_errors(void **state)
     free(ec);
 }
 
-static void long_chain_k16_exact_and_fast(void **state)
+static void long_chain_k16_rounds_each_step_correctly(void **state)
 {
     int m = 16, k = 16, len = LONG_LEN;
     size_t mk = (size_t)m * k, kk = (size_t)k * k;
@@ -191,12 +191,8 @@ static void long_chain_k16_exact_and_fast(void **state)
     for (size_t i = 0; i < len * kk; i++)
         B[i] = rand_f16(-4, 3);
     oracle_chain_rounded(H, m, k, 1, len, A0, B, NULL, RNE, RNE, X, D);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* Its speed is a figure of `make bench` (bench_oracle: oracle.chain.f16.f32.k16.len100), not a test. */
     oracle_chain_errors(H, m, k, 1, len, A0, B, NULL, X, D, es, ec);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    printf("# chain of %d steps, 16x16x16 f16: errors of every step in %.3f s\n", len, secs);
     for (size_t i = 0; i < len * mk; i++)
         assert_true(fabs(es[i].ulps) <= 0.5);
     /* The last step's exact value against plain MPFR. */
@@ -268,7 +264,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chain_of_exact_steps_has_zero_error),
         cmocka_unit_test(per_step_and_whole_chain_errors),
-        cmocka_unit_test(long_chain_k16_exact_and_fast),
+        cmocka_unit_test(long_chain_k16_rounds_each_step_correctly),
         cmocka_unit_test(inf_and_nan_spread_by_ieee_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

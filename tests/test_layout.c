@@ -1,6 +1,8 @@
 /* Fragment layouts and the wgmma shared-memory layout, on the host:
  * bijections, the ISA's packing rules, points read off the ISA's figures,
- * and the layout proof's own logic run on the exact backend. */
+ * and the layout proof's own logic: it passes on the exact backend and on an
+ * emulated warp with the right tables, and fails when two entries of a
+ * fragment table are swapped. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,6 +169,105 @@ static void layout_probe_passes_on_the_exact_backend(void **state)
     tc_backend_close(b);
 }
 
+/* ---- The proof fails on a wrong layout ----------------------------------------
+ * A warp emulated on the host. The "hardware" places the elements of an
+ * operand as the ISA says (tc_frag_table, checked above against the ISA's
+ * figures); the "executor" packs registers with its own table, here the true
+ * one with entries x0 and x1 swapped (a wrong layout in the executor: the
+ * thing the proof on the GPU must catch). Packing: reg[x] = M[exec[x]], read
+ * by the hardware as M_hw[true[x]]; so M_hw is M with cells true[x0] and
+ * true[x1] swapped. C and D share a table: a wrong C/D table swaps those
+ * cells of C on the way in and of D on the way out. The arithmetic in
+ * between is the exact oracle. x0 == x1 is the correct executor. */
+typedef struct {
+    tc_backend *exact;
+    tc_operand op;
+    size_t x0, x1;
+} warp_emu;
+
+static void swap_cells(uint64_t *tile, const uint16_t *tab, size_t x0, size_t x1)
+{
+    uint64_t t = tile[tab[x0]];
+    tile[tab[x0]] = tile[tab[x1]];
+    tile[tab[x1]] = t;
+}
+
+static int warp_emu_mma(void *ctx, const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
+                        const uint64_t *C, uint64_t *D, char *err, size_t errlen)
+{
+    const warp_emu *w = ctx;
+    tc_frag_shape s;
+    assert_true(tc_frag_shape_of(ins, w->op, &s));
+    size_t cells = (size_t)s.rows * (size_t)s.cols, mk = (size_t)ins->m * ins->k, kn = (size_t)ins->k * ins->n,
+           mn = (size_t)ins->m * ins->n;
+    uint16_t *tab = malloc(cells * sizeof *tab);
+    assert_int_equal(tc_frag_table(ins, w->op, tab, cells), cells);
+    uint64_t *A2 = malloc(ntiles * mk * 8), *B2 = malloc(ntiles * kn * 8), *C2 = calloc(ntiles * mn, 8);
+    memcpy(A2, A, ntiles * mk * 8);
+    memcpy(B2, B, ntiles * kn * 8);
+    if (C)
+        memcpy(C2, C, ntiles * mn * 8);
+    uint64_t *M = w->op == TC_OPND_A ? A2 : w->op == TC_OPND_B ? B2 : C2;
+    size_t per = w->op == TC_OPND_A ? mk : w->op == TC_OPND_B ? kn : mn;
+    for (size_t t = 0; t < ntiles; t++)
+        swap_cells(M + t * per, tab, w->x0, w->x1);
+    int rc = tc_backend_mma(w->exact, ins, ntiles, A2, B2, C2, D, err, errlen);
+    if (w->op == TC_OPND_C)
+        for (size_t t = 0; t < ntiles; t++)
+            swap_cells(D + t * mn, tab, w->x0, w->x1);
+    free(A2), free(B2), free(C2), free(tab);
+    return rc;
+}
+
+/* For each operand with a register fragment: the correct executor passes,
+ * and one with two entries swapped fails (two neighbours in one register,
+ * and the first and last entries). Sparse A is a compressed fragment, not a
+ * permutation of A's cells: its B and C/D tables are tried. */
+static void layout_probe_fails_on_a_permuted_layout(void **state)
+{
+    static const char *const names[] = {
+        "mma.m16n8k16.f32.f16.f16.f32",  "mma.m16n8k8.f16.f16.f16.f16",    "mma.m16n8k8.f32.tf32.tf32.f32",
+        "mma.m16n8k32.f32.e4m3.e5m2.f32", "mma.m8n8k4.f64.f64.f64.f64",    "mma.m16n8k32.s32.s8.s8.s32",
+        "wgmma.m64n8k16.f32.f16.f16.rs", "wgmma.m64n16k32.f16.e4m3.e4m3", "mma.sp.m16n8k32.f32.f16.f16.f32",
+        "wgmma.sp.m64n8k32.f32.f16.f16"};
+    char err[256], msg[384];
+    warp_emu w = {.exact = tc_backend_open("exact", err, sizeof err)};
+    assert_non_null(w.exact);
+    tc_backend *b = tc_backend_open_fn("warp-emulator", warp_emu_mma, &w);
+    assert_non_null(b);
+    size_t failed = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const tc_instr *ins = tc_instr_by_name(names[i]);
+        assert_non_null(ins);
+        for (int op = TC_OPND_A; op <= TC_OPND_C; op++) {
+            tc_frag_shape s;
+            if (!tc_frag_shape_of(ins, (tc_operand)op, &s) || (ins->sparse && op == TC_OPND_A))
+                continue;
+            size_t last = (size_t)s.threads * (size_t)s.elems - 1;
+            const size_t swaps[3][2] = {{0, 0}, {0, 1}, {0, last}};
+            for (size_t q = 0; q < 3; q++) {
+                w.op = (tc_operand)op;
+                w.x0 = swaps[q][0];
+                w.x1 = swaps[q][1];
+                int rc = tc_layout_probe(b, ins, msg, sizeof msg);
+                if (q == 0 && rc)
+                    fail_msg("%s: the correct layout fails: %s", names[i], msg);
+                if (q > 0 && !rc)
+                    fail_msg("%s %s: entries %zu and %zu swapped, yet the proof passes", names[i],
+                             tc_operand_name((tc_operand)op), w.x0, w.x1);
+                if (q > 0) {
+                    assert_non_null(strstr(msg, names[i]));
+                    assert_non_null(strstr(msg, "expected"));
+                    failed++;
+                }
+            }
+        }
+    }
+    assert_true(failed >= 40);
+    tc_backend_close(b);
+    tc_backend_close(w.exact);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +276,7 @@ int main(void)
         cmocka_unit_test(points_from_the_isa_figures),
         cmocka_unit_test(shared_memory_operands_hold_core_matrices),
         cmocka_unit_test(layout_probe_passes_on_the_exact_backend),
+        cmocka_unit_test(layout_probe_fails_on_a_permuted_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -462,11 +462,15 @@ static void test_carry_bits_wrap_only_when_exceeded(void **state)
     model_params u = base(), c1 = base();
     c1.carry_bits = 1;
     c1.exp_ref = u.exp_ref = MODEL_EXP_NORMALIZED;
-    /* 1.5 + 1.5 = 3 < 2^(0+1+1): fits one carry bit. 1.5*3 = 4.5 does not. */
+    /* The register: a sign bit and the integer bits up to the reference
+     * exponent E plus carry_bits, two's complement: with E = 0 (1.5) and one
+     * carry bit it holds [-2^(E+1+1), 2^(E+1+1)) = [-4, 4) and wraps modulo
+     * 2^(E+1+1+1) = 8. 1.5 + 1.5 = 3 fits. 1.5*3 = 4.5 does not: 4.5 - 8 =
+     * -3.5, exact in the f32 accumulator and output. */
     double a[3] = {1.5, 1.5, 1.5}, b[3] = {1, 1, 1};
     assert_true(run(&c1, 2, a, b, 0) == 3);
     assert_true(run(&u, 3, a, b, 0) == 4.5);
-    assert_true(run(&c1, 3, a, b, 0) != 4.5);
+    assert_true(run(&c1, 3, a, b, 0) == -3.5);
 }
 
 int main(void)

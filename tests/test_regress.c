@@ -11,13 +11,17 @@
 
 static void h100_sweep_replays_through_the_model(void **state)
 {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd,
-             "TCSCOPE=%s REGRESS_OUT=/tmp/tcs-regress tools/regress.sh reports/baselines/h100-sweep.json "
-             ">/tmp/tcs-regress.out 2>&1",
-             tc_cli_path());
+    /* paths of this process: two test runs on one machine must not share them */
+    char cmd[512], dir[64], log[80];
+    snprintf(dir, sizeof dir, "/tmp/tcs-regress-%d", (int)getpid());
+    snprintf(log, sizeof log, "%s.out", dir);
+    snprintf(cmd, sizeof cmd, "TCSCOPE=%s REGRESS_OUT=%s tools/regress.sh reports/baselines/h100-sweep.json >%s 2>&1",
+             tc_cli_path(), dir, log);
     int st = system(cmd);
-    char *out = tc_slurp("/tmp/tcs-regress.out");
+    char *out = tc_slurp(log);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, log);
+    if (system(cmd) != 0)
+        print_message("could not remove %s\n", dir);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
         fail_msg("regress failed:\n%s", out);
     assert_non_null(strstr(out, "no difference"));

@@ -200,6 +200,65 @@ static void committed_h100_sweep_is_complete_and_consistent(void **state)
     tc_record_free(&r);
 }
 
+/* The README's chain-sweep sentence ("median relative error after 100
+ * chained products is 0.35 (e4m3), 0.61 (e5m2), 0.027 (bf16), 0.0034 (f16),
+ * 0.0040 (tf32), 1.1e-6 (f32), 2.2e-15 (f64)") against the record, and what
+ * the numbers must satisfy whatever they are: steps 1..chain in order, each
+ * over at most trials * m * k elements (at least 99% of them), and at step 100 a format with fewer
+ * significand bits never beats one with more (e5m2 2, e4m3 3, bf16 7, f16
+ * and tf32 10, f32 23, f64 52). */
+static void committed_h100_sweep_backs_the_readme(void **state)
+{
+    static const struct {
+        const char *fmt;
+        double readme;
+        int bits;
+    } want[] = {{"e5m2", 0.61, 2},  {"e4m3", 0.35, 3},    {"bf16", 0.027, 7},    {"tf32", 0.0040, 10},
+                {"f16", 0.0034, 10}, {"f32", 1.1e-6, 23}, {"f64", 2.2e-15, 52}};
+    tc_record r;
+    char err[256];
+    if (tc_record_load("reports/baselines/h100-sweep.json", &r, err, sizeof err))
+        fail_msg("%s", err);
+    json_t *sw = tc_record_objects_of(&r, "sweep");
+    double at100[7];
+    for (size_t w = 0; w < 7; w++) {
+        size_t i;
+        json_t *o;
+        at100[w] = -1;
+        json_array_foreach(sw, i, o)
+        {
+            if (strcmp(json_string_value(json_object_get(o, "format")), want[w].fmt))
+                continue;
+            json_int_t chain = json_integer_value(json_object_get(o, "chain")),
+                       n = json_integer_value(json_object_get(o, "trials")) *
+                           json_integer_value(json_object_get(o, "m")) * json_integer_value(json_object_get(o, "k"));
+            json_t *steps = json_object_get(o, "steps");
+            assert_int_equal(json_array_size(steps), chain);
+            size_t j;
+            json_t *st;
+            json_array_foreach(steps, j, st)
+            {
+                assert_int_equal(json_integer_value(json_object_get(st, "step")), (json_int_t)j + 1);
+                /* n counts the elements with a defined relative error (not 0/0) */
+                json_int_t got = json_integer_value(json_object_get(st, "n"));
+                assert_true(got <= n && got >= n - n / 100);
+            }
+            at100[w] = json_number_value(json_object_get(json_array_get(steps, 99), "median"));
+        }
+        if (at100[w] < 0)
+            fail_msg("no %s sweep", want[w].fmt);
+        /* the README's two significant digits */
+        if (fabs(at100[w] - want[w].readme) > 0.051 * want[w].readme)
+            fail_msg("%s: median at step 100 is %g, the README says %g", want[w].fmt, at100[w], want[w].readme);
+    }
+    for (size_t w = 0; w + 1 < 7; w++)
+        if (want[w].bits < want[w + 1].bits && !(at100[w] > at100[w + 1]))
+            fail_msg("%s (%d bits) has a smaller median error than %s (%d bits)", want[w].fmt, want[w].bits,
+                     want[w + 1].fmt, want[w + 1].bits);
+    json_decref(sw);
+    tc_record_free(&r);
+}
+
 static int setup(void **state)
 {
     return mkdtemp(dir) ? 0 : -1;
@@ -220,6 +279,7 @@ int main(void)
         cmocka_unit_test(progress_is_silent_when_stderr_is_not_a_terminal),
         cmocka_unit_test(unwritable_directory_is_an_error),
         cmocka_unit_test(committed_h100_sweep_is_complete_and_consistent),
+        cmocka_unit_test(committed_h100_sweep_backs_the_readme),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

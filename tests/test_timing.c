@@ -219,6 +219,93 @@ static void test_baseline_timings_keep_their_promises(void **state)
     json_decref(rec);
 }
 
+/* What the record must satisfy whatever the numbers are, and the README's
+ * timing sentence: every catalogue entry timed once; no point of any table
+ * above the instruction's peak (fraction <= 1); the latency the mean of its
+ * runs; latency grows with wgmma's N; and "every dense wgmma type reaches
+ * 99.4-99.8% of its per-SM-per-clock peak at N=256; latency ... 201 cycles at
+ * N=256 and 77 at N=8; mma.sync k16 runs at 66% of peak; FP8 mma.sync at
+ * 21-27%", each to the README's rounding. */
+/* The number `key` of the record's line for `name`. */
+static double field_of(json_t *list, const char *name, const char *key)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(list, i, r) if (!strcmp(json_string_value(json_object_get(r, "instr")), name)) return json_number_value(
+        json_object_get(r, key));
+    fail_msg("%s: not in the bench record", name);
+    return 0;
+}
+#define frac_of(list, name) field_of(list, name, "fraction_of_peak")
+#define latency_of(list, name) field_of(list, name, "latency_cycles")
+
+static void test_baseline_is_physical_and_backs_the_readme(void **state)
+{
+    json_t *rec = baseline();
+    json_t *list = json_object_get(rec, "instructions");
+    size_t ncat;
+    const tc_instr *cat = tc_catalogue(&ncat);
+    unsigned char *seen = calloc(ncat, 1);
+    size_t i;
+    json_t *r;
+    json_array_foreach(list, i, r) {
+        const tc_instr *ins = tc_instr_by_name(json_string_value(json_object_get(r, "instr")));
+        assert_non_null(ins);
+        assert_int_equal(seen[ins - cat]++, 0);
+        double peak = tc_timing_peak_fma_per_clk(ins);
+        assert_true(fabs(json_number_value(json_object_get(r, "peak_fma_per_clk_per_sm")) - peak) < 1e-9 * peak);
+        size_t a, b;
+        json_t *row, *v;
+        size_t points = 0; /* null: a point not run (that occupancy not reached) */
+        json_array_foreach(json_object_get(json_object_get(r, "table"), "fma_per_clk_per_sm"), a, row)
+            json_array_foreach(row, b, v) if (!json_is_null(v)) {
+                assert_true(json_number_value(v) > 0 && json_number_value(v) <= peak);
+                points++;
+            }
+        assert_true(points > 0);
+        double sum = 0, lat = json_number_value(json_object_get(r, "latency_cycles"));
+        json_t *runs = json_object_get(r, "latency_cycles_runs");
+        json_array_foreach(runs, a, v) sum += json_number_value(v);
+        assert_true(lat > 0 && fabs(lat - sum / (double)json_array_size(runs)) <= 1.0);
+    }
+    for (size_t k = 0; k < ncat; k++)
+        if (!seen[k])
+            fail_msg("%s: not in the bench record", cat[k].name);
+    free(seen);
+    /* the README, to its rounding */
+    json_t *types = json_object_get(rec, "wgmma_type_best");
+    const char *key;
+    json_t *tb;
+    json_object_foreach(types, key, tb) {
+        double f = json_number_value(json_object_get(tb, "fraction_of_peak"));
+        assert_true(f >= 0.9935 && f < 0.9985);
+    }
+    assert_true(fabs(latency_of(list, "wgmma.m64n256k16.f32.f16.f16") - 201) < 0.5);
+    assert_true(fabs(latency_of(list, "wgmma.m64n8k16.f32.f16.f16") - 77) < 0.5);
+    static const int wn[] = {8, 16, 32, 64, 128, 256};
+    for (size_t k = 1; k < 6; k++) {
+        char a[64], b[64];
+        snprintf(a, sizeof a, "wgmma.m64n%dk16.f32.f16.f16", wn[k - 1]);
+        snprintf(b, sizeof b, "wgmma.m64n%dk16.f32.f16.f16", wn[k]);
+        assert_true(latency_of(list, a) < latency_of(list, b));
+    }
+    static const char *const k16[] = {"mma.m16n8k16.f16.f16.f16.f16", "mma.m16n8k16.f32.f16.f16.f32",
+                                      "mma.m16n8k16.f32.bf16.bf16.f32"};
+    for (size_t k = 0; k < 3; k++)
+        assert_true(fabs(frac_of(list, k16[k]) - 0.66) < 0.005);
+    static const char *const fp8[] = {"e4m3", "e5m2"};
+    for (size_t x = 0; x < 2; x++)
+        for (size_t y = 0; y < 2; y++)
+            for (int d = 0; d < 2; d++) {
+                char name[64];
+                snprintf(name, sizeof name, "mma.m16n8k32.%s.%s.%s.%s", d ? "f16" : "f32", fp8[x], fp8[y],
+                         d ? "f16" : "f32");
+                double f = frac_of(list, name);
+                assert_true(f >= 0.205 && f < 0.275);
+            }
+    json_decref(rec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_bench_bad_input),
         cmocka_unit_test(test_baseline_names_its_machine),
         cmocka_unit_test(test_baseline_timings_keep_their_promises),
+        cmocka_unit_test(test_baseline_is_physical_and_backs_the_readme),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
-/* tcscope verify, end to end on the model backend: a profile against itself
- * is verified (exit 0), against a different one it is not (exit 1, with the
- * failing inputs), sparse instructions on their kept terms, and bad input
- * exits 2 with a one-line message. */
+/* tcscope verify, end to end: the model in its exact setting against the
+ * MPFR oracle (two implementations) is verified (exit 0), a different
+ * profile is not (exit 1, with the failing inputs), sparse instructions on
+ * their kept terms, one flipped output bit is caught, and bad input exits 2
+ * with a one-line message. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,17 +11,68 @@
 
 #include <cmocka.h>
 
+#include "cases/verify.h"
+#include "oracle/oracle.h"
+#include "probes/probes.h"
 #include "tests/testutil.h"
 
 #define INSTR "--instr mma.m16n8k16.f32.f16.f16.f32"
 #define SYNTH "tests/profiles/synthetic.profile"
 
-static void test_profile_against_itself_is_verified(void **state)
+/* The exact setting of oracle/model.h (tests/profiles/exact.profile) against
+ * the exact backend (the MPFR oracle of oracle/exact.c): not one code path
+ * checked against itself. */
+static void test_exact_model_against_the_oracle_is_verified(void **state)
 {
-    tc_run_result r = tc_run_cli("verify --backend model:" SYNTH " --profile " SYNTH " " INSTR " --n 20000");
+    tc_run_result r = tc_run_cli("verify --backend exact --profile tests/profiles/exact.profile " INSTR " --n 20000");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "0 mismatches: VERIFIED"));
     tc_run_result_free(&r);
+}
+
+/* A target: the exact oracle, with one bit of one output flipped on its
+ * first call when flip is set (a deliberately broken tensor core). */
+typedef struct {
+    oracle_formats f;
+    int m, n, k;
+    bool flip;
+    int calls;
+} flip_target;
+
+static int flip_run(void *ctx, size_t ntiles, const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
+                    char *err, size_t errlen)
+{
+    flip_target *t = ctx;
+    tc_rounding rne = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+    oracle_mma_exact(t->f, t->m, t->n, t->k, ntiles, A, B, C, D, rne);
+    if (t->flip && t->calls == 0)
+        D[37] ^= 1; /* the last bit of one element: one ulp */
+    t->calls++;
+    return 0;
+}
+
+/* verify's claim is bit-exactness: on the flipped target it finds exactly
+ * the one element that differs; on the same target unflipped, none. */
+static void test_one_flipped_output_bit_is_caught(void **state)
+{
+    const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.f16.f16.f32");
+    flip_target ft = {{ins->a, ins->b, ins->c, ins->d}, ins->m, ins->n, ins->k, false, 0};
+    infer_target t = {ins->m, ins->n, ins->k, ft.f, flip_run, &ft, 0, 0, NULL, 0};
+    model_params p = model_params_exact(ft.f, (tc_rounding){.mode = TC_RNE, .ovf = TC_OVF_INF});
+    verify_result v;
+    char err[256];
+    for (int flip = 0; flip < 2; flip++) {
+        ft.flip = flip;
+        ft.calls = 0;
+        if (verify_run(&t, &p, 5000, 7, &v, err, sizeof err))
+            fail_msg("verify: %s", err);
+        assert_true(v.n >= 5000);
+        assert_int_equal(v.mismatches, (size_t)flip);
+        assert_int_equal(v.nfails, (size_t)flip);
+        if (flip)
+            assert_int_equal(v.fails[0].model_d ^ v.fails[0].c.d, 1);
+        verify_result_free(&v);
+    }
 }
 
 static void test_other_profile_is_not_verified_and_shows_inputs(void **state)
@@ -72,7 +124,8 @@ static void test_bad_input_exits_2_with_a_message(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_profile_against_itself_is_verified),
+        cmocka_unit_test(test_exact_model_against_the_oracle_is_verified),
+        cmocka_unit_test(test_one_flipped_output_bit_is_caught),
         cmocka_unit_test(test_other_profile_is_not_verified_and_shows_inputs),
         cmocka_unit_test(test_sparse_instruction_is_verified_on_its_kept_terms),
         cmocka_unit_test(test_bad_input_exits_2_with_a_message),
