@@ -127,7 +127,11 @@ static int run_random(const infer_target *t, const model *m, size_t n, uint64_t 
     size_t ntiles = (n + per_tile - 1) / per_tile;
     if (ntiles < VERIFY_NDIST - 1)
         ntiles = VERIFY_NDIST - 1;
-    size_t chunk = 4096;   /* tiles per call */
+    size_t chunk = ((size_t)1 << 21) / tcn;   /* tiles per call: VERIFY_MAX_N's memory bound */
+    if (chunk > 4096)
+        chunk = 4096;   /* dist[] below */
+    if (chunk < 1)
+        chunk = 1;
     uint64_t *A = malloc(chunk * ta * sizeof *A), *B = malloc(chunk * tb * sizeof *B);
     uint64_t *C = malloc(chunk * tcn * sizeof *C), *D = malloc(chunk * tcn * sizeof *D);
     uint64_t *M = malloc(chunk * tcn * sizeof *M);

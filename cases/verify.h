@@ -18,6 +18,10 @@
 #include "cases/infer.h"
 
 #define VERIFY_NDIST 5
+/* A proof takes 1..VERIFY_MAX_N elements (verify --n); its tiles are made
+ * and checked in chunks of at most 2^21 outputs (and 4096 tiles), so its
+ * memory stays under about 100 MB whatever n is. */
+#define VERIFY_MAX_N 1000000000ull
 #define VERIFY_MAX_FAILS 8
 
 typedef struct {

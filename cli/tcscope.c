@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "reports/text.h"
 
 static const struct {
     const char *name;
@@ -23,15 +24,31 @@ static const struct {
     {"choose", cmd_choose, "choose [constraints] [--json]         precision advice from recorded data"},
 };
 
+/* Messages echo file contents and option values: printed escaped
+ * (reports/text.h), so a binary file cannot drive the terminal. */
+static void vwarn(const char *cmd, const char *fmt, va_list ap)
+{
+    char msg[2048], safe[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    tc_text_escape(msg, safe, sizeof safe, true);
+    fprintf(stderr, "tcscope%s%s: %s\n", *cmd ? " " : "", cmd, safe);
+}
+
 int cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "tcscope %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vwarn(cmd, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return TC_EXIT_USAGE;
+}
+
+void cli_warn(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(cmd, fmt, ap);
+    va_end(ap);
 }
 
 const char *cli_opt(int argc, char **argv, int *i, const char *name, bool *missing)
@@ -45,7 +62,7 @@ const char *cli_opt(int argc, char **argv, int *i, const char *name, bool *missi
     if (arg[n] != '\0')
         return NULL;
     if (*i + 1 >= argc) {
-        fprintf(stderr, "tcscope: option %s needs a value\n", name);
+        cli_warn("", "option %s needs a value", name);
         *missing = true;
         return NULL;
     }
@@ -74,6 +91,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "tcscope: unknown command '%s' (try tcscope --help)\n", argv[1]);
-    return TC_EXIT_USAGE;
+    return cli_fail("", "unknown command '%s' (try tcscope --help)", argv[1]);
 }

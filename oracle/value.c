@@ -85,7 +85,9 @@ static bool parse_hex(const char *text, const char *s, bool neg, tc_parsed_value
         return fail(err, len, "bad hex float '%s': missing exponent digits", text);
     if (*end)
         return fail(err, len, "bad hex float '%s': unexpected character '%c'", text, *end);
-    if (e > EXP_LIMIT || e < -EXP_LIMIT)
+    /* The value's exponent, digits included: "0x0.<10^9 zeros>1p0" has a
+     * small 'p' but a scale that an int32 exponent cannot hold. */
+    if (e > EXP_LIMIT || e < -EXP_LIMIT || (sig && (exp + e > EXP_LIMIT || exp + e < -EXP_LIMIT)))
         return fail(err, len, "bad hex float '%s': exponent out of range", text);
     out->is_bits = false;
     out->sticky = sticky;   /* digits past 60 bits: kept as sticky, rounded once later */
@@ -289,4 +291,38 @@ bool tc_value_to_decimal(tc_value v, char *buf, size_t len)
     }
     free(d);
     return n >= 0 && (size_t)n < len;
+}
+
+static bool same_value(tc_value x, tc_value y)
+{
+    if (x.cls != y.cls)
+        return false;
+    if (x.cls == TC_NAN)
+        return true;
+    if (x.sign != y.sign)
+        return false;
+    return x.cls != TC_FINITE || tc_value_cmp(x, y) == 0;
+}
+
+bool tc_value_parse_exact(const char *text, const tc_format *f, uint64_t *bits, char *err,
+                          size_t errlen)
+{
+    tc_parsed_value pv;
+    if (!tc_value_parse(text, f, &pv, err, errlen))
+        return false;
+    if (pv.is_bits) {
+        *bits = pv.bits;
+        return true;
+    }
+    tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+    uint64_t enc = tc_encode(f, pv.v, pv.sticky, r);
+    tc_value back = tc_decode(f, enc, false);
+    /* the class too: a NaN that an integer format turns into 0 is not held */
+    if (pv.sticky || !same_value(back, pv.v)) {
+        char near[64];
+        tc_value_to_hex(back, near, sizeof near);
+        return fail(err, errlen, "'%s' is not representable in %s (nearest %s)", text, f->name, near);
+    }
+    *bits = enc;
+    return true;
 }
