@@ -201,13 +201,23 @@ static bool parse_bits(const char *text, const char *s, const tc_format *f, tc_p
     return true;
 }
 
+/* Messages quote the text, shortened so the reason after it survives a
+ * message buffer (a value may be megabytes of digits). */
+static void shorten(const char *text, char *buf, size_t len)
+{
+    size_t tl = strlen(text);
+    snprintf(buf, len, "%.*s%s", tl > 64 ? 56 : (int)tl, text, tl > 64 ? "...(long)" : "");
+}
+
 bool tc_value_parse(const char *text, const tc_format *f, tc_parsed_value *out, char *err,
                     size_t errlen)
 {
     if (!text || !*text)
         return fail(err, errlen, "bad value '': empty");
+    char shown[72];
+    shorten(text, shown, sizeof shown);
     if (!strncmp(text, "bits:", 5))
-        return parse_bits(text, text + 5, f, out, err, errlen);
+        return parse_bits(shown, text + 5, f, out, err, errlen);
     const char *s = text;
     bool neg = false;
     if (*s == '+' || *s == '-')
@@ -224,8 +234,8 @@ bool tc_value_parse(const char *text, const tc_format *f, tc_parsed_value *out, 
         return true;
     }
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        return parse_hex(text, s + 2, neg, out, err, errlen);
-    return parse_decimal(text, s, neg, out, err, errlen);
+        return parse_hex(shown, s + 2, neg, out, err, errlen);
+    return parse_decimal(shown, s, neg, out, err, errlen);
 }
 
 bool tc_value_parse_to_bits(const char *text, const tc_format *f, tc_rounding r, uint64_t *bits,
@@ -319,9 +329,10 @@ bool tc_value_parse_exact(const char *text, const tc_format *f, uint64_t *bits, 
     tc_value back = tc_decode(f, enc, false);
     /* the class too: a NaN that an integer format turns into 0 is not held */
     if (pv.sticky || !same_value(back, pv.v)) {
-        char near[64];
+        char near[64], shown[72];
         tc_value_to_hex(back, near, sizeof near);
-        return fail(err, errlen, "'%s' is not representable in %s (nearest %s)", text, f->name, near);
+        shorten(text, shown, sizeof shown);
+        return fail(err, errlen, "'%s' is not representable in %s (nearest %s)", shown, f->name, near);
     }
     *bits = enc;
     return true;
