@@ -276,6 +276,8 @@ static json_t *answers_json(const infer_result *fit, const tc_instr *ins, uint64
     size_t nreg = fit->ncases - fit->nextra;
     int digits = (ins->d->storage_bits + 3) / 4;
     char *hex = malloc(fit->ncases * (size_t)digits + 1);
+    if (!hex)
+        return json_string("out of memory: answers not recorded");
     for (size_t i = 0; i < fit->ncases; i++)
         snprintf(hex + i * (size_t)digits, (size_t)digits + 1, "%0*llx", digits,
                  (unsigned long long)fit->cases[i].d);
@@ -312,12 +314,16 @@ static json_t *features_json(tc_backend *be, const tc_instr *ins, char *err, siz
     tc_features_fasi2021(&cf);
     const tc_case **sel = malloc((cf.n + 1) * sizeof *sel);
     size_t n = 0;
-    for (size_t i = 0; i < cf.n; i++)
+    for (size_t i = 0; sel && i < cf.n; i++)
         if (tc_case_applies(&cf.cases[i], ins))
             sel[n++] = &cf.cases[i];
     json_t *out = json_array();
     tc_case_result *res = calloc(n + 1, sizeof *res);
-    if (n > 0 && tc_cases_run(be, ins, sel, n, res, err, errlen) != 0) {
+    if (!sel || !res) {
+        snprintf(err, errlen, "out of memory");
+        json_decref(out);
+        out = NULL;
+    } else if (n > 0 && tc_cases_run(be, ins, sel, n, res, err, errlen) != 0) {
         json_decref(out);
         out = NULL;
     } else {

@@ -28,6 +28,8 @@ static double runs_spread(const json_t *runs)
     if (n < 2)
         return -1;
     double *v = malloc(n * sizeof *v);
+    if (!v)
+        return -1;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         double x = tc_json_number(json_array_get(runs, i));

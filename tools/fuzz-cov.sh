@@ -16,7 +16,7 @@ parsers() {
     profile)  echo "oracle/profile.c:!^(profile_load|profile_save|profile_remove|profile_add_note|profile_set|profile_field_key|profile_field_count|profile_field_text)$" ;;
     casefile) echo "cases/casefile.c:. cases/casefile_bind.c:." ;;
     selector) echo "cases/casefile_bind.c:(term_match|tc_selector_match)$" ;;
-    corpus)   echo "probes/backend_corpus.c:(parse|resolve|hex|line_elems|dims_of|copy_str|twin_matches|dup_elems|chain_key)" ;;
+    corpus)   echo "probes/backend_corpus.c:^(tc_corpus_parse|tc_chain_parse|tc_corpus_resolve|tc_chain_resolve|tc_chain_key|backend_corpus.c:(hex_field|from_hex|corpus_line_elems|chain_dims_of|copy_str|twin_matches|dup_elems))$" ;;
     record)   echo "reports/record.c:(tc_record_load|read_line|is_trailer) reports/record_check.c:. reports/bench_import.c:. reports/compare.c:. reports/text.c:utf8" ;;
   esac
 }
