@@ -7,6 +7,9 @@
  *        run --backend B --instr NAME|all --random N [--seed S]
  *        run --backend B --instr NAME|all --random N --chain LEN [--cvt ROUND[,OVERFLOW]] [--seed S]
  *        run --backend B --instr NAME|all --check-layout [--json]
+ * N is 1..10^6 (corpus elements, or chains); LEN 1..10^6, and a chain line
+ * holds at most 2^27 elements (probes/backend_corpus.h), checked for every
+ * instruction before any runs; S is 0..2^64-1 (cli/args.c).
  * --cvt without OVERFLOW means sat; without --cvt: rne,sat, but rne,inf for
  * A = tf32 and for A = D (see default_cvt). Sparse and integer instructions
  * have no chains (all leaves them out). */
