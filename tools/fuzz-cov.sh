@@ -27,7 +27,7 @@ for bin in "$@"; do
   raw=build/fuzzcov/prof/$name.profraw; data=build/fuzzcov/prof/$name.profdata
   dirs=tests/fuzz/corpus/$name; [ -d "build/fuzz/corpus/$name" ] && dirs="$dirs build/fuzz/corpus/$name"
   # shellcheck disable=SC2086
-  LLVM_PROFILE_FILE=$raw "$bin" -runs=0 -rss_limit_mb=2560 $dirs >/dev/null 2>&1
+  LLVM_PROFILE_FILE=$raw "$bin" -runs=0 -rss_limit_mb=2560 -artifact_prefix="build/fuzzcov/prof/$name-" $dirs >/dev/null 2>&1
   "$PROF" merge -o "$data" "$raw"
   for spec in $(parsers "$name"); do
     file=${spec%%:*}; re=${spec#*:}
