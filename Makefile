@@ -160,3 +160,47 @@ REGRESS_BASE ?= reports/baselines/h100-sweep.json
 regress: build/tcscope
 	@tools/regress.sh $(REGRESS_BASE)
 # <<< reports
+
+# >>> fuzz (libFuzzer harnesses of the parsers: tests/fuzz/fuzz_*.c)
+# The library again, built by clang with the fuzzer's coverage hooks and
+# ASan/UBSan; each harness links it. Seeds: tests/fuzz/corpus/<harness>/.
+#   make fuzz FUZZ_S=600   each harness for FUZZ_S seconds (new inputs go to build/fuzz/corpus/)
+#   make fuzz-ci           each harness 30 s on its committed corpus (CI)
+#   make fuzz-cov          line coverage of the parsers by the corpora (llvm-cov)
+#   make fuzz-seeds        seeds cut from the project's files + what fuzzing found,
+#                          minimised (-merge=1) into tests/fuzz/corpus/
+FUZZ_CC    ?= clang
+FUZZ_S     ?= 60
+FUZZ_SRC    = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZERS     = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_COVS   = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzzcov/%)
+FUZZ_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -O0 -g -fprofile-instr-generate -fcoverage-mapping
+
+build/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -DTC_HAVE_CUDA=0 $(CPPFLAGS) -MMD -MP -c $< -o $@
+build/fuzz/libtcscope.a: $(LIB_SRC:%.c=build/fuzz/%.o)
+	@rm -f $@; ar rcs $@ $^
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libtcscope.a
+	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DTC_HAVE_CUDA=0 $(CPPFLAGS) -o $@ $< build/fuzz/libtcscope.a $(LDLIBS)
+
+build/fuzzcov/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -DTC_HAVE_CUDA=0 $(CPPFLAGS) -MMD -MP -c $< -o $@
+build/fuzzcov/libtcscope.a: $(LIB_SRC:%.c=build/fuzzcov/%.o)
+	@rm -f $@; ar rcs $@ $^
+build/fuzzcov/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzzcov/libtcscope.a
+	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DTC_HAVE_CUDA=0 $(CPPFLAGS) -o $@ $< build/fuzzcov/libtcscope.a $(LDLIBS)
+
+.PHONY: fuzz fuzz-ci fuzz-cov fuzz-seeds
+fuzz: $(FUZZERS)
+	@tools/fuzz.sh $(FUZZ_S) $(FUZZERS)
+fuzz-ci: $(FUZZERS)
+	@tools/fuzz.sh 30 $(FUZZERS)
+fuzz-cov: $(FUZZ_COVS)
+	@tools/fuzz-cov.sh $(FUZZ_COVS)
+# New seeds from the project's files, merged with what fuzzing found into the committed corpora.
+fuzz-seeds: build/tcscope $(FUZZERS)
+	@tools/fuzz-seeds.sh && tools/fuzz-merge.sh $(FUZZERS)
+# <<< fuzz

@@ -279,6 +279,8 @@ static json_t *answers_json(const infer_result *fit, const tc_instr *ins, uint64
     size_t nreg = fit->ncases - fit->nextra;
     int digits = (ins->d->storage_bits + 3) / 4;
     char *hex = malloc(fit->ncases * (size_t)digits + 1);
+    if (!hex)
+        return json_string("out of memory: answers not recorded");
     for (size_t i = 0; i < fit->ncases; i++)
         snprintf(hex + i * (size_t)digits, (size_t)digits + 1, "%0*llx", digits,
                  (unsigned long long)fit->cases[i].d);
@@ -316,12 +318,16 @@ static json_t *features_json(tc_backend *be, const tc_instr *ins, char *err, siz
     tc_features_fasi2021(&cf);
     const tc_case **sel = malloc((cf.n + 1) * sizeof *sel);
     size_t n = 0;
-    for (size_t i = 0; i < cf.n; i++)
+    for (size_t i = 0; sel && i < cf.n; i++)
         if (tc_case_applies(&cf.cases[i], ins))
             sel[n++] = &cf.cases[i];
     json_t *out = json_array();
     tc_case_result *res = calloc(n + 1, sizeof *res);
-    if (n > 0 && tc_cases_run(be, ins, sel, n, res, err, errlen) != 0) {
+    if (!sel || !res) {
+        snprintf(err, errlen, "out of memory");
+        json_decref(out);
+        out = NULL;
+    } else if (n > 0 && tc_cases_run(be, ins, sel, n, res, err, errlen) != 0) {
         json_decref(out);
         out = NULL;
     } else {
@@ -408,96 +414,140 @@ static void int_mma_wrap(const tc_instr *ins, size_t ntiles, const uint64_t *A, 
             }
 }
 
-static size_t count_diff(const uint64_t *x, const uint64_t *y, size_t n, size_t *first)
+/* The first element one overflow candidate (saturate or wrap) gets wrong,
+ * with its inputs, and how many it gets wrong: kept across chunks. */
+typedef struct {
+    size_t count, first;   /* first: SIZE_MAX while none */
+    uint64_t *a, *b;       /* the K terms of the first difference */
+    uint64_t c, hw, pred;
+} ctl_miss;
+
+static void ctl_note(ctl_miss *m, const tc_instr *ins, size_t base, size_t nc, const uint64_t *A,
+                     const uint64_t *B, const uint64_t *C, const uint64_t *D, const uint64_t *P)
 {
-    size_t d = 0;
-    *first = SIZE_MAX;
-    for (size_t i = 0; i < n; i++)
-        if (x[i] != y[i] && d++ == 0)
-            *first = i;
-    return d;
+    size_t per = (size_t)ins->m * ins->n;
+    for (size_t o = 0; o < nc; o++) {
+        if (D[o] == P[o] || m->count++ > 0)
+            continue;
+        size_t t = o / per, i = o % per / ins->n, j = o % ins->n;
+        m->first = base + o;
+        for (int kk = 0; kk < ins->k; kk++) {
+            m->a[kk] = A[(t * ins->m + i) * ins->k + kk];
+            m->b[kk] = B[(t * ins->k + kk) * ins->n + j];
+        }
+        m->c = C[o], m->hw = D[o], m->pred = P[o];
+    }
 }
+
+/* splitmix64 state before draw number `draw`: the state moves by a constant,
+ * so a chunk of operands is the same whatever the chunk size. */
+static uint64_t ctl_state(uint64_t seed, size_t draw)
+{
+    return seed + (uint64_t)draw * 0x9e3779b97f4a7c15ull;
+}
+
+/* Tiles per chunk of the control: about 2^16 outputs, so that its memory
+ * (about 8 * (M*K + K*N + 5*M*N) bytes a tile) stays under 64 MB whatever
+ * the count asked for. */
+#define CTL_CHUNK_ELEMENTS 65536
 
 /* Integer instructions are outside the floating-point model: the exact
  * integer sum is checked against the hardware, with the two overflow
  * behaviours an s32 accumulator can have (saturate, as the exact oracle
  * rounds, or wrap modulo 2^32) as candidates; the one the answers agree
- * with is the fingerprint, and the other is rejected with its first case. */
+ * with is the fingerprint, and the other is rejected with its first case.
+ * Operands: A's draws, then B's, then C's, from one splitmix stream. */
 static int audit_control(tc_backend *be, const tc_instr *ins, const audit_opts *o,
                          audit_result *out, char *err, size_t errlen)
 {
     size_t per = (size_t)ins->m * ins->n, ntiles = (o->verify_n + per - 1) / per;
-    size_t na = ntiles * ins->m * ins->k, nb = ntiles * ins->k * ins->n, nc = ntiles * per;
-    uint64_t *A = malloc(na * 8), *B = malloc(nb * 8), *C = malloc(nc * 8), *D = malloc(nc * 8),
-             *E = malloc(nc * 8), st = o->seed;
-    for (size_t i = 0; i < na; i++)
-        A[i] = control_operand(ins->a, &st);
-    for (size_t i = 0; i < nb; i++)
-        B[i] = control_operand(ins->b, &st);
-    for (size_t i = 0; i < nc; i++) {
-        C[i] = control_operand(ins->c, &st);
-        /* every 16th accumulator next to the s32 limits, so that sums cross them */
-        if (ins->c->specials == TC_SPECIALS_INT && i % 16 == 0)
-            C[i] = (i % 32 ? 0x7FFFFF00u : 0x80000000u) + (C[i] & 0xFF);
+    size_t ta = (size_t)ins->m * ins->k, tb = (size_t)ins->k * ins->n;
+    size_t chunk = CTL_CHUNK_ELEMENTS / per ? CTL_CHUNK_ELEMENTS / per : 1;
+    if (chunk > ntiles)
+        chunk = ntiles;
+    if (o->verify_n > AUDIT_MAX_N || ntiles == 0) {
+        snprintf(err, errlen, "audit: %zu elements asked; the proof takes 1..%llu", o->verify_n,
+                 AUDIT_MAX_N);
+        return -1;
     }
-    int rc = tc_backend_mma(be, ins, ntiles, A, B, C, D, err, errlen);
-    uint64_t *W = malloc(nc * 8);
-    if (rc == 0 && !W) {
+    uint64_t *A = malloc(chunk * ta * 8), *B = malloc(chunk * tb * 8), *C = malloc(chunk * per * 8),
+             *D = malloc(chunk * per * 8), *E = malloc(chunk * per * 8), *W = malloc(chunk * per * 8);
+    ctl_miss sat = {0, SIZE_MAX, calloc((size_t)ins->k, 8), calloc((size_t)ins->k, 8), 0, 0, 0};
+    ctl_miss wrp = {0, SIZE_MAX, calloc((size_t)ins->k, 8), calloc((size_t)ins->k, 8), 0, 0, 0};
+    int rc = 0;
+    if (!A || !B || !C || !D || !E || !W || !sat.a || !sat.b || !wrp.a || !wrp.b) {
         snprintf(err, errlen, "audit: out of memory");
         rc = -1;
     }
+    size_t na = ntiles * ta, nb = ntiles * tb, nc = ntiles * per;
+    tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
+    oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
+    for (size_t done = 0; rc == 0 && done < ntiles; done += chunk) {
+        size_t nt = ntiles - done < chunk ? ntiles - done : chunk;
+        uint64_t sa = ctl_state(o->seed, done * ta), sb = ctl_state(o->seed, na + done * tb),
+                 sc = ctl_state(o->seed, na + nb + done * per);
+        for (size_t i = 0; i < nt * ta; i++)
+            A[i] = control_operand(ins->a, &sa);
+        for (size_t i = 0; i < nt * tb; i++)
+            B[i] = control_operand(ins->b, &sb);
+        for (size_t i = 0; i < nt * per; i++) {
+            size_t g = done * per + i; /* the element's index in the whole proof */
+            C[i] = control_operand(ins->c, &sc);
+            /* every 16th accumulator next to the s32 limits, so that sums cross them */
+            if (ins->c->specials == TC_SPECIALS_INT && g % 16 == 0)
+                C[i] = (g % 32 ? 0x7FFFFF00u : 0x80000000u) + (C[i] & 0xFF);
+        }
+        rc = tc_backend_mma(be, ins, nt, A, B, C, D, err, errlen);
+        if (rc != 0)
+            break;
+        oracle_mma_exact(f, ins->m, ins->n, ins->k, nt, A, B, C, E, rne);
+        int_mma_wrap(ins, nt, A, B, C, W);
+        ctl_note(&sat, ins, done * per, nt * per, A, B, C, D, E);
+        ctl_note(&wrp, ins, done * per, nt * per, A, B, C, D, W);
+    }
     if (rc == 0) {
-        tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
-        oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
-        oracle_mma_exact(f, ins->m, ins->n, ins->k, ntiles, A, B, C, E, rne);
-        int_mma_wrap(ins, ntiles, A, B, C, W);
-        size_t first_sat, first_wrap;
-        size_t msat = count_diff(D, E, nc, &first_sat), mwrap = count_diff(D, W, nc, &first_wrap);
         if (ins->d->specials != TC_SPECIALS_INT)
-            mwrap = SIZE_MAX, first_wrap = SIZE_MAX;
-        bool wrap = mwrap < msat;
-        size_t mism = wrap ? mwrap : msat, first = wrap ? first_wrap : first_sat;
-        size_t rej_first = wrap ? first_sat : first_wrap;
-        const uint64_t *pred = wrap ? W : E, *rej = wrap ? E : W;
+            wrp.count = SIZE_MAX, wrp.first = SIZE_MAX;
+        bool wrap = wrp.count < sat.count;
+        const ctl_miss *win = wrap ? &wrp : &sat, *rej = wrap ? &sat : &wrp;
         json_t *ctl = json_pack("{s:s, s:I, s:I, s:b}", "against",
                                 wrap ? "exact integer sum wrapped modulo 2^32" : "exact oracle (saturating)",
-                                "elements", (json_int_t)nc, "mismatches", (json_int_t)mism,
-                                "equals_exact", msat == 0);
+                                "elements", (json_int_t)nc, "mismatches", (json_int_t)win->count,
+                                "equals_exact", sat.count == 0);
         json_t *evidence = json_object();
-        if (rej_first != SIZE_MAX) {
+        if (rej->first != SIZE_MAX) {
             json_object_set_new(evidence, "int_overflow",
                                 json_pack("{s:s, s:[{s:s, s:I, s:o, s:o}]}", "value",
                                           wrap ? "wrap" : "saturate", "rejected", "value",
                                           wrap ? "saturate" : "wrap", "contradicted",
-                                          (json_int_t)(wrap ? msat : mwrap), "hw",
-                                          bits_json(D[rej_first]), "predicted",
-                                          bits_json(rej[rej_first])));
+                                          (json_int_t)rej->count, "hw", bits_json(rej->hw),
+                                          "predicted", bits_json(rej->pred)));
         }
-        if (first != SIZE_MAX) {
-            size_t t = first / per, i = first % per / ins->n, j = first % ins->n;
+        if (win->first != SIZE_MAX) {
             json_t *a = json_array(), *b = json_array();
             for (int kk = 0; kk < ins->k; kk++) {
-                json_array_append_new(a, bits_json(A[(t * ins->m + i) * ins->k + kk]));
-                json_array_append_new(b, bits_json(B[(t * ins->k + kk) * ins->n + j]));
+                json_array_append_new(a, bits_json(win->a[kk]));
+                json_array_append_new(b, bits_json(win->b[kk]));
             }
             json_object_set_new(ctl, "first_difference",
                                 json_pack("{s:o, s:o, s:o, s:o, s:o}", "a", a, "b", b, "c",
-                                          bits_json(C[first]), "hw", bits_json(D[first]), "exact",
-                                          bits_json(pred[first])));
+                                          bits_json(win->c), "hw", bits_json(win->hw), "exact",
+                                          bits_json(win->pred)));
         }
         out->object = json_pack("{s:s, s:s, s:{s:s, s:s, s:b}, s:o, s:{s:I, s:I, s:b}, s:o, s:o}",
                                 "kind", "audit", "instr", ins->name, "fingerprint", "model",
                                 "exact integer sum (outside the floating-point model)", "int_overflow",
-                                wrap ? "wrap" : "saturate", "equals_exact_rne", msat == 0, "evidence",
+                                wrap ? "wrap" : "saturate", "equals_exact_rne", sat.count == 0, "evidence",
                                 evidence, "verification",
-                                "elements", (json_int_t)nc, "mismatches", (json_int_t)mism,
-                                "verified", mism == 0, "control", ctl, "timing",
+                                "elements", (json_int_t)nc, "mismatches", (json_int_t)win->count,
+                                "verified", win->count == 0, "control", ctl, "timing",
                                 timing_for(o->timing, ins->name));
         out->proof.n = nc;
-        out->proof.mismatches = mism;
+        out->proof.mismatches = win->count;
         out->control = true;
     }
     free(A), free(B), free(C), free(D), free(E), free(W);
+    free(sat.a), free(sat.b), free(wrp.a), free(wrp.b);
     return rc;
 }
 

@@ -20,6 +20,11 @@
 #include "cases/verify.h"
 #include "probes/probes.h"
 
+/* The proof's size (--n): 1..VERIFY_MAX_N elements, 10^6 by default on a
+ * GPU. Memory stays bounded whatever n is: tiles are made and checked in
+ * chunks (cases/verify.h; the integer control likewise, 2^16 outputs). */
+#define AUDIT_MAX_N VERIFY_MAX_N
+
 typedef struct {
     size_t verify_n;          /* random elements of the proof (rounded up to tiles) */
     size_t hunt_n;            /* elements of the proof per hunt family (cases/hunt.h), 0: none */

@@ -41,6 +41,12 @@
 
 /* Largest K a case may give values for (the catalogue's largest K fits). */
 enum { TC_CASE_MAX_K = 256 };
+/* The budget of `vary`: permutations, tiles and runs take N in 2..4096.
+ * A run batches at most TC_CASE_MAX_BATCH tiles of cases at a time and
+ * hands the backend at most TC_CASE_MAX_CALL_BYTES of operands per call,
+ * so a cases run stays under about 200 MB whatever the files ask. */
+enum { TC_CASE_MAX_VARY = 4096, TC_CASE_MAX_BATCH = 16384 };
+#define TC_CASE_MAX_CALL_BYTES (64u << 20)
 
 typedef enum {
     TC_OUT_EXACT,      /* equals oracle_dot_exact with `mode` */
@@ -68,7 +74,7 @@ typedef enum {
 
 typedef struct {
     tc_vary_kind kind;
-    int count;         /* PERMUTE, TILES, RUNS: number of variants (>= 2) */
+    int count;         /* PERMUTE, TILES, RUNS: number of variants, 2..TC_CASE_MAX_VARY */
     char which;        /* INPUT: 'a', 'b' or 'c' */
     int index;         /* INPUT: position in a or b */
     char *value;       /* INPUT: the replacement value's text */

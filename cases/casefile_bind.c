@@ -116,46 +116,12 @@ bool tc_case_applies(const tc_case *c, const tc_instr *ins)
            tc_selector_match(c->instr, ins, NULL, 0);
 }
 
-static bool same_value(tc_value x, tc_value y)
-{
-    if (x.cls != y.cls)
-        return false;
-    if (x.cls == TC_NAN)
-        return true;
-    if (x.sign != y.sign)
-        return false;
-    return x.cls != TC_FINITE || tc_value_cmp(x, y) == 0;
-}
-
-/* Text -> bits of f, refusing anything f cannot hold exactly. */
-static bool value_bits(const char *text, const tc_format *f, uint64_t *bits, char *msg, size_t len)
-{
-    tc_parsed_value pv;
-    if (!tc_value_parse(text, f, &pv, msg, len))
-        return false;
-    if (pv.is_bits) {
-        *bits = pv.bits;
-        return true;
-    }
-    tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
-    uint64_t enc = tc_encode(f, pv.v, pv.sticky, r);
-    tc_value back = tc_decode(f, enc, false);
-    if (pv.sticky || !same_value(back, pv.v)) {
-        char near[64];
-        tc_value_to_hex(back, near, sizeof near);
-        snprintf(msg, len, "'%s' is not representable in %s (nearest %s)", text, f->name, near);
-        return false;
-    }
-    *bits = enc;
-    return true;
-}
-
 static bool bind_one(const tc_case *c, int line, const char *what, const char *text,
                      const tc_format *f, const tc_instr *ins, uint64_t *bits, char *err,
                      size_t errlen)
 {
     char msg[200];
-    if (value_bits(text, f, bits, msg, sizeof msg))
+    if (tc_value_parse_exact(text, f, bits, msg, sizeof msg))
         return true;
     snprintf(err, errlen, "%s:%d: %s: %s, for %s", c->file, line, what, msg, ins->name);
     return false;
@@ -266,7 +232,11 @@ void tc_case_write(const tc_case *c, FILE *f)
 {
     fprintf(f, "[%s]\n", c->name);
     fprintf(f, "instr  = %s\n", c->instr);
-    fprintf(f, strstr(c->probes, " #") ? "probes = \"%s\"\n" : "probes = %s\n", c->probes);
+    /* quoted where the reader would cut a comment or trim blanks */
+    size_t pl = strlen(c->probes);
+    bool quote = strchr(c->probes, '#') || (pl && (isspace((unsigned char)c->probes[0]) ||
+                                                    isspace((unsigned char)c->probes[pl - 1])));
+    fprintf(f, quote ? "probes = \"%s\"\n" : "probes = %s\n", c->probes);
     if (c->feature)
         fprintf(f, "feature = %s\n", c->feature);
     if (c->level >= 0)

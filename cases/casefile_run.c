@@ -82,35 +82,48 @@ static void make_variant(const tc_case *c, const tc_case_bound *bd, int v, dot_i
     }
 }
 
-/* Runs the tiles on the backend; D[t] receives each tile's D[row][col]. */
+/* Runs the tiles on the backend; D[t] receives each tile's D[row][col].
+ * Calls take at most TC_CASE_MAX_CALL_BYTES of operands (hundreds of tiles
+ * even for the largest wgmma, so a batch still spreads over every SM). */
 static int run_tiles(tc_backend *be, const tc_instr *ins, const tc_case *const *cases,
                      const tile_spec *tiles, size_t nt, uint64_t *dout, char *err, size_t errlen)
 {
     size_t m = (size_t)ins->m, n = (size_t)ins->n, k = (size_t)ins->k;
-    uint64_t *A = calloc(nt * m * k, sizeof *A), *B = calloc(nt * k * n, sizeof *B);
-    uint64_t *C = calloc(nt * m * n, sizeof *C), *D = malloc(nt * m * n * sizeof *D);
+    size_t per_tile = (m * k + k * n + 2 * m * n) * sizeof(uint64_t);
+    size_t chunk = TC_CASE_MAX_CALL_BYTES / per_tile ? TC_CASE_MAX_CALL_BYTES / per_tile : 1;
+    if (chunk > nt)
+        chunk = nt;
+    uint64_t *A = malloc(chunk * m * k * sizeof *A), *B = malloc(chunk * k * n * sizeof *B);
+    uint64_t *C = malloc(chunk * m * n * sizeof *C), *D = malloc(chunk * m * n * sizeof *D);
+    int rc = 0;
     if (!A || !B || !C || !D) {
-        free(A), free(B), free(C), free(D);
-        snprintf(err, errlen, "out of memory for %zu tiles of %s", nt, ins->name);
-        return -1;
+        snprintf(err, errlen, "out of memory for %zu tiles of %s", chunk, ins->name);
+        rc = -1;
     }
-    for (size_t t = 0; t < nt; t++) {
-        const tc_case *c = cases[tiles[t].ncase];
-        size_t row = (size_t)c->row, col = (size_t)c->col;
-        for (size_t kk = 0; kk < k; kk++) {
-            A[t * m * k + row * k + kk] = tiles[t].in.a[kk];
-            B[t * k * n + kk * n + col] = tiles[t].in.b[kk];
+    for (size_t done = 0; rc == 0 && done < nt; done += chunk) {
+        size_t cn = nt - done < chunk ? nt - done : chunk;
+        const tile_spec *ts = tiles + done;
+        memset(A, 0, cn * m * k * sizeof *A);
+        memset(B, 0, cn * k * n * sizeof *B);
+        memset(C, 0, cn * m * n * sizeof *C);
+        for (size_t t = 0; t < cn; t++) {
+            const tc_case *c = cases[ts[t].ncase];
+            size_t row = (size_t)c->row, col = (size_t)c->col;
+            for (size_t kk = 0; kk < k; kk++) {
+                A[t * m * k + row * k + kk] = ts[t].in.a[kk];
+                B[t * k * n + kk * n + col] = ts[t].in.b[kk];
+            }
+            C[t * m * n + row * n + col] = ts[t].in.c;
         }
-        C[t * m * n + row * n + col] = tiles[t].in.c;
+        /* Poisoned so a backend that skips an element cannot pass for zero. */
+        memset(D, 0xA5, cn * m * n * sizeof *D);
+        rc = tc_backend_mma(be, ins, cn, A, B, C, D, err, errlen);
+        if (rc == 0)
+            for (size_t t = 0; t < cn; t++) {
+                const tc_case *c = cases[ts[t].ncase];
+                dout[done + t] = D[t * m * n + (size_t)c->row * n + (size_t)c->col];
+            }
     }
-    /* Poisoned so a backend that skips an element cannot pass for zero. */
-    memset(D, 0xA5, nt * m * n * sizeof *D);
-    int rc = tc_backend_mma(be, ins, nt, A, B, C, D, err, errlen);
-    if (rc == 0)
-        for (size_t t = 0; t < nt; t++) {
-            const tc_case *c = cases[tiles[t].ncase];
-            dout[t] = D[t * m * n + (size_t)c->row * n + (size_t)c->col];
-        }
     free(A), free(B), free(C), free(D);
     return rc;
 }
@@ -255,11 +268,9 @@ static void judge(const tc_case *c, const tc_instr *ins, const tile_spec *tiles,
     }
 }
 
-int tc_cases_run(tc_backend *be, const tc_instr *ins, const tc_case *const *cases, size_t n,
-                 tc_case_result *res, char *err, size_t errlen)
+static int run_group(tc_backend *be, const tc_instr *ins, const tc_case *const *cases, size_t n,
+                     tc_case_result *res, char *err, size_t errlen)
 {
-    if (n == 0)
-        return 0;
     char why[256];
     if (!tc_backend_supports(be, ins, why, sizeof why)) {
         snprintf(err, errlen, "%s: %s", ins->name, why);
@@ -327,4 +338,22 @@ out:
     free(first);
     free(bd);
     return rc;
+}
+
+/* Groups of cases of at most TC_CASE_MAX_BATCH tiles: the tile list holds
+ * every variant's inputs (4 KB each), so many files together stay bounded
+ * too. A case never straddles two groups (its variants are judged together;
+ * one case has at most TC_CASE_MAX_VARY of them). */
+int tc_cases_run(tc_backend *be, const tc_instr *ins, const tc_case *const *cases, size_t n,
+                 tc_case_result *res, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = i, nt = 0;
+        while (j < n && (j == i || nt + (size_t)variants_in_batch(cases[j]) <= TC_CASE_MAX_BATCH))
+            nt += (size_t)variants_in_batch(cases[j++]);
+        if (run_group(be, ins, cases + i, j - i, res + i, err, errlen) != 0)
+            return -1;
+        i = j;
+    }
+    return 0;
 }

@@ -123,6 +123,11 @@ static int step_as_tiles(tc_backend *b, const chain_run *cr, const uint64_t *X, 
     const size_t ntiles = T * nb;
     uint64_t *A = malloc(ntiles * M * K * sizeof *A), *B = calloc(ntiles * K * n, sizeof *B);
     uint64_t *C = calloc(ntiles * M * n, sizeof *C), *Dt = malloc(ntiles * M * n * sizeof *Dt);
+    if (!A || !B || !C || !Dt) {
+        free(A), free(B), free(C), free(Dt);
+        set_err(err, len, "out of memory for %zu tiles", ntiles);
+        return -1;
+    }
     for (size_t t = 0; t < T; t++)
         for (size_t jb = 0; jb < nb; jb++) {
             size_t tile = t * nb + jb, w = K - jb * n < n ? K - jb * n : n;
@@ -151,8 +156,12 @@ static int run_stepwise(tc_backend *b, chain_run *cr, char *err, size_t len)
 {
     size_t T = cr->T, mk = cr->mk, kk = cr->kk, n = (size_t)cr->n;
     uint64_t *Xin = malloc(T * mk * sizeof *Xin), *Bi = malloc(T * kk * sizeof *Bi), *Di = malloc(T * mk * sizeof *Di);
-    memcpy(Xin, cr->A0, T * mk * sizeof *Xin);
     int rc = 0;
+    if (!Xin || !Bi || !Di) {
+        set_err(err, len, "out of memory");
+        rc = -1;
+    } else
+        memcpy(Xin, cr->A0, T * mk * sizeof *Xin);
     for (size_t i = 0; i < n && rc == 0; i++) {
         for (size_t t = 0; t < T; t++) {
             memcpy(Bi + t * kk, cr->B + (t * n + i) * kk, kk * sizeof *Bi);
@@ -184,6 +193,10 @@ static int run_backend_chain(tc_backend *b, chain_run *cr, bool scaled, size_t *
             return -1;
         *path = "backend chain";
         uint64_t *want = malloc(mk * sizeof *want);
+        if (!want) {
+            set_err(err, len, "out of memory");
+            return -1;
+        }
         for (size_t t = 0; t < T; t++)
             for (size_t i = 1; i < n; i++) {
                 double l2;
@@ -266,6 +279,12 @@ static void step_stats(const chain_run *cr, const double *err, const double *ler
 {
     size_t total = cr->T * cr->mk, n = (size_t)cr->n, over = 0, nan = 0, ln;
     double *v = malloc(total * sizeof *v);
+    if (!v) { /* sweep_run's budget makes this rare; a step without figures says so */
+        st->n = 0;
+        st->median = st->p90 = st->max = st->local_median = st->local_p90 = st->local_max = NAN;
+        st->overflow = st->nan = NAN;
+        return;
+    }
     const double maxf = sweep_format_max(cr->p->fmt);
     double dmax = sweep_format_max(cr->dfmt);
     tc_rounding r = sweep_cvt_rounding(cr->p);
@@ -342,23 +361,40 @@ int sweep_run(tc_backend *b, const sweep_params *p, sweep_result *r, char *err, 
     cr.mk = (size_t)cr.m * cr.k;
     cr.kk = (size_t)cr.k * cr.k;
     size_t n = (size_t)cr.n, T = cr.T;
+    /* Every step of every trial is kept (B, X, D, two errors, A0): at most
+     * SWEEP_MAX_ELEMS elements, checked before the products are formed. */
+    if (T > SWEEP_MAX_ELEMS / (cr.kk + 5 * cr.mk) / n) {
+        set_err(err, len, "%zu trials of %zu steps of %s exceed the sweep budget of %llu elements "
+                "(trials x chain x (K*K + 5*M*K), K = %d, M = %d)", T, n, r->instr_name,
+                (unsigned long long)SWEEP_MAX_ELEMS, cr.k, cr.m);
+        return -1;
+    }
     cr.A0 = malloc(T * cr.mk * sizeof *cr.A0);
     cr.B = malloc(T * n * cr.kk * sizeof *cr.B);
     cr.X = malloc(T * n * cr.mk * sizeof *cr.X);
     cr.D = malloc(T * n * cr.mk * sizeof *cr.D);
     cr.log2_sx = calloc(T * n, sizeof *cr.log2_sx);
     double *errs = malloc(n * T * cr.mk * sizeof *errs), *lerrs = malloc(n * T * cr.mk * sizeof *lerrs);
-    draw_inputs(&cr);
     int rc = 0;
-    if (host)
-        run_host_chain(&cr);
-    else
-        rc = run_backend_chain(b, &cr, r->scaled, &r->cvt_mismatches, &r->chain_path, err, len);
+    if (!cr.A0 || !cr.B || !cr.X || !cr.D || !cr.log2_sx || !errs || !lerrs) {
+        set_err(err, len, "out of memory");
+        rc = -1;
+    } else {
+        draw_inputs(&cr);
+        if (host)
+            run_host_chain(&cr);
+        else
+            rc = run_backend_chain(b, &cr, r->scaled, &r->cvt_mismatches, &r->chain_path, err, len);
+    }
     if (rc == 0) {
         sweep_ref_job job = {p, cr.dfmt, cr.m, cr.k, cr.n, T, cr.A0, cr.B, cr.X, cr.D, cr.log2_sx, errs, lerrs};
         sweep_reference(&job);
         r->steps = calloc(n, sizeof *r->steps);
-        for (size_t i = 0; i < n; i++)
+        if (!r->steps) {
+            set_err(err, len, "out of memory");
+            rc = -1;
+        }
+        for (size_t i = 0; rc == 0 && i < n; i++)
             step_stats(&cr, errs + i * T * cr.mk, lerrs + i * T * cr.mk, i, &r->steps[i]);
     }
     if (rc == 0 && p->keep_trace) {

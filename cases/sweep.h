@@ -28,6 +28,16 @@
 #include "formats/formats.h"
 #include "probes/probes.h"
 
+/* A sweep keeps every step of every trial: trials x chain x (K*K + 5*M*K)
+ * elements of 8 bytes, at most SWEEP_MAX_ELEMS (2^27: 1 GiB), checked
+ * before anything is allocated (e.g. 100 trials of 100 steps of f16 at
+ * K = 16 take 1.5e7). */
+#define SWEEP_MAX_ELEMS (1ull << 27)
+/* The ranges of the settings (sweep's options, a --like record's, choose --chain). */
+#define SWEEP_MAX_CHAIN 100000
+#define SWEEP_MAX_TRIALS 1000000
+#define SWEEP_MAX_LOG_RANGE 60
+
 typedef enum { SWEEP_NORMAL, SWEEP_UNIFORM, SWEEP_LOGUNIFORM, SWEEP_INTS } sweep_dist;
 
 const char *sweep_dist_name(sweep_dist d);

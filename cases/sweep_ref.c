@@ -110,7 +110,7 @@ void sweep_reference(const sweep_ref_job *job)
     pthread_mutex_init(&pool.lock, NULL);
     pthread_t *th = malloc(nthreads * sizeof *th);
     size_t started = 0;
-    for (size_t i = 1; i < nthreads; i++)
+    for (size_t i = 1; th && i < nthreads; i++)
         if (pthread_create(&th[started], NULL, ref_worker, &pool) == 0)
             started++;
     ref_worker(&pool);   /* this thread works too; a failed create only costs speed */

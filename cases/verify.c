@@ -148,9 +148,11 @@ static int run_tiles(const infer_target *t, const model *m, size_t ntiles, uint6
                      void *arg, verify_result *r, char *err, size_t errlen)
 {
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    size_t chunk = 4096;   /* tiles per call */
-    if (chunk * tcn > ((size_t)1 << 22))
-        chunk = ((size_t)1 << 22) / tcn + 1;   /* about 32 MiB per output array */
+    size_t chunk = ((size_t)1 << 21) / tcn;   /* tiles per call: VERIFY_MAX_N's memory bound */
+    if (chunk > 4096)
+        chunk = 4096;
+    if (chunk < 1)
+        chunk = 1;
     uint64_t *A = malloc(chunk * ta * sizeof *A), *B = malloc(chunk * tb * sizeof *B);
     uint64_t *C = malloc(chunk * tcn * sizeof *C), *D = malloc(chunk * tcn * sizeof *D);
     uint64_t *M = malloc(chunk * tcn * sizeof *M);

@@ -24,6 +24,10 @@
 #define VERIFY_DIST_ADVERSARIAL 4
 #define VERIFY_DIST_HUNT 5
 #define VERIFY_NDIST (VERIFY_DIST_HUNT + HUNT_NFAMILIES)
+/* A proof takes 1..VERIFY_MAX_N elements (verify --n); its tiles are made
+ * and checked in chunks of at most 2^21 outputs (and 4096 tiles), so its
+ * memory stays under about 100 MB whatever n is. */
+#define VERIFY_MAX_N 1000000000ull
 #define VERIFY_MAX_FAILS 24
 
 typedef struct {

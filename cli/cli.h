@@ -4,6 +4,7 @@
 #define TC_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit statuses of the CLI contract. */
@@ -13,6 +14,19 @@ typedef int (*tc_cmd_fn)(int argc, char **argv);
 
 /* Prints "tcscope CMD: message" on stderr and returns TC_EXIT_USAGE. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same message, and the command goes on. Both print control
+ * characters and bytes that are not UTF-8 as \xHH (reports/text.h). */
+void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Counts and seeds (cli/args.c). A count is decimal digits in lo..hi; a
+ * seed is 0..2^64-1 in decimal or 0x hex. None takes a sign, a blank
+ * or a suffix. false after "tcscope CMD: bad OPT 'V' (...range...)". */
+bool cli_count(const char *cmd, const char *opt, const char *v, unsigned long long lo,
+               unsigned long long hi, unsigned long long *out);
+bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int hi, int *out);
+bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out);
+/* 0..max in decimal or 0x hex (a seed is 0..UINT64_MAX). */
+bool cli_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out);
 
 /* argv scanning: returns the value of --name VALUE or --name=VALUE at *i
  * (advancing *i), or NULL when argv[*i] is not that option. A missing value

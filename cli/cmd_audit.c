@@ -28,13 +28,21 @@ typedef struct {
     bool json, timing, keep_cases, force;
 } audit_args;
 
-/* A whole decimal or 0x number, nothing else. */
-static bool parse_u64(const char *v, unsigned long long *x)
+/* A comma list of --instr names or --merge folders: no empty item (",x",
+ * "x,", "x,,y"); with instrs, every name in the catalogue ("all" alone). */
+static int check_list(const char *opt, const char *text, bool instrs)
 {
-    char *end;
-    errno = 0;
-    *x = strtoull(v, &end, 0);
-    return !errno && !*end && *v && v[0] != '-';
+    char *copy = strdup(text), *rest = copy, *t;
+    if (!copy)
+        return cli_fail("audit", "out of memory");
+    int rc = TC_EXIT_OK;
+    while (rc == TC_EXIT_OK && (t = strsep(&rest, ",")) != NULL)
+        if (!*t)
+            rc = cli_fail("audit", "%s: empty item in '%s'", opt, text);
+        else if (instrs && strcmp(text, "all") && !tc_instr_by_name(t))
+            rc = cli_fail("audit", "%s: unknown instruction '%s' (see tcscope list)", opt, t);
+    free(copy);
+    return rc;
 }
 
 static int parse_args(int argc, char **argv, audit_args *a)
@@ -67,21 +75,17 @@ static int parse_args(int argc, char **argv, audit_args *a)
         }
         else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {
             unsigned long long x;
-            if (!parse_u64(v, &x))
-                return cli_fail("audit", "bad number '%s' for --n", v);
-            if (x == 0)
-                return cli_fail("audit", "--n must be at least 1");
+            if (!cli_count("audit", "--n", v, 1, AUDIT_MAX_N, &x))
+                return TC_EXIT_USAGE;
             a->n = (size_t)x;
         } else if ((v = cli_opt(argc, argv, &i, "--hunt-n", &miss))) {
             unsigned long long x;
-            if (!parse_u64(v, &x) || x == 0 || x > 100000000ull)
-                return cli_fail("audit", "bad --hunt-n '%s' (elements per hunt family, 1..1e8)", v);
+            if (!cli_count("audit", "--hunt-n", v, 1, 100000000ull, &x))   /* per hunt family */
+                return TC_EXIT_USAGE;
             a->hunt_n = (size_t)x;
         } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
-            unsigned long long x;
-            if (!parse_u64(v, &x))
-                return cli_fail("audit", "bad number '%s' for --seed", v);
-            a->seed = x;
+            if (!cli_seed("audit", "--seed", v, &a->seed))
+                return TC_EXIT_USAGE;
         } else if (!strcmp(argv[i], "--json"))
             a->json = true;
         else if (!strcmp(argv[i], "--no-timing"))
@@ -95,6 +99,8 @@ static int parse_args(int argc, char **argv, audit_args *a)
         else
             return cli_fail("audit", "unknown argument '%s'", argv[i]);
     }
+    if (check_list("--instr", a->instr, true) || (a->merge && check_list("--merge", a->merge, false)))
+        return TC_EXIT_USAGE;
     return TC_EXIT_OK;
 }
 
@@ -144,7 +150,7 @@ static json_t *measure_timing(const tc_instr *const *list, size_t n)
     tc_bench_opts o = {0, NULL, false};
     tc_bench *b = tc_bench_open(&o, err, sizeof err);
     if (!b) {
-        fprintf(stderr, "tcscope audit: timing skipped: %s\n", err);
+        cli_warn("audit", "timing skipped: %s", err);
         return arr;
     }
     tc_progress p;
@@ -173,6 +179,11 @@ static json_t *collect_timing(const audit_args *a, const tc_backend_info *info,
         json_t *t = load_bench_objects(a->timing_file, err, sizeof err);
         if (!t)
             cli_fail("audit", "--timing: %s", err);
+        else if (json_array_size(t) == 0) { /* e.g. a sweep record: no timing would be attached */
+            cli_fail("audit", "--timing %s: the record holds no bench object", a->timing_file);
+            json_decref(t);
+            return NULL;
+        }
         *source = a->timing_file;
         return t;
     }
@@ -184,7 +195,7 @@ static json_t *collect_timing(const audit_args *a, const tc_backend_info *info,
         return json_array();
     json_t *t = load_bench_objects(RECORDED_BENCH, err, sizeof err);
     if (!t) {
-        fprintf(stderr, "tcscope audit: no recorded timing: %s\n", err);
+        cli_warn("audit", "no recorded timing: %s", err);
         return json_array();
     }
     *source = "recorded: " RECORDED_BENCH;
@@ -210,16 +221,17 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
     const tc_instr *cat = tc_catalogue(&count);
     const tc_instr **list = calloc(count + 1, sizeof *list);
     size_t n = 0, nunsupported = 0;
+    bool refused = false;
     char why[256];
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; list && i < count; i++) {
         if (!instr_selected(name, cat[i].name))
             continue;
         if (i % a->nshards != a->shard)
             continue;
         if (tc_backend_supports(be, &cat[i], why, sizeof why))
             list[n++] = &cat[i];
-        else if (strcmp(name, "all"))
-            cli_fail("audit", "%s", why);
+        else if (strcmp(name, "all")) /* named: a partial audit would pass for the whole */
+            refused = true, cli_fail("audit", "%s", why);
         else
             nunsupported++;
     }
@@ -228,7 +240,7 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
                         "profile entry, or no kernel built)\n",
                 nunsupported, tc_backend_get_info(be)->backend);
     *out = list;
-    return n;
+    return refused ? 0 : n;
 }
 
 static void print_human(const audit_result *r)
@@ -300,7 +312,7 @@ static int write_outputs(const audit_args *a, tc_outdir *d, tc_record *rec, mode
     if (tc_out_write(d, name, emit_profile, prof, err, sizeof err) != 0)
         return cli_fail("audit", "%s", err);
     if (!partial && tc_report_write(rec, d, "audit", err, sizeof err) != 0)
-        fprintf(stderr, "tcscope audit: report not written: %s\n", err);
+        cli_warn("audit", "report not written: %s", err);
     if (tc_run_end(d, partial, err, sizeof err) != 0)
         return cli_fail("audit", "%s", err);
     return TC_EXIT_OK;
@@ -457,7 +469,7 @@ int cmd_audit(int argc, char **argv)
             break;
         }
         if (arc != 0) {
-            fprintf(stderr, "tcscope audit: %s: %s\n", list[i]->name, err);
+            cli_warn("audit", "%s: %s", list[i]->name, err);
             status = TC_EXIT_DIFF;
             continue;
         }
@@ -478,7 +490,7 @@ int cmd_audit(int argc, char **argv)
         fflush(stdout);
         json_t *obj = json_incref(r.object);
         if (tc_record_add(&rec, obj, err, sizeof err) != 0)
-            fprintf(stderr, "tcscope audit: %s: record: %s\n", list[i]->name, err);
+            cli_warn("audit", "%s: record: %s", list[i]->name, err);
         audit_result_free(&r);
     }
     const char *pname = a.profile_name ? a.profile_name : "audit";
@@ -495,7 +507,7 @@ int cmd_audit(int argc, char **argv)
         printf("# written: %s/audit.jsonl, %s/%s.profile, %s/audit.md, %s/audit.html\n", a.out, a.out, pname,
                a.out, a.out);
     if (fallback)
-        fprintf(stderr, "tcscope audit: reminder: this was the recorded model, not a GPU.\n");
+        cli_warn("audit", "reminder: this was the recorded model, not a GPU.");
     profile_free(&prof);
     tc_record_free(&rec);
     json_decref(timing);

@@ -35,17 +35,13 @@ static int parse(int argc, char **argv, bench_args *a)
         else if ((v = cli_opt(argc, argv, &i, "--sass", &missing)))
             a->sass = v;
         else if ((v = cli_opt(argc, argv, &i, "--device", &missing))) {
-            char *end;
-            long d = strtol(v, &end, 10);
-            if (*end || d < 0 || d > 64)
-                return cli_fail("bench", "bad device '%s'", v);
-            a->device = (int)d;
+            if (!cli_count_int("bench", "--device", v, 0, 64, &a->device))
+                return TC_EXIT_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--cublas-size", &missing))) {
-            char *end;
-            long s = strtol(v, &end, 10);
-            if (*end || s < 256 || s > 16384 || s % 256)
+            if (!cli_count_int("bench", "--cublas-size", v, 256, 16384, &a->cublas_size))
+                return TC_EXIT_USAGE;
+            if (a->cublas_size % 256)
                 return cli_fail("bench", "bad --cublas-size '%s' (a multiple of 256, 256..16384)", v);
-            a->cublas_size = (int)s;
         } else if (missing)
             return TC_EXIT_USAGE;
         else if (!strcmp(argv[i], "--json"))

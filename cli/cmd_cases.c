@@ -251,7 +251,7 @@ static int run_files(const cases_opts *o)
                 rc = cli_fail(CMD, "backend %s cannot run %s: %s", o->backend, ins->name, why);
                 break;
             }
-            fprintf(stderr, "tcscope cases: skipping %s on %s: %s\n", ins->name, o->backend, why);
+            cli_warn("cases", "skipping %s on %s: %s", ins->name, o->backend, why);
             continue;
         }
         if (tc_cases_run(be, ins, sel, n, res, err, sizeof err) != 0) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cases/sweep.h"
 #include "cli/cli.h"
 #include "reports/choose.h"
 
@@ -18,6 +19,7 @@
 #define DEFAULT_SWEEP_WGMMA "reports/baselines/h100-sweep-wgmma.json"
 #define DEFAULT_BENCH "reports/baselines/h100-bench.json"
 #define MAX_FILES 16
+#define MAX_K 1000000000  /* a dot length: compared, never allocated */
 
 static bool parse_pos_double(const char *s, double *out)
 {
@@ -40,17 +42,6 @@ static bool parse_range(const char *s, double *lo, double *hi)
     return parse_pos_double(a, lo) && parse_pos_double(colon + 1, hi) && *lo < *hi;
 }
 
-static bool parse_count(const char *s, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < 1 || v > 1000000000)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 /* Loads each file and appends its objects of `kind` to `into`. */
 static int load_all(const char *const *paths, size_t n, const char *kind, json_t *into, tc_record *merged)
 {
@@ -60,6 +51,11 @@ static int load_all(const char *const *paths, size_t n, const char *kind, json_t
         if (tc_record_load_any(paths[i], &r, err, sizeof err))
             return cli_fail("choose", "%s", err);
         json_t *objs = tc_record_objects_of(&r, kind);
+        if (json_array_size(objs) == 0) { /* a file given for nothing would be a silent no-op */
+            json_decref(objs);
+            tc_record_free(&r);
+            return cli_fail("choose", "%s holds no %s object", paths[i], kind);
+        }
         json_array_extend(into, objs);
         if (merged)
             json_array_extend(merged->objects, r.objects);
@@ -138,11 +134,11 @@ int cmd_choose(int argc, char **argv)
             if (!parse_pos_double(v, &o.max_rel_err))
                 return cli_fail("choose", "bad --max-rel-err '%s' (a positive number)", v);
         } else if ((v = cli_opt(argc, argv, &i, "--k", &missing))) {
-            if (!parse_count(v, &o.k))
-                return cli_fail("choose", "bad --k '%s'", v);
+            if (!cli_count_int("choose", "--k", v, 1, MAX_K, &o.k))
+                return TC_EXIT_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--chain", &missing))) {
-            if (!parse_count(v, &o.depth))
-                return cli_fail("choose", "bad --chain '%s' (a depth >= 1)", v);
+            if (!cli_count_int("choose", "--chain", v, 1, SWEEP_MAX_CHAIN, &o.depth))
+                return TC_EXIT_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--range", &missing))) {
             if (!parse_range(v, &o.range_lo, &o.range_hi))
                 return cli_fail("choose", "bad --range '%s' (LO:HI, 0 < LO < HI)", v);
@@ -150,9 +146,12 @@ int cmd_choose(int argc, char **argv)
             if (strcmp(v, "median") && strcmp(v, "p90") && strcmp(v, "max"))
                 return cli_fail("choose", "bad --stat '%s' (median, p90 or max)", v);
             o.stat = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--dist", &missing)))
+        } else if ((v = cli_opt(argc, argv, &i, "--dist", &missing))) {
+            sweep_dist d;
+            if (!sweep_dist_parse(v, &d))
+                return cli_fail("choose", "bad --dist '%s' (normal, uniform, loguniform, ints)", v);
             o.dist = v;
-        else if ((v = cli_opt(argc, argv, &i, "--sweep", &missing))) {
+        } else if ((v = cli_opt(argc, argv, &i, "--sweep", &missing))) {
             if (ns == MAX_FILES)
                 return cli_fail("choose", "too many --sweep files");
             sweeps[ns++] = v;

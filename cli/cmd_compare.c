@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "reports/compare.h"
+#include "reports/text.h"
 
 /* "0.05" or "5%": a relative threshold in [0, 10]. */
 static bool parse_threshold(const char *s, double *out)
@@ -23,6 +24,14 @@ static bool parse_threshold(const char *s, double *out)
         return false;
     *out = v;
     return true;
+}
+
+/* Messages quote record text (keys, values): escaped for the terminal. */
+static void print_safe(const char *prefix, const char *msg)
+{
+    char safe[2048];
+    tc_text_escape(msg ? msg : "?", safe, sizeof safe, false);
+    printf("%s%s\n", prefix, safe);
 }
 
 static void print_json(json_t *o)
@@ -79,7 +88,7 @@ int cmd_compare(int argc, char **argv)
             print_json(c);
             json_decref(c);
         } else if (json_object_get(d, "message")) {
-            printf("note: %s\n", json_string_value(json_object_get(d, "message")));
+            print_safe("note: ", json_string_value(json_object_get(d, "message")));
         } else {
             char *x = json_dumps(json_object_get(d, "old"), JSON_ENCODE_ANY);
             char *y = json_dumps(json_object_get(d, "new"), JSON_ENCODE_ANY);
@@ -95,7 +104,7 @@ int cmd_compare(int argc, char **argv)
             print_json(c);
             json_decref(c);
         } else
-            printf("changed: %s\n", json_string_value(json_object_get(d, "message")));
+            print_safe("changed: ", json_string_value(json_object_get(d, "message")));
     }
     size_t nold = json_array_size(rec[0].objects), nnew = json_array_size(rec[1].objects);
     if (json) {

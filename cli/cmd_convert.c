@@ -69,7 +69,9 @@ static int convert_one(const convert_opts *o, const char *text)
     return TC_EXIT_OK;
 }
 
-/* Values one per line from stdin; an empty line is an error. */
+/* Values one per line from stdin. An empty line, a NUL byte (which would
+ * end the value early and drop the rest of the line unread), a read error
+ * (stdin a directory) or no value at all is an error. */
 static int convert_stdin(const convert_opts *o)
 {
     char *line = NULL;
@@ -77,16 +79,23 @@ static int convert_stdin(const convert_opts *o)
     ssize_t n;
     long lineno = 0;
     int rc = TC_EXIT_OK;
+    errno = 0;
     while (rc == TC_EXIT_OK && (n = getline(&line, &cap, stdin)) >= 0) {
         lineno++;
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
             line[--n] = '\0';
-        if (n == 0) {
+        if (strlen(line) != (size_t)n)
+            rc = cli_fail(CMD, "NUL byte in line %ld on standard input", lineno);
+        else if (n == 0)
             rc = cli_fail(CMD, "empty line %ld on standard input", lineno);
-            break;
-        }
-        rc = convert_one(o, line);
+        else
+            rc = convert_one(o, line);
+        errno = 0;
     }
+    if (rc == TC_EXIT_OK && (ferror(stdin) || errno))
+        rc = cli_fail(CMD, "cannot read standard input: %s", strerror(errno ? errno : EIO));
+    else if (rc == TC_EXIT_OK && lineno == 0)
+        rc = cli_fail(CMD, "no value on standard input");
     free(line);
     return rc;
 }
@@ -134,11 +143,9 @@ int cmd_convert(int argc, char **argv)
                 goto out;
             }
         } else if ((v = cli_opt(argc, argv, &i, "--rbits", &missing))) {
-            char *end;
-            errno = 0;
-            unsigned long long rb = strtoull(v, &end, 0);
-            if (*v == '-' || *end || errno || rb > 0xFFFFFFFFull) {
-                rc = cli_fail(CMD, "bad --rbits '%s': expected an integer 0..0xffffffff", v);
+            uint64_t rb;
+            if (!cli_u64(CMD, "--rbits", v, 0xFFFFFFFFu, &rb)) {
+                rc = TC_EXIT_USAGE;
                 goto out;
             }
             o.r.rbits = (uint32_t)rb;

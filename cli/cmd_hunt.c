@@ -32,16 +32,6 @@ typedef struct {
     bool json;
 } hunt_args;
 
-static bool parse_count(const char *v, unsigned long long max, unsigned long long *x)
-{
-    char *end;
-    errno = 0;
-    if (!*v || v[0] == '-')
-        return false;
-    *x = strtoull(v, &end, 0);
-    return !errno && !*end && *x <= max;
-}
-
 static int parse_args(int argc, char **argv, hunt_args *a)
 {
     *a = (hunt_args){NULL, "h100", "all", NULL, 400000, 0x4B1D5EED, 128, false};
@@ -56,15 +46,17 @@ static int parse_args(int argc, char **argv, hunt_args *a)
             a->instr = v;
         else if ((v = cli_opt(argc, argv, &i, "--out", &miss)))
             a->out = v;
-        else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {
-            if (!parse_count(v, 100000000ull, &a->n) || a->n == 0)
-                return cli_fail(CMD, "bad --n '%s' (elements per family and instruction, 1..1e8)", v);
+        else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {   /* per family and instruction */
+            if (!cli_count(CMD, "--n", v, 1, 100000000ull, &a->n))
+                return TC_EXIT_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
-            if (!parse_count(v, ~0ull, &a->seed) || a->seed == 0)
-                return cli_fail(CMD, "bad --seed '%s' (a nonzero 64-bit number)", v);
-        } else if ((v = cli_opt(argc, argv, &i, "--sample", &miss))) {
-            if (!parse_count(v, 4096, &a->sample))
-                return cli_fail(CMD, "bad --sample '%s' (answers kept per family, 0..4096)", v);
+            uint64_t sd;
+            if (!cli_seed(CMD, "--seed", v, &sd))
+                return TC_EXIT_USAGE;
+            a->seed = sd;
+        } else if ((v = cli_opt(argc, argv, &i, "--sample", &miss))) {   /* answers kept per family */
+            if (!cli_count(CMD, "--sample", v, 0, 4096, &a->sample))
+                return TC_EXIT_USAGE;
         } else if (miss)
             return TC_EXIT_USAGE;
         else if (!strcmp(argv[i], "--json"))
@@ -92,13 +84,14 @@ static int select_instrs(const char *sel, const tc_instr ***out, size_t *n)
         *out = list;
         return TC_EXIT_OK;
     }
-    char *copy = strdup(sel), *save = NULL;
+    char *copy = strdup(sel);
     if (!copy) {
         free(list);
         return cli_fail(CMD, "out of memory");
     }
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const tc_instr *ins = tc_instr_by_name(tok);
+    char *rest = copy, *tok;
+    while ((tok = strsep(&rest, ",")) != NULL) {
+        const tc_instr *ins = *tok ? tc_instr_by_name(tok) : NULL;
         if (!ins || *n == count) {
             int rc = cli_fail(CMD, "unknown instruction '%s' (see tcscope list)", tok);
             free(copy);

@@ -7,6 +7,9 @@
  *        run --backend B --instr NAME|all --random N [--seed S]
  *        run --backend B --instr NAME|all --random N --chain LEN [--cvt ROUND[,OVERFLOW]] [--seed S]
  *        run --backend B --instr NAME|all --check-layout [--json]
+ * N is 1..10^6 (corpus elements, or chains); LEN 1..10^6, and a chain line
+ * holds at most 2^27 elements (probes/backend_corpus.h), checked for every
+ * instruction before any runs; S is 0..2^64-1 (cli/args.c).
  * --cvt without OVERFLOW means sat; without --cvt: rne,sat, but rne,inf for
  * A = tf32 and for A = D (see default_cvt). Sparse and integer instructions
  * have no chains (all leaves them out). */
@@ -27,12 +30,13 @@
 
 #define CMD "run"
 #define MAX_K 4096
+#define MAX_CHAIN_LEN 1000000
 
 typedef struct {
     const char *backend, *instr, *a, *b, *c;
     bool json, check_layout;
     long long random;  /* corpus elements per instruction (chains with --chain), 0: one element */
-    unsigned long long seed;
+    uint64_t seed;
     int chain;         /* steps per chain, 0: no chains */
     tc_rounding cvt;   /* D -> A between chain steps */
     bool cvt_given;    /* else default_cvt, per instruction */
@@ -46,43 +50,32 @@ typedef struct chain_twins {
     tc_chain_rec *recs; /* at most one per catalogue entry */
 } chain_twins;
 
-/* "v,v,v" into bits of f (rounded once, RNE); n receives the count. */
+/* "v,v,v" into bits of f, each held exactly by f; n receives the count. */
 static int parse_list(const char *what, const char *text, const tc_format *f, int kmax, uint64_t *out, int *n)
 {
-    char *copy = strdup(text), *save = NULL;
+    char *copy = strdup(text), *rest = copy, *tok;
     if (!copy)
         return cli_fail(CMD, "out of memory");
     int count = 0, rc = TC_EXIT_OK;
-    tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
-    const char *p = copy;
-    if (!*p)
+    if (!*copy)
         rc = cli_fail(CMD, "--%s: no values", what);
-    for (char *tok = strtok_r(copy, ",", &save); rc == TC_EXIT_OK && tok; tok = strtok_r(NULL, ",", &save)) {
+    /* strsep, not strtok: "1,", ",1" and "1,,2" hold an empty value to report */
+    while (rc == TC_EXIT_OK && (tok = strsep(&rest, ",")) != NULL) {
+        if (!*tok) {
+            rc = cli_fail(CMD, "--%s: empty value in '%s'", what, text);
+            break;
+        }
         if (count >= kmax) {
             rc = cli_fail(CMD, "--%s: more than k = %d values", what, kmax);
             break;
         }
         char err[256];
-        tc_parsed_value pv;
-        if (!tc_value_parse(tok, f, &pv, err, sizeof err)) {
-            rc = cli_fail(CMD, "--%s: bad value '%s': %s", what, tok, err);
-            break;
-        }
-        out[count] = pv.is_bits ? pv.bits : tc_encode(f, pv.v, pv.sticky, r);
-        /* An operand that the format cannot hold exactly would make the run
-         * answer a different question than the one asked. */
-        tc_value got = tc_decode(f, out[count], false);
-        if (!pv.is_bits && (pv.sticky || (pv.v.cls != TC_NAN && tc_value_cmp(got, pv.v) != 0))) {
-            char near[96];
-            tc_value_to_hex(got, near, sizeof near);
-            rc = cli_fail(CMD, "--%s: value '%s' is not representable in %s (nearest: %s)", what,
-                          tok, f->name, near);
+        if (!tc_value_parse_exact(tok, f, &out[count], err, sizeof err)) {
+            rc = cli_fail(CMD, "--%s: %s", what, err);
             break;
         }
         count++;
     }
-    if (rc == TC_EXIT_OK && strstr(text, ",,"))
-        rc = cli_fail(CMD, "--%s: empty value in '%s'", what, text);
     free(copy);
     *n = count;
     return rc;
@@ -241,7 +234,7 @@ static int for_each(tc_backend *b, const run_opts *o, int (*fn)(tc_backend *, co
         if (o->chain && !tc_instr_has_chains(&cat[i], NULL, 0)) /* "all" leaves them out; a named one is refused */
             continue;
         if (!tc_backend_supports(b, &cat[i], why, sizeof why)) {
-            fprintf(stderr, "tcscope run: skipped %s\n", why);
+            cli_warn("run", "skipped %s", why);
             continue;
         }
         int rc = fn(b, &cat[i], o);
@@ -383,21 +376,16 @@ int cmd_run(int argc, char **argv)
         else if (!missing && (v = cli_opt(argc, argv, &i, "--c", &missing)))
             o.c = v;
         else if (!missing && (v = cli_opt(argc, argv, &i, "--random", &missing))) {
-            char *end;
-            o.random = strtoll(v, &end, 10);
-            if (*end || o.random < 1 || o.random > 100000000)
-                return cli_fail(CMD, "--random: bad count '%s' (1..1e8)", v);
+            unsigned long long x;
+            if (!cli_count(CMD, "--random", v, 1, TC_CORPUS_MAX_ELEMS, &x))
+                return TC_EXIT_USAGE;
+            o.random = (long long)x;
         } else if (!missing && (v = cli_opt(argc, argv, &i, "--seed", &missing))) {
-            char *end;
-            o.seed = strtoull(v, &end, 0);
-            if (*end || !*v)
-                return cli_fail(CMD, "--seed: bad number '%s'", v);
+            if (!cli_seed(CMD, "--seed", v, &o.seed))
+                return TC_EXIT_USAGE;
         } else if (!missing && (v = cli_opt(argc, argv, &i, "--chain", &missing))) {
-            char *end;
-            long n = strtol(v, &end, 10);
-            if (*end || !*v || n < 1 || n > 1000000)
-                return cli_fail(CMD, "--chain: bad length '%s' (1..1e6 steps)", v);
-            o.chain = (int)n;
+            if (!cli_count_int(CMD, "--chain", v, 1, MAX_CHAIN_LEN, &o.chain))
+                return TC_EXIT_USAGE;
         } else if (!missing && (v = cli_opt(argc, argv, &i, "--cvt", &missing))) {
             int rc = parse_cvt(v, &o.cvt);
             if (rc)
@@ -420,8 +408,17 @@ int cmd_run(int argc, char **argv)
         return cli_fail(CMD, "--chain and --check-layout do not go together");
     if (o.cvt_given && !o.chain)
         return cli_fail(CMD, "--cvt only applies to --chain");
-    if (o.chain && o.random > 1000000)
-        return cli_fail(CMD, "--random: at most 1e6 chains with --chain");
+    if (o.chain) { /* the budget of a chain line, for every instruction it will run, before any runs */
+        size_t ncat;
+        const tc_instr *cat = tc_catalogue(&ncat);
+        for (size_t i = 0; i < ncat; i++) {
+            char err[256];
+            bool named = !strcmp(o.instr, cat[i].name), all = !strcmp(o.instr, "all");
+            if ((named || (all && tc_instr_has_chains(&cat[i], NULL, 0))) &&
+                !tc_chain_fits(&cat[i], (size_t)o.random, o.chain, err, sizeof err))
+                return cli_fail(CMD, "--random %lld --chain %d: %s", o.random, o.chain, err);
+        }
+    }
     bool one = !o.random && !o.check_layout;
     if (one && (!o.a || !o.b || !o.c))
         return cli_fail(CMD, "--a, --b and --c are required (or --random N, or --check-layout)");

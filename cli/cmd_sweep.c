@@ -19,55 +19,31 @@
 #define DEFAULT_FORMATS "e4m3,e5m2,f16,bf16,tf32,f32,f64"
 #define DEFAULT_BENCH "reports/baselines/h100-bench.json"
 
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (end == s || *end || errno || s[0] == '-')
-        return false;
-    *out = v;
-    return true;
-}
+/* The ranges of the options are cases/sweep.h's SWEEP_MAX_*; the memory
+ * of a run is bounded apart from them: sweep_run refuses more than
+ * SWEEP_MAX_ELEMS elements (trials x chain x (K*K + 5*M*K)). */
+#define MAX_THREADS 1024
+#define MAX_TARGETS 32
 
 /* "N" or "1..N" (chains always start at step 1). */
 static bool parse_chain(const char *s, int *n)
 {
-    long v;
     if (!strncmp(s, "1..", 3))
         s += 3;
-    if (!parse_int(s, 1, 100000, &v))
-        return false;
-    *n = (int)v;
-    return true;
+    return cli_count_int("sweep", "chain length", s, 1, SWEEP_MAX_CHAIN, n);
 }
 
 /* "normal", "uniform", "ints", "loguniform" or "loguniform:R". */
-static bool parse_dist(const char *s, sweep_dist *d, int *range)
+static int parse_dist(const char *s, sweep_dist *d, int *range)
 {
     const char *colon = strchr(s, ':');
     char name[32];
     snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - s) : (int)strlen(s), s);
-    if (!sweep_dist_parse(name, d))
-        return false;
-    if (!colon)
-        return true;
-    long r;
-    if (*d != SWEEP_LOGUNIFORM || !parse_int(colon + 1, 1, 60, &r))
-        return false;
-    *range = (int)r;
-    return true;
+    if (!sweep_dist_parse(name, d) || (colon && *d != SWEEP_LOGUNIFORM))
+        return cli_fail("sweep", "bad distribution '%s' (normal, uniform, loguniform[:R], ints)", s);
+    if (colon && !cli_count_int("sweep", "loguniform range", colon + 1, 1, SWEEP_MAX_LOG_RANGE, range))
+        return TC_EXIT_USAGE;
+    return TC_EXIT_OK;
 }
 
 static void print_json(const json_t *o)
@@ -159,7 +135,7 @@ typedef struct {
     const char *backend, *formats, *out, *bench_path, *render, *instrs;
     sweep_params p;
     bool json, bench_given, formats_given, force;
-    char like_instrs[1024];
+    char like_instrs[MAX_TARGETS * 96];
 } sweep_opts;
 
 /* --like REC: every setting of the sweeps in a record (for regressions);
@@ -180,27 +156,51 @@ static int apply_like(const char *path, sweep_opts *o)
     {
         if (rc)
             break;
+        const char *instr = json_string_value(json_object_get(s, "instr"));
         size_t used = strlen(o->like_instrs);
-        snprintf(o->like_instrs + used, sizeof o->like_instrs - used, "%s%s", used ? "," : "",
-                 json_string_value(json_object_get(s, "instr")));
-        if (i > 0)
-            continue;
-        const char *dist = json_string_value(json_object_get(s, "dist"));
-        if (!sweep_dist_parse(dist, &o->p.dist) || !tc_round_parse(json_string_value(json_object_get(s, "round")), &o->p.round) ||
-            !tc_json_get_bits(json_object_get(s, "seed"), &o->p.seed)) {
-            rc = cli_fail("sweep", "--like %s: unreadable sweep settings", path);
+        if (i >= MAX_TARGETS || strlen(instr) + 2 > sizeof o->like_instrs - used) {
+            rc = cli_fail("sweep", "--like %s: more than %d sweeps", path, MAX_TARGETS);
             break;
         }
-        if (json_is_integer(json_object_get(s, "log_range")))
-            o->p.log_range = (int)json_integer_value(json_object_get(s, "log_range"));
-        o->p.from_f32 = !strcmp(json_string_value(json_object_get(s, "from")), "f32");
+        snprintf(o->like_instrs + used, sizeof o->like_instrs - used, "%s%s", used ? "," : "", instr);
+        if (i > 0)
+            continue;
+        /* the settings, checked as the options that set them are */
+        const char *dist = json_string_value(json_object_get(s, "dist"));
+        const char *from = json_string_value(json_object_get(s, "from"));
+        const json_t *lr = json_object_get(s, "log_range");
+        json_int_t trials = json_integer_value(json_object_get(s, "trials"));
+        json_int_t chain = json_integer_value(json_object_get(s, "chain"));
+        const char *bad = NULL;
+        if (!sweep_dist_parse(dist, &o->p.dist))
+            bad = "dist";
+        else if (!tc_round_parse(json_string_value(json_object_get(s, "round")), &o->p.round) || o->p.round == TC_RS)
+            bad = "round";
+        else if (!tc_json_get_bits(json_object_get(s, "seed"), &o->p.seed))
+            bad = "seed";
+        else if (strcmp(from, "f32") && strcmp(from, "direct"))
+            bad = "from (f32 or direct)";
+        else if (trials < 1 || trials > SWEEP_MAX_TRIALS)
+            bad = "trials (1..1000000)";
+        else if (chain < 1 || chain > SWEEP_MAX_CHAIN)
+            bad = "chain (1..100000)";
+        else if (lr && (!json_is_integer(lr) || json_integer_value(lr) < 1 ||
+                        json_integer_value(lr) > SWEEP_MAX_LOG_RANGE))
+            bad = "log_range (1..60)";
+        if (bad) {
+            rc = cli_fail("sweep", "--like %s: the first sweep's setting %s is unreadable or out of range", path, bad);
+            break;
+        }
+        if (lr)
+            o->p.log_range = (int)json_integer_value(lr);
+        o->p.from_f32 = !strcmp(from, "f32");
         /* "none" in a record of FP8 means unscaled was asked; for other formats it says nothing. */
         if (!strcmp(json_string_value(json_object_get(s, "scale")), "pertensor"))
             o->p.pertensor = true;
         else if (strstr("e4m3 e5m2", json_string_value(json_object_get(s, "format"))))
             o->p.pertensor = false;
-        o->p.trials = (int)json_integer_value(json_object_get(s, "trials"));
-        o->p.chain = (int)json_integer_value(json_object_get(s, "chain"));
+        o->p.trials = (int)trials;
+        o->p.chain = (int)chain;
     }
     if (rc == TC_EXIT_OK) {
         o->instrs = o->like_instrs;
@@ -223,7 +223,6 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
     }
     for (int i = 1; i < argc; i++) {
         const char *v;
-        long n;
         if ((v = cli_opt(argc, argv, &i, "--like", &missing)))
             continue;
         if (!strcmp(argv[i], "--json"))
@@ -238,14 +237,13 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
         }
         else if ((v = cli_opt(argc, argv, &i, "--chain", &missing))) {
             if (!parse_chain(v, &o->p.chain))
-                return cli_fail("sweep", "bad chain length '%s' (N or 1..N, 1 <= N <= 100000)", v);
+                return TC_EXIT_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--trials", &missing))) {
-            if (!parse_int(v, 1, 1000000, &n))
-                return cli_fail("sweep", "bad trial count '%s'", v);
-            o->p.trials = (int)n;
+            if (!cli_count_int("sweep", "--trials", v, 1, SWEEP_MAX_TRIALS, &o->p.trials))
+                return TC_EXIT_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--dist", &missing))) {
-            if (!parse_dist(v, &o->p.dist, &o->p.log_range))
-                return cli_fail("sweep", "bad distribution '%s' (normal, uniform, loguniform[:R], ints)", v);
+            if (parse_dist(v, &o->p.dist, &o->p.log_range))
+                return TC_EXIT_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--from", &missing))) {
             if (strcmp(v, "f32") && strcmp(v, "direct"))
                 return cli_fail("sweep", "bad --from '%s' (f32 or direct)", v);
@@ -258,12 +256,11 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
                 return cli_fail("sweep", "bad --scale '%s' (pertensor or none)", v);
             o->p.pertensor = !strcmp(v, "pertensor");
         } else if ((v = cli_opt(argc, argv, &i, "--seed", &missing))) {
-            if (!parse_u64(v, &o->p.seed))
-                return cli_fail("sweep", "bad seed '%s'", v);
+            if (!cli_seed("sweep", "--seed", v, &o->p.seed))
+                return TC_EXIT_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--threads", &missing))) {
-            if (!parse_int(v, 0, 1024, &n))
-                return cli_fail("sweep", "bad thread count '%s'", v);
-            o->p.threads = (int)n;
+            if (!cli_count_int("sweep", "--threads", v, 0, MAX_THREADS, &o->p.threads))
+                return TC_EXIT_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--out", &missing)))
             o->out = v;
         else if ((v = cli_opt(argc, argv, &i, "--render", &missing)))
@@ -296,6 +293,51 @@ static int begin_outputs(const sweep_opts *o, tc_outdir *d, int argc, char **arg
     return tc_run_begin(d, "sweep", argc, argv, list, n, err, len);
 }
 
+/* --formats or --instr (or --like's instructions): a comma list, every
+ * name known, none empty (strsep: "f16,,bf16" and ",f16" are reported,
+ * and the list is copied whole, never cut at a buffer's size). */
+static int parse_targets(const sweep_opts *o, const tc_format **fmts, const tc_instr **inss, tc_format *scratch,
+                         size_t *count)
+{
+    const char *opt = o->instrs ? "--instr" : "--formats";
+    char *list = strdup(o->instrs ? o->instrs : o->formats), *rest = list, *t;
+    if (!list)
+        return cli_fail("sweep", "out of memory");
+    int rc = TC_EXIT_OK;
+    size_t nf = 0;
+    while (rc == TC_EXIT_OK && (t = strsep(&rest, ",")) != NULL) {
+        if (!*t)
+            rc = cli_fail("sweep", "%s: empty name in '%s'", opt, o->instrs ? o->instrs : o->formats);
+        else if (nf == MAX_TARGETS)
+            rc = cli_fail("sweep", "%s: more than %d formats or instructions", opt, MAX_TARGETS);
+        else if (o->instrs && !strcmp(t, "host.fma.f32")) /* the FP32 baseline, as records name it */
+            fmts[nf++] = &tc_f32;
+        else if (o->instrs) {
+            const char *unfit = NULL;
+            inss[nf] = tc_instr_by_name(t);
+            if (!inss[nf])
+                rc = cli_fail("sweep", "unknown instruction '%s' (tcscope list shows them)", t);
+            else if ((unfit = sweep_instr_unfit(inss[nf])))
+                rc = cli_fail("sweep", "%s cannot run a chain: %s", t, unfit);
+            else
+                fmts[nf] = inss[nf]->a, nf++;
+        } else {
+            fmts[nf] = tc_format_by_name(t, &scratch[nf]);
+            if (!fmts[nf])
+                rc = cli_fail("sweep", "unknown format '%s'", t);
+            else if (strcmp(fmts[nf]->name, "f32") && !sweep_instr_for(fmts[nf]))
+                rc = cli_fail("sweep", "no tensor-core instruction takes %s inputs for a chain", t);
+            else
+                nf++;
+        }
+    }
+    free(list);
+    if (rc == TC_EXIT_OK && nf == 0)
+        rc = cli_fail("sweep", "no format given");
+    *count = nf;
+    return rc;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     sweep_opts o = {.backend = "model:h100", .formats = DEFAULT_FORMATS, .bench_path = DEFAULT_BENCH,
@@ -308,40 +350,12 @@ int cmd_sweep(int argc, char **argv)
         return render_only(o.render, o.out, o.force);
 
     /* Validate every format (or instruction) before any work. */
-    const tc_format *fmts[32];
-    const tc_instr *inss[32] = {NULL};
-    tc_format scratch[32];
+    const tc_format *fmts[MAX_TARGETS];
+    const tc_instr *inss[MAX_TARGETS] = {NULL};
+    tc_format scratch[MAX_TARGETS];
     size_t nf = 0;
-    char list[1024];
-    snprintf(list, sizeof list, "%s", o.instrs ? o.instrs : o.formats);
-    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (nf == 32)
-            return cli_fail("sweep", "too many formats or instructions");
-        if (o.instrs && !strcmp(t, "host.fma.f32")) {   /* the FP32 baseline, as records name it */
-            fmts[nf++] = &tc_f32;
-            continue;
-        }
-        if (o.instrs) {
-            inss[nf] = tc_instr_by_name(t);
-            if (!inss[nf])
-                return cli_fail("sweep", "unknown instruction '%s' (tcscope list shows them)", t);
-            const char *unfit = sweep_instr_unfit(inss[nf]);
-            if (unfit)
-                return cli_fail("sweep", "%s cannot run a chain: %s", t, unfit);
-            fmts[nf] = inss[nf]->a;
-            nf++;
-            continue;
-        }
-        fmts[nf] = tc_format_by_name(t, &scratch[nf]);
-        if (!fmts[nf])
-            return cli_fail("sweep", "unknown format '%s'", t);
-        if (strcmp(fmts[nf]->name, "f32") && !sweep_instr_for(fmts[nf]))
-            return cli_fail("sweep", "no tensor-core instruction takes %s inputs for a chain", t);
-        nf++;
-    }
-    if (nf == 0)
-        return cli_fail("sweep", "no format given");
-
+    if ((rc = parse_targets(&o, fmts, inss, scratch, &nf)))
+        return rc;
     tc_record bench = {NULL, NULL};
     char err[512];
     if (access(o.bench_path, R_OK) == 0) {
@@ -385,7 +399,7 @@ int cmd_sweep(int argc, char **argv)
             tc_progress_end(&prog);
             if (!o.formats_given && !o.instrs && strstr(err, "cannot run")) {
                 /* The default list asks for every format; say which one this backend lacks. */
-                fprintf(stderr, "tcscope sweep: %s skipped: %s\n", p.fmt->name, err);
+                cli_warn("sweep", "%s skipped: %s", p.fmt->name, err);
                 continue;
             }
             rc = cli_fail("sweep", "%s: %s", p.fmt->name, err);

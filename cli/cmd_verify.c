@@ -117,31 +117,20 @@ int cmd_verify(int argc, char **argv)
     if (!backend || !profile || !instr)
         return cli_fail("verify", "needs --backend B --profile P --instr NAME");
     size_t n = 1000000;
-    if (count) {
-        char *end;
-        errno = 0;
-        unsigned long long x = strtoull(count, &end, 10);
-        if (end == count || *end || errno || x == 0 || x > 1000000000ull || count[0] == '-')
-            return cli_fail("verify", "bad --n '%s' (a count of elements, 1..1e9)", count);
+    unsigned long long x;
+    if (count && !cli_count("verify", "--n", count, 1, VERIFY_MAX_N, &x))
+        return TC_EXIT_USAGE;
+    if (count)
         n = (size_t)x;
-    }
     size_t n_hunt = n / 16;   /* elements per hunt family (cases/hunt.h) */
     if (hunt_s) {
-        char *end;
-        errno = 0;
-        unsigned long long x = strtoull(hunt_s, &end, 10);
-        if (end == hunt_s || *end || errno || x > 100000000ull || hunt_s[0] == '-')
-            return cli_fail("verify", "bad --hunt-n '%s' (elements per hunt family, 0..1e8)", hunt_s);
+        if (!cli_count("verify", "--hunt-n", hunt_s, 0, 100000000ull, &x))
+            return TC_EXIT_USAGE;
         n_hunt = (size_t)x;
     }
     uint64_t seed = 0;
-    if (seed_s) {
-        char *end;
-        errno = 0;
-        seed = strtoull(seed_s, &end, 0);
-        if (end == seed_s || *end || errno)
-            return cli_fail("verify", "bad --seed '%s'", seed_s);
-    }
+    if (seed_s && !cli_seed("verify", "--seed", seed_s, &seed))
+        return TC_EXIT_USAGE;
     const tc_instr *ins = tc_instr_by_name(instr);
     if (!ins)
         return cli_fail("verify", "unknown instruction '%s' (see tcscope list)", instr);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "reports/text.h"
 
 static const struct {
     const char *name;
@@ -13,26 +14,47 @@ static const struct {
     {"formats", cmd_formats, "formats [--json]                      table of every format"},
     {"convert", cmd_convert, "convert --to FMT [--round MODE] [--sat|--nosat|--ovf inf|sat|nan] [--ftz] [--daz] [--rbits R] [--json] VALUE...|-"},
     {"list", cmd_list, "list [--backend B] [--json]            instructions the backend can run"},
-    {"run", cmd_run, "run --backend B --instr NAME --a V,.. --b V,.. --c V [--json] | --instr NAME|all --random N [--chain LEN [--cvt ROUND[,OVERFLOW]]] [--seed S] | --check-layout"},
-    {"audit", cmd_audit, "audit [--backend B] [--instr NAME|all] [--out DIR] [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--timing BENCH.json] [--shard I/N] [--force] [--json]"},
-    {"verify", cmd_verify, "verify --backend B --profile P --instr NAME [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--json]"},
+    {"run", cmd_run, "run --backend B --instr NAME --a V,.. --b V,.. --c V [--json] | --instr NAME|all --random N [--chain LEN [--cvt ROUND[,OVERFLOW]]] [--seed S] | --check-layout\n"
+                     "                 N 1..1e6 (corpus elements, or chains), LEN 1..1e6, chains x LEN within a line's 2^27 elements"},
+    {"audit", cmd_audit, "audit [--backend B] [--instr NAME[,NAME..]|all] [--out DIR] [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--timing BENCH.json] [--shard I/N] [--force] [--json]\n"
+                         "                 COUNT 1..1e9 (default 1e6 on a GPU, 1e5 on the recorded model)"},
+    {"verify", cmd_verify, "verify --backend B --profile P --instr NAME [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--json]   COUNT 1..1e9"},
     {"hunt", cmd_hunt, "hunt --backend B [--profile P] [--instr NAME|all] [--n PER_FAMILY] [--seed S] [--sample N] [--out DIR] [--json]   boundary-directed search: backend vs model"},
-    {"cases", cmd_cases, "cases [--backend B] [--instr NAME|all] [--json] [--emit FAMILY|fasi2021] FILE...   run case files"},
-    {"sweep", cmd_sweep, "sweep [--backend B] [--formats ..] [--chain 1..N] [--dist ..] [--trials T] [--out DIR [--force]] [--json]"},
+    {"cases", cmd_cases, "cases [--backend B] [--instr NAME|all] [--json] [--emit FAMILY|fasi2021] FILE...   run case files\n"
+                         "                 vary = permutations|tiles|runs N: N 2..4096"},
+    {"sweep", cmd_sweep, "sweep [--backend B] [--formats ..] [--chain 1..N] [--dist ..] [--trials T] [--seed S] [--out DIR [--force]] [--json]\n"
+                         "                 N 1..1e5, T 1..1e6, loguniform:R R 1..60, --threads 0..1024, 32 formats at most;\n"
+                         "                 T x N x (K*K + 5*M*K) within 2^27 elements (1 GiB)"},
     {"bench", cmd_bench, "bench [--instr ..] [--json]            latency and throughput tables (GPU)"},
     {"compare", cmd_compare, "compare OLD.json NEW.json [--json]    exit 1 if anything changed"},
-    {"choose", cmd_choose, "choose [constraints] [--json]         precision advice from recorded data"},
+    {"choose", cmd_choose, "choose [constraints] [--json]         precision advice from recorded data (--chain 1..1e5, --k 1..1e9)"},
 };
+
+/* Messages echo file contents and option values: printed escaped
+ * (reports/text.h), so a binary file cannot drive the terminal. */
+static void vwarn(const char *cmd, const char *fmt, va_list ap)
+{
+    char msg[2048], safe[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    tc_text_escape(msg, safe, sizeof safe, true);
+    fprintf(stderr, "tcscope%s%s: %s\n", *cmd ? " " : "", cmd, safe);
+}
 
 int cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "tcscope %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vwarn(cmd, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return TC_EXIT_USAGE;
+}
+
+void cli_warn(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(cmd, fmt, ap);
+    va_end(ap);
 }
 
 const char *cli_opt(int argc, char **argv, int *i, const char *name, bool *missing)
@@ -46,7 +68,7 @@ const char *cli_opt(int argc, char **argv, int *i, const char *name, bool *missi
     if (arg[n] != '\0')
         return NULL;
     if (*i + 1 >= argc) {
-        fprintf(stderr, "tcscope: option %s needs a value\n", name);
+        cli_warn("", "option %s needs a value", name);
         *missing = true;
         return NULL;
     }
@@ -59,7 +81,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  tcscope %s\n", commands[i].usage);
     fprintf(f, "\nEvery command takes --json (one object per line).\n"
-               "Exit status: 0 success, 1 a difference was found, 2 bad input or environment.\n");
+               "Exit status: 0 success, 1 a difference was found, 2 bad input or environment.\n"
+               "Counts are decimal digits; seeds (S) 0..2^64-1, decimal or 0x hex. LIMITS.md lists every range.\n");
 }
 
 int main(int argc, char **argv)
@@ -75,6 +98,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "tcscope: unknown command '%s' (try tcscope --help)\n", argv[1]);
-    return TC_EXIT_USAGE;
+    return cli_fail("", "unknown command '%s' (try tcscope --help)", argv[1]);
 }

@@ -2,6 +2,7 @@
  * One table of fields drives parsing, completeness checks and writing, so
  * the reader and the writer cannot drift apart. */
 #include "oracle/profile.h"
+#include "oracle/textfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -602,35 +603,9 @@ int profile_parse(const char *text, const char *source, model_profile *out, char
 int profile_load(const char *path, model_profile *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    char *buf = tc_read_text(path, NULL, err, errlen);
+    if (!buf)
         return -1;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool ioerr = ferror(f);
-    fclose(f);
-    if (!buf || ioerr) {
-        free(buf);
-        snprintf(err, errlen, "%s: cannot read", path);
-        return -1;
-    }
-    buf[len] = '\0';
     int rc = profile_parse(buf, path, out, err, errlen);
     free(buf);
     return rc;

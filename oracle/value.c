@@ -85,7 +85,9 @@ static bool parse_hex(const char *text, const char *s, bool neg, tc_parsed_value
         return fail(err, len, "bad hex float '%s': missing exponent digits", text);
     if (*end)
         return fail(err, len, "bad hex float '%s': unexpected character '%c'", text, *end);
-    if (e > EXP_LIMIT || e < -EXP_LIMIT)
+    /* The value's exponent, digits included: "0x0.<10^9 zeros>1p0" has a
+     * small 'p' but a scale that an int32 exponent cannot hold. */
+    if (e > EXP_LIMIT || e < -EXP_LIMIT || (sig && (exp + e > EXP_LIMIT || exp + e < -EXP_LIMIT)))
         return fail(err, len, "bad hex float '%s': exponent out of range", text);
     out->is_bits = false;
     out->sticky = sticky;   /* digits past 60 bits: kept as sticky, rounded once later */
@@ -199,13 +201,23 @@ static bool parse_bits(const char *text, const char *s, const tc_format *f, tc_p
     return true;
 }
 
+/* Messages quote the text, shortened so the reason after it survives a
+ * message buffer (a value may be megabytes of digits). */
+static void shorten(const char *text, char *buf, size_t len)
+{
+    size_t tl = strlen(text);
+    snprintf(buf, len, "%.*s%s", tl > 64 ? 56 : (int)tl, text, tl > 64 ? "...(long)" : "");
+}
+
 bool tc_value_parse(const char *text, const tc_format *f, tc_parsed_value *out, char *err,
                     size_t errlen)
 {
     if (!text || !*text)
         return fail(err, errlen, "bad value '': empty");
+    char shown[72];
+    shorten(text, shown, sizeof shown);
     if (!strncmp(text, "bits:", 5))
-        return parse_bits(text, text + 5, f, out, err, errlen);
+        return parse_bits(shown, text + 5, f, out, err, errlen);
     const char *s = text;
     bool neg = false;
     if (*s == '+' || *s == '-')
@@ -222,8 +234,8 @@ bool tc_value_parse(const char *text, const tc_format *f, tc_parsed_value *out, 
         return true;
     }
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        return parse_hex(text, s + 2, neg, out, err, errlen);
-    return parse_decimal(text, s, neg, out, err, errlen);
+        return parse_hex(shown, s + 2, neg, out, err, errlen);
+    return parse_decimal(shown, s, neg, out, err, errlen);
 }
 
 bool tc_value_parse_to_bits(const char *text, const tc_format *f, tc_rounding r, uint64_t *bits,
@@ -289,4 +301,39 @@ bool tc_value_to_decimal(tc_value v, char *buf, size_t len)
     }
     free(d);
     return n >= 0 && (size_t)n < len;
+}
+
+static bool same_value(tc_value x, tc_value y)
+{
+    if (x.cls != y.cls)
+        return false;
+    if (x.cls == TC_NAN)
+        return true;
+    if (x.sign != y.sign)
+        return false;
+    return x.cls != TC_FINITE || tc_value_cmp(x, y) == 0;
+}
+
+bool tc_value_parse_exact(const char *text, const tc_format *f, uint64_t *bits, char *err,
+                          size_t errlen)
+{
+    tc_parsed_value pv;
+    if (!tc_value_parse(text, f, &pv, err, errlen))
+        return false;
+    if (pv.is_bits) {
+        *bits = pv.bits;
+        return true;
+    }
+    tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+    uint64_t enc = tc_encode(f, pv.v, pv.sticky, r);
+    tc_value back = tc_decode(f, enc, false);
+    /* the class too: a NaN that an integer format turns into 0 is not held */
+    if (pv.sticky || !same_value(back, pv.v)) {
+        char near[64], shown[72];
+        tc_value_to_hex(back, near, sizeof near);
+        shorten(text, shown, sizeof shown);
+        return fail(err, errlen, "'%s' is not representable in %s (nearest %s)", shown, f->name, near);
+    }
+    *bits = enc;
+    return true;
 }

@@ -39,6 +39,13 @@ bool tc_value_parse(const char *text, const tc_format *f, tc_parsed_value *out,
 bool tc_value_parse_to_bits(const char *text, const tc_format *f, tc_rounding r,
                             uint64_t *bits, char *err, size_t errlen);
 
+/* Parses a value f holds exactly (raw bits as given), NaN and Inf
+ * included only where f has them: an operand rounded on the way in would
+ * ask a different question than the one written. false with "'TEXT' is
+ * not representable in F (nearest N)" otherwise. */
+bool tc_value_parse_exact(const char *text, const tc_format *f, uint64_t *bits, char *err,
+                          size_t errlen);
+
 /* The exact decimal expansion of a value (every binary fraction has one),
  * in scientific notation when its exponent is outside [-6, 20]: "0.1015625",
  * "-1.40129846432481707092372958328991613128026194187651577175706828388979108268586060148663818836212158203125e-45",

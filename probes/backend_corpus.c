@@ -106,6 +106,26 @@ static int from_hex(const char *s, size_t n, const tc_format *f, uint64_t *x)
     return 0;
 }
 
+/* One hex field of n elements of f into a fresh array; the length is checked
+ * before anything is allocated, so a damaged count cannot ask for terabytes. */
+static int hex_field(json_t *j, const char *field, size_t n, const tc_format *f, uint64_t **out)
+{
+    const char *s = json_string_value(json_object_get(j, field));
+    size_t w = (size_t)(f->storage_bits + 3) / 4;
+    if (!s || strlen(s) != n * w)
+        return -1;
+    *out = malloc(n * 8 + 8);
+    return *out ? from_hex(s, n, f, *out) : -1;
+}
+
+/* Elements of a corpus line of nt tiles (A, B, C and D), or 0 when beyond
+ * TC_LINE_MAX_ELEMS (the product is checked before it is formed). */
+static size_t corpus_line_elems(const tc_instr *ins, size_t nt)
+{
+    size_t per = (size_t)ins->m * ins->k + (size_t)ins->k * ins->n + 2 * (size_t)ins->m * ins->n;
+    return nt >= 1 && nt <= TC_LINE_MAX_ELEMS / per ? nt * per : 0;
+}
+
 /* The shared-memory twin of a wgmma .rs instruction, else NULL. */
 static const tc_instr *twin_of(const tc_instr *ins)
 {
@@ -121,8 +141,16 @@ static const tc_instr *twin_of(const tc_instr *ins)
 int tc_corpus_record(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, FILE *out, char *err,
                      size_t errlen)
 {
+    if (elems < 1 || elems > TC_CORPUS_MAX_ELEMS) {
+        snprintf(err, errlen, "%s: %zu corpus elements asked (1..%u)", ins->name, elems, TC_CORPUS_MAX_ELEMS);
+        return -1;
+    }
     size_t nt = tc_corpus_tiles(ins, elems);
     size_t mk = (size_t)ins->m * ins->k, kn = (size_t)ins->k * ins->n, mn = (size_t)ins->m * ins->n;
+    if (!corpus_line_elems(ins, nt)) {
+        snprintf(err, errlen, "%s: %zu tiles exceed a line's %u elements", ins->name, nt, TC_LINE_MAX_ELEMS);
+        return -1;
+    }
     uint64_t *A = malloc(nt * mk * 8), *B = malloc(nt * kn * 8), *C = malloc(nt * mn * 8), *D = malloc(nt * mn * 8);
     int rc = -1;
     json_t *j = NULL;
@@ -226,8 +254,13 @@ int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errl
     const char *name = json_string_value(json_object_get(j, "instr"));
     rec->ins = tc_instr_by_name(name);
     json_int_t nt = json_integer_value(json_object_get(j, "ntiles"));
-    if (!rec->ins || nt < 1) {
-        snprintf(err, errlen, "unknown instruction '%s' or bad ntiles", name ? name : "(none)");
+    if (!rec->ins) {
+        snprintf(err, errlen, "unknown instruction '%s'", name ? name : "(none)");
+        goto done;
+    }
+    if (nt < 1 || (uint64_t)nt > SIZE_MAX || !corpus_line_elems(rec->ins, (size_t)nt)) {
+        snprintf(err, errlen, "%s: ntiles %lld out of range (1 up to %u elements in a line)", name,
+                 (long long)nt, TC_LINE_MAX_ELEMS);
         goto done;
     }
     const tc_instr *ins = rec->ins;
@@ -251,26 +284,15 @@ int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errl
         snprintf(err, errlen, "%s: d_same_as without inputs_of", ins->name);
         goto done;
     }
-    if (!rec->inputs_of[0]) {
-        rec->A = malloc(rec->ntiles * mk * 8);
-        rec->B = malloc(rec->ntiles * kn * 8);
-        rec->C = malloc(rec->ntiles * mn * 8);
-        if (!rec->A || !rec->B || !rec->C) {
-            snprintf(err, errlen, "out of memory");
-            goto done;
-        }
-        if (from_hex(json_string_value(json_object_get(j, "a")), rec->ntiles * mk, ins->a, rec->A) ||
-            from_hex(json_string_value(json_object_get(j, "b")), rec->ntiles * kn, ins->b, rec->B) ||
-            from_hex(json_string_value(json_object_get(j, "c")), rec->ntiles * mn, ins->c, rec->C)) {
-            snprintf(err, errlen, "%s: input hex of the wrong length or with bad digits", ins->name);
-            goto done;
-        }
+    if (!rec->inputs_of[0] && (hex_field(j, "a", rec->ntiles * mk, ins->a, &rec->A) ||
+                               hex_field(j, "b", rec->ntiles * kn, ins->b, &rec->B) ||
+                               hex_field(j, "c", rec->ntiles * mn, ins->c, &rec->C))) {
+        snprintf(err, errlen, "%s: input hex missing, of the wrong length or with bad digits", ins->name);
+        goto done;
     }
     if (!rec->d_same) {
-        rec->D = malloc(rec->ntiles * mn * 8);
-        if (!rec->D ||
-            from_hex(json_string_value(json_object_get(j, "d")), rec->ntiles * mn, ins->d, rec->D)) {
-            snprintf(err, errlen, "%s: output hex of the wrong length or with bad digits", ins->name);
+        if (hex_field(j, "d", rec->ntiles * mn, ins->d, &rec->D)) {
+            snprintf(err, errlen, "%s: output hex missing, of the wrong length or with bad digits", ins->name);
             goto done;
         }
     }
@@ -425,13 +447,21 @@ static int chain_dims_of(const tc_instr *ins, size_t nchains, int len, chain_dim
         snprintf(err, errlen, "%s: chains and len must be at least 1", ins->name);
         return -1;
     }
-    size_t per = (d->kk > d->mk ? d->kk : d->mk) * 16; /* elements as hex or uint64_t, with room */
-    if (nchains > SIZE_MAX / (size_t)len || nchains * (size_t)len > SIZE_MAX / per) {
-        snprintf(err, errlen, "%s: %zu chains of %d steps do not fit in memory", ins->name, nchains, len);
+    /* A0, then per step B (K*K), C, X and D (M*K each): TC_LINE_MAX_ELEMS in all */
+    size_t per = d->kk + 3 * d->mk, cap = TC_LINE_MAX_ELEMS;
+    if (nchains > cap / d->mk || nchains > (cap - nchains * d->mk) / per / (size_t)len) {
+        snprintf(err, errlen, "%s: %zu chains of %d steps exceed a line's %zu elements (C*L*(K*K+3*M*K) + C*M*K)",
+                 ins->name, nchains, len, cap);
         return -1;
     }
     d->steps = nchains * (size_t)len;
     return 0;
+}
+
+bool tc_chain_fits(const tc_instr *ins, size_t nchains, int len, char *err, size_t errlen)
+{
+    chain_dims d;
+    return chain_dims_of(ins, nchains, len, &d, err, errlen) == 0;
 }
 
 /* What a later line may take from twin: the same key, seed, shape and cvt,
@@ -547,18 +577,6 @@ done:
     free(X);
     free(D);
     return rc;
-}
-
-/* One hex field of n elements of f into a fresh array; the length is checked
- * before anything is allocated, so a damaged count cannot ask for terabytes. */
-static int hex_field(json_t *j, const char *field, size_t n, const tc_format *f, uint64_t **out)
-{
-    const char *s = json_string_value(json_object_get(j, field));
-    size_t w = (size_t)(f->storage_bits + 3) / 4;
-    if (!s || strlen(s) != n * w)
-        return -1;
-    *out = malloc(n * 8 + 8);
-    return *out ? from_hex(s, n, f, *out) : -1;
 }
 
 int tc_chain_parse(const char *line, tc_chain_rec *rec, char *err, size_t errlen)

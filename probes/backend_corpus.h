@@ -25,6 +25,16 @@
 
 #include "probes/probes.h"
 
+/* Budgets, checked before anything is allocated, for lines written and
+ * lines read alike (a damaged count cannot ask for terabytes):
+ *  - a corpus asks at most TC_CORPUS_MAX_ELEMS outputs (`run --random N`);
+ *  - the arrays of one corpus or chain line hold at most TC_LINE_MAX_ELEMS
+ *    elements in all (2^27: 1 GiB as uint64_t, about 1.5 GB with the hex
+ *    text). For chains that is C * L * (K*K + 3*M*K) + C*M*K: about 1.3e5
+ *    steps (chains x length) of mma.m16n8k16, 4e4 of a wgmma with K = 16. */
+#define TC_CORPUS_MAX_ELEMS 1000000u
+#define TC_LINE_MAX_ELEMS (1u << 27)
+
 /* Tiles needed for at least `elems` output elements. */
 size_t tc_corpus_tiles(const tc_instr *ins, size_t elems);
 
@@ -100,6 +110,9 @@ typedef struct {
     uint64_t *A0, *B, *C, *X, *D;    /* NULL until resolved when same_as is set */
 } tc_chain_rec;
 
+/* Whether nchains chains of len steps of ins fit TC_LINE_MAX_ELEMS; false
+ * with err naming the budget (what tc_chain_record and tc_chain_parse check). */
+bool tc_chain_fits(const tc_instr *ins, size_t nchains, int len, char *err, size_t errlen);
 /* Runs the chains on b and writes one line. twin (optional): a record of the
  * same key, seed, chains, len and cvt already written; when this run's X and
  * D equal the twin's bit for bit the line says same_as. *rec (optional)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reports/compare.h"
+#include "reports/text.h"
 
 tc_compare_opts tc_compare_defaults(void)
 {
@@ -27,6 +28,8 @@ static double runs_spread(const json_t *runs)
     if (n < 2)
         return -1;
     double *v = malloc(n * sizeof *v);
+    if (!v)
+        return -1;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         double x = tc_json_number(json_array_get(runs, i));
@@ -67,12 +70,17 @@ static void add_diff(diff_list *dl, const char *kind, const char *key, const cha
 static void add_diff(diff_list *dl, const char *kind, const char *key, const char *field,
                      json_t *oldv, json_t *newv, const char *fmt, ...)
 {
-    char msg[512];
+    char msg[512], fld[200];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    json_t *d = json_pack("{s:s, s:s, s:s}", "kind", kind, "instr", key, "field", field);
+    /* a message or field cut inside a UTF-8 character is no JSON string:
+     * repaired, so that the difference is counted and listed alike */
+    snprintf(fld, sizeof fld, "%s", field);
+    tc_utf8_repair(msg);
+    tc_utf8_repair(fld);
+    json_t *d = json_pack("{s:s, s:s, s:s}", "kind", kind, "instr", key, "field", fld);
     json_object_set_new(d, "old", oldv ? oldv : json_null());
     json_object_set_new(d, "new", newv ? newv : json_null());
     json_object_set_new(d, "message", json_string(msg));
@@ -273,32 +281,39 @@ static void compare_sweep(diff_list *dl, const char *key, const json_t *a, const
 
 /* --- matching ------------------------------------------------------------- */
 
-/* The key that identifies an object across records. */
-static void object_key(const json_t *o, char *buf, size_t len)
+/* The key that identifies an object across records, whole (a key cut at a
+ * buffer's size would match two different objects); free it. */
+static char *object_key(const json_t *o)
 {
     const char *kind = json_string_value(json_object_get(o, "kind"));
     const char *instr = json_string_value(json_object_get(o, "instr"));
+    char *k = NULL;
+    int n;
     if (!strcmp(kind, "sweep"))
-        snprintf(buf, len, "%s %s k=%lld %s from=%s round=%s scale=%s",
-                 json_string_value(json_object_get(o, "format")), instr,
-                 (long long)json_integer_value(json_object_get(o, "k")),
-                 json_string_value(json_object_get(o, "dist")), json_string_value(json_object_get(o, "from")),
-                 json_string_value(json_object_get(o, "round")), json_string_value(json_object_get(o, "scale")));
+        n = asprintf(&k, "%s %s k=%lld %s from=%s round=%s scale=%s",
+                     json_string_value(json_object_get(o, "format")), instr,
+                     (long long)json_integer_value(json_object_get(o, "k")),
+                     json_string_value(json_object_get(o, "dist")), json_string_value(json_object_get(o, "from")),
+                     json_string_value(json_object_get(o, "round")), json_string_value(json_object_get(o, "scale")));
     else
-        snprintf(buf, len, "%s", instr ? instr : "?");
+        n = asprintf(&k, "%s", instr ? instr : "?");
+    if (n < 0)
+        abort(); /* no memory for a name: nothing sensible to report */
+    return k;
 }
 
 static const json_t *find_match(const tc_record *r, const char *kind, const char *key)
 {
     size_t i;
     json_t *o;
-    char k[256];
     json_array_foreach(r->objects, i, o)
     {
         if (strcmp(json_string_value(json_object_get(o, "kind")), kind))
             continue;
-        object_key(o, k, sizeof k);
-        if (!strcmp(k, key))
+        char *k = object_key(o);
+        bool same = !strcmp(k, key);
+        free(k);
+        if (same)
             return o;
     }
     return NULL;
@@ -325,17 +340,19 @@ size_t tc_compare_records(const tc_record *old_rec, const tc_record *new_rec,
     compare_context(old_rec->header, new_rec->header, context);
     size_t i;
     json_t *a;
-    char key[256];
+    char *key = NULL;
     json_array_foreach(old_rec->objects, i, a)
     {
         const char *kind = json_string_value(json_object_get(a, "kind"));
-        object_key(a, key, sizeof key);
+        free(key);
+        key = object_key(a);
         if (find_match(old_rec, kind, key) != a)
             continue;   /* a repeated key: the first one counts */
         const json_t *b = find_match(new_rec, kind, key);
         if (!b && o->new_is_subset) {
             char msg[320];
             snprintf(msg, sizeof msg, "%s %s: in OLD only, not compared (--subset)", kind, key);
+            tc_utf8_repair(msg);
             json_array_append_new(context, json_pack("{s:s, s:s}", "field", kind, "message", msg));
             continue;
         }
@@ -356,10 +373,12 @@ size_t tc_compare_records(const tc_record *old_rec, const tc_record *new_rec,
     json_array_foreach(new_rec->objects, i, a)
     {
         const char *kind = json_string_value(json_object_get(a, "kind"));
-        object_key(a, key, sizeof key);
+        free(key);
+        key = object_key(a);
         if (find_match(new_rec, kind, key) == a && !find_match(old_rec, kind, key))
             add_diff(&dl, kind, key, "(object)", json_string("absent"), json_string("present"),
                      "%s %s: in NEW only", kind, key);
     }
+    free(key);
     return dl.n;
 }

@@ -1,6 +1,17 @@
 /* Plots through gnuplot: data and script go to a private temporary
- * directory, gnuplot writes SVG, we read it back. */
+ * directory, gnuplot writes SVG, we read it back.
+ *
+ * Nothing from a record reaches gnuplot's command language: a record's text
+ * (format and instruction names, the legend) goes into the data files as a
+ * column header that the script names with `title columnheader(2)
+ * noenhanced`, where gnuplot reads it as text (no backquote substitution, no
+ * `system`, no enhanced-text markup). The script itself holds only our own
+ * words, the statistic's name (one of a fixed list) and the mkdtemp path.
+ * gnuplot is started with posix_spawnp, no shell. */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +22,7 @@
 #include "reports/reports_internal.h"
 #include "reports/render.h"
 
+extern char **environ;
 
 static char *slurp(const char *path)
 {
@@ -20,77 +32,139 @@ static char *slurp(const char *path)
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf) {
+        size_t got = fread(buf, 1, (size_t)n, f);
+        buf[got] = '\0';
+    }
     fclose(f);
     return buf;
 }
 
-/* Writes one data file per drawable sweep; returns how many. */
-static int write_data(const json_t *sweeps, const char *stat, const char *tmp, json_t *titles,
-                      json_t *undrawn)
+/* A legend for a data file's header: between double quotes there, so a
+ * quote would end it early; control characters and backquotes are not
+ * wanted in a legend either. */
+static void legend_text(const char *in, char *out, size_t len)
+{
+    size_t o = 0;
+    for (; *in && o + 1 < len; in++) {
+        unsigned char c = (unsigned char)*in;
+        out[o++] = c < 0x20 || c == 0x7F || c == '"' || c == '\\' || c == '`' ? '?' : (char)c;
+    }
+    out[o] = '\0';
+}
+
+/* Writes one data file per drawable sweep (its legend as the header);
+ * returns how many, -1 on a write error. *made: the files created. */
+static int write_data(const json_t *sweeps, const char *stat, const char *tmp, json_t *undrawn, int *made)
 {
     size_t i;
     json_t *s;
     int nfiles = 0;
+    *made = 0;
     json_array_foreach(sweeps, i, s)
     {
+        const char *fmt = json_string_value(json_object_get(s, "format"));
+        const char *instr = json_string_value(json_object_get(s, "instr"));
         json_t *steps = json_object_get(s, "steps");
         size_t j;
         json_t *st;
         int points = 0;
-        char path[512];
-        snprintf(path, sizeof path, "%s/d%d.dat", tmp, nfiles);
-        FILE *f = fopen(path, "w");
-        if (!f)
-            return -1;
         json_array_foreach(steps, j, st)
         {
             double y = tc_json_number(json_object_get(st, stat));
-            if (isfinite(y) && y > 0) {
-                fprintf(f, "%lld %.17g\n", (long long)json_integer_value(json_object_get(st, "step")), y);
-                points++;
-            }
+            points += isfinite(y) && y > 0;
         }
-        fclose(f);
-        const char *fmt = json_string_value(json_object_get(s, "format"));
         if (points == 0) {
             json_array_append_new(undrawn, json_string(fmt ? fmt : "?"));
             continue;
         }
-        char title[160];
-        snprintf(title, sizeof title, "%s (%s)", fmt ? fmt : "?",
-                 json_string_value(json_object_get(s, "instr")));
-        json_array_append_new(titles, json_string(title));
+        char path[512], raw[200], legend[200];
+        snprintf(path, sizeof path, "%s/d%d.dat", tmp, nfiles);
+        FILE *f = fopen(path, "wx");
+        if (!f)
+            return -1;
+        ++*made;
+        snprintf(raw, sizeof raw, "%s (%s)", fmt ? fmt : "?", instr ? instr : "?");
+        legend_text(raw, legend, sizeof legend);
+        fprintf(f, "step \"%s\"\n", legend);
+        json_array_foreach(steps, j, st)
+        {
+            double y = tc_json_number(json_object_get(st, stat));
+            if (isfinite(y) && y > 0)
+                fprintf(f, "%lld %.17g\n", (long long)json_integer_value(json_object_get(st, "step")), y);
+        }
+        if (fclose(f) != 0)
+            return -1;
         nfiles++;
     }
     return nfiles;
 }
 
-/* gnuplot strings are in double quotes; keep titles free of quotes and backslashes. */
-static void plot_title(const char *in, char *out, size_t len)
+/* gnuplot SCRIPT with its stderr in ERRFILE, no shell between. */
+static int run_gnuplot(const char *script, const char *errfile)
 {
-    size_t o = 0;
-    for (; *in && o + 1 < len; in++)
-        out[o++] = (*in == '"' || *in == '\\') ? '\'' : *in;
-    out[o] = '\0';
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0)
+        return -1;
+    posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    char *argv[] = {"gnuplot", (char *)script, NULL};
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return -1;
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* The files this code made in tmp, then tmp itself (no shell, no rm -rf). */
+static void remove_tmp(const char *tmp, int ndata)
+{
+    static const char *const names[] = {"plot.gp", "plot.svg", "gnuplot.err"};
+    char path[600];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", tmp, names[i]);
+        unlink(path);
+    }
+    for (int i = 0; i < ndata; i++) {
+        snprintf(path, sizeof path, "%s/d%d.dat", tmp, i);
+        unlink(path);
+    }
+    rmdir(tmp); /* a leftover temporary directory is harmless */
+}
+
+static bool known_stat(const char *stat)
+{
+    static const char *const ok[] = {"median", "p90", "max", "local_median", "local_p90", "local_max"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (!strcmp(stat, ok[i]))
+            return true;
+    return false;
 }
 
 char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn_out, char *err, size_t len)
 {
+    if (!stat || !known_stat(stat)) { /* it is written into the script: a fixed list only */
+        rep_set_err(err, len, "no plot of the statistic '%s'", stat ? stat : "(none)");
+        return NULL;
+    }
     char tmp[] = "/tmp/tcscope-plotXXXXXX";
     if (!mkdtemp(tmp)) {
         rep_set_err(err, len, "cannot create a temporary directory for gnuplot");
         return NULL;
     }
-    json_t *titles = json_array(), *undrawn = json_array();
+    json_t *undrawn = json_array();
     char *svg = NULL;
-    int n = write_data(sweeps, stat, tmp, titles, undrawn);
-    char script[600], out[600];
+    int made, n = write_data(sweeps, stat, tmp, undrawn, &made);
+    char script[600], out[600], errfile[600];
     snprintf(script, sizeof script, "%s/plot.gp", tmp);
     snprintf(out, sizeof out, "%s/plot.svg", tmp);
-    FILE *f = n < 0 ? NULL : fopen(script, "w");
+    snprintf(errfile, sizeof errfile, "%s/gnuplot.err", tmp);
+    FILE *f = n < 0 ? NULL : fopen(script, "wx");
     if (!f) {
         rep_set_err(err, len, "cannot write gnuplot files in %s", tmp);
         goto out;
@@ -108,26 +182,17 @@ char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn
                    "plot NaN notitle\n");
     } else {
         fprintf(f, "plot ");
-        for (int i = 0; i < n; i++) {
-            char t[160];
-            plot_title(json_string_value(json_array_get(titles, (size_t)i)), t, sizeof t);
-            fprintf(f, "%s'%s/d%d.dat' using 1:2 with linespoints pt 7 ps 0.4 lw 1.5 title \"%s\"",
-                    i ? ", \\\n     " : "", tmp, i, t);
-        }
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s'%s/d%d.dat' using 1:2 with linespoints pt 7 ps 0.4 lw 1.5 title columnheader(2) noenhanced",
+                    i ? ", \\\n     " : "", tmp, i);
         fputc('\n', f);
     }
-    fclose(f);
-    char cmd[1400];
-    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/gnuplot.err'", script, tmp);
-    int st = system(cmd);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        char path[640];
-        snprintf(path, sizeof path, "%s/gnuplot.err", tmp);
-        char *msg = slurp(path);
+    if (fclose(f) != 0 || run_gnuplot(script, errfile) != 0) {
+        char *msg = slurp(errfile);
         if (msg && strchr(msg, '\n'))
             *strchr(msg, '\n') = '\0';
         rep_set_err(err, len, "gnuplot failed%s%s (is gnuplot-nox installed?)", msg && *msg ? ": " : "",
-                msg ? msg : "");
+                    msg ? msg : "");
         free(msg);
         goto out;
     }
@@ -141,11 +206,7 @@ char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn
     svg = strdup(start);
     free(text);
 out:
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    if (system(cmd) != 0) {
-        /* a leftover temporary directory is harmless */
-    }
-    json_decref(titles);
+    remove_tmp(tmp, made);
     if (undrawn_out)
         *undrawn_out = undrawn;
     else

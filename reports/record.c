@@ -163,23 +163,34 @@ json_t *tc_record_objects_of(const tc_record *rec, const char *kind)
     return out;
 }
 
-/* One line of the file, any length; NULL at end of file. */
-static char *read_line(FILE *f, bool *had_newline)
+/* The longest record line read (a corpus object with its outputs is the
+ * longest kind; the baselines' longest line is under 1 MB). */
+#define RECORD_LINE_MAX ((size_t)256 << 20)
+
+/* One line of the file; NULL at end of file, or with *why set: a NUL byte
+ * (json_loads would stop there and accept a line with garbage after it),
+ * a line longer than RECORD_LINE_MAX, or no memory. */
+static char *read_line(FILE *f, const char **why)
 {
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
-    int ch;
-    *had_newline = false;
-    while ((ch = fgetc(f)) != EOF) {
-        if (ch == '\n') {
-            *had_newline = true;
-            break;
+    int ch = 0;
+    *why = buf ? NULL : "out of memory";
+    while (buf && (ch = fgetc(f)) != EOF && ch != '\n') {
+        if (ch == '\0' && !*why)
+            *why = "NUL byte in the line";
+        if (n + 1 >= cap) {
+            char *nb = cap < RECORD_LINE_MAX ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                *why = cap < RECORD_LINE_MAX ? "out of memory" : "line longer than 256 MB";
+                free(buf);
+                return NULL;
+            }
+            buf = nb, cap *= 2;
         }
-        if (n + 1 >= cap)
-            buf = realloc(buf, cap *= 2);
         buf[n++] = (char)ch;
     }
-    if (n == 0 && ch == EOF) {
+    if (!buf || (n == 0 && ch == EOF) || *why) {
         free(buf);
         return NULL;
     }
@@ -212,10 +223,11 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
         return -1;
     }
     json_t *objects = json_array(), *header = NULL;
-    bool ended = false, nl = false;
+    bool ended = false;
     int lineno = 0, rc = -1;
     char *line;
-    while ((line = read_line(f, &nl))) {
+    const char *why_line = NULL;
+    while ((line = read_line(f, &why_line))) {
         lineno++;
         if (line[strspn(line, " \t\r")] == '\0') {
             free(line);
@@ -273,8 +285,12 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
         }
         json_array_append_new(objects, o);
     }
+    if (why_line) {
+        rep_set_err(err, len, "%s:%d: %s", path, lineno + 1, why_line);
+        goto out;
+    }
     if (ferror(f)) {
-        rep_set_err(err, len, "%s: read error", path);
+        rep_set_err(err, len, "%s: read error: %s", path, strerror(errno ? errno : EIO));
         goto out;
     }
     if (!header) {

@@ -91,11 +91,11 @@ static void shards_merge_into_one_record(void **state)
 static void bad_input_exits_two(void **state)
 {
     static const char *const cases[][2] = {
-        {"audit --backend exact --instr mma.bogus", "no instruction to audit"},
+        {"audit --backend exact --instr mma.bogus", "unknown instruction 'mma.bogus'"},
         {"audit --backend exact --shard 3/2", "bad --shard '3/2'"},
-        {"audit --backend exact --n 0", "--n must be at least 1"},
-        {"audit --backend exact --n=12x", "bad number '12x' for --n"},
-        {"audit --backend exact --seed=-1", "bad number '-1' for --seed"},
+        {"audit --backend exact --n 0", "bad --n '0' (a whole number in 1..1000000000)"},
+        {"audit --backend exact --n=12x", "bad --n '12x'"},
+        {"audit --backend exact --seed=-1", "bad --seed '-1'"},
         {"audit --backend exact --instr mma.m16n8k8.f32.f16.f16.f32 --timing /nonexistent.json",
          "--timing"},
         {"audit --backend nope", "unknown backend 'nope'"},

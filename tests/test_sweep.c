@@ -372,7 +372,7 @@ static void cli_bad_input_exits_two(void **state)
         {"sweep --backend exact --chain 0", "bad chain length '0'"},
         {"sweep --backend exact --chain 1..x", "bad chain length"},
         {"sweep --backend exact --dist cauchy", "bad distribution 'cauchy'"},
-        {"sweep --backend exact --trials -3", "bad trial count"},
+        {"sweep --backend exact --trials -3", "bad --trials '-3' (a whole number in 1..1000000)"},
         {"sweep --backend exact --round sideways", "bad rounding mode 'sideways'"},
         {"sweep --backend exact --from f16", "bad --from 'f16'"},
         {"sweep --backend exact --scale perblock", "bad --scale 'perblock'"},

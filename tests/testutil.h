@@ -43,17 +43,16 @@ static inline const char *tc_cli_path(void)
 #endif
 }
 
-/* Runs "tcscope ARGS" through the shell (ARGS is shell text) with optional stdin text. */
-static inline tc_run_result tc_run_cli_stdin(const char *args, const char *input)
+/* Runs "tcscope ARGS" through the shell (ARGS is shell text) with standard
+ * input read from stdin_path (NULL: empty). */
+static inline tc_run_result tc_run_cli_from(const char *args, const char *stdin_path)
 {
-    char out[] = "/tmp/tcs-outXXXXXX", err[] = "/tmp/tcs-errXXXXXX", in[] = "/tmp/tcs-inXXXXXX";
-    int fo = mkstemp(out), fe = mkstemp(err), fi = mkstemp(in);
-    if (input && write(fi, input, strlen(input)) < 0)
-        abort();
+    char out[] = "/tmp/tcs-outXXXXXX", err[] = "/tmp/tcs-errXXXXXX";
+    int fo = mkstemp(out), fe = mkstemp(err);
     close(fo);
     close(fe);
-    close(fi);
-    size_t len = strlen(args) + strlen(tc_cli_path()) + 3 * sizeof out + 32;
+    const char *in = stdin_path ? stdin_path : "/dev/null";
+    size_t len = strlen(args) + strlen(tc_cli_path()) + strlen(in) + 2 * sizeof out + 32;
     char *cmd = malloc(len);
     snprintf(cmd, len, "%s %s <%s >%s 2>%s", tc_cli_path(), args, in, out, err);
     int st = system(cmd);
@@ -64,8 +63,26 @@ static inline tc_run_result tc_run_cli_stdin(const char *args, const char *input
     r.err = tc_slurp(err);
     unlink(out);
     unlink(err);
+    return r;
+}
+
+/* The same with n bytes of standard input (NUL bytes included). */
+static inline tc_run_result tc_run_cli_bytes(const char *args, const char *input, size_t n)
+{
+    char in[] = "/tmp/tcs-inXXXXXX";
+    int fi = mkstemp(in);
+    if (n && write(fi, input, n) != (ssize_t)n)
+        abort();
+    close(fi);
+    tc_run_result r = tc_run_cli_from(args, in);
     unlink(in);
     return r;
+}
+
+/* The same with optional stdin text. */
+static inline tc_run_result tc_run_cli_stdin(const char *args, const char *input)
+{
+    return tc_run_cli_bytes(args, input ? input : "", input ? strlen(input) : 0);
 }
 
 static inline tc_run_result tc_run_cli(const char *args)

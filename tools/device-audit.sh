@@ -17,13 +17,16 @@ fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > /tmp/smi.csv 2>&1
 t0=$(date +%s)
 dirs=""
-for ((i = 0; i < SHARDS; i++)); do
+# FIRST and COUNT (environment): run shards FIRST..FIRST+COUNT-1 of SHARDS only,
+# so one catalogue audit can be split over two calls of the device tool.
+FIRST=${FIRST:-0}; LAST=$(( FIRST + ${COUNT:-$SHARDS} ))
+for ((i = FIRST; i < LAST; i++)); do
   timeout "${SHARD_TIMEOUT:-480}" build/tcscope audit --backend gpu --instr "$INSTR" --n "$N" --shard "$i/$SHARDS" \
     --timing "${TIMING:-reports/baselines/h100-bench.json}" --out "/tmp/audit$i" --force > "/tmp/audit$i.log" 2>&1 &
 done
 wait
 dirs=""
-for ((i = 0; i < SHARDS; i++)); do
+for ((i = FIRST; i < LAST; i++)); do
   if [ -f "/tmp/audit$i/audit.jsonl" ]; then dirs="$dirs${dirs:+,}/tmp/audit$i"; else echo "shard $i wrote nothing"; fi
 done
 echo "audit shards done in $(( $(date +%s) - t0 )) s"

@@ -1,0 +1,66 @@
+/* Numbers on the command line: every count and seed of every command is
+ * read here, so each has one syntax and a range checked before it is used
+ * to size anything (the ranges are in each command's usage text). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* Decimal, or hex after 0x; digits only: no sign, blank or suffix (strtoull
+ * alone would take "-1" as 2^64-1 and " 5" as 5). */
+static bool parse_u64(const char *v, bool hex_ok, unsigned long long *x)
+{
+    int base = 10;
+    if (hex_ok && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+        base = 16;
+        v += 2;
+    }
+    if (!*v)
+        return false;
+    for (const char *p = v; *p; p++)
+        if (base == 10 ? !isdigit((unsigned char)*p) : !isxdigit((unsigned char)*p))
+            return false;
+    char *end;
+    errno = 0;
+    *x = strtoull(v, &end, base);
+    return !errno && !*end;
+}
+
+bool cli_count(const char *cmd, const char *opt, const char *v, unsigned long long lo,
+               unsigned long long hi, unsigned long long *out)
+{
+    unsigned long long x;
+    if (!parse_u64(v, false, &x) || x < lo || x > hi) {
+        cli_fail(cmd, "bad %s '%s' (a whole number in %llu..%llu)", opt, v, lo, hi);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int hi, int *out)
+{
+    unsigned long long x;
+    if (lo < 0 || !cli_count(cmd, opt, v, (unsigned long long)lo, (unsigned long long)hi, &x))
+        return false;
+    *out = (int)x;
+    return true;
+}
+
+bool cli_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out)
+{
+    unsigned long long x;
+    if (!parse_u64(v, true, &x) || x > max) {
+        cli_fail(cmd, "bad %s '%s' (0..%#llx, decimal or 0x hex)", opt, v, (unsigned long long)max);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out)
+{
+    return cli_u64(cmd, opt, v, UINT64_MAX, out);
+}

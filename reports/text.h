@@ -1,0 +1,27 @@
+/* text: strings that come from files or the command line are untrusted.
+ * A record's keys, a profile's bytes, an option's value may hold control
+ * characters or bytes that are not UTF-8; a message that echoes them must
+ * neither drive the terminal nor become invalid JSON when cut short. */
+#ifndef TC_TEXT_H
+#define TC_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Bytes of the well-formed UTF-8 character at s (1..4; 1 for ASCII, NUL
+ * included), or 0 when s does not start one (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF). */
+size_t tc_utf8_char_len(const char *s);
+
+/* Replaces every byte that is not part of a well-formed UTF-8 character
+ * with '?', in place: after a snprintf that cut a character in two, the
+ * text is valid UTF-8 again (json_string refuses anything else). */
+void tc_utf8_repair(char *s);
+
+/* Copies in to out (NUL-terminated, cut at a character boundary), with
+ * control characters, DEL and bytes outside UTF-8 written as \xHH: what
+ * a terminal may safely print. A tab stays a tab; a newline stays too
+ * only when keep_newlines. */
+void tc_text_escape(const char *in, char *out, size_t len, bool keep_newlines);
+
+#endif

@@ -1,0 +1,86 @@
+/* Records and compare (reports/reports.h, reports/compare.h): the input is
+ * one or two record files separated by a NUL byte (which no record may
+ * hold). Each loads or fails with a message; a record compared with itself
+ * has no difference; two records compare without a crash, and every
+ * difference carries its message (item 7 of issue 14). */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "reports/compare.h"
+#include "reports/text.h"
+#include "tests/fuzz/fuzz.h"
+
+static char path[2][64];
+
+static int load(const uint8_t *data, size_t size, int which, tc_record *rec, char *err, size_t len)
+{
+    if (!path[which][0])
+        snprintf(path[which], sizeof path[which], "/dev/shm/tcscope-fuzz-%d-%d", (int)getpid(), which);
+    FILE *f = fopen(path[which], "wb");
+    FUZZ_CHECK(f != NULL);
+    if (size)
+        FUZZ_CHECK(fwrite(data, 1, size, f) == size);
+    fclose(f);
+    int rc = tc_record_load_any(path[which], rec, err, len);
+    unlink(path[which]);
+    return rc;
+}
+
+static void check_diffs(const tc_record *a, const tc_record *b, bool same, bool subset)
+{
+    tc_compare_opts o = tc_compare_defaults();
+    o.new_is_subset = subset;
+    json_t *diffs = json_array(), *ctx = json_array();
+    size_t n = tc_compare_records(a, b, &o, diffs, ctx);
+    FUZZ_CHECK(n == json_array_size(diffs));
+    FUZZ_CHECK(!same || n == 0);
+    size_t i;
+    json_t *d;
+    json_array_foreach(diffs, i, d)
+    {
+        const char *msg = json_string_value(json_object_get(d, "message"));
+        FUZZ_CHECK(msg != NULL);
+        char safe[1024];
+        tc_text_escape(msg, safe, sizeof safe, false);
+        for (const char *p = safe; *p; p++)
+            FUZZ_CHECK((unsigned char)*p >= 0x20 || *p == '\t');
+    }
+    json_decref(diffs);
+    json_decref(ctx);
+}
+
+/* The text helpers on the raw bytes: repaired text is valid UTF-8 (jansson
+ * takes it), escaped text holds no control character. */
+static void check_text(const uint8_t *data, size_t size)
+{
+    char *s = fuzz_text(data, size < 512 ? size : 512), safe[2100];
+    tc_text_escape(s, safe, sizeof safe, true);
+    for (const char *p = safe; *p; p++)
+        FUZZ_CHECK((unsigned char)*p >= 0x20 || *p == '\t' || *p == '\n');
+    tc_utf8_repair(s);
+    json_t *j = json_string(s);
+    FUZZ_CHECK(j != NULL);
+    json_decref(j);
+    free(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    check_text(data, size);
+    const uint8_t *nul = memchr(data, 0, size);
+    size_t n1 = nul ? (size_t)(nul - data) : size;
+    char err[512];
+    tc_record a, b;
+    if (load(data, n1, 0, &a, err, sizeof err) != 0) {
+        FUZZ_CHECK(err[0] != '\0');
+        return 0;
+    }
+    check_diffs(&a, &a, true, size % 2);
+    if (nul && load(nul + 1, size - n1 - 1, 1, &b, err, sizeof err) == 0) {
+        check_diffs(&a, &b, false, size % 2);
+        check_diffs(&b, &a, false, size % 2);
+        tc_record_free(&b);
+    }
+    tc_record_free(&a);
+    return 0;
+}
