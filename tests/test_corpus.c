@@ -89,33 +89,6 @@ static void exact_corpus_round_trips(void **state)
 /* The H100 record: every catalogue entry present, its layout proven on
  * the GPU, its SASS read; the integer control exact; per-instruction error
  * statistics against the correctly rounded result printed. */
-/* Elements the committed profile is known NOT to reproduce, found by this
- * replay (2026-11-24) and explained by the hunt (reports/baselines/
- * h100-hunt.jsonl.gz): the emulated FP8 mma.sync widens an e4m3 subnormal to
- * a normal f16, which moves the alignment. The refit that decides it
- * (b_convert = f16) is recorded but not yet committed as the profile; the
- * test fails on any mismatch not listed here, and on a listed one that no
- * longer differs (then this list must shrink). */
-static const struct {
-    const char *instr;
-    size_t element;
-} known_mismatches[] = {
-    {"mma.m16n8k32.f32.e5m2.e4m3.f32", 35 * 128 + 0 * 8 + 5},
-    {"mma.sp.m16n8k64.f32.e5m2.e4m3.f32", 59 * 128 + 8 * 8 + 1},
-};
-#define NKNOWN (sizeof known_mismatches / sizeof known_mismatches[0])
-static unsigned char known_seen[NKNOWN];
-
-static bool known_mismatch(const char *instr, size_t e)
-{
-    for (size_t i = 0; i < NKNOWN; i++)
-        if (!strcmp(known_mismatches[i].instr, instr) && known_mismatches[i].element == e) {
-            known_seen[i] = 1;
-            return true;
-        }
-    return false;
-}
-
 /* Every output of rec through b (model:h100, or exact for integers): the
  * number of elements whose bits differ, the first few printed with inputs. */
 static size_t replay_bits(tc_backend *b, const tc_corpus_rec *rec)
@@ -132,11 +105,6 @@ static size_t replay_bits(tc_backend *b, const tc_corpus_rec *rec)
     for (size_t e = 0; e < n; e++) {
         if (D[e] == rec->D[e])
             continue;
-        if (known_mismatch(ins->name, e)) {
-            print_message("known mismatch %s element %zu: gpu 0x%llx model 0x%llx\n", ins->name, e,
-                          (unsigned long long)rec->D[e], (unsigned long long)D[e]);
-            continue;
-        }
         if (bad++ >= 4)
             continue;
         size_t t = e / mn, i = (e % mn) / (size_t)ins->n, j = e % (size_t)ins->n;
@@ -227,9 +195,6 @@ static void h100_corpus_replays_against_the_oracle(void **state)
     print_message("bit-for-bit replay: %zu of %zu recorded elements differ from the model, in %zu instructions\n",
                   total_bad, total_elems, instr_bad);
     assert_int_equal(total_bad, 0);
-    for (size_t i = 0; i < NKNOWN; i++)
-        if (!known_seen[i])
-            fail_msg("%s: the known mismatch no longer differs: remove it from the list", known_mismatches[i].instr);
     tc_backend_close(model_b);
     tc_backend_close(exact_b);
     for (size_t i = 0; i < ncat; i++)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cases/audit.h"
 #include "oracle/model.h"
@@ -51,10 +52,24 @@ typedef struct {
 
 static void load_data(replay_data *d)
 {
-    const char *audit = path_or("TC_REPLAY_AUDIT", "reports/baselines/h100-audit.jsonl");
+    const char *audit = path_or("TC_REPLAY_AUDIT", "reports/baselines/h100-audit.jsonl.gz");
     const char *ppath = path_or("TC_REPLAY_PROFILE", "oracle/profiles/h100.profile");
-    char err[512];
-    if (tc_record_load(audit, &d->rec, err, sizeof err) != 0)
+    char err[512], plain[64];
+    /* the record is kept compressed (the GPU machine's fetch and tree limits) */
+    snprintf(plain, sizeof plain, "/tmp/tcs-replay-%d.jsonl", (int)getpid());
+    const char *src = audit;
+    size_t len = strlen(audit);
+    if (len > 3 && !strcmp(audit + len - 3, ".gz")) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "gzip -dc '%s' > %s", audit, plain);
+        if (system(cmd) != 0)
+            fail_msg("cannot decompress %s", audit);
+        src = plain;
+    }
+    int rc = tc_record_load(src, &d->rec, err, sizeof err);
+    if (src == plain)
+        unlink(plain);
+    if (rc != 0)
         fail_msg("%s", err);
     if (profile_load(ppath, &d->prof, err, sizeof err) != 0)
         fail_msg("%s", err);
@@ -109,8 +124,10 @@ static void recorded_answers_match_the_profile(void **state)
     size_t mismatches = replay_record(&d, &ninstr, &ncases);
     print_message("replayed %zu recorded answers of %zu instructions: %zu mismatches\n", ncases,
                   ninstr, mismatches);
-    assert_true(ninstr > 0);
-    assert_true(ncases > 0);
+    /* every floating-point instruction of the catalogue (the integer ones are
+     * controls, judged against the exact sum): a truncated record fails here */
+    assert_int_equal(ninstr, 252);
+    assert_true(ncases > ninstr * 1000);
     assert_int_equal(mismatches, 0);
     free_data(&d);
 }

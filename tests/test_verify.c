@@ -57,14 +57,14 @@ static void test_one_flipped_output_bit_is_caught(void **state)
 {
     const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.f16.f16.f32");
     flip_target ft = {{ins->a, ins->b, ins->c, ins->d}, ins->m, ins->n, ins->k, false, 0};
-    infer_target t = {ins->m, ins->n, ins->k, ft.f, flip_run, &ft, 0, 0, NULL, 0};
+    infer_target t = {ins->m, ins->n, ins->k, ft.f, flip_run, &ft, 0, 0, NULL, 0, false};
     model_params p = model_params_exact(ft.f, (tc_rounding){.mode = TC_RNE, .ovf = TC_OVF_INF});
     verify_result v;
     char err[256];
     for (int flip = 0; flip < 2; flip++) {
         ft.flip = flip;
         ft.calls = 0;
-        if (verify_run(&t, &p, 5000, 7, &v, err, sizeof err))
+        if (verify_run(&t, &p, 5000, 512, 7, &v, err, sizeof err))
             fail_msg("verify: %s", err);
         assert_true(v.n >= 5000);
         assert_int_equal(v.mismatches, (size_t)flip);
