@@ -7,13 +7,9 @@ SHARDS=${1:-4}
 N=${2:-1000000}
 INSTR=${3:-all}            # a name, "all", a comma-separated list, or @FILE holding one
 case "$INSTR" in @*) INSTR=$(cat "${INSTR#@}") ;; esac
-mkdir -p /tmp/deps
-for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
-export DEPS_PREFIX=/tmp/deps/usr
+. tools/device-env.sh
 export PATH=$PATH:/usr/local/cuda/bin
-if ! make DEPS_PREFIX=$DEPS_PREFIX -j16 build/tcscope > /tmp/build.log 2>&1; then
-  tail -30 /tmp/build.log; exit 1
-fi
+device_build build/tcscope
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > /tmp/smi.csv 2>&1
 t0=$(date +%s)
 dirs=""

@@ -8,14 +8,8 @@ N=${1:-400000}
 AUDIT=${2:--}
 AUDIT_N=${3:-1000000}
 case "$AUDIT" in @*) AUDIT=$(cat "${AUDIT#@}") ;; esac
-mkdir -p /tmp/deps
-for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
-export DEPS_PREFIX=/tmp/deps/usr PATH=$PATH:/usr/local/cuda/bin
-t0=$(date +%s)
-if ! make DEPS_PREFIX=$DEPS_PREFIX -j16 build/tcscope > /tmp/build.log 2>&1; then
-  tail -30 /tmp/build.log; exit 1
-fi
-echo "build: $(( $(date +%s) - t0 )) s"
+. tools/device-env.sh
+device_build build/tcscope
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/smi.csv"
 lscpu | grep -E 'Model name|^CPU\(s\)' | tee -a "$OUT/smi.csv"
 t0=$(date +%s)

@@ -4,10 +4,9 @@
 # budget left undecided). Usage: tools/device-reaudit.sh HUNT_N NAME,NAME,..
 set -u
 HN=$1; LIST=$2
-mkdir -p /tmp/deps /tmp/re
-for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
-export DEPS_PREFIX=/tmp/deps/usr PATH=$PATH:/usr/local/cuda/bin
-make DEPS_PREFIX=$DEPS_PREFIX -j16 build/tcscope > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
+mkdir -p /tmp/re
+. tools/device-env.sh
+device_build build/tcscope
 t0=$(date +%s); i=0
 for ins in ${LIST//,/ }; do
   timeout "${AUDIT_TIMEOUT:-470}" build/tcscope audit --backend gpu --instr "$ins" --n 1000000 --hunt-n "$HN" \

@@ -4,10 +4,8 @@
 # the tree. Usage: tools/device-rest.sh NAME,NAME,.. [PER_FAMILY]
 set -u
 LIST=$1; N=${2:-400000}
-mkdir -p /tmp/deps
-for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
-export DEPS_PREFIX=/tmp/deps/usr PATH=$PATH:/usr/local/cuda/bin
-make DEPS_PREFIX=$DEPS_PREFIX -j16 build/tcscope > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
+. tools/device-env.sh
+device_build build/tcscope
 mkdir -p /tmp/rest; t0=$(date +%s); i=0
 for ins in ${LIST//,/ }; do
   timeout "${AUDIT_TIMEOUT:-250}" build/tcscope audit --backend gpu --instr "$ins" --n 1000000 \
