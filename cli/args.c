@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli/cli.h"
+#include "reports/text.h"
 
 /* Decimal, or hex after 0x; digits only: no sign, blank or suffix (strtoull
  * alone would take "-1" as 2^64-1 and " 5" as 5). */
@@ -63,4 +66,16 @@ bool cli_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint
 bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out)
 {
     return cli_u64(cmd, opt, v, UINT64_MAX, out);
+}
+
+const char *cli_str(const struct json_t *obj, const char *key)
+{
+    static char ring[8][256];
+    static unsigned next;
+    const char *v = json_string_value(json_object_get(obj, key));
+    if (!v)
+        return "?";
+    char *out = ring[next++ % 8];
+    tc_text_escape(v, out, sizeof ring[0], false);
+    return out;
 }

@@ -88,7 +88,7 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
         if (!json_is_integer(json_object_get(c, "rank")))
             continue;
         printf("%-4lld %-6s %-36s %10.1f %12.3g\n", (long long)json_integer_value(json_object_get(c, "rank")),
-               json_string_value(json_object_get(c, "format")), json_string_value(json_object_get(c, "instr")),
+               cli_str(c, "format"), cli_str(c, "instr"),
                tc_json_number(json_object_get(c, "tflops")), tc_json_number(json_object_get(c, "error")));
         shown++;
     }
@@ -102,8 +102,8 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
         if (!head)
             printf("\nmeet the constraints, no throughput record (not ranked):\n");
         head = true;
-        printf("  %-6s %-36s error %.3g\n", json_string_value(json_object_get(c, "format")),
-               json_string_value(json_object_get(c, "instr")), tc_json_number(json_object_get(c, "error")));
+        printf("  %-6s %-36s error %.3g\n", cli_str(c, "format"),
+               cli_str(c, "instr"), tc_json_number(json_object_get(c, "error")));
     }
     head = false;
     json_array_foreach(res, i, c)
@@ -113,8 +113,8 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
         if (!head)
             printf("\nexcluded:\n");
         head = true;
-        printf("  %-6s %-36s %s\n", json_string_value(json_object_get(c, "format")),
-               json_string_value(json_object_get(c, "instr")), json_string_value(json_object_get(c, "reason")));
+        printf("  %-6s %-36s %s\n", cli_str(c, "format"),
+               cli_str(c, "instr"), cli_str(c, "reason"));
     }
 }
 

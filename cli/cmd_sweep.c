@@ -67,10 +67,10 @@ static void print_num(const json_t *v, int width)
 static void print_table(const json_t *o)
 {
     printf("%s via %s (K = %lld, %s, from %s, %s, scale %s), %lld trials\n",
-           json_string_value(json_object_get(o, "format")), json_string_value(json_object_get(o, "instr")),
-           (long long)json_integer_value(json_object_get(o, "k")), json_string_value(json_object_get(o, "dist")),
-           json_string_value(json_object_get(o, "from")), json_string_value(json_object_get(o, "round")),
-           json_string_value(json_object_get(o, "scale")), (long long)json_integer_value(json_object_get(o, "trials")));
+           cli_str(o, "format"), cli_str(o, "instr"),
+           (long long)json_integer_value(json_object_get(o, "k")), cli_str(o, "dist"),
+           cli_str(o, "from"), cli_str(o, "round"),
+           cli_str(o, "scale"), (long long)json_integer_value(json_object_get(o, "trials")));
     printf("  %6s %12s %12s %12s %9s %9s %12s\n", "step", "median", "p90", "max", "overflow", "NaN", "time/step s");
     json_t *steps = json_object_get(o, "steps");
     size_t n = json_array_size(steps);

@@ -329,6 +329,19 @@ static void messages_escape_binary(void **state)
     tc_run_result_free(&r);
 }
 
+/* Record strings reach the terminal escaped in choose's table too (a
+ * record whose format and instruction hold terminal escape sequences). */
+static void tables_escape_record_text(void **state)
+{
+    tc_run_result r = tc_run_cli("choose --sweep " H "sweep-escape-names.json --max-rel-err 1e-2 --chain 10");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "f16\\x1B[31mRED"));
+    for (const unsigned char *p = (const unsigned char *)r.out; *p; p++)
+        if ((*p < 0x20 && *p != '\n') || *p == 0x7F)
+            fail_msg("raw byte 0x%02x in the table", *p);
+    tc_run_result_free(&r);
+}
+
 /* Limits: every count is checked against its stated range, and the
  * budgets (chain lines, sweeps) before anything is allocated. */
 static void count_ranges(void **state)
@@ -375,6 +388,7 @@ int main(void)
         cmocka_unit_test(audit_lists),
         cmocka_unit_test(choose_and_timing_inputs),
         cmocka_unit_test(messages_escape_binary),
+        cmocka_unit_test(tables_escape_record_text),
         cmocka_unit_test(count_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
