@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "probes/probes.h"
 #include "reports/text.h"
 
 /* Decimal, or hex after 0x; digits only: no sign, blank or suffix (strtoull
@@ -78,4 +79,30 @@ const char *cli_str(const struct json_t *obj, const char *key)
     char *out = ring[next++ % 8];
     tc_text_escape(v, out, sizeof ring[0], false);
     return out;
+}
+
+int cli_list_check(const char *cmd, const char *opt, const char *text, bool instrs)
+{
+    char *copy = strdup(text), *rest = copy, *t;
+    if (!copy)
+        return cli_fail(cmd, "out of memory");
+    int rc = TC_EXIT_OK;
+    while (rc == TC_EXIT_OK && (t = strsep(&rest, ",")) != NULL)
+        if (!*t)
+            rc = cli_fail(cmd, "%s: empty item in '%s'", opt, text);
+        else if (instrs && strcmp(text, "all") && !tc_instr_by_name(t))
+            rc = cli_fail(cmd, "%s: unknown instruction '%s' (see tcscope list)", opt, t);
+    free(copy);
+    return rc;
+}
+
+bool cli_instr_selected(const char *sel, const char *name)
+{
+    if (!strcmp(sel, "all"))
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = sel; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    return false;
 }

@@ -30,6 +30,12 @@ const char *cli_str(const struct json_t *obj, const char *key);
 bool cli_count(const char *cmd, const char *opt, const char *v, unsigned long long lo,
                unsigned long long hi, unsigned long long *out);
 bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int hi, int *out);
+/* A comma list (--instr names, --merge folders): no empty item (",x", "x,",
+ * "x,,y"); with instrs, every name in the catalogue ("all" alone).
+ * TC_EXIT_OK, or TC_EXIT_USAGE with the message printed. */
+int cli_list_check(const char *cmd, const char *opt, const char *text, bool instrs);
+/* name is in a checked --instr list (or the list is "all"). */
+bool cli_instr_selected(const char *sel, const char *name);
 bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out);
 /* 0..max in decimal or 0x hex (a seed is 0..UINT64_MAX). */
 bool cli_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out);

@@ -28,23 +28,6 @@ typedef struct {
     bool json, timing, keep_cases, force;
 } audit_args;
 
-/* A comma list of --instr names or --merge folders: no empty item (",x",
- * "x,", "x,,y"); with instrs, every name in the catalogue ("all" alone). */
-static int check_list(const char *opt, const char *text, bool instrs)
-{
-    char *copy = strdup(text), *rest = copy, *t;
-    if (!copy)
-        return cli_fail("audit", "out of memory");
-    int rc = TC_EXIT_OK;
-    while (rc == TC_EXIT_OK && (t = strsep(&rest, ",")) != NULL)
-        if (!*t)
-            rc = cli_fail("audit", "%s: empty item in '%s'", opt, text);
-        else if (instrs && strcmp(text, "all") && !tc_instr_by_name(t))
-            rc = cli_fail("audit", "%s: unknown instruction '%s' (see tcscope list)", opt, t);
-    free(copy);
-    return rc;
-}
-
 static int parse_args(int argc, char **argv, audit_args *a)
 {
     *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, NULL, 0, 0, 0x7c5c09e, 0, 1, false, true, true, false};
@@ -99,7 +82,7 @@ static int parse_args(int argc, char **argv, audit_args *a)
         else
             return cli_fail("audit", "unknown argument '%s'", argv[i]);
     }
-    if (check_list("--instr", a->instr, true) || (a->merge && check_list("--merge", a->merge, false)))
+    if (cli_list_check("audit", "--instr", a->instr, true) || (a->merge && cli_list_check("audit", "--merge", a->merge, false)))
         return TC_EXIT_USAGE;
     return TC_EXIT_OK;
 }
@@ -202,18 +185,6 @@ static json_t *collect_timing(const audit_args *a, const tc_backend_info *info,
     return t;
 }
 
-/* --instr takes one name, "all", or a comma-separated list of names. */
-static bool instr_selected(const char *sel, const char *name)
-{
-    if (!strcmp(sel, "all"))
-        return true;
-    size_t n = strlen(name);
-    for (const char *p = sel; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
-            return true;
-    return false;
-}
-
 static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr ***out)
 {
     const char *name = a->instr;
@@ -224,7 +195,7 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
     bool refused = false;
     char why[256];
     for (size_t i = 0; list && i < count; i++) {
-        if (!instr_selected(name, cat[i].name))
+        if (!cli_instr_selected(name, cat[i].name))
             continue;
         if (i % a->nshards != a->shard)
             continue;

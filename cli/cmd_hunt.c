@@ -69,40 +69,23 @@ static int parse_args(int argc, char **argv, hunt_args *a)
     return TC_EXIT_OK;
 }
 
-/* --instr: one name, "all", or a comma-separated list; unknown names are errors. */
+/* --instr: "all" or a comma list of catalogue names (cli_list_check), in catalogue order. */
 static int select_instrs(const char *sel, const tc_instr ***out, size_t *n)
 {
+    int rc = cli_list_check(CMD, "--instr", sel, true);
+    if (rc != TC_EXIT_OK)
+        return rc;
     size_t count;
     const tc_instr *cat = tc_catalogue(&count);
     const tc_instr **list = calloc(count, sizeof *list);
     if (!list)
         return cli_fail(CMD, "out of memory");
     *n = 0;
-    if (!strcmp(sel, "all")) {
-        for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++)
+        if (cli_instr_selected(sel, cat[i].name))
             list[(*n)++] = &cat[i];
-        *out = list;
-        return TC_EXIT_OK;
-    }
-    char *copy = strdup(sel);
-    if (!copy) {
-        free(list);
-        return cli_fail(CMD, "out of memory");
-    }
-    char *rest = copy, *tok;
-    while ((tok = strsep(&rest, ",")) != NULL) {
-        const tc_instr *ins = *tok ? tc_instr_by_name(tok) : NULL;
-        if (!ins || *n == count) {
-            int rc = cli_fail(CMD, "unknown instruction '%s' (see tcscope list)", tok);
-            free(copy);
-            free(list);
-            return rc;
-        }
-        list[(*n)++] = ins;
-    }
-    free(copy);
     *out = list;
-    return *n ? TC_EXIT_OK : cli_fail(CMD, "--instr: no instruction named");
+    return TC_EXIT_OK;
 }
 
 /* The first `want` answers of every family (tile 0.. of its stream). */

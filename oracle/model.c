@@ -47,9 +47,9 @@ mdec model_input_decode(const model *m, int which, uint64_t bits)
 
 static inline mdec input_get(const model *m, int which, uint64_t bits)
 {
-    bits &= m->premask[which];
+    /* the table and model_input_decode apply premask themselves */
     if (m->direct[which])
-        return model_direct_decode(which ? &m->src_b : &m->src_a, bits, m->keep[which],
+        return model_direct_decode(which ? &m->src_b : &m->src_a, bits & m->premask[which], m->keep[which],
                                    which ? m->p.ftz_b : m->p.ftz_a);
     const mdec *tab = m->tab[which];
     if (tab)
