@@ -219,6 +219,35 @@ static int append_extra(const json_t *ex, cset *s)
     return 0;
 }
 
+int audit_given_cases(const json_t *objects, const tc_instr *ins, infer_case **cases, size_t *n, char *err,
+                      size_t errlen)
+{
+    cset s = {0};
+    size_t i;
+    const json_t *o;
+    json_array_foreach(objects, i, o) {
+        const char *name = json_string_value(json_object_get(o, "instr"));
+        const json_t *f = json_object_get(o, "failures");
+        if (!name || strcmp(name, ins->name) || !f)
+            continue;
+        size_t from = s.n;
+        bool ok = json_is_array(f) && append_extra(f, &s) == 0;
+        for (size_t q = from; ok && q < s.n; q++)
+            for (int kk = 0; kk < s.v[q].k; kk++)
+                ok &= !(s.v[q].a[kk] & ~tc_operand_mask(ins->a)) && !(s.v[q].b[kk] & ~tc_operand_mask(ins->b)) &&
+                      !(s.v[q].c & ~tc_operand_mask(ins->c));
+        if (!ok) {
+            cset_free(&s);
+            snprintf(err, errlen, "%s: malformed failures (want a, b: arrays of hex bits within the operands, c)",
+                     ins->name);
+            return -1;
+        }
+    }
+    *cases = s.v;
+    *n = s.n;
+    return 0;
+}
+
 int audit_answer_cases(const tc_instr *ins, const json_t *answers, infer_case **cases, size_t *n,
                        char *err, size_t errlen)
 {
@@ -245,7 +274,7 @@ int audit_answer_cases(const tc_instr *ins, const json_t *answers, infer_case **
         snprintf(err, errlen, "%s: the case generator no longer gives the recorded inputs", ins->name);
         return -1;
     }
-    cset s = {cs, nreg, nreg};
+    cset s = {.v = cs, .n = nreg, .cap = nreg};
     const json_t *ex = json_object_get(answers, "extra");
     if ((ex && append_extra(ex, &s) != 0) || s.n != count) {
         size_t got = s.n;
@@ -266,7 +295,7 @@ int audit_answer_cases(const tc_instr *ins, const json_t *answers, infer_case **
 
 void audit_cases_free(infer_case *cases, size_t n)
 {
-    cset s = {cases, n, n};
+    cset s = {.v = cases, .n = n, .cap = n};
     cset_free(&s);
 }
 
@@ -561,46 +590,51 @@ static void free_cases(infer_case *cs, size_t n)
     }
 }
 
+/* A deep copy of c's inputs and answer into x; -1 when out of memory. */
+static int copy_case(infer_case *x, const infer_case *c)
+{
+    *x = *c;
+    x->a = malloc((size_t)c->k * sizeof *x->a);
+    x->b = malloc((size_t)c->k * sizeof *x->b);
+    if (!x->a || !x->b) {
+        free(x->a);
+        free(x->b);
+        x->a = x->b = NULL;
+        return -1;
+    }
+    memcpy(x->a, c->a, (size_t)c->k * sizeof *x->a);
+    memcpy(x->b, c->b, (size_t)c->k * sizeof *x->b);
+    return 0;
+}
+
 /* A proof that fails names its smallest failing inputs with the hardware's
  * answers: they join the fit as counterexamples and the fit and the proof
  * run again, up to REFIT_ROUNDS times (the crafted cases cannot foresee
  * every way two near-equivalent fingerprints part). Returns the rounds run,
  * or -1 with err. */
 static int refit_on_counterexamples(infer_target *t, const audit_opts *o, audit_result *out,
-                                    char *err, size_t errlen)
+                                    infer_case *extra, size_t nextra, char *err, size_t errlen)
 {
-    infer_case extra[REFIT_ROUNDS * VERIFY_MAX_FAILS];
-    size_t nextra = 0;
     int round = 0;
     for (; round < REFIT_ROUNDS && out->proof.mismatches > 0 && out->proof.nfails > 0; round++) {
-        for (size_t i = 0; i < out->proof.nfails; i++) {
-            const infer_case *c = &out->proof.fails[i].c;
-            infer_case *x = &extra[nextra++];
-            *x = *c;
-            x->a = malloc((size_t)c->k * sizeof *x->a);
-            x->b = malloc((size_t)c->k * sizeof *x->b);
-            if (!x->a || !x->b) {
-                free_cases(extra, nextra);
+        for (size_t i = 0; i < out->proof.nfails; i++)
+            if (copy_case(&extra[nextra++], &out->proof.fails[i].c)) {
                 snprintf(err, errlen, "audit: out of memory");
                 return -1;
             }
-            memcpy(x->a, c->a, (size_t)c->k * sizeof *x->a);
-            memcpy(x->b, c->b, (size_t)c->k * sizeof *x->b);
-        }
         t->extra = extra;
         t->nextra = nextra;
+        model_params last = out->fit.params;
+        t->start = &last;
         infer_result fit;
         verify_result proof;
-        if (infer_fingerprint(t, &fit, err, errlen) != 0) {
-            free_cases(extra, nextra);
+        if (infer_fingerprint(t, &fit, err, errlen) != 0)
             return -1;
-        }
         /* a fresh seed per round: the proof of a refit must not reuse the
          * draws whose failures it was fitted to */
         uint64_t seed = (o->seed ? o->seed : 1) + 0x5EED0000ull * (uint64_t)(round + 1);
         if (verify_run(t, &fit.params, o->verify_n, o->hunt_n, seed, &proof, err, errlen) != 0) {
             infer_result_free(&fit);
-            free_cases(extra, nextra);
             return -1;
         }
         infer_result_free(&out->fit);
@@ -608,10 +642,27 @@ static int refit_on_counterexamples(infer_target *t, const audit_opts *o, audit_
         out->fit = fit;
         out->proof = proof;
     }
-    t->extra = NULL;
-    t->nextra = 0;
-    free_cases(extra, nextra);
+    t->start = NULL;
     return round;
+}
+
+/* The given inputs with this backend's answers (what another run recorded
+ * is only a pointer to where to look). 0, or -1 with err. */
+static int ask_given(const infer_target *t, const audit_opts *o, infer_case *extra, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < o->ngiven; i++) {
+        if (o->given[i].k != t->k) {
+            snprintf(err, errlen, "audit: a given counterexample has %d terms, the instruction sums %d", o->given[i].k,
+                     t->k);
+            return -1;
+        }
+        if (copy_case(&extra[i], &o->given[i])) {
+            snprintf(err, errlen, "audit: out of memory");
+            return -1;
+        }
+        extra[i].family = "counterexample";
+    }
+    return o->ngiven ? infer_run_cases(t, extra, o->ngiven, err, errlen) : 0;
 }
 
 int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_result *out,
@@ -630,18 +681,33 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
     out->ins = ins;
     audit_backend_ctx ctx = {be, ins};
     infer_target t = audit_target(&ctx, o->seed);
-    if (infer_fingerprint(&t, &out->fit, err, errlen) != 0)
-        return -1;
-    if (verify_run(&t, &out->fit.params, o->verify_n, o->hunt_n, o->seed, &out->proof, err, errlen) != 0) {
-        infer_result_free(&out->fit);
+    /* the counterexamples: the given ones, then each refit round's */
+    size_t cap = o->ngiven + REFIT_ROUNDS * VERIFY_MAX_FAILS;
+    infer_case *extra = calloc(cap, sizeof *extra);
+    if (!extra) {
+        snprintf(err, errlen, "audit: out of memory");
         return -1;
     }
-    int rounds = refit_on_counterexamples(&t, o, out, err, errlen);
-    if (rounds < 0) {
+    int rounds = ask_given(&t, o, extra, err, errlen);
+    t.extra = extra;
+    t.nextra = o->ngiven;
+    if (rounds == 0 && infer_fingerprint(&t, &out->fit, err, errlen) != 0)
+        rounds = -2;
+    if (rounds == 0 &&
+        verify_run(&t, &out->fit.params, o->verify_n, o->hunt_n, o->seed, &out->proof, err, errlen) != 0) {
+        infer_result_free(&out->fit);
+        rounds = -2;
+    }
+    if (rounds == 0)
+        rounds = refit_on_counterexamples(&t, o, out, extra, o->ngiven, err, errlen);
+    if (rounds == -1) {
         infer_result_free(&out->fit);
         verify_result_free(&out->proof);
-        return -1;
     }
+    free_cases(extra, cap);
+    free(extra);
+    if (rounds < 0)
+        return -1;
     char ferr[256] = "";
     json_t *features = features_json(be, ins, ferr, sizeof ferr);
     json_t *obj = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "kind", "audit", "instr", ins->name,

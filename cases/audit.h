@@ -31,6 +31,10 @@ typedef struct {
     uint64_t seed;            /* of the inference's and the proof's random cases */
     const json_t *timing;     /* bench objects to attach, by instr (array), or NULL */
     bool keep_cases;          /* put every inference case's answer in the record */
+    const infer_case *given;  /* inputs that failed elsewhere (a hunt's failures for this
+                                 instruction): asked again on the backend, never taken on
+                                 trust, and fitted from the start as counterexamples */
+    size_t ngiven;
 } audit_opts;
 
 typedef struct {
@@ -63,6 +67,11 @@ infer_target audit_target(audit_backend_ctx *ctx, uint64_t seed);
  * answers, and the hash proves they are the cases that ran. */
 int audit_regen_cases(const tc_instr *ins, uint64_t seed, bool without_hunt, infer_case **cases, size_t *n);
 void audit_cases_free(infer_case *cases, size_t n);
+/* The failures that records (a hunt's objects) list for ins, as cases to
+ * give the audit (audit_opts.given; answers not kept: the audit asks its
+ * backend). 0 (none is fine), or -1 with err when they are malformed. */
+int audit_given_cases(const json_t *objects, const tc_instr *ins, infer_case **cases, size_t *n, char *err,
+                      size_t errlen);
 uint64_t audit_cases_hash(const infer_case *cs, size_t n);
 
 /* Every case behind a recorded answers object with the recorded answer in

@@ -40,6 +40,9 @@ typedef struct {
     size_t nextra;
     bool without_hunt;        /* the case set of records written before the hunt families
                                  joined the fit (cases/hunt.h): replay of old answers only */
+    const model_params *start; /* a fingerprint to descend from first (the fit that a refit
+                                  corrects: its counterexamples usually move one field);
+                                  NULL: the fixed starts only */
 } infer_target;
 
 /* One dot product d = sum a[i]*b[i] + c with the target's answer. */

@@ -572,7 +572,9 @@ int infer_build_cases(const infer_target *t, cset *s)
     rc |= fam_round(s, t);
     rc |= fam_round2(s, t);
     rc |= fam_block(s, t);
+    s->hunt_from = s->n;
     rc |= fam_hunt(s, t);
+    s->hunt_to = s->n;
     rc |= fam_random(s, t, t->random_cases ? t->random_cases : 4096,
                      t->seed ? t->seed : 0x7C5C0BE5ull);
     return rc ? -1 : 0;

@@ -12,6 +12,7 @@
 typedef struct {
     infer_case *v;
     size_t n, cap;
+    size_t hunt_from, hunt_to; /* the hunt families' cases, v[hunt_from..hunt_to) */
 } cset;
 
 bool infer_enc(const tc_format *f, double x, uint64_t *bits);

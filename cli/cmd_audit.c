@@ -21,6 +21,7 @@ typedef struct {
     const char *profile_name;
     const char *timing_file;  /* bench record to attach instead of measuring */
     const char *merge;        /* comma-separated audit output folders to merge */
+    const char *given_file;   /* a record whose failures (a hunt's) join the fits */
     size_t n;
     size_t hunt_n;            /* elements per hunt family in the proof, 0: n / 16 */
     uint64_t seed;
@@ -30,7 +31,8 @@ typedef struct {
 
 static int parse_args(int argc, char **argv, audit_args *a)
 {
-    *a = (audit_args){NULL, "all", "out/audit", NULL, NULL, NULL, 0, 0, 0x7c5c09e, 0, 1, false, true, true, false};
+    *a = (audit_args){.instr = "all", .out = "out/audit", .seed = 0x7c5c09e, .nshards = 1, .timing = true,
+                      .keep_cases = true};
     for (int i = 1; i < argc; i++) {
         bool miss = false;
         const char *v;
@@ -50,6 +52,8 @@ static int parse_args(int argc, char **argv, audit_args *a)
             a->timing_file = v;
         else if ((v = cli_opt(argc, argv, &i, "--merge", &miss)))
             a->merge = v;
+        else if ((v = cli_opt(argc, argv, &i, "--counterexamples", &miss)))
+            a->given_file = v;
         else if ((v = cli_opt(argc, argv, &i, "--shard", &miss))) {
             char tail;
             if (sscanf(v, "%u/%u%c", &a->shard, &a->nshards, &tail) != 2 || a->nshards == 0 ||
@@ -364,6 +368,25 @@ static int merge_audits(const audit_args *a, int argc, char **argv)
     return status;
 }
 
+/* --counterexamples: a record (a hunt's) whose failures are checked for
+ * every selected instruction before anything runs. */
+static int load_given(const char *path, const tc_instr **list, size_t n, tc_record *rec)
+{
+    char err[512];
+    if (tc_record_load(path, rec, err, sizeof err) != 0)
+        return cli_fail("audit", "--counterexamples: %s", err);
+    for (size_t i = 0; i < n; i++) {
+        infer_case *g;
+        size_t ng;
+        if (audit_given_cases(rec->objects, list[i], &g, &ng, err, sizeof err) != 0) {
+            tc_record_free(rec);
+            return cli_fail("audit", "--counterexamples %s: %s", path, err);
+        }
+        audit_cases_free(g, ng);
+    }
+    return TC_EXIT_OK;
+}
+
 int cmd_audit(int argc, char **argv)
 {
     audit_args a;
@@ -396,9 +419,18 @@ int cmd_audit(int argc, char **argv)
         tc_backend_close(be);
         return TC_EXIT_USAGE;
     }
+    tc_record given_rec = {NULL, NULL};
+    if (a.given_file && load_given(a.given_file, list, n, &given_rec) != TC_EXIT_OK) {
+        json_decref(timing);
+        free(list);
+        tc_backend_close(be);
+        return TC_EXIT_USAGE;
+    }
     tc_outdir d;
     rc = begin_outputs(&a, &d, argc, argv);
     if (rc != TC_EXIT_OK) {
+        if (given_rec.header)
+            tc_record_free(&given_rec);
         json_decref(timing);
         free(list);
         tc_backend_close(be);
@@ -428,7 +460,14 @@ int cmd_audit(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         audit_result r;
         char err[512];
-        int arc = audit_instr(be, list[i], &o, &r, err, sizeof err);
+        infer_case *given = NULL;
+        int arc = given_rec.objects ? audit_given_cases(given_rec.objects, list[i], &given, &o.ngiven, err, sizeof err) : 0;
+        o.given = given;
+        if (arc == 0)
+            arc = audit_instr(be, list[i], &o, &r, err, sizeof err);
+        audit_cases_free(given, o.ngiven);
+        o.given = NULL;
+        o.ngiven = 0;
         if (tc_backend_fault(be)) {
             /* A device error: this instruction's answers (and all after it)
              * cannot be trusted; what finished before is kept. */
@@ -481,6 +520,8 @@ int cmd_audit(int argc, char **argv)
         cli_warn("audit", "reminder: this was the recorded model, not a GPU.");
     profile_free(&prof);
     tc_record_free(&rec);
+    if (given_rec.header)
+        tc_record_free(&given_rec);
     json_decref(timing);
     free(list);
     tc_backend_close(be);

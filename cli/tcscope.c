@@ -16,7 +16,7 @@ static const struct {
     {"list", cmd_list, "list [--backend B] [--json]            instructions the backend can run"},
     {"run", cmd_run, "run --backend B --instr NAME --a V,.. --b V,.. --c V [--json] | --instr NAME|all --random N [--chain LEN [--cvt ROUND[,OVERFLOW]]] [--seed S] | --check-layout\n"
                      "                 N 1..1e6 (corpus elements, or chains), LEN 1..1e6, chains x LEN within a line's 2^27 elements"},
-    {"audit", cmd_audit, "audit [--backend B] [--instr NAME[,NAME..]|all] [--out DIR] [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--timing BENCH.json] [--shard I/N] [--force] [--json]\n"
+    {"audit", cmd_audit, "audit [--backend B] [--instr NAME[,NAME..]|all] [--out DIR] [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--timing BENCH.json] [--shard I/N] [--counterexamples HUNT.jsonl] [--force] [--json]\n"
                          "                 COUNT 1..1e9 (default 1e6 on a GPU, 1e5 on the recorded model)"},
     {"verify", cmd_verify, "verify --backend B --profile P --instr NAME [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--json]   COUNT 1..1e9"},
     {"hunt", cmd_hunt, "hunt --backend B [--profile P] [--instr NAME|all] [--n PER_FAMILY] [--seed S] [--sample N] [--out DIR] [--json]   boundary-directed search: backend vs model"},

@@ -326,6 +326,8 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
         snprintf(err, errlen, "%s", why);
         return -1;
     }
+    if (ntiles == 0) /* nothing to run: no launch, no batch counted */
+        return 0;
     if (batch_begin(b, err, errlen))
         return -1;
     size_t mk = (size_t)ins->m * (size_t)ins->k, kn = (size_t)ins->k * (size_t)ins->n,

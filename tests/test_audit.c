@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "probes/probes.h"
 #include "tests/testutil.h"
@@ -88,6 +89,65 @@ static void shards_merge_into_one_record(void **state)
     free(prof);
 }
 
+/* The recorded answer of the first counterexample (the given one: the
+ * refit rounds' come after it) in a one-instruction audit record. */
+static void first_extra_answer(const char *path, char out[17])
+{
+    char *rec = tc_slurp(path), *line = strstr(rec, "\n{\"kind\":\"audit\"");
+    assert_non_null(line);
+    json_error_t je;
+    json_t *o = json_loadb(line + 1, strcspn(line + 1, "\n"), 0, &je);
+    assert_non_null(o);
+    json_t *ans = json_object_get(o, "answers");
+    size_t count = (size_t)json_integer_value(json_object_get(ans, "count"));
+    size_t nextra = json_array_size(json_object_get(ans, "extra"));
+    int digits = (int)json_integer_value(json_object_get(ans, "digits"));
+    const char *bits = json_string_value(json_object_get(ans, "bits"));
+    assert_true(nextra >= 1 && count >= nextra && digits >= 1 && digits <= 16);
+    assert_int_equal(strlen(bits), count * (size_t)digits);
+    snprintf(out, 17, "%.*s", digits, bits + (count - nextra) * (size_t)digits);
+    json_decref(o);
+    free(rec);
+}
+
+/* --counterexamples: a hunt's failure joins the fit as a counterexample,
+ * answered again by the audit's own backend (the file's "hw" is a pointer,
+ * not evidence). The committed record is the H100 hunt's one failure of
+ * 2026-11-24: the GPU said 0xb800, the model then 0xb7ff. */
+static void given_counterexamples_are_asked_again(void **state)
+{
+    const char *ce = "--counterexamples tests/data/hunt-fp8-subnormal.jsonl";
+    char cmd[512];
+    /* model:h100 answers as the model does: 0xb7ff, whatever the file says */
+    snprintf(cmd, sizeof cmd, "audit --backend model:h100 --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --n 2000 "
+                              "--no-timing %s --out /tmp/tcs-audit-ce --force", ce);
+    tc_run_result r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+    char *rec = tc_slurp("/tmp/tcs-audit-ce/audit.jsonl");
+    assert_non_null(strstr(rec, "\"extra\":[{\"a\":[\"0x9\",\"0x8\",\"0xa\""));
+    assert_non_null(strstr(rec, "\"fit_mismatches\":0"));
+    free(rec);
+    /* a planted difference (26 kept bits) answers 0xb800 there, and the fit
+     * explains the given case too (fit_mismatches counts it) */
+    snprintf(cmd, sizeof cmd, "audit --backend model:tests/profiles/fp8-align26.profile --instr "
+                              "mma.m16n8k32.f16.e4m3.e5m2.f16 --n 2000 --no-timing %s --out /tmp/tcs-audit-ce26 --force", ce);
+    r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+    rec = tc_slurp("/tmp/tcs-audit-ce26/audit.jsonl");
+    assert_non_null(strstr(rec, "\"fit_mismatches\":0"));
+    assert_non_null(strstr(rec, "\"align_bits\":\"26\""));
+    free(rec);
+    /* the given case is the last answer recorded (after the crafted ones):
+     * the backend's, b7ff from model:h100, b800 from the planted profile */
+    char a[17], b[17];
+    first_extra_answer("/tmp/tcs-audit-ce/audit.jsonl", a);
+    first_extra_answer("/tmp/tcs-audit-ce26/audit.jsonl", b);
+    assert_string_equal(a, "b7ff");
+    assert_string_equal(b, "b800");
+}
+
 static void bad_input_exits_two(void **state)
 {
     static const char *const cases[][2] = {
@@ -101,6 +161,10 @@ static void bad_input_exits_two(void **state)
         {"audit --backend nope", "unknown backend 'nope'"},
         {"audit --frobnicate", "unknown argument '--frobnicate'"},
         {"audit --merge /nonexistent-dir", "--merge"},
+        {"audit --backend exact --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --counterexamples /nonexistent.jsonl",
+         "--counterexamples"},
+        {"audit --backend exact --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --counterexamples "
+         "tests/data/hostile/hunt-bad-failure.jsonl", "malformed failures"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tc_run_result r = tc_run_cli(cases[i][0]);
@@ -117,6 +181,7 @@ int main(void)
         cmocka_unit_test(audit_recovers_a_narrow_accumulator),
         cmocka_unit_test(fallback_is_labelled_as_the_recorded_model),
         cmocka_unit_test(shards_merge_into_one_record),
+        cmocka_unit_test(given_counterexamples_are_asked_again),
         cmocka_unit_test(bad_input_exits_two),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

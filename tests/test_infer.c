@@ -136,7 +136,7 @@ static void self_test_one(const shape *s, const model_params *truth, int idx)
     if (!m)
         fail_msg("profile %d: %s", idx, err);
     target_ctx ctx = {m, s->m, s->n, s->k};
-    infer_target t = {s->m, s->n, s->k, f, run_target, &ctx, 2048, 0, NULL, 0, true}; /* without the hunt families: see the closing note of 2026-11-24 */
+    infer_target t = {.m = s->m, .n = s->n, .k = s->k, .f = f, .run = run_target, .ctx = &ctx, .random_cases = 2048};
     infer_result r;
     if (infer_fingerprint(&t, &r, err, sizeof err))
         fail_msg("profile %d: %s", idx, err);
@@ -267,7 +267,7 @@ static void test_verify_finds_and_shrinks_a_planted_difference(void **state)
     model *m = model_new(&truth, f, err, sizeof err);
     assert_non_null(m);
     target_ctx ctx = {m, s->m, s->n, s->k};
-    infer_target t = {s->m, s->n, s->k, f, run_target, &ctx, 0, 0, NULL, 0, true};
+    infer_target t = {.m = s->m, .n = s->n, .k = s->k, .f = f, .run = run_target, .ctx = &ctx};
     verify_result v;
     assert_int_equal(verify_run(&t, &wrong, VERIFY_N / 10, 0, 5, &v, err, sizeof err), 0);
     assert_true(v.mismatches > 0);

@@ -57,7 +57,7 @@ static void test_one_flipped_output_bit_is_caught(void **state)
 {
     const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.f16.f16.f32");
     flip_target ft = {{ins->a, ins->b, ins->c, ins->d}, ins->m, ins->n, ins->k, false, 0};
-    infer_target t = {ins->m, ins->n, ins->k, ft.f, flip_run, &ft, 0, 0, NULL, 0, false};
+    infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = ft.f, .run = flip_run, .ctx = &ft};
     model_params p = model_params_exact(ft.f, (tc_rounding){.mode = TC_RNE, .ovf = TC_OVF_INF});
     verify_result v;
     char err[256];

@@ -1,7 +1,12 @@
-/* model_eval: one output element of a model profile per input line, for
- * cross-checks against other simulators (tools/mmasim_check.py).
+/* model_eval: one output element of a model profile, or of any backend, per
+ * input line, for cross-checks against other simulators
+ * (tools/mmasim_check.py) and to ask the hardware the same questions
+ * (tools/mmasim_settle.py, `--backend gpu`).
  *
  *   model_eval [--profile PATH]        (default: model:h100's profile)
+ *   model_eval --backend SPEC          (gpu, model:NAME, exact: one tile per
+ *                                       line, the input at D[0][0], every
+ *                                       other element of A, B, C +0)
  *   stdin:  INSTR A_HEX,A_HEX,.. B_HEX,B_HEX,.. C_HEX     (K values each)
  *   stdout: D_HEX                                           (one per line)
  *
@@ -46,17 +51,106 @@ static int parse_vec(char *s, int n, uint64_t mask, uint64_t *v)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* One input line: 0 with the instruction and its operands, 1 for a line to
+ * skip, 2 after a message (bad input). */
+static int read_input(char *line, long ln, const tc_instr **insp, uint64_t *a, uint64_t *b, uint64_t *c)
 {
-    const char *path = "oracle/profiles/h100.profile";
-    if (argc == 3 && !strcmp(argv[1], "--profile"))
-        path = argv[2];
-    else if (argc != 1) {
-        fprintf(stderr, "usage: model_eval [--profile PATH] < lines 'INSTR A_HEX,.. B_HEX,.. C_HEX'\n");
+    char *save = NULL, *name = strtok_r(line, " \t\r\n", &save);
+    if (!name || name[0] == '#')
+        return 1;
+    char *as = strtok_r(NULL, " \t\r\n", &save), *bs = strtok_r(NULL, " \t\r\n", &save),
+         *cs = strtok_r(NULL, " \t\r\n", &save);
+    const tc_instr *ins = tc_instr_by_name(name);
+    if (!ins)
+        return fail(ln, "unknown instruction", name);
+    if (ins->sparse)
+        return fail(ln, "sparse instructions are not supported", name);
+    if (ins->k > MAX_K)
+        return fail(ln, "K too large", name);
+    if (!cs || strtok_r(NULL, " \t\r\n", &save))
+        return fail(ln, "want INSTR A_HEX,.. B_HEX,.. C_HEX", NULL);
+    if (parse_vec(as, ins->k, tc_operand_mask(ins->a), a) || parse_vec(bs, ins->k, tc_operand_mask(ins->b), b))
+        return fail(ln, "A and B need K hex values each, within the operand's bits", NULL);
+    if (parse_vec(cs, 1, tc_operand_mask(ins->c), c))
+        return fail(ln, "C needs one hex value within its bits", NULL);
+    *insp = ins;
+    return 0;
+}
+
+/* Reads one line into buf; 0 at the end, -1 (after a message) when too long. */
+static int next_line(char *buf, size_t len, long *ln)
+{
+    if (!fgets(buf, (int)len, stdin))
+        return 0;
+    ++*ln;
+    if (!strchr(buf, '\n') && !feof(stdin))
+        return fail(*ln, "line too long", NULL), -1;
+    return 1;
+}
+
+/* --backend: each input alone in a tile (row 0 of A, column 0 of B,
+ * C[0][0]; everything else +0), D[0][0] printed. */
+static int backend_eval(const char *spec)
+{
+    char err[512];
+    tc_backend *be = tc_backend_open(spec, err, sizeof err);
+    if (!be) {
+        fprintf(stderr, "model_eval: %s\n", err);
         return 2;
     }
-    model_profile prof;
+    char line[8192];
+    long ln = 0;
+    int rc = 0, got;
+    while (!rc && (got = next_line(line, sizeof line, &ln)) != 0) {
+        const tc_instr *ins;
+        uint64_t a[MAX_K], b[MAX_K], c[1];
+        if (got < 0 || (rc = read_input(line, ln, &ins, a, b, c)) == 1) {
+            rc = got < 0 ? 2 : 0;
+            continue;
+        }
+        if (rc)
+            break;
+        if (!tc_backend_supports(be, ins, err, sizeof err)) {
+            rc = fail(ln, "the backend cannot run it", err);
+            break;
+        }
+        size_t m = (size_t)ins->m, n = (size_t)ins->n, k = (size_t)ins->k;
+        uint64_t *A = calloc(m * k, sizeof *A), *B = calloc(k * n, sizeof *B), *C = calloc(m * n, sizeof *C),
+                 *D = calloc(m * n, sizeof *D);
+        if (!A || !B || !C || !D)
+            rc = fail(ln, "out of memory", NULL);
+        else {
+            for (size_t kk = 0; kk < k; kk++) {
+                A[kk] = a[kk];     /* A[0][kk] */
+                B[kk * n] = b[kk]; /* B[kk][0] */
+            }
+            C[0] = c[0];
+            if (tc_backend_mma(be, ins, 1, A, B, C, D, err, sizeof err))
+                rc = fail(ln, "the backend failed", err);
+            else
+                printf("%llx\n", (unsigned long long)D[0]);
+        }
+        free(A), free(B), free(C), free(D);
+    }
+    tc_backend_close(be);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = "oracle/profiles/h100.profile", *spec = NULL;
+    if (argc == 3 && !strcmp(argv[1], "--profile"))
+        path = argv[2];
+    else if (argc == 3 && !strcmp(argv[1], "--backend"))
+        spec = argv[2];
+    else if (argc != 1) {
+        fprintf(stderr, "usage: model_eval [--profile PATH | --backend SPEC] < lines 'INSTR A_HEX,.. B_HEX,.. C_HEX'\n");
+        return 2;
+    }
+    if (spec)
+        return backend_eval(spec);
     char err[512];
+    model_profile prof;
     if (profile_load(path, &prof, err, sizeof err)) {
         fprintf(stderr, "model_eval: %s\n", err);
         return 2;
@@ -71,27 +165,14 @@ int main(int argc, char **argv)
     }
     char line[8192];
     long ln = 0;
-    int rc = 0;
-    while (!rc && fgets(line, sizeof line, stdin)) {
-        ln++;
-        if (!strchr(line, '\n') && !feof(stdin)) {
-            rc = fail(ln, "line too long", NULL);
-            break;
-        }
-        char *save = NULL, *name = strtok_r(line, " \t\r\n", &save);
-        if (!name || name[0] == '#')
+    int rc = 0, got;
+    while (!rc && (got = next_line(line, sizeof line, &ln)) != 0) {
+        const tc_instr *ins;
+        uint64_t a[MAX_K], b[MAX_K], c[1];
+        if (got < 0 || (rc = read_input(line, ln, &ins, a, b, c)) == 1) {
+            rc = got < 0 ? 2 : 0;
             continue;
-        char *as = strtok_r(NULL, " \t\r\n", &save), *bs = strtok_r(NULL, " \t\r\n", &save),
-             *cs = strtok_r(NULL, " \t\r\n", &save);
-        const tc_instr *ins = tc_instr_by_name(name);
-        if (!ins)
-            rc = fail(ln, "unknown instruction", name);
-        else if (ins->sparse)
-            rc = fail(ln, "sparse instructions are not supported", name);
-        else if (ins->k > MAX_K)
-            rc = fail(ln, "K too large", name);
-        else if (!cs || strtok_r(NULL, " \t\r\n", &save))
-            rc = fail(ln, "want INSTR A_HEX,.. B_HEX,.. C_HEX", NULL);
+        }
         if (rc)
             break;
         size_t idx = (size_t)(ins - cat);
@@ -99,17 +180,11 @@ int main(int argc, char **argv)
             const model_params *p = profile_lookup(&prof, ins->name);
             oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
             if (!p || !(models[idx] = model_new(p, f, err, sizeof err))) {
-                rc = fail(ln, p ? err : "the profile has no parameters for", p ? NULL : name);
+                rc = fail(ln, p ? err : "the profile has no parameters for", p ? NULL : ins->name);
                 break;
             }
         }
-        uint64_t a[MAX_K], b[MAX_K], c[1];
-        if (parse_vec(as, ins->k, tc_operand_mask(ins->a), a) || parse_vec(bs, ins->k, tc_operand_mask(ins->b), b))
-            rc = fail(ln, "A and B need K hex values each, within the operand's bits", NULL);
-        else if (parse_vec(cs, 1, tc_operand_mask(ins->c), c))
-            rc = fail(ln, "C needs one hex value within its bits", NULL);
-        else
-            printf("%llx\n", (unsigned long long)model_dot(models[idx], ins->k, a, b, c[0]));
+        printf("%llx\n", (unsigned long long)model_dot(models[idx], ins->k, a, b, c[0]));
     }
     for (size_t i = 0; i < n; i++)
         model_free(models[i]);

@@ -6,36 +6,7 @@ driver = 580.159.04
 cuda = 13.0
 backend = gpu:0
 written_by = tcscope audit (inferred from the backend's answers)
-run_id = 20261124T053704Z-bf0e533fac630e28
-
-[instr mma.m16n8k32.f16.e4m3.e5m2.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = last
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = interleaved:2
-nan_propagate = no
-zero_sign = ieee
-dropped_nan = nan
-align_floor = none
+run_id = 20261124T064745Z-0ff48509207b8213
 
 [instr mma.m16n8k8.f16.f16.f16.f16]
 a_convert = none
@@ -7290,6 +7261,35 @@ align_floor = -158
 [instr mma.m16n8k32.f16.e5m2.e4m3.f16]
 a_convert = none
 b_convert = f16:rne
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = last
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = interleaved:2
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = none
+
+[instr mma.m16n8k32.f16.e4m3.e5m2.f16]
+a_convert = f16:rne
+b_convert = none
 a_ftz = no
 b_ftz = no
 c_ftz = no
