@@ -1,11 +1,15 @@
 /* tcscope audit: fingerprint + proof + features + timing for each instruction,
  * written as a record, a profile, and Markdown/HTML reports. */
 #include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cases/audit.h"
+#include "cli/audit.h"
 #include "cli/cli.h"
+#include "cli/pool.h"
 #include "oracle/profile.h"
 #include "probes/timing.h"
 #include "reports/render.h"
@@ -14,20 +18,6 @@
 #define RECORDED_MODEL "model:h100"
 #define RECORDED_BENCH "reports/baselines/h100-bench.json"
 
-typedef struct {
-    const char *backend;      /* NULL: the GPU if there is one, else the recorded model */
-    const char *instr;
-    const char *out;
-    const char *profile_name;
-    const char *timing_file;  /* bench record to attach instead of measuring */
-    const char *merge;        /* comma-separated audit output folders to merge */
-    const char *given_file;   /* a record whose failures (a hunt's) join the fits */
-    size_t n;
-    size_t hunt_n;            /* elements per hunt family in the proof, 0: n / 16 */
-    uint64_t seed;
-    unsigned shard, nshards;  /* audit every nshards-th instruction from shard */
-    bool json, timing, keep_cases, force;
-} audit_args;
 
 static int parse_args(int argc, char **argv, audit_args *a)
 {
@@ -70,6 +60,11 @@ static int parse_args(int argc, char **argv, audit_args *a)
             if (!cli_count("audit", "--hunt-n", v, 1, 100000000ull, &x))   /* per hunt family */
                 return TC_EXIT_USAGE;
             a->hunt_n = (size_t)x;
+        } else if ((v = cli_opt(argc, argv, &i, "--jobs", &miss))) {
+            unsigned long long x;
+            if (!cli_count("audit", "--jobs", v, 1, 1024, &x))
+                return TC_EXIT_USAGE;
+            a->jobs = (unsigned)x;
         } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
             if (!cli_seed("audit", "--seed", v, &a->seed))
                 return TC_EXIT_USAGE;
@@ -81,6 +76,10 @@ static int parse_args(int argc, char **argv, audit_args *a)
             a->keep_cases = false;
         else if (!strcmp(argv[i], "--force"))
             a->force = true;
+        else if (!strcmp(argv[i], "--resume"))
+            a->resume = a->force = true; /* the top-level outputs are rebuilt from the parts */
+        else if (!strcmp(argv[i], "--part"))
+            a->part = true, a->jobs = 1;
         else if (miss)
             return TC_EXIT_USAGE;
         else
@@ -254,7 +253,7 @@ static int emit_profile(FILE *f, const void *prof)
 /* Opens --out and begins the run there: refuses (exit 2) when an earlier
  * record, profile or report is in the way and --force is not given, before
  * any work is done. */
-static int begin_outputs(const audit_args *a, tc_outdir *d, int argc, char **argv)
+int audit_begin_outputs(const audit_args *a, tc_outdir *d, int argc, char **argv)
 {
     char err[600], names[8][TC_OUT_NAME_MAX + 1];
     if (tc_outdir_open(d, a->out, a->force, err, sizeof err) != 0)
@@ -274,8 +273,8 @@ static int begin_outputs(const audit_args *a, tc_outdir *d, int argc, char **arg
 
 /* The record, the profile and (for a finished run) the reports; then the run
  * marker says how the run ended. partial: why the run stopped early. */
-static int write_outputs(const audit_args *a, tc_outdir *d, tc_record *rec, model_profile *prof,
-                         const char *partial)
+int audit_write_outputs(const audit_args *a, tc_outdir *d, tc_record *rec, model_profile *prof,
+                        const char *partial)
 {
     char err[600], name[TC_OUT_NAME_MAX + 16];
     profile_add_note(prof, "run_id", d->run_id);
@@ -286,31 +285,23 @@ static int write_outputs(const audit_args *a, tc_outdir *d, tc_record *rec, mode
     snprintf(name, sizeof name, "%s.profile", a->profile_name ? a->profile_name : "audit");
     if (tc_out_write(d, name, emit_profile, prof, err, sizeof err) != 0)
         return cli_fail("audit", "%s", err);
-    if (!partial && tc_report_write(rec, d, "audit", err, sizeof err) != 0)
+    if (!partial && !a->part && tc_report_write(rec, d, "audit", err, sizeof err) != 0)
         cli_warn("audit", "report not written: %s", err);
     if (tc_run_end(d, partial, err, sizeof err) != 0)
         return cli_fail("audit", "%s", err);
     return TC_EXIT_OK;
 }
 
-/* Shards of one audit (--shard) run as separate processes; this joins their
- * records and profiles in catalogue order of the shards given. */
-static int merge_audits(const audit_args *a, int argc, char **argv)
+int audit_merge_into(const char *const *dirs, size_t ndirs, tc_record *out, model_profile *prof)
 {
-    char *list = strdup(a->merge), *save = NULL, err[512], path[4096];
-    tc_record out = {NULL, NULL};
-    model_profile prof;
-    memset(&prof, 0, sizeof prof);
-    int status = TC_EXIT_OK;
-    for (char *dir = strtok_r(list, ",", &save); dir; dir = strtok_r(NULL, ",", &save)) {
+    char err[512], path[4200];
+    for (size_t di = 0; di < ndirs; di++) {
         tc_record rec;
-        snprintf(path, sizeof path, "%s/audit.jsonl", dir);
-        if (tc_record_load(path, &rec, err, sizeof err) != 0) {
-            status = cli_fail("audit", "--merge: %s", err);
-            break;
-        }
-        if (!out.header)
-            out = tc_record_new(json_deep_copy(rec.header));
+        snprintf(path, sizeof path, "%s/audit.jsonl", dirs[di]);
+        if (tc_record_load(path, &rec, err, sizeof err) != 0)
+            return cli_fail("audit", "--merge: %s", err);
+        if (!out->header)
+            *out = tc_record_new(json_deep_copy(rec.header));
         size_t i, nprofiled = 0;
         json_t *o;
         json_array_foreach(rec.objects, i, o) {
@@ -320,31 +311,50 @@ static int merge_audits(const audit_args *a, int argc, char **argv)
             const char *instr = json_string_value(json_object_get(o, "instr"));
             size_t j;
             json_t *old;
-            json_array_foreach(out.objects, j, old)
+            json_array_foreach(out->objects, j, old)
                 if (instr && !strcmp(instr, json_string_value(json_object_get(old, "instr")))) {
-                    json_array_remove(out.objects, j);
-                    profile_remove(&prof, instr);
+                    json_array_remove(out->objects, j);
+                    profile_remove(prof, instr);
                     break;
                 }
-            tc_record_add(&out, json_deep_copy(o), err, sizeof err);
+            tc_record_add(out, json_deep_copy(o), err, sizeof err);
         }
         tc_record_free(&rec);
         if (nprofiled == 0)
             continue; /* a shard with no verified fingerprint wrote an empty profile */
         model_profile part;
-        snprintf(path, sizeof path, "%s/audit.profile", dir);
-        if (profile_load(path, &part, err, sizeof err) != 0) {
-            status = cli_fail("audit", "--merge: %s", err);
-            break;
-        }
+        snprintf(path, sizeof path, "%s/audit.profile", dirs[di]);
+        if (profile_load(path, &part, err, sizeof err) != 0)
+            return cli_fail("audit", "--merge: %s", err);
         for (size_t j = 0; j < part.count; j++)
-            profile_set(&prof, part.entries[j].instr, &part.entries[j].params);
-        if (prof.nnotes == 0)
+            profile_set(prof, part.entries[j].instr, &part.entries[j].params);
+        if (prof->nnotes == 0)
             for (size_t j = 0; j < part.nnotes; j++)
                 if (strcmp(part.notes[j].key, "run_id")) /* the shard's run; the merge writes its own */
-                    profile_add_note(&prof, part.notes[j].key, part.notes[j].value);
+                    profile_add_note(prof, part.notes[j].key, part.notes[j].value);
         profile_free(&part);
     }
+    return TC_EXIT_OK;
+}
+
+/* Shards of one audit (--shard) run as separate processes; this joins their
+ * records and profiles in the order of the folders given. */
+static int merge_audits(const audit_args *a, int argc, char **argv)
+{
+    char *list = strdup(a->merge), *save = NULL;
+    const char **dirs = calloc(strlen(a->merge) / 2 + 2, sizeof *dirs);
+    if (!list || !dirs) {
+        free(list), free(dirs);
+        return cli_fail("audit", "out of memory");
+    }
+    size_t nd = 0;
+    for (char *dir = strtok_r(list, ",", &save); dir; dir = strtok_r(NULL, ",", &save))
+        dirs[nd++] = dir;
+    tc_record out = {NULL, NULL};
+    model_profile prof;
+    memset(&prof, 0, sizeof prof);
+    int status = audit_merge_into(dirs, nd, &out, &prof);
+    free(dirs);
     free(list);
     size_t i;
     json_t *o;
@@ -354,9 +364,9 @@ static int merge_audits(const audit_args *a, int argc, char **argv)
                 status = status == TC_EXIT_USAGE ? status : TC_EXIT_DIFF;
     tc_outdir d;
     if (status != TC_EXIT_USAGE && out.header) {
-        int w = begin_outputs(a, &d, argc, argv);
+        int w = audit_begin_outputs(a, &d, argc, argv);
         if (w == TC_EXIT_OK) {
-            w = write_outputs(a, &d, &out, &prof, NULL);
+            w = audit_write_outputs(a, &d, &out, &prof, NULL);
             tc_outdir_close(&d);
         }
         if (w != TC_EXIT_OK)
@@ -395,6 +405,8 @@ int cmd_audit(int argc, char **argv)
         return rc;
     if (a.merge)
         return merge_audits(&a, argc, argv);
+    if (a.part) /* a child of --jobs ends with its parent (a killed run keeps the finished parts only) */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
     bool fallback;
     tc_backend *be = open_backend(&a, &fallback);
     if (!be)
@@ -412,22 +424,36 @@ int cmd_audit(int argc, char **argv)
         tc_backend_close(be);
         return TC_EXIT_USAGE;
     }
-    const char *timing_source;
-    json_t *timing = collect_timing(&a, info, list, n, &timing_source);
-    if (!timing) {
+    tc_record given_rec = {NULL, NULL};
+    if (a.given_file && load_given(a.given_file, list, n, &given_rec) != TC_EXIT_OK) {
         free(list);
         tc_backend_close(be);
         return TC_EXIT_USAGE;
     }
-    tc_record given_rec = {NULL, NULL};
-    if (a.given_file && load_given(a.given_file, list, n, &given_rec) != TC_EXIT_OK) {
-        json_decref(timing);
+    if (n > 1 && !a.part && (a.jobs ? a.jobs : tc_pool_cpus()) > 1) {
+        tc_outdir d;
+        rc = audit_begin_outputs(&a, &d, argc, argv);
+        if (rc == TC_EXIT_OK)
+            rc = audit_run_jobs(&a, info, fallback, list, n, &d);
+        if (given_rec.header)
+            tc_record_free(&given_rec);
+        if (fallback)
+            cli_warn("audit", "reminder: this was the recorded model, not a GPU.");
+        free(list);
+        tc_backend_close(be);
+        return rc;
+    }
+    const char *timing_source;
+    json_t *timing = collect_timing(&a, info, list, n, &timing_source);
+    if (!timing) {
+        if (given_rec.header)
+            tc_record_free(&given_rec);
         free(list);
         tc_backend_close(be);
         return TC_EXIT_USAGE;
     }
     tc_outdir d;
-    rc = begin_outputs(&a, &d, argc, argv);
+    rc = audit_begin_outputs(&a, &d, argc, argv);
     if (rc != TC_EXIT_OK) {
         if (given_rec.header)
             tc_record_free(&given_rec);
@@ -504,7 +530,7 @@ int cmd_audit(int argc, char **argv)
         audit_result_free(&r);
     }
     const char *pname = a.profile_name ? a.profile_name : "audit";
-    int wrc = write_outputs(&a, &d, &rec, &prof, stopped[0] ? stopped : NULL);
+    int wrc = audit_write_outputs(&a, &d, &rec, &prof, stopped[0] ? stopped : NULL);
     tc_outdir_close(&d);
     if (stopped[0]) {
         if (wrc == TC_EXIT_OK)

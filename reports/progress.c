@@ -1,9 +1,17 @@
 /* A progress bar on stderr, only when a person is watching (a terminal):
  * logs and pipes stay clean. */
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "reports/render.h"
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 void tc_progress_start(tc_progress *p, const char *label, size_t total)
 {
@@ -11,6 +19,7 @@ void tc_progress_start(tc_progress *p, const char *label, size_t total)
     p->total = total ? total : 1;
     p->last_permille = -1;
     p->enabled = isatty(STDERR_FILENO);
+    p->t0 = mono_s();
     tc_progress_update(p, 0);
 }
 
@@ -27,7 +36,13 @@ void tc_progress_update(tc_progress *p, size_t done)
     fprintf(stderr, "\r%-24.24s [", p->label);
     for (int i = 0; i < WIDTH; i++)
         fputc(i < fill ? '#' : '.', stderr);
-    fprintf(stderr, "] %5.1f%%", permille / 10.0);
+    fprintf(stderr, "] %5.1f%% %zu/%zu", permille / 10.0, done > p->total ? p->total : done, p->total);
+    double el = mono_s() - p->t0;
+    if (done > 0 && done < p->total) {
+        long left = (long)(el * (double)(p->total - done) / (double)done + 0.5);
+        fprintf(stderr, "  ETA %ldm%02lds  ", left / 60, left % 60);
+    } else
+        fprintf(stderr, "  %.0f s        ", el);
     fflush(stderr);
 }
 

@@ -28,12 +28,14 @@ size_t tc_report_names(const char *name, char (*names)[TC_OUT_NAME_MAX + 1], siz
  * step cannot sit on log axes); may be NULL. */
 char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn, char *err, size_t len);
 
-/* Progress on stderr, drawn only when stderr is a terminal. */
+/* Progress on stderr, drawn only when stderr is a terminal: a bar, the
+ * count done of total, and the time left at the rate so far. */
 typedef struct {
     const char *label;
     size_t total;
     int last_permille;
     int enabled;
+    double t0;        /* monotonic seconds at the start */
 } tc_progress;
 
 void tc_progress_start(tc_progress *p, const char *label, size_t total);

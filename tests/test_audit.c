@@ -113,39 +113,112 @@ static void first_extra_answer(const char *path, char out[17])
 /* --counterexamples: a hunt's failure joins the fit as a counterexample,
  * answered again by the audit's own backend (the file's "hw" is a pointer,
  * not evidence). The committed record is the H100 hunt's one failure of
- * 2026-11-24: the GPU said 0xb800, the model then 0xb7ff. */
+ * 2026-11-24: the H100 said 0xb800 where the fit of that morning
+ * (tests/profiles/fp8-before-refit.profile) says 0xb7ff; model:h100, refit
+ * with it, says 0xb800. Each backend's own answer must be the one recorded,
+ * and each fit must explain it (fit_mismatches counts the given case). */
 static void given_counterexamples_are_asked_again(void **state)
 {
-    const char *ce = "--counterexamples tests/data/hunt-fp8-subnormal.jsonl";
-    char cmd[512];
-    /* model:h100 answers as the model does: 0xb7ff, whatever the file says */
-    snprintf(cmd, sizeof cmd, "audit --backend model:h100 --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --n 2000 "
-                              "--no-timing %s --out /tmp/tcs-audit-ce --force", ce);
+    static const char *const backends[2][2] = {{"model:h100", "b800"},
+                                               {"model:tests/profiles/fp8-before-refit.profile", "b7ff"}};
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "audit --backend %s --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --n 2000 --no-timing "
+                 "--counterexamples tests/data/hunt-fp8-subnormal.jsonl --out /tmp/tcs-audit-ce%d --force",
+                 backends[i][0], i);
+        tc_run_result r = tc_run_cli(cmd);
+        assert_int_equal(r.status, 0);
+        tc_run_result_free(&r);
+        char path[64], d[17];
+        snprintf(path, sizeof path, "/tmp/tcs-audit-ce%d/audit.jsonl", i);
+        char *rec = tc_slurp(path);
+        assert_non_null(strstr(rec, "\"extra\":[{\"a\":[\"0x9\",\"0x8\",\"0xa\""));
+        assert_non_null(strstr(rec, "\"fit_mismatches\":0"));
+        free(rec);
+        first_extra_answer(path, d);
+        assert_string_equal(d, backends[i][1]);
+    }
+}
+
+#define JOBS_INSTRS "mma.m16n8k8.f32.f16.f16.f32,mma.m16n8k8.f32.bf16.bf16.f32,mma.m16n8k4.f32.tf32.tf32.f32"
+
+/* A record without its header line (run id, date): the objects and trailer. */
+static char *record_body(const char *path)
+{
+    char *rec = tc_slurp(path);
+    assert_non_null(rec);
+    char *nl = strchr(rec, '\n');
+    assert_non_null(nl);
+    memmove(rec, nl + 1, strlen(nl + 1) + 1);
+    return rec;
+}
+
+/* --jobs: one child per instruction, merged in catalogue order: the same
+ * record objects and profile as one process. */
+static void jobs_match_one_process(void **state)
+{
+    tc_run_result r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --n 3000 --jobs 1 --no-timing "
+                                 "--out /tmp/tcs-audit-j1 --force");
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+    r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --n 3000 --jobs 3 --no-timing "
+                   "--out /tmp/tcs-audit-j3 --force");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "3 instructions, 3 at a time"));
+    tc_run_result_free(&r);
+    char *a = record_body("/tmp/tcs-audit-j1/audit.jsonl"), *b = record_body("/tmp/tcs-audit-j3/audit.jsonl");
+    assert_string_equal(a, b);
+    assert_non_null(strstr(b, "{\"kind\":\"end\",\"objects\":3}"));
+    free(a), free(b);
+    a = tc_slurp("/tmp/tcs-audit-j1/audit.profile");
+    b = tc_slurp("/tmp/tcs-audit-j3/audit.profile");
+    *strstr(a, "run_id = ") = '\0'; /* the run ids differ, the rest must not */
+    *strstr(b, "run_id = ") = '\0';
+    assert_string_equal(a, b);
+    free(a), free(b);
+}
+
+/* A device fault in the children (TCSCOPE_FAULT_AFTER=1: each child's first
+ * batch fails) stops the run with exit 2 and a partial record compare
+ * refuses; --resume then finishes it, and a second --resume keeps every
+ * part and runs nothing. */
+static void jobs_fault_then_resume(void **state)
+{
+    const char *cmd = "audit --backend model:h100 --instr " JOBS_INSTRS " --n 3000 --jobs 2 --no-timing "
+                      "--out /tmp/tcs-audit-jr";
+    assert_int_equal(system("rm -rf /tmp/tcs-audit-jr"), 0);
+    setenv("TCSCOPE_FAULT_AFTER", "1", 1);
     tc_run_result r = tc_run_cli(cmd);
-    assert_int_equal(r.status, 0);
+    unsetenv("TCSCOPE_FAULT_AFTER");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--resume continues"));
     tc_run_result_free(&r);
-    char *rec = tc_slurp("/tmp/tcs-audit-ce/audit.jsonl");
-    assert_non_null(strstr(rec, "\"extra\":[{\"a\":[\"0x9\",\"0x8\",\"0xa\""));
-    assert_non_null(strstr(rec, "\"fit_mismatches\":0"));
-    free(rec);
-    /* a planted difference (26 kept bits) answers 0xb800 there, and the fit
-     * explains the given case too (fit_mismatches counts it) */
-    snprintf(cmd, sizeof cmd, "audit --backend model:tests/profiles/fp8-align26.profile --instr "
-                              "mma.m16n8k32.f16.e4m3.e5m2.f16 --n 2000 --no-timing %s --out /tmp/tcs-audit-ce26 --force", ce);
-    r = tc_run_cli(cmd);
-    assert_int_equal(r.status, 0);
+    r = tc_run_cli("compare /tmp/tcs-audit-jr/audit.jsonl /tmp/tcs-audit-jr/audit.jsonl");
+    assert_int_equal(r.status, 2);
     tc_run_result_free(&r);
-    rec = tc_slurp("/tmp/tcs-audit-ce26/audit.jsonl");
-    assert_non_null(strstr(rec, "\"fit_mismatches\":0"));
-    assert_non_null(strstr(rec, "\"align_bits\":\"26\""));
-    free(rec);
-    /* the given case is the last answer recorded (after the crafted ones):
-     * the backend's, b7ff from model:h100, b800 from the planted profile */
-    char a[17], b[17];
-    first_extra_answer("/tmp/tcs-audit-ce/audit.jsonl", a);
-    first_extra_answer("/tmp/tcs-audit-ce26/audit.jsonl", b);
-    assert_string_equal(a, "b7ff");
-    assert_string_equal(b, "b800");
+    char resume[512];
+    snprintf(resume, sizeof resume, "%s --resume", cmd);
+    r = tc_run_cli(resume);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "--resume: 0 of 3 instructions kept"));
+    tc_run_result_free(&r);
+    r = tc_run_cli(resume);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "--resume: 3 of 3 instructions kept"));
+    tc_run_result_free(&r);
+    r = tc_run_cli("compare /tmp/tcs-audit-jr/audit.jsonl /tmp/tcs-audit-j1/audit.jsonl");
+    assert_int_equal(r.status, 0); /* the same fingerprints as one process (jobs_match_one_process ran first) */
+    tc_run_result_free(&r);
+    /* a part whose run did not finish (its marker says running) is run again */
+    assert_int_equal(system("sed -i 's/\"state\":\"done\"/\"state\":\"running\"/' "
+                            "/tmp/tcs-audit-jr/parts/mma.m16n8k4.f32.tf32.tf32.f32/audit.run"), 0);
+    r = tc_run_cli(resume);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "--resume: 2 of 3 instructions kept"));
+    assert_non_null(strstr(r.out, "mma.m16n8k4.f32.tf32.tf32.f32"));
+    assert_null(strstr(r.out, "mma.m16n8k8.f32.f16.f16.f32 "));
+    tc_run_result_free(&r);
 }
 
 static void bad_input_exits_two(void **state)
@@ -161,6 +234,8 @@ static void bad_input_exits_two(void **state)
         {"audit --backend nope", "unknown backend 'nope'"},
         {"audit --frobnicate", "unknown argument '--frobnicate'"},
         {"audit --merge /nonexistent-dir", "--merge"},
+        {"audit --backend exact --jobs 0", "bad --jobs '0'"},
+        {"audit --backend exact --jobs 1025", "bad --jobs '1025'"},
         {"audit --backend exact --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --counterexamples /nonexistent.jsonl",
          "--counterexamples"},
         {"audit --backend exact --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --counterexamples "
@@ -182,6 +257,8 @@ int main(void)
         cmocka_unit_test(fallback_is_labelled_as_the_recorded_model),
         cmocka_unit_test(shards_merge_into_one_record),
         cmocka_unit_test(given_counterexamples_are_asked_again),
+        cmocka_unit_test(jobs_match_one_process),
+        cmocka_unit_test(jobs_fault_then_resume),
         cmocka_unit_test(bad_input_exits_two),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,16 +142,18 @@ static void an_earlier_record_is_kept_without_force(void **state)
 }
 
 /* The injected device error at batch 2 stops the audit in INT2: INT1 is kept,
- * exactly as a run without the fault recorded it, in a partial record. */
+ * exactly as a run without the fault recorded it, in a partial record. One
+ * process (--jobs 1): the batches are counted across instructions there;
+ * tests/test_audit.c has the fault in --jobs children. */
 static void a_device_error_keeps_what_was_done(void **state)
 {
     char good[256], bad[256], rec[300];
     snprintf(good, sizeof good, "%s/nofault", tc_tmp_root());
     snprintf(bad, sizeof bad, "%s/fault", tc_tmp_root());
-    tc_run_result r = run(AUDIT_INTS " --out %s", good);
+    tc_run_result r = run(AUDIT_INTS " --jobs 1 --out %s", good);
     expect_status(&r, 0, NULL);
     setenv("TCSCOPE_FAULT_AFTER", "2", 1);
-    r = run(AUDIT_INTS " --out %s", bad);
+    r = run(AUDIT_INTS " --jobs 1 --out %s", bad);
     unsetenv("TCSCOPE_FAULT_AFTER");
     assert_non_null(strstr(r.err, INT2 ": injected device error at batch 2"));
     assert_non_null(strstr(r.err, "stopped at instruction 2 of 2"));

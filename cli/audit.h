@@ -1,0 +1,51 @@
+/* tcscope audit's pieces shared by cli/cmd_audit.c (one process) and
+ * cli/audit_jobs.c (--jobs: one child process per instruction). */
+#ifndef TC_CLI_AUDIT_H
+#define TC_CLI_AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "oracle/profile.h"
+#include "probes/probes.h"
+#include "reports/reports.h"
+
+typedef struct {
+    const char *backend;      /* NULL: the GPU if there is one, else the recorded model */
+    const char *instr;
+    const char *out;
+    const char *profile_name;
+    const char *timing_file;  /* bench record to attach instead of measuring */
+    const char *merge;        /* comma-separated audit output folders to merge */
+    const char *given_file;   /* a record whose failures (a hunt's) join the fits */
+    size_t n;
+    size_t hunt_n;            /* elements per hunt family in the proof, 0: n / 16 */
+    uint64_t seed;
+    unsigned shard, nshards;  /* audit every nshards-th instruction from shard */
+    unsigned jobs;            /* child processes at once, 0: one per CPU (cli/pool.h) */
+    bool json, timing, keep_cases, force;
+    bool resume;              /* --jobs: keep the parts a killed run finished */
+    bool part;                /* a child of --jobs: the record and profile only, no reports */
+} audit_args;
+
+/* Opens --out and begins the run there (exit 2 when earlier outputs are in
+ * the way without --force). */
+int audit_begin_outputs(const audit_args *a, tc_outdir *d, int argc, char **argv);
+/* The record, the profile, the reports (not for a part or a partial run),
+ * then the run marker's end. partial: why the run stopped early. */
+int audit_write_outputs(const audit_args *a, tc_outdir *d, tc_record *rec, model_profile *prof,
+                        const char *partial);
+/* Appends the record objects and verified profile entries of audit output
+ * folders (a later one replaces an instruction an earlier one had); the
+ * first folder's header starts *out when it has none. TC_EXIT_OK, or exit 2
+ * after a message. */
+int audit_merge_into(const char *const *dirs, size_t n, tc_record *out, model_profile *prof);
+/* --jobs: the selected instructions, each in a child process writing
+ * OUT/parts/NAME/, merged into OUT as one run (d is begun). */
+int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallback, const tc_instr *const *list,
+                   size_t n, tc_outdir *d);
+
+#endif

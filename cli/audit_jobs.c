@@ -1,0 +1,266 @@
+/* tcscope audit --jobs: one child `tcscope audit --part` per instruction,
+ * as many at once as there are CPUs (cli/pool.h), each writing its record
+ * and profile to OUT/parts/NAME/ when it ends; the parent merges them in
+ * catalogue order into OUT as one run. A killed run keeps the parts it
+ * finished, and --resume starts only the others (a part counts when its run
+ * marker says done with the very command this run would give it). On a GPU
+ * the timing is measured first, alone (`tcscope bench` into
+ * OUT/parts/bench.json), and given to every child. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/audit.h"
+#include "cli/cli.h"
+#include "cli/pool.h"
+
+#define NARGS 32
+
+typedef struct {
+    const audit_args *a;
+    const tc_instr *const *list;
+    size_t n;
+    char **args;         /* NARGS per item */
+    char (*dir)[4200];   /* OUT/parts/NAME */
+    bool *done;          /* the part is there and current */
+    int status;          /* worst child status so far (0, 1; 2 stops) */
+    char stopped[700];
+    char bench_path[4200];
+} jobs;
+
+static char **item_args(jobs *j, size_t i)
+{
+    return j->args + i * NARGS;
+}
+
+/* The child's arguments: the parent's settings, one instruction, its part. */
+static void build_args(jobs *j, size_t i, const char *backend, const char *timing_opt, const char *timing_val,
+                       char *nbuf, char *hbuf, char *sbuf)
+{
+    const audit_args *a = j->a;
+    char **v = item_args(j, i);
+    int k = 0;
+    v[k++] = "audit";
+    v[k++] = "--part";
+    v[k++] = "--backend";
+    v[k++] = (char *)backend;
+    v[k++] = "--instr";
+    v[k++] = (char *)j->list[i]->name;
+    v[k++] = "--out";
+    v[k++] = j->dir[i];
+    v[k++] = "--force";
+    v[k++] = "--n";
+    v[k++] = nbuf;
+    v[k++] = "--hunt-n";
+    v[k++] = hbuf;
+    v[k++] = "--seed";
+    v[k++] = sbuf;
+    if (timing_opt)
+        v[k++] = (char *)timing_opt;
+    if (timing_val)
+        v[k++] = (char *)timing_val;
+    if (!a->keep_cases)
+        v[k++] = "--no-cases";
+    if (a->given_file) {
+        v[k++] = "--counterexamples";
+        v[k++] = (char *)a->given_file;
+    }
+    if (a->json)
+        v[k++] = "--json";
+    v[k] = NULL;
+}
+
+/* A part from an earlier run that this one can keep: finished, with the
+ * same command line. */
+static bool part_current(const char *dir, char **args)
+{
+    char path[4300], want[8192];
+    snprintf(path, sizeof path, "%s/audit.run", dir);
+    json_t *m = json_load_file(path, 0, NULL);
+    if (!m)
+        return false;
+    size_t o = (size_t)snprintf(want, sizeof want, "tcscope");
+    for (int k = 0; args[k] && o < sizeof want; k++)
+        o += (size_t)snprintf(want + o, sizeof want - o, " %s", args[k]);
+    const char *cmd = json_string_value(json_object_get(m, "command"));
+    const char *state = json_string_value(json_object_get(m, "state"));
+    bool ok = cmd && state && !strcmp(state, "done") && !strcmp(cmd, want);
+    json_decref(m);
+    return ok;
+}
+
+
+/* What a child printed, minus its "#" lines (the parent says those once). */
+static void relay(const char *out)
+{
+    for (const char *l = out; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        if (len && l[0] != '#')
+            printf("%.*s\n", (int)len, l);
+        l += len + (e != NULL);
+    }
+    fflush(stdout);
+}
+
+static bool item_done(void *ctx, size_t q, int status, const char *out, double secs)
+{
+    jobs *j = ctx;
+    (void)secs;
+    relay(out);
+    if (status == TC_EXIT_OK || status == TC_EXIT_DIFF) {
+        j->done[q] = true;
+        if (status == TC_EXIT_DIFF)
+            j->status = TC_EXIT_DIFF;
+        return true;
+    }
+    /* a device fault, a bad argument or a killed child: stop starting more */
+    if (!j->stopped[0])
+        snprintf(j->stopped, sizeof j->stopped, "%s: the child exited with %d", j->list[q]->name, status);
+    return false;
+}
+
+/* The pool's items are the parts still to do: q -> the instruction's index. */
+typedef struct {
+    jobs *j;
+    const size_t *idx;
+} remap;
+
+static char **remap_argv(void *ctx, size_t q)
+{
+    remap *r = ctx;
+    return item_args(r->j, r->idx[q]);
+}
+
+static bool remap_done(void *ctx, size_t q, int status, const char *out, double secs)
+{
+    remap *r = ctx;
+    return item_done(r->j, r->idx[q], status, out, secs);
+}
+
+/* The bench child: the GPU's timing, alone on it, before any audit starts. */
+static bool bench_done(void *ctx, size_t q, int status, const char *out, double secs)
+{
+    jobs *j = ctx;
+    (void)q, (void)out, (void)secs;
+    if (status != 0)
+        snprintf(j->stopped, sizeof j->stopped, "timing (tcscope bench) exited with %d", status);
+    return true;
+}
+
+static char **bench_argv(void *ctx, size_t i)
+{
+    static char *v[8];
+    jobs *j = ctx;
+    (void)i;
+    v[0] = "bench";
+    v[1] = "--instr";
+    v[2] = strchr(j->a->instr, ',') ? "all" : (char *)j->a->instr;
+    v[3] = "--out";
+    v[4] = j->bench_path;
+    v[5] = "--force";
+    v[6] = "--no-cublas";
+    v[7] = NULL;
+    return v;
+}
+
+static int merge_parts(jobs *j, const tc_backend_info *info, bool fallback, tc_outdir *d)
+{
+    const char **dirs = calloc(j->n, sizeof *dirs);
+    if (!dirs)
+        return cli_fail("audit", "out of memory");
+    size_t nd = 0;
+    for (size_t i = 0; i < j->n; i++)
+        if (j->done[i])
+            dirs[nd++] = j->dir[i];
+    tc_record rec = {NULL, NULL};
+    model_profile prof;
+    memset(&prof, 0, sizeof prof);
+    int rc = nd ? audit_merge_into(dirs, nd, &rec, &prof) : TC_EXIT_OK;
+    free(dirs);
+    if (rc == TC_EXIT_OK && !rec.header) { /* nothing finished: an empty record of this run */
+        uint64_t seeds[1] = {j->a->seed};
+        rec = tc_record_new(tc_record_header_new("audit", info, seeds, 1));
+    }
+    if (rc == TC_EXIT_OK) {
+        json_object_set_new(rec.header, "recorded_model", json_boolean(fallback));
+        if (j->bench_path[0])
+            json_object_set_new(rec.header, "timing_source", json_string("measured in this run (tcscope bench)"));
+        if (nd < j->n && !j->stopped[0])
+            snprintf(j->stopped, sizeof j->stopped, "%zu of %zu instructions not audited", j->n - nd, j->n);
+        rc = audit_write_outputs(j->a, d, &rec, &prof, j->stopped[0] ? j->stopped : NULL);
+    }
+    if (rec.header)
+        tc_record_free(&rec);
+    profile_free(&prof);
+    return rc;
+}
+
+int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallback, const tc_instr *const *list,
+                   size_t n, tc_outdir *d)
+{
+    jobs j = {.a = a, .list = list, .n = n};
+    j.args = calloc(n * NARGS, sizeof *j.args);
+    j.dir = calloc(n, sizeof *j.dir);
+    j.done = calloc(n, sizeof *j.done);
+    if (!j.args || !j.dir || !j.done) {
+        free(j.args), free(j.dir), free(j.done);
+        tc_outdir_close(d);
+        return cli_fail("audit", "out of memory");
+    }
+    char nbuf[32], hbuf[32], sbuf[32];
+    snprintf(nbuf, sizeof nbuf, "%zu", a->n);
+    snprintf(hbuf, sizeof hbuf, "%zu", a->hunt_n ? a->hunt_n : a->n / 16 ? a->n / 16 : 1);
+    snprintf(sbuf, sizeof sbuf, "0x%llx", (unsigned long long)a->seed);
+    const char *backend = a->backend ? a->backend : info->backend, *topt = "--no-timing", *tval = NULL;
+    unsigned jobs_n = a->jobs ? a->jobs : tc_pool_cpus();
+    if (a->timing && a->timing_file)
+        topt = "--timing", tval = a->timing_file;
+    else if (a->timing && info->sm > 0) {
+        snprintf(j.bench_path, sizeof j.bench_path, "%s/parts/bench.json", a->out);
+        topt = "--timing", tval = j.bench_path;
+    } else if (a->timing)
+        topt = NULL; /* the child decides as this run would: the recorded bench beside model:h100, or none */
+    for (size_t i = 0; i < n; i++) {
+        snprintf(j.dir[i], sizeof j.dir[i], "%s/parts/%s", a->out, list[i]->name);
+        build_args(&j, i, backend, topt, tval, nbuf, hbuf, sbuf);
+    }
+    if (!a->json)
+        printf("# tcscope audit on %s (%s)%s: %zu instructions, %u at a time\n", info->backend, info->device,
+               fallback ? "  [RECORDED MODEL, NOT HARDWARE]" : "", n, jobs_n);
+    fflush(stdout);
+    size_t todo = n;
+    for (size_t i = 0; a->resume && i < n; i++)
+        if (part_current(j.dir[i], item_args(&j, i)))
+            j.done[i] = true, todo--;
+    if (a->resume && !a->json)
+        printf("# --resume: %zu of %zu instructions kept from the earlier run\n", n - todo, n);
+    if (j.bench_path[0] && todo) {
+        tc_pool bp = {1, "timing", bench_argv, bench_done, &j};
+        tc_pool_run(&bp, 1);
+    }
+    if (!j.stopped[0] && todo) {
+        /* the pool runs the items not yet done, in catalogue order */
+        size_t *idx = calloc(todo, sizeof *idx), m = 0;
+        if (!idx) {
+            free(j.args), free(j.dir), free(j.done);
+            tc_outdir_close(d);
+            return cli_fail("audit", "out of memory");
+        }
+        for (size_t i = 0; i < n; i++)
+            if (!j.done[i])
+                idx[m++] = i;
+        remap rm = {&j, idx};
+        tc_pool p = {todo, "audit", remap_argv, remap_done, &rm};
+        tc_pool_run(&p, jobs_n);
+        free(idx);
+    }
+    int rc = merge_parts(&j, info, fallback, d);
+    tc_outdir_close(d);
+    int status = j.stopped[0] ? TC_EXIT_USAGE : rc != TC_EXIT_OK ? rc : j.status;
+    if (j.stopped[0])
+        fprintf(stderr, "tcscope audit: stopped (%s); %s/audit.jsonl keeps the instructions finished, marked partial, "
+                        "and %s/parts/ every finished part: --resume continues\n", j.stopped, a->out, a->out);
+    free(j.args), free(j.dir), free(j.done);
+    return status;
+}
