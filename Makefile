@@ -35,7 +35,7 @@ TOOL_SRC = $(wildcard tools/*.c)
 ifneq ($(NVCC),)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 CU_SRC    = $(wildcard probes/cuda/*.cu)
-NVCCFLAGS = -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -Wall,-Werror -Werror all-warnings -I. $(DEPS_CFLAGS)
+NVCCFLAGS = -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90a,code=compute_90a -Xcompiler -Wall,-Werror -Werror all-warnings -I. $(DEPS_CFLAGS)
 CUDA_DEF  = -DTC_HAVE_CUDA=1
 CUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 else
@@ -105,6 +105,7 @@ test-run: build/tcscope build/san/tcscope $(TESTS_SAN) $(TESTS_OPT)
 bench: build/tcscope $(BENCHES)
 	@for b in $(BENCHES); do $$b || exit $$?; done
 	@build/tcscope bench --json --if-gpu
+	@tools/bench-audit.sh
 
 audit: deps
 	@$(MAKE) --no-print-directory audit-run
@@ -144,20 +145,30 @@ timing-gen:
 	python3 probes/cuda/timing_gen.py
 # <<< timing
 
+# What compiled the kernels, in every record (tc_backend_info.compiler).
+ifneq ($(NVCC),)
+TC_KERNEL_COMPILER := nvcc $(shell $(NVCC) --version | grep -o 'V[0-9][0-9.]*' | tail -1), ptxas $(shell $(CUDA_HOME)/bin/ptxas --version | grep -o 'V[0-9][0-9.]*' | tail -1): sm_90a SASS
+build/opt/probes/backend.o build/san/probes/backend.o: CPPFLAGS += -DTC_KERNEL_COMPILER='"$(TC_KERNEL_COMPILER)"'
+endif
+
 # >>> reports (owned by the reports work: report-check, regress)
 # The version in every record: git describe at build time (a constant without git).
 TC_GIT_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1-unknown)
 build/opt/reports/record.o build/san/reports/record.o: CPPFLAGS += -DTCSCOPE_VERSION='"$(TC_GIT_VERSION)"'
 build/opt/reports/record.o build/san/reports/record.o: $(wildcard .git/index)
 
-.PHONY: report-check regress
+.PHONY: report-check regress regress-sweep
 # Renders a fresh report and the committed ones in headless Chromium; checks the plots drew.
 report-check: build/tcscope
 	@tools/report-check.sh
 
-# A fresh run compared with the committed H100 baseline (exit 1: something changed).
-REGRESS_BASE ?= reports/baselines/h100-sweep.json
+# This GPU against the committed H100 audit (tcscope regress): exit 0 same,
+# 1 a difference (listed), 2 no GPU (REGRESS_ARGS=--model replays the model).
 regress: build/tcscope
+	@build/tcscope regress $(REGRESS_ARGS)
+# A fresh chain sweep compared with the committed H100 sweep record.
+REGRESS_BASE ?= reports/baselines/h100-sweep.json
+regress-sweep: build/tcscope
 	@tools/regress.sh $(REGRESS_BASE)
 # <<< reports
 

@@ -57,5 +57,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_choose(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
+int cmd_regress(int argc, char **argv);
 
 #endif

@@ -19,6 +19,8 @@ static const struct {
     {"audit", cmd_audit, "audit [--backend B] [--instr NAME[,NAME..]|all] [--out DIR] [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--timing BENCH.json] [--shard I/N] [--counterexamples HUNT.jsonl] [--force] [--json]\n"
                          "                 COUNT 1..1e9 (default 1e6 on a GPU, 1e5 on the recorded model)"},
     {"verify", cmd_verify, "verify --backend B --profile P --instr NAME [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--json]   COUNT 1..1e9"},
+    {"regress", cmd_regress, "regress [--profile P] [--record AUDIT.jsonl[.gz]] [--instr ..] [--n COUNT] [--hunt-n PER_FAMILY] [--seed S] [--jobs J] [--timing-tol PCT] [--no-timing] [--out DIR] [--model|--backend B] [--json]\n"
+                             "                 this GPU against a baseline audit: exit 0 same, 1 a difference (listed), 2 no GPU unless --model"},
     {"hunt", cmd_hunt, "hunt --backend B [--profile P] [--instr NAME|all] [--n PER_FAMILY] [--seed S] [--sample N] [--out DIR] [--json]   boundary-directed search: backend vs model"},
     {"cases", cmd_cases, "cases [--backend B] [--instr NAME|all] [--json] [--emit FAMILY|fasi2021] FILE...   run case files\n"
                          "                 vary = permutations|tiles|runs N: N 2..4096"},

@@ -50,8 +50,17 @@ static bool parse_format(const char *name, tc_format *out)
     if (!f || f->specials == TC_SPECIALS_INT || f->specials == TC_SPECIALS_E8M0)
         return false;
     *out = *f;
-    if (f == &scratch)
+    if (f == &scratch) {
         out->name = NULL;   /* points into the caller's text; model_format_name rebuilds it */
+        /* the name it will be written as must read back as this very format:
+         * "e04m03" is written "e4m3", which names FP8 E4M3 (no Inf), and
+         * "e8m00" is written "e8m0", the MX scale (tests/fuzz/fuzz_profile.c) */
+        char canon[40];
+        tc_format again;
+        const tc_format *g = tc_format_by_name(model_format_name(out, canon, sizeof canon), &again);
+        if (g != &again)
+            return false;
+    }
     return true;
 }
 

@@ -24,6 +24,7 @@ struct tc_backend {
     model **models;         /* BK_MODEL: compiled per catalogue entry, on first use */
     size_t nmodels;
     tc_gpub *gpu;           /* BK_GPU */
+    bool jit;               /* BK_GPU: the driver compiled the kernels from PTX */
     unsigned long long batches;     /* tc_backend_mma and tc_backend_chain calls so far */
     unsigned long long fault_after; /* TCSCOPE_FAULT_AFTER: this batch fails (0: never) */
     char fault[320];                /* a device error: sticky, every later batch refuses */
@@ -73,21 +74,34 @@ bool tc_profile_path(const char *spec, char *path, size_t len)
     return false;
 }
 
-static int parse_gpu_index(const char *spec, int *dev)
+static int parse_gpu_index(const char *spec, int *dev, bool *jit)
 {
-    if (!strcmp(spec, "gpu")) {
-        *dev = 0;
+    *jit = false;
+    *dev = 0;
+    if (!strcmp(spec, "gpu"))
         return 0;
-    }
     if (strncmp(spec, "gpu:", 4) != 0 || !spec[4])
         return -1;
+    if (!strcmp(spec + 4, "jit")) {
+        *jit = true;
+        return 0;
+    }
     char *end;
     long v = strtol(spec + 4, &end, 10);
-    if (*end || v < 0 || v > 1024)
+    if (end == spec + 4 || v < 0 || v > 1024)
         return -1;
+    if (*end && strcmp(end, ":jit"))
+        return -1;
+    *jit = *end != '\0';
     *dev = (int)v;
     return 0;
 }
+
+/* What compiled the kernels this build links (Makefile: TC_KERNEL_COMPILER). */
+#ifndef TC_KERNEL_COMPILER
+#define TC_KERNEL_COMPILER "unknown (built without the Makefile's compiler stamp)"
+#endif
+static bool gpu_started; /* a GPU backend was opened: CUDA may have started */
 
 /* TCSCOPE_FAULT_AFTER=N (test hook): the N-th batch of this backend fails
  * as a CUDA launch failure would, on every backend, so that a device error in
@@ -153,6 +167,7 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
     int dev;
     if (!strcmp(spec, "exact")) {
         b->kind = BK_EXACT;
+        snprintf(b->info.compiler, sizeof b->info.compiler, "none (software)");
         snprintf(b->info.backend, sizeof b->info.backend, "exact");
         snprintf(b->info.device, sizeof b->info.device, "MPFR oracle (no GPU)");
         return b;
@@ -180,19 +195,38 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
             return NULL;
         }
         b->kind = BK_MODEL;
+        snprintf(b->info.compiler, sizeof b->info.compiler, "none (software)");
         snprintf(b->info.backend, sizeof b->info.backend, "model:%.56s", spec + 6);
         snprintf(b->info.device, sizeof b->info.device, "model (no GPU)");
         return b;
     }
-    if (!parse_gpu_index(spec, &dev)) {
+    bool jit;
+    if (!parse_gpu_index(spec, &dev, &jit)) {
         b->kind = BK_GPU;
+        if (jit && gpu_started && !getenv("CUDA_FORCE_PTX_JIT")) {
+            snprintf(err, errlen, "gpu:jit must be the first GPU backend of a process (CUDA reads "
+                                  "CUDA_FORCE_PTX_JIT when it starts)");
+            free(b);
+            return NULL;
+        }
+        if (jit)
+            setenv("CUDA_FORCE_PTX_JIT", "1", 1);
+        gpu_started = true;
         if (tc_gpub_open(dev, &b->info, &b->gpu, err, errlen)) {
             free(b);
             return NULL;
         }
+        b->jit = jit || getenv("CUDA_FORCE_PTX_JIT");
+        if (b->jit) {
+            snprintf(b->info.backend + strlen(b->info.backend), sizeof b->info.backend - strlen(b->info.backend),
+                     ":jit");
+            snprintf(b->info.compiler, sizeof b->info.compiler, "driver JIT %s from this binary's PTX",
+                     b->info.driver);
+        } else
+            snprintf(b->info.compiler, sizeof b->info.compiler, "%s", TC_KERNEL_COMPILER);
         return b;
     }
-    snprintf(err, errlen, "unknown backend '%s' (use gpu, gpu:N, model:PROFILE or exact)", spec);
+    snprintf(err, errlen, "unknown backend '%s' (use gpu, gpu:N, gpu:jit, gpu:N:jit, model:PROFILE or exact)", spec);
     free(b);
     return NULL;
 }
@@ -203,6 +237,7 @@ tc_backend *tc_backend_open_fn(const char *name, tc_backend_fn fn, void *ctx)
     if (!b)
         return NULL;
     b->kind = BK_FN;
+    snprintf(b->info.compiler, sizeof b->info.compiler, "none (software)");
     b->fn = fn;
     b->fn_ctx = ctx;
     snprintf(b->info.backend, sizeof b->info.backend, "%.63s", name);
@@ -380,6 +415,11 @@ int tc_backend_sass(tc_backend *b, const tc_instr *ins, tc_instr_sass *out, char
 {
     if (b->kind != BK_GPU) {
         snprintf(err, errlen, "%s: backend %s has no SASS", ins->name, b->info.backend);
+        return -1;
+    }
+    if (b->jit) {
+        snprintf(err, errlen, "%s: the driver JIT's SASS is not in this binary (cuobjdump reads the build's)",
+                 ins->name);
         return -1;
     }
     return tc_gpub_sass(b->gpu, ins, out, err, errlen);

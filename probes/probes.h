@@ -47,12 +47,18 @@ typedef struct {
     int sm;                /* compute capability * 10 (90), 0 for software */
     int sm_count;
     int clock_mhz;         /* SM clock read at open, 0 if unknown */
+    char compiler[160];    /* what made the code that ran: "nvcc V13.0.88, ptxas V13.0.88: sm_90a SASS"
+                              (this build's), "driver JIT 580.159.04 from compute_90a PTX" (gpu:jit),
+                              "none (software)" */
 } tc_backend_info;
 
 typedef struct tc_backend tc_backend;
 
-/* Opens "gpu", "gpu:N", "model:PROFILE" (a name under oracle/profiles/ or a
- * path) or "exact". NULL with a message in err when the backend cannot be
+/* Opens "gpu", "gpu:N", "gpu:jit", "gpu:N:jit", "model:PROFILE" (a name
+ * under oracle/profiles/ or a path) or "exact". gpu:jit runs the kernels the
+ * driver compiles from this binary's PTX (CUDA_FORCE_PTX_JIT=1, set before
+ * CUDA starts: it must be the process's first GPU backend) instead of the
+ * build's SASS. NULL with a message in err when the backend cannot be
  * used (no GPU, built without nvcc, unknown profile). */
 tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen);
 /* The file of profile spec (a path, or NAME under oracle/profiles/ beside the

@@ -119,6 +119,7 @@ json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
     json_object_set_new(h, "gpu", json_string(info ? info->device : ""));
     json_object_set_new(h, "driver", json_string(info ? info->driver : ""));
     json_object_set_new(h, "cuda", json_string(info ? info->cuda : ""));
+    json_object_set_new(h, "compiler", json_string(info ? info->compiler : ""));
     json_object_set_new(h, "sm", info && info->sm ? json_integer(info->sm) : json_null());
     json_object_set_new(h, "sm_count", info && info->sm_count ? json_integer(info->sm_count) : json_null());
     json_object_set_new(h, "clock_mhz",

@@ -200,6 +200,11 @@ static void test_malformed_profiles_name_file_and_line(void **state)
         {"[instr mma.x.f32]\n" FULL "nan = 7fff\n", "bad:22: bad value '7fff' for 'nan'"},
         {"[instr mma.x.f32]\nstep_split = interleaved:x\n", "bad:2: bad value 'interleaved:x' for 'step_split'"},
         {"[instr mma.x.f32]\nstep_split = pairs\n", "bad:2: bad value 'pairs' for 'step_split'"},
+        /* generic spellings written back as a named format of other rules
+         * (libFuzzer, fuzz_profile: e8m00 read, e8m0 written, the MX scale) */
+        {"[instr mma.x.f32]\nacc = e8m00:rz\n", "bad:2: bad value 'e8m00:rz' for 'acc'"},
+        {"[instr mma.x.f32]\nacc = e04m03:rz\n", "bad:2: bad value 'e04m03:rz' for 'acc'"},
+        {"[instr mma.x.f32]\na_convert = e05m10:rne\n", "bad:2: bad value 'e05m10:rne' for 'a_convert'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         model_profile pr;

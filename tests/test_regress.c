@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "probes/probes.h"
 #include "tests/testutil.h"
 
 static void h100_sweep_replays_through_the_model(void **state)
@@ -33,10 +34,64 @@ static void h100_sweep_replays_through_the_model(void **state)
     free(out);
 }
 
+/* tcscope regress: no GPU means exit 2 unless --model asks for the replay;
+ * with --model, a baseline profile with one field changed by hand is named
+ * (exit 1) and the committed one passes (exit 0). */
+static void regress_command_names_a_changed_field(void **state)
+{
+    char err[384];
+    tc_backend *g = tc_backend_open("gpu", err, sizeof err);
+    if (!g) {
+        tc_run_result r = tc_run_cli("regress");
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "no GPU here"));
+        assert_non_null(strstr(r.err, "--model"));
+        tc_run_result_free(&r);
+    } else
+        tc_backend_close(g);
+    const char *two = "--instr mma.m16n8k8.f32.f16.f16.f32,mma.m16n8k16.f32.bf16.bf16.f32 --n 20000";
+    char cmd[512], dir[64], prof[96];
+    snprintf(dir, sizeof dir, "/tmp/tcs-regress-cmd-%d", (int)getpid());
+    snprintf(prof, sizeof prof, "%s.profile", dir);
+    snprintf(cmd, sizeof cmd, "regress --model %s --out %s", two, dir);
+    tc_run_result r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "RECORDED MODEL REPLAYED, NOT HARDWARE"));
+    assert_non_null(strstr(r.out, "2 same, 0 differ"));
+    tc_run_result_free(&r);
+    /* the baseline with align_bits 25 -> 24 for the f16 mma: the backend (the
+     * committed model) disagrees, the refit says which field moved */
+    char *p = tc_slurp("oracle/profiles/h100.profile");
+    char *at = strstr(strstr(p, "[instr mma.m16n8k8.f32.f16.f16.f32]"), "align_bits = 25");
+    assert_non_null(at);
+    at[14] = '4';
+    FILE *f = fopen(prof, "w");
+    assert_non_null(f);
+    fputs(p, f);
+    fclose(f);
+    free(p);
+    snprintf(cmd, sizeof cmd, "regress --model %s --profile %s --out %s", two, prof, dir);
+    r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "mma.m16n8k8.f32.f16.f16.f32                  DIFFERS arithmetic align_bits"));
+    assert_non_null(strstr(r.out, "\"24\" -> \"25\""));
+    assert_non_null(strstr(r.out, "mma.m16n8k16.f32.bf16.bf16.f32               same"));
+    tc_run_result_free(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, prof);
+    assert_int_equal(system(cmd), 0);
+    r = tc_run_cli("regress --model --backend exact");
+    assert_int_equal(r.status, 2);
+    tc_run_result_free(&r);
+    r = tc_run_cli("regress --model --jobs 0");
+    assert_int_equal(r.status, 2);
+    tc_run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(h100_sweep_replays_through_the_model),
+        cmocka_unit_test(regress_command_names_a_changed_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

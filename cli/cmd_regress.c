@@ -1,0 +1,449 @@
+/* tcscope regress: is this GPU, driver and toolkit still the baseline's?
+ * Every instruction of the baseline profile is verified here with N random
+ * elements and the hunt families (`tcscope verify`, one child per
+ * instruction, cli/pool.h); on a GPU its SASS opcode and timing (one
+ * `tcscope bench`, alone on the GPU first) are compared with the baseline
+ * audit record; only what fails is refitted (`tcscope audit --part`), and the
+ * fields that moved are listed with the case that decides them.
+ * Exit 0 same, 1 a difference, 2 no GPU (unless --model: the recorded model
+ * replayed, which proves the pipeline, not any hardware) or bad input. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "cli/pool.h"
+#include "oracle/profile.h"
+#include "probes/probes.h"
+#include "reports/reports.h"
+
+#define CMD "regress"
+#define NARGS 24
+
+extern char **environ;
+
+typedef struct {
+    const char *backend, *profile, *record, *instr, *out;
+    size_t n, hunt_n;
+    uint64_t seed;
+    unsigned jobs;
+    double tol;               /* timing: relative difference allowed */
+    bool model, json, timing;
+} regress_args;
+
+typedef struct {
+    const tc_instr *ins;
+    const model_params *base;
+    int verify;               /* child status: 0 same, 1 mismatch, else failed */
+    long long n, mismatches;
+    json_t *failure;          /* the check's smallest failing input: this backend vs the baseline */
+    json_t *diffs;            /* [{what, field?, old, new, case?}] */
+} item;
+
+typedef struct {
+    const regress_args *a;
+    item *it;
+    size_t n;
+    const char *backend;
+    char args[NARGS][64];
+    char **argv;              /* NARGS per item */
+    char (*dir)[4200];
+    size_t *idx;              /* the refit pool's items */
+    int bench_status;
+} ctx;
+
+static int parse_args(int argc, char **argv, regress_args *a)
+{
+    *a = (regress_args){.profile = "h100", .record = "reports/baselines/h100-audit.jsonl.gz", .instr = "all",
+                        .out = "out/regress", .n = 100000, .seed = 0x4e6e55, .tol = 0.05, .timing = true};
+    for (int i = 1; i < argc; i++) {
+        bool miss = false;
+        const char *v;
+        unsigned long long x;
+        if ((v = cli_opt(argc, argv, &i, "--backend", &miss)))
+            a->backend = v;
+        else if ((v = cli_opt(argc, argv, &i, "--profile", &miss)))
+            a->profile = v;
+        else if ((v = cli_opt(argc, argv, &i, "--record", &miss)))
+            a->record = v;
+        else if ((v = cli_opt(argc, argv, &i, "--instr", &miss)))
+            a->instr = v;
+        else if ((v = cli_opt(argc, argv, &i, "--out", &miss)))
+            a->out = v;
+        else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {
+            if (!cli_count(CMD, "--n", v, 1, 1000000000ull, &x))
+                return TC_EXIT_USAGE;
+            a->n = (size_t)x;
+        } else if ((v = cli_opt(argc, argv, &i, "--hunt-n", &miss))) {
+            if (!cli_count(CMD, "--hunt-n", v, 1, 100000000ull, &x))
+                return TC_EXIT_USAGE;
+            a->hunt_n = (size_t)x;
+        } else if ((v = cli_opt(argc, argv, &i, "--jobs", &miss))) {
+            if (!cli_count(CMD, "--jobs", v, 1, 1024, &x))
+                return TC_EXIT_USAGE;
+            a->jobs = (unsigned)x;
+        } else if ((v = cli_opt(argc, argv, &i, "--timing-tol", &miss))) {
+            if (!cli_count(CMD, "--timing-tol", v, 0, 100, &x)) /* percent */
+                return TC_EXIT_USAGE;
+            a->tol = (double)x / 100.0;
+        } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
+            if (!cli_seed(CMD, "--seed", v, &a->seed))
+                return TC_EXIT_USAGE;
+        } else if (miss)
+            return TC_EXIT_USAGE;
+        else if (!strcmp(argv[i], "--model"))
+            a->model = true;
+        else if (!strcmp(argv[i], "--no-timing"))
+            a->timing = false;
+        else if (!strcmp(argv[i], "--json"))
+            a->json = true;
+        else
+            return cli_fail(CMD, "unknown argument '%s'", argv[i]);
+    }
+    if (a->backend && a->model)
+        return cli_fail(CMD, "--model and --backend exclude each other (--model is --backend model:h100, said so)");
+    return cli_list_check(CMD, "--instr", a->instr, true);
+}
+
+/* A record, gunzipped first (by gzip, no shell) into the scratch folder when
+ * its name ends in .gz. 0, or -1 with err. */
+static int load_record(const char *path, const char *scratch, tc_record *rec, char *err, size_t len)
+{
+    size_t pl = strlen(path);
+    if (pl < 3 || strcmp(path + pl - 3, ".gz"))
+        return tc_record_load(path, rec, err, len);
+    char plain[4300];
+    snprintf(plain, sizeof plain, "%s/baseline.jsonl", scratch);
+    int fd = open(plain, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, len, "%.400s: %s", plain, strerror(errno));
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
+    char *argv[] = {"gzip", "-dc", "--", (char *)path, NULL};
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "gzip", &fa, NULL, argv, environ), st = 0;
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd);
+    if (rc != 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        snprintf(err, len, "%s: gzip -dc failed", path);
+        return -1;
+    }
+    return tc_record_load(plain, rec, err, len);
+}
+
+static const char *sval(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+static void add_diff(item *it, const char *what, const char *field, json_t *old, json_t *new, json_t *kase)
+{
+    json_t *d = json_pack("{s:s, s:o, s:o}", "what", what, "old", old, "new", new);
+    if (field)
+        json_object_set_new(d, "field", json_string(field));
+    if (kase)
+        json_object_set(d, "case", kase);
+    json_array_append_new(it->diffs, d);
+}
+
+/* SASS and timing of every item against the baseline record's. */
+static void compare_timing(ctx *c, const tc_record *base, const tc_record *fresh)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        item *it = &c->it[i];
+        const json_t *old = NULL, *new = NULL, *o;
+        size_t q;
+        json_array_foreach(base->objects, q, o)
+            if (!strcmp(sval(o, "instr"), it->ins->name))
+                old = json_object_get(o, "timing");
+        json_array_foreach(fresh->objects, q, o)
+            if (!strcmp(sval(o, "instr"), it->ins->name))
+                new = o;
+        if (!json_is_object(old) || !json_is_object(new))
+            continue; /* not timed there or here: nothing to compare */
+        const char *so = json_string_value(json_object_get(old, "sass")), *sn = json_string_value(json_object_get(new, "sass"));
+        if (so && sn && strcmp(so, sn))
+            add_diff(it, "sass", NULL, json_string(so), json_string(sn), NULL);
+        static const char *const keys[] = {"latency_cycles", "throughput_fma_clk_sm"};
+        for (int k = 0; k < 2; k++) {
+            double x = tc_json_number(json_object_get(old, keys[k])), y = tc_json_number(json_object_get(new, keys[k]));
+            if (x == x && y == y && x > 0 && fabs(y - x) > c->a->tol * x)
+                add_diff(it, "timing", keys[k], json_real(x), json_real(y), NULL);
+        }
+    }
+}
+
+static char **item_argv(void *vc, size_t i)
+{
+    ctx *c = vc;
+    return c->argv + i * NARGS;
+}
+
+static bool verify_done(void *vc, size_t i, int status, const char *out, double secs)
+{
+    ctx *c = vc;
+    item *it = &c->it[i];
+    (void)secs;
+    it->verify = status;
+    json_t *o = json_loads(out, JSON_DISABLE_EOF_CHECK, NULL);
+    it->n = o ? json_integer_value(json_object_get(o, "n")) : 0;
+    it->mismatches = o ? json_integer_value(json_object_get(o, "mismatches")) : -1;
+    json_decref(o);
+    const char *next = strchr(out, '\n'); /* then one line per failure, smallest first */
+    if (next && next[1] == '{' && (o = json_loads(next + 1, JSON_DISABLE_EOF_CHECK, NULL))) {
+        static const char *const keep[][2] = {{"dist", "dist"}, {"a", "a"}, {"b", "b"}, {"c", "c"},
+                                              {"d_backend", "here"}, {"d_model", "baseline"}};
+        it->failure = json_object();
+        for (int k = 0; k < 6; k++)
+            json_object_set(it->failure, keep[k][1], json_object_get(o, keep[k][0]));
+        json_decref(o);
+    }
+    return status == 0 || status == 1; /* a device fault or a bad argument: stop */
+}
+
+static bool bench_done(void *vc, size_t i, int status, const char *out, double secs)
+{
+    ctx *c = vc;
+    (void)i, (void)out, (void)secs;
+    c->bench_status = status;
+    return true;
+}
+
+static char **refit_argv(void *vc, size_t q)
+{
+    ctx *c = vc;
+    return c->argv + c->idx[q] * NARGS;
+}
+
+/* The refit's fields against the baseline's, each with the case that
+ * rejects the baseline's value in the refit's evidence. */
+static bool refit_done(void *vc, size_t q, int status, const char *out, double secs)
+{
+    ctx *c = vc;
+    size_t i = c->idx[q];
+    item *it = &c->it[i];
+    (void)out, (void)secs;
+    char path[4300], err[512];
+    snprintf(path, sizeof path, "%s/audit.profile", c->dir[i]);
+    model_profile p;
+    if ((status != 0 && status != 1) || profile_load(path, &p, err, sizeof err) != 0) {
+        add_diff(it, "refit", NULL, json_string("verified"), json_string("no fingerprint verified here"), NULL);
+        return status == 0 || status == 1;
+    }
+    const model_params *np = profile_lookup(&p, it->ins->name);
+    tc_record rec = {NULL, NULL};
+    snprintf(path, sizeof path, "%s/audit.jsonl", c->dir[i]);
+    json_t *ev = NULL;
+    if (tc_record_load(path, &rec, err, sizeof err) == 0)
+        ev = json_object_get(json_array_get(rec.objects, 0), "evidence");
+    for (int f = 0; np && f < profile_field_count(); f++) {
+        char ov[64], nv[64];
+        profile_field_text(it->base, f, ov, sizeof ov);
+        profile_field_text(np, f, nv, sizeof nv);
+        if (!strcmp(ov, nv))
+            continue;
+        json_t *kase = NULL, *r;
+        size_t k;
+        json_array_foreach(json_object_get(json_object_get(ev, profile_field_key(f)), "rejected"), k, r)
+            if (!strcmp(sval(r, "value"), ov))
+                kase = json_object_get(r, "case");
+        add_diff(it, "arithmetic", profile_field_key(f), json_string(ov), json_string(nv), kase ? kase : it->failure);
+    }
+    if (!np)
+        add_diff(it, "refit", NULL, json_string("verified"), json_string("no fingerprint verified here"), NULL);
+    if (rec.header)
+        tc_record_free(&rec);
+    profile_free(&p);
+    return true;
+}
+
+static void set_args(ctx *c, size_t i, const char *const *v)
+{
+    char **dst = c->argv + i * NARGS;
+    for (int k = 0; v[k] && k < NARGS - 1; k++)
+        dst[k] = (char *)v[k];
+}
+
+static void print_item(const item *it, bool json)
+{
+    if (json) {
+        json_t *o = json_pack("{s:s, s:b, s:I, s:I, s:O}", "instr", it->ins->name, "same",
+                              json_array_size(it->diffs) == 0, "elements", (json_int_t)it->n, "mismatches",
+                              (json_int_t)it->mismatches, "differences", it->diffs);
+        char *s = json_dumps(o, JSON_COMPACT);
+        puts(s);
+        free(s);
+        json_decref(o);
+        return;
+    }
+    if (!json_array_size(it->diffs)) {
+        printf("%-44s same  (0 of %lld elements differ)\n", it->ins->name, it->n);
+        return;
+    }
+    size_t k;
+    json_t *d;
+    json_array_foreach(it->diffs, k, d) {
+        char *old = json_dumps(json_object_get(d, "old"), JSON_ENCODE_ANY), *new = json_dumps(json_object_get(d, "new"), JSON_ENCODE_ANY);
+        char *kase = json_object_get(d, "case") ? json_dumps(json_object_get(d, "case"), JSON_COMPACT) : NULL;
+        printf("%-44s DIFFERS %-10s %-22s %s -> %s", k ? "" : it->ins->name, cli_str(d, "what"),
+               json_object_get(d, "field") ? cli_str(d, "field") : "", old, new);
+        if (!strcmp(cli_str(d, "what"), "arithmetic") && k == 0)
+            printf("  (%lld of %lld elements differed)", it->mismatches, it->n);
+        if (kase)
+            printf("\n%-44s         %s %s", "", json_object_get(json_object_get(d, "case"), "baseline") ? "e.g." : "decided by",
+                   kase);
+        printf("\n");
+        free(old), free(new), free(kase);
+    }
+}
+
+int cmd_regress(int argc, char **argv)
+{
+    regress_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != TC_EXIT_OK)
+        return rc;
+    char err[600], ppath[4200];
+    const char *spec = a.backend ? a.backend : a.model ? "model:h100" : "gpu";
+    tc_backend *be = tc_backend_open(spec, err, sizeof err);
+    if (!be) {
+        if (!a.backend && !a.model)
+            return cli_fail(CMD, "no GPU here (%s): regress checks hardware against a baseline; --model replays the "
+                                 "recorded model instead (it proves the pipeline, not any hardware)", err);
+        return cli_fail(CMD, "%s", err);
+    }
+    const tc_backend_info *info = tc_backend_get_info(be);
+    model_profile prof;
+    if (!tc_profile_path(a.profile, ppath, sizeof ppath) || profile_load(ppath, &prof, err, sizeof err) != 0) {
+        tc_backend_close(be);
+        return cli_fail(CMD, "--profile %s: %s", a.profile, tc_profile_path(a.profile, ppath, sizeof ppath) ? err : "not found");
+    }
+    tc_outdir d;
+    if (tc_outdir_open(&d, a.out, true, err, sizeof err) != 0) {
+        profile_free(&prof);
+        tc_backend_close(be);
+        return cli_fail(CMD, "%s", err);
+    }
+    size_t count;
+    const tc_instr *cat = tc_catalogue(&count);
+    ctx c = {.a = &a, .backend = info->backend};
+    c.it = calloc(count, sizeof *c.it);
+    c.argv = calloc(count * NARGS, sizeof *c.argv);
+    c.dir = calloc(count, sizeof *c.dir);
+    c.idx = calloc(count, sizeof *c.idx);
+    int status = TC_EXIT_OK;
+    if (!c.it || !c.argv || !c.dir || !c.idx) {
+        status = cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const model_params *p = profile_lookup(&prof, cat[i].name);
+        if (!p || !cli_instr_selected(a.instr, cat[i].name) || !tc_backend_supports(be, &cat[i], err, sizeof err))
+            continue;
+        c.it[c.n++] = (item){.ins = &cat[i], .base = p, .diffs = json_array()};
+    }
+    if (c.n == 0) {
+        status = cli_fail(CMD, "no instruction of --profile %s to check ('%s' on %s)", a.profile, a.instr, info->backend);
+        goto done;
+    }
+    bool gpu = info->sm > 0;
+    unsigned jobs = a.jobs ? a.jobs : tc_pool_cpus();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!a.json)
+        printf("# tcscope regress on %s (%s)%s against %s: %zu instructions, %zu random elements each and %zu per "
+               "hunt family, %u at a time\n", info->backend, info->device,
+               gpu ? "" : "  [RECORDED MODEL REPLAYED, NOT HARDWARE]", ppath, c.n, a.n,
+               a.hunt_n ? a.hunt_n : a.n / 16 ? a.n / 16 : 1, jobs);
+    fflush(stdout);
+    /* the timing first, alone on the GPU */
+    if (gpu && a.timing) {
+        tc_record base = {NULL, NULL}, fresh = {NULL, NULL};
+        char bench[4300];
+        snprintf(bench, sizeof bench, "%s/bench.json", a.out);
+        const char *bv[] = {"bench", "--instr", "all", "--out", bench, "--force", "--no-cublas", NULL};
+        set_args(&c, 0, bv);
+        tc_pool bp = {1, "timing", item_argv, bench_done, &c};
+        tc_pool_run(&bp, 1);
+        if (c.bench_status != 0 || load_record(a.record, a.out, &base, err, sizeof err) != 0 ||
+            tc_record_load_any(bench, &fresh, err, sizeof err) != 0)
+            cli_warn(CMD, "SASS and timing not compared: %s", c.bench_status ? "tcscope bench failed" : err);
+        else
+            compare_timing(&c, &base, &fresh);
+        if (base.header)
+            tc_record_free(&base);
+        if (fresh.header)
+            tc_record_free(&fresh);
+        memset(c.argv, 0, NARGS * sizeof *c.argv);
+    }
+    /* verify every fingerprint */
+    snprintf(c.args[0], sizeof c.args[0], "%zu", a.n);
+    snprintf(c.args[1], sizeof c.args[1], "%zu", a.hunt_n ? a.hunt_n : a.n / 16 ? a.n / 16 : 1);
+    snprintf(c.args[2], sizeof c.args[2], "0x%llx", (unsigned long long)a.seed);
+    for (size_t i = 0; i < c.n; i++) {
+        const char *v[] = {"verify", "--backend", c.backend, "--profile", ppath, "--instr", c.it[i].ins->name,
+                           "--n", c.args[0], "--hunt-n", c.args[1], "--seed", c.args[2], "--json", NULL};
+        set_args(&c, i, v);
+    }
+    tc_pool vp = {c.n, "verify", item_argv, verify_done, &c};
+    if (tc_pool_run(&vp, jobs) != 0) {
+        status = cli_fail(CMD, "stopped: a check could not run (a device error or a bad setting); see above");
+        goto done;
+    }
+    /* refit what failed */
+    size_t nfail = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        if (c.it[i].verify == 0)
+            continue;
+        if (c.it[i].verify != 1) {
+            status = cli_fail(CMD, "%s: the check exited with %d", c.it[i].ins->name, c.it[i].verify);
+            goto done;
+        }
+        snprintf(c.dir[i], sizeof c.dir[i], "%s/refit/%s", a.out, c.it[i].ins->name);
+        const char *v[] = {"audit", "--part", "--backend", c.backend, "--instr", c.it[i].ins->name, "--n", c.args[0],
+                           "--hunt-n", c.args[1], "--seed", c.args[2], "--no-timing", "--out", c.dir[i], "--force", NULL};
+        memset(c.argv + i * NARGS, 0, NARGS * sizeof *c.argv);
+        set_args(&c, i, v);
+        c.idx[nfail++] = i;
+    }
+    if (nfail) {
+        tc_pool rp = {nfail, "refit", refit_argv, refit_done, &c};
+        tc_pool_run(&rp, jobs);
+    }
+    size_t ndiff = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        if (c.it[i].verify == 1 && json_array_size(c.it[i].diffs) == 0)
+            add_diff(&c.it[i], "arithmetic", NULL, json_string("verified"),
+                     json_string("mismatches, but the refit reproduces the baseline's fields"), NULL);
+        ndiff += json_array_size(c.it[i].diffs) > 0;
+        print_item(&c.it[i], a.json);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!a.json)
+        printf("# %zu instructions: %zu same, %zu differ (%zu refitted); %s; %.0f s\n", c.n, c.n - ndiff, ndiff, nfail,
+               gpu && a.timing ? "SASS and timing compared (tolerance given by --timing-tol)"
+                               : "SASS and timing not compared (no GPU, or --no-timing)",
+               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    status = ndiff ? TC_EXIT_DIFF : TC_EXIT_OK;
+done:
+    for (size_t i = 0; c.it && i < c.n; i++)
+        json_decref(c.it[i].diffs), json_decref(c.it[i].failure);
+    free(c.it), free(c.argv), free(c.dir), free(c.idx);
+    tc_outdir_close(&d);
+    profile_free(&prof);
+    tc_backend_close(be);
+    return status;
+}

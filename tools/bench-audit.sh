@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# make bench: the main job's wall time on this machine, as JSON lines. The
+# whole catalogue audit with its defaults (N, hunt families, timing, --jobs =
+# CPUs) and `tcscope regress` against the committed H100 baseline. On a GPU
+# always; without one only with BENCH_AUDIT=1 (the audit then runs on the
+# recorded model; regress needs a GPU). Outputs under $BENCH_AUDIT_OUT.
+set -u
+BIN=${TCSCOPE:-build/tcscope}
+OUT=${BENCH_AUDIT_OUT:-build/bench-audit}
+mkdir -p "$OUT"
+gpu=$("$BIN" list --backend gpu >/dev/null 2>&1 && echo yes || echo no)
+machine=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+machine="${machine:-no GPU}; $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+if [ "$gpu" = no ] && [ "${BENCH_AUDIT:-0}" != 1 ]; then
+  printf '{"bench":"audit_catalogue","skipped":"no GPU (BENCH_AUDIT=1 times it on the recorded model)","machine":"%s"}\n' "$machine"
+  exit 0
+fi
+t0=$(date +%s.%N)
+"$BIN" audit --instr all --out "$OUT/audit" --force >"$OUT/audit.log" 2>"$OUT/audit.err"
+rc=$?
+t1=$(date +%s.%N)
+printf '{"bench":"audit_catalogue","value":%.1f,"unit":"s","machine":"%s","exit":%d,"verified":%d,"mismatch":%d,"jobs":%d}\n' \
+  "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$machine" $rc "$(grep -c ' VERIFIED ' "$OUT/audit.log")" \
+  "$(grep -c ' MISMATCH ' "$OUT/audit.log")" "$(nproc)"
+[ "$gpu" = yes ] || exit 0
+t0=$(date +%s.%N)
+"$BIN" regress --out "$OUT/regress" >"$OUT/regress.log" 2>"$OUT/regress.err"
+rc=$?
+t1=$(date +%s.%N)
+printf '{"bench":"regress_catalogue","value":%.1f,"unit":"s","machine":"%s","exit":%d,"same":%d,"differ":%d}\n' \
+  "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$machine" $rc "$(grep -c '  same ' "$OUT/regress.log")" \
+  "$(grep -c ' DIFFERS ' "$OUT/regress.log")"
