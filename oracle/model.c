@@ -266,7 +266,9 @@ static int step_fast(const model *m, macc *acc, const mterm *pr, int n, const ms
     }
     if (st->carry_bits != MODEL_UNLIMITED) {
         int w = E + 1 + st->carry_bits - G + 1;   /* register width with its sign bit */
-        if (w < 126) {
+        if (w <= 0) /* the grid floor (align_floor) lies above every kept bit: the register holds nothing */
+            S = 0;
+        else if (w < 126) {
             u128 mod = ((u128)1) << w;
             u128 u = (u128)S & (mod - 1);
             S = (u >> (w - 1)) ? (i128)u - (i128)mod : (i128)u;

@@ -449,6 +449,31 @@ static void test_mma_tiles_equal_dot(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* A wrapping sum register (carry_bits) under a grid floor far above every
+ * term: the register is narrower than one bit there and keeps nothing (it
+ * once shifted by a negative width: UBSan in an audit's candidate search). */
+static void test_floor_above_a_wrapping_register_keeps_nothing(void **state)
+{
+    oracle_formats f = {&tc_bf16, &tc_bf16, &tc_f32, &tc_f32};
+    tc_rounding r = {TC_RNE, TC_OVF_INF, false, 0, false};
+    model_params p = model_params_exact(f, r);
+    p.acc_exact = false;
+    p.acc_fmt = tc_f32;
+    p.acc_round = TC_RZ;
+    p.align_bits = 25;
+    p.block = 8;
+    p.carry_bits = 1;
+    p.floored = true;
+    p.align_floor = -158;
+    char err[200];
+    model *m = model_new(&p, f, err, sizeof err);
+    assert_non_null(m);
+    uint64_t a[8] = {0x0001, 0x0001}, b[8] = {0x0001, 0x0003}; /* products 2^-266, 3*2^-266 */
+    assert_int_equal(model_dot(m, 8, a, b, 0), 0);
+    assert_int_equal(model_dot(m, 8, a, b, 0x3f800000), 0x3f800000); /* C = 1 alone survives */
+    model_free(m);
+}
+
 static void test_bad_params_refused_with_field_name(void **state)
 {
     oracle_formats f = {&tc_f16, &tc_f16, &tc_f32, &tc_f32};
@@ -475,6 +500,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_core_matches_tc_encode),
+        cmocka_unit_test(test_floor_above_a_wrapping_register_keeps_nothing),
         cmocka_unit_test(test_decode_matches_tc_decode),
         cmocka_unit_test(test_exact_setting_equals_oracle_0),
         cmocka_unit_test(test_exact_setting_equals_oracle_1),

@@ -1,11 +1,16 @@
 # Sourced by the tools/device-*.sh scripts on the GPU machine: the Debian
 # libraries the machine lacks, unpacked from the carried .debs/ into
 # /tmp/deps (never into /), and device_build TARGET.. (exits on failure).
+# Before a device call: git describe --always --dirty > .tcscope-version, and
+# carry it with .debs/.
 mkdir -p /tmp/deps
 for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
 export DEPS_PREFIX=/tmp/deps/usr PATH=$PATH:/usr/local/cuda/bin
 device_build() {
   local t0; t0=$(date +%s)
-  make DEPS_PREFIX=$DEPS_PREFIX -j16 "$@" > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
+  # the version in records: the commit the lead stamped (.tcscope-version, carried), since
+  # git on this machine does not see the tree that was sent
+  local v=(); [ -f .tcscope-version ] && v=(TC_GIT_VERSION="$(cat .tcscope-version)")
+  make DEPS_PREFIX=$DEPS_PREFIX "${v[@]}" -j16 "$@" > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
   echo "build: $(( $(date +%s) - t0 )) s"
 }

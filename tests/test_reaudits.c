@@ -1,0 +1,132 @@
+/* The H100 audited again on 2026-11-24, twice, each with one command at the
+ * default budget (`tcscope audit --instr all`, --jobs 16): with the kernels
+ * of this build's ptxas (reports/baselines/h100-audit-jobs.jsonl.gz) and
+ * with the kernels the driver compiled from the binary's PTX (gpu:jit,
+ * h100-audit-jit.jsonl.gz). Checked here: each record says which compiler
+ * made its code; both verified every instruction; the two agree on every
+ * fingerprint field (`tcscope compare`); and each field either equals the
+ * committed profile's or is one the record marks undecided at that budget,
+ * with the profile's value among its equivalents (the committed profile was
+ * fitted with a larger hunt budget and a hunt's counterexample). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "oracle/profile.h"
+#include "tests/testutil.h"
+
+#define JOBS "reports/baselines/h100-audit-jobs.jsonl.gz"
+#define JIT "reports/baselines/h100-audit-jit.jsonl.gz"
+
+static char tmp_jobs[64], tmp_jit[64];
+
+static int unpack(void **state)
+{
+    snprintf(tmp_jobs, sizeof tmp_jobs, "/tmp/tcs-reaudit-jobs-%d.jsonl", (int)getpid());
+    snprintf(tmp_jit, sizeof tmp_jit, "/tmp/tcs-reaudit-jit-%d.jsonl", (int)getpid());
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "gzip -dc " JOBS " > %s && gzip -dc " JIT " > %s", tmp_jobs, tmp_jit);
+    return system(cmd);
+}
+
+static int cleanup(void **state)
+{
+    unlink(tmp_jobs);
+    unlink(tmp_jit);
+    return 0;
+}
+
+static json_t *lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    json_t *all = json_array();
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        json_error_t je;
+        json_t *o = json_loads(line, 0, &je);
+        if (!o)
+            fail_msg("%s: %s", path, je.text);
+        json_array_append_new(all, o);
+    }
+    free(line);
+    fclose(f);
+    return all;
+}
+
+static void compilers_are_recorded_and_the_records_agree(void **state)
+{
+    json_t *a = lines(tmp_jobs), *b = lines(tmp_jit);
+    const json_t *ha = json_array_get(a, 0), *hb = json_array_get(b, 0);
+    assert_non_null(strstr(json_string_value(json_object_get(ha, "compiler")), "ptxas V13.0"));
+    assert_non_null(strstr(json_string_value(json_object_get(hb, "compiler")), "driver JIT 580.159.04"));
+    assert_string_equal(json_string_value(json_object_get(hb, "backend")), "gpu:0:jit");
+    json_decref(a);
+    json_decref(b);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "compare %s %s", tmp_jobs, tmp_jit);
+    tc_run_result r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "256 objects compared, no difference"));
+    tc_run_result_free(&r);
+}
+
+static void fields_match_the_profile_or_are_undecided(void **state)
+{
+    model_profile prof;
+    char err[256];
+    if (profile_load("oracle/profiles/h100.profile", &prof, err, sizeof err))
+        fail_msg("%s", err);
+    json_t *a = lines(tmp_jobs);
+    size_t i, verified = 0, fields = 0, same = 0, undecided = 0;
+    json_t *o;
+    json_array_foreach(a, i, o) {
+        const char *instr = json_string_value(json_object_get(o, "instr"));
+        if (!instr || json_object_get(o, "control"))
+            continue;
+        verified += json_is_true(json_object_get(json_object_get(o, "verification"), "verified"));
+        const model_params *p = profile_lookup(&prof, instr);
+        assert_non_null(p);
+        const json_t *fp = json_object_get(o, "fingerprint"), *ev = json_object_get(o, "evidence");
+        for (int f = 0; f < profile_field_count(); f++) {
+            const char *key = profile_field_key(f), *got = json_string_value(json_object_get(fp, key));
+            char want[64];
+            profile_field_text(p, f, want, sizeof want);
+            assert_non_null(got);
+            fields++;
+            if (!strcmp(got, want)) {
+                same++;
+                continue;
+            }
+            const json_t *e = json_object_get(ev, key);
+            const char *eq = json_string_value(json_object_get(e, "equivalent"));
+            if (json_is_true(json_object_get(e, "identifiable")) || !eq || !strstr(eq, want))
+                fail_msg("%s %s: the re-audit says %s (decided), the profile %s", instr, key, got, want);
+            undecided++;
+        }
+    }
+    printf("re-audit: %zu verified; %zu fields, %zu as the profile, %zu undecided at the default budget\n",
+           verified, fields, same, undecided);
+    assert_int_equal(verified, 252);
+    assert_true(undecided <= 5); /* the 3 m64n256 tf32 floors and the 2 FP8 widenings, on 2026-11-24 */
+    json_decref(a);
+    profile_free(&prof);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compilers_are_recorded_and_the_records_agree),
+        cmocka_unit_test(fields_match_the_profile_or_are_undecided),
+    };
+    return cmocka_run_group_tests(tests, unpack, cleanup);
+}
