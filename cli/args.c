@@ -91,7 +91,7 @@ int cli_list_check(const char *cmd, const char *opt, const char *text, bool inst
         if (!*t)
             rc = cli_fail(cmd, "%s: empty item in '%s'", opt, text);
         else if (instrs && strcmp(text, "all") && !tc_instr_by_name(t))
-            rc = cli_fail(cmd, "%s: unknown instruction '%s' (see tcscope list)", opt, t);
+            rc = cli_unknown_instr(cmd, opt, t);
     free(copy);
     return rc;
 }

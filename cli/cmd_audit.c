@@ -29,63 +29,74 @@ typedef struct {
     bool json, timing, keep_cases, force;
 } audit_args;
 
+typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_COUNTEREXAMPLES, O_SHARD, O_N,
+               O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE } audit_opt;
+static const cli_option opts[] = {
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default: the GPU, else " RECORDED_MODEL ")"},
+    [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
+    [O_OUT] = {"--out", "DIR", "the output folder (default out/audit)"},
+    [O_PROFILE_NAME] = {"--profile-name", "NAME", "the name of the profile written (a plain file name)"},
+    [O_TIMING] = {"--timing", "BENCH.json", "attach this bench record's timing instead of measuring"},
+    [O_MERGE] = {"--merge", "DIR,DIR..", "merge these audit output folders (--shard runs) into --out: nothing is run"},
+    [O_COUNTEREXAMPLES] = {"--counterexamples", "HUNT.jsonl", "a hunt record whose failures join the fits "
+                                                             "(re-asked on the backend)"},
+    [O_SHARD] = {"--shard", "I/N", "audit every N-th instruction from the I-th (0 <= I < N)"},
+    [O_N] = {"--n", "COUNT", "random elements in the proof (default 1e6 on a GPU, 1e5 on the recorded model)", 1,
+             AUDIT_MAX_N},
+    [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family in the proof (default COUNT / 16)", 1,
+                  100000000ull},
+    [O_SEED] = {"--seed", "S", "random seed (default 0x7c5c09e)"},
+    [O_JSON] = {"--json", NULL, "each instruction's object as a JSON line instead of the text (answers and evidence only in the record)"},
+    [O_NO_TIMING] = {"--no-timing", NULL, "no timing (neither measured nor the recorded bench)"},
+    [O_NO_CASES] = {"--no-cases", NULL, "leave every inference case's answer out of the record"},
+    [O_FORCE] = {"--force", NULL, "replace an earlier audit in --out DIR"},
+};
+const cli_command cmd_audit_cli = {"audit", "fingerprint, proof, features and timing of each instruction: "
+                                            "a record, a profile, Markdown and HTML reports",
+                                   NULL, NULL, opts, CLI_NOPTS(opts), false};
+
 static int parse_args(int argc, char **argv, audit_args *a)
 {
     *a = (audit_args){.instr = "all", .out = "out/audit", .seed = 0x7c5c09e, .nshards = 1, .timing = true,
                       .keep_cases = true};
-    for (int i = 1; i < argc; i++) {
-        bool miss = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--backend", &miss)))
-            a->backend = v;
-        else if ((v = cli_opt(argc, argv, &i, "--instr", &miss)))
-            a->instr = v;
-        else if ((v = cli_opt(argc, argv, &i, "--out", &miss)))
-            a->out = v;
-        else if ((v = cli_opt(argc, argv, &i, "--profile-name", &miss))) {
+    cli_scan sc = cli_scan_start(&cmd_audit_cli, argc, argv);
+    while (cli_next(&sc)) {
+        const char *v = sc.val;
+        switch ((audit_opt)sc.opt) {
+        case O_BACKEND: a->backend = v; break;
+        case O_INSTR: a->instr = v; break;
+        case O_OUT: a->out = v; break;
+        case O_PROFILE_NAME: {
             char why[160];
             if (!tc_out_name_ok(v, why, sizeof why))
                 return cli_fail("audit", "bad --profile-name: %s", why);
             a->profile_name = v;
+            break;
         }
-        else if ((v = cli_opt(argc, argv, &i, "--timing", &miss)))
-            a->timing_file = v;
-        else if ((v = cli_opt(argc, argv, &i, "--merge", &miss)))
-            a->merge = v;
-        else if ((v = cli_opt(argc, argv, &i, "--counterexamples", &miss)))
-            a->given_file = v;
-        else if ((v = cli_opt(argc, argv, &i, "--shard", &miss))) {
+        case O_TIMING: a->timing_file = v; break;
+        case O_MERGE: a->merge = v; break;
+        case O_COUNTEREXAMPLES: a->given_file = v; break;
+        case O_SHARD: {
             char tail;
             if (sscanf(v, "%u/%u%c", &a->shard, &a->nshards, &tail) != 2 || a->nshards == 0 ||
                 a->shard >= a->nshards)
                 return cli_fail("audit", "bad --shard '%s' (want I/N with 0 <= I < N)", v);
+            break;
         }
-        else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {
-            unsigned long long x;
-            if (!cli_count("audit", "--n", v, 1, AUDIT_MAX_N, &x))
-                return TC_EXIT_USAGE;
-            a->n = (size_t)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--hunt-n", &miss))) {
-            unsigned long long x;
-            if (!cli_count("audit", "--hunt-n", v, 1, 100000000ull, &x))   /* per hunt family */
-                return TC_EXIT_USAGE;
-            a->hunt_n = (size_t)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
+        case O_N: a->n = (size_t)sc.count; break;
+        case O_HUNT_N: a->hunt_n = (size_t)sc.count; break;
+        case O_SEED:
             if (!cli_seed("audit", "--seed", v, &a->seed))
                 return TC_EXIT_USAGE;
-        } else if (!strcmp(argv[i], "--json"))
-            a->json = true;
-        else if (!strcmp(argv[i], "--no-timing"))
-            a->timing = false;
-        else if (!strcmp(argv[i], "--no-cases"))
-            a->keep_cases = false;
-        else if (!strcmp(argv[i], "--force"))
-            a->force = true;
-        else if (miss)
-            return TC_EXIT_USAGE;
-        else
-            return cli_fail("audit", "unknown argument '%s'", argv[i]);
+            break;
+        case O_JSON: a->json = true; break;
+        case O_NO_TIMING: a->timing = false; break;
+        case O_NO_CASES: a->keep_cases = false; break;
+        case O_FORCE: a->force = true; break;
+        }
     }
+    if (sc.status)
+        return sc.status;
     if (cli_list_check("audit", "--instr", a->instr, true) || (a->merge && cli_list_check("audit", "--merge", a->merge, false)))
         return TC_EXIT_USAGE;
     return TC_EXIT_OK;

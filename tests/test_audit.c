@@ -159,7 +159,7 @@ static void bad_input_exits_two(void **state)
         {"audit --backend exact --instr mma.m16n8k8.f32.f16.f16.f32 --timing /nonexistent.json",
          "--timing"},
         {"audit --backend nope", "unknown backend 'nope'"},
-        {"audit --frobnicate", "unknown argument '--frobnicate'"},
+        {"audit --frobnicate", "unknown option '--frobnicate'"},
         {"audit --merge /nonexistent-dir", "--merge"},
         {"audit --backend exact --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --counterexamples /nonexistent.jsonl",
          "--counterexamples"},
