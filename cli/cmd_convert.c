@@ -36,7 +36,9 @@ static int convert_one(const convert_opts *o, const char *text)
         return cli_fail(CMD, "%s", err);
     if (p.is_bits && o->daz)
         p.v = tc_decode(o->f, p.bits, true);
-    uint64_t bits = p.is_bits && !o->daz ? p.bits : tc_encode(o->f, p.v, p.sticky, o->r);
+    unsigned fl = 0;   /* bits given as they are: no conversion, no flag */
+    uint64_t bits = p.is_bits && !o->daz ? p.bits : tc_encode_flags(o->f, p.v, p.sticky, o->r, &fl);
+    bool inexact = fl & TC_FLAG_INEXACT, overflow = fl & TC_FLAG_OVERFLOW, saturated = fl & TC_FLAG_SATURATED;
     tc_value out = tc_decode(o->f, bits, false);
     char in_hex[64], out_hex[64], bits_s[24];
     static char out_dec[2048];
@@ -55,6 +57,9 @@ static int convert_one(const convert_opts *o, const char *text)
                               tc_overflow_name(o->r.ovf), "ftz", o->r.ftz, "bits", bits_s,
                               "class", class_name(out.cls), "value", out_hex, "value_decimal",
                               out_dec);
+        /* an object: "overflow" at the top is the overflow mode asked for */
+        json_object_set_new(j, "flags", json_pack("{s:b, s:b, s:b}", "inexact", inexact, "overflow", overflow,
+                                                  "saturated", saturated));
         if (o->r.mode == TC_RS)
             json_object_set_new(j, "rbits", json_integer(o->r.rbits));
         char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -62,9 +67,12 @@ static int convert_one(const convert_opts *o, const char *text)
         free(s);
         json_decref(j);
     } else {
-        printf("%s -> %s %s/%s%s: bits %s = %s = %s   (input %s, %s)\n", text, o->f->name,
+        char flags[40];
+        snprintf(flags, sizeof flags, "%s%s%s", inexact ? " inexact" : "", overflow ? " overflow" : "",
+                 saturated ? " saturated" : "");
+        printf("%s -> %s %s/%s%s: bits %s = %s = %s   (input %s, %s)   flags:%s\n", text, o->f->name,
                tc_round_name(o->r.mode), tc_overflow_name(o->r.ovf), o->r.ftz ? "/ftz" : "",
-               bits_s, out_hex, out_dec, in_hex, exactness);
+               bits_s, out_hex, out_dec, in_hex, exactness, *flags ? flags : " none");
     }
     return TC_EXIT_OK;
 }
