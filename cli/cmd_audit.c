@@ -191,7 +191,11 @@ static json_t *collect_timing(const audit_args *a, const tc_backend_info *info,
     }
     if (strcmp(info->backend, RECORDED_MODEL) != 0)
         return json_array();
-    json_t *t = load_bench_objects(RECORDED_BENCH, err, sizeof err);
+    char path[4096];   /* the data beside the binary, not the working folder (probes/datadir.c) */
+    err[0] = '\0';
+    if (!tc_data_path(RECORDED_BENCH, path, sizeof path))
+        snprintf(err, sizeof err, "%s is not beside the binary (%.400s)", RECORDED_BENCH, path);
+    json_t *t = *err ? NULL : load_bench_objects(path, err, sizeof err);
     if (!t) {
         cli_warn("audit", "no recorded timing: %s", err);
         return json_array();

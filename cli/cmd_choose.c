@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cases/sweep.h"
 #include "cli/cli.h"
@@ -182,16 +181,18 @@ int cmd_choose(int argc, char **argv)
     }
     if (sc.status)
         return sc.status;
+    /* The defaults: the H100 baselines in the data beside the binary (probes/datadir.c). */
+    static char def_sweep[4096], def_wgmma[4096], def_bench[4096];
     if (ns == 0) {
-        if (access(DEFAULT_SWEEP, R_OK) != 0)
-            return cli_fail("choose", "no sweep record: %s is missing (run tcscope sweep --out DIR, or give --sweep FILE)",
-                            DEFAULT_SWEEP);
-        sweeps[ns++] = DEFAULT_SWEEP;
-        if (access(DEFAULT_SWEEP_WGMMA, R_OK) == 0)
-            sweeps[ns++] = DEFAULT_SWEEP_WGMMA;
+        if (!tc_data_path(DEFAULT_SWEEP, def_sweep, sizeof def_sweep))
+            return cli_fail("choose", "no sweep record: %s is not beside the binary (run tcscope sweep --out DIR, "
+                            "or give --sweep FILE)", def_sweep);
+        sweeps[ns++] = def_sweep;
+        if (tc_data_path(DEFAULT_SWEEP_WGMMA, def_wgmma, sizeof def_wgmma))
+            sweeps[ns++] = def_wgmma;
     }
-    if (nb == 0 && access(DEFAULT_BENCH, R_OK) == 0)
-        benches[nb++] = DEFAULT_BENCH;
+    if (nb == 0 && tc_data_path(DEFAULT_BENCH, def_bench, sizeof def_bench))
+        benches[nb++] = def_bench;
 
     json_t *sw = json_array();
     tc_record bench = tc_record_new(json_object());

@@ -377,6 +377,9 @@ int cmd_sweep(int argc, char **argv)
         return rc;
     tc_record bench = {NULL, NULL};
     char err[512];
+    char bench_path[4096];   /* the default: the data beside the binary (probes/datadir.c) */
+    if (!o.bench_given && tc_data_path(DEFAULT_BENCH, bench_path, sizeof bench_path))
+        o.bench_path = bench_path;
     if (access(o.bench_path, R_OK) == 0) {
         if (tc_record_load_any(o.bench_path, &bench, err, sizeof err))
             return cli_fail("sweep", "bench record: %s", err);

@@ -14,18 +14,12 @@
 #include "oracle/profile.h"
 #include "probes/probes.h"
 
-/* A profile given by path, or by name under oracle/profiles/. */
+/* A profile given by path, or by name in the data beside the binary. */
 static int load_profile(const char *spec, model_profile *p, char *err, size_t errlen)
 {
-    if (access(spec, R_OK) == 0)
-        return profile_load(spec, p, err, errlen);
-    static const char *const ext[] = {".profile", ""};
-    char path[512];
-    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-        snprintf(path, sizeof path, "oracle/profiles/%s%s", spec, ext[i]);
-        if (access(path, R_OK) == 0)
-            return profile_load(path, p, err, errlen);
-    }
+    char path[4096];
+    if (tc_profile_path(spec, path, sizeof path))
+        return profile_load(path, p, err, errlen);
     snprintf(err, errlen, "unknown profile '%s' (not a file, not under oracle/profiles/)", spec);
     return -1;
 }
