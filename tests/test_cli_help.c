@@ -269,11 +269,41 @@ static void bash_completion_uses_the_tables(void **state)
         assert_int_equal(system(cmd), 0);
         char *got = tc_slurp(out);
         unlink(out);
-        char want[128];
+        char want[128], seen[512];
         snprintf(want, sizeof want, "%s\n", cases[i][1]);
-        if (strcmp(got, want))
-            fail_msg("completing '%s': got '%s', want '%s'", cases[i][0], got, cases[i][1]);
+        snprintf(seen, sizeof seen, "%s", got);
         free(got);
+        if (strcmp(seen, want))
+            fail_msg("completing '%s': got '%s', want '%s'", cases[i][0], seen, cases[i][1]);
+    }
+}
+
+/* The zsh completion, where zsh is installed: compadd and _files stubbed to
+ * print what they are given (zsh itself filters by the typed prefix). */
+static void zsh_completion_uses_the_tables(void **state)
+{
+    if (system("command -v zsh >/dev/null 2>&1") != 0)
+        skip();
+    static const char *const cases[][3] = {
+        {"au", "2", "formats convert list run audit verify hunt cases sweep bench compare choose help --help --version"},
+        {"audit --no-t", "3", "--backend --instr --out"},   /* the table's first three, in order */
+        {"help co", "3", "formats convert list"},
+        {"convert x", "3", "FILES"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[1024], out[] = "/tmp/tcs-compXXXXXX";
+        close(mkstemp(out));
+        snprintf(cmd, sizeof cmd,
+                 "zsh -fc 'compadd() { [[ $1 == -- ]] && shift; print -r -- \"$*\"; }; _files() { print FILES; }; "
+                 "f() { local -a words; words=(%s %s); CURRENT=%s; PREFIX=${words[-1]}; source doc/completion/_tcscope; }; f' "
+                 ">%s 2>&1", tc_cli_path(), cases[i][0], cases[i][1], out);
+        assert_int_equal(system(cmd), 0);
+        char *got = tc_slurp(out), seen[512];
+        unlink(out);
+        snprintf(seen, sizeof seen, "%s", got);
+        free(got);
+        if (strncmp(seen, cases[i][2], strlen(cases[i][2])))
+            fail_msg("zsh completing '%s': got '%s', want '%s...'", cases[i][0], seen, cases[i][2]);
     }
 }
 
@@ -287,6 +317,7 @@ int main(void)
         cmocka_unit_test(version_is_the_records_version),
         cmocka_unit_test(man_page_lists_every_option),
         cmocka_unit_test(bash_completion_uses_the_tables),
+        cmocka_unit_test(zsh_completion_uses_the_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
