@@ -1,9 +1,7 @@
-/* tcscope choose [--max-rel-err E] [--k K] [--chain D] [--range LO:HI]
- *                [--need-inf-nan] [--stat median|p90|max] [--dist D]
- *                [--sweep FILE]... [--bench FILE]... [--json]
- * Precision advice from recorded sweeps and benches (no GPU needed).
+/* tcscope choose: precision advice from recorded sweeps and benches (no GPU
+ * needed); its options are the table below (tcscope choose --help).
  * Defaults: reports/baselines/h100-sweep.json (+ h100-sweep-wgmma.json when
- * present) and reports/baselines/h100-bench.json. */
+ * present) and reports/baselines/h100-bench.json, beside the binary. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

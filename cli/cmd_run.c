@@ -3,10 +3,7 @@
  * of random tiles; or (--random N --chain LEN) a recorded set of N chains of
  * LEN steps; or (--check-layout) the on-device layout proof.
  *
- * usage: run --backend B --instr NAME --a V,.. --b V,.. --c V [--json]
- *        run --backend B --instr NAME|all --random N [--seed S]
- *        run --backend B --instr NAME|all --random N --chain LEN [--cvt ROUND[,OVERFLOW]] [--seed S]
- *        run --backend B --instr NAME|all --check-layout [--json]
+ * Its options and their ranges are the table below (tcscope run --help).
  * N is 1..10^6 (corpus elements, or chains); LEN 1..10^6, and a chain line
  * holds at most 2^27 elements (probes/backend_corpus.h), checked for every
  * instruction before any runs; S is 0..2^64-1 (cli/args.c).
