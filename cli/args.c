@@ -1,6 +1,7 @@
 /* Numbers on the command line: every count and seed of every command is
  * read here, so each has one syntax and a range checked before it is used
- * to size anything (the ranges are in each command's usage text). */
+ * to size anything (a count's range is in its command's option table, cli/options.h,
+ * which --help prints). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
