@@ -155,6 +155,13 @@ endif
 # The version in every record: git describe at build time (a constant without git).
 TC_GIT_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1-unknown)
 build/opt/reports/record.o build/san/reports/record.o: CPPFLAGS += -DTCSCOPE_VERSION='"$(TC_GIT_VERSION)"'
+# record.o is rebuilt when the version changes (a commit), so records and
+# tcscope --version never say an older one.
+build/version.txt: FORCE
+	@mkdir -p build; echo '$(TC_GIT_VERSION)' | cmp -s - $@ || echo '$(TC_GIT_VERSION)' > $@
+build/opt/reports/record.o build/san/reports/record.o: build/version.txt
+.PHONY: FORCE
+FORCE:
 build/opt/reports/record.o build/san/reports/record.o: $(wildcard .git/index)
 
 .PHONY: report-check regress regress-sweep
@@ -215,3 +222,30 @@ fuzz-cov: $(FUZZ_COVS)
 fuzz-seeds: build/tcscope $(FUZZERS)
 	@tools/fuzz-seeds.sh && tools/fuzz-merge.sh $(FUZZERS)
 # <<< fuzz
+
+# >>> install (make install PREFIX=...: binary, man page, completions, run-time data)
+# The data is what the binary reads at run time (probes/datadir.c finds it
+# from the binary's place: PREFIX/bin/../share/tcscope): the model profiles
+# and the recorded H100 runs that choose, sweep, audit and regress default to.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+RUNTIME_DATA = $(wildcard oracle/profiles/*.profile) reports/baselines/h100-bench.json \
+               reports/baselines/h100-sweep.json reports/baselines/h100-sweep-wgmma.json \
+               reports/baselines/h100-audit.jsonl.gz
+.PHONY: install install-data man
+man: build/tcscope.1
+# Generated from the option tables (tcscope help --man), so it cannot drift.
+build/tcscope.1: build/tcscope
+	build/tcscope help --man > $@
+install: build/tcscope build/tcscope.1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 755 build/tcscope $(DESTDIR)$(PREFIX)/bin/tcscope
+	install -m 644 build/tcscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/tcscope.1
+	install -m 644 doc/completion/tcscope.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tcscope
+	install -m 644 doc/completion/_tcscope $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tcscope
+	@$(MAKE) --no-print-directory install-data
+# The data alone (tests/test_install.c lays out a prefix with it).
+install-data:
+	for f in $(RUNTIME_DATA); do install -D -m 644 $$f $(DESTDIR)$(PREFIX)/share/tcscope/$$f || exit 1; done
+# <<< install

@@ -1,6 +1,7 @@
 /* Numbers on the command line: every count and seed of every command is
  * read here, so each has one syntax and a range checked before it is used
- * to size anything (the ranges are in each command's usage text). */
+ * to size anything (a count's range is in its command's option table, cli/options.h,
+ * which --help prints). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ int cli_list_check(const char *cmd, const char *opt, const char *text, bool inst
         if (!*t)
             rc = cli_fail(cmd, "%s: empty item in '%s'", opt, text);
         else if (instrs && strcmp(text, "all") && !tc_instr_by_name(t))
-            rc = cli_fail(cmd, "%s: unknown instruction '%s' (see tcscope list)", opt, t);
+            rc = cli_unknown_instr(cmd, opt, t);
     free(copy);
     return rc;
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/options.h"
+
 /* Exit statuses of the CLI contract. */
 enum { TC_EXIT_OK = 0, TC_EXIT_DIFF = 1, TC_EXIT_USAGE = 2 };
 
@@ -40,10 +42,13 @@ bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out);
 /* 0..max in decimal or 0x hex (a seed is 0..UINT64_MAX). */
 bool cli_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out);
 
-/* argv scanning: returns the value of --name VALUE or --name=VALUE at *i
- * (advancing *i), or NULL when argv[*i] is not that option. A missing value
- * is reported and *missing set. */
-const char *cli_opt(int argc, char **argv, int *i, const char *name, bool *missing);
+/* "did you mean" (cli/suggest.c): the name nearest to word within a few
+ * edits, or NULL. The two reporters print "[OPT: ]unknown instruction 'X'
+ * (did you mean Y? see tcscope list)" (formats: tcscope formats) and
+ * return TC_EXIT_USAGE; opt may be NULL. */
+const char *cli_nearest(const char *word, const char *const *names, size_t n);
+int cli_unknown_instr(const char *cmd, const char *opt, const char *name);
+int cli_unknown_format(const char *cmd, const char *opt, const char *name);
 
 int cmd_formats(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
@@ -58,5 +63,33 @@ int cmd_compare(int argc, char **argv);
 int cmd_choose(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
+
+/* Each command's option table (cli/options.h), beside its parser. */
+extern const cli_command cmd_formats_cli;
+extern const cli_command cmd_convert_cli;
+extern const cli_command cmd_list_cli;
+extern const cli_command cmd_run_cli;
+extern const cli_command cmd_audit_cli;
+extern const cli_command cmd_verify_cli;
+extern const cli_command cmd_regress_cli;
+extern const cli_command cmd_hunt_cli;
+extern const cli_command cmd_sweep_cli;
+extern const cli_command cmd_bench_cli;
+extern const cli_command cmd_compare_cli;
+extern const cli_command cmd_choose_cli;
+extern const cli_command cmd_cases_cli;
+
+/* The command table (cli/commands.c): dispatch and help in one order. */
+typedef struct {
+    const cli_command *cmd;
+    tc_cmd_fn fn;
+} cli_entry;
+const cli_entry *cli_commands(size_t *n);
+const cli_entry *cli_command_by_name(const char *name);
+/* tcscope help [CMD | --commands | --options CMD | --man] (cli/help.c);
+ * an unknown command is reported with the nearest name. */
+int cli_unknown_command(const char *name);
+int cmd_help(int argc, char **argv);
+void cli_print_usage(FILE *f);
 
 #endif

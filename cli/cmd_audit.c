@@ -19,72 +19,82 @@
 #define RECORDED_BENCH "reports/baselines/h100-bench.json"
 
 
+typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_COUNTEREXAMPLES, O_SHARD, O_N,
+               O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
+static const cli_option opts[] = {
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default: the GPU, else " RECORDED_MODEL ")"},
+    [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
+    [O_OUT] = {"--out", "DIR", "the output folder (default out/audit)"},
+    [O_PROFILE_NAME] = {"--profile-name", "NAME", "the name of the profile written (a plain file name)"},
+    [O_TIMING] = {"--timing", "BENCH.json", "attach this bench record's timing instead of measuring"},
+    [O_MERGE] = {"--merge", "DIR,DIR..", "merge these audit output folders (--shard runs) into --out: nothing is run"},
+    [O_COUNTEREXAMPLES] = {"--counterexamples", "HUNT.jsonl", "a hunt record whose failures join the fits "
+                                                             "(re-asked on the backend)"},
+    [O_SHARD] = {"--shard", "I/N", "audit every N-th instruction from the I-th (0 <= I < N)"},
+    [O_N] = {"--n", "COUNT", "random elements in the proof (default 1e6 on a GPU, 1e5 on the recorded model)", 1,
+             AUDIT_MAX_N},
+    [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family in the proof (default COUNT / 16)", 1,
+                  100000000ull},
+    [O_SEED] = {"--seed", "S", "random seed (default 0x7c5c09e)"},
+    [O_JSON] = {"--json", NULL, "each instruction's object as a JSON line instead of the text (answers and evidence only in the record)"},
+    [O_NO_TIMING] = {"--no-timing", NULL, "no timing (neither measured nor the recorded bench)"},
+    [O_NO_CASES] = {"--no-cases", NULL, "leave every inference case's answer out of the record"},
+    [O_FORCE] = {"--force", NULL, "replace an earlier audit in --out DIR"},
+    [O_JOBS] = {"--jobs", "J", "instructions audited at once, one child process each (default: one per CPU; "
+                               "1: all in this process)", 1, 1024},
+    [O_RESUME] = {"--resume", NULL, "keep the parts (DIR/parts/NAME) an earlier run of the same command finished; "
+                                    "run the others"},
+    [O_PART] = {"--part", NULL, "internal: one child of --jobs (its record and profile, no reports)"},
+};
+const cli_command cmd_audit_cli = {"audit", "fingerprint, proof, features and timing of each instruction: "
+                                            "a record, a profile, Markdown and HTML reports",
+                                   NULL, NULL, opts, CLI_NOPTS(opts), false};
+
 static int parse_args(int argc, char **argv, audit_args *a)
 {
     *a = (audit_args){.instr = "all", .out = "out/audit", .seed = 0x7c5c09e, .nshards = 1, .timing = true,
                       .keep_cases = true};
-    for (int i = 1; i < argc; i++) {
-        bool miss = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--backend", &miss)))
-            a->backend = v;
-        else if ((v = cli_opt(argc, argv, &i, "--instr", &miss)))
-            a->instr = v;
-        else if ((v = cli_opt(argc, argv, &i, "--out", &miss)))
-            a->out = v;
-        else if ((v = cli_opt(argc, argv, &i, "--profile-name", &miss))) {
+    cli_scan sc = cli_scan_start(&cmd_audit_cli, argc, argv);
+    while (cli_next(&sc)) {
+        const char *v = sc.val;
+        switch ((audit_opt)sc.opt) {
+        case O_BACKEND: a->backend = v; break;
+        case O_INSTR: a->instr = v; break;
+        case O_OUT: a->out = v; break;
+        case O_PROFILE_NAME: {
             char why[160];
             if (!tc_out_name_ok(v, why, sizeof why))
                 return cli_fail("audit", "bad --profile-name: %s", why);
             a->profile_name = v;
+            break;
         }
-        else if ((v = cli_opt(argc, argv, &i, "--timing", &miss)))
-            a->timing_file = v;
-        else if ((v = cli_opt(argc, argv, &i, "--merge", &miss)))
-            a->merge = v;
-        else if ((v = cli_opt(argc, argv, &i, "--counterexamples", &miss)))
-            a->given_file = v;
-        else if ((v = cli_opt(argc, argv, &i, "--shard", &miss))) {
+        case O_TIMING: a->timing_file = v; break;
+        case O_MERGE: a->merge = v; break;
+        case O_COUNTEREXAMPLES: a->given_file = v; break;
+        case O_SHARD: {
             char tail;
             if (sscanf(v, "%u/%u%c", &a->shard, &a->nshards, &tail) != 2 || a->nshards == 0 ||
                 a->shard >= a->nshards)
                 return cli_fail("audit", "bad --shard '%s' (want I/N with 0 <= I < N)", v);
+            break;
         }
-        else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {
-            unsigned long long x;
-            if (!cli_count("audit", "--n", v, 1, AUDIT_MAX_N, &x))
-                return TC_EXIT_USAGE;
-            a->n = (size_t)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--hunt-n", &miss))) {
-            unsigned long long x;
-            if (!cli_count("audit", "--hunt-n", v, 1, 100000000ull, &x))   /* per hunt family */
-                return TC_EXIT_USAGE;
-            a->hunt_n = (size_t)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--jobs", &miss))) {
-            unsigned long long x;
-            if (!cli_count("audit", "--jobs", v, 1, 1024, &x))
-                return TC_EXIT_USAGE;
-            a->jobs = (unsigned)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
+        case O_N: a->n = (size_t)sc.count; break;
+        case O_HUNT_N: a->hunt_n = (size_t)sc.count; break;
+        case O_SEED:
             if (!cli_seed("audit", "--seed", v, &a->seed))
                 return TC_EXIT_USAGE;
-        } else if (!strcmp(argv[i], "--json"))
-            a->json = true;
-        else if (!strcmp(argv[i], "--no-timing"))
-            a->timing = false;
-        else if (!strcmp(argv[i], "--no-cases"))
-            a->keep_cases = false;
-        else if (!strcmp(argv[i], "--force"))
-            a->force = true;
-        else if (!strcmp(argv[i], "--resume"))
-            a->resume = a->force = true; /* the top-level outputs are rebuilt from the parts */
-        else if (!strcmp(argv[i], "--part"))
-            a->part = true, a->jobs = 1;
-        else if (miss)
-            return TC_EXIT_USAGE;
-        else
-            return cli_fail("audit", "unknown argument '%s'", argv[i]);
+            break;
+        case O_JSON: a->json = true; break;
+        case O_NO_TIMING: a->timing = false; break;
+        case O_NO_CASES: a->keep_cases = false; break;
+        case O_FORCE: a->force = true; break;
+        case O_JOBS: a->jobs = (unsigned)sc.count; break;
+        case O_RESUME: a->resume = a->force = true; break; /* the top-level outputs are rebuilt from the parts */
+        case O_PART: a->part = true, a->jobs = 1; break;
+        }
     }
+    if (sc.status)
+        return sc.status;
     if (cli_list_check("audit", "--instr", a->instr, true) || (a->merge && cli_list_check("audit", "--merge", a->merge, false)))
         return TC_EXIT_USAGE;
     return TC_EXIT_OK;
@@ -179,7 +189,11 @@ static json_t *collect_timing(const audit_args *a, const tc_backend_info *info,
     }
     if (strcmp(info->backend, RECORDED_MODEL) != 0)
         return json_array();
-    json_t *t = load_bench_objects(RECORDED_BENCH, err, sizeof err);
+    char path[4096];   /* the data beside the binary, not the working folder (probes/datadir.c) */
+    err[0] = '\0';
+    if (!tc_data_path(RECORDED_BENCH, path, sizeof path))
+        snprintf(err, sizeof err, "%s is not beside the binary (%.400s)", RECORDED_BENCH, path);
+    json_t *t = *err ? NULL : load_bench_objects(path, err, sizeof err);
     if (!t) {
         cli_warn("audit", "no recorded timing: %s", err);
         return json_array();

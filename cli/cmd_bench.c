@@ -20,43 +20,47 @@ typedef struct {
     int device, cublas_size;
 } bench_args;
 
+typedef enum { O_INSTR, O_DEVICE, O_OUT, O_FORCE, O_SASS, O_NO_CUBLAS, O_CUBLAS_SIZE, O_IF_GPU, O_JSON } bench_opt;
+static const cli_option opts[] = {
+    [O_INSTR] = {"--instr", "NAME|all", "the instructions to time (default all)"},
+    [O_DEVICE] = {"--device", "N", "the CUDA device", 0, 64},
+    [O_OUT] = {"--out", "FILE", "write the record to FILE (must not exist, unless --force)"},
+    [O_FORCE] = {"--force", NULL, "replace --out FILE"},
+    [O_SASS] = {"--sass", "FILE", "check the opcodes against this disassembly (default: cuobjdump of this binary)"},
+    [O_NO_CUBLAS] = {"--no-cublas", NULL, "skip the cuBLAS reference GEMM"},
+    [O_CUBLAS_SIZE] = {"--cublas-size", "N", "the cuBLAS GEMM's M = N = K, a multiple of 256", 256, 16384},
+    [O_IF_GPU] = {"--if-gpu", NULL, "with no GPU: one line saying it was skipped, exit 0 (make bench)"},
+    [O_JSON] = {"--json", NULL, "one JSON object per figure"},
+};
+const cli_command cmd_bench_cli = {"bench", "latency and throughput of each instruction on the GPU, and cuBLAS",
+                                   NULL, NULL, opts, CLI_NOPTS(opts), false};
+
 static int parse(int argc, char **argv, bench_args *a)
 {
     memset(a, 0, sizeof *a);
     a->instr = "all";
     a->cublas_size = 8192;
-    for (int i = 1; i < argc; i++) {
-        bool missing = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--instr", &missing)))
-            a->instr = v;
-        else if ((v = cli_opt(argc, argv, &i, "--out", &missing)))
-            a->out = v;
-        else if ((v = cli_opt(argc, argv, &i, "--sass", &missing)))
-            a->sass = v;
-        else if ((v = cli_opt(argc, argv, &i, "--device", &missing))) {
-            if (!cli_count_int("bench", "--device", v, 0, 64, &a->device))
-                return TC_EXIT_USAGE;
-        } else if ((v = cli_opt(argc, argv, &i, "--cublas-size", &missing))) {
-            if (!cli_count_int("bench", "--cublas-size", v, 256, 16384, &a->cublas_size))
-                return TC_EXIT_USAGE;
+    cli_scan sc = cli_scan_start(&cmd_bench_cli, argc, argv);
+    while (cli_next(&sc))
+        switch ((bench_opt)sc.opt) {
+        case O_INSTR: a->instr = sc.val; break;
+        case O_DEVICE: a->device = (int)sc.count; break;
+        case O_OUT: a->out = sc.val; break;
+        case O_FORCE: a->force = true; break;
+        case O_SASS: a->sass = sc.val; break;
+        case O_NO_CUBLAS: a->no_cublas = true; break;
+        case O_CUBLAS_SIZE:
+            a->cublas_size = (int)sc.count;
             if (a->cublas_size % 256)
-                return cli_fail("bench", "bad --cublas-size '%s' (a multiple of 256, 256..16384)", v);
-        } else if (missing)
-            return TC_EXIT_USAGE;
-        else if (!strcmp(argv[i], "--json"))
-            a->json = true;
-        else if (!strcmp(argv[i], "--if-gpu"))
-            a->if_gpu = true;
-        else if (!strcmp(argv[i], "--no-cublas"))
-            a->no_cublas = true;
-        else if (!strcmp(argv[i], "--force"))
-            a->force = true;
-        else
-            return cli_fail("bench", "unknown option '%s' (bench [--instr NAME|all] [--json] [--if-gpu] [--out FILE [--force]] [--sass FILE] [--no-cublas])", argv[i]);
-    }
+                return cli_fail("bench", "bad --cublas-size '%s' (a multiple of 256, 256..16384)", sc.val);
+            break;
+        case O_IF_GPU: a->if_gpu = true; break;
+        case O_JSON: a->json = true; break;
+        }
+    if (sc.status)
+        return sc.status;
     if (strcmp(a->instr, "all") && !tc_instr_by_name(a->instr))
-        return cli_fail("bench", "unknown instruction '%s' (tcscope list shows them)", a->instr);
+        return cli_unknown_instr("bench", "--instr", a->instr);
     return -1;
 }
 

@@ -57,7 +57,7 @@ static int check_instr_option(const cases_opts *o)
             return cli_fail(CMD, "--instr: %s", err);
     }
     if (!any)
-        return cli_fail(CMD, "unknown instruction '%s' (see tcscope list)", o->instr);
+        return cli_unknown_instr(CMD, "--instr", o->instr);
     return TC_EXIT_OK;
 }
 
@@ -306,31 +306,39 @@ static int run_files(const cases_opts *o)
     return rc;
 }
 
+typedef enum { O_BACKEND, O_INSTR, O_EMIT, O_JSON } cases_opt;
+static const cli_option opts[] = {
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default exact)"},
+    [O_INSTR] = {"--instr", "NAME|SELECTOR|all", "only these instructions: a name, a selector (\"mma.*.f32.f16.f16.f32\", \"a=f16 acc=f32\"; cases/library/README) or all"},
+    [O_EMIT] = {"--emit", "FAMILY|fasi2021", "print generated cases as case-file text instead (needs --instr)"},
+    [O_JSON] = {"--json", NULL, "one JSON object per case"},
+};
+const cli_command cmd_cases_cli = {
+    "cases", "run case files on a backend and judge every case", "FILE...",
+    "Case files: cases/library/README. vary = permutations|tiles|runs N: N 2..4096.\n"
+    "Exit 1 when some expectation does not hold.",
+    opts, CLI_NOPTS(opts), false};
+
 int cmd_cases(int argc, char **argv)
 {
     cases_opts o = {.backend = "exact"};
     o.files = calloc((size_t)argc + 1, sizeof *o.files);
     if (!o.files)
         return cli_fail(CMD, "out of memory");
-    int rc = TC_EXIT_OK;
-    for (int i = 1; i < argc && !rc; i++) {
-        bool missing = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
-            o.backend = v;
-        else if ((v = cli_opt(argc, argv, &i, "--instr", &missing)))
-            o.instr = v;
-        else if ((v = cli_opt(argc, argv, &i, "--emit", &missing)))
-            o.emit = v;
-        else if (missing)
-            rc = TC_EXIT_USAGE;
-        else if (!strcmp(argv[i], "--json"))
-            o.json = true;
-        else if (argv[i][0] == '-' && argv[i][1])
-            rc = cli_fail(CMD, "unknown option '%s'", argv[i]);
-        else
-            o.files[o.nfiles++] = argv[i];
+    cli_scan sc = cli_scan_start(&cmd_cases_cli, argc, argv);
+    while (cli_next(&sc)) {
+        if (sc.opt == CLI_OPERAND) {
+            o.files[o.nfiles++] = sc.val;
+            continue;
+        }
+        switch ((cases_opt)sc.opt) {
+        case O_BACKEND: o.backend = sc.val; break;
+        case O_INSTR: o.instr = sc.val; break;
+        case O_EMIT: o.emit = sc.val; break;
+        case O_JSON: o.json = true; break;
+        }
     }
+    int rc = sc.status;
     if (!rc) {
         if (o.emit)
             rc = o.nfiles ? cli_fail(CMD, "--emit takes no case files") : do_emit(&o);

@@ -1,15 +1,12 @@
-/* tcscope choose [--max-rel-err E] [--k K] [--chain D] [--range LO:HI]
- *                [--need-inf-nan] [--stat median|p90|max] [--dist D]
- *                [--sweep FILE]... [--bench FILE]... [--json]
- * Precision advice from recorded sweeps and benches (no GPU needed).
+/* tcscope choose: precision advice from recorded sweeps and benches (no GPU
+ * needed); its options are the table below (tcscope choose --help).
  * Defaults: reports/baselines/h100-sweep.json (+ h100-sweep-wgmma.json when
- * present) and reports/baselines/h100-bench.json. */
+ * present) and reports/baselines/h100-bench.json, beside the binary. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cases/sweep.h"
 #include "cli/cli.h"
@@ -118,62 +115,82 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
     }
 }
 
+typedef enum { O_MAX_REL_ERR, O_K, O_CHAIN, O_RANGE, O_NEED_INF_NAN, O_STAT, O_DIST, O_SWEEP, O_BENCH,
+               O_JSON } choose_opt;
+static const cli_option opts[] = {
+    [O_MAX_REL_ERR] = {"--max-rel-err", "E", "the largest relative error allowed (a positive number)"},
+    [O_K] = {"--k", "K", "the dot length each product needs (default: any)", 1, MAX_K},
+    [O_CHAIN] = {"--chain", "D", "the chain depth whose error counts (default 1)", 1, SWEEP_MAX_CHAIN},
+    [O_RANGE] = {"--range", "LO:HI", "the magnitudes the data spans (0 < LO < HI)"},
+    [O_NEED_INF_NAN] = {"--need-inf-nan", NULL, "only formats with infinities and NaNs"},
+    [O_STAT] = {"--stat", "median|p90|max", "the error statistic compared (default p90)"},
+    [O_DIST] = {"--dist", "D", "only sweeps of this distribution: normal, uniform, loguniform, ints"},
+    [O_SWEEP] = {"--sweep", "FILE", "a sweep record (repeatable, 16 at most; default the H100 baselines)"},
+    [O_BENCH] = {"--bench", "FILE", "a bench record (repeatable, 16 at most; default the H100 baseline)"},
+    [O_JSON] = {"--json", NULL, "one JSON object per ranked or excluded choice"},
+};
+const cli_command cmd_choose_cli = {"choose", "precision advice from recorded sweeps and benches (no GPU needed)",
+                                    NULL, NULL, opts, CLI_NOPTS(opts), false};
+
 int cmd_choose(int argc, char **argv)
 {
     tc_choose_opts o = tc_choose_defaults();
     const char *sweeps[MAX_FILES], *benches[MAX_FILES];
     size_t ns = 0, nb = 0;
-    bool json = false, missing = false;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--need-inf-nan"))
-            o.need_inf_nan = true;
-        else if ((v = cli_opt(argc, argv, &i, "--max-rel-err", &missing))) {
+    bool json = false;
+    sweep_dist d;
+    cli_scan sc = cli_scan_start(&cmd_choose_cli, argc, argv);
+    while (cli_next(&sc)) {
+        const char *v = sc.val;
+        switch ((choose_opt)sc.opt) {
+        case O_MAX_REL_ERR:
             if (!parse_pos_double(v, &o.max_rel_err))
                 return cli_fail("choose", "bad --max-rel-err '%s' (a positive number)", v);
-        } else if ((v = cli_opt(argc, argv, &i, "--k", &missing))) {
-            if (!cli_count_int("choose", "--k", v, 1, MAX_K, &o.k))
-                return TC_EXIT_USAGE;
-        } else if ((v = cli_opt(argc, argv, &i, "--chain", &missing))) {
-            if (!cli_count_int("choose", "--chain", v, 1, SWEEP_MAX_CHAIN, &o.depth))
-                return TC_EXIT_USAGE;
-        } else if ((v = cli_opt(argc, argv, &i, "--range", &missing))) {
+            break;
+        case O_K: o.k = (int)sc.count; break;
+        case O_CHAIN: o.depth = (int)sc.count; break;
+        case O_RANGE:
             if (!parse_range(v, &o.range_lo, &o.range_hi))
                 return cli_fail("choose", "bad --range '%s' (LO:HI, 0 < LO < HI)", v);
-        } else if ((v = cli_opt(argc, argv, &i, "--stat", &missing))) {
+            break;
+        case O_NEED_INF_NAN: o.need_inf_nan = true; break;
+        case O_STAT:
             if (strcmp(v, "median") && strcmp(v, "p90") && strcmp(v, "max"))
                 return cli_fail("choose", "bad --stat '%s' (median, p90 or max)", v);
             o.stat = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--dist", &missing))) {
-            sweep_dist d;
+            break;
+        case O_DIST:
             if (!sweep_dist_parse(v, &d))
                 return cli_fail("choose", "bad --dist '%s' (normal, uniform, loguniform, ints)", v);
             o.dist = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--sweep", &missing))) {
+            break;
+        case O_SWEEP:
             if (ns == MAX_FILES)
                 return cli_fail("choose", "too many --sweep files");
             sweeps[ns++] = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--bench", &missing))) {
+            break;
+        case O_BENCH:
             if (nb == MAX_FILES)
                 return cli_fail("choose", "too many --bench files");
             benches[nb++] = v;
-        } else if (missing)
-            return TC_EXIT_USAGE;
-        else
-            return cli_fail("choose", "unknown argument '%s'", argv[i]);
+            break;
+        case O_JSON: json = true; break;
+        }
     }
+    if (sc.status)
+        return sc.status;
+    /* The defaults: the H100 baselines in the data beside the binary (probes/datadir.c). */
+    static char def_sweep[4096], def_wgmma[4096], def_bench[4096];
     if (ns == 0) {
-        if (access(DEFAULT_SWEEP, R_OK) != 0)
-            return cli_fail("choose", "no sweep record: %s is missing (run tcscope sweep --out DIR, or give --sweep FILE)",
-                            DEFAULT_SWEEP);
-        sweeps[ns++] = DEFAULT_SWEEP;
-        if (access(DEFAULT_SWEEP_WGMMA, R_OK) == 0)
-            sweeps[ns++] = DEFAULT_SWEEP_WGMMA;
+        if (!tc_data_path(DEFAULT_SWEEP, def_sweep, sizeof def_sweep))
+            return cli_fail("choose", "no sweep record: %s is not beside the binary (run tcscope sweep --out DIR, "
+                            "or give --sweep FILE)", def_sweep);
+        sweeps[ns++] = def_sweep;
+        if (tc_data_path(DEFAULT_SWEEP_WGMMA, def_wgmma, sizeof def_wgmma))
+            sweeps[ns++] = def_wgmma;
     }
-    if (nb == 0 && access(DEFAULT_BENCH, R_OK) == 0)
-        benches[nb++] = DEFAULT_BENCH;
+    if (nb == 0 && tc_data_path(DEFAULT_BENCH, def_bench, sizeof def_bench))
+        benches[nb++] = def_bench;
 
     json_t *sw = json_array();
     tc_record bench = tc_record_new(json_object());

@@ -41,30 +41,41 @@ static void print_json(json_t *o)
     free(s);
 }
 
+typedef enum { O_THRESHOLD, O_SUBSET, O_JSON } compare_opt;
+static const cli_option cmp_opts[] = {
+    [O_THRESHOLD] = {"--threshold", "X", "relative change of a timing that counts, when the records hold no "
+                                         "repeated runs: 0.05 or 5% (0..10, default 0.05)"},
+    [O_SUBSET] = {"--subset", NULL, "NEW covers part of OLD on purpose: compare the objects NEW has"},
+    [O_JSON] = {"--json", NULL, "one JSON object per context line and difference, then a summary"},
+};
+const cli_command cmd_compare_cli = {"compare", "two records: exit 1 if any behaviour or timing changed",
+                                     "OLD.json NEW.json", NULL, cmp_opts, CLI_NOPTS(cmp_opts), false};
+
 int cmd_compare(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL};
     int nfiles = 0;
-    bool json = false, missing = false;
+    bool json = false;
     tc_compare_opts opts = tc_compare_defaults();
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--subset"))
-            opts.new_is_subset = true;
-        else if ((v = cli_opt(argc, argv, &i, "--threshold", &missing))) {
-            if (!parse_threshold(v, &opts.default_threshold))
-                return cli_fail("compare", "bad threshold '%s' (a fraction like 0.05 or a percentage like 5%%)", v);
-        } else if (missing)
-            return TC_EXIT_USAGE;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return cli_fail("compare", "unknown option '%s'", argv[i]);
-        else if (nfiles < 2)
-            files[nfiles++] = argv[i];
-        else
-            return cli_fail("compare", "too many files ('%s'): give OLD.json NEW.json", argv[i]);
+    cli_scan sc = cli_scan_start(&cmd_compare_cli, argc, argv);
+    while (cli_next(&sc)) {
+        if (sc.opt == CLI_OPERAND) {
+            if (nfiles == 2)
+                return cli_fail("compare", "too many files ('%s'): give OLD.json NEW.json", sc.val);
+            files[nfiles++] = sc.val;
+            continue;
+        }
+        switch ((compare_opt)sc.opt) {
+        case O_THRESHOLD:
+            if (!parse_threshold(sc.val, &opts.default_threshold))
+                return cli_fail("compare", "bad threshold '%s' (a fraction like 0.05 or a percentage like 5%%)", sc.val);
+            break;
+        case O_SUBSET: opts.new_is_subset = true; break;
+        case O_JSON: json = true; break;
+        }
     }
+    if (sc.status)
+        return sc.status;
     if (nfiles != 2)
         return cli_fail("compare", "needs two record files: OLD.json NEW.json");
 

@@ -36,7 +36,9 @@ static int convert_one(const convert_opts *o, const char *text)
         return cli_fail(CMD, "%s", err);
     if (p.is_bits && o->daz)
         p.v = tc_decode(o->f, p.bits, true);
-    uint64_t bits = p.is_bits && !o->daz ? p.bits : tc_encode(o->f, p.v, p.sticky, o->r);
+    unsigned fl = 0;   /* bits given as they are: no conversion, no flag */
+    uint64_t bits = p.is_bits && !o->daz ? p.bits : tc_encode_flags(o->f, p.v, p.sticky, o->r, &fl);
+    bool inexact = fl & TC_FLAG_INEXACT, overflow = fl & TC_FLAG_OVERFLOW, saturated = fl & TC_FLAG_SATURATED;
     tc_value out = tc_decode(o->f, bits, false);
     char in_hex[64], out_hex[64], bits_s[24];
     static char out_dec[2048];
@@ -55,6 +57,9 @@ static int convert_one(const convert_opts *o, const char *text)
                               tc_overflow_name(o->r.ovf), "ftz", o->r.ftz, "bits", bits_s,
                               "class", class_name(out.cls), "value", out_hex, "value_decimal",
                               out_dec);
+        /* an object: "overflow" at the top is the overflow mode asked for */
+        json_object_set_new(j, "flags", json_pack("{s:b, s:b, s:b}", "inexact", inexact, "overflow", overflow,
+                                                  "saturated", saturated));
         if (o->r.mode == TC_RS)
             json_object_set_new(j, "rbits", json_integer(o->r.rbits));
         char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -62,9 +67,12 @@ static int convert_one(const convert_opts *o, const char *text)
         free(s);
         json_decref(j);
     } else {
-        printf("%s -> %s %s/%s%s: bits %s = %s = %s   (input %s, %s)\n", text, o->f->name,
+        char flags[40];
+        snprintf(flags, sizeof flags, "%s%s%s", inexact ? " inexact" : "", overflow ? " overflow" : "",
+                 saturated ? " saturated" : "");
+        printf("%s -> %s %s/%s%s: bits %s = %s = %s   (input %s, %s)   flags:%s\n", text, o->f->name,
                tc_round_name(o->r.mode), tc_overflow_name(o->r.ovf), o->r.ftz ? "/ftz" : "",
-               bits_s, out_hex, out_dec, in_hex, exactness);
+               bits_s, out_hex, out_dec, in_hex, exactness, *flags ? flags : " none");
     }
     return TC_EXIT_OK;
 }
@@ -100,11 +108,23 @@ static int convert_stdin(const convert_opts *o)
     return rc;
 }
 
-/* An argument that starts with '-' but is a value ("-1.5", "-inf", "-0x1p3"). */
-static bool looks_like_value(const char *a)
-{
-    return a[0] == '-' && a[1] != '-' && a[1] != '\0';
-}
+typedef enum { O_TO, O_ROUND, O_RBITS, O_OVF, O_SAT, O_NOSAT, O_FTZ, O_DAZ, O_JSON } convert_opt;
+static const cli_option opts[] = {
+    [O_TO] = {"--to", "FMT", "the format to round into (required; tcscope formats lists them, or eXmY)"},
+    [O_ROUND] = {"--round", "MODE", "rne (default), rna, rz, ru, rd, ro (to odd) or rs (stochastic, with --rbits)"},
+    [O_RBITS] = {"--rbits", "R", "the random bits of --round rs (0..0xffffffff, decimal or 0x hex)"},
+    [O_OVF] = {"--ovf", "MODE", "past the largest finite value: inf (default), sat (largest finite) or nan"},
+    [O_SAT] = {"--sat", NULL, "the same as --ovf sat"},
+    [O_NOSAT] = {"--nosat", NULL, "the same as --ovf inf"},
+    [O_FTZ] = {"--ftz", NULL, "a subnormal result is flushed to zero"},
+    [O_DAZ] = {"--daz", NULL, "a bits:0x.. input that is subnormal is read as zero"},
+    [O_JSON] = {"--json", NULL, "one JSON object per value"},
+};
+const cli_command cmd_convert_cli = {
+    "convert", "values rounded once into a format: the bits, the exact result, the exact input",
+    "VALUE...|-", "VALUE: decimal, hex float (0x1.8p3), inf, nan, or bits:0x.. in the target format;\n"
+    "none, or -, reads one value a line from standard input; after -- every argument is a value.",
+    opts, CLI_NOPTS(opts), true};
 
 int cmd_convert(int argc, char **argv)
 {
@@ -112,61 +132,48 @@ int cmd_convert(int argc, char **argv)
     static tc_format scratch;
     const char **values = calloc((size_t)argc + 1, sizeof *values);
     int nvalues = 0;
-    bool use_stdin = false, only_values = false;
+    bool use_stdin = false;
     int rc = TC_EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        bool missing = false;
-        if (only_values || (a[0] != '-' || looks_like_value(a))) {
-            if (!strcmp(a, "-") && !only_values)
+    uint64_t rb;
+    cli_scan sc = cli_scan_start(&cmd_convert_cli, argc, argv);
+    while (rc == TC_EXIT_OK && cli_next(&sc)) {
+        const char *v = sc.val;
+        if (sc.opt == CLI_OPERAND) {
+            if (!strcmp(v, "-") && !sc.operands_only)
                 use_stdin = true;
             else
-                values[nvalues++] = a;
-        } else if (!strcmp(a, "--")) {
-            only_values = true;
-        } else if (!strcmp(a, "-")) {
-            use_stdin = true;
-        } else if ((v = cli_opt(argc, argv, &i, "--to", &missing))) {
-            o.f = tc_format_by_name(v, &scratch);
-            if (!o.f) {
-                rc = cli_fail(CMD, "unknown format '%s' (see tcscope formats)", v);
-                goto out;
-            }
-        } else if ((v = cli_opt(argc, argv, &i, "--round", &missing))) {
-            if (!tc_round_parse(v, &o.r.mode)) {
+                values[nvalues++] = v;
+            continue;
+        }
+        switch ((convert_opt)sc.opt) {
+        case O_TO:
+            if (!(o.f = tc_format_by_name(v, &scratch)))
+                rc = cli_unknown_format(CMD, "--to", v);
+            break;
+        case O_ROUND:
+            if (!tc_round_parse(v, &o.r.mode))
                 rc = cli_fail(CMD, "unknown rounding mode '%s' (rne rna rz ru rd ro rs)", v);
-                goto out;
-            }
-        } else if ((v = cli_opt(argc, argv, &i, "--ovf", &missing))) {
-            if (!tc_overflow_parse(v, &o.r.ovf)) {
-                rc = cli_fail(CMD, "unknown overflow mode '%s' (inf sat nan)", v);
-                goto out;
-            }
-        } else if ((v = cli_opt(argc, argv, &i, "--rbits", &missing))) {
-            uint64_t rb;
-            if (!cli_u64(CMD, "--rbits", v, 0xFFFFFFFFu, &rb)) {
+            break;
+        case O_RBITS:
+            if (!cli_u64(CMD, "--rbits", v, 0xFFFFFFFFu, &rb))
                 rc = TC_EXIT_USAGE;
-                goto out;
-            }
             o.r.rbits = (uint32_t)rb;
-        } else if (missing) {
-            rc = TC_EXIT_USAGE;
-            goto out;
-        } else if (!strcmp(a, "--sat")) {
-            o.r.ovf = TC_OVF_SAT;
-        } else if (!strcmp(a, "--nosat")) {
-            o.r.ovf = TC_OVF_INF;
-        } else if (!strcmp(a, "--ftz")) {
-            o.r.ftz = true;
-        } else if (!strcmp(a, "--daz")) {
-            o.daz = true;
-        } else if (!strcmp(a, "--json")) {
-            o.json = true;
-        } else {
-            rc = cli_fail(CMD, "unknown option '%s'", a);
-            goto out;
+            break;
+        case O_OVF:
+            if (!tc_overflow_parse(v, &o.r.ovf))
+                rc = cli_fail(CMD, "unknown overflow mode '%s' (inf sat nan)", v);
+            break;
+        case O_SAT: o.r.ovf = TC_OVF_SAT; break;
+        case O_NOSAT: o.r.ovf = TC_OVF_INF; break;
+        case O_FTZ: o.r.ftz = true; break;
+        case O_DAZ: o.daz = true; break;
+        case O_JSON: o.json = true; break;
         }
     }
+    if (rc == TC_EXIT_OK)
+        rc = sc.status;
+    if (rc != TC_EXIT_OK)
+        goto out;
     if (!o.f) {
         rc = cli_fail(CMD, "missing --to FMT (see tcscope formats)");
         goto out;

@@ -25,15 +25,23 @@ static void hex_of(tc_value v, char *buf, size_t len)
     tc_value_to_hex(v, buf, len);
 }
 
+typedef enum { O_JSON } formats_opt;
+static const cli_option opts[] = {
+    [O_JSON] = {"--json", NULL, "one JSON object per format"},
+};
+const cli_command cmd_formats_cli = {"formats", "table of every format: bits, bias, range, specials", NULL, NULL,
+                                     opts, CLI_NOPTS(opts), false};
+
 int cmd_formats(int argc, char **argv)
 {
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else
-            return cli_fail("formats", "unknown option '%s'", argv[i]);
-    }
+    cli_scan sc = cli_scan_start(&cmd_formats_cli, argc, argv);
+    while (cli_next(&sc))
+        switch ((formats_opt)sc.opt) {
+        case O_JSON: json = true; break;
+        }
+    if (sc.status)
+        return sc.status;
     size_t n;
     const tc_format *const *list = tc_format_list(&n);
     if (!json)

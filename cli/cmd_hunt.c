@@ -32,38 +32,44 @@ typedef struct {
     bool json;
 } hunt_args;
 
+typedef enum { O_BACKEND, O_PROFILE, O_INSTR, O_N, O_SEED, O_SAMPLE, O_OUT, O_JSON } hunt_opt;
+static const cli_option opts[] = {
+    [O_BACKEND] = {"--backend", "B", "the hardware to search (required): gpu, gpu:N, model:PROFILE or exact"},
+    [O_PROFILE] = {"--profile", "P", "the model it is compared with: a name under oracle/profiles or a file "
+                                     "(default h100)"},
+    [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions (default all)"},
+    [O_N] = {"--n", "PER_FAMILY", "elements per hunt family and instruction (default 400000)", 1, 100000000ull},
+    [O_SEED] = {"--seed", "S", "random seed (default 0x4b1d5eed)"},
+    [O_SAMPLE] = {"--sample", "N", "with --out: the backend's answers to the first N elements of every family, for replay (default 128)", 0, 4096},
+    [O_OUT] = {"--out", "DIR", "write DIR/hunt.jsonl: elements and mismatches per family, the smallest failing inputs, the replay sample"},
+    [O_JSON] = {"--json", NULL, "one JSON object per family and instruction"},
+};
+const cli_command cmd_hunt_cli = {"hunt", "boundary-directed search for inputs where the backend and the model differ",
+                                  NULL, "Exit 1 when any answer differs from the model.", opts, CLI_NOPTS(opts),
+                                  false};
+
 static int parse_args(int argc, char **argv, hunt_args *a)
 {
     *a = (hunt_args){NULL, "h100", "all", NULL, 400000, 0x4B1D5EED, 128, false};
-    for (int i = 1; i < argc; i++) {
-        bool miss = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--backend", &miss)))
-            a->backend = v;
-        else if ((v = cli_opt(argc, argv, &i, "--profile", &miss)))
-            a->profile = v;
-        else if ((v = cli_opt(argc, argv, &i, "--instr", &miss)))
-            a->instr = v;
-        else if ((v = cli_opt(argc, argv, &i, "--out", &miss)))
-            a->out = v;
-        else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {   /* per family and instruction */
-            if (!cli_count(CMD, "--n", v, 1, 100000000ull, &a->n))
+    uint64_t seed;
+    cli_scan sc = cli_scan_start(&cmd_hunt_cli, argc, argv);
+    while (cli_next(&sc))
+        switch ((hunt_opt)sc.opt) {
+        case O_BACKEND: a->backend = sc.val; break;
+        case O_PROFILE: a->profile = sc.val; break;
+        case O_INSTR: a->instr = sc.val; break;
+        case O_N: a->n = sc.count; break;
+        case O_SEED:
+            if (!cli_seed(CMD, "--seed", sc.val, &seed))
                 return TC_EXIT_USAGE;
-        } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
-            uint64_t sd;
-            if (!cli_seed(CMD, "--seed", v, &sd))
-                return TC_EXIT_USAGE;
-            a->seed = sd;
-        } else if ((v = cli_opt(argc, argv, &i, "--sample", &miss))) {   /* answers kept per family */
-            if (!cli_count(CMD, "--sample", v, 0, 4096, &a->sample))
-                return TC_EXIT_USAGE;
-        } else if (miss)
-            return TC_EXIT_USAGE;
-        else if (!strcmp(argv[i], "--json"))
-            a->json = true;
-        else
-            return cli_fail(CMD, "unknown argument '%s'", argv[i]);
-    }
+            a->seed = seed;
+            break;
+        case O_SAMPLE: a->sample = sc.count; break;
+        case O_OUT: a->out = sc.val; break;
+        case O_JSON: a->json = true; break;
+        }
+    if (sc.status)
+        return sc.status;
     if (!a->backend)
         return cli_fail(CMD, "needs --backend B (the hardware to search, e.g. gpu)");
     return TC_EXIT_OK;

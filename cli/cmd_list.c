@@ -10,24 +10,28 @@
 
 #define CMD "list"
 
+typedef enum { O_BACKEND, O_ALL, O_JSON } list_opt;
+static const cli_option opts[] = {
+    [O_BACKEND] = {"--backend", "B", "only what backend B can run (gpu, gpu:N, model:PROFILE or exact)"},
+    [O_ALL] = {"--all", NULL, "with --backend: every instruction, each with the backend's reason when it cannot"},
+    [O_JSON] = {"--json", NULL, "one JSON object per instruction"},
+};
+const cli_command cmd_list_cli = {"list", "the instruction catalogue, or what one backend can run", NULL, NULL, opts,
+                                  CLI_NOPTS(opts), false};
+
 int cmd_list(int argc, char **argv)
 {
     const char *backend = NULL;
     bool json = false, all = false;
-    for (int i = 1; i < argc; i++) {
-        bool missing = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
-            backend = v;
-        else if (missing)
-            return TC_EXIT_USAGE;
-        else if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--all"))
-            all = true;
-        else
-            return cli_fail(CMD, "unknown argument '%s'", argv[i]);
-    }
+    cli_scan sc = cli_scan_start(&cmd_list_cli, argc, argv);
+    while (cli_next(&sc))
+        switch ((list_opt)sc.opt) {
+        case O_BACKEND: backend = sc.val; break;
+        case O_ALL: all = true; break;
+        case O_JSON: json = true; break;
+        }
+    if (sc.status)
+        return sc.status;
     tc_backend *b = NULL;
     if (backend) {
         char err[384];

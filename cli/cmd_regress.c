@@ -28,6 +28,7 @@
 
 #define CMD "regress"
 #define NARGS 24
+#define DEFAULT_RECORD "reports/baselines/h100-audit.jsonl.gz"
 
 extern char **environ;
 
@@ -61,54 +62,57 @@ typedef struct {
     int bench_status;
 } ctx;
 
+typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
+               O_NO_TIMING, O_JSON } regress_opt;
+static const cli_option opts[] = {
+    [O_BACKEND] = {"--backend", "B", "the backend checked (default gpu; a software backend only with --backend)"},
+    [O_MODEL] = {"--model", NULL, "no GPU: replay the recorded model (model:h100), labelled; proves the pipeline only"},
+    [O_PROFILE] = {"--profile", "P", "the baseline fingerprints (default h100: oracle/profiles/h100.profile)"},
+    [O_RECORD] = {"--record", "AUDIT.jsonl[.gz]", "the baseline audit record, for SASS and timing "
+                                                  "(default reports/baselines/h100-audit.jsonl.gz)"},
+    [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions checked (default all of the profile)"},
+    [O_OUT] = {"--out", "DIR", "scratch folder: the bench record and the refits (default out/regress)"},
+    [O_N] = {"--n", "COUNT", "random elements per instruction (default 1e5)", 1, 1000000000ull},
+    [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 1, 100000000ull},
+    [O_SEED] = {"--seed", "S", "random seed (default 0x4e6e55)"},
+    [O_JOBS] = {"--jobs", "J", "checks at once, one child process each (default: one per CPU)", 1, 1024},
+    [O_TOL] = {"--timing-tol", "PCT", "latency or throughput differing by more than PCT percent is a difference "
+                                      "(default 5)", 0, 100},
+    [O_NO_TIMING] = {"--no-timing", NULL, "compare neither SASS nor timing"},
+    [O_JSON] = {"--json", NULL, "one JSON object per instruction"},
+};
+const cli_command cmd_regress_cli = {CMD, "this GPU, driver and toolkit against a baseline audit: exit 0 same, "
+                                          "1 a difference (listed), 2 no GPU unless --model",
+                                     NULL, NULL, opts, CLI_NOPTS(opts), false};
+
 static int parse_args(int argc, char **argv, regress_args *a)
 {
-    *a = (regress_args){.profile = "h100", .record = "reports/baselines/h100-audit.jsonl.gz", .instr = "all",
+    *a = (regress_args){.profile = "h100", .record = DEFAULT_RECORD, .instr = "all",
                         .out = "out/regress", .n = 100000, .seed = 0x4e6e55, .tol = 0.05, .timing = true};
-    for (int i = 1; i < argc; i++) {
-        bool miss = false;
-        const char *v;
-        unsigned long long x;
-        if ((v = cli_opt(argc, argv, &i, "--backend", &miss)))
-            a->backend = v;
-        else if ((v = cli_opt(argc, argv, &i, "--profile", &miss)))
-            a->profile = v;
-        else if ((v = cli_opt(argc, argv, &i, "--record", &miss)))
-            a->record = v;
-        else if ((v = cli_opt(argc, argv, &i, "--instr", &miss)))
-            a->instr = v;
-        else if ((v = cli_opt(argc, argv, &i, "--out", &miss)))
-            a->out = v;
-        else if ((v = cli_opt(argc, argv, &i, "--n", &miss))) {
-            if (!cli_count(CMD, "--n", v, 1, 1000000000ull, &x))
-                return TC_EXIT_USAGE;
-            a->n = (size_t)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--hunt-n", &miss))) {
-            if (!cli_count(CMD, "--hunt-n", v, 1, 100000000ull, &x))
-                return TC_EXIT_USAGE;
-            a->hunt_n = (size_t)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--jobs", &miss))) {
-            if (!cli_count(CMD, "--jobs", v, 1, 1024, &x))
-                return TC_EXIT_USAGE;
-            a->jobs = (unsigned)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--timing-tol", &miss))) {
-            if (!cli_count(CMD, "--timing-tol", v, 0, 100, &x)) /* percent */
-                return TC_EXIT_USAGE;
-            a->tol = (double)x / 100.0;
-        } else if ((v = cli_opt(argc, argv, &i, "--seed", &miss))) {
+    cli_scan sc = cli_scan_start(&cmd_regress_cli, argc, argv);
+    while (cli_next(&sc)) {
+        const char *v = sc.val;
+        switch ((regress_opt)sc.opt) {
+        case O_BACKEND: a->backend = v; break;
+        case O_MODEL: a->model = true; break;
+        case O_PROFILE: a->profile = v; break;
+        case O_RECORD: a->record = v; break;
+        case O_INSTR: a->instr = v; break;
+        case O_OUT: a->out = v; break;
+        case O_N: a->n = (size_t)sc.count; break;
+        case O_HUNT_N: a->hunt_n = (size_t)sc.count; break;
+        case O_SEED:
             if (!cli_seed(CMD, "--seed", v, &a->seed))
                 return TC_EXIT_USAGE;
-        } else if (miss)
-            return TC_EXIT_USAGE;
-        else if (!strcmp(argv[i], "--model"))
-            a->model = true;
-        else if (!strcmp(argv[i], "--no-timing"))
-            a->timing = false;
-        else if (!strcmp(argv[i], "--json"))
-            a->json = true;
-        else
-            return cli_fail(CMD, "unknown argument '%s'", argv[i]);
+            break;
+        case O_JOBS: a->jobs = (unsigned)sc.count; break;
+        case O_TOL: a->tol = (double)sc.count / 100.0; break;
+        case O_NO_TIMING: a->timing = false; break;
+        case O_JSON: a->json = true; break;
+        }
     }
+    if (sc.status)
+        return sc.status;
     if (a->backend && a->model)
         return cli_fail(CMD, "--model and --backend exclude each other (--model is --backend model:h100, said so)");
     return cli_list_check(CMD, "--instr", a->instr, true);
@@ -316,7 +320,9 @@ int cmd_regress(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != TC_EXIT_OK)
         return rc;
-    char err[600], ppath[4200];
+    char err[600], ppath[4200], rpath[4200];
+    if (!strcmp(a.record, DEFAULT_RECORD)) /* the default is data beside the binary, not the working folder */
+        tc_data_path(DEFAULT_RECORD, rpath, sizeof rpath), a.record = rpath;
     const char *spec = a.backend ? a.backend : a.model ? "model:h100" : "gpu";
     tc_backend *be = tc_backend_open(spec, err, sizeof err);
     if (!be) {

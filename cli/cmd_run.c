@@ -3,10 +3,7 @@
  * of random tiles; or (--random N --chain LEN) a recorded set of N chains of
  * LEN steps; or (--check-layout) the on-device layout proof.
  *
- * usage: run --backend B --instr NAME --a V,.. --b V,.. --c V [--json]
- *        run --backend B --instr NAME|all --random N [--seed S]
- *        run --backend B --instr NAME|all --random N --chain LEN [--cvt ROUND[,OVERFLOW]] [--seed S]
- *        run --backend B --instr NAME|all --check-layout [--json]
+ * Its options and their ranges are the table below (tcscope run --help).
  * N is 1..10^6 (corpus elements, or chains); LEN 1..10^6, and a chain line
  * holds at most 2^27 elements (probes/backend_corpus.h), checked for every
  * instruction before any runs; S is 0..2^64-1 (cli/args.c).
@@ -225,7 +222,7 @@ static int for_each(tc_backend *b, const run_opts *o, int (*fn)(tc_backend *, co
     if (strcmp(o->instr, "all") != 0) {
         const tc_instr *ins = tc_instr_by_name(o->instr);
         if (!ins)
-            return cli_fail(CMD, "unknown instruction '%s' (see tcscope list)", o->instr);
+            return cli_unknown_instr(CMD, "--instr", o->instr);
         return fn(b, ins, o);
     }
     int worst = TC_EXIT_OK;
@@ -359,47 +356,60 @@ static int layout_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
     return bad ? TC_EXIT_DIFF : TC_EXIT_OK;
 }
 
+typedef enum { O_BACKEND, O_INSTR, O_A, O_B, O_C, O_RANDOM, O_CHAIN, O_CVT, O_SEED, O_CHECK_LAYOUT, O_JSON } run_opt;
+static const cli_option opts[] = {
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default exact)"},
+    [O_INSTR] = {"--instr", "NAME", "the instruction (tcscope list); all with --random or --check-layout"},
+    [O_A] = {"--a", "V,..", "one element: A's K values (decimal, hex float, inf, nan, bits:0x..)"},
+    [O_B] = {"--b", "V,..", "one element: B's K values"},
+    [O_C] = {"--c", "V", "one element: the accumulator C"},
+    [O_RANDOM] = {"--random", "N", "a recorded corpus of N random elements (or N chains with --chain)", 1,
+                  TC_CORPUS_MAX_ELEMS},
+    [O_CHAIN] = {"--chain", "LEN", "with --random: chains of LEN steps, D fed back as A", 1, MAX_CHAIN_LEN},
+    [O_CVT] = {"--cvt", "ROUND[,OVERFLOW]", "the D -> A conversion between chain steps (default rne,sat; "
+                                            "rne,inf for tf32 A and when A is D's format)"},
+    [O_SEED] = {"--seed", "S", "random seed (default 1)"},
+    [O_CHECK_LAYOUT] = {"--check-layout", NULL, "prove the fragment layout on the backend instead"},
+    [O_JSON] = {"--json", NULL, "one JSON object per result"},
+};
+const cli_command cmd_run_cli = {
+    "run", "one element against the exact oracle, a random corpus, chains, or the layout proof", NULL,
+    "  run --backend B --instr NAME --a V,.. --b V,.. --c V\n"
+    "  run --backend B --instr NAME|all --random N [--chain LEN [--cvt ROUND[,OVERFLOW]]] [--seed S]\n"
+    "  run --backend B --instr NAME|all --check-layout\n"
+    "chains x LEN within a line's 2^27 elements, checked for every instruction before any runs.",
+    opts, CLI_NOPTS(opts), false};
+
 int cmd_run(int argc, char **argv)
 {
     run_opts o = {.backend = "exact", .seed = 1};
-    for (int i = 1; i < argc; i++) {
-        bool missing = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
-            o.backend = v;
-        else if (!missing && (v = cli_opt(argc, argv, &i, "--instr", &missing)))
-            o.instr = v;
-        else if (!missing && (v = cli_opt(argc, argv, &i, "--a", &missing)))
-            o.a = v;
-        else if (!missing && (v = cli_opt(argc, argv, &i, "--b", &missing)))
-            o.b = v;
-        else if (!missing && (v = cli_opt(argc, argv, &i, "--c", &missing)))
-            o.c = v;
-        else if (!missing && (v = cli_opt(argc, argv, &i, "--random", &missing))) {
-            unsigned long long x;
-            if (!cli_count(CMD, "--random", v, 1, TC_CORPUS_MAX_ELEMS, &x))
-                return TC_EXIT_USAGE;
-            o.random = (long long)x;
-        } else if (!missing && (v = cli_opt(argc, argv, &i, "--seed", &missing))) {
-            if (!cli_seed(CMD, "--seed", v, &o.seed))
-                return TC_EXIT_USAGE;
-        } else if (!missing && (v = cli_opt(argc, argv, &i, "--chain", &missing))) {
-            if (!cli_count_int(CMD, "--chain", v, 1, MAX_CHAIN_LEN, &o.chain))
-                return TC_EXIT_USAGE;
-        } else if (!missing && (v = cli_opt(argc, argv, &i, "--cvt", &missing))) {
-            int rc = parse_cvt(v, &o.cvt);
-            if (rc)
+    cli_scan sc = cli_scan_start(&cmd_run_cli, argc, argv);
+    while (cli_next(&sc)) {
+        const char *v = sc.val;
+        int rc;
+        switch ((run_opt)sc.opt) {
+        case O_BACKEND: o.backend = v; break;
+        case O_INSTR: o.instr = v; break;
+        case O_A: o.a = v; break;
+        case O_B: o.b = v; break;
+        case O_C: o.c = v; break;
+        case O_RANDOM: o.random = (long long)sc.count; break;
+        case O_CHAIN: o.chain = (int)sc.count; break;
+        case O_CVT:
+            if ((rc = parse_cvt(v, &o.cvt)))
                 return rc;
             o.cvt_given = true;
-        } else if (missing)
-            return TC_EXIT_USAGE;
-        else if (!strcmp(argv[i], "--json"))
-            o.json = true;
-        else if (!strcmp(argv[i], "--check-layout"))
-            o.check_layout = true;
-        else
-            return cli_fail(CMD, "unknown argument '%s'", argv[i]);
+            break;
+        case O_SEED:
+            if (!cli_seed(CMD, "--seed", v, &o.seed))
+                return TC_EXIT_USAGE;
+            break;
+        case O_CHECK_LAYOUT: o.check_layout = true; break;
+        case O_JSON: o.json = true; break;
+        }
     }
+    if (sc.status)
+        return sc.status;
     if (!o.instr)
         return cli_fail(CMD, "--instr NAME is required (see tcscope list)");
     if (o.chain && !o.random)
@@ -425,7 +435,7 @@ int cmd_run(int argc, char **argv)
     if (one && !strcmp(o.instr, "all"))
         return cli_fail(CMD, "--instr all needs --random N or --check-layout");
     if (one && !tc_instr_by_name(o.instr))
-        return cli_fail(CMD, "unknown instruction '%s' (see tcscope list)", o.instr);
+        return cli_unknown_instr(CMD, "--instr", o.instr);
     if (one && tc_instr_by_name(o.instr)->k > MAX_K)
         return cli_fail(CMD, "k too large");
     char err[384];

@@ -211,71 +211,90 @@ static int apply_like(const char *path, sweep_opts *o)
     return rc;
 }
 
+typedef enum { O_BACKEND, O_FORMATS, O_INSTR, O_CHAIN, O_TRIALS, O_DIST, O_FROM, O_ROUND, O_SCALE, O_SEED,
+               O_THREADS, O_LIKE, O_BENCH, O_OUT, O_FORCE, O_RENDER, O_JSON } sweep_opt;
+static const cli_option opts[] = {
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default model:h100)"},
+    [O_FORMATS] = {"--formats", "FMT,..", "the formats swept (default " DEFAULT_FORMATS ")"},
+    [O_INSTR] = {"--instr", "NAME,..", "sweep these instructions instead of one per format"},
+    [O_CHAIN] = {"--chain", "1..N", "chain length (default 100; N 1..1e5)"},
+    [O_TRIALS] = {"--trials", "T", "chains per format (default 100)", 1, SWEEP_MAX_TRIALS},
+    [O_DIST] = {"--dist", "D", "normal (default), uniform, loguniform[:R] (R 1..60, default 16) or ints"},
+    [O_FROM] = {"--from", "f32|direct", "draw in f32 then convert with --round (default), or round directly"},
+    [O_ROUND] = {"--round", "MODE", "the conversion's rounding: rne (default), rna, rz, ru, rd, ro"},
+    [O_SCALE] = {"--scale", "pertensor|none", "FP8: a power-of-two scale per tensor (default pertensor)"},
+    [O_SEED] = {"--seed", "S", "random seed (default 1)"},
+    [O_THREADS] = {"--threads", "N", "worker threads, 0: one per core (default 0)", 0, MAX_THREADS},
+    [O_LIKE] = {"--like", "REC", "every setting of the sweeps in record REC; options given as well override it"},
+    [O_BENCH] = {"--bench", "FILE", "the bench record for the throughput column (default the H100 baseline)"},
+    [O_OUT] = {"--out", "DIR", "write DIR/sweep.json and its Markdown/HTML report"},
+    [O_FORCE] = {"--force", NULL, "replace an earlier sweep in --out DIR"},
+    [O_RENDER] = {"--render", "REC", "with --out: the report of a recorded sweep, nothing run"},
+    [O_JSON] = {"--json", NULL, "print the whole record (header, one sweep per format, trailer)"},
+};
+const cli_command cmd_sweep_cli = {
+    "sweep", "chain-length error sweeps against the exact chain, per format", NULL,
+    "32 formats at most; T x N x (K*K + 5*M*K) within 2^27 elements (1 GiB).", opts, CLI_NOPTS(opts), false};
+
 static int parse_args(int argc, char **argv, sweep_opts *o)
 {
-    bool missing = false;
-    for (int i = 1; i < argc; i++) {
-        const char *v = cli_opt(argc, argv, &i, "--like", &missing);
-        if (missing)
+    /* --like first, wherever it is: the options given beside it override it. */
+    cli_scan sc = cli_scan_start(&cmd_sweep_cli, argc, argv);
+    while (cli_next(&sc))
+        if (sc.opt == O_LIKE && apply_like(sc.val, o))
             return TC_EXIT_USAGE;
-        if (v && apply_like(v, o))
-            return TC_EXIT_USAGE;
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--like", &missing)))
-            continue;
-        if (!strcmp(argv[i], "--json"))
-            o->json = true;
-        else if (!strcmp(argv[i], "--force"))
-            o->force = true;
-        else if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
-            o->backend = v;
-        else if ((v = cli_opt(argc, argv, &i, "--formats", &missing))) {
+    if (sc.status)
+        return sc.status;
+    sc = cli_scan_start(&cmd_sweep_cli, argc, argv);
+    while (cli_next(&sc)) {
+        const char *v = sc.val;
+        switch ((sweep_opt)sc.opt) {
+        case O_LIKE: break;
+        case O_JSON: o->json = true; break;
+        case O_FORCE: o->force = true; break;
+        case O_BACKEND: o->backend = v; break;
+        case O_FORMATS:
             o->formats = v;
             o->formats_given = true;
-        }
-        else if ((v = cli_opt(argc, argv, &i, "--chain", &missing))) {
+            break;
+        case O_CHAIN:
             if (!parse_chain(v, &o->p.chain))
                 return TC_EXIT_USAGE;
-        } else if ((v = cli_opt(argc, argv, &i, "--trials", &missing))) {
-            if (!cli_count_int("sweep", "--trials", v, 1, SWEEP_MAX_TRIALS, &o->p.trials))
-                return TC_EXIT_USAGE;
-        } else if ((v = cli_opt(argc, argv, &i, "--dist", &missing))) {
+            break;
+        case O_TRIALS: o->p.trials = (int)sc.count; break;
+        case O_DIST:
             if (parse_dist(v, &o->p.dist, &o->p.log_range))
                 return TC_EXIT_USAGE;
-        } else if ((v = cli_opt(argc, argv, &i, "--from", &missing))) {
+            break;
+        case O_FROM:
             if (strcmp(v, "f32") && strcmp(v, "direct"))
                 return cli_fail("sweep", "bad --from '%s' (f32 or direct)", v);
             o->p.from_f32 = !strcmp(v, "f32");
-        } else if ((v = cli_opt(argc, argv, &i, "--round", &missing))) {
+            break;
+        case O_ROUND:
             if (!tc_round_parse(v, &o->p.round) || o->p.round == TC_RS)
                 return cli_fail("sweep", "bad rounding mode '%s' (rne, rna, rz, ru, rd, ro)", v);
-        } else if ((v = cli_opt(argc, argv, &i, "--scale", &missing))) {
+            break;
+        case O_SCALE:
             if (strcmp(v, "pertensor") && strcmp(v, "none"))
                 return cli_fail("sweep", "bad --scale '%s' (pertensor or none)", v);
             o->p.pertensor = !strcmp(v, "pertensor");
-        } else if ((v = cli_opt(argc, argv, &i, "--seed", &missing))) {
+            break;
+        case O_SEED:
             if (!cli_seed("sweep", "--seed", v, &o->p.seed))
                 return TC_EXIT_USAGE;
-        } else if ((v = cli_opt(argc, argv, &i, "--threads", &missing))) {
-            if (!cli_count_int("sweep", "--threads", v, 0, MAX_THREADS, &o->p.threads))
-                return TC_EXIT_USAGE;
-        } else if ((v = cli_opt(argc, argv, &i, "--out", &missing)))
-            o->out = v;
-        else if ((v = cli_opt(argc, argv, &i, "--render", &missing)))
-            o->render = v;
-        else if ((v = cli_opt(argc, argv, &i, "--instr", &missing)))
-            o->instrs = v;
-        else if ((v = cli_opt(argc, argv, &i, "--bench", &missing))) {
+            break;
+        case O_THREADS: o->p.threads = (int)sc.count; break;
+        case O_OUT: o->out = v; break;
+        case O_RENDER: o->render = v; break;
+        case O_INSTR: o->instrs = v; break;
+        case O_BENCH:
             o->bench_path = v;
             o->bench_given = true;
-        } else if (missing)
-            return TC_EXIT_USAGE;
-        else
-            return cli_fail("sweep", "unknown argument '%s'", argv[i]);
+            break;
+        }
     }
-    return TC_EXIT_OK;
+    return sc.status;
 }
 
 /* Opens --out and begins the run: sweep.json and its reports must be free
@@ -316,7 +335,7 @@ static int parse_targets(const sweep_opts *o, const tc_format **fmts, const tc_i
             const char *unfit = NULL;
             inss[nf] = tc_instr_by_name(t);
             if (!inss[nf])
-                rc = cli_fail("sweep", "unknown instruction '%s' (tcscope list shows them)", t);
+                rc = cli_unknown_instr("sweep", "--instr", t);
             else if ((unfit = sweep_instr_unfit(inss[nf])))
                 rc = cli_fail("sweep", "%s cannot run a chain: %s", t, unfit);
             else
@@ -324,7 +343,7 @@ static int parse_targets(const sweep_opts *o, const tc_format **fmts, const tc_i
         } else {
             fmts[nf] = tc_format_by_name(t, &scratch[nf]);
             if (!fmts[nf])
-                rc = cli_fail("sweep", "unknown format '%s'", t);
+                rc = cli_unknown_format("sweep", "--formats", t);
             else if (strcmp(fmts[nf]->name, "f32") && !sweep_instr_for(fmts[nf]))
                 rc = cli_fail("sweep", "no tensor-core instruction takes %s inputs for a chain", t);
             else
@@ -358,6 +377,9 @@ int cmd_sweep(int argc, char **argv)
         return rc;
     tc_record bench = {NULL, NULL};
     char err[512];
+    char bench_path[4096];   /* the default: the data beside the binary (probes/datadir.c) */
+    if (!o.bench_given && tc_data_path(DEFAULT_BENCH, bench_path, sizeof bench_path))
+        o.bench_path = bench_path;
     if (access(o.bench_path, R_OK) == 0) {
         if (tc_record_load_any(o.bench_path, &bench, err, sizeof err))
             return cli_fail("sweep", "bench record: %s", err);

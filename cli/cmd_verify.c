@@ -14,18 +14,12 @@
 #include "oracle/profile.h"
 #include "probes/probes.h"
 
-/* A profile given by path, or by name under oracle/profiles/. */
+/* A profile given by path, or by name in the data beside the binary. */
 static int load_profile(const char *spec, model_profile *p, char *err, size_t errlen)
 {
-    if (access(spec, R_OK) == 0)
-        return profile_load(spec, p, err, errlen);
-    static const char *const ext[] = {".profile", ""};
-    char path[512];
-    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-        snprintf(path, sizeof path, "oracle/profiles/%s%s", spec, ext[i]);
-        if (access(path, R_OK) == 0)
-            return profile_load(path, p, err, errlen);
-    }
+    char path[4096];
+    if (tc_profile_path(spec, path, sizeof path))
+        return profile_load(path, p, err, errlen);
     snprintf(err, errlen, "unknown profile '%s' (not a file, not under oracle/profiles/)", spec);
     return -1;
 }
@@ -88,52 +82,51 @@ static json_t *failure_json(const tc_instr *ins, const verify_failure *f, size_t
                      "d_backend_value", dv, "d_model", mb, "d_model_value", mv);
 }
 
+typedef enum { O_BACKEND, O_PROFILE, O_INSTR, O_N, O_HUNT_N, O_SEED, O_JSON } verify_opt;
+static const cli_option opts[] = {
+    [O_BACKEND] = {"--backend", "B", "the hardware (required): gpu, gpu:N, model:PROFILE or exact"},
+    [O_PROFILE] = {"--profile", "P", "the model's profile (required): a name under oracle/profiles or a file"},
+    [O_INSTR] = {"--instr", "NAME", "the instruction (required; tcscope list)"},
+    [O_N] = {"--n", "COUNT", "random elements compared (default 1e6)", 1, VERIFY_MAX_N},
+    [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 0, 100000000ull},
+    [O_SEED] = {"--seed", "S", "random seed (default 0)"},
+    [O_JSON] = {"--json", NULL, "JSON objects: the result, and each failure"},
+};
+const cli_command cmd_verify_cli = {"verify", "the model with a profile against a backend, bit for bit", NULL,
+                                    "Exit 1 on any mismatch.", opts, CLI_NOPTS(opts), false};
+
 int cmd_verify(int argc, char **argv)
 {
-    const char *backend = NULL, *profile = NULL, *instr = NULL, *count = NULL, *seed_s = NULL, *hunt_s = NULL;
-    bool json = false;
-    for (int i = 1; i < argc; i++) {
-        bool missing = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--backend", &missing)))
-            backend = v;
-        else if ((v = cli_opt(argc, argv, &i, "--profile", &missing)))
-            profile = v;
-        else if ((v = cli_opt(argc, argv, &i, "--instr", &missing)))
-            instr = v;
-        else if ((v = cli_opt(argc, argv, &i, "--n", &missing)))
-            count = v;
-        else if ((v = cli_opt(argc, argv, &i, "--seed", &missing)))
-            seed_s = v;
-        else if ((v = cli_opt(argc, argv, &i, "--hunt-n", &missing)))
-            hunt_s = v;
-        else if (missing)
-            return TC_EXIT_USAGE;
-        else if (!strcmp(argv[i], "--json"))
-            json = true;
-        else
-            return cli_fail("verify", "unknown argument '%s'", argv[i]);
-    }
+    const char *backend = NULL, *profile = NULL, *instr = NULL;
+    bool json = false, hunt_given = false;
+    size_t n = 1000000, n_hunt = 0;
+    uint64_t seed = 0;
+    cli_scan sc = cli_scan_start(&cmd_verify_cli, argc, argv);
+    while (cli_next(&sc))
+        switch ((verify_opt)sc.opt) {
+        case O_BACKEND: backend = sc.val; break;
+        case O_PROFILE: profile = sc.val; break;
+        case O_INSTR: instr = sc.val; break;
+        case O_N: n = (size_t)sc.count; break;
+        case O_HUNT_N:
+            n_hunt = (size_t)sc.count;
+            hunt_given = true;
+            break;
+        case O_SEED:
+            if (!cli_seed("verify", "--seed", sc.val, &seed))
+                return TC_EXIT_USAGE;
+            break;
+        case O_JSON: json = true; break;
+        }
+    if (sc.status)
+        return sc.status;
     if (!backend || !profile || !instr)
         return cli_fail("verify", "needs --backend B --profile P --instr NAME");
-    size_t n = 1000000;
-    unsigned long long x;
-    if (count && !cli_count("verify", "--n", count, 1, VERIFY_MAX_N, &x))
-        return TC_EXIT_USAGE;
-    if (count)
-        n = (size_t)x;
-    size_t n_hunt = n / 16;   /* elements per hunt family (cases/hunt.h) */
-    if (hunt_s) {
-        if (!cli_count("verify", "--hunt-n", hunt_s, 0, 100000000ull, &x))
-            return TC_EXIT_USAGE;
-        n_hunt = (size_t)x;
-    }
-    uint64_t seed = 0;
-    if (seed_s && !cli_seed("verify", "--seed", seed_s, &seed))
-        return TC_EXIT_USAGE;
+    if (!hunt_given)
+        n_hunt = n / 16;   /* elements per hunt family (cases/hunt.h) */
     const tc_instr *ins = tc_instr_by_name(instr);
     if (!ins)
-        return cli_fail("verify", "unknown instruction '%s' (see tcscope list)", instr);
+        return cli_unknown_instr("verify", "--instr", instr);
     char err[512];
     model_profile prof;
     if (load_profile(profile, &prof, err, sizeof err))

@@ -97,7 +97,8 @@ uint64_t tc_fmt_inf_bits(const tc_format *f, bool sign, tc_rounding r)
     return place(f, sign_bit(f, sign)) | f->nan_bits;   /* FN: S.1..1.1..1 */
 }
 
-static uint64_t encode_int(const tc_format *f, tc_value v, bool sticky, tc_rounding r)
+/* *overflow: the rounded finite value lies beyond the format's range. */
+static uint64_t encode_int(const tc_format *f, tc_value v, bool sticky, tc_rounding r, bool *overflow)
 {
     int w = f->storage_bits;
     uint64_t mask = w >= 64 ? ~0ull : (1ull << w) - 1;
@@ -126,6 +127,7 @@ static uint64_t encode_int(const tc_format *f, tc_value v, bool sticky, tc_round
             mag = UINT64_MAX;
     }
     }
+    *overflow = v.cls == TC_FINITE && mag > (sign ? maxneg : maxpos);
     if (sign) {
         if (mag > maxneg)
             mag = maxneg;
@@ -134,10 +136,11 @@ static uint64_t encode_int(const tc_format *f, tc_value v, bool sticky, tc_round
     return (mag > maxpos ? maxpos : mag) & mask;
 }
 
-uint64_t tc_encode(const tc_format *f, tc_value v, bool sticky, tc_rounding r)
+static uint64_t encode(const tc_format *f, tc_value v, bool sticky, tc_rounding r, bool *overflow)
 {
+    *overflow = false;
     if (f->specials == TC_SPECIALS_INT)
-        return encode_int(f, v, sticky, r);
+        return encode_int(f, v, sticky, r, overflow);
     bool e8m0 = f->specials == TC_SPECIALS_E8M0;
     bool sign = f->has_sign && v.sign;
     switch (v.cls) {
@@ -179,7 +182,7 @@ uint64_t tc_encode(const tc_format *f, tc_value v, bool sticky, tc_rounding r)
     if (!normal && r.ftz)
         return place(f, sign_bit(f, sign));
     int64_t eres = q + (p - 1);
-    if (normal && eres > emax)
+    if ((*overflow = normal && eres > emax))
         return tc_fmt_overflow_bits(f, sign, r);
     uint64_t code;
     if (normal) {
@@ -187,7 +190,30 @@ uint64_t tc_encode(const tc_format *f, tc_value v, bool sticky, tc_rounding r)
     } else {
         code = kept;
     }
-    if (code > max_code(f))
+    if ((*overflow = code > max_code(f)))
         return tc_fmt_overflow_bits(f, sign, r);
     return place(f, sign_bit(f, sign) | code);
+}
+
+uint64_t tc_encode(const tc_format *f, tc_value v, bool sticky, tc_rounding r)
+{
+    bool overflow;
+    return encode(f, v, sticky, r, &overflow);
+}
+
+/* Inexact and saturated are read off the result against the input, so they
+ * hold whatever path the encoder took; only overflow needs the encoder. */
+uint64_t tc_encode_flags(const tc_format *f, tc_value v, bool sticky, tc_rounding r, unsigned *flags)
+{
+    bool overflow;
+    uint64_t bits = encode(f, v, sticky, r, &overflow);
+    tc_value out = tc_decode(f, bits, false);
+    *flags = 0;
+    if (overflow)
+        *flags |= TC_FLAG_OVERFLOW;
+    if ((overflow || v.cls == TC_INF) && (out.cls == TC_FINITE || out.cls == TC_ZERO))
+        *flags |= TC_FLAG_SATURATED;
+    if (v.cls != TC_NAN && (sticky || tc_value_cmp(out, v) != 0))
+        *flags |= TC_FLAG_INEXACT;
+    return bits;
 }

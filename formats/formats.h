@@ -131,6 +131,19 @@ tc_class tc_classify(const tc_format *f, uint64_t bits);
  * (64 significant bits always do, for every format here). */
 uint64_t tc_encode(const tc_format *f, tc_value v, bool sticky, tc_rounding r);
 
+/* tc_encode, and what the conversion did (flags, IEEE 754's meanings):
+ *   TC_FLAG_OVERFLOW   a finite input whose rounding with the format's
+ *                      precision and an unbounded exponent exceeds max finite
+ *                      (tc_overflow's definition); integers: the rounded
+ *                      integer is out of range
+ *   TC_FLAG_SATURATED  the result is finite in place of an overflow or an
+ *                      infinite input (+-max; with TC_OVF_INF also RZ/RO/RU/RD
+ *                      overflows, as IEEE 754 gives max finite there)
+ *   TC_FLAG_INEXACT    the result's value is not the input's (rounded,
+ *                      overflowed, saturated, flushed); never for a NaN input */
+enum { TC_FLAG_INEXACT = 1, TC_FLAG_OVERFLOW = 2, TC_FLAG_SATURATED = 4 };
+uint64_t tc_encode_flags(const tc_format *f, tc_value v, bool sticky, tc_rounding r, unsigned *flags);
+
 /* Fast paths with the same results as tc_encode on the decoded input. */
 uint64_t tc_encode_f32(const tc_format *f, float x, tc_rounding r);
 uint64_t tc_encode_f64(const tc_format *f, double x, tc_rounding r);

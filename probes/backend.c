@@ -40,8 +40,7 @@ static oracle_formats formats_of(const tc_instr *ins)
 
 static bool file_exists(const char *p) { return access(p, R_OK) == 0; }
 
-/* A profile name is looked up under oracle/profiles/ beside the working
- * directory and beside the executable (build/tcscope -> ../oracle/profiles). */
+/* A profile name is looked up in the data beside the binary (tc_data_path). */
 bool tc_profile_path(const char *spec, char *path, size_t len)
 {
     static const char *const ext[] = {"", ".profile", ".txt", ".ini"};
@@ -49,24 +48,12 @@ bool tc_profile_path(const char *spec, char *path, size_t len)
         snprintf(path, len, "%s", spec);
         return file_exists(path);
     }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char exedir[PATH_MAX + 8] = ".";
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(exedir, sizeof exedir, "%s/..", exe);
-        }
+    for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
+        char rel[PATH_MAX];
+        snprintf(rel, sizeof rel, "oracle/profiles/%s%s", spec, ext[e]);
+        if (tc_data_path(rel, path, len))
+            return true;
     }
-    const char *roots[] = {".", exedir};
-    for (size_t r = 0; r < 2; r++)
-        for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
-            snprintf(path, len, "%s/oracle/profiles/%s%s", roots[r], spec, ext[e]);
-            if (file_exists(path))
-                return true;
-        }
     if (file_exists(spec)) {
         snprintf(path, len, "%s", spec);
         return true;

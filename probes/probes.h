@@ -61,9 +61,16 @@ typedef struct tc_backend tc_backend;
  * build's SASS. NULL with a message in err when the backend cannot be
  * used (no GPU, built without nvcc, unknown profile). */
 tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen);
-/* The file of profile spec (a path, or NAME under oracle/profiles/ beside the
- * working folder or the binary's parent); false when none exists. */
+/* The file of profile spec: a path (with a '/', or an existing file), or
+ * NAME[.profile] under oracle/profiles/ of the data (tc_data_path); false
+ * when none exists. */
 bool tc_profile_path(const char *spec, char *path, size_t len);
+/* rel ("oracle/profiles/h100.profile", "reports/baselines/h100-bench.json")
+ * in the data beside the binary (probes/datadir.c): PREFIX/share/tcscope
+ * for PREFIX/bin/tcscope, else the source tree the binary lies in (up to
+ * three levels above its folder); never the working folder. false when no
+ * such readable file exists (path then holds the last candidate). */
+bool tc_data_path(const char *rel, char *path, size_t len);
 void tc_backend_close(tc_backend *b);
 
 /* A backend whose tile batches a function runs (inputs checked first, as

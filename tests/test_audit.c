@@ -232,7 +232,7 @@ static void bad_input_exits_two(void **state)
         {"audit --backend exact --instr mma.m16n8k8.f32.f16.f16.f32 --timing /nonexistent.json",
          "--timing"},
         {"audit --backend nope", "unknown backend 'nope'"},
-        {"audit --frobnicate", "unknown argument '--frobnicate'"},
+        {"audit --frobnicate", "unknown option '--frobnicate'"},
         {"audit --merge /nonexistent-dir", "--merge"},
         {"audit --backend exact --jobs 0", "bad --jobs '0'"},
         {"audit --backend exact --jobs 1025", "bad --jobs '1025'"},

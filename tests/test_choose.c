@@ -224,7 +224,7 @@ static void bad_input_exits_two(void **state)
         {FILES "--chain 0", "bad --chain '0'"},
         {FILES "--stat mean", "bad --stat 'mean'"},
         {"--sweep " REC "synthetic-bench.json", "no sweep object"},
-        {FILES "--frob", "unknown argument '--frob'"},
+        {FILES "--frob", "unknown option '--frob'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char cmd[512];

@@ -110,6 +110,63 @@ static void formats_json_lists_every_format(void **state)
     tc_run_result_free(&r);
 }
 
+/* The flags of one conversion, each expectation derived by hand:
+ *   f16: max 65504 = (2 - 2^-10) * 2^15, ulp there 32; e4m3: max 448, no Inf
+ *   (overflow without --sat is its NaN 0x7f); e2m1: max 6 = 1.1b * 2^2, 2
+ *   bits of precision; s8: -128..127.
+ * A finite input overflows when its rounding with the format's precision and
+ * an unbounded exponent exceeds max; saturated: a finite result stands for an
+ * overflow or an Inf; inexact: the result's value is not the input's. */
+static void convert_flags_inexact_overflow_saturated(void **state)
+{
+    static const struct {
+        const char *args, *bits;
+        bool inexact, overflow, saturated;
+    } t[] = {
+        {"--to e4m3 --sat 1e6", "0x7e", true, true, true},        /* beyond 448, clamped to it */
+        {"--to e4m3 1e6", "0x7f", true, true, false},             /* no Inf: NaN, not saturated */
+        {"--to f16 0.333333333333333333333", "0x3555", true, false, false},   /* 1/3 needs infinite bits */
+        {"--to f16 70000", "0x7c00", true, true, false},          /* to Inf */
+        {"--to f16 --round rz 70000", "0x7bff", true, true, true},   /* IEEE: RZ overflow gives max */
+        {"--to f16 65504", "0x7bff", false, false, false},        /* max itself */
+        {"--to f16 65519", "0x7bff", true, false, false},         /* below 65504 + 16: rounds down */
+        {"--to f16 65520", "0x7c00", true, true, false},          /* the tie goes to even 2^16 > max */
+        {"--to f16 --sat inf", "0x7bff", true, false, true},      /* Inf is no overflow; clamped */
+        {"--to f16 -- -inf", "0xfc00", false, false, false},
+        {"--to f16 nan", "0x7fff", false, false, false},
+        {"--to f16 bits:0x3c01", "0x3c01", false, false, false},   /* bits taken as given */
+        {"--to e2m1 7", "0x7", true, true, true},                 /* 1.11b*2^2: tie to even 8 > 6 */
+        {"--to e2m1 6.9", "0x7", true, false, false},             /* below the tie: 6 */
+        {"--to s8 300", "0x7f", true, true, true},
+        {"--to s8 -- -128.5", "0x80", true, false, false},        /* tie to even -128: in range */
+        {"--to s8 -- -129", "0x80", true, true, true},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "convert --json %s", t[i].args);
+        tc_run_result r = tc_run_cli(args);
+        assert_int_equal(r.status, 0);
+        json_error_t e;
+        json_t *o = json_loads(r.out, 0, &e);
+        assert_non_null(o);
+        json_t *fl = json_object_get(o, "flags");
+        if (!fl || strcmp(json_string_value(json_object_get(o, "bits")), t[i].bits) ||
+            json_is_true(json_object_get(fl, "inexact")) != t[i].inexact ||
+            json_is_true(json_object_get(fl, "overflow")) != t[i].overflow ||
+            json_is_true(json_object_get(fl, "saturated")) != t[i].saturated)
+            fail_msg("tcscope %s: %s", args, r.out);
+        json_decref(o);
+        tc_run_result_free(&r);
+    }
+    /* the text says the same */
+    tc_run_result r = tc_run_cli("convert --to e4m3 --sat 1e6 448");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "1e6 -> e4m3 rne/sat: bits 0x7e"));
+    assert_non_null(strstr(r.out, "flags: inexact overflow saturated\n448 -> "));
+    assert_non_null(strstr(r.out, "flags: none\n"));
+    tc_run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +174,7 @@ int main(void)
         cmocka_unit_test(convert_json_gives_hand_derived_bits),
         cmocka_unit_test(convert_reads_stdin_and_prints_exact_values),
         cmocka_unit_test(formats_json_lists_every_format),
+        cmocka_unit_test(convert_flags_inexact_overflow_saturated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -379,7 +379,7 @@ static void cli_bad_input_exits_two(void **state)
         {"sweep --backend nosuch", "backend nosuch"},
         {"sweep --backend exact --formats s8", "no tensor-core instruction takes s8"},
         {"sweep --backend exact --bench /nonexistent.json", "/nonexistent.json"},
-        {"sweep --backend exact --frobnicate", "unknown argument '--frobnicate'"},
+        {"sweep --backend exact --frobnicate", "unknown option '--frobnicate'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tc_run_result r = tc_run_cli(bad[i][0]);
