@@ -1,6 +1,6 @@
 /* The questions on which MMA-Sim and model:h100 once disagreed
  * (tools/data/mmasim-disagreements.jsonl), as the H100 answered them
- * (tools/data/mmasim-settled.jsonl.gz, tools/mmasim_settle.py): each input
+ * (reports/baselines/h100-mmasim-settled.jsonl.gz, tools/mmasim_settle.py): each input
  * alone in a tile, D[0][0] read back. Every hardware answer is replayed
  * through model:h100's profile, and the test counts how often each
  * simulator had agreed with the hardware: the record must keep showing
@@ -21,7 +21,7 @@
 #include "oracle/profile.h"
 #include "probes/probes.h"
 
-#define RECORD "tools/data/mmasim-settled.jsonl.gz"
+#define RECORD "reports/baselines/h100-mmasim-settled.jsonl.gz"
 #define PROFILE "oracle/profiles/h100.profile"
 #define MAXK 64
 

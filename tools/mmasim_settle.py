@@ -11,7 +11,7 @@ same way. Neither simulator is the judge: the hardware is. Stdlib only.
   python3 tools/mmasim_settle.py record ANSWERS --device "NVIDIA H100 80GB HBM3, driver ..."
 
 `record` pairs the answers with the questions and writes
-tools/data/mmasim-settled.jsonl.gz: the input, the hardware's D (gpu_d),
+reports/baselines/h100-mmasim-settled.jsonl.gz: the input, the hardware's D (gpu_d),
 MMA-Sim's, the model's when the disagreement was found (model_d_then) and
 model:h100's now (model_d, from build/opt/tools/model_eval), then prints who
 agreed with the hardware. tests/test_mmasim_settled.c replays gpu_d through
@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 DIS = "tools/data/mmasim-disagreements.jsonl"
-OUT = "tools/data/mmasim-settled.jsonl.gz"
+OUT = "reports/baselines/h100-mmasim-settled.jsonl.gz"
 
 
 def questions():
