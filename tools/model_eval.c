@@ -88,52 +88,81 @@ static int next_line(char *buf, size_t len, long *ln)
     return 1;
 }
 
-/* --backend: each input alone in a tile (row 0 of A, column 0 of B,
- * C[0][0]; everything else +0), D[0][0] printed. */
-static int backend_eval(const char *spec)
+/* One answer: 0 with *d, or 2 after a message naming line ln. */
+typedef int (*eval_fn)(void *ctx, long ln, const tc_instr *ins, const uint64_t *a, const uint64_t *b, uint64_t c,
+                       uint64_t *d);
+
+/* Every input line of stdin through eval, one D per line on stdout. */
+static int each_input(eval_fn eval, void *ctx)
 {
-    char err[512];
-    tc_backend *be = tc_backend_open(spec, err, sizeof err);
-    if (!be) {
-        fprintf(stderr, "model_eval: %s\n", err);
-        return 2;
-    }
     char line[8192];
     long ln = 0;
     int rc = 0, got;
     while (!rc && (got = next_line(line, sizeof line, &ln)) != 0) {
         const tc_instr *ins;
-        uint64_t a[MAX_K], b[MAX_K], c[1];
-        if (got < 0 || (rc = read_input(line, ln, &ins, a, b, c)) == 1) {
-            rc = got < 0 ? 2 : 0;
+        uint64_t a[MAX_K], b[MAX_K], c[1], d;
+        if (got < 0)
+            return 2;
+        rc = read_input(line, ln, &ins, a, b, c);
+        if (rc == 1) {
+            rc = 0;
             continue;
         }
-        if (rc)
-            break;
-        if (!tc_backend_supports(be, ins, err, sizeof err)) {
-            rc = fail(ln, "the backend cannot run it", err);
-            break;
-        }
-        size_t m = (size_t)ins->m, n = (size_t)ins->n, k = (size_t)ins->k;
-        uint64_t *A = calloc(m * k, sizeof *A), *B = calloc(k * n, sizeof *B), *C = calloc(m * n, sizeof *C),
-                 *D = calloc(m * n, sizeof *D);
-        if (!A || !B || !C || !D)
-            rc = fail(ln, "out of memory", NULL);
-        else {
-            for (size_t kk = 0; kk < k; kk++) {
-                A[kk] = a[kk];     /* A[0][kk] */
-                B[kk * n] = b[kk]; /* B[kk][0] */
-            }
-            C[0] = c[0];
-            if (tc_backend_mma(be, ins, 1, A, B, C, D, err, sizeof err))
-                rc = fail(ln, "the backend failed", err);
-            else
-                printf("%llx\n", (unsigned long long)D[0]);
-        }
-        free(A), free(B), free(C), free(D);
+        if (!rc && !(rc = eval(ctx, ln, ins, a, b, c[0], &d)))
+            printf("%llx\n", (unsigned long long)d);
     }
-    tc_backend_close(be);
     return rc;
+}
+
+/* --backend: each input alone in a tile (row 0 of A, column 0 of B,
+ * C[0][0]; everything else +0), D[0][0] read back. */
+static int tile_eval(void *ctx, long ln, const tc_instr *ins, const uint64_t *a, const uint64_t *b, uint64_t c,
+                     uint64_t *d)
+{
+    tc_backend *be = ctx;
+    char err[512];
+    if (!tc_backend_supports(be, ins, err, sizeof err))
+        return fail(ln, "the backend cannot run it", err);
+    size_t m = (size_t)ins->m, n = (size_t)ins->n, k = (size_t)ins->k;
+    uint64_t *A = calloc(m * k, sizeof *A), *B = calloc(k * n, sizeof *B), *C = calloc(m * n, sizeof *C),
+             *D = calloc(m * n, sizeof *D);
+    int rc = 0;
+    if (!A || !B || !C || !D)
+        rc = fail(ln, "out of memory", NULL);
+    else {
+        for (size_t kk = 0; kk < k; kk++) {
+            A[kk] = a[kk];     /* A[0][kk] */
+            B[kk * n] = b[kk]; /* B[kk][0] */
+        }
+        C[0] = c;
+        if (tc_backend_mma(be, ins, 1, A, B, C, D, err, sizeof err))
+            rc = fail(ln, "the backend failed", err);
+        *d = D ? D[0] : 0;
+    }
+    free(A), free(B), free(C), free(D);
+    return rc;
+}
+
+typedef struct {
+    model_profile prof;
+    model **models; /* compiled on first use, per catalogue entry */
+} profile_ctx;
+
+static int dot_eval(void *ctx, long ln, const tc_instr *ins, const uint64_t *a, const uint64_t *b, uint64_t c,
+                    uint64_t *d)
+{
+    profile_ctx *pc = ctx;
+    size_t n;
+    size_t idx = (size_t)(ins - tc_catalogue(&n));
+    char err[512];
+    if (!pc->models[idx]) {
+        const model_params *p = profile_lookup(&pc->prof, ins->name);
+        oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
+        if (!p || !(pc->models[idx] = model_new(p, f, err, sizeof err)))
+            return fail(ln, p ? err : "the profile has no parameters for", p ? NULL : ins->name);
+    }
+    *d = model_dot(pc->models[idx], ins->k, a, b, c);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -147,48 +176,29 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: model_eval [--profile PATH | --backend SPEC] < lines 'INSTR A_HEX,.. B_HEX,.. C_HEX'\n");
         return 2;
     }
-    if (spec)
-        return backend_eval(spec);
     char err[512];
-    model_profile prof;
-    if (profile_load(path, &prof, err, sizeof err)) {
+    if (spec) {
+        tc_backend *be = tc_backend_open(spec, err, sizeof err);
+        if (!be) {
+            fprintf(stderr, "model_eval: %s\n", err);
+            return 2;
+        }
+        int rc = each_input(tile_eval, be);
+        tc_backend_close(be);
+        return rc;
+    }
+    profile_ctx pc;
+    if (profile_load(path, &pc.prof, err, sizeof err)) {
         fprintf(stderr, "model_eval: %s\n", err);
         return 2;
     }
     size_t n;
-    const tc_instr *cat = tc_catalogue(&n);
-    model **models = calloc(n, sizeof *models); /* compiled on first use, per catalogue entry */
-    if (!models) {
-        profile_free(&prof);
-        fprintf(stderr, "model_eval: out of memory\n");
-        return 2;
-    }
-    char line[8192];
-    long ln = 0;
-    int rc = 0, got;
-    while (!rc && (got = next_line(line, sizeof line, &ln)) != 0) {
-        const tc_instr *ins;
-        uint64_t a[MAX_K], b[MAX_K], c[1];
-        if (got < 0 || (rc = read_input(line, ln, &ins, a, b, c)) == 1) {
-            rc = got < 0 ? 2 : 0;
-            continue;
-        }
-        if (rc)
-            break;
-        size_t idx = (size_t)(ins - cat);
-        if (!models[idx]) {
-            const model_params *p = profile_lookup(&prof, ins->name);
-            oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
-            if (!p || !(models[idx] = model_new(p, f, err, sizeof err))) {
-                rc = fail(ln, p ? err : "the profile has no parameters for", p ? NULL : ins->name);
-                break;
-            }
-        }
-        printf("%llx\n", (unsigned long long)model_dot(models[idx], ins->k, a, b, c[0]));
-    }
-    for (size_t i = 0; i < n; i++)
-        model_free(models[i]);
-    free(models);
-    profile_free(&prof);
+    tc_catalogue(&n);
+    pc.models = calloc(n, sizeof *pc.models);
+    int rc = pc.models ? each_input(dot_eval, &pc) : (fprintf(stderr, "model_eval: out of memory\n"), 2);
+    for (size_t i = 0; pc.models && i < n; i++)
+        model_free(pc.models[i]);
+    free(pc.models);
+    profile_free(&pc.prof);
     return rc;
 }
