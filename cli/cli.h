@@ -36,6 +36,12 @@ bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int 
  * "x,,y"); with instrs, every name in the catalogue ("all" alone).
  * TC_EXIT_OK, or TC_EXIT_USAGE with the message printed. */
 int cli_list_check(const char *cmd, const char *opt, const char *text, bool instrs);
+/* The backend of a command (cli/backend_rule.c): spec when given, else the
+ * GPU when there is one, else the recorded model CLI_RECORDED_MODEL, said
+ * on stderr (*fallback true). NULL after a message (exit 2). */
+#define CLI_RECORDED_MODEL "model:h100"
+struct tc_backend;
+struct tc_backend *cli_backend_open(const char *cmd, const char *spec, bool *fallback);
 /* name is in a checked --instr list (or the list is "all"). */
 bool cli_instr_selected(const char *sel, const char *name);
 bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out);

@@ -100,30 +100,10 @@ static int parse_args(int argc, char **argv, audit_args *a)
     return TC_EXIT_OK;
 }
 
-/* The GPU when there is one; else the recorded model, said loudly. */
+/* The GPU when there is one; else the recorded model, said loudly (cli/backend_rule.c). */
 static tc_backend *open_backend(const audit_args *a, bool *is_model_fallback)
 {
-    char err[512];
-    *is_model_fallback = false;
-    if (a->backend) {
-        tc_backend *b = tc_backend_open(a->backend, err, sizeof err);
-        if (!b)
-            cli_fail("audit", "%s", err);
-        return b;
-    }
-    tc_backend *b = tc_backend_open("gpu", err, sizeof err);
-    if (b)
-        return b;
-    fprintf(stderr,
-            "tcscope audit: no GPU (%s).\n"
-            "tcscope audit: auditing the RECORDED MODEL %s instead: every answer below comes from\n"
-            "tcscope audit: the software model with the profile an H100 audit wrote, not from hardware.\n",
-            err, RECORDED_MODEL);
-    *is_model_fallback = true;
-    b = tc_backend_open(RECORDED_MODEL, err, sizeof err);
-    if (!b)
-        cli_fail("audit", "%s", err);
-    return b;
+    return cli_backend_open("audit", a->backend, is_model_fallback);
 }
 
 /* The bench objects of a record file (a copy), or NULL with err set. */

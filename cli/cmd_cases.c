@@ -218,8 +218,9 @@ static int run_files(const cases_opts *o)
         if (!tc_casefile_load(o->files[i], &files[i], err, sizeof err))
             rc = cli_fail(CMD, "%s", err);
     tc_backend *be = NULL;
-    if (!rc && !(be = tc_backend_open(o->backend, err, sizeof err)))
-        rc = cli_fail(CMD, "backend %s: %s", o->backend, err);
+    if (!rc && !(be = cli_backend_open(CMD, o->backend, NULL)))
+        rc = TC_EXIT_USAGE;
+    const char *bname = be ? tc_backend_get_info(be)->backend : ""; /* the one used, named in every output */
     size_t ncat = 0, total = 0, npass = 0, nfail = 0, ninfo = 0, ninstr = 0;
     const tc_instr *cat = tc_catalogue(&ncat);
     const tc_case **sel = NULL;
@@ -248,10 +249,10 @@ static int run_files(const cases_opts *o)
         char why[256];
         if (!tc_backend_supports(be, ins, why, sizeof why)) {
             if (named) {
-                rc = cli_fail(CMD, "backend %s cannot run %s: %s", o->backend, ins->name, why);
+                rc = cli_fail(CMD, "backend %s cannot run %s: %s", bname, ins->name, why);
                 break;
             }
-            cli_warn("cases", "skipping %s on %s: %s", ins->name, o->backend, why);
+            cli_warn("cases", "skipping %s on %s: %s", ins->name, bname, why);
             continue;
         }
         if (tc_cases_run(be, ins, sel, n, res, err, sizeof err) != 0) {
@@ -260,7 +261,7 @@ static int run_files(const cases_opts *o)
         }
         ninstr++;
         for (size_t i = 0; i < n; i++) {
-            print_result(&res[i], o, o->backend);
+            print_result(&res[i], o, bname);
             total++;
             npass += res[i].verdict == TC_VERDICT_PASS;
             nfail += res[i].verdict == TC_VERDICT_FAIL;
@@ -269,7 +270,7 @@ static int run_files(const cases_opts *o)
         tc_feature_summary sum[64];
         size_t ns = tc_features_summarize(res, n, sum, 64);
         if (ns && !o->json)
-            printf("summary of %s on %s:\n", ins->name, o->backend);
+            printf("summary of %s on %s:\n", ins->name, bname);
         for (size_t s = 0; s < ns; s++)
             print_summary(&sum[s], o);
         if (ns && !o->json)
@@ -281,7 +282,7 @@ static int run_files(const cases_opts *o)
         if (o->json) {
             json_t *j = json_object();
             json_object_set_new(j, "summary", json_string("total"));
-            json_object_set_new(j, "backend", json_string(o->backend));
+            json_object_set_new(j, "backend", json_string(bname));
             json_object_set_new(j, "instructions", json_integer((json_int_t)ninstr));
             json_object_set_new(j, "cases", json_integer((json_int_t)total));
             json_object_set_new(j, "pass", json_integer((json_int_t)npass));
@@ -293,7 +294,7 @@ static int run_files(const cases_opts *o)
             json_decref(j);
         } else
             printf("%zu cases on %zu instructions (%s): %zu pass, %zu fail, %zu info\n", total,
-                   ninstr, o->backend, npass, nfail, ninfo);
+                   ninstr, bname, npass, nfail, ninfo);
         rc = nfail ? TC_EXIT_DIFF : TC_EXIT_OK;
     }
     free(sel);
@@ -308,7 +309,7 @@ static int run_files(const cases_opts *o)
 
 typedef enum { O_BACKEND, O_INSTR, O_EMIT, O_JSON } cases_opt;
 static const cli_option opts[] = {
-    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default exact)"},
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded model " CLI_RECORDED_MODEL ", said so)"},
     [O_INSTR] = {"--instr", "NAME|SELECTOR|all", "only these instructions: a name, a selector (\"mma.*.f32.f16.f16.f32\", \"a=f16 acc=f32\"; cases/library/README) or all"},
     [O_EMIT] = {"--emit", "FAMILY|fasi2021", "print generated cases as case-file text instead (needs --instr)"},
     [O_JSON] = {"--json", NULL, "one JSON object per case"},
@@ -321,7 +322,7 @@ const cli_command cmd_cases_cli = {
 
 int cmd_cases(int argc, char **argv)
 {
-    cases_opts o = {.backend = "exact"};
+    cases_opts o = {0};
     o.files = calloc((size_t)argc + 1, sizeof *o.files);
     if (!o.files)
         return cli_fail(CMD, "out of memory");

@@ -358,7 +358,7 @@ static int layout_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
 
 typedef enum { O_BACKEND, O_INSTR, O_A, O_B, O_C, O_RANDOM, O_CHAIN, O_CVT, O_SEED, O_CHECK_LAYOUT, O_JSON } run_opt;
 static const cli_option opts[] = {
-    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default exact)"},
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded model " CLI_RECORDED_MODEL ", said so)"},
     [O_INSTR] = {"--instr", "NAME", "the instruction (tcscope list); all with --random or --check-layout"},
     [O_A] = {"--a", "V,..", "one element: A's K values (decimal, hex float, inf, nan, bits:0x..)"},
     [O_B] = {"--b", "V,..", "one element: B's K values"},
@@ -382,7 +382,7 @@ const cli_command cmd_run_cli = {
 
 int cmd_run(int argc, char **argv)
 {
-    run_opts o = {.backend = "exact", .seed = 1};
+    run_opts o = {.seed = 1};
     cli_scan sc = cli_scan_start(&cmd_run_cli, argc, argv);
     while (cli_next(&sc)) {
         const char *v = sc.val;
@@ -438,10 +438,9 @@ int cmd_run(int argc, char **argv)
         return cli_unknown_instr(CMD, "--instr", o.instr);
     if (one && tc_instr_by_name(o.instr)->k > MAX_K)
         return cli_fail(CMD, "k too large");
-    char err[384];
-    tc_backend *b = tc_backend_open(o.backend, err, sizeof err);
+    tc_backend *b = cli_backend_open(CMD, o.backend, NULL);
     if (!b)
-        return cli_fail(CMD, "%s", err);
+        return TC_EXIT_USAGE;
     int rc;
     if (o.chain) {
         size_t ncat;

@@ -214,7 +214,7 @@ static int apply_like(const char *path, sweep_opts *o)
 typedef enum { O_BACKEND, O_FORMATS, O_INSTR, O_CHAIN, O_TRIALS, O_DIST, O_FROM, O_ROUND, O_SCALE, O_SEED,
                O_THREADS, O_LIKE, O_BENCH, O_OUT, O_FORCE, O_RENDER, O_JSON } sweep_opt;
 static const cli_option opts[] = {
-    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default model:h100)"},
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded model " CLI_RECORDED_MODEL ", said so)"},
     [O_FORMATS] = {"--formats", "FMT,..", "the formats swept (default " DEFAULT_FORMATS ")"},
     [O_INSTR] = {"--instr", "NAME,..", "sweep these instructions instead of one per format"},
     [O_CHAIN] = {"--chain", "1..N", "chain length (default 100; N 1..1e5)"},
@@ -359,7 +359,7 @@ static int parse_targets(const sweep_opts *o, const tc_format **fmts, const tc_i
 
 int cmd_sweep(int argc, char **argv)
 {
-    sweep_opts o = {.backend = "model:h100", .formats = DEFAULT_FORMATS, .bench_path = DEFAULT_BENCH,
+    sweep_opts o = {.formats = DEFAULT_FORMATS, .bench_path = DEFAULT_BENCH,
                     .p = {.chain = 100, .trials = 100, .dist = SWEEP_NORMAL, .log_range = 16, .from_f32 = true,
                           .round = TC_RNE, .pertensor = true, .seed = 1}};
     int rc = parse_args(argc, argv, &o);
@@ -386,10 +386,10 @@ int cmd_sweep(int argc, char **argv)
     } else if (o.bench_given)
         return cli_fail("sweep", "bench record %s: %s", o.bench_path, strerror(errno));
 
-    tc_backend *b = tc_backend_open(o.backend, err, sizeof err);
+    tc_backend *b = cli_backend_open("sweep", o.backend, NULL);
     if (!b) {
         tc_record_free(&bench);
-        return cli_fail("sweep", "backend %s: %s", o.backend, err);
+        return TC_EXIT_USAGE;
     }
     /* --out: claimed before the work (an earlier sweep there is kept without --force) */
     tc_outdir d = {.fd = -1};

@@ -1,6 +1,7 @@
 /* tc_backend_open and the software backends: "exact" (the MPFR oracle,
  * correctly rounded with RNE) and "model:PROFILE" (oracle/model.h with a
  * profile from oracle/profiles/ or a path). "gpu[:N]" is probes/backend_gpu.c. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -82,6 +83,22 @@ static int parse_gpu_index(const char *spec, int *dev, bool *jit)
     *jit = *end != '\0';
     *dev = (int)v;
     return 0;
+}
+
+/* The CUDA runtime says "driver version is insufficient" also where there
+ * is no driver at all: say that instead when neither the kernel module nor
+ * the driver library is there. */
+static void say_no_driver(char *err, size_t errlen)
+{
+    if (!strstr(err, "insufficient") || access("/proc/driver/nvidia/version", R_OK) == 0)
+        return;
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (lib) {
+        dlclose(lib);
+        return;
+    }
+    snprintf(err, errlen, "no NVIDIA driver on this machine (no /proc/driver/nvidia, no libcuda.so.1): "
+                          "the GPU backend needs one");
 }
 
 /* What compiled the kernels this build links (Makefile: TC_KERNEL_COMPILER). */
@@ -200,6 +217,7 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
             setenv("CUDA_FORCE_PTX_JIT", "1", 1);
         gpu_started = true;
         if (tc_gpub_open(dev, &b->info, &b->gpu, err, errlen)) {
+            say_no_driver(err, errlen);
             free(b);
             return NULL;
         }

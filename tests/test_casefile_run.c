@@ -253,16 +253,16 @@ static void cli_exit_statuses(void **state)
 {
     char *pass = write_temp(HEAD ONE_PLUS "expect = exact\n");
     char *failing = write_temp(HEAD ONE_PLUS "expect = 0x1p0\n");
-    tc_run_result r = cli("cases %s", pass);
+    tc_run_result r = cli("cases --backend exact %s", pass);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "pass  t  on " INS));
     assert_non_null(strstr(r.out, "0x3f800001 (0x1.000002p+0)"));
     assert_non_null(strstr(r.out, "probes: x"));
     tc_run_result_free(&r);
-    r = cli("cases %s %s", pass, failing);
+    r = cli("cases --backend exact %s %s", pass, failing);
     assert_int_equal(r.status, 1); /* one passes, one fails: names are unique per file only */
     tc_run_result_free(&r);
-    r = cli("cases %s", failing);
+    r = cli("cases --backend exact %s", failing);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "not as expected: expect = 0x1p0"));
     tc_run_result_free(&r);
@@ -270,11 +270,11 @@ static void cli_exit_statuses(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "unknown backend 'nosuch'"));
     tc_run_result_free(&r);
-    r = cli("cases --instr mma.m1n1k1.f32.f16.f16.f32 %s", pass);
+    r = cli("cases --backend exact --instr mma.m1n1k1.f32.f16.f16.f32 %s", pass);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "unknown instruction"));
     tc_run_result_free(&r);
-    r = cli("cases --instr mma.m16n8k8.f32.f16.f16.f32 %s", pass);
+    r = cli("cases --backend exact --instr mma.m16n8k8.f32.f16.f16.f32 %s", pass);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "no case applies"));
     tc_run_result_free(&r);
@@ -306,7 +306,7 @@ static void json_has_one_object_per_case(void **state)
                                           "if 0x1.000002p0 -> \"rounding\"\n\n"
                                           "[u]\ninstr = " INS "\nprobes = y\nfeature = rounding\n"
                                           "a = 1\nb = 1\nexpect = 0x1p1\n");
-    tc_run_result r = cli("cases --json %s", path);
+    tc_run_result r = cli("cases --backend exact --json %s", path);
     assert_int_equal(r.status, 1);
     int ncase = 0, nsummary = 0, ntotal = 0;
     char *save = NULL;
