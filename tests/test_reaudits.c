@@ -25,15 +25,18 @@
 
 #define JOBS "reports/baselines/h100-audit-jobs.jsonl.gz"
 #define JIT "reports/baselines/h100-audit-jit.jsonl.gz"
+#define H200 "reports/baselines/h200-audit.jsonl.gz"
 
-static char tmp_jobs[64], tmp_jit[64];
+static char tmp_jobs[64], tmp_jit[64], tmp_h200[64];
 
 static int unpack(void **state)
 {
     snprintf(tmp_jobs, sizeof tmp_jobs, "/tmp/tcs-reaudit-jobs-%d.jsonl", (int)getpid());
     snprintf(tmp_jit, sizeof tmp_jit, "/tmp/tcs-reaudit-jit-%d.jsonl", (int)getpid());
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "gzip -dc " JOBS " > %s && gzip -dc " JIT " > %s", tmp_jobs, tmp_jit);
+    snprintf(tmp_h200, sizeof tmp_h200, "/tmp/tcs-reaudit-h200-%d.jsonl", (int)getpid());
+    char cmd[384];
+    snprintf(cmd, sizeof cmd, "gzip -dc " JOBS " > %s && gzip -dc " JIT " > %s && gzip -dc " H200 " > %s", tmp_jobs,
+             tmp_jit, tmp_h200);
     return system(cmd);
 }
 
@@ -41,6 +44,7 @@ static int cleanup(void **state)
 {
     unlink(tmp_jobs);
     unlink(tmp_jit);
+    unlink(tmp_h200);
     return 0;
 }
 
@@ -122,11 +126,51 @@ static void fields_match_the_profile_or_are_undecided(void **state)
     profile_free(&prof);
 }
 
+/* The H200 (tools/device-h200.sh, the same build and budget): every
+ * instruction verified, each fingerprint equal to the H100's, the same SASS
+ * opcode, and the same latency and throughput per clock and SM within 1%;
+ * model:h200 is usable like model:h100. */
+static void h200_is_the_h100s_arithmetic(void **state)
+{
+    json_t *a = lines(tmp_jobs), *b = lines(tmp_h200);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(b, 0), "gpu")), "NVIDIA H200");
+    assert_int_equal(json_array_size(a), json_array_size(b));
+    size_t i, n = 0;
+    json_t *o;
+    json_array_foreach(a, i, o) {
+        const char *instr = json_string_value(json_object_get(o, "instr"));
+        if (!instr)
+            continue;
+        const json_t *p = json_array_get(b, i);
+        assert_string_equal(json_string_value(json_object_get(p, "instr")), instr);
+        assert_true(json_is_true(json_object_get(json_object_get(p, "verification"), "verified")));
+        if (!json_equal(json_object_get(o, "fingerprint"), json_object_get(p, "fingerprint")))
+            fail_msg("%s: the H200's fingerprint differs from the H100's", instr);
+        const json_t *ta = json_object_get(o, "timing"), *tb = json_object_get(p, "timing");
+        assert_string_equal(json_string_value(json_object_get(ta, "sass")), json_string_value(json_object_get(tb, "sass")));
+        static const char *const keys[] = {"latency_cycles", "throughput_fma_clk_sm"};
+        for (int k = 0; k < 2; k++) {
+            double x = json_number_value(json_object_get(ta, keys[k])), y = json_number_value(json_object_get(tb, keys[k]));
+            if (x > 0 && (y < 0.99 * x || y > 1.01 * x))
+                fail_msg("%s %s: H100 %g, H200 %g", instr, keys[k], x, y);
+        }
+        n++;
+    }
+    assert_int_equal(n, 256);
+    json_decref(a);
+    json_decref(b);
+    tc_run_result r = tc_run_cli("run --backend model:h200 --instr mma.m16n8k8.f32.f16.f16.f32 --a 1 --b 1 --c 0");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "on model:h200"));
+    tc_run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(compilers_are_recorded_and_the_records_agree),
         cmocka_unit_test(fields_match_the_profile_or_are_undecided),
+        cmocka_unit_test(h200_is_the_h100s_arithmetic),
     };
     return cmocka_run_group_tests(tests, unpack, cleanup);
 }
