@@ -38,6 +38,14 @@ void rdoc_anchor(const char *name, char *out, size_t len);
  * per instruction in catalogue order with its evidence collapsed. */
 void rdoc_audit_section(json_t *doc, const json_t *audits);
 
+/* The sweep part (reports/render_sweep.c): a headline table of the error at
+ * chosen depths, the plots (rdoc_plot_stats, files NAME-STAT.svg) with
+ * captions per format, and a table of steps per sweep. 0, or -1 + err
+ * (gnuplot failing). */
+int rdoc_sweep_section(json_t *doc, const json_t *header, const json_t *sweeps, char *err, size_t len);
+extern const char *const rdoc_plot_stats[];
+extern const size_t rdoc_nplot_stats;
+
 /* The emitters (reports/render_emit.c). The Markdown links the plots as
  * NAME-STAT.svg; the HTML is one self-contained page (inline SVG, a
  * viewport for phones, tables that scroll sideways rather than overflow). */
