@@ -165,7 +165,8 @@ FORCE:
 build/opt/reports/record.o build/san/reports/record.o: $(wildcard .git/index)
 
 .PHONY: report-check regress regress-sweep
-# Renders a fresh report and the committed ones in headless Chromium; checks the plots drew.
+# Renders a fresh sweep report and the committed ones in headless Chromium at 1280 and 390 px
+# (screenshots in build/report-shots/); checks titles, plots, anchors and collapsed evidence.
 report-check: build/tcscope
 	@tools/report-check.sh
 

@@ -55,8 +55,10 @@ static void legend_text(const char *in, char *out, size_t len)
 }
 
 /* Writes one data file per drawable sweep (its legend as the header);
- * returns how many, -1 on a write error. *made: the files created. */
-static int write_data(const json_t *sweeps, const char *stat, const char *tmp, json_t *undrawn, int *made)
+ * returns how many, -1 on a write error. *made: the files created;
+ * which[f]: the sweep index of data file f (its colour and marker). */
+static int write_data(const json_t *sweeps, const char *stat, const char *tmp, json_t *undrawn, int *made,
+                      size_t *which)
 {
     size_t i;
     json_t *s;
@@ -96,7 +98,7 @@ static int write_data(const json_t *sweeps, const char *stat, const char *tmp, j
         }
         if (fclose(f) != 0)
             return -1;
-        nfiles++;
+        which[nfiles++] = i;
     }
     return nfiles;
 }
@@ -137,6 +139,16 @@ static void remove_tmp(const char *tmp, int ndata)
     rmdir(tmp); /* a leftover temporary directory is harmless */
 }
 
+/* Series styles by the sweep's position in the record, so that a format
+ * keeps its look in every plot of a report: the Okabe-Ito colours (told
+ * apart also with the common colour-vision deficiencies; its yellow, too
+ * light on white, left out) and, for print in grey, a marker and a dash
+ * pattern each. */
+static const char *const series_colour[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                            "#E69F00", "#56B4E9", "#000000", "#999999"};
+static const int series_marker[] = {7, 5, 9, 13, 6, 4, 8, 12};
+static const int series_dash[] = {1, 1, 1, 1, 2, 2, 2, 2};
+
 static bool known_stat(const char *stat)
 {
     static const char *const ok[] = {"median", "p90", "max", "local_median", "local_p90", "local_max"};
@@ -159,7 +171,8 @@ char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn
     }
     json_t *undrawn = json_array();
     char *svg = NULL;
-    int made, n = write_data(sweeps, stat, tmp, undrawn, &made);
+    size_t *which = calloc(json_array_size(sweeps) + 1, sizeof *which);
+    int made = 0, n = which ? write_data(sweeps, stat, tmp, undrawn, &made, which) : -1;
     char script[600], out[600], errfile[600];
     snprintf(script, sizeof script, "%s/plot.gp", tmp);
     snprintf(out, sizeof out, "%s/plot.svg", tmp);
@@ -182,9 +195,13 @@ char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn
                    "plot NaN notitle\n");
     } else {
         fprintf(f, "plot ");
-        for (int i = 0; i < n; i++)
-            fprintf(f, "%s'%s/d%d.dat' using 1:2 with linespoints pt 7 ps 0.4 lw 1.5 title columnheader(2) noenhanced",
-                    i ? ", \\\n     " : "", tmp, i);
+        for (int i = 0; i < n; i++) {
+            size_t s = which[i] % (sizeof series_colour / sizeof series_colour[0]);
+            fprintf(f,
+                    "%s'%s/d%d.dat' using 1:2 with linespoints lc rgb '%s' pt %d ps 0.7 lw 1.8 dt %d "
+                    "title columnheader(2) noenhanced",
+                    i ? ", \\\n     " : "", tmp, i, series_colour[s], series_marker[s], series_dash[s]);
+        }
         fputc('\n', f);
     }
     if (fclose(f) != 0 || run_gnuplot(script, errfile) != 0) {
@@ -206,6 +223,7 @@ char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn
     svg = strdup(start);
     free(text);
 out:
+    free(which);
     remove_tmp(tmp, made);
     if (undrawn_out)
         *undrawn_out = undrawn;

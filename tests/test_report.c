@@ -11,6 +11,7 @@
 
 #include <math.h>
 
+#include "probes/probes.h"
 #include "reports/render.h"
 #include "tests/testutil.h"
 
@@ -39,7 +40,7 @@ static tc_record sample_record(void)
     assert_int_equal(tc_record_add(&r, synthetic_sweep("bf16", 8, 100, false), NULL, 0), 0);
     assert_int_equal(tc_record_add(&r, synthetic_sweep("f64", 53, 100, true), NULL, 0), 0);
     json_t *audit = json_pack("{s:s, s:s, s:{s:i, s:s}, s:{s:s}, s:{s:i, s:i, s:b}, s:n}", "kind", "audit", "instr",
-                              "mma.m16n8k16.f32.f16.f16.f32", "fingerprint", "align_bits", 25, "rounding", "rz",
+                              "mma.m16n8k16.f32.f16.f16.f32", "fingerprint", "align_bits", 25, "rounding", "rz <&>",
                               "evidence", "rounding", "case rz-3: 0x3f800001 <&> truncated", "verification",
                               "elements", 1000, "mismatches", 0, "verified", 1, "timing");
     assert_int_equal(tc_record_add(&r, audit, NULL, 0), 0);
@@ -78,33 +79,182 @@ static void html_and_markdown_have_every_section(void **state)
     char *html = tc_slurp(path);
     snprintf(path, sizeof path, "%s/run.md", dir);
     char *md = tc_slurp(path);
-    /* Three plots (median, p90, max), inline, each with one path per drawn format. */
-    assert_int_equal(count(html, "<svg"), 3);
-    assert_int_equal(count(html, "<figure class=\"plot\""), 3);
+    /* Two plots (median, p90; the max is noise, tables only), inline, each
+     * with one path per drawn format. */
+    assert_int_equal(count(html, "<svg"), 2);
+    assert_int_equal(count(html, "<figure class=\"plot\""), 2);
     assert_null(strstr(html, "<?xml"));
     assert_null(strstr(html, "src=\""));   /* self-contained: nothing loaded from elsewhere */
-    assert_int_equal(count(md, "](run-"), 3);
-    for (int i = 0; i < 3; i++) {
-        static const char *const stat[] = {"median", "p90", "max"};
+    assert_int_equal(count(md, "](run-"), 2);
+    snprintf(path, sizeof path, "%s/run-max.svg", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    for (int i = 0; i < 2; i++) {
+        static const char *const stat[] = {"median", "p90"};
         snprintf(path, sizeof path, "%s/run-%s.svg", dir, stat[i]);
         char *svg = tc_slurp(path);
         assert_non_null(strstr(svg, "<svg"));
         assert_non_null(strstr(svg, "f16 (test-instr)"));
         assert_non_null(strstr(svg, "bf16 (test-instr)"));
+        assert_null(strstr(svg, "f64 (test-instr)"));
         free(svg);
     }
     /* f64's error is 0 everywhere: named, not drawn. */
     assert_non_null(strstr(html, "Not drawn (error 0 at every step, no point on log axes): f64"));
-    assert_null(strstr(html, "f64 (test-instr)"));
     /* Step tables: 1, 2, 5, 10, 20, 50, 100 for each of the three sweeps. */
     assert_int_equal(count(md, "\n| 50 |"), 3);
     assert_int_equal(count(md, "\n| 3 |"), 0);
-    assert_int_equal(count(html, "<td>100</td>"), 3);
-    /* Fingerprint with escaped evidence, and the bench table. */
-    assert_non_null(strstr(html, "case rz-3: 0x3f800001 &lt;&amp;&gt; truncated"));
-    assert_non_null(strstr(md, "| align_bits | 25 |"));
+    assert_int_equal(count(html, "<tr><td>100<td>"), 3);
+    /* Captions per format: unscaled said so, not a scale word of another format. */
+    assert_non_null(strstr(html, "f16 (test-instr): normal inputs from direct, 10 trials, rne, unscaled"));
+    assert_null(strstr(html, "pertensor"));
+    /* Headline table: the median at steps 1, 10 and 100 of f16 (step * 2^-11). */
+    assert_non_null(strstr(md, "| median at step 1 | median at step 10 | median at step 100 |"));
+    assert_non_null(strstr(md, "| f16 | test-instr | normal | 10 | rne | unscaled | 0.0004883 | 0.004883 | 0.04883 |"));
+    /* Fingerprint values escaped; one audit: every field has one value, its
+     * evidence summed up under the findings; and the bench table. */
+    assert_non_null(strstr(html, "rz &lt;&amp;&gt;"));
+    assert_null(strstr(html, "rz <&>"));
+    assert_non_null(strstr(md, "| align_bits | 25 | 1 | 0 | — | 0 |"));
     assert_non_null(strstr(md, "verified bit for bit"));
     assert_non_null(strstr(md, "| mma.m16n8k16.f32.f16.f16.f32 | 33 | 1024 | 50.0% | 400 |"));
+    free(html);
+    free(md);
+    tc_record_free(&r);
+}
+
+/* A synthetic audit object: nfields fields "fNN", each with nrej rejected
+ * alternatives whose cases carry kterms terms, the way the audit writes
+ * them. Field f00 is zero_sign-like: "positive" unless ieee; f01..f03 are
+ * "v" everywhere, f04.. "v" or (ieee) "w", so that they differ too. The rejected
+ * alternative "alt1" is contradicted by the fewest cases (3), and its case
+ * alone carries hw 0xabc1 / predicted 0xabc2. */
+static json_t *synthetic_audit(const char *instr, bool ieee, int nfields, int nrej, int kterms)
+{
+    json_t *fp = json_object(), *ev = json_object();
+    for (int f = 0; f < nfields; f++) {
+        char key[16];
+        snprintf(key, sizeof key, "f%02d", f);
+        json_object_set_new(fp, key, json_string(f == 0 ? (ieee ? "ieee" : "positive") : f >= 4 && ieee ? "w" : "v"));
+        json_t *rej = json_array();
+        for (int r = 0; r < nrej; r++) {
+            json_t *terms = json_array();
+            for (int t = 0; t < kterms; t++)
+                json_array_append_new(terms, json_pack("[i, s, s]", t, "0x3c00", "0xbc00"));
+            char alt[16];
+            snprintf(alt, sizeof alt, "alt%d", r);
+            json_array_append_new(rej, json_pack("{s:s, s:i, s:{s:s, s:o, s:s, s:s, s:s}}", "value", alt, "contradicted",
+                                                 r == 1 ? 3 : 50 + r, "case", "family", "fam", "terms", terms, "c",
+                                                 "0x0", "hw", r == 1 ? "0xabc1" : "0x1", "predicted",
+                                                 r == 1 ? "0xabc2" : "0x2"));
+        }
+        json_object_set_new(ev, key, json_pack("{s:s, s:b, s:o, s:i}", "value", "v", "identifiable", 1, "rejected", rej,
+                                               "rejected_total", nrej));
+    }
+    return json_pack("{s:s, s:s, s:o, s:o, s:{s:i, s:i, s:b}, s:{s:f, s:f}}", "kind", "audit", "instr", instr,
+                     "fingerprint", fp, "evidence", ev, "verification", "elements", 1000, "mismatches", 0, "verified",
+                     1, "timing", "latency_cycles", 16.5, "tflops", 500.0);
+}
+
+static tc_record audit_record(const size_t *which, size_t n, int nfields, int nrej, int kterms)
+{
+    tc_backend_info info = {.backend = "model:test", .device = "model (no GPU)"};
+    tc_record r = tc_record_new(tc_record_header_new("audit", &info, NULL, 0));
+    size_t ncat;
+    const tc_instr *cat = tc_catalogue(&ncat);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(tc_record_add(&r, synthetic_audit(cat[which[i] % ncat].name, i % 2, nfields, nrej, kterms),
+                                       NULL, 0), 0);
+    return r;
+}
+
+static char *audit_html(const tc_record *r, char **md)
+{
+    char err[256], path[300];
+    if (report_into(r, dir, "audit", err, sizeof err))
+        fail_msg("%s", err);
+    snprintf(path, sizeof path, "%s/audit.md", dir);
+    *md = tc_slurp(path);
+    snprintf(path, sizeof path, "%s/audit.html", dir);
+    return tc_slurp(path);
+}
+
+/* The audit page opens with a summary in catalogue order (whatever the
+ * record's order), then findings, a contents list whose links each land on
+ * an instruction's anchor, and the evidence of each instruction collapsed;
+ * a viewport for phones. */
+static void audit_report_summary_contents_and_details(void **state)
+{
+    size_t ncat;
+    const tc_instr *cat = tc_catalogue(&ncat);
+    assert_true(ncat > 10);
+    /* record order: last, first, middle of the catalogue */
+    const size_t which[] = {ncat - 1, 0, ncat / 2};
+    tc_record r = audit_record(which, 3, 4, 3, 2);
+    char *md, *html = audit_html(&r, &md);
+    assert_non_null(strstr(html, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"));
+    const char *sum = strstr(html, "<h2 id=\"summary\">"), *fnd = strstr(html, "<h2 id=\"findings\">"),
+               *toc = strstr(html, "<h2 id=\"contents\">"), *ins = strstr(html, "<h2 id=\"instructions\">");
+    assert_non_null(sum);
+    assert_non_null(fnd);
+    assert_non_null(toc);
+    assert_non_null(ins);
+    assert_true(sum < fnd && fnd < toc && toc < ins);
+    /* in every part, the names in catalogue order: 0, ncat/2, ncat-1 */
+    const size_t order[] = {0, ncat / 2, ncat - 1};
+    const char *parts[][2] = {{sum, fnd}, {toc, ins}, {ins, html + strlen(html)}};
+    for (size_t p = 0; p < 3; p++) {
+        const char *prev = parts[p][0];
+        for (size_t i = 0; i < 3; i++) {
+            char link[300];
+            snprintf(link, sizeof link, p == 2 ? "<h3 id=\"i-%s\">" : "<a href=\"#i-%s\">", cat[order[i]].name);
+            const char *at = strstr(prev, link);
+            if (!at || at > parts[p][1])
+                fail_msg("part %zu: %s missing or out of catalogue order", p, link);
+            prev = at + 1;
+        }
+    }
+    /* one anchor per instruction, one collapsed section each, and the
+     * deciding case (of the alternative with the fewest contradictions) only
+     * inside it */
+    assert_int_equal(count(html, "<h3 id=\"i-"), 3);
+    assert_int_equal(count(html, "<details>"), 3);
+    assert_int_equal(count(html, "</details>"), 3);
+    const char *d = strstr(ins, "<details>");
+    const char *c = strstr(html, "fam: 0xabc1 / 0xabc2");
+    assert_non_null(c);
+    assert_true(d < c && c < strstr(d, "</details>"));
+    assert_null(strstr(html, "0xbc00")); /* no raw case terms */
+    /* findings from the fingerprints: f00 differs (positive twice, ieee once),
+     * f01..f03 the same everywhere */
+    assert_non_null(strstr(md, "| f00 | positive | 2 |"));
+    assert_non_null(strstr(md, "| f00 | ieee | 1 |"));
+    assert_non_null(strstr(md, "f01 = v, f02 = v, f03 = v"));
+    /* summary row of cat[0] (the record's second, ieee): verdict, counts, the differing field, timing */
+    char row[400];
+    snprintf(row, sizeof row, "| [%s](#i-%s) | VERIFIED | 1000 | 0 | ieee | 16.5 | 500 |", cat[0].name, cat[0].name);
+    assert_non_null(strstr(md, row));
+    free(html);
+    free(md);
+    tc_record_free(&r);
+}
+
+/* Size: 32 instructions whose every field was contested by 16 alternatives,
+ * each case 16 terms (the record holds ~2.6 MB of JSON), 27 of the 30
+ * fields differing between instructions (so shown per instruction), stay
+ * within 3 KB of page per instruction. The whole committed H100 catalogue (256) is 429 KB. */
+static void audit_report_stays_small(void **state)
+{
+    size_t which[32];
+    for (size_t i = 0; i < 32; i++)
+        which[i] = i;
+    tc_record r = audit_record(which, 32, 30, 16, 16);
+    char *md, *html = audit_html(&r, &md);
+    size_t n = strlen(html);
+    char *raw = json_dumps(r.objects, JSON_COMPACT);
+    assert_true(strlen(raw) > 2000000);
+    if (n > 16000 + 32 * 3000)
+        fail_msg("audit.html is %zu bytes for 32 instructions", n);
+    free(raw);
     free(html);
     free(md);
     tc_record_free(&r);
@@ -275,6 +425,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(html_and_markdown_have_every_section),
+        cmocka_unit_test(audit_report_summary_contents_and_details),
+        cmocka_unit_test(audit_report_stays_small),
         cmocka_unit_test(plot_with_no_positive_value_says_so),
         cmocka_unit_test(progress_is_silent_when_stderr_is_not_a_terminal),
         cmocka_unit_test(unwritable_directory_is_an_error),

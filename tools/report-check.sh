@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # make report-check: does a tcscope HTML report open in a real browser with
 # its plots drawn? Renders a fresh sweep report (exact backend, no GPU
-# needed) and every committed reports/baselines/*.html in headless Chromium:
-#  - the DOM Chromium built must hold one <svg> with drawn <path>s per plot
-#    figure of the page;
-#  - the PNG screenshot must not be blank: enough non-white pixels, and
-#    enough saturated (plot-line coloured) ones.
+# needed) and every committed reports/baselines/*.html in headless Chromium,
+# each at a desktop (1280 px) and a phone (390 px) width, screenshots in
+# $OUT (build/report-shots):
+#  - the page has a non-empty <title> in the DOM Chromium built;
+#  - a page with plot figures: one <svg> with drawn <path>s per figure;
+#  - an audit page: an anchor per instruction of its contents list, and its
+#    evidence inside <details>;
+#  - the PNG screenshot is not empty nor blank: enough non-white pixels, and
+#    for a page with plots enough saturated (plot-line coloured) ones.
 # Installs chromium when missing and run as root (apt-get), else prints the
 # apt-get line. Exit 0 all good, 1 a check failed, 2 unusable environment.
 set -u
-OUT=${REPORT_CHECK_OUT:-out/report-check}
+OUT=${REPORT_CHECK_OUT:-build/report-shots}
 BIN=${TCSCOPE:-build/tcscope}
 
 need() {   # need COMMAND PACKAGE
@@ -76,23 +80,36 @@ fail=0
 for page in "${pages[@]}"; do
   name=$(basename "$(dirname "$page")")-$(basename "$page" .html)
   abs=$(cd "$(dirname "$page")" && pwd)/$(basename "$page")
-  png="$OUT/$name.png"
-  chrome=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,2600)
-  "${chrome[@]}" --screenshot="$png" "file://$abs" >"$OUT/$name.log" 2>&1
-  "${chrome[@]}" --dump-dom "file://$abs" >"$OUT/$name.dom.html" 2>>"$OUT/$name.log"
+  chrome=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars)
+  "${chrome[@]}" --window-size=1280,2600 --dump-dom "file://$abs" >"$OUT/$name.dom.html" 2>"$OUT/$name.log"
+  title=$(python3 -c 'import re,sys; m=re.search(r"<title>(.*?)</title>", open(sys.argv[1]).read(), re.S); print(m.group(1).strip() if m else "")' "$OUT/$name.dom.html")
   figures=$(grep -o '<figure class="plot"' "$page" | wc -l)
   svgs=$(grep -o '<svg' "$OUT/$name.dom.html" | wc -l)
   paths=$(grep -o '<path' "$OUT/$name.dom.html" | wc -l)
-  if [ ! -s "$png" ]; then
-    echo "report-check: $page: Chromium wrote no screenshot (see $OUT/$name.log)"; fail=1; continue
-  fi
-  read -r w h nonwhite sat < <(png_stats "$png") || { echo "report-check: $png: unreadable PNG"; fail=1; continue; }
+  toc=$(grep -o '<li><a href="#i-' "$OUT/$name.dom.html" | wc -l)
+  anchors=$(grep -o '<h3 id="i-' "$OUT/$name.dom.html" | wc -l)
+  details=$(grep -o '<details>' "$OUT/$name.dom.html" | wc -l)
   status=ok
-  if [ "$figures" -lt 1 ] || [ "$svgs" -lt "$figures" ] || [ "$paths" -lt $((figures * 3)) ]; then status="plots missing"; fi
-  if awk "BEGIN{exit !($nonwhite < 0.02)}" || [ "$sat" -lt 2000 ]; then status="blank or colourless screenshot"; fi
-  printf 'report-check: %-40s %s: %d plot figures, %d <svg> and %d <path> in the rendered DOM, %sx%s PNG, %.1f%% non-white, %d coloured pixels\n' \
-    "$page" "$status" "$figures" "$svgs" "$paths" "$w" "$h" "$(awk "BEGIN{print 100*$nonwhite}")" "$sat"
-  [ "$status" = ok ] || fail=1
+  [ -n "$title" ] || status="no title"
+  if [ "$figures" -gt 0 ] && { [ "$svgs" -lt "$figures" ] || [ "$paths" -lt $((figures * 3)) ]; }; then status="plots missing"; fi
+  if [ "$toc" -gt 0 ] && { [ "$anchors" -ne "$toc" ] || [ "$details" -ne "$toc" ]; }; then
+    status="contents $toc, anchors $anchors, details $details differ"
+  fi
+  for width in 1280 390; do
+    png="$OUT/$name-$width.png"
+    "${chrome[@]}" --window-size=$width,2600 --screenshot="$png" "file://$abs" >>"$OUT/$name.log" 2>&1
+    if [ ! -s "$png" ]; then
+      echo "report-check: $page: Chromium wrote no screenshot at $width px (see $OUT/$name.log)"; fail=1; continue
+    fi
+    read -r w h nonwhite sat < <(png_stats "$png") || { echo "report-check: $png: unreadable PNG"; fail=1; continue; }
+    st=$status
+    if awk "BEGIN{exit !($nonwhite < 0.02)}"; then st="blank screenshot"; fi
+    if [ "$figures" -gt 0 ] && [ "$width" = 1280 ] && [ "$sat" -lt 2000 ]; then st="colourless plots"; fi
+    printf 'report-check: %-40s %-4s px %s: title "%.40s", %d plot figures (%d <svg>, %d <path>), %d contents entries (%d anchors, %d <details>), %s %sx%s PNG %d bytes, %.1f%% non-white, %d coloured pixels\n' \
+      "$page" "$width" "$st" "$title" "$figures" "$svgs" "$paths" "$toc" "$anchors" "$details" "$png" "$w" "$h" \
+      "$(stat -c %s "$png")" "$(awk "BEGIN{print 100*$nonwhite}")" "$sat"
+    [ "$st" = ok ] || fail=1
+  done
 done
 [ "$fail" = 0 ] && echo "report-check: OK (screenshots in $OUT)"
 exit "$fail"
