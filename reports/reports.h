@@ -46,6 +46,21 @@ json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
 /* Validation: true, or false with a one-line reason in err naming the field. */
 bool tc_record_check_header(const json_t *h, char *err, size_t len);
 bool tc_record_check_object(const json_t *o, char *err, size_t len);
+/* The header's kind is every object's kind, or "mixed". */
+bool tc_record_check_kinds(const json_t *header, const json_t *objects, char *err, size_t len);
+
+/* A record printed while it is made: begin prints the header, object one
+ * object (validated, of the header's kind), end the trailer with the count
+ * of objects printed (partial: why the run stopped, as tc_record_write).
+ * The header's kind string must outlive the stream. 0 or -1 (+ err). */
+typedef struct {
+    FILE *f;
+    const char *kind;
+    size_t objects;
+} tc_record_stream;
+int tc_record_stream_begin(tc_record_stream *s, FILE *f, const json_t *header, char *err, size_t len);
+int tc_record_stream_object(tc_record_stream *s, const json_t *o, char *err, size_t len);
+int tc_record_stream_end(tc_record_stream *s, const char *partial);
 
 /* Reads a record file. Returns 0, or -1 with err set when the file cannot be
  * read, a line is not JSON, the schema is not TC_RECORD_SCHEMA_MAJOR, a
