@@ -37,7 +37,8 @@ typedef struct {
     json_t *objects;   /* array of objects, trailer excluded */
 } tc_record;
 
-/* A new header of `kind` ("audit", "corpus", "bench", "sweep" or "mixed").
+/* A new header of `kind` ("audit", "corpus", "bench", "sweep", "hunt": the kind of every
+ * object the record will hold, or "mixed").
  * info may be NULL (fields then empty/null); seeds may be NULL when n is 0.
  * Date (UTC, ISO 8601), host and tcscope version are filled in here. */
 json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
