@@ -26,6 +26,7 @@ typedef struct {
     int status;          /* worst child status so far (0, 1; 2 stops) */
     char stopped[700];
     char bench_path[4200];
+    tc_record_stream js; /* --json: the record printed, one header and trailer for all the children */
 } jobs;
 
 static char **item_args(jobs *j, size_t i)
@@ -90,24 +91,60 @@ static bool part_current(const char *dir, char **args)
 }
 
 
-/* What a child printed, minus its "#" lines (the parent says those once). */
-static void relay(const char *out)
+/* --json: one object of the printed record (the answers stay in the files). */
+static void print_object(jobs *j, const json_t *o, const char *name)
+{
+    char err[512];
+    json_t *line = json_copy((json_t *)o);
+    json_object_del(line, "answers");
+    if (tc_record_stream_object(&j->js, line, err, sizeof err) != 0)
+        cli_warn("audit", "%s: --json: %s", name, err);
+    json_decref(line);
+}
+
+/* What a child printed, minus its "#" lines (the parent says those once);
+ * with --json the child prints record objects only (--part), one a line. */
+static void relay(jobs *j, const char *out, const char *name)
 {
     for (const char *l = out; *l;) {
         const char *e = strchr(l, '\n');
         size_t len = e ? (size_t)(e - l) : strlen(l);
-        if (len && l[0] != '#')
+        if (len && l[0] != '#' && !j->a->json)
             printf("%.*s\n", (int)len, l);
+        else if (len && l[0] != '#') {
+            json_t *o = json_loadb(l, len, 0, NULL);
+            if (o)
+                print_object(j, o, name);
+            else
+                cli_warn("audit", "%s: not a JSON line: %.*s", name, (int)(len < 200 ? len : 200), l);
+            json_decref(o);
+        }
         l += len + (e != NULL);
     }
     fflush(stdout);
+}
+
+/* --resume --json: the objects of a part kept from the earlier run. */
+static void print_kept(jobs *j, size_t i)
+{
+    char path[4300], err[512];
+    tc_record rec;
+    snprintf(path, sizeof path, "%s/audit.jsonl", j->dir[i]);
+    if (tc_record_load(path, &rec, err, sizeof err) != 0) {
+        cli_warn("audit", "--json: %s", err);
+        return;
+    }
+    size_t k;
+    json_t *o;
+    json_array_foreach(rec.objects, k, o) print_object(j, o, j->list[i]->name);
+    tc_record_free(&rec);
 }
 
 static bool item_done(void *ctx, size_t q, int status, const char *out, double secs)
 {
     jobs *j = ctx;
     (void)secs;
-    relay(out);
+    relay(j, out, j->list[q]->name);
     if (status == TC_EXIT_OK || status == TC_EXIT_DIFF) {
         j->done[q] = true;
         if (status == TC_EXIT_DIFF)
@@ -196,6 +233,20 @@ static int merge_parts(jobs *j, const tc_backend_info *info, bool fallback, tc_o
     return rc;
 }
 
+/* --json: the printed record's header, as merge_parts makes the file's. */
+static json_t *json_header(const audit_args *a, const tc_backend_info *info, bool fallback, const char *bench_path,
+                           const tc_outdir *d)
+{
+    uint64_t seeds[1] = {a->seed};
+    json_t *h = tc_record_header_new("audit", info, seeds, 1);
+    json_object_set_new(h, "recorded_model", json_boolean(fallback));
+    if (bench_path[0])
+        json_object_set_new(h, "timing_source", json_string("measured in this run (tcscope bench)"));
+    if (d->run_id[0])
+        json_object_set_new(h, "run_id", json_string(d->run_id));
+    return h;
+}
+
 int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallback, const tc_instr *const *list,
                    size_t n, tc_outdir *d)
 {
@@ -235,6 +286,13 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
             j.done[i] = true, todo--;
     if (a->resume && !a->json)
         printf("# --resume: %zu of %zu instructions kept from the earlier run\n", n - todo, n);
+    json_t *jhdr = a->json ? json_header(a, info, fallback, j.bench_path, d) : NULL;
+    char jerr[512];
+    if (jhdr && tc_record_stream_begin(&j.js, stdout, jhdr, jerr, sizeof jerr) != 0)
+        cli_warn("audit", "--json: %s", jerr);
+    for (size_t i = 0; jhdr && i < n; i++)
+        if (j.done[i])
+            print_kept(&j, i);
     if (j.bench_path[0] && todo) {
         tc_pool bp = {1, "timing", bench_argv, bench_done, &j};
         tc_pool_run(&bp, 1);
@@ -256,6 +314,9 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
         free(idx);
     }
     int rc = merge_parts(&j, info, fallback, d);
+    if (jhdr)
+        tc_record_stream_end(&j.js, j.stopped[0] ? j.stopped : NULL);
+    json_decref(jhdr);
     tc_outdir_close(d);
     int status = j.stopped[0] ? TC_EXIT_USAGE : rc != TC_EXIT_OK ? rc : j.status;
     if (j.stopped[0])

@@ -36,7 +36,7 @@ static const cli_option opts[] = {
     [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family in the proof (default COUNT / 16)", 1,
                   100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0x7c5c09e)"},
-    [O_JSON] = {"--json", NULL, "each instruction's object as a JSON line instead of the text (answers and evidence only in the record)"},
+    [O_JSON] = {"--json", NULL, "print the record instead of the text: header, one object per instruction (its answers only in OUT/audit.jsonl), trailer"},
     [O_NO_TIMING] = {"--no-timing", NULL, "no timing (neither measured nor the recorded bench)"},
     [O_NO_CASES] = {"--no-cases", NULL, "leave every inference case's answer out of the record"},
     [O_FORCE] = {"--force", NULL, "replace an earlier audit in --out DIR"},
@@ -460,7 +460,15 @@ int cmd_audit(int argc, char **argv)
     json_t *hdr = tc_record_header_new("audit", info, seeds, 1);
     json_object_set_new(hdr, "timing_source", json_string(timing_source));
     json_object_set_new(hdr, "recorded_model", json_boolean(fallback));
+    if (d.run_id[0]) /* the record printed by --json names this run too */
+        json_object_set_new(hdr, "run_id", json_string(d.run_id));
     tc_record rec = tc_record_new(hdr);
+    /* --json prints the record (header, objects, trailer); a child of --jobs
+     * prints its objects only: the parent prints one header and trailer */
+    tc_record_stream js = {stdout, "audit", 0};
+    char jerr[512];
+    if (a.json && !a.part && tc_record_stream_begin(&js, stdout, hdr, jerr, sizeof jerr) != 0)
+        cli_warn("audit", "--json: %s", jerr);
     model_profile prof;
     memset(&prof, 0, sizeof prof);
     profile_add_note(&prof, "device", info->device);
@@ -507,22 +515,23 @@ int cmd_audit(int argc, char **argv)
             status = TC_EXIT_DIFF;
         if (r.proof.mismatches == 0 && r.proof.n > 0 && !r.control)
             profile_set(&prof, list[i]->name, &r.fit.params);
-        if (a.json) {
+        json_t *obj = json_incref(r.object);
+        bool added = tc_record_add(&rec, obj, err, sizeof err) == 0;
+        if (!added)
+            cli_warn("audit", "%s: record: %s", list[i]->name, err);
+        if (a.json && added) { /* the record's object; its answers are in the file only */
             json_t *line = json_deep_copy(r.object);
             json_object_del(line, "answers");
-            json_object_del(line, "evidence");
-            char *s = json_dumps(line, JSON_COMPACT);
-            printf("%s\n", s);
-            free(s);
+            if (tc_record_stream_object(&js, line, err, sizeof err) != 0)
+                cli_warn("audit", "%s: --json: %s", list[i]->name, err);
             json_decref(line);
-        } else
+        } else if (!a.json)
             print_human(&r);
         fflush(stdout);
-        json_t *obj = json_incref(r.object);
-        if (tc_record_add(&rec, obj, err, sizeof err) != 0)
-            cli_warn("audit", "%s: record: %s", list[i]->name, err);
         audit_result_free(&r);
     }
+    if (a.json && !a.part)
+        tc_record_stream_end(&js, stopped[0] ? stopped : NULL);
     const char *pname = a.profile_name ? a.profile_name : "audit";
     int wrc = audit_write_outputs(&a, &d, &rec, &prof, stopped[0] ? stopped : NULL);
     tc_outdir_close(&d);

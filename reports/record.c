@@ -302,6 +302,11 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
         rep_set_err(err, len, "%s: truncated: no end trailer after %d lines", path, lineno);
         goto out;
     }
+    char why_kinds[300];
+    if (!tc_record_check_kinds(header, objects, why_kinds, sizeof why_kinds)) {
+        rep_set_err(err, len, "%s: %s", path, why_kinds);
+        goto out;
+    }
     rc = tc_record_check_current(path, header, err, len);
 out:
     fclose(f);
@@ -315,7 +320,7 @@ out:
     return rc;
 }
 
-static int write_line(FILE *f, const json_t *o)
+int rep_write_line(FILE *f, const json_t *o)
 {
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     if (!s)
@@ -325,6 +330,14 @@ static int write_line(FILE *f, const json_t *o)
     return rc;
 }
 
+json_t *rep_trailer_new(size_t objects, const char *partial)
+{
+    json_t *t = json_pack("{s:s, s:I}", "kind", partial ? "partial" : "end", "objects", (json_int_t)objects);
+    if (partial)
+        json_object_set_new(t, "stopped", json_string(partial));
+    return t;
+}
+
 typedef struct {
     const json_t *header, *objects, *trailer;
 } record_lines;
@@ -332,11 +345,11 @@ typedef struct {
 static int emit_record(FILE *f, const void *ctx)
 {
     const record_lines *r = ctx;
-    int rc = write_line(f, r->header);
+    int rc = rep_write_line(f, r->header);
     size_t i;
     json_t *o;
-    json_array_foreach(r->objects, i, o) if (rc == 0) rc = write_line(f, o);
-    return rc ? rc : write_line(f, r->trailer);
+    json_array_foreach(r->objects, i, o) if (rc == 0) rc = rep_write_line(f, o);
+    return rc ? rc : rep_write_line(f, r->trailer);
 }
 
 int tc_record_write(const tc_outdir *d, const char *name, const tc_record *rec, const char *partial, char *err,
@@ -356,13 +369,14 @@ int tc_record_write(const tc_outdir *d, const char *name, const tc_record *rec, 
             return -1;
         }
     }
+    if (!tc_record_check_kinds(rec->header, rec->objects, why, sizeof why)) {
+        rep_set_err(err, len, "%s", why);
+        return -1;
+    }
     json_t *header = json_copy(rec->header);
     if (d->run_id[0])
         json_object_set_new(header, "run_id", json_string(d->run_id));
-    json_t *trailer = json_pack("{s:s, s:I}", "kind", partial ? "partial" : "end", "objects",
-                                (json_int_t)json_array_size(rec->objects));
-    if (partial)
-        json_object_set_new(trailer, "stopped", json_string(partial));
+    json_t *trailer = rep_trailer_new(json_array_size(rec->objects), partial);
     record_lines lines = {header, rec->objects, trailer};
     int rc = tc_out_write(d, name, emit_record, &lines, err, len);
     json_decref(header);

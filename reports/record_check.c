@@ -7,43 +7,74 @@
 
 #include "reports/reports.h"
 
-typedef enum { F_STR, F_INT, F_NUM, F_NUM_NULL, F_INT_NULL, F_OBJ, F_OBJ_NULL, F_ARR, F_BOOL, F_BITS } ftype;
+typedef enum {
+    F_STR, F_INT, F_NUM, F_NUM_NULL, F_INT_NULL, F_OBJ, F_OBJ_NULL, F_ARR, F_BOOL, F_BITS,
+    F_HASH,     /* "0x" and exactly 16 lower-case hex digits */
+    F_BITS_ARR, /* an array of F_BITS */
+    F_NUM_ARR,  /* an array of numbers */
+    F_ARR_STR,  /* an array, or a string (why it is missing) */
+} ftype;
 
+/* opt: the field may be absent; when present it has the type all the same
+ * (so a number written as a string is refused in optional fields too). */
 typedef struct {
     const char *name;
     ftype type;
+    bool opt;
 } field;
 
+#define OPT true
+#define REQ false
+
 static const field header_fields[] = {
-    {"schema", F_STR},  {"kind", F_STR},   {"tcscope_version", F_STR}, {"date", F_STR},
-    {"host", F_STR},    {"backend", F_STR}, {"gpu", F_STR},            {"driver", F_STR},
-    {"cuda", F_STR},    {"clock_mhz", F_INT_NULL}, {"seeds", F_ARR},   {NULL, F_STR},
+    {"schema", F_STR, REQ},  {"kind", F_STR, REQ},   {"tcscope_version", F_STR, REQ}, {"date", F_STR, REQ},
+    {"host", F_STR, REQ},    {"backend", F_STR, REQ}, {"gpu", F_STR, REQ},            {"driver", F_STR, REQ},
+    {"cuda", F_STR, REQ},    {"clock_mhz", F_INT_NULL, REQ}, {"seeds", F_BITS_ARR, REQ},
+    {"compiler", F_STR, OPT}, {"sm", F_INT_NULL, OPT}, {"sm_count", F_INT_NULL, OPT}, {"run_id", F_STR, OPT},
+    {NULL, F_STR, REQ},
 };
 static const field audit_fields[] = {
-    {"instr", F_STR}, {"fingerprint", F_OBJ}, {"evidence", F_OBJ},
-    {"verification", F_OBJ}, {"timing", F_OBJ_NULL}, {NULL, F_STR},
+    {"instr", F_STR, REQ}, {"fingerprint", F_OBJ, REQ}, {"evidence", F_OBJ, REQ},
+    {"verification", F_OBJ, REQ}, {"timing", F_OBJ_NULL, REQ},
+    {"fit_mismatches", F_INT, OPT}, {"counterexample_rounds", F_INT, OPT}, {"features", F_ARR_STR, OPT},
+    {"answers", F_OBJ, OPT}, {"control", F_OBJ, OPT}, {NULL, F_STR, REQ},
 };
 static const field verification_fields[] = {
-    {"elements", F_INT}, {"mismatches", F_INT}, {"verified", F_BOOL}, {NULL, F_STR},
+    {"elements", F_INT, REQ}, {"mismatches", F_INT, REQ}, {"verified", F_BOOL, REQ}, {"smallest_failures", F_ARR, OPT},
+    {NULL, F_STR, REQ},
 };
 static const field corpus_fields[] = {
-    {"instr", F_STR}, {"count", F_INT}, {"hash", F_BITS}, {"outputs", F_ARR}, {NULL, F_STR},
+    {"instr", F_STR, REQ}, {"count", F_INT, REQ}, {"hash", F_HASH, REQ}, {"outputs", F_BITS_ARR, REQ}, {NULL, F_STR, REQ},
 };
-static const field bench_fields[] = {
-    {"instr", F_STR},           {"latency_cycles", F_NUM_NULL}, {"throughput_fma_clk_sm", F_NUM_NULL},
-    {"fraction_of_peak", F_NUM_NULL}, {"tflops", F_NUM_NULL}, {NULL, F_STR},
-};
+/* A bench object's figures; an audit's `timing` has the same without instr. */
+#define TIMING_FIELDS                                                                                        \
+    {"latency_cycles", F_NUM_NULL, REQ}, {"throughput_fma_clk_sm", F_NUM_NULL, REQ}, {"fraction_of_peak", F_NUM_NULL, REQ}, \
+        {"tflops", F_NUM_NULL, REQ}, {"latency_cycles_runs", F_NUM_ARR, OPT},                                     \
+        {"throughput_fma_clk_sm_runs", F_NUM_ARR, OPT}, {"tflops_runs", F_NUM_ARR, OPT},                     \
+        {"table", F_ARR, OPT}, {"tflops_zero", F_NUM_NULL, OPT}, {"sm_clock_mhz", F_NUM_NULL, OPT},          \
+        {"emulated", F_BOOL, OPT}
+static const field bench_fields[] = {{"instr", F_STR, REQ}, TIMING_FIELDS, {NULL, F_STR, REQ}};
+static const field timing_fields[] = {TIMING_FIELDS, {NULL, F_STR, REQ}};
 static const field hunt_fields[] = {
-    {"instr", F_STR}, {"elements", F_INT}, {"mismatches", F_INT}, {NULL, F_STR},
+    {"instr", F_STR, REQ}, {"elements", F_INT, REQ}, {"mismatches", F_INT, REQ}, {"families", F_OBJ, REQ},
+    {"failures", F_ARR, OPT}, {"sample", F_OBJ, OPT}, {NULL, F_STR, REQ},
+};
+static const field hunt_family_fields[] = {{"elements", F_INT, REQ}, {"mismatches", F_INT, REQ}, {NULL, F_STR, REQ}};
+static const field hunt_failure_fields[] = {
+    {"family", F_STR, REQ}, {"a", F_BITS_ARR, REQ}, {"b", F_BITS_ARR, REQ}, {"c", F_BITS, REQ},
+    {"hw", F_BITS, REQ},    {"model", F_BITS, REQ}, {NULL, F_STR, REQ},
 };
 static const field sweep_fields[] = {
-    {"format", F_STR}, {"instr", F_STR}, {"k", F_INT},      {"dist", F_STR},  {"from", F_STR},
-    {"round", F_STR},  {"scale", F_STR}, {"trials", F_INT}, {"seed", F_BITS}, {"chain", F_INT},
-    {"steps", F_ARR},  {NULL, F_STR},
+    {"format", F_STR, REQ}, {"instr", F_STR, REQ}, {"k", F_INT, REQ},      {"dist", F_STR, REQ},  {"from", F_STR, REQ},
+    {"round", F_STR, REQ},  {"scale", F_STR, REQ}, {"trials", F_INT, REQ}, {"seed", F_BITS, REQ}, {"chain", F_INT, REQ},
+    {"steps", F_ARR, REQ},  {"m", F_INT, OPT}, {"log_range", F_INT, OPT}, {"chain_path", F_STR, OPT},
+    {"cvt_mismatches", F_INT, OPT}, {"tflops", F_NUM_NULL, OPT}, {NULL, F_STR, REQ},
 };
 static const field step_fields[] = {
-    {"step", F_INT},      {"median", F_NUM_NULL}, {"p90", F_NUM_NULL}, {"max", F_NUM_NULL},
-    {"overflow", F_NUM},  {"nan", F_NUM},         {"time_s", F_NUM_NULL}, {NULL, F_STR},
+    {"step", F_INT, REQ},      {"median", F_NUM_NULL, REQ}, {"p90", F_NUM_NULL, REQ}, {"max", F_NUM_NULL, REQ},
+    {"overflow", F_NUM, REQ},  {"nan", F_NUM, REQ},         {"time_s", F_NUM_NULL, REQ},
+    {"local_median", F_NUM_NULL, OPT}, {"local_p90", F_NUM_NULL, OPT}, {"local_max", F_NUM_NULL, OPT},
+    {"n", F_INT, OPT}, {NULL, F_STR, REQ},
 };
 
 static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "hunt", "mixed", NULL};
@@ -72,14 +103,30 @@ static const char *type_name(ftype t)
     case F_OBJ_NULL: return "an object or null";
     case F_ARR: return "an array";
     case F_BOOL: return "true or false";
-    case F_BITS: return "a \"0x..\" bit string";
+    case F_BITS: return "a \"0x..\" bit string (lower-case hex)";
+    case F_HASH: return "\"0x\" and 16 lower-case hex digits";
+    case F_BITS_ARR: return "an array of \"0x..\" bit strings (lower-case hex)";
+    case F_NUM_ARR: return "an array of numbers";
+    case F_ARR_STR: return "an array or a string";
     }
     return "?";
 }
 
+/* "0x" then 1..16 lower-case hex digits (exactly 16 when width is 16):
+ * SCHEMA.md fixes the case, so "0X1F" or "0x1F" is refused. */
+static bool hex_ok(const json_t *v, size_t width)
+{
+    const char *s = json_string_value(v);
+    if (!s || s[0] != '0' || s[1] != 'x')
+        return false;
+    size_t n = strspn(s + 2, "0123456789abcdef");
+    return s[2 + n] == '\0' && n >= 1 && n <= 16 && (!width || n == width);
+}
+
+static bool all_ok(const json_t *arr, ftype t);
+
 static bool type_ok(const json_t *v, ftype t)
 {
-    uint64_t bits;
     switch (t) {
     case F_STR: return json_is_string(v);
     case F_INT: return json_is_integer(v);
@@ -90,15 +137,31 @@ static bool type_ok(const json_t *v, ftype t)
     case F_OBJ_NULL: return json_is_object(v) || json_is_null(v);
     case F_ARR: return json_is_array(v);
     case F_BOOL: return json_is_boolean(v);
-    case F_BITS: return tc_json_get_bits(v, &bits);
+    case F_BITS: return hex_ok(v, 0);
+    case F_HASH: return hex_ok(v, 16);
+    case F_BITS_ARR: return all_ok(v, F_BITS);
+    case F_NUM_ARR: return all_ok(v, F_NUM);
+    case F_ARR_STR: return json_is_array(v) || json_is_string(v);
     }
     return false;
+}
+
+static bool all_ok(const json_t *arr, ftype t)
+{
+    size_t i;
+    json_t *e;
+    if (!json_is_array(arr))
+        return false;
+    json_array_foreach(arr, i, e) if (!type_ok(e, t)) return false;
+    return true;
 }
 
 static bool check_fields(const json_t *o, const field *fs, const char *what, char *err, size_t len)
 {
     for (const field *f = fs; f->name; f++) {
         json_t *v = json_object_get(o, f->name);
+        if (!v && f->opt)
+            continue;
         if (!v)
             return fail(err, len, "%s: missing field '%s'", what, f->name);
         if (!type_ok(v, f->type))
@@ -133,26 +196,70 @@ bool tc_record_check_header(const json_t *h, char *err, size_t len)
     return fail(err, len, "header: unknown record kind '%s'", kind);
 }
 
+/* The fingerprint's values are JSON scalars or objects; tcscope audit writes
+ * the profile's text (DESIGN.md "The fingerprint": strings, numbers included,
+ * "block":"8"), and true/false for the measured properties. Its NaN pattern
+ * is written as the profile writes it: "0x" and upper-case hex ("0x7FFF"). */
+static bool check_fingerprint(const json_t *fp, char *err, size_t len)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)fp, k, v) if (json_is_array(v)) return fail(
+        err, len, "audit fingerprint: field '%s' must be a scalar or an object", k);
+    const char *nan = json_string_value(json_object_get(fp, "nan"));
+    if (nan && (strncmp(nan, "0x", 2) || !nan[2] || nan[2 + strspn(nan + 2, "0123456789ABCDEF")]))
+        return fail(err, len, "audit fingerprint: 'nan' must be \"0x\" and upper-case hex, not '%s'", nan);
+    return true;
+}
+
 static bool check_audit(const json_t *o, char *err, size_t len)
 {
-    if (!check_fields(o, audit_fields, "audit", err, len))
+    if (!check_fields(o, audit_fields, "audit", err, len) ||
+        !check_fingerprint(json_object_get(o, "fingerprint"), err, len))
+        return false;
+    const json_t *t = json_object_get(o, "timing");
+    if (json_is_object(t) && !check_fields(t, timing_fields, "audit timing", err, len))
         return false;
     return check_fields(json_object_get(o, "verification"), verification_fields, "audit verification",
                         err, len);
+}
+
+static bool check_hunt(const json_t *o, char *err, size_t len)
+{
+    if (!check_fields(o, hunt_fields, "hunt", err, len))
+        return false;
+    const char *k;
+    json_t *v;
+    char what[96];
+    json_object_foreach(json_object_get(o, "families"), k, v)
+    {
+        snprintf(what, sizeof what, "hunt family %.60s", k);
+        if (!json_is_object(v))
+            return fail(err, len, "%s: not an object", what);
+        if (!check_fields(v, hunt_family_fields, what, err, len))
+            return false;
+    }
+    size_t i;
+    json_array_foreach(json_object_get(o, "failures"), i, v)
+    {
+        snprintf(what, sizeof what, "hunt failures[%zu]", i);
+        if (!json_is_object(v))
+            return fail(err, len, "%s: not an object", what);
+        if (!check_fields(v, hunt_failure_fields, what, err, len))
+            return false;
+    }
+    return true;
 }
 
 static bool check_corpus(const json_t *o, char *err, size_t len)
 {
     if (!check_fields(o, corpus_fields, "corpus", err, len))
         return false;
-    json_t *outs = json_object_get(o, "outputs"), *v;
+    json_t *outs = json_object_get(o, "outputs");
     json_int_t count = json_integer_value(json_object_get(o, "count"));
     if (count < 0 || (json_int_t)json_array_size(outs) > count)
         return fail(err, len, "corpus: %zu outputs listed but count is %lld", json_array_size(outs),
                     (long long)count);
-    size_t i;
-    json_array_foreach(outs, i, v) if (!type_ok(v, F_BITS)) return fail(
-        err, len, "corpus: outputs[%zu] must be a \"0x..\" bit string", i);
     json_t *ins = json_object_get(o, "inputs");
     if (ins && (!json_is_array(ins) || json_array_size(ins) != json_array_size(outs)))
         return fail(err, len, "corpus: inputs must be an array as long as outputs");
@@ -200,8 +307,23 @@ bool tc_record_check_object(const json_t *o, char *err, size_t len)
     if (!strcmp(kind, "sweep"))
         return check_sweep(o, err, len);
     if (!strcmp(kind, "hunt"))
-        return check_fields(o, hunt_fields, "hunt", err, len) &&
-               (json_is_object(json_object_get(o, "families")) ||
-                fail(err, len, "hunt object without \"families\""));
+        return check_hunt(o, err, len);
     return fail(err, len, "unknown object kind '%s'", kind);
+}
+
+bool tc_record_check_kinds(const json_t *header, const json_t *objects, char *err, size_t len)
+{
+    const char *hk = json_string_value(json_object_get(header, "kind"));
+    if (!hk || !strcmp(hk, "mixed"))
+        return true;
+    size_t i;
+    json_t *o;
+    json_array_foreach(objects, i, o)
+    {
+        const char *k = json_string_value(json_object_get(o, "kind"));
+        if (!k || strcmp(k, hk))
+            return fail(err, len, "header kind is '%s' but object %zu is '%s' (a record of several kinds says "
+                        "\"mixed\")", hk, i + 1, k ? k : "?");
+    }
+    return true;
 }

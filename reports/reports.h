@@ -37,7 +37,8 @@ typedef struct {
     json_t *objects;   /* array of objects, trailer excluded */
 } tc_record;
 
-/* A new header of `kind` ("audit", "corpus", "bench", "sweep" or "mixed").
+/* A new header of `kind` ("audit", "corpus", "bench", "sweep", "hunt": the kind of every
+ * object the record will hold, or "mixed").
  * info may be NULL (fields then empty/null); seeds may be NULL when n is 0.
  * Date (UTC, ISO 8601), host and tcscope version are filled in here. */
 json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
@@ -46,6 +47,21 @@ json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
 /* Validation: true, or false with a one-line reason in err naming the field. */
 bool tc_record_check_header(const json_t *h, char *err, size_t len);
 bool tc_record_check_object(const json_t *o, char *err, size_t len);
+/* The header's kind is every object's kind, or "mixed". */
+bool tc_record_check_kinds(const json_t *header, const json_t *objects, char *err, size_t len);
+
+/* A record printed while it is made: begin prints the header, object one
+ * object (validated, of the header's kind), end the trailer with the count
+ * of objects printed (partial: why the run stopped, as tc_record_write).
+ * The header's kind string must outlive the stream. 0 or -1 (+ err). */
+typedef struct {
+    FILE *f;
+    const char *kind;
+    size_t objects;
+} tc_record_stream;
+int tc_record_stream_begin(tc_record_stream *s, FILE *f, const json_t *header, char *err, size_t len);
+int tc_record_stream_object(tc_record_stream *s, const json_t *o, char *err, size_t len);
+int tc_record_stream_end(tc_record_stream *s, const char *partial);
 
 /* Reads a record file. Returns 0, or -1 with err set when the file cannot be
  * read, a line is not JSON, the schema is not TC_RECORD_SCHEMA_MAJOR, a

@@ -1,0 +1,95 @@
+/* tcscope audit --json prints a whole record (header, one object per
+ * instruction, trailer), in one process (--jobs 1) and with child processes
+ * (--jobs 2, whose children print objects only): tc_record_load accepts it,
+ * it has exactly one header and one trailer, and `compare` reads it and
+ * finds it equal to the record the run wrote into its folder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "reports/reports.h"
+#include "tests/testutil.h"
+
+#define INSTRS "mma.m16n8k8.f32.f16.f16.f32,mma.m16n8k8.f32.bf16.bf16.f32"
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p++)
+        n++;
+    return n;
+}
+
+static void json_is_a_record(int jobs)
+{
+    char cmd[600], path[64], out[64];
+    snprintf(out, sizeof out, "/tmp/tcs-audit-json%d", jobs);
+    snprintf(path, sizeof path, "/tmp/tcs-audit-json%d.jsonl", jobs);
+    snprintf(cmd, sizeof cmd,
+             "audit --backend exact --instr " INSTRS " --n 500 --no-timing --json --jobs %d --out %s --force", jobs,
+             out);
+    tc_run_result r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 0);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(r.out, f);
+    fclose(f);
+    /* one header first, one trailer last, two objects between */
+    assert_int_equal(count(r.out, "\"schema\":\"tcscope-record/1\""), 1);
+    assert_int_equal(strncmp(r.out, "{\"schema\":", 10), 0);
+    assert_int_equal(count(r.out, "\n"), 4);
+    assert_non_null(strstr(r.out, "\n{\"kind\":\"end\",\"objects\":2}\n"));
+    assert_int_equal(count(r.out, "{\"kind\":\"end\""), 1);
+    tc_run_result_free(&r);
+    tc_record rec;
+    char err[600];
+    if (tc_record_load(path, &rec, err, sizeof err) != 0)
+        fail_msg("audit --json --jobs %d: %s", jobs, err);
+    assert_int_equal(json_array_size(rec.objects), 2);
+    json_t *o;
+    size_t i;
+    bool f16 = false, bf16 = false;
+    json_array_foreach(rec.objects, i, o)
+    {
+        const char *in = json_string_value(json_object_get(o, "instr"));
+        f16 |= !strcmp(in, "mma.m16n8k8.f32.f16.f16.f32");
+        bf16 |= !strcmp(in, "mma.m16n8k8.f32.bf16.bf16.f32");
+        assert_true(json_is_true(json_object_get(json_object_get(o, "verification"), "verified")));
+    }
+    assert_true(f16 && bf16);
+    tc_record_free(&rec);
+    snprintf(cmd, sizeof cmd, "compare %s %s", path, path);
+    r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+    /* the printed record says what the written one says */
+    snprintf(cmd, sizeof cmd, "compare %s %s/audit.jsonl", path, out);
+    r = tc_run_cli(cmd);
+    if (r.status != 0)
+        fail_msg("compare with the written record: exit %d\n%s%s", r.status, r.out, r.err);
+    tc_run_result_free(&r);
+    unlink(path);
+}
+
+static void audit_json_one_process(void **state)
+{
+    (void)state;
+    json_is_a_record(1);
+}
+
+static void audit_json_two_jobs(void **state)
+{
+    (void)state;
+    json_is_a_record(2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(audit_json_one_process),
+        cmocka_unit_test(audit_json_two_jobs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Read tcscope run records (schema tcscope-record/1, reports/SCHEMA.md).
+
+Standard library only. A record is JSON Lines: a header, the objects, and a
+trailer {"kind":"end","objects":N}; a .jsonl.gz is read decompressed.
+load() refuses what tcscope's own reader refuses at the record level: a
+first line that is not a tcscope-record/1 header (1.x minor versions are
+read), a file without the end trailer (truncated), a partial trailer (the
+run stopped), a trailer count that is not the number of objects, an object
+without a kind, or anything after the trailer. It does not repeat the
+per-field checks of reports/record_check.c (tcscope compare does those).
+
+Example (from the repository root; `python3 -m doctest tools/tcscope_records.py`
+with PYTHONPATH=tools runs it):
+
+    >>> import tcscope_records as tr
+    >>> header, objects, trailer = tr.load("reports/baselines/h100-hunt-final.jsonl.gz")
+    >>> header["gpu"], len(objects) == trailer["objects"]
+    ('NVIDIA H100 80GB HBM3', True)
+    >>> sum(o["mismatches"] for o in objects)
+    0
+
+From the shell, one summary line per record:
+
+    python3 tools/tcscope_records.py reports/baselines/h100-audit.jsonl.gz
+    reports/baselines/h100-audit.jsonl.gz: tcscope-record/1 audit, 256 objects (audit 256), gpu:0 NVIDIA H100 80GB HBM3, 2026-11-22T09:47:50Z
+"""
+import collections
+import gzip
+import json
+import sys
+
+SCHEMA_MAJOR = "tcscope-record/1"
+
+
+class RecordError(ValueError):
+    """A file that is not a complete tcscope-record/1."""
+
+
+def _lines(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if line.strip():
+                yield lineno, line
+
+
+def _schema_ok(schema):
+    return isinstance(schema, str) and (schema == SCHEMA_MAJOR or schema.startswith(SCHEMA_MAJOR + "."))
+
+
+def load(path):
+    """(header, objects, trailer) of the record at path; RecordError if it is not a whole record."""
+    header, objects, trailer = None, [], None
+    for lineno, line in _lines(path):
+        where = "%s:%d" % (path, lineno)
+        try:
+            o = json.loads(line)
+        except ValueError as e:
+            raise RecordError("%s: not JSON: %s" % (where, e))
+        if not isinstance(o, dict):
+            raise RecordError("%s: not a JSON object" % where)
+        if trailer is not None:
+            raise RecordError("%s: data after the end trailer" % where)
+        if header is None:
+            if not _schema_ok(o.get("schema")):
+                raise RecordError("%s: not a tcscope-record/1 header (schema %r)" % (where, o.get("schema")))
+            header = o
+            continue
+        kind = o.get("kind")
+        if kind == "partial":
+            raise RecordError("%s: partial record: the run stopped after %s objects (%s)"
+                              % (where, o.get("objects"), o.get("stopped", "no reason given")))
+        if kind == "end":
+            n = o.get("objects")
+            if type(n) is not int or n != len(objects):
+                raise RecordError("%s: trailer says %r objects, file has %d (truncated or edited)"
+                                  % (where, n, len(objects)))
+            trailer = o
+            continue
+        if not isinstance(kind, str):
+            raise RecordError("%s: object without a \"kind\"" % where)
+        objects.append(o)
+    if header is None:
+        raise RecordError("%s: empty file, no record header" % path)
+    if trailer is None:
+        raise RecordError("%s: truncated: no end trailer" % path)
+    return header, objects, trailer
+
+
+def summary(path):
+    """One line: schema, header kind, object count by kind, backend, device, date."""
+    header, objects, _ = load(path)
+    kinds = collections.Counter(o["kind"] for o in objects)
+    by_kind = ", ".join("%s %d" % kv for kv in sorted(kinds.items()))
+    return "%s: %s %s, %d objects (%s), %s %s, %s" % (
+        path, header["schema"], header.get("kind"), len(objects), by_kind or "none",
+        header.get("backend"), header.get("gpu"), header.get("date"))
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.stderr.write("usage: tcscope_records.py RECORD.jsonl[.gz]...\n")
+        return 2
+    status = 0
+    for path in argv[1:]:
+        try:
+            print(summary(path))
+        except (OSError, RecordError, UnicodeDecodeError) as e:
+            sys.stderr.write("tcscope_records: %s\n" % e)
+            status = 2
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
