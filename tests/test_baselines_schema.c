@@ -33,6 +33,7 @@ static const struct {
     {"h100-corpus-wgmma-sp.jsonl.gz", "raw GPU corpus lines (probes/backend_corpus.h)"},
     {"h100-chain.jsonl.gz", "raw GPU chain lines (probes/backend_corpus.h)"},
     {"h100-layout.jsonl", "tcscope run --layout lines, one per instruction"},
+    {"h200-layout.jsonl", "tcscope run --layout lines, one per instruction"},
     {"h100-sparse-layout.jsonl", "tcscope run lines of the sparse instructions"},
     {"h100-mmasim-settled.jsonl.gz", "tools/mmasim_settle.py answers"},
     {"h100-bench-audit.jsonl", "benchmark figures {bench, value, unit, machine}"},

@@ -150,9 +150,10 @@ static json_t *synthetic_audit(const char *instr, bool ieee, int nfields, int nr
         json_object_set_new(ev, key, json_pack("{s:s, s:b, s:o, s:i}", "value", "v", "identifiable", 1, "rejected", rej,
                                                "rejected_total", nrej));
     }
-    return json_pack("{s:s, s:s, s:o, s:o, s:{s:i, s:i, s:b}, s:{s:f, s:f}}", "kind", "audit", "instr", instr,
-                     "fingerprint", fp, "evidence", ev, "verification", "elements", 1000, "mismatches", 0, "verified",
-                     1, "timing", "latency_cycles", 16.5, "tflops", 500.0);
+    return json_pack("{s:s, s:s, s:o, s:o, s:{s:i, s:i, s:b}, s:{s:f, s:f, s:f, s:f}}", "kind", "audit", "instr",
+                     instr, "fingerprint", fp, "evidence", ev, "verification", "elements", 1000, "mismatches", 0,
+                     "verified", 1, "timing", "latency_cycles", 16.5, "throughput_fma_clk_sm", 1000.0,
+                     "fraction_of_peak", 0.5, "tflops", 500.0);
 }
 
 static tc_record audit_record(const size_t *which, size_t n, int nfields, int nrej, int kterms)
