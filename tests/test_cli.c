@@ -45,8 +45,8 @@ static void one_backend_rule(void **state)
         tc_backend_close(g);
         skip(); /* a GPU here: the default is the GPU, nothing falls back */
     }
-    if (access("/proc/driver/nvidia/version", R_OK) != 0)
-        assert_non_null(strstr(err, "no NVIDIA driver on this machine"));
+    if (access("/proc/driver/nvidia/version", R_OK) != 0) /* no driver: never "driver version is insufficient" */
+        assert_null(strstr(err, "insufficient"));
     static const char *const cmds[][2] = {
         {"run --instr mma.m16n8k8.f32.f16.f16.f32 --a 1 --b 1 --c 0", "on model:h100"},
         {"run --instr mma.m16n8k8.f32.f16.f16.f32 --a 1 --b 1 --c 0 --json", "\"backend\":\"model:h100\""},
