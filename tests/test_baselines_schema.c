@@ -37,6 +37,7 @@ static const struct {
     {"h100-sparse-layout.jsonl", "tcscope run lines of the sparse instructions"},
     {"h100-mmasim-settled.jsonl.gz", "tools/mmasim_settle.py answers"},
     {"h100-bench-audit.jsonl", "benchmark figures {bench, value, unit, machine}"},
+    {"vm-bench-audit.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h100-corpus-executor-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h100-host-bench-formats.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h100-host-bench-model.jsonl", "benchmark figures {bench, value, unit, machine}"},
