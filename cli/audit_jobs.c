@@ -75,21 +75,22 @@ static void build_args(jobs *j, size_t i, const char *backend, const char *timin
  * same command line. */
 static bool part_current(const char *dir, char **args)
 {
-    char path[4300], want[8192];
+    char path[4300];
     snprintf(path, sizeof path, "%s/audit.run", dir);
     json_t *m = json_load_file(path, 0, NULL);
     if (!m)
         return false;
-    size_t o = (size_t)snprintf(want, sizeof want, "tcscope");
-    for (int k = 0; args[k] && o < sizeof want; k++)
-        o += (size_t)snprintf(want + o, sizeof want - o, " %s", args[k]);
+    int na = 0;
+    while (args[na])
+        na++;
+    char *want = tc_run_command_line(na, args);
     const char *cmd = json_string_value(json_object_get(m, "command"));
     const char *state = json_string_value(json_object_get(m, "state"));
-    bool ok = cmd && state && !strcmp(state, "done") && !strcmp(cmd, want);
+    bool ok = want && cmd && state && !strcmp(state, "done") && !strcmp(cmd, want);
+    free(want);
     json_decref(m);
     return ok;
 }
-
 
 /* --json: one object of the printed record (the answers stay in the files). */
 static void print_object(jobs *j, const json_t *o, const char *name)

@@ -15,14 +15,13 @@
 #include "reports/render.h"
 #include "reports/reports.h"
 
-#define RECORDED_MODEL "model:h100"
 #define RECORDED_BENCH "reports/baselines/h100-bench.json"
 
 
 typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_COUNTEREXAMPLES, O_SHARD, O_N,
                O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
 static const cli_option opts[] = {
-    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default: the GPU, else " RECORDED_MODEL ")"},
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default: the GPU, else " CLI_RECORDED_MODEL ")"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
     [O_OUT] = {"--out", "DIR", "the output folder (default out/audit)"},
     [O_PROFILE_NAME] = {"--profile-name", "NAME", "the name of the profile written (a plain file name)"},
@@ -167,7 +166,7 @@ static json_t *collect_timing(const audit_args *a, const tc_backend_info *info,
         *source = "measured in this run";
         return measure_timing(list, n);
     }
-    if (strcmp(info->backend, RECORDED_MODEL) != 0)
+    if (strcmp(info->backend, CLI_RECORDED_MODEL) != 0)
         return json_array();
     char path[4096];   /* the data beside the binary, not the working folder (probes/datadir.c) */
     err[0] = '\0';

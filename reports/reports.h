@@ -125,6 +125,8 @@ int tc_out_write_text(const tc_outdir *d, const char *name, const char *text, ch
 int tc_run_begin(tc_outdir *d, const char *name, int argc, char **argv, const char *const *files, size_t nfiles,
                  char *err, size_t len);
 int tc_run_end(const tc_outdir *d, const char *stopped, char *err, size_t len);
+/* "tcscope ARG ARG..": the command a run marker records (malloc'd; NULL when out of memory). */
+char *tc_run_command_line(int argc, char **argv);
 /* A record at path is current unless a marker of its name (DIR/NAME.run for
  * DIR/NAME.ext) names another run or a run not done. 0, or -1 with err.
  * Called by tc_record_load. */

@@ -40,7 +40,7 @@ static void new_run_id(char *buf, size_t len)
     snprintf(buf, len, "%s-%016llx", t, r);
 }
 
-static char *command_line(int argc, char **argv)
+char *tc_run_command_line(int argc, char **argv)
 {
     size_t n = strlen("tcscope") + 1;
     for (int i = 0; i < argc; i++)
@@ -88,7 +88,7 @@ int tc_run_begin(tc_outdir *d, const char *name, int argc, char **argv, const ch
     utc_now(started, sizeof started);
     if (gethostname(host, sizeof host - 1) != 0)
         host[0] = '\0';
-    char *cmd = command_line(argc, argv);
+    char *cmd = tc_run_command_line(argc, argv);
     json_decref(d->run);
     d->run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I}", "schema", MARKER_SCHEMA, "run_id", d->run_id,
                        "state", "running", "started", started, "command", cmd ? cmd : "", "host", host, "pid",
