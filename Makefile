@@ -37,6 +37,21 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 CU_SRC    = $(wildcard probes/cuda/*.cu)
 NVCCFLAGS = -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90a,code=compute_90a -Xcompiler -Wall,-Werror -Werror all-warnings -I. $(DEPS_CFLAGS)
 CUDA_DEF  = -DTC_HAVE_CUDA=1
+# PTXAS=/path/to/ptxas: the kernels' SASS from another toolkit's assembler (for
+# example CUDA 12.x's, from the nvidia-cuda-nvcc-cu12 wheel), this toolkit's
+# front end. nvcc then runs without its profile, tools/ptxas-other.sh first on
+# PATH. `make clean` first: objects are not rebuilt when only PTXAS changes.
+PTXAS ?=
+ifneq ($(PTXAS),)
+PTXAS_BIN  = $(abspath $(PTXAS))
+NVCC_RUN   = mkdir -p build/ptxas-other && ln -sf $(abspath tools/ptxas-other.sh) build/ptxas-other/ptxas && \
+             PATH=$(abspath build/ptxas-other):$(CUDA_HOME)/nvvm/bin:$(CUDA_HOME)/bin:$$PATH TC_PTXAS=$(PTXAS_BIN) \
+             TC_PTXAS_LOG=$(abspath build/ptxas-other/lowered.log) $(NVCC) --dont-use-profile \
+             -I$(CUDA_HOME)/targets/x86_64-linux/include -isystem $(CUDA_HOME)/targets/x86_64-linux/include/cccl
+else
+PTXAS_BIN  = $(CUDA_HOME)/bin/ptxas
+NVCC_RUN   = $(NVCC)
+endif
 CUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 else
 CU_SRC    =
@@ -65,7 +80,7 @@ build/san/%.o: %.c
 
 build/opt/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+	$(NVCC_RUN) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 
 build/opt/libtcscope.a: $(OPT_OBJ)
 	@rm -f $@; ar rcs $@ $^
@@ -147,7 +162,7 @@ timing-gen:
 
 # What compiled the kernels, in every record (tc_backend_info.compiler).
 ifneq ($(NVCC),)
-TC_KERNEL_COMPILER := nvcc $(shell $(NVCC) --version | grep -o 'V[0-9][0-9.]*' | tail -1), ptxas $(shell $(CUDA_HOME)/bin/ptxas --version | grep -o 'V[0-9][0-9.]*' | tail -1): sm_90a SASS
+TC_KERNEL_COMPILER := nvcc $(shell $(NVCC) --version | grep -o 'V[0-9][0-9.]*' | tail -1), ptxas $(shell $(PTXAS_BIN) --version | grep -o 'V[0-9][0-9.]*' | tail -1)$(if $(PTXAS), (another toolkit's; PTX .version lowered to its own where it refused nvcc's)): sm_90a SASS
 build/opt/probes/backend.o build/san/probes/backend.o: CPPFLAGS += -DTC_KERNEL_COMPILER='"$(TC_KERNEL_COMPILER)"'
 endif
 

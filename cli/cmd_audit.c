@@ -122,7 +122,7 @@ static json_t *measure_timing(const tc_instr *const *list, size_t n)
 {
     char err[512];
     json_t *arr = json_array();
-    tc_bench_opts o = {0, NULL, false};
+    tc_bench_opts o = {.device = 0};
     tc_bench *b = tc_bench_open(&o, err, sizeof err);
     if (!b) {
         cli_warn("audit", "timing skipped: %s", err);

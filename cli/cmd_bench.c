@@ -16,11 +16,11 @@ typedef struct {
     const char *instr;
     const char *out;
     const char *sass;
-    bool json, if_gpu, no_cublas, force;
+    bool json, if_gpu, no_cublas, force, no_whole_gpu;
     int device, cublas_size;
 } bench_args;
 
-typedef enum { O_INSTR, O_DEVICE, O_OUT, O_FORCE, O_SASS, O_NO_CUBLAS, O_CUBLAS_SIZE, O_IF_GPU, O_JSON } bench_opt;
+typedef enum { O_INSTR, O_DEVICE, O_OUT, O_FORCE, O_SASS, O_NO_CUBLAS, O_CUBLAS_SIZE, O_IF_GPU, O_JSON, O_NO_WHOLE_GPU } bench_opt;
 static const cli_option opts[] = {
     [O_INSTR] = {"--instr", "NAME|all", "the instructions to time (default all)"},
     [O_DEVICE] = {"--device", "N", "the CUDA device", 0, 64},
@@ -31,6 +31,7 @@ static const cli_option opts[] = {
     [O_CUBLAS_SIZE] = {"--cublas-size", "N", "the cuBLAS GEMM's M = N = K, a multiple of 256", 256, 16384},
     [O_IF_GPU] = {"--if-gpu", NULL, "with no GPU: one line saying it was skipped, exit 0 (make bench)"},
     [O_JSON] = {"--json", NULL, "one JSON object per figure"},
+    [O_NO_WHOLE_GPU] = {"--no-whole-gpu", NULL, "skip the whole-GPU TFLOP/s runs (latency and the per-SM table only; regress)"},
 };
 const cli_command cmd_bench_cli = {"bench", "latency and throughput of each instruction on the GPU, and cuBLAS",
                                    NULL, NULL, opts, CLI_NOPTS(opts), false};
@@ -56,6 +57,7 @@ static int parse(int argc, char **argv, bench_args *a)
             break;
         case O_IF_GPU: a->if_gpu = true; break;
         case O_JSON: a->json = true; break;
+        case O_NO_WHOLE_GPU: a->no_whole_gpu = true; break;
         }
     if (sc.status)
         return sc.status;
@@ -133,7 +135,7 @@ static void print_instr(json_t *r, bool as_json, const char *gpu)
             json_t *w = json_object_get(r, "whole_gpu");
             json_object_del(extra, "ilp");
             json_object_del(extra, "warps_per_sm");
-            for (int z = 0; z < 2; z++) {
+            for (int z = 0; z < 2 && json_is_object(w); z++) {
                 json_t *x = json_object_get(w, z ? "zero" : "random");
                 json_object_set_new(extra, "sm_clock_mhz", num(x, "sm_clock_mhz_mean"));
                 json_object_set_new(extra, "power_w", num(x, "power_w_mean"));
@@ -150,7 +152,7 @@ static void print_instr(json_t *r, bool as_json, const char *gpu)
     }
     json_t *w = json_object_get(r, "whole_gpu");
     json_t *rnd = json_object_get(w, "random"), *zer = json_object_get(w, "zero");
-    printf("%-40s %-8s%s lat %7.2f (+-%.2f) cyc  best %7.1f FMA/clk/SM (ilp %lld, %2lld warps) = %5.1f%% of peak  %7.1f / %7.1f TFLOP/s rand/zero at %4.0f MHz %4.0f W\n",
+    printf("%-40s %-8s%s lat %7.2f (+-%.2f) cyc  best %7.1f FMA/clk/SM (ilp %lld, %2lld warps) = %5.1f%% of peak",
            name, json_string_value(json_object_get(r, "sass")),
            json_is_true(json_object_get(r, "emulated")) ? " EMULATED" : "",
            json_real_value(json_object_get(r, "latency_cycles")),
@@ -158,10 +160,12 @@ static void print_instr(json_t *r, bool as_json, const char *gpu)
            json_real_value(json_object_get(r, "best_fma_per_clk_per_sm")),
            json_integer_value(json_object_get(r, "best_ilp")),
            json_integer_value(json_object_get(r, "best_warps_per_sm")),
-           100 * json_number_value(json_object_get(r, "fraction_of_peak")),
-           json_real_value(json_object_get(rnd, "tflops")), json_real_value(json_object_get(zer, "tflops")),
-           json_number_value(json_object_get(rnd, "sm_clock_mhz_mean")),
-           json_number_value(json_object_get(rnd, "power_w_mean")));
+           100 * json_number_value(json_object_get(r, "fraction_of_peak")));
+    if (json_is_object(w))
+        printf("  %7.1f / %7.1f TFLOP/s rand/zero at %4.0f MHz %4.0f W", json_real_value(json_object_get(rnd, "tflops")),
+               json_real_value(json_object_get(zer, "tflops")), json_number_value(json_object_get(rnd, "sm_clock_mhz_mean")),
+               json_number_value(json_object_get(rnd, "power_w_mean")));
+    printf("\n");
     fflush(stdout);
 }
 
@@ -203,7 +207,7 @@ int cmd_bench(int argc, char **argv)
     const char *out_name = NULL;
     if (a.out && (rc = open_out(&a, &d, &out_name)) != TC_EXIT_OK)
         return rc;
-    tc_bench_opts o = {.device = a.device, .sass_path = a.sass};
+    tc_bench_opts o = {.device = a.device, .sass_path = a.sass, .no_whole_gpu = a.no_whole_gpu};
     char err[600];
     tc_bench *b = tc_bench_open(&o, err, sizeof err);
     if (!b) {

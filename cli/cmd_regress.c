@@ -380,7 +380,7 @@ int cmd_regress(int argc, char **argv)
         tc_record base = {NULL, NULL}, fresh = {NULL, NULL};
         char bench[4300];
         snprintf(bench, sizeof bench, "%s/bench.json", a.out);
-        const char *bv[] = {"bench", "--instr", "all", "--out", bench, "--force", "--no-cublas", NULL};
+        const char *bv[] = {"bench", "--instr", "all", "--out", bench, "--force", "--no-cublas", "--no-whole-gpu", NULL};
         set_args(&c, 0, bv);
         tc_pool bp = {1, "timing", item_argv, bench_done, &c};
         tc_pool_run(&bp, 1);

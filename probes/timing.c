@@ -40,6 +40,7 @@ struct tc_bench {
     tc_sass *sass;
     char sass_err[400];
     bool quick;
+    bool no_whole_gpu;
 };
 
 /* Reads the disassembly: a given file, or cuobjdump run on this program. */
@@ -104,6 +105,7 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
     if (!b)
         abort();
     b->quick = o->quick;
+    b->no_whole_gpu = o->no_whole_gpu;
     if (tct_open(o->device, &b->dev, err, errlen) != 0) {
         free(b);
         return NULL;
@@ -415,6 +417,10 @@ json_t *tc_bench_instr(tc_bench *b, const tc_instr *ins)
         json_object_set_new(o, "issue_interval_cycles", json_real(r.span_mean / (lat_iters * 8.0)));
     }
 
+    if (b->no_whole_gpu) {
+        json_object_set_new(o, "whole_gpu", json_null());
+        return o;
+    }
     /* Whole GPU at the best point, about 0.15 s a run, random then zero inputs. */
     double cyc_per_iter = best_span / tab_iters;
     double clk = b->dev.clock_khz > 0 ? b->dev.clock_khz * 1e3 : 1.5e9;

@@ -35,6 +35,8 @@ typedef struct {
     int device;               /* CUDA device index */
     const char *sass_path;    /* disassembly to check against; NULL: run cuobjdump on this program */
     bool quick;               /* smaller tables (tests) */
+    bool no_whole_gpu;        /* skip the whole-GPU runs (about 0.3 s an instruction):
+                                 regress compares latency and the per-SM table only */
 } tc_bench_opts;
 
 struct json_t;
