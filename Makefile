@@ -162,7 +162,7 @@ timing-gen:
 
 # What compiled the kernels, in every record (tc_backend_info.compiler).
 ifneq ($(NVCC),)
-TC_KERNEL_COMPILER := nvcc $(shell $(NVCC) --version | grep -o 'V[0-9][0-9.]*' | tail -1), ptxas $(shell $(PTXAS_BIN) --version | grep -o 'V[0-9][0-9.]*' | tail -1)$(if $(PTXAS), (another toolkit's; PTX .version lowered to its own where it refused nvcc's)): sm_90a SASS
+TC_KERNEL_COMPILER := nvcc $(shell $(NVCC) --version | grep -o 'V[0-9][0-9.]*' | tail -1), ptxas $(shell $(PTXAS_BIN) --version | grep -o 'V[0-9][0-9.]*' | tail -1)$(if $(PTXAS), (another toolkit: PTX .version lowered to the one it accepts where it refused the front end)): sm_90a SASS
 build/opt/probes/backend.o build/san/probes/backend.o: CPPFLAGS += -DTC_KERNEL_COMPILER='"$(TC_KERNEL_COMPILER)"'
 endif
 
