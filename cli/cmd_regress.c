@@ -118,33 +118,11 @@ static int parse_args(int argc, char **argv, regress_args *a)
     return cli_list_check(CMD, "--instr", a->instr, true);
 }
 
-/* A record, gunzipped first (by gzip, no shell) into the scratch folder when
- * its name ends in .gz. 0, or -1 with err. */
+/* The baseline record (tc_record_load reads a .gz itself). */
 static int load_record(const char *path, const char *scratch, tc_record *rec, char *err, size_t len)
 {
-    size_t pl = strlen(path);
-    if (pl < 3 || strcmp(path + pl - 3, ".gz"))
-        return tc_record_load(path, rec, err, len);
-    char plain[4300];
-    snprintf(plain, sizeof plain, "%s/baseline.jsonl", scratch);
-    int fd = open(plain, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        snprintf(err, len, "%.400s: %s", plain, strerror(errno));
-        return -1;
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
-    char *argv[] = {"gzip", "-dc", "--", (char *)path, NULL};
-    pid_t pid;
-    int rc = posix_spawnp(&pid, "gzip", &fa, NULL, argv, environ), st = 0;
-    posix_spawn_file_actions_destroy(&fa);
-    close(fd);
-    if (rc != 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        snprintf(err, len, "%s: gzip -dc failed", path);
-        return -1;
-    }
-    return tc_record_load(plain, rec, err, len);
+    (void)scratch;
+    return tc_record_load(path, rec, err, len);
 }
 
 static const char *sval(const json_t *o, const char *key)

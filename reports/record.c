@@ -218,11 +218,10 @@ static bool is_partial(const json_t *o)
 int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
 {
     rec->header = rec->objects = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        rep_set_err(err, len, "%s: %s", path, strerror(errno));
+    rep_stream st;
+    FILE *f = rep_record_open(path, &st, err, len);
+    if (!f)
         return -1;
-    }
     json_t *objects = json_array(), *header = NULL;
     bool ended = false;
     int lineno = 0, rc = -1;
@@ -309,7 +308,10 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
     }
     rc = tc_record_check_current(path, header, err, len);
 out:
-    fclose(f);
+    if (rep_record_close(f, &st) != 0 && rc == 0) {
+        rep_set_err(err, len, "%s: gzip -dc failed (a truncated or corrupt file)", path);
+        rc = -1;
+    }
     if (rc == 0) {
         rec->header = header;
         rec->objects = objects;

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -16,5 +17,13 @@ int rep_write_line(FILE *f, const json_t *o);
 /* The last line of a record of n objects: {"kind":"end","objects":n}, or with
  * partial (why the run stopped) {"kind":"partial","objects":n,"stopped":partial}. */
 json_t *rep_trailer_new(size_t objects, const char *partial);
+
+/* A record file opened for reading, gzip-compressed or not (record_open.c). */
+typedef struct {
+    pid_t pid; /* the gzip -dc child, or -1 */
+} rep_stream;
+FILE *rep_record_open(const char *path, rep_stream *s, char *err, size_t len);
+/* Closes it; -1 when the gzip child failed (a truncated or corrupt file). */
+int rep_record_close(FILE *f, rep_stream *s);
 
 #endif

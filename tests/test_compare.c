@@ -292,6 +292,28 @@ static void truncated_file_exits_two(void **state)
     tc_record_free(&r);
 }
 
+/* Records are committed gzip-compressed: compare reads them as they are, and a
+ * .gz cut short (before or inside the trailer) is bad input, not a shorter record. */
+static void gzip_records_are_read_and_cut_ones_refused(void **state)
+{
+    tc_record r = base_record();
+    char a[256], gz[300], cut[300], cmd[2048];
+    save(&r, "gz-a.json", a, sizeof a);
+    snprintf(gz, sizeof gz, "%s/gz-a.json.gz", dir);
+    snprintf(cut, sizeof cut, "%s/gz-cut.json.gz", dir);
+    snprintf(cmd, sizeof cmd, "gzip -9 -c '%s' > '%s' && head -c $(( $(stat -c %%s '%s') - 12 )) '%s' > '%s'", a, gz,
+             gz, gz, cut);
+    assert_int_equal(system(cmd), 0);
+    tc_run_result res = compare_files(a, gz, "");
+    assert_int_equal(res.status, 0);
+    tc_run_result_free(&res);
+    res = compare_files(gz, cut, "");
+    assert_int_equal(res.status, 2);
+    assert_non_null(strstr(res.err, "gz-cut.json.gz"));
+    tc_run_result_free(&res);
+    tc_record_free(&r);
+}
+
 static void wrong_schema_exits_two(void **state)
 {
     tc_record r = base_record();
@@ -464,6 +486,7 @@ int main(void)
         cmocka_unit_test(missing_object_is_named),
         cmocka_unit_test(driver_change_alone_is_context_not_difference),
         cmocka_unit_test(truncated_file_exits_two),
+        cmocka_unit_test(gzip_records_are_read_and_cut_ones_refused),
         cmocka_unit_test(wrong_schema_exits_two),
         cmocka_unit_test(missing_required_field_exits_two),
         cmocka_unit_test(unreadable_file_and_bad_usage_exit_two),
