@@ -295,7 +295,7 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
         if (j.done[i])
             print_kept(&j, i);
     if (j.bench_path[0] && todo) {
-        tc_pool bp = {1, "timing", bench_argv, bench_done, &j};
+        tc_pool bp = {1, "timing", bench_argv, bench_done, &j, NULL};
         tc_pool_run(&bp, 1);
     }
     if (!j.stopped[0] && todo) {
@@ -310,7 +310,7 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
             if (!j.done[i])
                 idx[m++] = i;
         remap rm = {&j, idx};
-        tc_pool p = {todo, "audit", remap_argv, remap_done, &rm};
+        tc_pool p = {todo, "audit", remap_argv, remap_done, &rm, NULL};
         tc_pool_run(&p, jobs_n);
         free(idx);
     }

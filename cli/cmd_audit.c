@@ -5,10 +5,12 @@
 #include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cases/audit.h"
 #include "cli/audit.h"
 #include "cli/cli.h"
+#include "cli/fleet.h"
 #include "cli/pool.h"
 #include "oracle/profile.h"
 #include "probes/timing.h"
@@ -21,7 +23,7 @@
 typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_COUNTEREXAMPLES, O_SHARD, O_N,
                O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
 static const cli_option opts[] = {
-    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default: the GPU, else " CLI_RECORDED_MODEL ")"},
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
     [O_OUT] = {"--out", "DIR", "the output folder (default out/audit)"},
     [O_PROFILE_NAME] = {"--profile-name", "NAME", "the name of the profile written (a plain file name)"},
@@ -396,6 +398,16 @@ int cmd_audit(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != TC_EXIT_OK)
         return rc;
+    if (cli_fleet_spec(a.backend)) { /* every GPU of the node, the catalogue shared out (cli/fleet.h) */
+        char path[4300];
+        snprintf(path, sizeof path, "%s/audit.jsonl", a.out);
+        if (a.merge || a.part || a.resume || a.nshards > 1)
+            return cli_fail("audit", "--backend %s does not go with --merge, --part, --resume or --shard", a.backend);
+        if (!a.force && access(path, F_OK) == 0)
+            return cli_fail("audit", "%s exists: --force replaces it", path);
+        cli_fleet_job j = {"audit", argc, argv, a.backend, a.out, a.instr, true, false, 0, 0};
+        return cli_fleet_run(&j);
+    }
     if (a.merge)
         return merge_audits(&a, argc, argv);
     if (a.part) /* a child of --jobs ends with its parent (a killed run keeps the finished parts only) */

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/fleet.h"
 #include "probes/probes.h"
 #include "probes/timing.h"
 #include "reports/reports.h"
@@ -16,13 +17,17 @@ typedef struct {
     const char *instr;
     const char *out;
     const char *sass;
+    const char *backend;  /* gpu:all or gpu:I,J,..: every GPU, one worker each (cli/fleet.h) */
     bool json, if_gpu, no_cublas, force, no_whole_gpu;
     int device, cublas_size;
 } bench_args;
 
-typedef enum { O_INSTR, O_DEVICE, O_OUT, O_FORCE, O_SASS, O_NO_CUBLAS, O_CUBLAS_SIZE, O_IF_GPU, O_JSON, O_NO_WHOLE_GPU } bench_opt;
+typedef enum { O_INSTR, O_BACKEND, O_DEVICE, O_OUT, O_FORCE, O_SASS, O_NO_CUBLAS, O_CUBLAS_SIZE, O_IF_GPU, O_JSON,
+               O_NO_WHOLE_GPU } bench_opt;
 static const cli_option opts[] = {
     [O_INSTR] = {"--instr", "NAME|all", "the instructions to time (default all)"},
+    [O_BACKEND] = {"--backend", "gpu:all|gpu:I,J,..", "every GPU named times the instructions, one worker each: "
+                                                      "FILE.gpuN.json each, FILE the fleet record (needs --out)"},
     [O_DEVICE] = {"--device", "N", "the CUDA device", 0, 64},
     [O_OUT] = {"--out", "FILE", "write the record to FILE (must not exist, unless --force)"},
     [O_FORCE] = {"--force", NULL, "replace --out FILE"},
@@ -45,6 +50,7 @@ static int parse(int argc, char **argv, bench_args *a)
     while (cli_next(&sc))
         switch ((bench_opt)sc.opt) {
         case O_INSTR: a->instr = sc.val; break;
+        case O_BACKEND: a->backend = sc.val; break;
         case O_DEVICE: a->device = (int)sc.count; break;
         case O_OUT: a->out = sc.val; break;
         case O_FORCE: a->force = true; break;
@@ -63,6 +69,8 @@ static int parse(int argc, char **argv, bench_args *a)
         return sc.status;
     if (strcmp(a->instr, "all") && !tc_instr_by_name(a->instr))
         return cli_unknown_instr("bench", "--instr", a->instr);
+    if (a->backend && !cli_fleet_spec(a->backend))
+        return cli_fail("bench", "--backend %s: bench takes gpu:all or gpu:I,J,.. (one GPU: --device N)", a->backend);
     return -1;
 }
 
@@ -203,6 +211,10 @@ int cmd_bench(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    if (a.backend) {
+        cli_fleet_job j = {"bench", argc, argv, a.backend, a.out, a.instr, false, false, 0, 0};
+        return cli_fleet_run(&j);
+    }
     tc_outdir d = {.fd = -1};
     const char *out_name = NULL;
     if (a.out && (rc = open_out(&a, &d, &out_name)) != TC_EXIT_OK)

@@ -21,8 +21,10 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/fleet.h"
 #include "cli/pool.h"
 #include "oracle/profile.h"
+#include "probes/backend_corpus.h"
 #include "probes/probes.h"
 #include "reports/reports.h"
 
@@ -39,6 +41,7 @@ typedef struct {
     unsigned jobs;
     double tol;               /* timing: relative difference allowed */
     bool model, json, timing;
+    bool cross_gpu;           /* gpu:all: also the same inputs on every GPU, bits compared */
 } regress_args;
 
 typedef struct {
@@ -63,9 +66,10 @@ typedef struct {
 } ctx;
 
 typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
-               O_NO_TIMING, O_JSON } regress_opt;
+               O_NO_TIMING, O_JSON, O_CROSS_GPU } regress_opt;
 static const cli_option opts[] = {
-    [O_BACKEND] = {"--backend", "B", "the backend checked (default gpu; a software backend only with --backend)"},
+    [O_BACKEND] = {"--backend", "B", "the backend checked (default gpu; a software backend only with --backend); "
+                                     "gpu:all or gpu:I,J,..: every GPU checked, one worker each (OUT/fleet.json)"},
     [O_MODEL] = {"--model", NULL, "no GPU: replay the recorded model (model:h100), labelled; proves the pipeline only"},
     [O_PROFILE] = {"--profile", "P", "the baseline fingerprints (default h100: oracle/profiles/h100.profile)"},
     [O_RECORD] = {"--record", "AUDIT.jsonl[.gz]", "the baseline audit record, for SASS and timing "
@@ -80,6 +84,8 @@ static const cli_option opts[] = {
                                       "(default 5)", 0, 100},
     [O_NO_TIMING] = {"--no-timing", NULL, "compare neither SASS nor timing"},
     [O_JSON] = {"--json", NULL, "one JSON object per instruction"},
+    [O_CROSS_GPU] = {"--cross-gpu", NULL, "with gpu:all or gpu:I,J,..: also the same random inputs (COUNT "
+                                          "elements, at most 10^6) on every GPU, the output bits compared"},
 };
 const cli_command cmd_regress_cli = {CMD, "this GPU, driver and toolkit against a baseline audit: exit 0 same, "
                                           "1 a difference (listed), 2 no GPU unless --model",
@@ -109,12 +115,15 @@ static int parse_args(int argc, char **argv, regress_args *a)
         case O_TOL: a->tol = (double)sc.count / 100.0; break;
         case O_NO_TIMING: a->timing = false; break;
         case O_JSON: a->json = true; break;
+        case O_CROSS_GPU: a->cross_gpu = true; break;
         }
     }
     if (sc.status)
         return sc.status;
     if (a->backend && a->model)
         return cli_fail(CMD, "--model and --backend exclude each other (--model is --backend model:h100, said so)");
+    if (a->cross_gpu && !cli_fleet_spec(a->backend))
+        return cli_fail(CMD, "--cross-gpu needs --backend gpu:all or gpu:I,J,.. (several GPUs to compare)");
     return cli_list_check(CMD, "--instr", a->instr, true);
 }
 
@@ -298,6 +307,11 @@ int cmd_regress(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != TC_EXIT_OK)
         return rc;
+    if (cli_fleet_spec(a.backend)) { /* every GPU of the node (cli/fleet.h) */
+        cli_fleet_job j = {CMD, argc, argv, a.backend, a.out, a.instr, false, a.cross_gpu,
+                           a.n < TC_CORPUS_MAX_ELEMS ? a.n : TC_CORPUS_MAX_ELEMS, a.seed};
+        return cli_fleet_run(&j);
+    }
     char err[600], ppath[4200], rpath[4200];
     if (!strcmp(a.record, DEFAULT_RECORD)) /* the default is data beside the binary, not the working folder */
         tc_data_path(DEFAULT_RECORD, rpath, sizeof rpath), a.record = rpath;
@@ -360,7 +374,7 @@ int cmd_regress(int argc, char **argv)
         snprintf(bench, sizeof bench, "%s/bench.json", a.out);
         const char *bv[] = {"bench", "--instr", "all", "--out", bench, "--force", "--no-cublas", "--no-whole-gpu", NULL};
         set_args(&c, 0, bv);
-        tc_pool bp = {1, "timing", item_argv, bench_done, &c};
+        tc_pool bp = {1, "timing", item_argv, bench_done, &c, NULL};
         tc_pool_run(&bp, 1);
         if (c.bench_status != 0 || load_record(a.record, a.out, &base, err, sizeof err) != 0 ||
             tc_record_load_any(bench, &fresh, err, sizeof err) != 0)
@@ -382,7 +396,7 @@ int cmd_regress(int argc, char **argv)
                            "--n", c.args[0], "--hunt-n", c.args[1], "--seed", c.args[2], "--json", NULL};
         set_args(&c, i, v);
     }
-    tc_pool vp = {c.n, "verify", item_argv, verify_done, &c};
+    tc_pool vp = {c.n, "verify", item_argv, verify_done, &c, NULL};
     if (tc_pool_run(&vp, jobs) != 0) {
         status = cli_fail(CMD, "stopped: a check could not run (a device error or a bad setting); see above");
         goto done;
@@ -404,7 +418,7 @@ int cmd_regress(int argc, char **argv)
         c.idx[nfail++] = i;
     }
     if (nfail) {
-        tc_pool rp = {nfail, "refit", refit_argv, refit_done, &c};
+        tc_pool rp = {nfail, "refit", refit_argv, refit_done, &c, NULL};
         tc_pool_run(&rp, jobs);
     }
     size_t ndiff = 0;

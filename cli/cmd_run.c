@@ -19,6 +19,7 @@
 #include <mpfr.h>
 
 #include "cli/cli.h"
+#include "cli/fleet.h"
 #include "oracle/oracle.h"
 #include "oracle/value.h"
 #include "probes/backend_corpus.h"
@@ -219,6 +220,15 @@ static int for_each(tc_backend *b, const run_opts *o, int (*fn)(tc_backend *, co
 {
     size_t n;
     const tc_instr *cat = tc_catalogue(&n);
+    if (strchr(o->instr, ',')) { /* NAME,NAME..: each as if named alone, in catalogue order (checked by cli_list_check) */
+        int worst = TC_EXIT_OK;
+        for (size_t i = 0; i < n && worst != TC_EXIT_USAGE; i++)
+            if (cli_instr_selected(o->instr, cat[i].name)) {
+                int rc = fn(b, &cat[i], o);
+                worst = rc > worst ? rc : worst;
+            }
+        return worst;
+    }
     if (strcmp(o->instr, "all") != 0) {
         const tc_instr *ins = tc_instr_by_name(o->instr);
         if (!ins)
@@ -358,8 +368,8 @@ static int layout_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
 
 typedef enum { O_BACKEND, O_INSTR, O_A, O_B, O_C, O_RANDOM, O_CHAIN, O_CVT, O_SEED, O_CHECK_LAYOUT, O_JSON } run_opt;
 static const cli_option opts[] = {
-    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded model " CLI_RECORDED_MODEL ", said so)"},
-    [O_INSTR] = {"--instr", "NAME", "the instruction (tcscope list); all with --random or --check-layout"},
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded model " CLI_RECORDED_MODEL ", said so); with --random, gpu:all or gpu:I,J,..: the same inputs on every GPU, their bits compared (a fleet record on stdout)"},
+    [O_INSTR] = {"--instr", "NAME", "the instruction (tcscope list); all, or NAME,NAME.., with --random or --check-layout"},
     [O_A] = {"--a", "V,..", "one element: A's K values (decimal, hex float, inf, nan, bits:0x..)"},
     [O_B] = {"--b", "V,..", "one element: B's K values"},
     [O_C] = {"--c", "V", "one element: the accumulator C"},
@@ -432,12 +442,20 @@ int cmd_run(int argc, char **argv)
     bool one = !o.random && !o.check_layout;
     if (one && (!o.a || !o.b || !o.c))
         return cli_fail(CMD, "--a, --b and --c are required (or --random N, or --check-layout)");
-    if (one && !strcmp(o.instr, "all"))
-        return cli_fail(CMD, "--instr all needs --random N or --check-layout");
+    if (one && (!strcmp(o.instr, "all") || strchr(o.instr, ',')))
+        return cli_fail(CMD, "--instr %s needs --random N or --check-layout", o.instr);
+    if (strchr(o.instr, ',') && cli_list_check(CMD, "--instr", o.instr, true))
+        return TC_EXIT_USAGE;
     if (one && !tc_instr_by_name(o.instr))
         return cli_unknown_instr(CMD, "--instr", o.instr);
     if (one && tc_instr_by_name(o.instr)->k > MAX_K)
         return cli_fail(CMD, "k too large");
+    if (cli_fleet_spec(o.backend)) { /* every GPU of the node, the same inputs on each (cli/fleet.h) */
+        if (!o.random || o.chain || o.check_layout)
+            return cli_fail(CMD, "--backend %s runs --random N only (no --chain, no --check-layout)", o.backend);
+        cli_fleet_job j = {CMD, argc, argv, o.backend, NULL, o.instr, false, false, 0, 0};
+        return cli_fleet_run(&j);
+    }
     tc_backend *b = cli_backend_open(CMD, o.backend, NULL);
     if (!b)
         return TC_EXIT_USAGE;

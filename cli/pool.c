@@ -61,7 +61,7 @@ static int start(const tc_pool *p, size_t item, child *c, const char *exe)
     if (argv) {
         argv[0] = "tcscope";
         memcpy(argv + 1, args, na * sizeof *argv);
-        rc = posix_spawn(&c->pid, exe, &fa, NULL, argv, environ);
+        rc = posix_spawn(&c->pid, exe, &fa, NULL, argv, p->envp_of ? p->envp_of(p->ctx, item) : environ);
         free(argv);
     }
     posix_spawn_file_actions_destroy(&fa);

@@ -18,6 +18,9 @@ typedef struct {
      * it wrote on stdout, its wall time. Returns false to start no more. */
     bool (*done)(void *ctx, size_t i, int status, const char *out, double secs);
     void *ctx;
+    /* Optional: the environment of item i's child (NULL-ended; NULL: this
+     * process's). cli/fleet.c pins each child to one GPU this way. */
+    char **(*envp_of)(void *ctx, size_t i);
 } tc_pool;
 
 /* Runs the items in order of i. Returns how many were never started (after

@@ -29,6 +29,7 @@ struct tc_backend {
     unsigned long long batches;     /* tc_backend_mma and tc_backend_chain calls so far */
     unsigned long long fault_after; /* TCSCOPE_FAULT_AFTER: this batch fails (0: never) */
     char fault[320];                /* a device error: sticky, every later batch refuses */
+    bool flip;                      /* TCSCOPE_FLIP_BIT: every batch's D[0] has bit 0 flipped */
     tc_backend_fn fn;       /* BK_FN */
     void *fn_ctx;
 };
@@ -168,6 +169,11 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
         free(b);
         return NULL;
     }
+    /* TCSCOPE_FLIP_BIT=1 (test hook, as TCSCOPE_FAULT_AFTER): a device that
+     * answers one bit differently, so that the cross-GPU comparison of
+     * cli/fleet.c can be shown to find it without a GPU. */
+    const char *flip = getenv("TCSCOPE_FLIP_BIT");
+    b->flip = flip && !strcmp(flip, "1");
     int dev;
     if (!strcmp(spec, "exact")) {
         b->kind = BK_EXACT;
@@ -393,6 +399,8 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
         rc = software_mma_sparse(b->kind == BK_MODEL ? model_of(b, ins, why, sizeof why) : NULL, ins, ntiles, A,
                                  B, C, D, err, errlen);
         free(zeros);
+        if (rc == 0 && b->flip && ntiles)
+            D[0] ^= 1;
         return rc;
     }
     switch (b->kind) {
@@ -413,6 +421,8 @@ int tc_backend_mma(tc_backend *b, const tc_instr *ins, size_t ntiles, const uint
         break;
     }
     free(zeros);
+    if (rc == 0 && b->flip && ntiles)
+        D[0] ^= 1;
     return rc;
 }
 

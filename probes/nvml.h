@@ -47,4 +47,13 @@ void tc_nvml_sample_stop(tc_nvml_sampler *s, tc_nvml_summary *out);
 /* Names of the bits set in a throttle mask, comma separated ("sw_power_cap,hw_slowdown"). */
 void tc_nvml_throttle_names(uint64_t mask, char *buf, size_t len);
 
+/* The GPUs of this machine as NVML numbers them (PCI bus order, the order
+ * of nvidia-smi and of CUDA under CUDA_DEVICE_ORDER=PCI_BUS_ID): up to max
+ * of them into out. The count, or -1 when NVML is not there (why says so). */
+typedef struct {
+    char name[96];
+    char uuid[96];            /* "GPU-8c1f..." */
+} tc_nvml_gpu;
+int tc_nvml_gpus(tc_nvml_gpu *out, int max, char *why, size_t whylen);
+
 #endif

@@ -1,0 +1,388 @@
+/* cli/fleet.h: the workers (one per GPU, at once, cli/pool.h), then the
+ * fleet record: per-GPU fields, the cross-GPU comparison of the output bits
+ * (reports/fleet.h) and the spread of the timing across GPUs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "cli/fleet.h"
+#include "cli/fleet_run.h"
+#include "cli/pool.h"
+#include "probes/probes.h"
+#include "reports/reports.h"
+
+/* Options a worker gets from the fleet instead of from the command line. */
+static bool dropped(const cli_fleet_job *j, const char *arg, bool *has_value)
+{
+    static const char *const with_value[] = {"--backend", "--out", "--device", "--instr"};
+    static const char *const flags[] = {"--cross-gpu", "--json"};
+    for (int k = 0; k < 4; k++) {
+        size_t len = strlen(with_value[k]);
+        if (k == 3 && !j->split)
+            continue;
+        if (!strncmp(arg, with_value[k], len) && (!arg[len] || arg[len] == '=')) {
+            *has_value = !arg[len];
+            return true;
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        if (!strcmp(arg, flags[k]) && (k == 0 || !strcmp(j->cmd, "regress"))) {
+            *has_value = false;
+            return true;
+        }
+    return false;
+}
+
+/* The command's arguments minus the dropped ones, plus extra (NULL-ended). */
+static char **worker_argv(const cli_fleet_job *j, char *const *extra)
+{
+    size_t ne = 0;
+    while (extra[ne])
+        ne++;
+    char **v = calloc((size_t)j->argc + ne + 1, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t k = 0;
+    for (int i = 0; i < j->argc; i++) {
+        bool val;
+        if (i > 0 && dropped(j, j->argv[i], &val)) {
+            i += val;
+            continue;
+        }
+        v[k++] = j->argv[i];
+    }
+    memcpy(v + k, extra, ne * sizeof *v);
+    return v;
+}
+
+static char **pool_argv(void *ctx, size_t q)
+{
+    fleet *f = ctx;
+    return f->argv[f->idx[q]];
+}
+
+static char **pool_env(void *ctx, size_t q)
+{
+    fleet *f = ctx;
+    return f->env[f->idx[q]];
+}
+
+static bool pool_done(void *ctx, size_t q, int status, const char *out, double secs)
+{
+    fleet *f = ctx;
+    size_t i = f->idx[q];
+    f->status[i] = status;
+    f->secs[i] = secs;
+    free(f->out[i]);
+    f->out[i] = strdup(out);
+    if (status != TC_EXIT_OK && status != TC_EXIT_DIFF)
+        fprintf(stderr, "tcscope %s: GPU %d failed: its worker exited with %d; the other GPUs go on\n", f->j->cmd,
+                f->g[i].index, status);
+    return true; /* one GPU's failure stops no other */
+}
+
+/* One worker per GPU that has work (ok[i]), all at once. */
+static void run_phase(fleet *f, const char *label, const bool *ok)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (ok[i])
+            f->idx[m++] = i;
+    tc_pool p = {m, label, pool_argv, pool_done, f, pool_env};
+    if (m && tc_pool_run(&p, (unsigned)m) != 0)
+        for (size_t q = 0; q < m; q++)
+            if (f->status[f->idx[q]] < 0)
+                f->status[f->idx[q]] = 127; /* never started (the pool said why) */
+}
+
+static int mkdir_p(const char *path)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *s = '/';
+        }
+    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* audit: the selected instructions dealt out round-robin, one share per GPU. */
+static int share_out(fleet *f)
+{
+    size_t n;
+    const tc_instr *cat = tc_catalogue(&n);
+    size_t got = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!cli_instr_selected(f->j->instr, cat[i].name))
+            continue;
+        char **s = &f->instrs[got++ % f->n];
+        size_t have = *s ? strlen(*s) : 0;
+        char *t = realloc(*s, have + strlen(cat[i].name) + 2);
+        if (!t)
+            return cli_fail(f->j->cmd, "out of memory");
+        snprintf(t + have, strlen(cat[i].name) + 2, "%s%s", have ? "," : "", cat[i].name);
+        *s = t;
+    }
+    return got ? TC_EXIT_OK : cli_fail(f->j->cmd, "no instruction selected by --instr %s", f->j->instr);
+}
+
+/* The worker's command line for GPU i (phase 0: the command itself). */
+static int build_phase0(fleet *f, size_t i)
+{
+    const cli_fleet_job *j = f->j;
+    const char *be = f->g[i].fake ? CLI_RECORDED_MODEL : "gpu:0";
+    char *extra[12] = {"--backend", (char *)be};
+    int k = 2;
+    if (!strcmp(j->cmd, "bench")) {
+        extra[0] = "--device", extra[1] = "0"; /* bench times the one GPU the worker sees */
+        snprintf(f->path[i], sizeof f->path[i], "%s.gpu%d.json", j->out, f->g[i].index);
+        extra[k++] = "--out", extra[k++] = f->path[i], extra[k++] = "--force";
+    } else if (j->out) {
+        snprintf(f->path[i], sizeof f->path[i], "%s/gpu%d", j->out, f->g[i].index);
+        extra[k++] = "--out", extra[k++] = f->path[i];
+    }
+    if (j->split)
+        extra[k++] = "--instr", extra[k++] = f->instrs[i];
+    if (!strcmp(j->cmd, "regress"))
+        extra[k++] = "--json";
+    extra[k] = NULL;
+    f->argv[i] = worker_argv(j, extra);
+    return f->argv[i] ? TC_EXIT_OK : cli_fail(j->cmd, "out of memory");
+}
+
+/* regress --cross-gpu: `run --random` with the same seed on every GPU. */
+static int build_cross(fleet *f, size_t i, char *nbuf, char *sbuf)
+{
+    free(f->argv[i]);
+    char **v = calloc(12, sizeof *v);
+    if (!v)
+        return cli_fail(f->j->cmd, "out of memory");
+    char *w[] = {"run", "--backend", f->g[i].fake ? CLI_RECORDED_MODEL : "gpu:0", "--instr", (char *)f->j->instr,
+                 "--random", nbuf, "--seed", sbuf, NULL};
+    memcpy(v, w, sizeof w);
+    f->argv[i] = v;
+    return TC_EXIT_OK;
+}
+
+/* audit: the finished GPUs' output folders merged into --out (audit --merge). */
+typedef struct {
+    char **argv;
+    int status;
+    char *out;
+} merge_child;
+
+static char **merge_argv(void *ctx, size_t q)
+{
+    (void)q;
+    return ((merge_child *)ctx)->argv;
+}
+
+static bool merge_done(void *ctx, size_t q, int status, const char *out, double secs)
+{
+    merge_child *m = ctx;
+    (void)q, (void)secs;
+    m->status = status;
+    m->out = strdup(out);
+    return true;
+}
+
+static int merge_audits(fleet *f, json_t *rec)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < f->n; i++)
+        len += strlen(f->path[i]) + 1;
+    char *list = calloc(len, 1);
+    if (!list)
+        return cli_fail(f->j->cmd, "out of memory");
+    for (size_t i = 0; i < f->n; i++)
+        if (f->status[i] == TC_EXIT_OK || f->status[i] == TC_EXIT_DIFF)
+            strcat(strcat(list, list[0] ? "," : ""), f->path[i]);
+    int rc = TC_EXIT_OK;
+    json_object_set_new(rec, "merged_record", json_null());
+    if (list[0]) {
+        char *v[] = {"audit", "--merge", list, "--out", (char *)f->j->out, "--force", NULL};
+        merge_child m = {v, -1, NULL};
+        tc_pool p = {1, "merge", merge_argv, merge_done, &m, NULL};
+        tc_pool_run(&p, 1);
+        if (m.out)
+            fputs(m.out, stdout);
+        free(m.out);
+        rc = m.status == TC_EXIT_OK || m.status == TC_EXIT_DIFF ? TC_EXIT_OK : TC_EXIT_USAGE;
+        char path[4300];
+        snprintf(path, sizeof path, "%s/audit.jsonl", f->j->out);
+        if (rc == TC_EXIT_OK)
+            json_object_set_new(rec, "merged_record", json_string(path));
+        else
+            cli_warn(f->j->cmd, "audit --merge of the GPUs' folders exited with %d", m.status);
+    }
+    free(list);
+    return rc;
+}
+
+static void fleet_free(fleet *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        if (f->argv)
+            free(f->argv[i]);
+        if (f->env)
+            cli_fleet_env_free(f->env[i]);
+        if (f->out)
+            free(f->out[i]);
+        if (f->instrs)
+            free(f->instrs[i]);
+    }
+    free(f->argv), free(f->env), free(f->path), free(f->instrs), free(f->status), free(f->secs), free(f->out);
+    free(f->idx), free(f->g);
+}
+
+int cli_fleet_run(const cli_fleet_job *j)
+{
+    fleet f = {.j = j};
+    f.n = cli_fleet_gpus(j->cmd, j->spec, &f.g);
+    if (!f.n)
+        return TC_EXIT_USAGE;
+    if (!strcmp(j->cmd, "bench") && !j->out) {
+        free(f.g);
+        return cli_fail(j->cmd, "--backend %s needs --out FILE: the fleet record, each GPU's record beside it "
+                                "(FILE.gpuN.json)", j->spec);
+    }
+    size_t n = f.n;
+    f.argv = calloc(n, sizeof *f.argv), f.env = calloc(n, sizeof *f.env), f.path = calloc(n, sizeof *f.path);
+    f.status = calloc(n, sizeof *f.status), f.secs = calloc(n, sizeof *f.secs), f.out = calloc(n, sizeof *f.out);
+    f.idx = calloc(n, sizeof *f.idx), f.instrs = j->split ? calloc(n, sizeof *f.instrs) : NULL;
+    int *st0 = calloc(n, sizeof *st0), *st1 = j->cross ? calloc(n, sizeof *st1) : NULL;
+    bool *ok = calloc(n, sizeof *ok);
+    double *secs0 = NULL; /* the command's wall time per GPU, before the cross-GPU run */
+    json_t *rec = NULL, *results = json_array(), *cross = NULL, *spread = NULL;
+    int rc = TC_EXIT_OK;
+    if (!f.argv || !f.env || !f.path || !f.status || !f.secs || !f.out || !f.idx || (j->split && !f.instrs) ||
+        !st0 || (j->cross && !st1) || !ok) {
+        rc = cli_fail(j->cmd, "out of memory");
+        goto done;
+    }
+    if (j->out && strcmp(j->cmd, "bench") && mkdir_p(j->out) != 0) {
+        rc = cli_fail(j->cmd, "--out %s: %s", j->out, strerror(errno));
+        goto done;
+    }
+    if (j->split && (rc = share_out(&f)) != TC_EXIT_OK)
+        goto done;
+    bool fake = f.g[0].fake;
+    for (size_t i = 0; i < n; i++) {
+        f.status[i] = -1;
+        ok[i] = !j->split || f.instrs[i];
+        if ((f.env[i] = cli_fleet_env(&f.g[i])) == NULL || (ok[i] && (rc = build_phase0(&f, i)) != TC_EXIT_OK)) {
+            rc = cli_fail(j->cmd, "out of memory");
+            goto done;
+        }
+    }
+    bool is_run = !strcmp(j->cmd, "run");
+    FILE *say = is_run ? stderr : stdout;
+    fprintf(say, "# tcscope %s on %zu GPUs, one worker each%s\n", j->cmd, n,
+            fake ? "  [TEST HOOK TCSCOPE_FAKE_GPUS: fake GPUs running the recorded model, NOT HARDWARE]" : "");
+    fflush(say);
+    run_phase(&f, j->cmd, ok);
+    memcpy(st0, f.status, n * sizeof *st0);
+    secs0 = malloc(n * sizeof *secs0 + 1);
+    if (!secs0) {
+        rc = cli_fail(j->cmd, "out of memory");
+        goto done;
+    }
+    memcpy(secs0, f.secs, n * sizeof *secs0);
+    for (size_t i = 0; !strcmp(j->cmd, "regress") && i < n; i++)
+        json_array_append_new(results, fleet_regress_results(f.out[i]));
+    if (is_run)
+        cross = fleet_compare_bits(&f, ok), memcpy(st0, f.status, n * sizeof *st0);
+    if (j->cross) {
+        char nbuf[32], sbuf[32];
+        snprintf(nbuf, sizeof nbuf, "%zu", j->cross_n);
+        snprintf(sbuf, sizeof sbuf, "0x%llx", (unsigned long long)j->cross_seed);
+        for (size_t i = 0; i < n; i++) {
+            f.status[i] = -1;
+            if ((rc = build_cross(&f, i, nbuf, sbuf)) != TC_EXIT_OK)
+                goto done;
+            ok[i] = true;
+        }
+        run_phase(&f, "cross-gpu", ok);
+        cross = fleet_compare_bits(&f, ok);
+        memcpy(st1, f.status, n * sizeof *st1);
+        for (size_t i = 0; i < n; i++) /* the command's wall time per GPU, then the cross-GPU run's */
+            f.secs[i] += secs0[i];
+    }
+    bool timed = !strcmp(j->cmd, "bench") || !strcmp(j->cmd, "regress");
+    if (timed) {
+        memcpy(f.status, st0, n * sizeof *st0);
+        spread = fleet_timing_spread(&f, !strcmp(j->cmd, "regress"));
+        if (!json_array_size(spread)) /* no GPU timed anything (the model has no timing) */
+            json_decref(spread), spread = NULL;
+    }
+    rec = json_pack("{s:s, s:i, s:s, s:b, s:o}", "record", "tcscope-fleet", "version", 1, "tcscope_version",
+                    tc_version(), "fake_gpus", fake, "command", json_string(""));
+    char *line = tc_run_command_line(j->argc, j->argv);
+    json_object_set_new(rec, "command", json_string(line ? line : ""));
+    free(line);
+    json_t *gpus = json_array(), *bad = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *o = fleet_gpu_fields(&f, i, st0[i], "the worker");
+        if (st1) {
+            json_object_set_new(o, "cross_gpu_exit", st1[i] < 0 ? json_null() : json_integer(st1[i]));
+            if (fleet_failed(st1[i]) && !json_object_get(o, "failed"))
+                json_object_set_new(o, "failed", json_string("its run --random for the cross-GPU comparison failed"));
+            if (fleet_failed(st1[i]))
+                json_object_set_new(o, "ok", json_false());
+        }
+        if (!strcmp(j->cmd, "regress"))
+            json_object_set(o, "results", json_array_get(results, i));
+        if (!json_is_true(json_object_get(o, "ok")) && st0[i] >= 0)
+            json_array_append_new(bad, json_integer(f.g[i].index));
+        json_array_append_new(gpus, o);
+    }
+    json_object_set_new(rec, "gpus", gpus);
+    json_object_set_new(rec, "failed_gpus", bad);
+    json_object_set_new(rec, "cross_gpu", cross ? json_incref(cross) : json_null());
+    if (j->cross)
+        json_object_set_new(rec, "cross_gpu_inputs", json_pack("{s:s, s:I, s:s}", "instr", j->instr, "elements",
+                                                               (json_int_t)j->cross_n, "command", "run --random"));
+    json_object_set_new(rec, "timing_spread", spread ? json_incref(spread) : json_null());
+    if (j->split)
+        merge_audits(&f, rec);
+    fleet_summary(say, &f, st0, st1, cross, spread);
+    /* the record: beside the GPUs' outputs; run's on stdout */
+    char path[4300];
+    if (is_run)
+        path[0] = '\0';
+    else
+        snprintf(path, sizeof path, strcmp(j->cmd, "bench") ? "%s/fleet.json" : "%s", j->out);
+    if (path[0] ? json_dump_file(rec, path, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0
+                : json_dumpf(rec, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
+        rc = cli_fail(j->cmd, "%s: cannot write the fleet record", path[0] ? path : "stdout");
+        goto done;
+    }
+    if (is_run)
+        putchar('\n');
+    else
+        printf("# fleet record: %s\n", path);
+    /* the exit: a failed GPU, else a difference, else 0 */
+    bool any_failed = json_array_size(bad) > 0, diff = false;
+    size_t k;
+    json_t *c;
+    for (size_t i = 0; i < n; i++)
+        diff = diff || st0[i] == TC_EXIT_DIFF || (st1 && st1[i] == TC_EXIT_DIFF);
+    json_array_foreach(cross, k, c) diff = diff || json_is_false(json_object_get(c, "same"));
+    rc = any_failed ? TC_EXIT_USAGE : diff ? TC_EXIT_DIFF : TC_EXIT_OK;
+    if (any_failed)
+        fprintf(stderr, "tcscope %s: %zu of %zu GPUs failed (failed_gpus in the fleet record); exit 2\n", j->cmd,
+                json_array_size(bad), n);
+done:
+    json_decref(rec), json_decref(results), json_decref(cross), json_decref(spread);
+    free(st0), free(st1), free(ok), free(secs0);
+    fleet_free(&f);
+    return rc;
+}
