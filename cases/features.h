@@ -58,5 +58,10 @@ const char *tc_feature_heading(const char *feature);
  * behaviours shown consistently as short words ("keeps", "flushes", "RZ-like"),
  * else "as reference" (every case gave the reference) or "K of N differ". */
 void tc_feature_words(const tc_feature_summary *s, char *buf, size_t len);
+/* Writes the instruction x feature matrix of the summaries (grouped by
+ * instruction, as run_files collects them): one column per feature in order
+ * of first appearance, "-" where a feature was not tested; wgmma shapes that
+ * differ only in N and agree in every cell share a row (cases/features_matrix.c). */
+void tc_features_write_matrix(const tc_feature_summary *all, size_t n, FILE *f);
 
 #endif

@@ -206,52 +206,15 @@ static void print_summary(const tc_feature_summary *s, const cases_opts *o)
     putchar('\n');
 }
 
-/* The default text: one row per instruction, one column per feature (in
- * order of first appearance), each cell what tc_feature_words says. */
+/* The default text: the matrix under a line that says how to read it. */
 static void print_matrix(const tc_feature_summary *all, size_t n, const char *backend)
 {
-    const char *feat[64];
-    size_t nf = 0, wname = strlen("instruction"), wcol[64];
-    for (size_t i = 0; i < n; i++) {
-        size_t f = 0;
-        while (f < nf && strcmp(feat[f], all[i].feature))
-            f++;
-        if (f == nf && nf < 64) {
-            feat[nf] = all[i].feature;
-            wcol[nf++] = strlen(tc_feature_heading(all[i].feature));
-        }
-        char w[512];
-        tc_feature_words(&all[i], w, sizeof w);
-        if (f < nf && strlen(w) > wcol[f])
-            wcol[f] = strlen(w);
-        if (strlen(all[i].ins->name) > wname)
-            wname = strlen(all[i].ins->name);
-    }
     if (!n)
         return;
     printf("Behaviour by instruction and feature on %s (each cell: what every case of the feature\n"
            "showed; \"as reference\": every case gave the reference result; -: not tested; -v: every case)\n\n",
            backend);
-    printf("%-*s", (int)wname, "instruction");
-    for (size_t f = 0; f < nf; f++)
-        printf("  %-*s", (int)wcol[f], tc_feature_heading(feat[f]));
-    putchar('\n');
-    for (size_t i = 0; i < n;) {
-        const tc_instr *ins = all[i].ins;
-        size_t end = i;
-        while (end < n && all[end].ins == ins)
-            end++;
-        printf("%-*s", (int)wname, ins->name);
-        for (size_t f = 0; f < nf; f++) {
-            char w[512] = "-";
-            for (size_t j = i; j < end; j++)
-                if (!strcmp(all[j].feature, feat[f]))
-                    tc_feature_words(&all[j], w, sizeof w);
-            printf("  %-*s", (int)wcol[f], w);
-        }
-        putchar('\n');
-        i = end;
-    }
+    tc_features_write_matrix(all, n, stdout);
     putchar('\n');
 }
 

@@ -260,6 +260,36 @@ static void matrix_words_say_the_behaviour(void **state)
     assert_string_equal(tc_feature_heading("my-feature"), "my-feature");
 }
 
+/* The matrix: a column per feature, "-" where one was not tested, and wgmma
+ * shapes that differ only in N share a row only when every cell agrees. */
+static void matrix_rows_and_columns(void **state)
+{
+    static const tc_instr w8 = {.name = "wgmma.m64n8k16.f32.f16.f16"}, w16 = {.name = "wgmma.m64n16k16.f32.f16.f16"},
+                          w32 = {.name = "wgmma.m64n32k16.f32.f16.f16"}, m = {.name = "mma.m16n8k16.f32.f16.f16.f32"};
+    tc_feature_summary s[] = {
+        {.feature = "monotonicity", .ins = &m, .ncases = 1},
+        {.feature = "monotonicity", .ins = &w8, .ncases = 1, .nfail = 1},
+        {.feature = "rounding", .ins = &w8, .ncases = 1, .common = {"toward zero"}, .ncommon = 1},
+        {.feature = "monotonicity", .ins = &w16, .ncases = 1, .nfail = 1},
+        {.feature = "rounding", .ins = &w16, .ncases = 1, .common = {"toward zero"}, .ncommon = 1},
+        {.feature = "monotonicity", .ins = &w32, .ncases = 1}, /* differs from n8 and n16 */
+        {.feature = "rounding", .ins = &w32, .ncases = 1, .common = {"toward zero"}, .ncommon = 1},
+    };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tc_features_write_matrix(s, sizeof s / sizeof s[0], f);
+    fclose(f);
+    /* the name column as wide as its longest entry, then two blanks */
+    const char *want = "instruction                        monotone      rounding\n"
+                       "mma.m16n8k16.f32.f16.f16.f32       monotone      -\n"
+                       "wgmma.m64nNk16.f32.f16.f16 N=8,16  not monotone  RZ-like\n"
+                       "wgmma.m64n32k16.f32.f16.f16        monotone      RZ-like\n";
+    if (strcmp(buf, want))
+        fail_msg("matrix:\n%s\nwant:\n%s", buf, want);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +299,7 @@ int main(void)
         cmocka_unit_test(truncating_core_fails_where_it_should),
         cmocka_unit_test(summary_levels_stop_at_first_failure),
         cmocka_unit_test(matrix_words_say_the_behaviour),
+        cmocka_unit_test(matrix_rows_and_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
