@@ -59,7 +59,11 @@ CUDA_DEF  = -DTC_HAVE_CUDA=0
 CUDA_LIBS =
 endif
 
-OPT_OBJ  = $(LIB_SRC:%.c=build/opt/%.o) $(CU_SRC:%.cu=build/opt/%.cu.o)
+# The CUDA objects come first, largest source first: nvcc is most of a fresh
+# build's time, so under -j the longest compiles start at once and the C
+# files fill the other cores (each .cu is compiled once, for build/opt only).
+CU_OBJ   = $(patsubst %.cu,build/opt/%.cu.o,$(if $(CU_SRC),$(shell ls -S $(CU_SRC))))
+OPT_OBJ  = $(CU_OBJ) $(LIB_SRC:%.c=build/opt/%.o)
 SAN_OBJ  = $(LIB_SRC:%.c=build/san/%.o)
 
 .PHONY: all test test-run bench audit audit-run exhaustive clean deps
@@ -87,7 +91,8 @@ build/opt/libtcscope.a: $(OPT_OBJ)
 build/san/libtcscope.a: $(SAN_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
-build/tcscope: $(CLI_SRC:%.c=build/opt/%.o) build/opt/libtcscope.a
+# The library first: under -j its nvcc compiles start before the CLI's C files.
+build/tcscope: build/opt/libtcscope.a $(CLI_SRC:%.c=build/opt/%.o)
 	$(CC) $(OPTFLAGS) -o $@ $(filter %.o,$^) build/opt/libtcscope.a $(CUDA_LIBS) $(LDLIBS)
 
 build/san/tcscope: $(CLI_SRC:%.c=build/san/%.o) build/san/libtcscope.a
@@ -111,9 +116,12 @@ TESTS_SAN = $(TEST_SRC:tests/%.c=build/san/tests/%)
 TESTS_OPT = $(TEST_SRC:tests/%.c=build/opt/tests/%)
 BENCHES   = $(BENCH_SRC:tests/%.c=build/opt/bench/%)
 
-# The CLI tests call build/tcscope and build/san/tcscope.
+# The CLI tests call build/tcscope and build/san/tcscope. The build runs on
+# all cores (JOBS) unless make was given its own -j; the tests still run one
+# program at a time (tests/run-tests).
+TEST_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 test: deps
-	@$(MAKE) --no-print-directory test-run
+	@$(MAKE) --no-print-directory $(TEST_JOBS) test-run
 test-run: build/tcscope build/san/tcscope $(TESTS_SAN) $(TESTS_OPT)
 	@tests/run-tests $(TESTS_SAN) $(TESTS_OPT)
 

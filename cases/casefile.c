@@ -292,10 +292,11 @@ static bool set_key(parser *p, tc_case *c, seen_keys *seen, const char *key, cha
         ONCE(col);
         c->col_line = p->line;
         return parse_int(p, "col", val, 0, 255, &c->col);
-    } else if (!strcmp(key, "expect")) {
+    } else if (!strcmp(key, "expect") || !strcmp(key, "reference")) {
         tc_outcome o;
         if (!parse_outcome(p, val, &o))
             return false;
+        o.reference = key[0] == 'r';
         c->expect = xrealloc(c->expect, sizeof *c->expect * (c->nexpect + 1));
         c->expect[c->nexpect++] = o;
     } else if (!strcmp(key, "vary")) {
@@ -311,7 +312,7 @@ static bool set_key(parser *p, tc_case *c, seen_keys *seen, const char *key, cha
         return parse_int(p, "level", val, 0, 100000, &c->level);
     } else
         return fail_at(p, p->line,
-                       "unknown key '%s' (instr, probes, a, b, c, row, col, expect, vary, feature, level)",
+                       "unknown key '%s' (instr, probes, a, b, c, row, col, expect, reference, vary, feature, level)",
                        key);
     return true;
 #undef ONCE

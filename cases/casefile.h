@@ -14,6 +14,7 @@
  *   expect = exact [MODE]           D equals the correctly rounded result (rne)
  *   expect = V | nan                D equals V (exact value, sign of zero too)
  *   expect = invariant | monotone   across the variants of `vary`
+ *   reference = OUTCOME             like expect, but a departure is a finding (exit 0)
  *   if OUTCOME -> "behaviour"       alternatives: each that matches is reported
  *   vary   = permutations N | tiles N | runs N | a[I] V | b[I] V | c V
  *   feature = NAME    level = N     groups cases for per-instruction summaries
@@ -61,6 +62,9 @@ typedef struct {
     tc_round mode;     /* TC_OUT_EXACT */
     char *value;       /* TC_OUT_VALUE: the author's text */
     char *label;       /* alternatives: the behaviour it indicates; NULL for expect */
+    bool reference;    /* `reference =`: judged like expect, but a departure is a finding
+                        * (how the hardware differs from the yardstick), not a failed
+                        * expectation: tcscope cases exits 1 only for the latter */
     int line;
 } tc_outcome;
 
@@ -164,6 +168,7 @@ typedef struct {
     size_t ndistinct;          /* distinct D bit patterns among them */
     tc_verdict verdict;        /* INFO: no expectation, only alternatives (or none) */
     char failed[192];          /* the first expectation that did not hold, "" if none */
+    bool expect_failed;        /* an `expect` (not a `reference`) did not hold */
     const char *matched[TC_CASE_MAX_MATCH]; /* labels of the alternatives that matched */
     int nmatched;
     bool unrecognised;         /* alternatives given, none matched */

@@ -269,7 +269,7 @@ void tc_case_write(const tc_case *c, FILE *f)
         break;
     }
     for (size_t i = 0; i < c->nexpect; i++) {
-        fputs("expect = ", f);
+        fputs(c->expect[i].reference ? "reference = " : "expect = ", f);
         write_outcome(&c->expect[i], f);
         fputc('\n', f);
     }

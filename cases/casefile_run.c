@@ -227,6 +227,7 @@ static void judge(const tc_case *c, const tc_instr *ins, const tile_spec *tiles,
     }
     r->verdict = c->nexpect ? TC_VERDICT_PASS : TC_VERDICT_INFO;
     r->failed[0] = '\0';
+    r->expect_failed = false;
     for (size_t i = 0; i < c->nexpect && r->verdict == TC_VERDICT_PASS; i++) {
         const tc_outcome *o = &c->expect[i];
         char what[128];
@@ -249,7 +250,8 @@ static void judge(const tc_case *c, const tc_instr *ins, const tile_spec *tiles,
         }
         if (!ok) {
             r->verdict = TC_VERDICT_FAIL;
-            snprintf(r->failed, sizeof r->failed, "expect = %s", what);
+            r->expect_failed = !o->reference;
+            snprintf(r->failed, sizeof r->failed, "%s = %s", o->reference ? "reference" : "expect", what);
         }
     }
     r->nmatched = 0;

@@ -50,4 +50,18 @@ typedef struct {
 size_t tc_features_summarize(const tc_case_result *res, size_t n, tc_feature_summary *out,
                              size_t max);
 
+/* The column heading of a feature in the cases matrix ("subnormal in"); the
+ * feature's own name when it has none. */
+const char *tc_feature_heading(const char *feature);
+/* What one summary says, in a few words for the matrix: levelled features
+ * as "3 extra bits" (">= 5 extra bits" when every level tested holds), the
+ * behaviours shown consistently as short words ("keeps", "flushes", "RZ-like"),
+ * else "as reference" (every case gave the reference) or "K of N differ". */
+void tc_feature_words(const tc_feature_summary *s, char *buf, size_t len);
+/* Writes the instruction x feature matrix of the summaries (grouped by
+ * instruction, as run_files collects them): one column per feature in order
+ * of first appearance, "-" where a feature was not tested; wgmma shapes that
+ * differ only in N and agree in every cell share a row (cases/features_matrix.c). */
+void tc_features_write_matrix(const tc_feature_summary *all, size_t n, FILE *f);
+
 #endif

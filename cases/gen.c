@@ -2,8 +2,9 @@
  *
  * Every value is an exact dyadic m * 2^e chosen from the target's formats:
  * precision p, smallest/largest normal exponents, and the range of products
- * that two normal inputs can make. Expected results are the exact oracle's
- * ("expect = exact rne"); alternatives are computed here by plain integer
+ * that two normal inputs can make. The yardstick is the exact oracle's
+ * ("reference = exact rne": a departure is a finding about the hardware,
+ * not a failed expectation of the user's); alternatives are computed here by plain integer
  * arithmetic from a stated model of the hardware, so a case reports which
  * model the hardware's answer fits.
  */
@@ -216,7 +217,7 @@ static void push_outcome(tc_outcome **list, size_t *n, tc_outcome o)
 
 static void b_expect(builder *b, tc_outcome_kind kind)
 {
-    tc_outcome o = {.kind = kind, .mode = TC_RNE};
+    tc_outcome o = {.kind = kind, .mode = TC_RNE, .reference = true};
     push_outcome(&b->c.expect, &b->c.nexpect, o);
 }
 

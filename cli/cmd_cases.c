@@ -1,10 +1,13 @@
 /* tcscope cases: runs case files on a backend and judges every case; or
  * (--emit FAMILY) prints generated cases as case-file text.
  *
- *   tcscope cases [--backend B] [--instr NAME|SELECTOR|all] [--json] FILE...
+ *   tcscope cases [--backend B] [--instr NAME|SELECTOR|all] [-v] [--strict] [--json] FILE...
  *   tcscope cases --emit FAMILY|fasi2021 [--instr NAME|all]
  *
- * Exit 0 when every expectation holds, 1 when some does not, 2 for bad input
+ * Text: an instruction x feature matrix of behaviour words (-v: every case).
+ * A case that differs from its `reference` is a finding, not a failure:
+ * exit 0 when the run completed, 1 when an `expect` the file states does not
+ * hold (--strict: when any case fails, references included), 2 for bad input
  * (a case file with an error, an unknown instruction or backend).
  */
 #include <stdio.h>
@@ -22,7 +25,7 @@
 
 typedef struct {
     const char *backend, *instr, *emit;
-    bool json;
+    bool json, verbose, strict;
     const char **files;
     int nfiles;
 } cases_opts;
@@ -144,8 +147,10 @@ static void print_result(const tc_case_result *r, const cases_opts *o, const cha
         json_decref(j);
         return;
     }
-    printf("%-4s  %s  on %s  (%s:%d)\n", tc_verdict_name(r->verdict), c->name, ins->name, c->file,
-           c->line);
+    /* a departure from a reference is a finding: "diff", not "fail" */
+    bool finding = r->verdict == TC_VERDICT_FAIL && !r->expect_failed;
+    printf("%-4s  %s  on %s  (%s:%d)\n", finding ? "diff" : tc_verdict_name(r->verdict), c->name,
+           ins->name, c->file, c->line);
     printf("      probes: %s\n", c->probes);
     printf("      D = %s (%s); correctly rounded %s (%s)", d, dv, e, ev);
     if (r->nvariants > 1)
@@ -158,7 +163,7 @@ static void print_result(const tc_case_result *r, const cases_opts *o, const cha
         printf("      last variant: D = %s (%s)\n", l, lv);
     }
     if (r->failed[0])
-        printf("      not as expected: %s\n", r->failed);
+        printf("      %s: %s\n", finding ? "differs from" : "not as expected", r->failed);
     if (r->nmatched) {
         printf("      behaviour: ");
         for (int i = 0; i < r->nmatched; i++)
@@ -189,18 +194,27 @@ static void print_summary(const tc_feature_summary *s, const cases_opts *o)
         json_decref(j);
         return;
     }
-    printf("  %-22s %s (%d/%d)", s->feature, result, s->npass, s->ncases);
-    if (s->levelled) {
-        if (s->level >= s->max_level)
-            printf("  level >= %d (every level up to %d holds)", s->level, s->max_level);
-        else
-            printf("  level %d (level %d fails)", s->level, s->level + 1);
-    }
+    char words[512];
+    tc_feature_words(s, words, sizeof words);
+    printf("  %-22s %-24s %d of %d cases as reference or expected", s->feature, words, s->npass,
+           s->ncases);
     if (s->ncommon) {
-        printf("  shows: ");
+        printf("; shows: ");
         for (int i = 0; i < s->ncommon; i++)
             printf("%s%s", i ? "; " : "", s->common[i]);
     }
+    putchar('\n');
+}
+
+/* The default text: the matrix under a line that says how to read it. */
+static void print_matrix(const tc_feature_summary *all, size_t n, const char *backend)
+{
+    if (!n)
+        return;
+    printf("Behaviour by instruction and feature on %s (each cell: what every case of the feature\n"
+           "showed; \"as reference\": every case gave the reference result; -: not tested; -v: every case)\n\n",
+           backend);
+    tc_features_write_matrix(all, n, stdout);
     putchar('\n');
 }
 
@@ -221,7 +235,9 @@ static int run_files(const cases_opts *o)
     if (!rc && !(be = cli_backend_open(CMD, o->backend, NULL)))
         rc = TC_EXIT_USAGE;
     const char *bname = be ? tc_backend_get_info(be)->backend : ""; /* the one used, named in every output */
-    size_t ncat = 0, total = 0, npass = 0, nfail = 0, ninfo = 0, ninstr = 0;
+    size_t ncat = 0, total = 0, npass = 0, nfail = 0, ninfo = 0, ninstr = 0, nexpfail = 0;
+    tc_feature_summary *all = NULL; /* the matrix's cells, every instruction's */
+    size_t nall = 0, capall = 0;
     const tc_instr *cat = tc_catalogue(&ncat);
     const tc_case **sel = NULL;
     tc_case_result *res = NULL;
@@ -260,22 +276,40 @@ static int run_files(const cases_opts *o)
             break;
         }
         ninstr++;
+        bool detail = o->json || o->verbose;
         for (size_t i = 0; i < n; i++) {
-            print_result(&res[i], o, bname);
+            if (detail)
+                print_result(&res[i], o, bname);
             total++;
             npass += res[i].verdict == TC_VERDICT_PASS;
             nfail += res[i].verdict == TC_VERDICT_FAIL;
             ninfo += res[i].verdict == TC_VERDICT_INFO;
+            nexpfail += res[i].expect_failed;
         }
         tc_feature_summary sum[64];
         size_t ns = tc_features_summarize(res, n, sum, 64);
-        if (ns && !o->json)
+        if (ns && detail && !o->json)
             printf("summary of %s on %s:\n", ins->name, bname);
-        for (size_t s = 0; s < ns; s++)
+        for (size_t s = 0; s < ns && detail; s++)
             print_summary(&sum[s], o);
-        if (ns && !o->json)
+        if (ns && detail && !o->json)
             putchar('\n');
+        if (!detail && nall + ns > capall) {
+            capall = 2 * (nall + ns);
+            tc_feature_summary *grown = realloc(all, capall * sizeof *all);
+            if (!grown) {
+                rc = cli_fail(CMD, "out of memory");
+                break;
+            }
+            all = grown;
+        }
+        if (!detail && ns) {
+            memcpy(all + nall, sum, ns * sizeof *sum);
+            nall += ns;
+        }
     }
+    if (!rc && !o->json && !o->verbose)
+        print_matrix(all, nall, bname);
     if (!rc && total == 0)
         rc = cli_fail(CMD, "no case applies to %s", o->instr ? o->instr : "any instruction");
     if (!rc) {
@@ -292,11 +326,18 @@ static int run_files(const cases_opts *o)
             puts(s);
             free(s);
             json_decref(j);
-        } else
-            printf("%zu cases on %zu instructions (%s): %zu pass, %zu fail, %zu info\n", total,
-                   ninstr, bname, npass, nfail, ninfo);
-        rc = nfail ? TC_EXIT_DIFF : TC_EXIT_OK;
+        } else {
+            printf("%zu cases on %zu instructions (%s): %zu as reference or expected, %zu differ, %zu "
+                   "info; ",
+                   total, ninstr, bname, npass, nfail, ninfo);
+            if (nexpfail)
+                printf("%zu stated expectations (expect =) do not hold\n", nexpfail);
+            else
+                printf("every stated expectation (expect =) holds\n");
+        }
+        rc = (o->strict ? nfail : nexpfail) ? TC_EXIT_DIFF : TC_EXIT_OK;
     }
+    free(all);
     free(sel);
     free(res);
     if (be)
@@ -307,17 +348,22 @@ static int run_files(const cases_opts *o)
     return rc;
 }
 
-typedef enum { O_BACKEND, O_INSTR, O_EMIT, O_JSON } cases_opt;
+typedef enum { O_BACKEND, O_INSTR, O_EMIT, O_VERBOSE, O_V, O_STRICT, O_JSON } cases_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded model " CLI_RECORDED_MODEL ", said so)"},
     [O_INSTR] = {"--instr", "NAME|SELECTOR|all", "only these instructions: a name, a selector (\"mma.*.f32.f16.f16.f32\", \"a=f16 acc=f32\"; cases/library/README) or all"},
     [O_EMIT] = {"--emit", "FAMILY|fasi2021", "print generated cases as case-file text instead (needs --instr)"},
+    [O_VERBOSE] = {"--verbose", NULL, "every case (bits, values, behaviour) and a summary per instruction, instead of the matrix"},
+    [O_V] = {"-v", NULL, "the same as --verbose"},
+    [O_STRICT] = {"--strict", NULL, "exit 1 when any case fails, a departure from a `reference` included"},
     [O_JSON] = {"--json", NULL, "one JSON object per case"},
 };
 const cli_command cmd_cases_cli = {
     "cases", "run case files on a backend and judge every case", "FILE...",
     "Case files: cases/library/README. vary = permutations|tiles|runs N: N 2..4096.\n"
-    "Exit 1 when some expectation does not hold.",
+    "Prints an instruction x feature matrix of behaviour words (-v: every case).\n"
+    "Exit 0 when the run completed: a case that differs from its `reference` is a finding.\n"
+    "Exit 1 when an `expect` written in a case file does not hold (--strict: when any case fails).",
     opts, CLI_NOPTS(opts), false};
 
 int cmd_cases(int argc, char **argv)
@@ -336,6 +382,9 @@ int cmd_cases(int argc, char **argv)
         case O_BACKEND: o.backend = sc.val; break;
         case O_INSTR: o.instr = sc.val; break;
         case O_EMIT: o.emit = sc.val; break;
+        case O_VERBOSE:
+        case O_V: o.verbose = true; break;
+        case O_STRICT: o.strict = true; break;
         case O_JSON: o.json = true; break;
         }
     }
@@ -345,7 +394,7 @@ int cmd_cases(int argc, char **argv)
             rc = o.nfiles ? cli_fail(CMD, "--emit takes no case files") : do_emit(&o);
         else if (o.nfiles == 0)
             rc = cli_fail(CMD, "no case files (usage: tcscope cases [--backend B] [--instr NAME|all] "
-                               "[--json] FILE...)");
+                               "[-v] [--strict] [--json] FILE...)");
         else
             rc = run_files(&o);
     }

@@ -40,7 +40,8 @@ static const char *good =
     "b = 0\n"
     "vary = permutations 8\n"
     "expect = invariant\n"
-    "expect = -0\n";
+    "expect = -0\n"
+    "reference = exact ru\n";
 
 static tc_casefile parse_ok(const char *text)
 {
@@ -98,6 +99,11 @@ static void parses_every_field(void **state)
     assert_int_equal(d->vary.kind, TC_VARY_PERMUTE);
     assert_int_equal(d->vary.count, 8);
     assert_int_equal(d->expect[0].kind, TC_OUT_INVARIANT);
+    assert_false(d->expect[0].reference); /* expect: a failure exits 1 */
+    assert_int_equal(d->nexpect, 3);
+    assert_true(d->expect[2].reference);  /* reference: a departure is a finding */
+    assert_int_equal(d->expect[2].kind, TC_OUT_EXACT);
+    assert_int_equal(d->expect[2].mode, TC_RU);
     assert_int_equal(d->expect[1].kind, TC_OUT_VALUE);
     tc_casefile_free(&cf);
 }
@@ -166,6 +172,7 @@ static void write_then_parse_round_trips(void **state)
         for (size_t e = 0; e < x->nexpect; e++) {
             assert_int_equal(x->expect[e].kind, y->expect[e].kind);
             assert_int_equal(x->expect[e].mode, y->expect[e].mode);
+            assert_int_equal(x->expect[e].reference, y->expect[e].reference);
         }
         assert_int_equal(x->nalt, y->nalt);
         for (size_t e = 0; e < x->nalt; e++)

@@ -253,7 +253,7 @@ static void cli_exit_statuses(void **state)
 {
     char *pass = write_temp(HEAD ONE_PLUS "expect = exact\n");
     char *failing = write_temp(HEAD ONE_PLUS "expect = 0x1p0\n");
-    tc_run_result r = cli("cases --backend exact %s", pass);
+    tc_run_result r = cli("cases -v --backend exact %s", pass);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "pass  t  on " INS));
     assert_non_null(strstr(r.out, "0x3f800001 (0x1.000002p+0)"));
@@ -262,9 +262,14 @@ static void cli_exit_statuses(void **state)
     r = cli("cases --backend exact %s %s", pass, failing);
     assert_int_equal(r.status, 1); /* one passes, one fails: names are unique per file only */
     tc_run_result_free(&r);
-    r = cli("cases --backend exact %s", failing);
+    r = cli("cases --verbose --backend exact %s", failing);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "not as expected: expect = 0x1p0"));
+    tc_run_result_free(&r);
+    r = cli("cases --backend exact %s", failing); /* no -v: no per-case lines */
+    assert_int_equal(r.status, 1);
+    assert_null(strstr(r.out, "probes: x"));
+    assert_non_null(strstr(r.out, "1 stated expectations (expect =) do not hold"));
     tc_run_result_free(&r);
     r = cli("cases --backend nosuch %s", pass);
     assert_int_equal(r.status, 2);
@@ -298,6 +303,41 @@ static void field_is_string(json_t *o, const char *key)
     json_t *v = json_object_get(o, key);
     if (!json_is_string(v))
         fail_msg("field %s is not a string", key);
+}
+
+/* A `reference` that does not hold is a finding: exit 0 (1 under --strict),
+ * "diff" in the per-case text; the matrix names the behaviour in words: the
+ * truncating model rounds toward zero here, the exact backend to nearest. */
+static void reference_departures_are_findings(void **state)
+{
+    char *path = write_temp(HEAD ONE_PLUS "feature = rounding\nreference = exact rne\n"
+                                          "if 0x1p0 -> \"toward zero\"\n"
+                                          "if 0x1.000002p0 -> \"round to nearest, ties to even\"\n");
+    tc_run_result r = cli("cases --backend model:%s %s", profile_path, path);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "probes: x"));
+    const char *row = strstr(r.out, "\n" INS " ");
+    if (!row || !strstr(r.out, "rounding") || !strstr(row, "RZ-like"))
+        fail_msg("no matrix row saying RZ-like:\n%s", r.out);
+    assert_non_null(strstr(r.out, "1 differ"));
+    assert_non_null(strstr(r.out, "every stated expectation (expect =) holds"));
+    tc_run_result_free(&r);
+    r = cli("cases --strict --backend model:%s %s", profile_path, path);
+    assert_int_equal(r.status, 1);
+    tc_run_result_free(&r);
+    r = cli("cases -v --backend model:%s %s", profile_path, path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "diff  t  on " INS));
+    assert_non_null(strstr(r.out, "differs from: reference = exact rne"));
+    tc_run_result_free(&r);
+    r = cli("cases --strict --backend exact %s", path);
+    assert_int_equal(r.status, 0);
+    row = strstr(r.out, "\n" INS " ");
+    if (!row || !strstr(row, "RNE-like"))
+        fail_msg("no matrix row saying RNE-like:\n%s", r.out);
+    tc_run_result_free(&r);
+    unlink(path);
+    free(path);
 }
 
 static void json_has_one_object_per_case(void **state)
@@ -378,6 +418,7 @@ int main(void)
         cmocka_unit_test(tiles_and_runs_are_deterministic),
         cmocka_unit_test(monotone_holds_exactly_fails_when_truncating),
         cmocka_unit_test(cli_exit_statuses),
+        cmocka_unit_test(reference_departures_are_findings),
         cmocka_unit_test(json_has_one_object_per_case),
     };
     return cmocka_run_group_tests(tests, write_profile, remove_profile);
