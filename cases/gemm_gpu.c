@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cases/gemm_internal.h"
+#include "probes/probes.h"
 
 #if TC_HAVE_CUDA
 static int gpu_run(void *ctx, const tc_gemm_path *p, int m, int n, int k, const uint32_t *A, const uint32_t *B,
@@ -26,8 +27,10 @@ int tc_gemm_lib_gpu(tc_gemm_lib *lib, int device, char *err, size_t errlen)
 {
     memset(lib, 0, sizeof *lib);
 #if TC_HAVE_CUDA
-    if (tcg_gemm_device(device, lib->device, sizeof lib->device, &lib->version, err, errlen) != 0)
+    if (tcg_gemm_device(device, lib->device, sizeof lib->device, &lib->version, err, errlen) != 0) {
+        tc_say_no_driver(err, errlen);
         return -1;
+    }
     snprintf(lib->name, sizeof lib->name, "cublaslt");
     lib->run = gpu_run;
     lib->ctx = (void *)(intptr_t)device;

@@ -15,7 +15,10 @@
  * - run test: L at p, small_fp32 (3/4 of an FP32 ulp of L) at q > p: in
  *   one tensor-core accumulator it is cut (FP8: alignment; others: the
  *   accumulator rounds toward zero), so the output is L; added to L in FP32
- *   with RNE it rounds up to L + ulp.
+ *   with RNE it rounds up to L + ulp. Scanned q by q (one chunk apart)
+ *   for the first run; later runs of the same length are confirmed two
+ *   probes each (their last chunk in, the next position out), the scan
+ *   taking over where one does not fit.
  * - meeting test (FPRev): +big in run 0, -big in run j, a unit in every
  *   other run: a unit survives only when added after the bigs cancelled, so
  *   output / unit = runs outside the subtree where run 0 and run j meet.
@@ -144,6 +147,38 @@ static int next_run(probe_batch *b, const magnitudes *g, int p, int chunk, tc_ge
         }
     }
     return b->k;
+}
+
+/* Runs of length len from pos on, checked two probes a run (cap / 2 runs
+ * a call): the run's last chunk is still in its accumulator, the next
+ * run's first position is not. Appends the confirmed run starts; returns
+ * how many (0 when the first does not fit: then scan), -1 on an error. */
+static int periodic_runs(probe_batch *b, const magnitudes *g, int pos, int len, int chunk, tc_gemm_inferred *r)
+{
+    float same = (float)g->L, apart = (float)g->L + (float)g->small_fp32;
+    clear(b);
+    int nr = 0;
+    for (long s = pos; s + len <= b->k && 2 * nr + 1 < b->cap; s += len, nr++) {
+        if (!put(b, 2 * nr, (int)s, g->L) || !put(b, 2 * nr + 1, (int)s, g->L) ||
+            (len > chunk && !put(b, 2 * nr, (int)(s + len - chunk), g->small_fp32)) ||
+            (s + len < b->k && !put(b, 2 * nr + 1, (int)(s + len), g->small_fp32)))
+            return -1;
+    }
+    b->used = 2 * nr;
+    if (nr == 0)
+        return 0;
+    if (flush(b))
+        return -1;
+    int ok = 0;
+    for (; ok < nr; ok++) {
+        long s = pos + (long)ok * len;
+        bool last_in = f32(b->out[2 * ok]) == (len > chunk ? same : (float)g->L);
+        bool next_out = s + len >= b->k || f32(b->out[2 * ok + 1]) == apart;
+        if (!last_in || !next_out)
+            break;
+        r->run_start[r->nruns++] = (int)s;
+    }
+    return ok;
 }
 
 /* lca[j]: runs under the meeting point of run 0 and run j (j >= 1). */
@@ -283,10 +318,19 @@ int tc_gemm_infer(const tc_gemm_lib *lib, const tc_gemm_path *p, int m, int n, i
         goto done;
     out->s.chunk = chunk;
     out->run_start = gemm_alloc((size_t)k / chunk + 2, sizeof *out->run_start);
-    for (int pos = 0; pos < k;) {
-        out->run_start[out->nruns++] = pos;
-        if ((pos = next_run(&b, &g, pos, chunk, out)) < 0)
+    for (int pos = 0, len = 0; pos < k;) {
+        int ahead = len > 0 ? periodic_runs(&b, &g, pos, len, chunk, out) : 0;
+        if (ahead < 0)
             goto done;
+        if (ahead > 0) {   /* runs of the last length confirmed: on from the next one */
+            pos += ahead * len;
+            continue;
+        }
+        out->run_start[out->nruns++] = pos;
+        int next = next_run(&b, &g, pos, chunk, out);
+        if (next < 0)
+            goto done;
+        len = next - pos, pos = next;
     }
     out->lca = gemm_alloc((size_t)out->nruns, sizeof *out->lca);
     if (meetings(&b, &g, out))
@@ -347,7 +391,7 @@ json_t *gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, co
         tc_gemm_inferred_free(&r);
         return o;
     }
-    size_t batch = (size_t)1 << 20;
+    size_t batch = (size_t)1 << 24;   /* elements per operand: model_mma's batches stay large */
     batch = batch / (size_t)c->k ? batch / (size_t)c->k : 1;
     uint64_t *a = gemm_alloc(batch * (size_t)c->k, sizeof *a), *b = gemm_alloc(batch * (size_t)c->k, sizeof *b);
     uint32_t *pred = gemm_alloc(nout, sizeof *pred);

@@ -244,7 +244,7 @@ char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k)
         leaves += n < 64 ? n : 64;
         maxdepth = maxdepth > (n < 64 ? n : 64) ? maxdepth : (n < 64 ? n : 64);
     }
-    double W = 40 + leaves * 24.0, H = 60 + (maxdepth + S) * 14.0;
+    double W = 40 + leaves * 24.0 > 460 ? 40 + leaves * 24.0 : 460, H = 60 + (maxdepth + S) * 14.0;
     svg_line(&buf, &len, &cap, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-size=\"9\" "
                                "font-family=\"monospace\"><!-- %.0f leaves, %.0f slices -->\n", W, H, leaves, S);
     svg_node *top = gemm_alloc((size_t)S, sizeof *top);

@@ -208,7 +208,14 @@ extern "C" int tcg_gemm_run(int device, const char *path, int m, int n, int k, c
     cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
     int8_t fast = (int8_t)t->fast_accum;
     LT(lt.create(&r.h));
-    LT(lt.descCreate(&r.op, t->compute, CUDA_R_32F));
+    /* A compute type this cuBLASLt does not know (an emulation mode) is a
+     * skip, like a shape without an algorithm. */
+    cublasStatus_t cs = lt.descCreate(&r.op, t->compute, CUDA_R_32F);
+    if (cs == CUBLAS_STATUS_NOT_SUPPORTED || cs == CUBLAS_STATUS_INVALID_VALUE) {
+        snprintf(err, errlen, "cuBLASLt does not offer %s (cublasLtMatmulDescCreate status %d)", path, (int)cs);
+        return 1;
+    }
+    LT(cs);
     LT(lt.descSet(r.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
     LT(lt.descSet(r.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
     if (t->a == CUDA_R_8F_E4M3 || t->a == CUDA_R_8F_E5M2)
