@@ -121,6 +121,11 @@ static int parse(int argc, char **argv, gemm_args *a)
         a->timing_size = 0;
     if (a->m % 16 || a->n % 16)
         return cli_fail(CMD, "bad --m/--n %dx%d (multiples of 16: FP8 GEMMs need it)", a->m, a->n);
+    /* The host holds A and B a few times over (originals, uploads, 4 bytes an element). */
+    for (int x = 0; x < a->nk; x++)
+        if ((size_t)a->m * a->ks[x] > ((size_t)1 << 28) || (size_t)a->n * a->ks[x] > ((size_t)1 << 28))
+            return cli_fail(CMD, "--m/--n %dx%d with --k %d: more than 2^28 elements in A or B", a->m, a->n,
+                            a->ks[x]);
     if (a->timing_size % 16)
         return cli_fail(CMD, "bad --timing-size '%d' (a multiple of 16)", a->timing_size);
     if (strcmp(a->paths, "all")) {
@@ -196,17 +201,19 @@ int cmd_gemm(int argc, char **argv)
     int ncase = 0, total = 0, done = 0, failed = 0;
     for (size_t i = 0; i < np; i++)
         total += path_selected(a.paths, paths[i].name) * (a.nk + (a.timing_size > 0));
-    for (size_t i = 0; i < np; i++) {
-        if (!path_selected(a.paths, paths[i].name))
-            continue;
-        if (sim) {
-            const tc_instr *ins = paths[i].instr ? tc_instr_by_name(paths[i].instr) : NULL;
-            ss.chunk = ins ? ins->k : 16;
-            if (tc_gemm_lib_sim(&lib, ppath, &ss, err, sizeof err) != 0)
-                return cli_fail(CMD, "%s", err);
-        }
-        for (int x = 0; x < a.nk + (a.timing_size > 0); x++, ncase++) {
-            bool big = x == a.nk;
+    /* Shape-major: a run cut short (a time limit) loses the largest K of a
+     * few paths, not whole paths. */
+    for (int x = 0; x < a.nk + (a.timing_size > 0); x++) {
+        bool big = x == a.nk;
+        for (size_t i = 0; i < np; i++, ncase++) {
+            if (!path_selected(a.paths, paths[i].name))
+                continue;
+            if (sim) {
+                const tc_instr *ins = paths[i].instr ? tc_instr_by_name(paths[i].instr) : NULL;
+                ss.chunk = ins ? ins->k : 16;
+                if (tc_gemm_lib_sim(&lib, ppath, &ss, err, sizeof err) != 0)
+                    return cli_fail(CMD, "%s", err);
+            }
             tc_gemm_case c = {.m = big ? a.timing_size : a.m, .n = big ? a.timing_size : a.n,
                               .k = big ? a.timing_size : a.ks[x], .dist = a.dist, .seed = a.seed,
                               .samples = a.samples, .warmup = a.warmup, .reps = a.reps,
@@ -215,6 +222,8 @@ int cmd_gemm(int argc, char **argv)
             clock_gettime(CLOCK_MONOTONIC, &t0);
             json_t *r = tc_gemm_run_case(&lib, &paths[i], &c);
             clock_gettime(CLOCK_MONOTONIC, &t1);
+            if (sim)
+                tc_gemm_lib_sim_free(&lib);
             char *s = json_dumps(r, JSON_COMPACT | JSON_REAL_PRECISION(17));
             puts(s);
             fflush(stdout);
@@ -232,8 +241,6 @@ int cmd_gemm(int argc, char **argv)
             failed += e != NULL;
             json_decref(r);
         }
-        if (sim)
-            tc_gemm_lib_sim_free(&lib);
     }
     (void)ncase;
     return failed ? cli_fail(CMD, "%d case(s) failed (see their records)", failed) : TC_EXIT_OK;
