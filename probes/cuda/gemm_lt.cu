@@ -240,9 +240,9 @@ extern "C" int tcg_gemm_run(int device, const char *path, int m, int n, int k, c
         int32_t i32;
         uint16_t u16;
         size_t w;
+/* A fact the library will not give is recorded as -1, not a failed case. */
 #define GETI(attr, field, var)                                                 \
-        LT(lt.algoGet(&heur.algo, attr, &var, sizeof var, &w));                 \
-        algo->field = (int)var;
+        algo->field = lt.algoGet(&heur.algo, attr, &var, sizeof var, &w) == CUBLAS_STATUS_SUCCESS ? (int)var : -1;
         GETI(CUBLASLT_ALGO_CONFIG_ID, algo_id, i32)
         GETI(CUBLASLT_ALGO_CONFIG_TILE_ID, tile_id, u32)
         GETI(CUBLASLT_ALGO_CONFIG_SPLITK_NUM, splitk, i32)
