@@ -172,6 +172,8 @@ static json_t *header(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_ge
     json_object_set_new(o, "n", json_integer(c->n));
     json_object_set_new(o, "k", json_integer(c->k));
     json_object_set_new(o, "dist", json_string(sweep_dist_name(c->dist)));
+    if (c->dist == SWEEP_LOGUNIFORM)
+        json_object_set_new(o, "dist_log_range", json_integer(8));   /* magnitudes 2^u, u in [-8, 8] */
     json_object_set_new(o, "seed", json_integer((json_int_t)c->seed));
     json_object_set_new(o, "original_inputs", json_string("f32"));
     json_object_set_new(o, "uploaded_a", json_string(p->a->name));
@@ -180,20 +182,41 @@ static json_t *header(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_ge
     return o;
 }
 
+/* The originals of the last shape: every path of a shape runs on the same
+ * inputs, so they are drawn once (the 4096^3 case draws 2^25 of them). */
+static struct {
+    int m, n, k;
+    uint64_t seed;
+    sweep_dist dist;
+    float *a, *b;
+} drawn;
+
+static void originals(const tc_gemm_case *c, const float **xa, const float **xb)
+{
+    if (!drawn.a || drawn.m != c->m || drawn.n != c->n || drawn.k != c->k || drawn.seed != c->seed ||
+        drawn.dist != c->dist) {
+        free(drawn.a), free(drawn.b);
+        drawn.a = gemm_alloc((size_t)c->m * c->k, sizeof *drawn.a);
+        drawn.b = gemm_alloc((size_t)c->k * c->n, sizeof *drawn.b);
+        draw(drawn.a, (size_t)c->m * c->k, c->seed, "gemm-A", c->dist);
+        draw(drawn.b, (size_t)c->k * c->n, c->seed, "gemm-B", c->dist);
+        drawn.m = c->m, drawn.n = c->n, drawn.k = c->k, drawn.seed = c->seed, drawn.dist = c->dist;
+    }
+    *xa = drawn.a, *xb = drawn.b;
+}
+
 json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c)
 {
     json_t *rec = header(lib, p, c);
     size_t na = (size_t)c->m * c->k, nb = (size_t)c->k * c->n;
-    float *xa = gemm_alloc(na, sizeof *xa), *xb = gemm_alloc(nb, sizeof *xb);
-    draw(xa, na, c->seed, "gemm-A", c->dist);
-    draw(xb, nb, c->seed, "gemm-B", c->dist);
+    const float *xa, *xb;
+    originals(c, &xa, &xb);
     uint32_t *oa = gemm_alloc(na, sizeof *oa), *ob = gemm_alloc(nb, sizeof *ob);
     uint32_t *ua = gemm_alloc(na, sizeof *ua), *ub = gemm_alloc(nb, sizeof *ub);
     upload(&tc_f32, xa, na, oa);
     upload(&tc_f32, xb, nb, ob);
     upload(p->a, xa, na, ua);
     upload(p->b, xb, nb, ub);
-    free(xa), free(xb);
     size_t want = c->samples ? c->samples : 1;
     size_t cap = want < (size_t)c->m * c->n ? want : (size_t)c->m * c->n;
     int *ii = gemm_alloc(cap, sizeof *ii), *jj = gemm_alloc(cap, sizeof *jj);
