@@ -201,10 +201,12 @@ int cmd_gemm(int argc, char **argv)
     int ncase = 0, total = 0, done = 0, failed = 0;
     for (size_t i = 0; i < np; i++)
         total += path_selected(a.paths, paths[i].name) * (a.nk + (a.timing_size > 0));
-    /* Shape-major: a run cut short (a time limit) loses the largest K of a
-     * few paths, not whole paths. */
-    for (int x = 0; x < a.nk + (a.timing_size > 0); x++) {
-        bool big = x == a.nk;
+    /* Shape-major, the S^3 timing case first: a run cut short (a time
+     * limit) loses the largest K of a few paths, not whole paths. */
+    int big_first = a.timing_size > 0;
+    for (int y = 0; y < a.nk + big_first; y++) {
+        bool big = big_first && y == 0;
+        int x = y - big_first;
         for (size_t i = 0; i < np; i++, ncase++) {
             if (!path_selected(a.paths, paths[i].name))
                 continue;
