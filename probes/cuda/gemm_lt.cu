@@ -4,6 +4,7 @@
  * timing_cublas.cu, so tcscope runs without it; every CUDA and cuBLASLt
  * call is checked. */
 #include <algorithm>
+#include <new>
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
@@ -169,9 +170,8 @@ extern "C" int tcg_gemm_device(int device, char *name, size_t namelen, long *ver
     return 0;
 }
 
-extern "C" int tcg_gemm_run(int device, const char *path, int m, int n, int k, const uint32_t *A, const uint32_t *B,
-                            uint32_t *D, int warmup, int reps, double *ms_median, tc_gemm_algo *algo, char *err,
-                            size_t errlen)
+static int run(int device, const char *path, int m, int n, int k, const uint32_t *A, const uint32_t *B, uint32_t *D,
+               int warmup, int reps, double *ms_median, tc_gemm_algo *algo, char *err, size_t errlen)
 {
     const PathTypes *t = nullptr;
     for (const PathTypes &p : kPaths)
@@ -286,4 +286,17 @@ extern "C" int tcg_gemm_run(int device, const char *path, int m, int n, int k, c
         *ms_median = ms.size() % 2 ? ms[h] : (ms[h - 1] + ms[h]) / 2;
     }
     return 0;
+}
+
+/* Host vectors may throw std::bad_alloc: an error, never an exception into C. */
+extern "C" int tcg_gemm_run(int device, const char *path, int m, int n, int k, const uint32_t *A, const uint32_t *B,
+                            uint32_t *D, int warmup, int reps, double *ms_median, tc_gemm_algo *algo, char *err,
+                            size_t errlen)
+{
+    try {
+        return run(device, path, m, n, k, A, B, D, warmup, reps, ms_median, algo, err, errlen);
+    } catch (const std::bad_alloc &) {
+        snprintf(err, errlen, "gemm %s: out of host memory at %dx%dx%d", path, m, n, k);
+        return -1;
+    }
 }
