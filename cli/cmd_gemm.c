@@ -21,7 +21,7 @@
 typedef struct {
     const char *paths, *backend, *profile, *sim;
     int m, n, ks[MAX_KS], nk, timing_size, device, warmup, reps;
-    bool infer;
+    bool infer, json;
     sweep_dist dist;
     uint64_t seed;
     size_t samples;
@@ -29,7 +29,7 @@ typedef struct {
 
 typedef enum {
     O_PATH, O_M, O_N, O_K, O_TIMING_SIZE, O_DIST, O_SEED, O_SAMPLES, O_WARMUP, O_REPS, O_INFER, O_PROFILE,
-    O_BACKEND, O_SIM
+    O_BACKEND, O_SIM, O_JSON
 } gemm_opt;
 static const cli_option opts[] = {
     [O_PATH] = {"--path", "LIST|all", "library paths: f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, f32, f32-bf16x9 (default all)"},
@@ -46,6 +46,7 @@ static const cli_option opts[] = {
     [O_PROFILE] = {"--profile", "P", "instruction models for --infer (default h100)"},
     [O_BACKEND] = {"--backend", "B", "gpu[:N] (default), or model:PROFILE: the inference self-test on a simulated library"},
     [O_SIM] = {"--sim", "PROMOTE,SPLITK[,pairwise]", "model backend: the simulated library's structure (default 0,1: one accumulator)"},
+    [O_JSON] = {"--json", NULL, "one tcscope-gemm record per case on stdout (progress on stderr)"},
 };
 const cli_command cmd_gemm_cli = {
     "gemm", "cuBLASLt GEMM numerics vs exact products, throughput, inferred accumulation structure", NULL,
@@ -111,6 +112,7 @@ static int parse(int argc, char **argv, gemm_args *a)
         case O_PROFILE: a->profile = sc.val; break;
         case O_BACKEND: a->backend = sc.val; break;
         case O_SIM: a->sim = sc.val; break;
+        case O_JSON: a->json = true; break;
         }
         if (rc)
             return rc;
@@ -150,6 +152,38 @@ static bool path_selected(const char *list, const char *name)
         if ((s == list || s[-1] == ',') && (s[n] == ',' || !s[n]))
             return true;
     return false;
+}
+
+/* One line a case: progress (with --json, on stderr) or the text output. */
+static void print_case(FILE *f, json_t *r, int done, int total, double secs)
+{
+    const char *e = json_string_value(json_object_get(r, "error"));
+    const char *sk = json_string_value(json_object_get(r, "skipped"));
+    fprintf(f, "[%d/%d] %-10s %5lldx%5lldx%5lld %6.1f s", done, total, cli_str(r, "path"),
+            json_integer_value(json_object_get(r, "m")), json_integer_value(json_object_get(r, "n")),
+            json_integer_value(json_object_get(r, "k")), secs);
+    if (e || sk) {
+        fprintf(f, "  %s: %s\n", e ? "ERROR" : "skipped", e ? cli_str(r, "error") : cli_str(r, "skipped"));
+        fflush(f);
+        return;
+    }
+    json_t *t = json_object_get(r, "timing");
+    if (t)
+        fprintf(f, "  %7.1f TFLOP/s", json_number_value(json_object_get(t, "tflops")));
+    fprintf(f, "  median err %.3g ulp vs original, %.3g vs rounded inputs",
+            json_number_value(json_object_get(json_object_get(r, "error_vs_original"), "median_ulps")),
+            json_number_value(json_object_get(json_object_get(r, "error_vs_rounded"), "median_ulps")));
+    json_t *st = json_object_get(r, "structure"), *in = json_object_get(st, "inferred");
+    json_t *pr = json_object_get(st, "prediction");
+    if (in)
+        fprintf(f, "  chunk %lld promote %lld splitK %lld%s", json_integer_value(json_object_get(in, "chunk")),
+                json_integer_value(json_object_get(in, "promote")), json_integer_value(json_object_get(in, "splitk")),
+                json_is_true(json_object_get(st, "consistent")) ? "" : " (INCONSISTENT)");
+    if (pr)
+        fprintf(f, "  predicted %lld/%lld bit-exact", json_integer_value(json_object_get(pr, "bit_exact")),
+                json_integer_value(json_object_get(pr, "n")));
+    fprintf(f, "\n");
+    fflush(f);
 }
 
 /* model:PROFILE: the simulated library, structure from --sim; the chunk is
@@ -226,20 +260,15 @@ int cmd_gemm(int argc, char **argv)
             clock_gettime(CLOCK_MONOTONIC, &t1);
             if (sim)
                 tc_gemm_lib_sim_free(&lib);
-            char *s = json_dumps(r, JSON_COMPACT | JSON_REAL_PRECISION(17));
-            puts(s);
-            fflush(stdout);
-            free(s);
+            if (a.json) {
+                char *s = json_dumps(r, JSON_COMPACT | JSON_REAL_PRECISION(17));
+                puts(s);
+                fflush(stdout);
+                free(s);
+            }
+            print_case(a.json ? stderr : stdout, r, ++done, total,
+                       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
             const char *e = json_string_value(json_object_get(r, "error"));
-            const char *sk = json_string_value(json_object_get(r, "skipped"));
-            json_t *pr = json_object_get(json_object_get(r, "structure"), "prediction");
-            fprintf(stderr, "[%d/%d] %-10s %5dx%5dx%5d %6.1f s%s%s", ++done, total, paths[i].name, c.m, c.n, c.k,
-                    (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, e ? "  ERROR: " : sk ? "  skipped: " : "",
-                    e ? e : sk ? sk : "");
-            if (pr)
-                fprintf(stderr, "  predicted %lld/%lld bit-exact", json_integer_value(json_object_get(pr, "bit_exact")),
-                        json_integer_value(json_object_get(pr, "n")));
-            fprintf(stderr, "\n");
             failed += e != NULL;
             json_decref(r);
         }

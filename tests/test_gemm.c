@@ -252,7 +252,7 @@ static void test_cli_without_gpu(void **state)
     assert_non_null(strstr(u.err, "bad --sim"));
     tc_run_result_free(&u);
     /* the self-test end to end: one JSON record, structure recovered, all predicted */
-    u = tc_run_cli("gemm --backend model:h100 --path e5m2-fast --m 32 --n 32 --k 512 --samples 100 --sim 0,4");
+    u = tc_run_cli("gemm --backend model:h100 --path e5m2-fast --m 32 --n 32 --k 512 --samples 100 --sim 0,4 --json");
     assert_int_equal(u.status, 0);
     json_t *rec = json_loads(u.out, JSON_DISABLE_EOF_CHECK, NULL);
     assert_non_null(rec);

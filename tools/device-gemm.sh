@@ -15,7 +15,7 @@ device_build build/tcscope | tee -a "$LOG"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >> "$LOG" 2>&1
 t0=$(date +%s)
 # Records are printed case by case: a run cut by the limit keeps the cases it finished.
-timeout "$LIMIT" build/tcscope gemm --infer --samples "$SAMPLES" --warmup 5 --reps 20 --seed 1 \
+timeout "$LIMIT" build/tcscope gemm --json --infer --samples "$SAMPLES" --warmup 5 --reps 20 --seed 1 \
   > /tmp/gemm.jsonl 2>> "$LOG"
 echo "gemm rc=$? cases=$(wc -l < /tmp/gemm.jsonl) secs=$(( $(date +%s) - t0 ))" | tee -a "$LOG"
 gzip -9 < /tmp/gemm.jsonl > "$OUT/h100-gemm.jsonl.gz"
