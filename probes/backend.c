@@ -89,7 +89,7 @@ static int parse_gpu_index(const char *spec, int *dev, bool *jit)
 /* The CUDA runtime says "driver version is insufficient" also where there
  * is no driver at all: say that instead when neither the kernel module nor
  * the driver library is there. */
-static void say_no_driver(char *err, size_t errlen)
+void tc_say_no_driver(char *err, size_t errlen)
 {
     if (!strstr(err, "insufficient") || access("/proc/driver/nvidia/version", R_OK) == 0)
         return;
@@ -223,7 +223,7 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
             setenv("CUDA_FORCE_PTX_JIT", "1", 1);
         gpu_started = true;
         if (tc_gpub_open(dev, &b->info, &b->gpu, err, errlen)) {
-            say_no_driver(err, errlen);
+            tc_say_no_driver(err, errlen);
             free(b);
             return NULL;
         }

@@ -118,6 +118,11 @@ int tc_backend_chain(tc_backend *b, const tc_instr *ins, size_t nchains, int len
  * finished before it. */
 const char *tc_backend_fault(const tc_backend *b);
 
+/* A CUDA error message about the driver version where there is no driver
+ * at all (no kernel module, no libcuda.so.1) is replaced by one that says
+ * so; any other message is left as it is. */
+void tc_say_no_driver(char *err, size_t errlen);
+
 /* GPU backend: how the instruction's kernel was compiled, read from the SASS
  * of this very binary (cuobjdump -sass), never assumed. -1 with err when the
  * backend is not a GPU or cuobjdump cannot be run. */

@@ -1,0 +1,133 @@
+/* gemm: library GEMMs judged bit for bit (tcscope gemm).
+ *
+ * A "library" computes D = A * B (FP32 output, alpha 1, beta 0) for a named
+ * path at a shape and returns the outputs asked for. Two exist: cuBLASLt on
+ * the GPU (probes/gemm.h) and a simulated library, the instruction model of
+ * a profile plus a known accumulation structure (tc_gemm_struct), which
+ * lets the structure inference be tested where there is no GPU.
+ *
+ * A case draws the original inputs as FP32 from a seed and a distribution,
+ * rounds them to the path's upload formats (RNE; FP8 saturating), runs the
+ * library, and compares sampled outputs with the exact products (oracle/)
+ * of the original FP32 inputs and of the uploaded (rounded) ones.
+ */
+#ifndef TC_CASES_GEMM_H
+#define TC_CASES_GEMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cases/sweep.h"
+#include "formats/formats.h"
+#include "oracle/model.h"
+#include "probes/gemm.h"
+
+struct json_t;
+
+typedef struct {
+    const char *name;          /* "f16", "e4m3-fast", ... (probes/gemm.h) */
+    const tc_format *a, *b;    /* upload formats (tf32 and f32 paths: the FP32 inputs as they are) */
+    const char *instr;         /* the wgmma whose model predicts the path, NULL when none (SIMT FP32) */
+    bool fp8;                  /* FP8 magnitudes for the masking inputs */
+    const char *note;          /* what the path is, for records */
+} tc_gemm_path;
+
+const tc_gemm_path *tc_gemm_paths(size_t *count);
+const tc_gemm_path *tc_gemm_path_by_name(const char *name);
+
+/* ---- libraries ------------------------------------------------------------ */
+
+/* Runs one GEMM (A m x k, B k x n, element bits row-major in uint32_t) and
+ * returns D[ii[s]][jj[s]] (FP32 bits) for s < nout. reps > 0 also times it
+ * (median ms of reps launches after warmup ones). 0, 1 when the library has
+ * no algorithm for this path and shape (err says why), -1 on an error. */
+typedef int (*tc_gemm_run_fn)(void *ctx, const tc_gemm_path *p, int m, int n, int k, const uint32_t *A,
+                              const uint32_t *B, size_t nout, const int *ii, const int *jj, uint32_t *out,
+                              int warmup, int reps, double *ms_median, tc_gemm_algo *algo, char *err,
+                              size_t errlen);
+typedef struct {
+    char name[64];             /* "cublaslt", "sim" */
+    char device[128];
+    long version;              /* cuBLASLt version, 0 for the simulation */
+    tc_gemm_run_fn run;
+    void *ctx;
+} tc_gemm_lib;
+
+/* cuBLASLt on CUDA device `device`; -1 with err when there is no GPU or the
+ * build has no CUDA. */
+int tc_gemm_lib_gpu(tc_gemm_lib *lib, int device, char *err, size_t errlen);
+
+/* ---- accumulation structure ------------------------------------------------ */
+
+typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE } tc_gemm_combine;
+
+/* How a library sums the K products of one output, as far as the masking
+ * inputs can see: K is cut into `splitk` contiguous slices of equal length
+ * (the last takes the rest); in a slice the tensor core accumulates runs
+ * of `promote` positions (0: the whole slice) starting from zero, `chunk`
+ * positions per instruction step (D of one step is C of the next); each
+ * run's result is added in FP32 (RNE) to the slice's FP32 sum, the first
+ * run's taken as it is; the slices' sums meet in FP32 (RNE) in K order
+ * (SEQ) or as a balanced pairwise tree (PAIRWISE). */
+typedef struct {
+    int chunk;
+    int promote;
+    int splitk;
+    tc_gemm_combine combine;
+} tc_gemm_struct;
+
+/* One output as the structure and the instruction model `m` compute it
+ * (a, b: k element bits in m's formats; the result: FP32 bits). */
+uint32_t tc_gemm_struct_dot(const tc_gemm_struct *s, const model *m, int k, const uint64_t *a, const uint64_t *b);
+
+/* The simulated library: path p's instruction in the profile, structure s.
+ * The profile's parameters are copied; the ctx lives in *lib until
+ * tc_gemm_lib_sim_free. -1 with err when the profile lacks the instruction. */
+int tc_gemm_lib_sim(tc_gemm_lib *lib, const char *profile_path, const tc_gemm_struct *s, char *err, size_t errlen);
+void tc_gemm_lib_sim_free(tc_gemm_lib *lib);
+
+/* The model of path p's instruction from a profile (NULL with err). */
+model *tc_gemm_model(const tc_gemm_path *p, const char *profile_path, char *err, size_t errlen);
+
+/* JSON of a structure, and its summation tree as SVG (leaves are runs). */
+struct json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k);
+char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k);
+
+/* ---- inference ------------------------------------------------------------- */
+
+typedef struct {
+    tc_gemm_struct s;          /* what was inferred */
+    int nruns;                 /* accumulator runs found along K */
+    int *run_start;            /* their first positions (nruns), owned */
+    int *lca;                  /* leaves under the meeting point of run 0 and run j (nruns), owned */
+    int probes, calls;         /* masking outputs read, library calls made */
+    bool consistent;           /* every masking output was one of the expected values and the
+                                  runs and meetings fit the structure's form */
+    char why[256];             /* when not consistent: the first thing that did not fit */
+} tc_gemm_inferred;
+
+/* Infers the structure of lib's path p at m x n x k from masking inputs
+ * (probes on the diagonal, min(m, n) per call). -1 with err on a library
+ * error or a skip. */
+int tc_gemm_infer(const tc_gemm_lib *lib, const tc_gemm_path *p, int m, int n, int k, tc_gemm_inferred *out,
+                  char *err, size_t errlen);
+void tc_gemm_inferred_free(tc_gemm_inferred *r);
+
+/* ---- cases ---------------------------------------------------------------- */
+
+typedef struct {
+    int m, n, k;
+    sweep_dist dist;
+    uint64_t seed;
+    size_t samples;            /* outputs compared (all when >= m * n) */
+    int warmup, reps;          /* timing; reps 0: none */
+    bool infer;                /* also infer the structure and predict the samples */
+    const char *profile;       /* the instruction model's profile file (infer) */
+} tc_gemm_case;
+
+/* One case: its record object (never NULL: "skipped" or "error" inside
+ * when it could not run). */
+struct json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c);
+
+#endif

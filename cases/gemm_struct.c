@@ -1,0 +1,292 @@
+/* The accumulation structure of a library GEMM: the predictor (instruction
+ * model + structure), the simulated library built on it, and the
+ * structure as JSON and as an SVG tree. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases/gemm_internal.h"
+#include "oracle/profile.h"
+#include "probes/probes.h"
+
+static float f32_of(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+static uint32_t bits_of(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+/* One slice [lo, hi) of every output: tensor-core runs, each added in FP32. */
+static void slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
+                       const uint64_t *b, int lo, int hi, float *sum)
+{
+    int chunk = s->chunk > 0 ? s->chunk : 1;
+    int run = s->promote > 0 ? s->promote : (hi - lo > 0 ? hi - lo : 1);
+    uint64_t *ta = gemm_alloc(nout * (size_t)chunk, sizeof *ta), *tb = gemm_alloc(nout * (size_t)chunk, sizeof *tb);
+    uint64_t *acc = gemm_alloc(nout, sizeof *acc), *next = gemm_alloc(nout, sizeof *next);
+    for (size_t t = 0; t < nout; t++)
+        sum[t] = 0.0f;
+    for (int r0 = lo; r0 < hi; r0 += run) {
+        int rend = r0 + run < hi ? r0 + run : hi;
+        memset(acc, 0, nout * sizeof *acc);   /* +0: a zeroed accumulator */
+        for (int c0 = r0; c0 < rend; c0 += chunk) {
+            int len = c0 + chunk < rend ? chunk : rend - c0;
+            for (size_t t = 0; t < nout; t++) {
+                memcpy(ta + t * len, a + t * k + c0, (size_t)len * sizeof *ta);
+                memcpy(tb + t * len, b + t * k + c0, (size_t)len * sizeof *tb);
+            }
+            model_mma(m, 1, 1, len, nout, ta, tb, acc, next);
+            uint64_t *x = acc;
+            acc = next, next = x;
+        }
+        for (size_t t = 0; t < nout; t++)
+            sum[t] = r0 == lo ? f32_of((uint32_t)acc[t]) : sum[t] + f32_of((uint32_t)acc[t]);
+    }
+    free(ta), free(tb), free(acc), free(next);
+}
+
+/* Slices [lo, hi) of the slice sums combined as a balanced tree. */
+static float pairwise(const float *v, int lo, int hi)
+{
+    if (hi - lo == 1)
+        return v[lo];
+    int mid = lo + (hi - lo) / 2;
+    return pairwise(v, lo, mid) + pairwise(v, mid, hi);
+}
+
+void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
+                      const uint64_t *b, uint32_t *out)
+{
+    int S = s->splitk > 1 ? s->splitk : 1, len = k / S;
+    float *sums = gemm_alloc((size_t)S * nout, sizeof *sums), *v = gemm_alloc((size_t)S, sizeof *v);
+    for (int t = 0; t < S; t++)
+        slice_sums(s, m, k, nout, a, b, t * len, t == S - 1 ? k : (t + 1) * len, sums + (size_t)t * nout);
+    for (size_t e = 0; e < nout; e++) {
+        for (int t = 0; t < S; t++)
+            v[t] = sums[(size_t)t * nout + e];
+        float d = v[0];
+        if (s->combine == GEMM_COMBINE_PAIRWISE)
+            d = pairwise(v, 0, S);
+        else
+            for (int t = 1; t < S; t++)
+                d += v[t];
+        out[e] = bits_of(d);
+    }
+    free(sums), free(v);
+}
+
+uint32_t tc_gemm_struct_dot(const tc_gemm_struct *s, const model *m, int k, const uint64_t *a, const uint64_t *b)
+{
+    uint32_t d;
+    gemm_struct_dots(s, m, k, 1, a, b, &d);
+    return d;
+}
+
+model *tc_gemm_model(const tc_gemm_path *p, const char *profile_path, char *err, size_t errlen)
+{
+    if (!p->instr) {
+        snprintf(err, errlen, "path %s runs no tensor-core instruction: no model predicts it", p->name);
+        return NULL;
+    }
+    const tc_instr *ins = tc_instr_by_name(p->instr);
+    model_profile prof;
+    if (!ins || profile_load(profile_path, &prof, err, errlen) != 0) {
+        if (!ins)
+            snprintf(err, errlen, "no instruction %s in the catalogue", p->instr);
+        return NULL;
+    }
+    const model_params *mp = profile_lookup(&prof, p->instr);
+    model *m = NULL;
+    if (!mp)
+        snprintf(err, errlen, "%s has no entry for %s", profile_path, p->instr);
+    else
+        m = model_new(mp, (oracle_formats){ins->a, ins->b, ins->c, ins->d}, err, errlen);
+    profile_free(&prof);
+    return m;
+}
+
+/* ---- the simulated library ---------------------------------------------- */
+
+typedef struct {
+    char profile[4096];
+    tc_gemm_struct s;
+} sim_ctx;
+
+static int sim_run(void *ctx, const tc_gemm_path *p, int m, int n, int k, const uint32_t *A, const uint32_t *B,
+                   size_t nout, const int *ii, const int *jj, uint32_t *out, int warmup, int reps, double *ms,
+                   tc_gemm_algo *algo, char *err, size_t errlen)
+{
+    const sim_ctx *c = ctx;
+    model *md = tc_gemm_model(p, c->profile, err, errlen);
+    if (!md)
+        return 1;
+    memset(algo, 0, sizeof *algo);
+    algo->algo_id = -1;   /* no cuBLASLt algorithm: the structure below is the whole story */
+    algo->splitk = c->s.splitk;
+    size_t batch = (size_t)1 << 20;
+    batch = batch / (size_t)k ? batch / (size_t)k : 1;
+    uint64_t *a = gemm_alloc(batch * (size_t)k, sizeof *a), *b = gemm_alloc(batch * (size_t)k, sizeof *b);
+    for (size_t s0 = 0; s0 < nout; s0 += batch) {
+        size_t nb = nout - s0 < batch ? nout - s0 : batch;
+        for (size_t t = 0; t < nb; t++)
+            gemm_gather(A, B, n, k, ii[s0 + t], jj[s0 + t], a + t * k, b + t * k);
+        gemm_struct_dots(&c->s, md, k, nb, a, b, out + s0);
+    }
+    free(a), free(b);
+    model_free(md);
+    *ms = 0;
+    return 0;
+}
+
+int tc_gemm_lib_sim(tc_gemm_lib *lib, const char *profile_path, const tc_gemm_struct *s, char *err, size_t errlen)
+{
+    sim_ctx *c = gemm_alloc(1, sizeof *c);
+    if (snprintf(c->profile, sizeof c->profile, "%s", profile_path) >= (int)sizeof c->profile) {
+        snprintf(err, errlen, "profile path too long");
+        free(c);
+        return -1;
+    }
+    c->s = *s;
+    memset(lib, 0, sizeof *lib);
+    snprintf(lib->name, sizeof lib->name, "sim");
+    snprintf(lib->device, sizeof lib->device, "model (%s) + chunk %d, promote %d, splitk %d, %s", profile_path,
+             s->chunk, s->promote, s->splitk, s->combine == GEMM_COMBINE_SEQ ? "seq" : "pairwise");
+    lib->run = sim_run;
+    lib->ctx = c;
+    return 0;
+}
+
+void tc_gemm_lib_sim_free(tc_gemm_lib *lib)
+{
+    free(lib->ctx);
+    lib->ctx = NULL;
+}
+
+/* ---- JSON and SVG ---------------------------------------------------------- */
+
+json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "chunk", json_integer(s->chunk));
+    json_object_set_new(o, "promote", s->promote > 0 ? json_integer(s->promote) : json_null());
+    json_object_set_new(o, "splitk", json_integer(s->splitk));
+    json_object_set_new(o, "combine", json_string(s->combine == GEMM_COMBINE_SEQ ? "seq" : "pairwise"));
+    json_object_set_new(o, "meaning",
+                        json_string("K cut into splitk slices; in a slice the tensor core accumulates runs of "
+                                    "promote positions (null: the whole slice), chunk per step; runs added in "
+                                    "FP32 RNE in K order; slices meet in FP32 RNE (seq: in K order)"));
+    return o;
+}
+
+/* A tree node of the drawing: its x and depth. */
+typedef struct {
+    double x;
+    int y;
+} svg_node;
+
+static void svg_line(char **buf, size_t *len, size_t *cap, const char *fmt, double a, double b, double c, double d)
+{
+    char tmp[256];
+    int n = snprintf(tmp, sizeof tmp, fmt, a, b, c, d);
+    if (*len + (size_t)n + 1 > *cap) {
+        *cap = (*cap + (size_t)n + 1) * 2;
+        char *nb = realloc(*buf, *cap);
+        if (!nb) {
+            fprintf(stderr, "tcscope: out of memory\n");
+            exit(2);
+        }
+        *buf = nb;
+    }
+    memcpy(*buf + *len, tmp, (size_t)n + 1);
+    *len += (size_t)n;
+}
+
+/* An FP32 addition of two sums, drawn as a node at depth y. */
+static svg_node svg_join(char **buf, size_t *len, size_t *cap, svg_node l, svg_node r, int y, double H)
+{
+    svg_node nx = {(l.x + r.x) / 2, y};
+    double ya = H - 20 - y * 14.0;
+    svg_line(buf, len, cap, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#a33\"/>\n", l.x,
+             H - 20 - l.y * 14.0, nx.x, ya);
+    svg_line(buf, len, cap, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#a33\"/>\n", r.x,
+             H - 20 - r.y * 14.0, nx.x, ya);
+    return nx;
+}
+
+static svg_node svg_pairwise(char **buf, size_t *len, size_t *cap, const svg_node *v, int lo, int hi, double H,
+                             int *depth)
+{
+    if (hi - lo == 1)
+        return v[lo];
+    int mid = lo + (hi - lo) / 2;
+    svg_node l = svg_pairwise(buf, len, cap, v, lo, mid, H, depth), r = svg_pairwise(buf, len, cap, v, mid, hi, H, depth);
+    return svg_join(buf, len, cap, l, r, (l.y > r.y ? l.y : r.y) + 1, H);
+}
+
+/* Leaves are the runs (at most 64 drawn per slice); each FP32 addition is
+ * a node joining the sum so far with the next run; slices join at the top. */
+char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k)
+{
+    int S = s->splitk > 1 ? s->splitk : 1, slen = k / S;
+    size_t len = 0, cap = 4096;
+    char *buf = gemm_alloc(cap, 1);
+    int leaves = 0, maxdepth = 0;
+    for (int t = 0; t < S; t++) {
+        int hi = t == S - 1 ? k : (t + 1) * slen, n = s->promote > 0 ? (hi - t * slen + s->promote - 1) / s->promote : 1;
+        leaves += n < 64 ? n : 64;
+        maxdepth = maxdepth > (n < 64 ? n : 64) ? maxdepth : (n < 64 ? n : 64);
+    }
+    double W = 40 + leaves * 24.0 > 460 ? 40 + leaves * 24.0 : 460, H = 60 + (maxdepth + S) * 14.0;
+    svg_line(&buf, &len, &cap, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-size=\"9\" "
+                               "font-family=\"monospace\"><!-- %.0f leaves, %.0f slices -->\n", W, H, leaves, S);
+    svg_node *top = gemm_alloc((size_t)S, sizeof *top);
+    int x0 = 0;
+    for (int t = 0; t < S; t++) {
+        int lo = t * slen, hi = t == S - 1 ? k : (t + 1) * slen;
+        int run = s->promote > 0 ? s->promote : hi - lo, n = (hi - lo + run - 1) / (run > 0 ? run : 1);
+        int drawn = n < 64 ? n : 64;
+        svg_node cur = {20 + x0 * 24.0, 0};
+        for (int r = 0; r < drawn; r++) {
+            double x = 20 + (x0 + r) * 24.0, yl = H - 20;
+            svg_line(&buf, &len, &cap, "<rect x=\"%.0f\" y=\"%.0f\" width=\"20\" height=\"12\" fill=\"#cde\"/>"
+                                       "<text x=\"%.0f\" y=\"%.0f\">", x - 10, yl, x - 9, yl + 9);
+            svg_line(&buf, &len, &cap, "%.0f</text>\n", lo + (double)r * run, 0, 0, 0);
+            if (r > 0) {   /* an FP32 addition: the sum so far + this run */
+                svg_node nx = {(cur.x + x) / 2, r};
+                double ya = H - 20 - nx.y * 14.0, yc = H - 20 - cur.y * 14.0;
+                svg_line(&buf, &len, &cap, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+                         cur.x, yc, nx.x, ya);
+                svg_line(&buf, &len, &cap, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+                         x, H - 20, nx.x, ya);
+                cur = nx;
+            }
+        }
+        if (n > drawn)
+            svg_line(&buf, &len, &cap, "<text x=\"%.0f\" y=\"%.0f\">... %.0f runs in all</text>\n",
+                     20 + (x0 + drawn - 1) * 24.0, H - 4, n, 0);
+        top[t] = cur;
+        x0 += drawn;
+    }
+    /* Slices meet in K order (seq) or as a balanced tree (pairwise). */
+    int depth = maxdepth;
+    svg_node root = s->combine == GEMM_COMBINE_PAIRWISE ? svg_pairwise(&buf, &len, &cap, top, 0, S, H, &depth)
+                                                        : top[0];
+    for (int t = 1; s->combine == GEMM_COMBINE_SEQ && t < S; t++)
+        root = svg_join(&buf, &len, &cap, root, top[t], maxdepth + t, H);
+    svg_line(&buf, &len, &cap, "<text x=\"4\" y=\"12\">chunk %.0f, promote every %.0f (0: never), split-K %.0f",
+             s->chunk, s->promote, S, 0);
+    svg_line(&buf, &len, &cap, s->combine == GEMM_COMBINE_SEQ ? ", slices in K order</text>\n"
+                                                              : ", slices pairwise</text>\n", 0, 0, 0, 0);
+    svg_line(&buf, &len, &cap, "</svg>\n", 0, 0, 0, 0);
+    free(top);
+    (void)root;
+    return buf;
+}

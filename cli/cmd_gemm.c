@@ -1,0 +1,278 @@
+/* tcscope gemm: library GEMMs (cuBLASLt) on the GPU judged against the
+ * exact products of the original and of the rounded inputs, timed in the
+ * same run, and (--infer) their accumulation structure inferred from
+ * masking inputs and checked by predicting the sampled outputs.
+ * One JSON record per case on stdout (reports/SCHEMA.md "tcscope-gemm");
+ * progress on stderr. Without a GPU: exit 2, except --backend model:NAME,
+ * the self-test of the inference on a simulated library. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cases/gemm.h"
+#include "cli/cli.h"
+#include "probes/probes.h"
+
+#define CMD "gemm"
+#define MAX_KS 16
+
+typedef struct {
+    const char *paths, *backend, *profile, *sim;
+    int m, n, ks[MAX_KS], nk, timing_size, device, warmup, reps;
+    bool infer, json;
+    sweep_dist dist;
+    uint64_t seed;
+    size_t samples;
+} gemm_args;
+
+typedef enum {
+    O_PATH, O_M, O_N, O_K, O_TIMING_SIZE, O_DIST, O_SEED, O_SAMPLES, O_WARMUP, O_REPS, O_INFER, O_PROFILE,
+    O_BACKEND, O_SIM, O_JSON
+} gemm_opt;
+static const cli_option opts[] = {
+    [O_PATH] = {"--path", "LIST|all", "library paths: f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, f32, f32-bf16x9 (default all)"},
+    [O_M] = {"--m", "M", "rows of D, a multiple of 16 (default 256)", 16, 16384},
+    [O_N] = {"--n", "N", "columns of D, a multiple of 16 (default 256)", 16, 16384},
+    [O_K] = {"--k", "LIST", "dot lengths, multiples of 16 up to 65536 (default 16,64,256,1024,4096,16384,65536)"},
+    [O_TIMING_SIZE] = {"--timing-size", "S", "with the default K list, also one S^3 case (default 4096; 0: none)", 0, 16384},
+    [O_DIST] = {"--dist", "D", "original FP32 inputs: normal, uniform, loguniform, ints (default normal)"},
+    [O_SEED] = {"--seed", "S", "seed of the inputs and of the sampled outputs (default 1)"},
+    [O_SAMPLES] = {"--samples", "N", "outputs compared with the exact products per case (default 10000)", 1, 16777216},
+    [O_WARMUP] = {"--warmup", "N", "untimed launches before timing (default 3)", 0, 1000},
+    [O_REPS] = {"--reps", "N", "timed launches, median reported (default 10; 0: no timing)", 0, 10000},
+    [O_INFER] = {"--infer", NULL, "infer the accumulation structure and predict the sampled outputs with it"},
+    [O_PROFILE] = {"--profile", "P", "instruction models for --infer (default h100)"},
+    [O_BACKEND] = {"--backend", "B", "gpu[:N] (default), or model:PROFILE: the inference self-test on a simulated library"},
+    [O_SIM] = {"--sim", "PROMOTE,SPLITK[,pairwise]", "model backend: the simulated library's structure (default 0,1: one accumulator)"},
+    [O_JSON] = {"--json", NULL, "one tcscope-gemm record per case on stdout (progress on stderr)"},
+};
+const cli_command cmd_gemm_cli = {
+    "gemm", "cuBLASLt GEMM numerics vs exact products, throughput, inferred accumulation structure", NULL,
+    "Needs a GPU. The K sweep runs at M = N = 256; errors are against the exact product of the original FP32 "
+    "inputs and of the inputs as uploaded (rounded RNE, FP8 saturating).",
+    opts, CLI_NOPTS(opts), false};
+
+static int parse_ks(const char *v, gemm_args *a)
+{
+    a->nk = 0;
+    const char *s = v;
+    while (*s) {
+        char item[32];
+        size_t n = strcspn(s, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(n < 31 ? n : 31), s);
+        if (a->nk == MAX_KS || !cli_count_int(CMD, "--k", item, 16, 65536, &a->ks[a->nk]))
+            return a->nk == MAX_KS ? cli_fail(CMD, "--k: at most %d values", MAX_KS) : TC_EXIT_USAGE;
+        if (a->ks[a->nk] % 16)
+            return cli_fail(CMD, "bad --k '%s' (a multiple of 16: FP8 GEMMs need it)", item);
+        a->nk++;
+        s += n;
+        if (*s == ',' && !*++s)
+            return cli_fail(CMD, "bad --k '%s' (an empty item)", v);
+    }
+    return a->nk ? TC_EXIT_OK : cli_fail(CMD, "bad --k '' (a list of dot lengths)");
+}
+
+static int parse(int argc, char **argv, gemm_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->paths = "all";
+    a->backend = "gpu";
+    a->profile = "h100";
+    a->sim = "0,1";
+    a->m = a->n = 256;
+    a->timing_size = 4096;
+    a->seed = 1;
+    a->samples = 10000;
+    a->warmup = 3;
+    a->reps = 10;
+    static const int sweep[] = {16, 64, 256, 1024, 4096, 16384, 65536};
+    for (int i = 0; i < 7; i++)
+        a->ks[a->nk++] = sweep[i];
+    bool ks_given = false;
+    cli_scan sc = cli_scan_start(&cmd_gemm_cli, argc, argv);
+    while (cli_next(&sc)) {
+        int rc = TC_EXIT_OK;
+        switch ((gemm_opt)sc.opt) {
+        case O_PATH: a->paths = sc.val; break;
+        case O_M: a->m = (int)sc.count; break;
+        case O_N: a->n = (int)sc.count; break;
+        case O_K: rc = parse_ks(sc.val, a), ks_given = true; break;
+        case O_TIMING_SIZE: a->timing_size = (int)sc.count; break;
+        case O_DIST:
+            if (!sweep_dist_parse(sc.val, &a->dist))
+                rc = cli_fail(CMD, "bad --dist '%s' (normal, uniform, loguniform, ints)", sc.val);
+            break;
+        case O_SEED: rc = cli_seed(CMD, "--seed", sc.val, &a->seed) ? TC_EXIT_OK : TC_EXIT_USAGE; break;
+        case O_SAMPLES: a->samples = (size_t)sc.count; break;
+        case O_WARMUP: a->warmup = (int)sc.count; break;
+        case O_REPS: a->reps = (int)sc.count; break;
+        case O_INFER: a->infer = true; break;
+        case O_PROFILE: a->profile = sc.val; break;
+        case O_BACKEND: a->backend = sc.val; break;
+        case O_SIM: a->sim = sc.val; break;
+        case O_JSON: a->json = true; break;
+        }
+        if (rc)
+            return rc;
+    }
+    if (sc.status)
+        return sc.status;
+    if (ks_given)
+        a->timing_size = 0;
+    if (a->m % 16 || a->n % 16)
+        return cli_fail(CMD, "bad --m/--n %dx%d (multiples of 16: FP8 GEMMs need it)", a->m, a->n);
+    /* The host holds A and B a few times over (originals, uploads, 4 bytes an element). */
+    for (int x = 0; x < a->nk; x++)
+        if ((size_t)a->m * a->ks[x] > ((size_t)1 << 28) || (size_t)a->n * a->ks[x] > ((size_t)1 << 28))
+            return cli_fail(CMD, "--m/--n %dx%d with --k %d: more than 2^28 elements in A or B", a->m, a->n,
+                            a->ks[x]);
+    if (a->timing_size % 16)
+        return cli_fail(CMD, "bad --timing-size '%d' (a multiple of 16)", a->timing_size);
+    if (strcmp(a->paths, "all")) {
+        if (cli_list_check(CMD, "--path", a->paths, false))
+            return TC_EXIT_USAGE;
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", a->paths);
+        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+            if (!tc_gemm_path_by_name(t))
+                return cli_fail(CMD, "unknown --path '%s' (f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, "
+                                     "f32, f32-bf16x9)", t);
+    }
+    return -1;
+}
+
+static bool path_selected(const char *list, const char *name)
+{
+    if (!strcmp(list, "all"))
+        return true;
+    size_t n = strlen(name);
+    for (const char *s = list; (s = strstr(s, name)); s += n)
+        if ((s == list || s[-1] == ',') && (s[n] == ',' || !s[n]))
+            return true;
+    return false;
+}
+
+/* One line a case: progress (with --json, on stderr) or the text output. */
+static void print_case(FILE *f, json_t *r, int done, int total, double secs)
+{
+    const char *e = json_string_value(json_object_get(r, "error"));
+    const char *sk = json_string_value(json_object_get(r, "skipped"));
+    fprintf(f, "[%d/%d] %-10s %5lldx%5lldx%5lld %6.1f s", done, total, cli_str(r, "path"),
+            json_integer_value(json_object_get(r, "m")), json_integer_value(json_object_get(r, "n")),
+            json_integer_value(json_object_get(r, "k")), secs);
+    if (e || sk) {
+        fprintf(f, "  %s: %s\n", e ? "ERROR" : "skipped", e ? cli_str(r, "error") : cli_str(r, "skipped"));
+        fflush(f);
+        return;
+    }
+    json_t *t = json_object_get(r, "timing");
+    if (t)
+        fprintf(f, "  %7.1f TFLOP/s", json_number_value(json_object_get(t, "tflops")));
+    fprintf(f, "  median err %.3g ulp vs original, %.3g vs rounded inputs",
+            json_number_value(json_object_get(json_object_get(r, "error_vs_original"), "median_ulps")),
+            json_number_value(json_object_get(json_object_get(r, "error_vs_rounded"), "median_ulps")));
+    json_t *st = json_object_get(r, "structure"), *in = json_object_get(st, "inferred");
+    json_t *pr = json_object_get(st, "prediction");
+    if (in)
+        fprintf(f, "  chunk %lld promote %lld splitK %lld%s", json_integer_value(json_object_get(in, "chunk")),
+                json_integer_value(json_object_get(in, "promote")), json_integer_value(json_object_get(in, "splitk")),
+                json_is_true(json_object_get(st, "consistent")) ? "" : " (INCONSISTENT)");
+    if (pr)
+        fprintf(f, "  predicted %lld/%lld bit-exact", json_integer_value(json_object_get(pr, "bit_exact")),
+                json_integer_value(json_object_get(pr, "n")));
+    fprintf(f, "\n");
+    fflush(f);
+}
+
+/* model:PROFILE: the simulated library, structure from --sim; the chunk is
+ * the instruction's K (one wgmma per step). */
+static int open_sim(const gemm_args *a, const char *ppath, tc_gemm_struct *s)
+{
+    char tail[32] = "";
+    int n = sscanf(a->sim, "%d,%d,%31s", &s->promote, &s->splitk, tail);
+    if (n < 2 || s->promote < 0 || s->promote % 16 || s->splitk < 1 || s->splitk > 64 ||
+        (n == 3 && strcmp(tail, "pairwise")))
+        return cli_fail(CMD, "bad --sim '%s' (PROMOTE,SPLITK[,pairwise]: PROMOTE 0 or a multiple of 16, SPLITK 1..64)",
+                        a->sim);
+    s->combine = n == 3 ? GEMM_COMBINE_PAIRWISE : GEMM_COMBINE_SEQ;
+    (void)ppath;
+    return TC_EXIT_OK;
+}
+
+int cmd_gemm(int argc, char **argv)
+{
+    gemm_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    char err[600], ppath[4096];
+    bool sim = !strncmp(a.backend, "model:", 6);
+    const char *prof = sim ? a.backend + 6 : a.profile;
+    if ((a.infer || sim) && !tc_profile_path(prof, ppath, sizeof ppath))
+        return cli_fail(CMD, "profile '%s' not found", prof);
+    tc_gemm_struct ss = {0};
+    tc_gemm_lib lib;
+    if (sim) {
+        if ((rc = open_sim(&a, ppath, &ss)) != TC_EXIT_OK)
+            return rc;
+        a.infer = true;
+        a.reps = 0;
+        a.timing_size = 0;
+    } else {
+        int dev = 0;
+        if (strcmp(a.backend, "gpu") && (strncmp(a.backend, "gpu:", 4) ||
+                                         !cli_count_int(CMD, "--backend", a.backend + 4, 0, 64, &dev)))
+            return cli_fail(CMD, "bad --backend '%s' (gpu, gpu:N, or model:PROFILE for the inference self-test)",
+                            a.backend);
+        if (tc_gemm_lib_gpu(&lib, dev, err, sizeof err) != 0)
+            return cli_fail(CMD, "%s; gemm needs a GPU (--backend model:h100 runs only the structure-inference "
+                                 "self-test on a simulated library)", err);
+    }
+    size_t np;
+    const tc_gemm_path *paths = tc_gemm_paths(&np);
+    int ncase = 0, total = 0, done = 0, failed = 0;
+    for (size_t i = 0; i < np; i++)
+        total += path_selected(a.paths, paths[i].name) * (a.nk + (a.timing_size > 0));
+    /* Shape-major, the S^3 timing case first: a run cut short (a time
+     * limit) loses the largest K of a few paths, not whole paths. */
+    int big_first = a.timing_size > 0;
+    for (int y = 0; y < a.nk + big_first; y++) {
+        bool big = big_first && y == 0;
+        int x = y - big_first;
+        for (size_t i = 0; i < np; i++, ncase++) {
+            if (!path_selected(a.paths, paths[i].name))
+                continue;
+            if (sim) {
+                const tc_instr *ins = paths[i].instr ? tc_instr_by_name(paths[i].instr) : NULL;
+                ss.chunk = ins ? ins->k : 16;
+                if (tc_gemm_lib_sim(&lib, ppath, &ss, err, sizeof err) != 0)
+                    return cli_fail(CMD, "%s", err);
+            }
+            tc_gemm_case c = {.m = big ? a.timing_size : a.m, .n = big ? a.timing_size : a.n,
+                              .k = big ? a.timing_size : a.ks[x], .dist = a.dist, .seed = a.seed,
+                              .samples = a.samples, .warmup = a.warmup, .reps = a.reps,
+                              .infer = a.infer, .profile = ppath};
+            struct timespec t0, t1;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            json_t *r = tc_gemm_run_case(&lib, &paths[i], &c);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            if (sim)
+                tc_gemm_lib_sim_free(&lib);
+            if (a.json) {
+                char *s = json_dumps(r, JSON_COMPACT | JSON_REAL_PRECISION(17));
+                puts(s);
+                fflush(stdout);
+                free(s);
+            }
+            print_case(a.json ? stderr : stdout, r, ++done, total,
+                       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+            const char *e = json_string_value(json_object_get(r, "error"));
+            failed += e != NULL;
+            json_decref(r);
+        }
+    }
+    (void)ncase;
+    return failed ? cli_fail(CMD, "%d case(s) failed (see their records)", failed) : TC_EXIT_OK;
+}
