@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <cuda_runtime.h>
 
+#include "probes/cuda/timing_report.cuh"
 #include "probes/timing.h"
 
 namespace {
@@ -80,16 +81,7 @@ __device__ __forceinline__ void mma_timed(const uint32_t *in, uint32_t *out, lon
             else
                 fold ^= (uint32_t)d[j][i];
         }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = fold;
-    if (lane == 0) {
-        cyc[2 * (blockIdx.x * nwarps + warp)] = t0;
-        cyc[2 * (blockIdx.x * nwarps + warp) + 1] = t1;
-    }
-    if (threadIdx.x == 0) {
-        int id;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-        smid[blockIdx.x] = id;
-    }
+    tct_report(out, cyc, smid, fold, t0, t1, lane, warp, nwarps);
 }
 } // namespace
 

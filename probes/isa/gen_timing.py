@@ -37,25 +37,34 @@ def mma_op(i):
 '''
 
 
-def mma_file(instrs):
-    ops = [i for i in instrs if i.api in ("mma", "mma.sp")]
-    L = ["/* Timing kernels for warp-level mma (%s; the harness is probes/cuda/timing_mma.cuh). */\n" % GENERATED,
-         '#include "probes/cuda/timing_mma.cuh"\n\nnamespace {\n']
-    L += [mma_op(i) for i in ops]
+def timing_file(what, cuh, ops, op_text, kernels, table, count, row):
+    """One timing file: the Op structs (op_text), the kernels of each
+    instruction (kernels: its extern "C" lines, the names ending in _iILP)
+    and the kernel-set table `table` (row: one entry, given the instruction,
+    its identifier and its eight ILP kernels)."""
+    L = ["/* Timing kernels for %s (%s; the harness is probes/cuda/%s). */\n" % (what, GENERATED, cuh),
+         '#include "probes/cuda/%s"\n\nnamespace {\n' % cuh]
+    L += [op_text(i) for i in ops]
     L.append("} // namespace\n\n")
+    L += [kernels(i, ident(i.name)) for i in ops]
+    L.append(f"\nextern const tct_kernel_set {table}[];\nextern const int {count};\n"
+             f"const tct_kernel_set {table}[] = {{\n")
     for i in ops:
         s = ident(i.name)
-        for ilp in range(1, 9):
-            L.append(f'extern "C" __global__ void tct_{s}_i{ilp}({KERNEL_ARGS}, uint32_t z) '
-                     f'{{ mma_timed<Op_{s}, {ilp}>(in, out, cyc, smid, iters, z); }}\n')
-    L.append("\nextern const tct_kernel_set tct_mma_sets[];\nextern const int tct_mma_set_count;\n"
-             "const tct_kernel_set tct_mma_sets[] = {\n")
-    for i in ops:
-        s = ident(i.name)
-        ks = ", ".join(f"(const void *)tct_{s}_i{j}" for j in range(1, 9))
-        L.append(f'    {{"{i.name}", "tct_{s}", {i.m}LL * {i.n} * {i.k}, 32, kUnroll, {{{ks}}}, nullptr}},\n')
-    L.append("};\nconst int tct_mma_set_count = (int)(sizeof tct_mma_sets / sizeof tct_mma_sets[0]);\n")
+        L.append(row(i, s, ", ".join(f"(const void *)tct_{s}_i{j}" for j in range(1, 9))))
+    L.append(f"}};\nconst int {count} = (int)(sizeof {table} / sizeof {table}[0]);\n")
     return "".join(L)
+
+
+def mma_file(instrs):
+    def kernels(i, s):
+        return "".join(f'extern "C" __global__ void tct_{s}_i{ilp}({KERNEL_ARGS}, uint32_t z) '
+                       f'{{ mma_timed<Op_{s}, {ilp}>(in, out, cyc, smid, iters, z); }}\n' for ilp in range(1, 9))
+
+    def row(i, s, ks):
+        return f'    {{"{i.name}", "tct_{s}", {i.m}LL * {i.n} * {i.k}, 32, kUnroll, {{{ks}}}, nullptr}},\n'
+    return timing_file("warp-level mma", "timing_mma.cuh", [i for i in instrs if i.api in ("mma", "mma.sp")],
+                       mma_op, kernels, "tct_mma_sets", "tct_mma_set_count", row)
 
 
 def wgmma_op(i):
@@ -91,26 +100,18 @@ def wgmma_op(i):
 
 
 def wgmma_file(instrs, n):
-    ops = [i for i in instrs if i.api.startswith("wgmma") and i.n == n]
-    L = ["/* Timing kernels for wgmma, N = %d (%s; the harness is probes/cuda/timing_wgmma.cuh). */\n" % (n, GENERATED),
-         '#include "probes/cuda/timing_wgmma.cuh"\n\nnamespace {\n']
-    L += [wgmma_op(i) for i in ops]
-    L.append("} // namespace\n\n")
-    for i in ops:
-        s = ident(i.name)
-        for dep in range(1, 9):
-            L.append(f'extern "C" __global__ void tct_{s}_i{dep}({KERNEL_ARGS}, uint32_t mode) '
-                     f'{{ wgmma_timed<Op_{s}, {dep}, 1>(in, out, cyc, smid, iters, (int)mode); }}\n')
-        L.append(f'extern "C" __global__ void tct_{s}_lat({KERNEL_ARGS}, uint32_t mode) '
-                 f'{{ wgmma_timed<Op_{s}, 1, 0>(in, out, cyc, smid, iters, (int)mode); }}\n')
-    L.append(f"\nextern const tct_kernel_set tct_wgmma_n{n}[];\nextern const int tct_wgmma_n{n}_count;\n"
-             f"const tct_kernel_set tct_wgmma_n{n}[] = {{\n")
-    for i in ops:
-        s = ident(i.name)
-        ks = ", ".join(f"(const void *)tct_{s}_i{j}" for j in range(1, 9))
-        L.append(f'    {{"{i.name}", "tct_{s}", 64LL * {n} * {i.k}, 128, 1, {{{ks}}}, (const void *)tct_{s}_lat}},\n')
-    L.append(f"}};\nconst int tct_wgmma_n{n}_count = (int)(sizeof tct_wgmma_n{n} / sizeof tct_wgmma_n{n}[0]);\n")
-    return "".join(L)
+    def kernels(i, s):
+        return "".join(f'extern "C" __global__ void tct_{s}_i{dep}({KERNEL_ARGS}, uint32_t mode) '
+                       f'{{ wgmma_timed<Op_{s}, {dep}, 1>(in, out, cyc, smid, iters, (int)mode); }}\n'
+                       for dep in range(1, 9)) + (
+            f'extern "C" __global__ void tct_{s}_lat({KERNEL_ARGS}, uint32_t mode) '
+            f'{{ wgmma_timed<Op_{s}, 1, 0>(in, out, cyc, smid, iters, (int)mode); }}\n')
+
+    def row(i, s, ks):
+        return f'    {{"{i.name}", "tct_{s}", 64LL * {n} * {i.k}, 128, 1, {{{ks}}}, (const void *)tct_{s}_lat}},\n'
+    return timing_file("wgmma, N = %d" % n, "timing_wgmma.cuh",
+                       [i for i in instrs if i.api.startswith("wgmma") and i.n == n], wgmma_op, kernels,
+                       "tct_wgmma_n%d" % n, "tct_wgmma_n%d_count" % n, row)
 
 
 def index_file(ns):
