@@ -160,13 +160,18 @@ cvt-sweep: $(CVT_SWEEP)
 # <<< formats-tools
 
 # >>> timing (owned by the timing-probe work: extra libraries, SASS checks)
-# The timing kernels' inline PTX is generated (long, regular operand lists);
-# the .cu files are committed, so a build needs no Python. cuBLASLt and NVML
-# are loaded with dlopen at run time: nothing extra is linked.
-.PHONY: timing-gen
-timing-gen:
-	python3 probes/cuda/timing_gen.py
+# cuBLASLt and NVML are loaded with dlopen at run time: nothing extra is linked.
 # <<< timing
+
+# The executor and timing kernels (probes/cuda/*_gen*.cu, timing_mma.cu,
+# timing_wgmma_*.cu) are generated from the instruction table
+# probes/isa/sm90a.def by probes/isa/gen.py; the .cu files are committed, so a
+# build needs no Python. gen-check (CI) fails if regenerating would change one.
+.PHONY: gen gen-check
+gen:
+	python3 probes/isa/gen.py
+gen-check:
+	python3 probes/isa/gen.py --check
 
 # What compiled the kernels, in every record (tc_backend_info.compiler).
 ifneq ($(NVCC),)

@@ -119,7 +119,7 @@ static void required_entries_exist(void **state)
     }
 }
 
-/* The generated kernels (probes/gpu_gen.py) and the catalogue agree: every
+/* The generated kernels (probes/isa/gen.py) and the catalogue agree: every
  * dense entry has a kernel under its own name, every kernel is an entry
  * (the dense families here; mma.sp's and wgmma.sp's in tests/test_sparse.c). */
 static void every_dense_entry_has_a_gpu_kernel(void **state)

@@ -485,7 +485,7 @@ static void corpus_inputs_are_structured(void **state)
 }
 
 #if TC_HAVE_CUDA
-/* The generated mma.sp and wgmma.sp kernels (probes/gpu_gen.py) match the
+/* The generated mma.sp and wgmma.sp kernels (probes/isa/gen.py) match the
  * catalogue (a build without CUDA has no kernel table to check). */
 static void every_sparse_entry_has_a_gpu_kernel(void **state)
 {

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 #include <mma.h>
 
+#include "probes/cuda/timing_report.cuh"
 #include "probes/timing.h"
 
 using namespace nvcuda;
@@ -56,16 +57,7 @@ __device__ __forceinline__ void wmma_timed(const uint32_t *in, uint32_t *out, lo
     for (int j = 0; j < ILP; j++)
         for (int i = 0; i < d[j].num_elements; i++)
             fold ^= (uint32_t)(float)d[j].x[i];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = fold;
-    if (lane == 0) {
-        cyc[2 * (blockIdx.x * nwarps + warp)] = t0;
-        cyc[2 * (blockIdx.x * nwarps + warp) + 1] = t1;
-    }
-    if (threadIdx.x == 0) {
-        int id;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-        smid[blockIdx.x] = id;
-    }
+    tct_report(out, cyc, smid, fold, t0, t1, lane, warp, nwarps);
 }
 
 typedef WmmaOp<16, 16, 16, half, half> OpF16F16;
