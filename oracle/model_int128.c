@@ -10,6 +10,22 @@
 
 #include "oracle/model_internal.h"
 
+/* A term of a fused sum: a product or C. t is its reference exponent. */
+typedef struct {
+    uint64_t sig;
+    int32_t lsb, t;
+    uint8_t cls, sign;
+} mterm;
+
+/* The accumulator between steps: exact (mag may be wide) or a value of the
+ * accumulator format. present is false before the first step of C_LAST. */
+typedef struct {
+    bool present;
+    uint8_t cls, sign;
+    u128 mag;
+    int32_t lsb, t;
+} macc;
+
 static void model_acc_set(const model *m, macc *acc, int sign, u128 mag, int lsb, bool sticky,
                           const mstep *st);
 static void model_acc_from_val(const model *m, macc *acc, mval v);

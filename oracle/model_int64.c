@@ -31,8 +31,9 @@
  * kernel_shifted's step has an AVX-512 form (model_avx512.c), which also
  * holds model_mma's whole-tile kernel.
  *
- * Operands reach the kernel only through model_decode_operand (model_decode.c; or direct8,
- * its kdirect_decode on 8 lanes, in model_tile), which strips the low bits
+ * Operands reach the kernel only through model_decode_operand
+ * (model_decode.c; or direct8, its kdirect_decode on 8 lanes, in
+ * model_tile), which strips the low bits
  * an RZ conversion clears (TF32 read from its FP32 container): the same
  * value with a significand of the used format's width, which is what lets
  * TF32 take kernel_shifted. */

@@ -163,22 +163,6 @@ typedef struct {
     uint8_t cls, sign;
 } mdec;
 
-/* A term of a fused sum: a product or C. t is its reference exponent. */
-typedef struct {
-    uint64_t sig;
-    int32_t lsb, t;
-    uint8_t cls, sign;
-} mterm;
-
-/* The accumulator between steps: exact (mag may be wide) or a value of the
- * accumulator format. present is false before the first step of C_LAST. */
-typedef struct {
-    bool present;
-    uint8_t cls, sign;
-    u128 mag;
-    int32_t lsb, t;
-} macc;
-
 /* What one kind of step does (the K steps, or the final C addition). */
 typedef struct {
     int F;                         /* align bits or MODEL_EXACT */

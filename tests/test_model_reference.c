@@ -26,11 +26,11 @@
 #include "probes/probes.h"
 
 #if defined(__SANITIZE_ADDRESS__)
-#define PER_FAMILY 2
-#define RANDOM_MODELS 150
+#define PER_FAMILY 4
+#define RANDOM_MODELS 400
 #else
-#define PER_FAMILY 12
-#define RANDOM_MODELS 1500
+#define PER_FAMILY 40
+#define RANDOM_MODELS 4000
 #endif
 #define NFAMILIES 8
 
