@@ -293,12 +293,12 @@ static inline __attribute__((always_inline)) int kernel_shifted(const model *m, 
             rc = step_scalar(n, x, y, F, CS, acc_t, &E, &S, AR, NORM);
         if (rc < 0)
             return BAIL;
-        if (rc == 0 && p->floored && E - F < p->align_floor)
-            return BAIL;   /* the grid would go below align_floor: the general path cuts it there */
         if (rc == 1 && acc_nz) {   /* no nonzero product: the accumulator is the reference */
             E = acc.t;
             rc = 0;
         }
+        if (rc == 0 && p->floored && E - F < p->align_floor)
+            return BAIL;   /* the grid would go below align_floor: the general path cuts it there */
         if (rc == 1) {   /* no nonzero term: a signed zero */
             acc.sign = (uint8_t)zero_step_sign(m, n, x, y, &acc, present);
             acc.cls = MV_ZERO;

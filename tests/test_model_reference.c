@@ -361,11 +361,41 @@ static void test_random_settings_equal_reference(void **state)
     assert_true(t.kernel_scalar > 0 && t.wide > 0);
 }
 
+/* A step whose products are all zero, with align_with_acc off: the
+ * accumulator alone is the reference, and its grid is still never finer
+ * than 2^align_floor. With the floor at 2^5 every bit of C = 1.0 lies
+ * below the grid and is cut (trunc), so the sum is +0. The int64 kernel
+ * once skipped the floor in this case and answered 1.0. */
+static void test_floor_cuts_a_lone_accumulator(void **state)
+{
+    oracle_formats f = {&tc_e4m3, &tc_e4m3, &tc_f32, &tc_f32};
+    tc_rounding r = {TC_RZ, TC_OVF_INF, false, 0, false};
+    model_params p = model_params_exact(f, r);
+    p.block = 2;
+    p.align_bits = 10;
+    p.align_with_acc = false;
+    p.floored = true;
+    p.align_floor = 5;
+    p.acc_exact = false;
+    p.acc_fmt = tc_f32;
+    p.acc_round = TC_RZ;
+    char err[200];
+    model *m = model_new(&p, f, err, sizeof err);
+    if (!m)
+        fail_msg("model_new: %s", err);
+    assert_true(m->fast);   /* the int64 kernel is asked first */
+    uint64_t a[2] = {0x00, 0x80}, b[2] = {0x38, 0x38}, c = 0x3f800000;   /* 0 * 1, -0 * 1, C = 1.0 */
+    assert_int_equal(model_reference_dot(m, 2, a, b, c), 0);
+    assert_int_equal(model_dot(m, 2, a, b, c), 0);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profiles_equal_reference),
         cmocka_unit_test(test_random_settings_equal_reference),
+        cmocka_unit_test(test_floor_cuts_a_lone_accumulator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
