@@ -169,7 +169,7 @@ static i128 onto_grid(u128 mag, int sh, int sign, model_align_round mode)
 }
 
 /* One step: acc <- fused(acc, pr[0..n)). Returns -1 when the fixed point
- * does not fit in int128 (the caller then takes the GMP path). */
+ * does not fit in int128 (the caller then takes the reference, model_reference.c). */
 static int step_fast(const model *m, macc *acc, const mterm *pr, int n, const mstep *st)
 {
     if (model_step_specials(acc, pr, n) || acc->cls >= MV_INF)

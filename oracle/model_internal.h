@@ -184,7 +184,7 @@ struct model {
     mfmt cfmt, acc, out;
     uint64_t mask_ab[2];
     mdec *tab[2];                  /* decode tables for containers of <= 16 bits */
-    bool fast;                     /* the int64 kernel (model_fast.c) applies */
+    bool fast;                     /* the int64 kernel (model_int64.c) applies */
     bool wide;                     /* operands over 31 bits: model_wide.c computes every element */
     bool direct[2];                /* kernel decodes src_a/src_b bits itself (no table) */
     uint64_t keep[2];              /* ... after clearing the bits an RZ conversion drops */

@@ -338,12 +338,11 @@ uint64_t model_reference_dot(const model *m, int k, const uint64_t *a, const uin
         step(m, acc, x + s, k - s < p->block ? k - s : p->block, &st);
     if (p->c_mode == MODEL_C_LAST)
         step(m, acc, ct, 1, &cst);
-    /* 6. the output */
+    /* 6. the output (no step and no C: +0) */
     int lsb = acc->lsb;
     bool sticky = false;
     u128 mag = acc->cls == MV_FINITE ? to_u128(acc->sig, &lsb, &sticky) : 0;
-    uint64_t d = acc->present ? model_output(m, acc->cls, acc->sign, mag, lsb, sticky)
-                              : model_output(m, MV_ZERO, 0, 0, 0, false);
+    uint64_t d = model_output(m, acc->cls, acc->sign, mag, lsb, sticky);
     for (int i = 0; i < k + 2; i++)
         mpz_clear(x[i].sig);
     free(x);
