@@ -13,8 +13,9 @@
  * one step, accumulator held exactly, one final rounding) is the correctly
  * rounded result and equals oracle_dot_exact bit for bit.
  *
- * Hot path: int64/int128 fixed point; a GMP path takes over only when the
- * terms span more bits than 128 (very wide alignment on far-apart exponents).
+ * Hot path: int64/int128 fixed point; the GMP reference (model_reference.c)
+ * takes over only when the terms span more bits than 128 (very wide
+ * alignment on far-apart exponents).
  */
 #ifndef TC_MODEL_H
 #define TC_MODEL_H

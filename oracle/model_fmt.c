@@ -45,6 +45,12 @@ void mfmt_container(mfmt *out, const mfmt *f)
     out->nan_bits = f->nan_bits;
 }
 
+bool model_same_format(const tc_format *x, const tc_format *y)
+{
+    return x->ebits == y->ebits && x->mbits == y->mbits && x->bias == y->bias &&
+           x->shift == y->shift && x->specials == y->specials && x->has_sign == y->has_sign;
+}
+
 mval mfmt_decode(const mfmt *f, uint64_t bits, bool daz)
 {
     return mfmt_decode_inline(f, bits, daz);
@@ -148,29 +154,7 @@ mval mfmt_round(const mfmt *f, int sign, u128 mag, int lsb, bool sticky,
         if (sh >= 2)
             rest = rest || (mag & ((((u128)1) << (sh - 1)) - 1)) != 0;
     }
-    bool inexact = half || rest;
-    bool up = false;
-    switch (mode) {
-    case TC_RNE:
-        up = half && (rest || (q & 1));
-        break;
-    case TC_RNA:
-        up = half;
-        break;
-    case TC_RU:
-        up = inexact && !sign;
-        break;
-    case TC_RD:
-        up = inexact && sign;
-        break;
-    case TC_RO:
-        if (inexact)
-            q |= 1;
-        break;
-    default:   /* RZ; stochastic rounding is refused by model_params_check */
-        break;
-    }
-    q += up;
+    q += model_round_up(mode, sign, q & 1, half, rest);
     if (q >> (m + 1)) {
         q >>= 1;
         tl++;

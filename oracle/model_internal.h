@@ -97,6 +97,30 @@ static inline int bitlen128(u128 x)
     return hi ? 128 - __builtin_clzll(hi) : bitlen64((uint64_t)x);
 }
 
+/* The one rounding rule of the model: a magnitude cut to q (odd: q's last
+ * bit), with `half` the first bit cut and `rest` whether any bit below it
+ * was set, goes up by one when this says so. Every cut of bits uses it
+ * (mfmt_round, products, the alignment onto the grid); RO (round to odd)
+ * sets q's last bit when inexact, which is one up exactly when q is even. */
+static inline bool model_round_up(tc_round mode, int sign, bool odd, bool half, bool rest)
+{
+    switch (mode) {
+    case TC_RNE: return half && (rest || odd);
+    case TC_RNA: return half;
+    case TC_RU: return (half || rest) && !sign;
+    case TC_RD: return (half || rest) && sign;
+    case TC_RO: return (half || rest) && !odd;
+    default: return false;   /* RZ; stochastic rounding is refused by model_params_check */
+    }
+}
+
+/* The alignment modes are roundings of a magnitude: toward zero, toward
+ * -Inf (two's complement), to nearest even. */
+static inline tc_round model_align_mode(model_align_round r)
+{
+    return r == MODEL_ALIGN_FLOOR ? TC_RD : r == MODEL_ALIGN_RNE ? TC_RNE : TC_RZ;
+}
+
 /* The common case of mfmt_round: x != 0, no sticky, the result's exponent
  * strictly inside the normal range and no overflow. Returns false (nothing
  * written) for every other case, which mfmt_round's general path handles. */
@@ -115,15 +139,8 @@ static inline bool mfmt_round_normal(const mfmt *f, int sign, uint64_t x, int ls
         q = x << -sh;
     } else {
         q = x >> sh;
-        uint64_t rem = x & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
-        switch (mode) {
-        case TC_RNE: q += rem > half || (rem == half && (q & 1)); break;
-        case TC_RNA: q += rem >= half; break;
-        case TC_RU: q += rem != 0 && !sign; break;
-        case TC_RD: q += rem != 0 && sign; break;
-        case TC_RO: q |= rem != 0; break;
-        default: break;
-        }
+        bool half = (x >> (sh - 1)) & 1, rest = (x & ((UINT64_C(1) << (sh - 1)) - 1)) != 0;
+        q += model_round_up(mode, sign, q & 1, half, rest);
         if (q >> (m + 1)) {
             q >>= 1;
             tl++;
@@ -146,22 +163,6 @@ typedef struct {
     uint8_t cls, sign;
 } mdec;
 
-/* A term of a fused sum: a product or C. t is its reference exponent. */
-typedef struct {
-    uint64_t sig;
-    int32_t lsb, t;
-    uint8_t cls, sign;
-} mterm;
-
-/* The accumulator between steps: exact (mag may be wide) or a value of the
- * accumulator format. present is false before the first step of C_LAST. */
-typedef struct {
-    bool present;
-    uint8_t cls, sign;
-    u128 mag;
-    int32_t lsb, t;
-} macc;
-
 /* What one kind of step does (the K steps, or the final C addition). */
 typedef struct {
     int F;                         /* align bits or MODEL_EXACT */
@@ -183,7 +184,7 @@ struct model {
     mfmt cfmt, acc, out;
     uint64_t mask_ab[2];
     mdec *tab[2];                  /* decode tables for containers of <= 16 bits */
-    bool fast;                     /* the int64 kernel (model_fast.c) applies */
+    bool fast;                     /* the int64 kernel (model_int64.c) applies */
     bool wide;                     /* operands over 31 bits: model_wide.c computes every element */
     bool direct[2];                /* kernel decodes src_a/src_b bits itself (no table) */
     uint64_t keep[2];              /* ... after clearing the bits an RZ conversion drops */
@@ -207,17 +208,22 @@ static inline int32_t model_ref_exp(const model *m, mval v)
     return m->p.exp_ref == MODEL_EXP_NOMINAL ? v.e : v.lsb + bitlen64(v.sig) - 1;
 }
 
-mdec model_input_decode(const model *m, int which, uint64_t bits);
-mterm model_product(const model *m, mdec x, mdec y);
-mterm model_c_term(const model *m, uint64_t c);
+/* ---- the reference (model_reference.c): the model's arithmetic, written once ---- */
+
+/* One element, exact integers throughout: what every path must give. */
+uint64_t model_reference_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
+/* Its stages the fast paths share: an operand decoded (w = 0: A, 1: B),
+ * what a step does, and the output rounding of the final accumulator. */
+mval model_input_value(const model *m, int w, uint64_t bits);
 void model_steps_init(const model *m, mstep *st, mstep *cst);
-void model_acc_init(const model *m, macc *acc, const mterm *ct);
-void model_acc_set(const model *m, macc *acc, int sign, u128 mag, int lsb, bool sticky,
-                   const mstep *st);
-void model_acc_from_val(const model *m, macc *acc, mval v);
-int model_step_specials(macc *acc, const mterm *pr, int n);
-int model_zero_sign(const macc *acc, const mterm *pr, int n, bool any_nonzero, tc_round rnd);
 uint64_t model_output(const model *m, int cls, int sign, u128 mag, int lsb, bool sticky);
+/* Test hook: 1 puts every element the wide path does not take on the reference. */
+extern int model_force_slow;
+
+/* ---- the fast paths (model.c says which computes what) ---- */
+
+/* model_input_value in the kernels' compact form (model_decode.c). */
+mdec model_input_decode(const model *m, int which, uint64_t bits);
 /* An operand decoded with bit operations (see model_new: IEEE/FN container,
  * used as given or truncated to a format of the same exponent range). */
 static inline mdec model_direct_decode(const mfmt *f, uint64_t bits, uint64_t keep, bool ftz)
@@ -253,16 +259,17 @@ static inline mdec model_direct_decode(const mfmt *f, uint64_t bits, uint64_t ke
     return d;
 }
 
-/* Every element can take this path (model.c); model_dot tries the int64
- * kernel first when m->fast. */
+/* Every path but the int64 kernel (model.c); model_dot tries the kernel
+ * first when m->fast. */
 uint64_t model_dot_generic(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
 /* The int64 kernel on decoded operands: 0 with *out, or -1 when the element
  * needs the general path (specials, overflow, far-apart accumulator). */
 int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c, uint64_t *out);
-/* n operand values bits[i*stride] of operand w (0: A, 1: B) decoded. */
+/* The int128 path (model_int128.c): any element of a model that is not wide. */
+uint64_t model_dot_int128(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
+/* n operand values bits[i*stride] of operand w (0: A, 1: B) decoded (model_decode.c). */
 void model_decode_operand(const model *m, int w, size_t n, size_t stride, const uint64_t *bits,
                           mdec *out);
-/* The same element on the GMP path (any width). */
 /* Decoded operands of one dot put in step order (idx from model_step_order:
  * the kernels take the steps as consecutive runs of `block`); tmp holds k. */
 static inline void model_order_decoded(const int *idx, int k, mdec *v, mdec *tmp)
@@ -274,21 +281,19 @@ static inline void model_order_decoded(const int *idx, int k, mdec *v, mdec *tmp
 }
 
 /* Whole tiles on the AVX-512 kernel, 8 output columns at a time
- * (model_fast.c): model_tile_scratch is the bytes of scratch model_tile
- * needs, 0 where it does not apply (then model_mma goes element by element). */
+ * (model_avx512.c): model_tile_scratch is the bytes of scratch model_tile
+ * needs, 0 where it does not apply (then model_mma goes element by element).
+ * model_tile sets left[r*nc+c] (0 or 1) for the elements it leaves to model_dot. */
 size_t model_tile_scratch(const model *m, int mr, int nc, int K);
 void model_tile(const model *m, int mr, int nc, int K, const uint64_t *A, const uint64_t *B,
-                const uint64_t *C, uint64_t *D, void *scratch);
+                const uint64_t *C, uint64_t *D, uint8_t *left, void *scratch);
 
 /* Operands over 31 significant bits (model_wide.c): NULL if p is a setting
  * the wide path computes, else why not. */
 const char *model_wide_unsupported(const model_params *p);
-/* The same encoding (fields, bias, specials): values move between them as bits. */
+/* The same encoding (fields, bias, specials): values move between them as bits (model_fmt.c). */
 bool model_same_format(const tc_format *x, const tc_format *y);
 bool model_wide_payloads_ok(const model_params *p, oracle_formats f);
 uint64_t model_dot_wide(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
-uint64_t model_dot_slow(const model *m, int k, const mterm *pr, const mterm *ct);
-/* Test hook: 1 forces every element onto the GMP path. */
-extern int model_force_slow;
 
 #endif

@@ -30,10 +30,29 @@ static void mma_tiles(const mma_job *j)
     size_t scratch = model_tile_scratch(m, j->mr, j->nc, K);
     if (scratch) {
         void *buf = malloc(scratch);
-        if (!buf)
+        uint8_t *left = malloc(mn ? mn : 1);
+        uint64_t *col = malloc((size_t)K * sizeof *col);
+        if (!buf || !left || !col)
             abort();
-        for (size_t t = j->t0; t < j->t1; t++)
-            model_tile(m, j->mr, j->nc, K, j->A + t * mk, j->B + t * kn, j->C + t * mn, j->D + t * mn, buf);
+        for (size_t t = j->t0; t < j->t1; t++) {
+            const uint64_t *A = j->A + t * mk, *B = j->B + t * kn, *C = j->C + t * mn;
+            uint64_t *D = j->D + t * mn;
+            model_tile(m, j->mr, j->nc, K, A, B, C, D, left, buf);
+            for (int c = 0; c < j->nc; c++) {   /* the elements the tile kernel left */
+                bool have_col = false;
+                for (int r = 0; r < j->mr; r++) {
+                    size_t o = (size_t)r * j->nc + c;
+                    if (!left[o])
+                        continue;
+                    for (int kk = 0; !have_col && kk < K; kk++)
+                        col[kk] = B[(size_t)kk * j->nc + c];
+                    have_col = true;
+                    D[o] = model_dot(m, K, A + (size_t)r * K, col, C[o]);
+                }
+            }
+        }
+        free(col);
+        free(left);
         free(buf);
         return;
     }

@@ -99,12 +99,6 @@ static void fail(char *err, size_t errlen, const char *fmt, const char *what)
         snprintf(err, errlen, fmt, what);
 }
 
-bool model_same_format(const tc_format *x, const tc_format *y)
-{
-    return x->ebits == y->ebits && x->mbits == y->mbits && x->bias == y->bias &&
-           x->shift == y->shift && x->specials == y->specials && x->has_sign == y->has_sign;
-}
-
 static mdec *build_table(const model *m, int which, int bits)
 {
     size_t n = (size_t)1 << bits;

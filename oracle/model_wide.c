@@ -1,10 +1,15 @@
 /* The model for operands wider than 31 significant bits (f64): products
- * do not fit the 64-bit terms of model.c, so each step is the oracle's
+ * do not fit the 64-bit terms of model_int128.c, so each step is the oracle's
  * exact GMP sum (oracle/exact_acc.h) rounded once into the accumulator.
  * That covers the settings a wide unit can have without a finite alignment
  * window: exact products, unlimited alignment, any block and step order, C
  * first or last, the accumulator format and its rounding, flushing, and the
- * output rounding. A block of 1 is a chain of fused multiply-adds. */
+ * output rounding. A block of 1 is a chain of fused multiply-adds.
+ * One difference from the reference (model_reference.c): with C_FIRST, C
+ * joins the first step as given, where the reference first rounds it into
+ * the accumulator (acc_fmt, ftz_acc); the two agree where C is already an
+ * accumulator value (acc_fmt C's format, no flush of a subnormal C), as in
+ * the shipped profiles. tests/test_model_reference.c checks the rest. */
 #include <stdlib.h>
 
 #include "oracle/exact_acc.h"

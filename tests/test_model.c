@@ -2,7 +2,8 @@
  *  - its rounding core against tc_encode (formats/),
  *  - the exact setting against oracle_dot_exact on >= 10^6 random cases per
  *    format pair (-O2 build; fewer under ASAN),
- *  - its int128 fast path against its GMP path on random parameters.
+ *  - its int128 fast path against its GMP reference (model_force_slow) on
+ *    random parameters (every path: tests/test_model_reference.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
