@@ -9,6 +9,7 @@
  *   block = 16
  *   ...
  *
+ * The keys are the rows of oracle/model_fields.h, written in its order:
  * Keys of [default] and [instr NAME] (every one must be given in one of them):
  *   a_convert, b_convert   none | FMT:ROUND        (e.g. tf32:rz, f16:rne)
  *   a_ftz, b_ftz, c_ftz    yes | no
@@ -83,12 +84,6 @@ void profile_remove(model_profile *p, const char *instr);
  * command writes the file through reports/ tc_out_write: atomic, inside --out).
  * Returns 0 or -1 (I/O error). */
 int profile_write(FILE *f, const model_profile *p);
-
-/* The fields, in file order (profile_field_key(i) is the key of field i),
- * and field i of p written as the profile writes it. */
-int profile_field_count(void);
-const char *profile_field_key(int i);
-void profile_field_text(const model_params *p, int i, char *buf, size_t len);
 
 /* One instruction's parameters as "key = value" lines (the body of a section). */
 void profile_write_params(FILE *f, const model_params *p);
