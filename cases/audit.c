@@ -11,6 +11,7 @@
 #include "cases/features.h"
 #include "cases/infer_internal.h"
 #include "probes/sparse.h"
+#include "oracle/model_fields.h"
 #include "oracle/profile.h"
 
 /* Evidence stays readable: a few rejected candidates per field, one case each. */
@@ -129,9 +130,9 @@ static json_t *fingerprint_json(const infer_result *fit)
 {
     json_t *fp = json_object();
     char buf[128];
-    for (int i = 0; i < profile_field_count(); i++) {
-        profile_field_text(&fit->params, i, buf, sizeof buf);
-        json_object_set_new(fp, profile_field_key(i), json_string(buf));
+    for (int i = 0; i < model_field_count(); i++) {
+        model_field_text(&fit->params, i, buf, sizeof buf);
+        json_object_set_new(fp, model_fields[i].key, json_string(buf));
     }
     json_object_set_new(fp, "deterministic", json_boolean(fit->deterministic));
     json_object_set_new(fp, "order_independent", json_boolean(fit->order_independent));

@@ -1,11 +1,13 @@
 /* infer: fitting model_params to a target's answers (see infer.h).
  *
  * Each field has a short list of candidate values (all the values the
- * parameter could take that change anything for these formats and K). A
+ * parameter could take that change anything for these formats and K: the
+ * field table's candidates, oracle/model_fields.h). A
  * candidate's score is the number of crafted answers it gets wrong; the fit
  * is coordinate descent over the fields from a neutral start, repeated until
  * no field changes, followed by a joint search over the pairs of fields that
  * interact most (alignment width x shifted-bit rounding x accumulator). */
+#include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,224 +16,16 @@
 
 #include "cases/infer.h"
 #include "cases/infer_internal.h"
-#include "oracle/profile.h"
+#include "oracle/model_fields.h"
 
-enum {
-    F_A_CONVERT, F_B_CONVERT, F_A_FTZ, F_B_FTZ, F_C_FTZ, F_PRODUCTS, F_FLUSH, F_BLOCK, F_C_MODE,
-    F_C_ROUND, F_ALIGN_REF, F_ALIGN_EXP, F_ALIGN_BITS, F_ALIGN_ROUND, F_CARRY, F_ACC, F_ACC_FTZ,
-    F_OUT_ROUND, F_OUT_OVF, F_OUT_FTZ, F_NAN, F_ACC_OVF, F_SPLIT, F_NAN_PROP, F_ZERO_SIGN, F_DROPPED_NAN,
-    F_ALIGN_FLOOR, F_COUNT
-};
+#define MAXV MODEL_FIELD_MAX_CANDIDATES
 
-#define MAXV 96
-
-static const tc_round dirs[] = {TC_RNE, TC_RZ, TC_RD, TC_RU};
-
-static void add_cvt(model_params *out, int *n, const model_params *cur, int w, bool convert,
-                    const tc_format *f, tc_round r)
-{
-    model_params p = *cur;
-    model_cvt *c = w ? &p.cvt_b : &p.cvt_a;
-    c->convert = convert;
-    if (convert) {
-        c->fmt = *f;
-        c->round = r;
-    } else {
-        memset(&c->fmt, 0, sizeof c->fmt);
-        c->round = TC_RNE;
-    }
-    out[(*n)++] = p;
-}
-
-/* Candidate values of field fi, each as cur with that field changed. */
+/* Candidate values of field fi for target t, each as cur with that field changed. */
 static int variants(int fi, const model_params *cur, const infer_target *t, const uint64_t *nans,
                     int nnans, model_params *out)
 {
-    int n = 0;
-    model_params p = *cur;
-    const oracle_formats *f = &t->f;
-    int pa = f->a->mbits + 1, pb = f->b->mbits + 1;
-    switch (fi) {
-    case F_A_CONVERT:
-    case F_B_CONVERT: {
-        int w = fi == F_B_CONVERT;
-        const tc_format *x = w ? f->b : f->a;
-        add_cvt(out, &n, cur, w, false, NULL, TC_RNE);
-        if (x->shift > 0) {
-            add_cvt(out, &n, cur, w, true, x, TC_RZ);
-            add_cvt(out, &n, cur, w, true, x, TC_RNE);
-            add_cvt(out, &n, cur, w, true, x, TC_RNA);
-        } else if (x->mbits <= 3) {
-            add_cvt(out, &n, cur, w, true, &tc_f16, TC_RNE);
-        }
-        break;
-    }
-    case F_A_FTZ: p.ftz_a = false; out[n++] = p; p.ftz_a = true; out[n++] = p; break;
-    case F_B_FTZ: p.ftz_b = false; out[n++] = p; p.ftz_b = true; out[n++] = p; break;
-    case F_C_FTZ: p.ftz_c = false; out[n++] = p; p.ftz_c = true; out[n++] = p; break;
-    case F_ACC_OVF: p.acc_ovf_inf = false; out[n++] = p; p.acc_ovf_inf = true; out[n++] = p; break;
-    case F_ACC_FTZ: p.ftz_acc = false; out[n++] = p; p.ftz_acc = true; out[n++] = p; break;
-    case F_OUT_FTZ: p.ftz_out = false; out[n++] = p; p.ftz_out = true; out[n++] = p; break;
-    case F_PRODUCTS: {
-        p.prod_bits = MODEL_EXACT;
-        p.prod_round = TC_RNE;
-        out[n++] = p;
-        int bits[4] = {pa + pb - 2, pa + pb - 3, f->d->mbits + 1, f->d->mbits + 2};
-        for (int i = 0; i < 4; i++) {
-            if (bits[i] < 2 || bits[i] >= pa + pb)
-                continue;
-            bool dup = false;
-            for (int j = 0; j < i; j++)
-                dup |= bits[j] == bits[i];
-            if (dup)
-                continue;
-            p.prod_bits = bits[i];
-            p.prod_round = TC_RZ;
-            out[n++] = p;
-            p.prod_round = TC_RNE;
-            out[n++] = p;
-        }
-        break;
-    }
-    case F_FLUSH: {
-        int th[5] = {MODEL_NO_FLUSH, tc_format_emin(f->d), tc_format_emin(&tc_f32), tc_format_emin(f->c),
-                     tc_format_emin(f->a) + tc_format_emin(f->b)};
-        for (int i = 0; i < 5; i++) {
-            bool dup = false;
-            for (int j = 0; j < i; j++)
-                dup |= th[j] == th[i];
-            if (dup)
-                continue;
-            p.prod_flush_exp = th[i];
-            out[n++] = p;
-        }
-        break;
-    }
-    case F_BLOCK:   /* powers of two and the divisors of K (up to 64 candidates) */
-        for (int b = 1; b <= t->k && n < 64; b++) {
-            if ((b & (b - 1)) && t->k % b)
-                continue;
-            p.block = b;
-            out[n++] = p;
-        }
-        if (p.block != t->k) {
-            p.block = t->k;
-            out[n++] = p;
-        }
-        break;
-    case F_ZERO_SIGN: p.zero_positive = false; out[n++] = p; p.zero_positive = true; out[n++] = p; break;
-    case F_DROPPED_NAN: p.dropped_nan_inf = false; out[n++] = p; p.dropped_nan_inf = true; out[n++] = p; break;
-    case F_ALIGN_FLOOR:   /* none, or a floor from D's smallest normal exponent down 40 binades */
-        p.floored = false;
-        p.align_floor = 0;
-        out[n++] = p;
-        p.floored = true;
-        for (int j = 0; j <= 40; j++) {
-            p.align_floor = tc_format_emin(f->d) - j;
-            out[n++] = p;
-        }
-        break;
-    case F_NAN_PROP:   /* only wide operands can carry payloads: the rest are unusable */
-        for (int i = MODEL_NAN_CANONICAL; i < MODEL_NAN_ORDERS; i++) {
-            p.nan_prop = (model_nan_prop)i;
-            out[n++] = p;
-        }
-        break;
-    case F_SPLIT:   /* contiguous, or runs of a power of two dealt over the steps */
-        p.split_runs = 0;
-        out[n++] = p;
-        if (t->k / p.block >= 2)
-            for (int g = 1; g < p.block; g *= 2) {
-                if (p.block % g)
-                    continue;
-                p.split_runs = g;
-                out[n++] = p;
-            }
-        break;
-    case F_C_MODE: p.c_mode = MODEL_C_FIRST; out[n++] = p; p.c_mode = MODEL_C_LAST; out[n++] = p; break;
-    case F_C_ROUND:
-        for (int i = 0; i < 4; i++) {
-            p.c_round = dirs[i];
-            out[n++] = p;
-        }
-        break;
-    case F_ALIGN_REF: p.align_with_acc = true; out[n++] = p; p.align_with_acc = false; out[n++] = p; break;
-    case F_ALIGN_EXP: p.exp_ref = MODEL_EXP_NORMALIZED; out[n++] = p; p.exp_ref = MODEL_EXP_NOMINAL; out[n++] = p; break;
-    case F_ALIGN_BITS:
-        for (int b = 0; b <= 64; b++) {
-            p.align_bits = b;
-            out[n++] = p;
-        }
-        for (int b = 72; b <= 160; b += 8) {
-            p.align_bits = b;
-            out[n++] = p;
-        }
-        p.align_bits = MODEL_EXACT;
-        out[n++] = p;
-        break;
-    case F_ALIGN_ROUND:
-        for (int i = 0; i < 3; i++) {
-            p.align_round = (model_align_round)i;
-            out[n++] = p;
-        }
-        break;
-    case F_CARRY:
-        p.carry_bits = MODEL_UNLIMITED;
-        out[n++] = p;
-        for (int c = 1; c <= 5; c++) {
-            p.carry_bits = c;
-            out[n++] = p;
-        }
-        break;
-    case F_ACC: {
-        p.acc_exact = true;
-        out[n++] = p;
-        const tc_format *fs[2] = {f->d, &tc_f32};
-        for (int i = 0; i < 2; i++) {
-            if (i == 1 && f->d->ebits == 8 && f->d->mbits == 23)
-                break;
-            for (int r = 0; r < 4; r++) {
-                p.acc_exact = false;
-                p.acc_fmt = *fs[i];
-                p.acc_round = dirs[r];
-                out[n++] = p;
-            }
-        }
-        /* An f32 result may be held narrower inside the unit (fewer fraction
-         * bits, same exponent range): truncated or rounded. */
-        static const char *const narrow[] = {"e8m10", "e8m11", "e8m12", "e8m13", "e8m14", "e8m15",
-                                             "e8m16", "e8m17", "e8m18", "e8m19", "e8m20", "e8m21",
-                                             "e8m22"};
-        if (f->d->ebits == 8 && f->d->mbits == 23)
-            for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
-                for (int r = 0; r < 2; r++) {
-                    tc_format scratch;
-                    p.acc_exact = false;
-                    p.acc_fmt = *tc_format_by_name(narrow[i], &scratch);
-                    p.acc_round = r ? TC_RNE : TC_RZ;
-                    out[n++] = p;
-                }
-        break;
-    }
-    case F_OUT_ROUND:
-        for (int i = 0; i < 4; i++) {
-            p.out_round = dirs[i];
-            out[n++] = p;
-        }
-        break;
-    case F_OUT_OVF: p.out_ovf = TC_OVF_INF; out[n++] = p; p.out_ovf = TC_OVF_SAT; out[n++] = p; break;
-    case F_NAN:
-        p.nan_bits = f->d->nan_bits;
-        out[n++] = p;
-        for (int i = 0; i < nnans && n < MAXV; i++) {
-            if (nans[i] == f->d->nan_bits)
-                continue;
-            p.nan_bits = nans[i];
-            out[n++] = p;
-        }
-        break;
-    }
-    return n;
+    model_field_scope s = {t->f, t->k, nans, nnans};
+    return model_field_candidates(fi, cur, &s, out);
 }
 
 /* Answers p gets wrong (stops counting past `limit`); SIZE_MAX if p is unusable. */
@@ -278,11 +72,21 @@ static model_params start_params(const infer_target *t, uint64_t nan)
     return p;
 }
 
-/* The fields the descent visits, most decisive first. */
-static const int order[] = {F_NAN, F_NAN_PROP, F_DROPPED_NAN, F_A_CONVERT, F_B_CONVERT, F_BLOCK, F_SPLIT, F_ALIGN_BITS, F_ACC, F_ALIGN_ROUND,
-                            F_C_MODE, F_C_ROUND, F_ALIGN_REF, F_ALIGN_EXP, F_PRODUCTS, F_A_FTZ, F_B_FTZ,
-                            F_C_FTZ, F_FLUSH, F_ACC_FTZ, F_OUT_ROUND, F_OUT_FTZ, F_OUT_OVF, F_ACC_OVF, F_CARRY,
-                            F_ZERO_SIGN, F_ALIGN_FLOOR};
+/* The fields in the order the descent visits them (the table's descent
+ * ranks: most decisive first); returns how many. */
+static int descent_order(int *order)
+{
+    int nf = model_field_count();
+    for (int i = 0; i < nf; i++)
+        order[i] = i;
+    for (int i = 1; i < nf; i++)   /* insertion sort by rank */
+        for (int j = i; j > 0 && model_fields[order[j]].descent < model_fields[order[j - 1]].descent; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    return nf;
+}
 
 static size_t descend(model_params *cur, const infer_target *t, const infer_case *cs, size_t n,
                       const uint64_t *nans, int nnans)
@@ -290,10 +94,12 @@ static size_t descend(model_params *cur, const infer_target *t, const infer_case
     model_params *v = malloc(MAXV * sizeof *v);
     if (!v)
         return SIZE_MAX;
+    int order[MODEL_FIELDS_MAX];
+    int norder = descent_order(order);
     size_t best = mismatches(cur, t, cs, n, SIZE_MAX, NULL, NULL);
     for (int sweep = 0; sweep < 8 && best > 0; sweep++) {
         bool changed = false;
-        for (size_t oi = 0; oi < sizeof order / sizeof order[0]; oi++) {
+        for (int oi = 0; oi < norder; oi++) {
             int nv = variants(order[oi], cur, t, nans, nnans, v);
             for (int i = 0; i < nv; i++) {
                 if (same_params(&v[i], cur))
@@ -344,15 +150,18 @@ static size_t joint(model_params *cur, size_t best, int f1, int f2, const infer_
 static size_t fit_from(model_params *p, const infer_target *t, const infer_case *cs, size_t n,
                        const uint64_t *nans, int nnans)
 {
-    static const int pairs[][2] = {{F_ALIGN_BITS, F_ALIGN_ROUND}, {F_ALIGN_BITS, F_ACC}, {F_BLOCK, F_ALIGN_BITS},
-                                   {F_BLOCK, F_C_MODE}, {F_ACC, F_OUT_ROUND}, {F_ALIGN_BITS, F_ALIGN_EXP},
-                                   {F_ALIGN_BITS, F_ALIGN_REF}, {F_BLOCK, F_ACC}, {F_C_MODE, F_C_ROUND},
-                                   {F_ACC, F_ACC_OVF}, {F_ALIGN_REF, F_ACC},
-                                   {F_BLOCK, F_SPLIT}};
+    static const char *const pairs[][2] = {
+        {"align_bits", "align_round"}, {"align_bits", "acc"},       {"block", "align_bits"},
+        {"block", "c_mode"},           {"acc", "out_round"},        {"align_bits", "align_exp"},
+        {"align_bits", "align_ref"},   {"block", "acc"},            {"c_mode", "c_round"},
+        {"acc", "acc_overflow"},       {"align_ref", "acc"},        {"block", "step_split"}};
     size_t b = descend(p, t, cs, n, nans, nnans);
     for (int round = 0; round < 2 && b > 0 && b != SIZE_MAX; round++) {
-        for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0] && b > 0; pi++)
-            b = joint(p, b, pairs[pi][0], pairs[pi][1], t, cs, n, nans, nnans);
+        for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0] && b > 0; pi++) {
+            int f1 = model_field_find(pairs[pi][0]), f2 = model_field_find(pairs[pi][1]);
+            assert(f1 >= 0 && f2 >= 0);   /* the keys above are rows of the table */
+            b = joint(p, b, f1, f2, t, cs, n, nans, nnans);
+        }
         b = descend(p, t, cs, n, nans, nnans);
     }
     return b;
@@ -360,7 +169,7 @@ static size_t fit_from(model_params *p, const infer_target *t, const infer_case 
 
 static void fill_evidence(infer_result *r, const infer_target *t, const uint64_t *nans, int nnans)
 {
-    int nf = profile_field_count();
+    int nf = model_field_count();
     r->ev = calloc((size_t)nf, sizeof *r->ev);
     if (!r->ev)
         return;
@@ -368,15 +177,15 @@ static void fill_evidence(infer_result *r, const infer_target *t, const uint64_t
     model_params *v = malloc(MAXV * sizeof *v);
     if (!v)
         return;
-    for (int fi = 0; fi < nf && fi < F_COUNT; fi++) {
+    for (int fi = 0; fi < nf; fi++) {
         infer_evidence *e = &r->ev[fi];
-        e->field = profile_field_key(fi);
-        profile_field_text(&r->params, fi, e->value, sizeof e->value);
+        e->field = model_fields[fi].key;
+        model_field_text(&r->params, fi, e->value, sizeof e->value);
         e->identifiable = true;
         int nv = variants(fi, &r->params, t, nans, nnans, v);
         for (int i = 0; i < nv && e->nrejected < INFER_MAX_ALTS; i++) {
             char val[64];
-            profile_field_text(&v[i], fi, val, sizeof val);
+            model_field_text(&v[i], fi, val, sizeof val);
             if (!strcmp(val, e->value) || same_params(&v[i], &r->params))
                 continue;
             infer_rejected *rj = &e->rejected[e->nrejected];

@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
+#include "oracle/model_fields.h"
 #include "oracle/profile.h"
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
@@ -240,18 +241,18 @@ static bool refit_done(void *vc, size_t q, int status, const char *out, double s
     json_t *ev = NULL;
     if (tc_record_load(path, &rec, err, sizeof err) == 0)
         ev = json_object_get(json_array_get(rec.objects, 0), "evidence");
-    for (int f = 0; np && f < profile_field_count(); f++) {
+    for (int f = 0; np && f < model_field_count(); f++) {
         char ov[64], nv[64];
-        profile_field_text(it->base, f, ov, sizeof ov);
-        profile_field_text(np, f, nv, sizeof nv);
+        model_field_text(it->base, f, ov, sizeof ov);
+        model_field_text(np, f, nv, sizeof nv);
         if (!strcmp(ov, nv))
             continue;
         json_t *kase = NULL, *r;
         size_t k;
-        json_array_foreach(json_object_get(json_object_get(ev, profile_field_key(f)), "rejected"), k, r)
+        json_array_foreach(json_object_get(json_object_get(ev, model_fields[f].key), "rejected"), k, r)
             if (!strcmp(sval(r, "value"), ov))
                 kase = json_object_get(r, "case");
-        add_diff(it, "arithmetic", profile_field_key(f), json_string(ov), json_string(nv), kase ? kase : it->failure);
+        add_diff(it, "arithmetic", model_fields[f].key, json_string(ov), json_string(nv), kase ? kase : it->failure);
     }
     if (!np)
         add_diff(it, "refit", NULL, json_string("verified"), json_string("no fingerprint verified here"), NULL);

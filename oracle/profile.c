@@ -1,387 +1,14 @@
 /* profile: model_params per instruction as text (format in profile.h).
- * One table of fields drives parsing, completeness checks and writing, so
- * the reader and the writer cannot drift apart. */
+ * The field table (oracle/model_fields.h) drives parsing, completeness
+ * checks and writing, so the reader and the writer cannot drift apart. */
 #include "oracle/profile.h"
+#include "oracle/model_fields.h"
 #include "oracle/textfile.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- values ---- */
-
-static bool parse_bool(const char *v, bool *out)
-{
-    if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1")) {
-        *out = true;
-        return true;
-    }
-    if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0")) {
-        *out = false;
-        return true;
-    }
-    return false;
-}
-
-static bool parse_int(const char *v, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (end == v || *end || errno || x < lo || x > hi)
-        return false;
-    *out = (int)x;
-    return true;
-}
-
-static bool parse_round(const char *v, tc_round *out)
-{
-    return tc_round_parse(v, out) && *out != TC_RS;
-}
-
-static bool parse_format(const char *name, tc_format *out)
-{
-    tc_format scratch;
-    const tc_format *f = tc_format_by_name(name, &scratch);
-    if (!f || f->specials == TC_SPECIALS_INT || f->specials == TC_SPECIALS_E8M0)
-        return false;
-    *out = *f;
-    if (f == &scratch) {
-        out->name = NULL;   /* points into the caller's text; model_format_name rebuilds it */
-        /* the name it will be written as must read back as this very format:
-         * "e04m03" is written "e4m3", which names FP8 E4M3 (no Inf), and
-         * "e8m00" is written "e8m0", the MX scale (tests/fuzz/fuzz_profile.c) */
-        char canon[40];
-        tc_format again;
-        const tc_format *g = tc_format_by_name(model_format_name(out, canon, sizeof canon), &again);
-        if (g != &again)
-            return false;
-    }
-    return true;
-}
-
-/* "FMT:ROUND" */
-static bool parse_fmt_round(const char *v, tc_format *fmt, tc_round *r)
-{
-    const char *colon = strchr(v, ':');
-    if (!colon || colon == v || (size_t)(colon - v) >= 32)
-        return false;
-    char name[32];
-    memcpy(name, v, (size_t)(colon - v));
-    name[colon - v] = '\0';
-    return parse_format(name, fmt) && parse_round(colon + 1, r);
-}
-
-/* ---- the field table ---- */
-
-typedef struct {
-    const char *key;
-    const char *expect;   /* for error messages */
-    bool (*parse)(const char *v, model_params *p);
-    void (*write)(FILE *f, const model_params *p);
-} field;
-
-static void put_fmt_round(FILE *f, const tc_format *fmt, tc_round r)
-{
-    char buf[40];
-    fprintf(f, "%s:%s", model_format_name(fmt, buf, sizeof buf), tc_round_name(r));
-}
-
-static bool p_cvt(const char *v, model_cvt *c)
-{
-    if (!strcmp(v, "none")) {
-        memset(c, 0, sizeof *c);
-        return true;
-    }
-    c->convert = true;
-    return parse_fmt_round(v, &c->fmt, &c->round) && c->fmt.mbits <= 30;
-}
-
-static void w_cvt(FILE *f, const model_cvt *c)
-{
-    if (!c->convert)
-        fputs("none", f);
-    else
-        put_fmt_round(f, &c->fmt, c->round);
-}
-
-#define BOOL_FIELD(fn, member)                                       \
-    static bool p_##fn(const char *v, model_params *p)              \
-    {                                                                \
-        return parse_bool(v, &p->member);                            \
-    }                                                                \
-    static void w_##fn(FILE *f, const model_params *p)              \
-    {                                                                \
-        fputs(p->member ? "yes" : "no", f);                          \
-    }
-BOOL_FIELD(a_ftz, ftz_a)
-BOOL_FIELD(b_ftz, ftz_b)
-BOOL_FIELD(c_ftz, ftz_c)
-BOOL_FIELD(acc_ftz, ftz_acc)
-BOOL_FIELD(out_ftz, ftz_out)
-
-static bool p_acc_ovf(const char *v, model_params *p)
-{
-    if (!strcmp(v, "ieee") || !strcmp(v, "inf")) {
-        p->acc_ovf_inf = !strcmp(v, "inf");
-        return true;
-    }
-    return false;
-}
-static void w_acc_ovf(FILE *f, const model_params *p) { fputs(p->acc_ovf_inf ? "inf" : "ieee", f); }
-
-/* Two-word fields: the second word is the non-IEEE behaviour. */
-static bool p_word(const char *v, const char *off, const char *on, bool *out)
-{
-    if (strcmp(v, off) && strcmp(v, on))
-        return false;
-    *out = !strcmp(v, on);
-    return true;
-}
-static bool p_zero_sign(const char *v, model_params *p) { return p_word(v, "ieee", "positive", &p->zero_positive); }
-static void w_zero_sign(FILE *f, const model_params *p) { fputs(p->zero_positive ? "positive" : "ieee", f); }
-static bool p_dropped_nan(const char *v, model_params *p) { return p_word(v, "nan", "inf", &p->dropped_nan_inf); }
-static void w_dropped_nan(FILE *f, const model_params *p) { fputs(p->dropped_nan_inf ? "inf" : "nan", f); }
-
-static bool p_align_floor(const char *v, model_params *p)
-{
-    if (!strcmp(v, "none")) {
-        p->floored = false;
-        p->align_floor = 0;
-        return true;
-    }
-    p->floored = true;
-    return parse_int(v, -100000, 100000, &p->align_floor);
-}
-static void w_align_floor(FILE *f, const model_params *p)
-{
-    if (p->floored)
-        fprintf(f, "%d", p->align_floor);
-    else
-        fputs("none", f);
-}
-
-#define ROUND_FIELD(fn, member)                                      \
-    static bool p_##fn(const char *v, model_params *p)              \
-    {                                                                \
-        return parse_round(v, &p->member);                           \
-    }                                                                \
-    static void w_##fn(FILE *f, const model_params *p)              \
-    {                                                                \
-        fputs(tc_round_name(p->member), f);                          \
-    }
-ROUND_FIELD(c_round, c_round)
-ROUND_FIELD(out_round, out_round)
-
-static bool p_a_convert(const char *v, model_params *p) { return p_cvt(v, &p->cvt_a); }
-static void w_a_convert(FILE *f, const model_params *p) { w_cvt(f, &p->cvt_a); }
-static bool p_b_convert(const char *v, model_params *p) { return p_cvt(v, &p->cvt_b); }
-static void w_b_convert(FILE *f, const model_params *p) { w_cvt(f, &p->cvt_b); }
-
-static bool p_products(const char *v, model_params *p)
-{
-    if (!strcmp(v, "exact")) {
-        p->prod_bits = MODEL_EXACT;
-        p->prod_round = TC_RNE;
-        return true;
-    }
-    const char *colon = strchr(v, ':');
-    if (!colon || (size_t)(colon - v) >= 8)
-        return false;
-    char num[8];
-    memcpy(num, v, (size_t)(colon - v));
-    num[colon - v] = '\0';
-    return parse_int(num, 1, 64, &p->prod_bits) && parse_round(colon + 1, &p->prod_round);
-}
-
-static void w_products(FILE *f, const model_params *p)
-{
-    if (p->prod_bits == MODEL_EXACT)
-        fputs("exact", f);
-    else
-        fprintf(f, "%d:%s", p->prod_bits, tc_round_name(p->prod_round));
-}
-
-static bool p_flush(const char *v, model_params *p)
-{
-    if (!strcmp(v, "none")) {
-        p->prod_flush_exp = MODEL_NO_FLUSH;
-        return true;
-    }
-    return parse_int(v, -10000, 10000, &p->prod_flush_exp);
-}
-
-static void w_flush(FILE *f, const model_params *p)
-{
-    if (p->prod_flush_exp == MODEL_NO_FLUSH)
-        fputs("none", f);
-    else
-        fprintf(f, "%d", p->prod_flush_exp);
-}
-
-static bool p_block(const char *v, model_params *p) { return parse_int(v, 1, 1 << 20, &p->block); }
-static void w_block(FILE *f, const model_params *p) { fprintf(f, "%d", p->block); }
-
-static bool p_split(const char *v, model_params *p)
-{
-    if (!strcmp(v, "contiguous")) {
-        p->split_runs = 0;
-        return true;
-    }
-    return !strncmp(v, "interleaved:", 12) && parse_int(v + 12, 1, 1 << 20, &p->split_runs);
-}
-static void w_split(FILE *f, const model_params *p)
-{
-    if (p->split_runs)
-        fprintf(f, "interleaved:%d", p->split_runs);
-    else
-        fputs("contiguous", f);
-}
-
-static const char *const nan_prop_names[MODEL_NAN_ORDERS] = {"no",      "acc,a,b", "acc,b,a", "a,b,acc",
-                                                             "b,a,acc", "a,acc,b", "b,acc,a"};
-static bool p_nan_prop(const char *v, model_params *p)
-{
-    for (int i = 0; i < MODEL_NAN_ORDERS; i++)
-        if (!strcmp(v, nan_prop_names[i])) {
-            p->nan_prop = (model_nan_prop)i;
-            return true;
-        }
-    return false;
-}
-static void w_nan_prop(FILE *f, const model_params *p) { fputs(nan_prop_names[p->nan_prop], f); }
-
-static bool p_c_mode(const char *v, model_params *p) { return model_c_mode_parse(v, &p->c_mode); }
-static void w_c_mode(FILE *f, const model_params *p) { fputs(model_c_mode_name(p->c_mode), f); }
-
-static bool p_align_ref(const char *v, model_params *p)
-{
-    if (!strcmp(v, "all"))
-        p->align_with_acc = true;
-    else if (!strcmp(v, "products"))
-        p->align_with_acc = false;
-    else
-        return false;
-    return true;
-}
-
-static void w_align_ref(FILE *f, const model_params *p)
-{
-    fputs(p->align_with_acc ? "all" : "products", f);
-}
-
-static bool p_align_exp(const char *v, model_params *p) { return model_exp_ref_parse(v, &p->exp_ref); }
-static void w_align_exp(FILE *f, const model_params *p) { fputs(model_exp_ref_name(p->exp_ref), f); }
-
-static bool p_align_bits(const char *v, model_params *p)
-{
-    if (!strcmp(v, "exact")) {
-        p->align_bits = MODEL_EXACT;
-        return true;
-    }
-    return parse_int(v, 0, 1000, &p->align_bits);
-}
-
-static void w_align_bits(FILE *f, const model_params *p)
-{
-    if (p->align_bits == MODEL_EXACT)
-        fputs("exact", f);
-    else
-        fprintf(f, "%d", p->align_bits);
-}
-
-static bool p_align_round(const char *v, model_params *p)
-{
-    return model_align_round_parse(v, &p->align_round);
-}
-
-static void w_align_round(FILE *f, const model_params *p)
-{
-    fputs(model_align_round_name(p->align_round), f);
-}
-
-static bool p_carry(const char *v, model_params *p)
-{
-    if (!strcmp(v, "unlimited")) {
-        p->carry_bits = MODEL_UNLIMITED;
-        return true;
-    }
-    return parse_int(v, 1, 64, &p->carry_bits);
-}
-
-static void w_carry(FILE *f, const model_params *p)
-{
-    if (p->carry_bits == MODEL_UNLIMITED)
-        fputs("unlimited", f);
-    else
-        fprintf(f, "%d", p->carry_bits);
-}
-
-static bool p_acc(const char *v, model_params *p)
-{
-    if (!strcmp(v, "exact")) {
-        p->acc_exact = true;
-        return true;
-    }
-    p->acc_exact = false;
-    return parse_fmt_round(v, &p->acc_fmt, &p->acc_round);
-}
-
-static void w_acc(FILE *f, const model_params *p)
-{
-    if (p->acc_exact)
-        fputs("exact", f);
-    else
-        put_fmt_round(f, &p->acc_fmt, p->acc_round);
-}
-
-static bool p_ovf(const char *v, model_params *p) { return tc_overflow_parse(v, &p->out_ovf); }
-static void w_ovf(FILE *f, const model_params *p) { fputs(tc_overflow_name(p->out_ovf), f); }
-
-/* nan: parsed separately ("canonical" needs the instruction name). */
-static void w_nan(FILE *f, const model_params *p) { fprintf(f, "0x%" PRIX64, p->nan_bits); }
-
-#define NAN_FIELD 20
-static const field fields[] = {
-    {"a_convert", "none or FORMAT:ROUND (e.g. tf32:rz)", p_a_convert, w_a_convert},
-    {"b_convert", "none or FORMAT:ROUND (e.g. tf32:rz)", p_b_convert, w_b_convert},
-    {"a_ftz", "yes or no", p_a_ftz, w_a_ftz},
-    {"b_ftz", "yes or no", p_b_ftz, w_b_ftz},
-    {"c_ftz", "yes or no", p_c_ftz, w_c_ftz},
-    {"products", "exact or BITS:ROUND with BITS in 1..64", p_products, w_products},
-    {"product_flush_below", "none or an exponent in -10000..10000", p_flush, w_flush},
-    {"block", "an integer in 1..1048576", p_block, w_block},
-    {"c_mode", "first or last", p_c_mode, w_c_mode},
-    {"c_round", "rne, rna, rz, ru, rd or ro", p_c_round, w_c_round},
-    {"align_ref", "products or all", p_align_ref, w_align_ref},
-    {"align_exp", "nominal or normalized", p_align_exp, w_align_exp},
-    {"align_bits", "exact or an integer in 0..1000", p_align_bits, w_align_bits},
-    {"align_round", "trunc, floor or rne", p_align_round, w_align_round},
-    {"carry_bits", "unlimited or an integer in 1..64", p_carry, w_carry},
-    {"acc", "exact or FORMAT:ROUND (e.g. f32:rz)", p_acc, w_acc},
-    {"acc_ftz", "yes or no", p_acc_ftz, w_acc_ftz},
-    {"out_round", "rne, rna, rz, ru, rd or ro", p_out_round, w_out_round},
-    {"out_overflow", "inf, sat or nan", p_ovf, w_ovf},
-    {"out_ftz", "yes or no", p_out_ftz, w_out_ftz},
-    {"nan", "canonical or 0xBITS", NULL, w_nan},
-    {"acc_overflow", "ieee or inf", p_acc_ovf, w_acc_ovf},
-    {"step_split", "contiguous or interleaved:RUN (RUN divides block)", p_split, w_split},
-    {"nan_propagate", "no, or an order of a, b and acc (e.g. b,acc,a)", p_nan_prop, w_nan_prop},
-    {"zero_sign", "ieee or positive (every zero result +0)", p_zero_sign, w_zero_sign},
-    {"dropped_nan", "nan or inf (what a NaN whose payload is only in cut bits reads as)", p_dropped_nan,
-     w_dropped_nan},
-    {"align_floor", "none or the exponent of the finest grid bit, in -100000..100000", p_align_floor,
-     w_align_floor},
-};
-/* Fields added after the first recorded profiles: absent means their default
- * (ieee zero signs, a NaN stays NaN, no floor: IEEE behaviour). */
-#define OPTIONAL_FIELDS ((1u << 21) | (1u << 22) | (1u << 23) | (1u << 24) | (1u << 25) | (1u << 26))
-#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
-_Static_assert(NFIELDS <= 32, "field masks are 32 bits");
 
 /* ---- parsing ---- */
 
@@ -412,7 +39,7 @@ typedef struct {
     int line;
     model_params p;
     uint32_t set;
-    int set_line[32];      /* for duplicate-key messages */
+    int set_line[MODEL_FIELDS_MAX];   /* for duplicate-key messages */
     bool nan_canonical;
 } section;
 
@@ -439,14 +66,11 @@ static int finish_section(const perr *e, section *sec, const section *def, model
 {
     if (!sec->active || sec->is_default)
         return 0;
-    uint32_t all = (uint32_t)((1ull << NFIELDS) - 1) & ~OPTIONAL_FIELDS;
     uint32_t have = sec->set | def->set;
-    if ((have & all) != all) {
-        for (int i = 0; i < NFIELDS; i++)
-            if (!(have & (1u << i)))
-                return fail(e, sec->line, "[instr %s]: missing field '%s' (%s)", sec->instr,
-                            fields[i].key, fields[i].expect);
-    }
+    for (int i = 0; i < model_field_count(); i++)
+        if (!model_fields[i].optional && !(have & (1u << i)))
+            return fail(e, sec->line, "[instr %s]: missing field '%s' (%s)", sec->instr,
+                        model_fields[i].key, model_fields[i].expect);
     if (sec->nan_canonical) {
         tc_format scratch;
         const tc_format *d = instr_out_format(sec->instr, &scratch);
@@ -538,32 +162,16 @@ static int parse_line(const perr *e, int ln, char *line, section *sec, section *
     }
     if (!sec->active)
         return fail(e, ln, "key '%s' outside a section", key);
-    int fi = -1;
-    for (int i = 0; i < NFIELDS; i++)
-        if (!strcmp(fields[i].key, key))
-            fi = i;
+    int fi = model_field_find(key);
     if (fi < 0)
         return fail(e, ln, "unknown key '%s'", key);
     if (sec->set & (1u << fi))
         return fail(e, ln, "duplicate key '%s' (first on line %d)", key, sec->set_line[fi]);
-    bool ok;
-    if (fi == NAN_FIELD) {
-        if (!strcmp(val, "canonical")) {
-            sec->nan_canonical = true;
-            ok = true;
-        } else {
-            char *end;
-            errno = 0;
-            unsigned long long x = strtoull(val, &end, 16);
-            ok = !strncmp(val, "0x", 2) && end != val + 2 && !*end && !errno;
-            sec->p.nan_bits = x;
-            sec->nan_canonical = false;
-        }
-    } else {
-        ok = fields[fi].parse(val, &sec->p);
-    }
-    if (!ok)
-        return fail(e, ln, "bad value '%s' for '%s' (expected %s)", val, key, fields[fi].expect);
+    model_field_parsed got = model_fields[fi].parse(val, &sec->p);
+    if (got == MODEL_FIELD_BAD)
+        return fail(e, ln, "bad value '%s' for '%s' (expected %s)", val, key, model_fields[fi].expect);
+    if (fi == model_field_find("nan"))   /* canonical: resolved per instruction in finish_section */
+        sec->nan_canonical = got == MODEL_FIELD_CANONICAL;
     sec->set |= 1u << fi;
     sec->set_line[fi] = ln;
     return 0;
@@ -677,37 +285,12 @@ int profile_add_note(model_profile *p, const char *key, const char *value)
 
 /* ---- writing ---- */
 
-int profile_field_count(void)
-{
-    return NFIELDS;
-}
-
-const char *profile_field_key(int i)
-{
-    return i >= 0 && i < NFIELDS ? fields[i].key : NULL;
-}
-
-void profile_field_text(const model_params *p, int i, char *buf, size_t len)
-{
-    if (!len)
-        return;
-    buf[0] = '\0';
-    if (i < 0 || i >= NFIELDS)
-        return;
-    FILE *f = fmemopen(buf, len, "w");
-    if (!f)
-        return;
-    fields[i].write(f, p);
-    fclose(f);
-    buf[len - 1] = '\0';
-}
-
 void profile_write_params(FILE *f, const model_params *p)
 {
-    for (int i = 0; i < NFIELDS; i++) {
-        fprintf(f, "%s = ", fields[i].key);
-        fields[i].write(f, p);
-        fputc('\n', f);
+    char buf[256];
+    for (int i = 0; i < model_field_count(); i++) {
+        model_field_text(p, i, buf, sizeof buf);
+        fprintf(f, "%s = %s\n", model_fields[i].key, buf);
     }
 }
 

@@ -9,6 +9,8 @@
  *   block = 16
  *   ...
  *
+ * The keys are the rows of the field table (oracle/model_fields.h), which
+ * reads and writes them, in its order; their syntax for a person:
  * Keys of [default] and [instr NAME] (every one must be given in one of them):
  *   a_convert, b_convert   none | FMT:ROUND        (e.g. tf32:rz, f16:rne)
  *   a_ftz, b_ftz, c_ftz    yes | no
@@ -32,6 +34,9 @@
  *   step_split             contiguous | interleaved:RUN (K dealt to the steps in runs of RUN)
  *   nan_propagate          no | an order of a, b, acc (e.g. b,acc,a)
  *                          (a NaN operand's payload, quieted, is the result; first in this order)
+ *   zero_sign              ieee | positive         (positive: every zero result is +0)
+ *   dropped_nan            nan | inf               (what a NaN whose payload is only in cut bits reads as)
+ *   align_floor            none | EXP              (the fused sum's grid is never finer than 2^EXP)
  * Errors read "FILE:LINE: message" (unknown key, bad or out-of-range value,
  * duplicate key or section, missing field).
  */
@@ -83,12 +88,6 @@ void profile_remove(model_profile *p, const char *instr);
  * command writes the file through reports/ tc_out_write: atomic, inside --out).
  * Returns 0 or -1 (I/O error). */
 int profile_write(FILE *f, const model_profile *p);
-
-/* The fields, in file order (profile_field_key(i) is the key of field i),
- * and field i of p written as the profile writes it. */
-int profile_field_count(void);
-const char *profile_field_key(int i);
-void profile_field_text(const model_params *p, int i, char *buf, size_t len);
 
 /* One instruction's parameters as "key = value" lines (the body of a section). */
 void profile_write_params(FILE *f, const model_params *p);

@@ -17,6 +17,7 @@
 
 #include "cases/infer.h"
 #include "cases/verify.h"
+#include "oracle/model_fields.h"
 #include "oracle/profile.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -163,10 +164,10 @@ static void self_test_one(const shape *s, const model_params *truth, int idx)
          * verified above (0 mismatches), and the inference holds evidence
          * against the true value alone, a case it contradicts with the other
          * fields as inferred; without that evidence "identifiable" is false. */
-        for (int fi = 0; fi < profile_field_count(); fi++) {
+        for (int fi = 0; fi < model_field_count(); fi++) {
             char tv[64], iv[64];
-            profile_field_text(truth, fi, tv, sizeof tv);
-            profile_field_text(&r.params, fi, iv, sizeof iv);
+            model_field_text(truth, fi, tv, sizeof tv);
+            model_field_text(&r.params, fi, iv, sizeof iv);
             if (strcmp(tv, iv) == 0 || !r.ev[fi].identifiable || strstr(r.ev[fi].equivalent, tv))
                 continue;
             bool rejected = false;
@@ -174,7 +175,7 @@ static void self_test_one(const shape *s, const model_params *truth, int idx)
                 rejected = !strcmp(r.ev[fi].rejected[q].value, tv) && r.ev[fi].rejected[q].nrefs >= 1;
             if (!rejected)
                 fail_msg("profile %d: %s = %s inferred as %s, marked identifiable with no case against %s", idx,
-                         profile_field_key(fi), tv, iv, tv);
+                         model_fields[fi].key, tv, iv, tv);
         }
     }
     /* evidence: every identifiable field rejects its alternatives with cases */

@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "oracle/model_fields.h"
 #include "oracle/profile.h"
 #include "tests/testutil.h"
 
@@ -104,10 +105,10 @@ static void fields_match_the_profile_or_are_undecided(void **state)
         const model_params *p = profile_lookup(&prof, instr);
         assert_non_null(p);
         const json_t *fp = json_object_get(o, "fingerprint"), *ev = json_object_get(o, "evidence");
-        for (int f = 0; f < profile_field_count(); f++) {
-            const char *key = profile_field_key(f), *got = json_string_value(json_object_get(fp, key));
+        for (int f = 0; f < model_field_count(); f++) {
+            const char *key = model_fields[f].key, *got = json_string_value(json_object_get(fp, key));
             char want[64];
-            profile_field_text(p, f, want, sizeof want);
+            model_field_text(p, f, want, sizeof want);
             assert_non_null(got);
             fields++;
             if (!strcmp(got, want)) {
