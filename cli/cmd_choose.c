@@ -1,11 +1,10 @@
 /* tcscope choose: precision advice; its options are the table below
  * (tcscope choose --help). Two modes:
- *  - for an application (the default): --m --n --k, a distribution or
+ *  - for an application (--m/--n and the options only it has): --m --n --k, a distribution or
  *    samples, a scaling, a metric and bound; every candidate is evaluated
  *    on the backend (the one backend rule: the GPU, else model:h100) at
  *    that K against exact references (reports/choose_app.h);
- *  - from recorded sweeps (--sweep, --chain, --stat, --range or
- *    --need-inf-nan given): reports/baselines/h100-sweep.json (+
+ *  - from recorded sweeps (otherwise, as before): reports/baselines/h100-sweep.json (+
  *    h100-sweep-wgmma.json) by default (reports/choose.h).
  * Throughput in both: reports/baselines/h100-bench.json beside the binary
  * unless --bench says otherwise. */
@@ -156,7 +155,8 @@ static const cli_option opts[] = {
 };
 const cli_command cmd_choose_cli = {
     "choose", "precision advice for a GEMM of your shape and data (model or GPU), or from recorded sweeps", NULL,
-    "Application mode unless --sweep, --chain, --stat, --range or --need-inf-nan is given.\n"
+    "Application mode with --m/--n (and --samples --scaling --metric --outputs --seed --backend);\n"
+    "otherwise advice from recorded sweeps (--sweep --chain --stat --range --need-inf-nan).\n"
     "Errors are against the exact product of the ORIGINAL inputs (input rounding counted); a candidate\n"
     "whose error exceeds 1 is never ranked; without --max-rel-err candidates are listed by error.",
     opts, CLI_NOPTS(opts), false};
@@ -259,7 +259,7 @@ int cmd_choose(int argc, char **argv)
     tc_choose_opts o = tc_choose_defaults();
     const char *sweeps[MAX_FILES], *benches[MAX_FILES];
     size_t ns = 0, nb = 0;
-    bool json = false, record_mode = false;
+    bool json = false, record_mode = false, app_mode = false;
     sweep_dist d;
     app_settings app = {.scaling = APP_SCALE_NONE, .metric = "p90", .rows = APP_ROWS, .seed = 1};
     const char *dist_arg = NULL;
@@ -271,25 +271,28 @@ int cmd_choose(int argc, char **argv)
             if (!parse_pos_double(v, &o.max_rel_err))
                 return cli_fail("choose", "bad --max-rel-err '%s' (a positive number)", v);
             break;
-        case O_M: app.m = (int)sc.count; break;
-        case O_N: app.n = (int)sc.count; break;
+        case O_M: app.m = (int)sc.count; app_mode = true; break;
+        case O_N: app.n = (int)sc.count; app_mode = true; break;
         case O_K: o.k = (int)sc.count; break;
-        case O_SAMPLES: app.samples = v; break;
+        case O_SAMPLES: app.samples = v; app_mode = true; break;
         case O_SCALING:
+            app_mode = true;
             if (!app_scaling_parse(v, &app.scaling))
                 return cli_fail("choose", "bad --scaling '%s' (none, per-tensor, per-row, block32)", v);
             break;
         case O_METRIC:
+            app_mode = true;
             if (!app_metric_ok(v))
                 return cli_fail("choose", "bad --metric '%s' (median, p90, p99, max, normwise)", v);
             app.metric = v;
             break;
-        case O_OUTPUTS: app.rows = (int)sc.count; break;
+        case O_OUTPUTS: app.rows = (int)sc.count; app_mode = true; break;
         case O_SEED:
+            app_mode = true;
             if (!cli_seed("choose", "--seed", v, &app.seed))
                 return TC_EXIT_USAGE;
             break;
-        case O_BACKEND: app.backend = v; break;
+        case O_BACKEND: app.backend = v; app_mode = true; break;
         case O_CHAIN: o.depth = (int)sc.count, record_mode = true; break;
         case O_RANGE:
             record_mode = true;
@@ -320,7 +323,10 @@ int cmd_choose(int argc, char **argv)
     }
     if (sc.status)
         return sc.status;
-    if (!record_mode) {
+    if (app_mode && record_mode)
+        return cli_fail("choose", "application options (--m --n --samples --scaling --metric --outputs --seed "
+                        "--backend) and record options (--sweep --chain --stat --range --need-inf-nan) exclude each other");
+    if (app_mode) {
         app.k = o.k;
         app.bound = o.max_rel_err;
         app.dist = dist_arg;
@@ -372,6 +378,9 @@ int cmd_choose(int argc, char **argv)
             for (size_t i = 0; i < nb; i++)
                 printf(", %s", benches[i]);
             printf("%s\n", nb ? "" : " (no bench record: nothing can be ranked by speed)");
+            if (o.k)
+                printf("(recorded sweeps have their own dot lengths; for an evaluation at K = %d on your shape "
+                       "and data give --m and --n)\n", o.k);
         }
         json_decref(res);
     }

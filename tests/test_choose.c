@@ -530,6 +530,7 @@ static void hostile_sample_files_exit_two(void **state)
         {"choose --m 64 --n 64 --k 32 --scaling block16", "bad --scaling"},
         {"choose --m 64 --n 64 --k 32 --metric mean", "bad --metric"},
         {"choose --m 64 --n 64 --k 2000000", "up to K"},
+        {"choose --m 64 --n 64 --k 32 --chain 2", "exclude each other"},
     };
     for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
         r = tc_run_cli(usage[i][0]);
