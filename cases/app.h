@@ -59,9 +59,9 @@ bool app_scaling_parse(const char *s, app_scaling *out);
 
 /* The sampled inputs: rows x K of A (the first rows of the M x K tensor),
  * K x cols of B (its first columns, stored column by column), drawn in
- * double. amax_a / amax_b: the largest |x| of the whole M x K and K x N
- * tensors (the rest is drawn from the same streams, only for the
- * per-tensor scale). */
+ * double. amax_a / amax_b: with whole_amax, the largest |x| of the whole
+ * M x K and K x N tensors (the rest is drawn from the same streams, only
+ * for the per-tensor scale); else of the sampled values only. */
 typedef struct {
     int m, n, k;             /* the user's shape */
     int rows, cols;          /* the sampled block (outputs: rows x cols) */
@@ -72,7 +72,7 @@ typedef struct {
 
 /* false + err when out of memory. */
 bool app_data_make(app_data *d, const app_dist *dist, int m, int n, int k, int rows, int cols, uint64_t seed,
-                   char *err, size_t len);
+                   bool whole_amax, char *err, size_t len);
 void app_data_free(app_data *d);
 
 /* Relative-error statistics of the sampled outputs (NaN: none qualifies;

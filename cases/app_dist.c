@@ -111,7 +111,7 @@ static double fill(sweep_rng *r, const app_dist *d, double *out, size_t count, s
 }
 
 bool app_data_make(app_data *d, const app_dist *dist, int m, int n, int k, int rows, int cols, uint64_t seed,
-                   char *err, size_t len)
+                   bool whole_amax, char *err, size_t len)
 {
     memset(d, 0, sizeof *d);
     *d = (app_data){.m = m, .n = n, .k = k, .rows = rows, .cols = cols, .seed = seed};
@@ -128,8 +128,10 @@ bool app_data_make(app_data *d, const app_dist *dist, int m, int n, int k, int r
     /* A row-major (rows first), B column by column: the first rows / columns
      * of the same streams that the whole tensors' amax is taken from. */
     size_t sa = (size_t)rows * (size_t)k, sb = (size_t)cols * (size_t)k;
-    d->amax_a = fill(&ra, dist, d->A, sa, (size_t)(m > rows ? m : rows) * (size_t)k);
-    d->amax_b = fill(&rb, dist, d->B, sb, (size_t)(n > cols ? n : cols) * (size_t)k);
+    size_t ta = whole_amax && m > rows ? (size_t)m * (size_t)k : sa;
+    size_t tb = whole_amax && n > cols ? (size_t)n * (size_t)k : sb;
+    d->amax_a = fill(&ra, dist, d->A, sa, ta);
+    d->amax_b = fill(&rb, dist, d->B, sb, tb);
     return true;
 }
 

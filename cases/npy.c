@@ -243,7 +243,7 @@ bool app_dist_load(const char *path, app_dist *d, char *err, size_t len)
     d->kind = APP_SAMPLES;
     d->samples = v;
     d->nsamples = count;
-    snprintf(d->desc, sizeof d->desc, "resampled from %s (%zu %s values)", path, count,
+    snprintf(d->desc, sizeof d->desc, "values resampled from %s (%zu %s values)", path, count,
              npy ? ".npy" : "raw float32");
     return true;
 }

@@ -230,11 +230,14 @@ static int choose_app(const app_settings *s, const char *const *benches, size_t 
     if (!rc && !b)
         rc = TC_EXIT_USAGE;
     app_data d;
-    if (!rc && !app_data_make(&d, &dist, s->m, s->n, s->k, s->rows, s->rows, s->seed, err, sizeof err))
+    /* A GEMM smaller than the sample has only M x N outputs: all of them. */
+    int rows = s->rows < s->m ? s->rows : s->m, cols = s->rows < s->n ? s->rows : s->n;
+    if (!rc && !app_data_make(&d, &dist, s->m, s->n, s->k, rows, cols, s->seed,
+                                s->scaling == APP_SCALE_TENSOR, err, sizeof err))
         rc = cli_fail("choose", "%s", err);
     if (!rc) {
         tc_choose_app_opts o = {.dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
-                                .rows = s->rows, .cols = s->rows, .backend = tc_backend_get_info(b)->backend,
+                                .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
                                 .bench_from = bench_from, .progress = progress};
         json_t *res = tc_choose_app(b, &d, &bench, &o, err, sizeof err);
         if (!res)

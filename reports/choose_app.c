@@ -201,7 +201,7 @@ json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, 
 
 void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d)
 {
-    fprintf(f, "workload: C = A * B, M = %d, N = %d, K = %d; A and B drawn from %s, seed 0x%llx\n", d->m, d->n,
+    fprintf(f, "workload: C = A * B, M = %d, N = %d, K = %d; entries of A and B: %s, seed 0x%llx\n", d->m, d->n,
             d->k, o->dist->desc, (unsigned long long)d->seed);
     fprintf(f, "scaling: %s%s\n", app_scaling_name(o->scaling),
             o->scaling == APP_SCALE_NONE ? "" : " (E8M0 power-of-two scales, FP8 inputs only; wider formats unscaled)");
