@@ -540,6 +540,27 @@ static void hostile_sample_files_exit_two(void **state)
     }
 }
 
+static void scaling_reaches_fp8_only(void **state)
+{
+    /* lognormal(0, 3): magnitudes from about e^-9 to e^9 within a block of
+     * 32, beyond e4m3 unscaled (max 448, subnormals below 2^-6) in both
+     * directions. Per-block E8M0 scales bring each block into range, so the
+     * e4m3 error falls; f16 inputs are never scaled, so their figures do not
+     * move at all. */
+    json_t *none = app_choose("--k 256 --metric median --dist lognormal:0,3 --scaling none");
+    json_t *blk = app_choose("--k 256 --metric median --dist lognormal:0,3 --scaling block32");
+    const json_t *en = choice_for(none, E4M3_CHAIN, "chained"), *eb = choice_for(blk, E4M3_CHAIN, "fp32-promote-32");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(eb, "workload"), "scaling")), "block32");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(eb, "workload"), "scale_format")), "e8m0");
+    assert_true(num(eb, "error") * 4 < num(en, "error"));
+    const char *f16 = "mma.m16n8k16.f32.f16.f16.f32";
+    assert_true(num(choice_for(none, f16, "chained"), "error") == num(choice_for(blk, f16, "chained"), "error"));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(choice_for(blk, f16, "chained"), "workload"),
+                                                           "scaling")), "none");
+    json_decref(none);
+    json_decref(blk);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -555,6 +576,7 @@ int main(void)
         cmocka_unit_test(dot_length_is_the_one_asked),
         cmocka_unit_test(npy_files_read_like_raw_ones),
         cmocka_unit_test(hostile_sample_files_exit_two),
+        cmocka_unit_test(scaling_reaches_fp8_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
