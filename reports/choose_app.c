@@ -41,8 +41,11 @@ static size_t representatives(tc_backend *b, const tc_record *bench, const tc_in
             j++;
         if (j == n && n < cap)
             out[n++] = ins;
-        else if (j < n && tflops_of(bench, ins) > tflops_of(bench, out[j]))
-            out[j] = ins;
+        else if (j < n) {   /* a figure beats none (NaN compares false), a larger one a smaller */
+            double t = tflops_of(bench, ins), best = tflops_of(bench, out[j]);
+            if (!isnan(t) && (isnan(best) || t > best))
+                out[j] = ins;
+        }
     }
     return n;
 }
@@ -228,11 +231,13 @@ void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opt
         char acc[64];
         snprintf(acc, sizeof acc, "%s %s", json_string_value(json_object_get(c, "accumulator")),
                  json_string_value(json_object_get(c, "strategy")));
-        fprintf(f, "%-4lld %-6s %-34s %-18s %9.1f %11.3g %11.3g\n",
+        char tf[32];   /* no throughput record (listed by error, without a bound): "-" */
+        double t = tc_json_number(json_object_get(c, "tflops"));
+        snprintf(tf, sizeof tf, isnan(t) ? "-" : "%.1f", t);
+        fprintf(f, "%-4lld %-6s %-34s %-18s %9s %11.3g %11.3g\n",
                 (long long)json_integer_value(json_object_get(c, "rank")),
                 json_string_value(json_object_get(c, "format")), json_string_value(json_object_get(c, "instr")), acc,
-                tc_json_number(json_object_get(c, "tflops")), tc_json_number(json_object_get(c, "error")),
-                tc_json_number(json_object_get(c, "error_vs_rounded")));
+                tf, tc_json_number(json_object_get(c, "error")), tc_json_number(json_object_get(c, "error_vs_rounded")));
         shown++;
     }
     if (!shown)

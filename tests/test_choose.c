@@ -408,6 +408,10 @@ static void ranked_by_throughput_with_a_bound_by_error_without(void **state)
         last = tf;
     }
     assert_true(last < INFINITY);
+    /* Per API and formats the instruction with a recorded figure stands for
+     * its group: m16n8k16 (in the bench record), not m16n8k8 (catalogue-first, no figure). */
+    assert_true(recorded_tflops(bench, "mma.m16n8k16.f32.f16.f16.f32") ==
+                num(choice_for(res, "mma.m16n8k16.f32.f16.f16.f32", "chained"), "tflops"));
     json_decref(res);
     /* No bound: listed by error, the smallest first. */
     res = app_choose("--k 128");
