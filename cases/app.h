@@ -14,7 +14,9 @@
  * last chunk zero-padded), each chunk one MMA run on the backend, its C the
  * previous chunk's D ("chained"), or, with "promote", every `promote`
  * elements of K the MMA restarts from 0 and its D is added into an FP32
- * register (fmaf(D, descale, acc), one RNE rounding: what a CUDA FFMA does).
+ * register: acc + D * descale with D * descale exact (powers of two) and
+ * the add one RNE rounding in FP32 (an FFMA gives the same where the
+ * descale is a float); an f64 register for DMMA.
  * Per-block scaling needs promote = 32 (each block has its own scales).
  * The descaling of chained results is a multiplication by powers of two,
  * done exactly in double.

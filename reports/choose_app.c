@@ -12,6 +12,11 @@
 
 #define PROMOTE_EVERY 128   /* FP32 promotion interval of FP8 accumulation (the K-block of DeepSeek-V3's FP8 GEMM) */
 
+static double num_of(const json_t *c, const char *field)
+{
+    return tc_json_number(json_object_get(c, field));
+}
+
 static double tflops_of(const tc_record *bench, const tc_instr *ins)
 {
     const json_t *o = tc_bench_find(bench, ins->name);
@@ -139,6 +144,31 @@ static json_t *order(json_t *all)
     return out;
 }
 
+/* Error vs throughput: a candidate with a figure and an error <= 1 is on
+ * the Pareto front unless another is at least as fast and at least as
+ * accurate, and better in one (bound or not: the front shows the trade). */
+static void mark_pareto(json_t *all)
+{
+    size_t i, j;
+    json_t *c, *o;
+    json_array_foreach(all, i, c)
+    {
+        double t = num_of(c, "tflops"), e = num_of(c, "error");
+        if (isnan(t) || !(e <= 1) || json_integer_value(json_object_get(json_object_get(c, "vs_original"),
+                                                                         "not_finite")))
+            continue;
+        bool dominated = false;
+        json_array_foreach(all, j, o)
+        {
+            double t2 = num_of(o, "tflops"), e2 = num_of(o, "error");
+            if (j != i && !json_integer_value(json_object_get(json_object_get(o, "vs_original"), "not_finite")) &&
+                t2 >= t && e2 <= e && (t2 > t || e2 < e))
+                dominated = true;
+        }
+        json_object_set_new(c, "pareto", json_boolean(!dominated));
+    }
+}
+
 json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, const tc_choose_app_opts *o,
                       char *err, size_t len)
 {
@@ -199,6 +229,7 @@ json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, 
     }
     if (o->progress)
         o->progress(o->progress_ctx, nc, nc, "");
+    mark_pareto(all);
     return order(all);
 }
 
@@ -234,14 +265,17 @@ void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opt
         char tf[32];   /* no throughput record (listed by error, without a bound): "-" */
         double t = tc_json_number(json_object_get(c, "tflops"));
         snprintf(tf, sizeof tf, isnan(t) ? "-" : "%.1f", t);
-        fprintf(f, "%-4lld %-6s %-34s %-18s %9s %11.3g %11.3g\n",
+        fprintf(f, "%-4lld %-6s %-34s %-18s %9s %11.3g %11.3g%s\n",
                 (long long)json_integer_value(json_object_get(c, "rank")),
                 json_string_value(json_object_get(c, "format")), json_string_value(json_object_get(c, "instr")), acc,
-                tf, tc_json_number(json_object_get(c, "error")), tc_json_number(json_object_get(c, "error_vs_rounded")));
+                tf, tc_json_number(json_object_get(c, "error")), tc_json_number(json_object_get(c, "error_vs_rounded")),
+                json_is_true(json_object_get(c, "pareto")) ? "  *" : "");
         shown++;
     }
     if (!shown)
         fprintf(f, "(no candidate meets the constraints)\n");
+    else
+        fprintf(f, "* on the error vs throughput Pareto front (no candidate both faster and more accurate)\n");
     bool head = false;
     json_array_foreach(choices, i, c)
     {

@@ -390,6 +390,32 @@ static void error_above_one_is_never_recommended(void **state)
     }
 }
 
+/* The Pareto flag, checked against its definition on the output itself:
+ * among the candidates that carry it, a front member is dominated by none,
+ * any other by at least one (at least as fast and accurate, better in one). */
+static void check_pareto(const json_t *res)
+{
+    size_t i, j, front = 0;
+    json_t *c, *o;
+    json_array_foreach(res, i, c)
+    {
+        json_t *p = json_object_get(c, "pareto");
+        if (!p)
+            continue;
+        bool dominated = false;
+        json_array_foreach(res, j, o)
+        {
+            if (j == i || !json_object_get(o, "pareto"))
+                continue;
+            double t = num(c, "tflops"), e = num(c, "error"), t2 = num(o, "tflops"), e2 = num(o, "error");
+            dominated |= t2 >= t && e2 <= e && (t2 > t || e2 < e);
+        }
+        assert_true(json_is_true(p) == !dominated);
+        front += json_is_true(p);
+    }
+    assert_true(front >= 1);
+}
+
 static void ranked_by_throughput_with_a_bound_by_error_without(void **state)
 {
     json_t *bench = load_objects(REC "synthetic-bench.json", "bench");
@@ -412,6 +438,7 @@ static void ranked_by_throughput_with_a_bound_by_error_without(void **state)
      * its group: m16n8k16 (in the bench record), not m16n8k8 (catalogue-first, no figure). */
     assert_true(recorded_tflops(bench, "mma.m16n8k16.f32.f16.f16.f32") ==
                 num(choice_for(res, "mma.m16n8k16.f32.f16.f16.f32", "chained"), "tflops"));
+    check_pareto(res);
     json_decref(res);
     /* No bound: listed by error, the smallest first. */
     res = app_choose("--k 128");
