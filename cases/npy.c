@@ -92,8 +92,7 @@ static bool parse_shape(const char *p, size_t *count, char *err, size_t len)
     if (!p || *p != '(')
         return fail(err, len, "no shape tuple in the .npy header");
     p++;
-    size_t prod = 1;
-    int dims = 0;
+    size_t prod = 1;   /* () is a scalar: one value */
     for (;;) {
         while (*p == ' ')
             p++;
@@ -109,7 +108,6 @@ static bool parse_shape(const char *p, size_t *count, char *err, size_t len)
         if (d && prod > MAX_FILE_BYTES / d)
             return fail(err, len, "shape too large in the .npy header");
         prod *= (size_t)d;
-        dims++;
         p = end;
         while (*p == ' ')
             p++;
@@ -118,7 +116,6 @@ static bool parse_shape(const char *p, size_t *count, char *err, size_t len)
         else if (*p != ')')
             return fail(err, len, "bad shape in the .npy header");
     }
-    (void)dims;   /* () is a scalar: one value */
     *count = prod;
     return true;
 }
