@@ -1,22 +1,35 @@
-/* tcscope choose: precision advice from recorded sweeps and benches (no GPU
- * needed); its options are the table below (tcscope choose --help).
- * Defaults: reports/baselines/h100-sweep.json (+ h100-sweep-wgmma.json when
- * present) and reports/baselines/h100-bench.json, beside the binary. */
+/* tcscope choose: precision advice; its options are the table below
+ * (tcscope choose --help). Two modes:
+ *  - for an application (--m/--n and the options only it has): --m --n --k, a distribution or
+ *    samples, a scaling, a metric and bound; every candidate is evaluated
+ *    on the backend (the one backend rule: the GPU, else model:h100) at
+ *    that K against exact references (reports/choose_app.h);
+ *  - from recorded sweeps (otherwise, as before): reports/baselines/h100-sweep.json (+
+ *    h100-sweep-wgmma.json) by default (reports/choose.h).
+ * Throughput in both: reports/baselines/h100-bench.json beside the binary
+ * unless --bench says otherwise. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "cases/app.h"
 #include "cases/sweep.h"
 #include "cli/cli.h"
 #include "reports/choose.h"
+#include "reports/choose_app.h"
 
 #define DEFAULT_SWEEP "reports/baselines/h100-sweep.json"
 #define DEFAULT_SWEEP_WGMMA "reports/baselines/h100-sweep-wgmma.json"
 #define DEFAULT_BENCH "reports/baselines/h100-bench.json"
 #define MAX_FILES 16
-#define MAX_K 1000000000  /* a dot length: compared, never allocated */
+#define MAX_K 1000000000  /* a dot length: compared, never allocated (record mode) */
+#define APP_MAX_K (1 << 20)      /* application mode: sampled rows of this length are allocated */
+#define APP_MAX_MN (1 << 20)
+#define APP_ROWS 100             /* sampled outputs: 100 x 100 = 10^4 dot products by default */
 
 static bool parse_pos_double(const char *s, double *out)
 {
@@ -115,30 +128,144 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
     }
 }
 
-typedef enum { O_MAX_REL_ERR, O_K, O_CHAIN, O_RANGE, O_NEED_INF_NAN, O_STAT, O_DIST, O_SWEEP, O_BENCH,
-               O_JSON } choose_opt;
+typedef enum { O_M, O_N, O_K, O_SAMPLES, O_SCALING, O_METRIC, O_MAX_REL_ERR, O_OUTPUTS, O_SEED, O_BACKEND,
+               O_CHAIN, O_RANGE, O_NEED_INF_NAN, O_STAT, O_DIST, O_SWEEP, O_BENCH, O_JSON } choose_opt;
 static const cli_option opts[] = {
-    [O_MAX_REL_ERR] = {"--max-rel-err", "E", "the largest relative error allowed (a positive number)"},
-    [O_K] = {"--k", "K", "the dot length each product needs (default: any)", 1, MAX_K},
+    [O_M] = {"--m", "M", "rows of A (application mode, required there)", 1, APP_MAX_MN},
+    [O_N] = {"--n", "N", "columns of B (application mode, required there)", 1, APP_MAX_MN},
+    [O_K] = {"--k", "K", "the dot length (application mode: required, up to 2^20; record mode: "
+             "the dot length each product needs, default any)", 1, MAX_K},
+    [O_SAMPLES] = {"--samples", "FILE", "draw A and B from these values: .npy (float32/float64) or raw float32"},
+    [O_SCALING] = {"--scaling", "S", "none (default), per-tensor, per-row, block32: E8M0 scales of FP8 inputs"},
+    [O_METRIC] = {"--metric", "X", "median, p90 (default), p99, max (relative, per output) or normwise"},
+    [O_MAX_REL_ERR] = {"--max-rel-err", "E", "the largest error allowed (a positive number)"},
+    [O_OUTPUTS] = {"--outputs", "R", "application mode: sampled outputs R x R (default 100: 10^4)", 8, 1000},
+    [O_SEED] = {"--seed", "S", "application mode: random seed (default 1)"},
+    [O_BACKEND] = {"--backend", "B", "application mode: gpu, model:PROFILE or exact (default: the GPU, else "
+                   CLI_RECORDED_MODEL ")"},
     [O_CHAIN] = {"--chain", "D", "the chain depth whose error counts (default 1)", 1, SWEEP_MAX_CHAIN},
     [O_RANGE] = {"--range", "LO:HI", "the magnitudes the data spans (0 < LO < HI)"},
     [O_NEED_INF_NAN] = {"--need-inf-nan", NULL, "only formats with infinities and NaNs"},
     [O_STAT] = {"--stat", "median|p90|max", "the error statistic compared (default p90)"},
-    [O_DIST] = {"--dist", "D", "only sweeps of this distribution: normal, uniform, loguniform, ints"},
+    [O_DIST] = {"--dist", "D", "application: normal[:MU,SIGMA] (default), uniform[:LO,HI], lognormal[:MU,SIGMA]; "
+                "record mode: only sweeps of normal, uniform, loguniform, ints"},
     [O_SWEEP] = {"--sweep", "FILE", "a sweep record (repeatable, 16 at most; default the H100 baselines)"},
     [O_BENCH] = {"--bench", "FILE", "a bench record (repeatable, 16 at most; default the H100 baseline)"},
-    [O_JSON] = {"--json", NULL, "one JSON object per ranked or excluded choice"},
+    [O_JSON] = {"--json", NULL, "application mode: a tcscope-record/1 of choice objects; record mode: one JSON object per choice"},
 };
-const cli_command cmd_choose_cli = {"choose", "precision advice from recorded sweeps and benches (no GPU needed)",
-                                    NULL, NULL, opts, CLI_NOPTS(opts), false};
+const cli_command cmd_choose_cli = {
+    "choose", "precision advice for a GEMM of your shape and data (model or GPU), or from recorded sweeps", NULL,
+    "Application mode with --m/--n (and --samples --scaling --metric --outputs --seed --backend);\n"
+    "otherwise advice from recorded sweeps (--sweep --chain --stat --range --need-inf-nan).\n"
+    "Errors are against the exact product of the ORIGINAL inputs (input rounding counted); a candidate\n"
+    "whose error exceeds 1 is never ranked; without --max-rel-err candidates are listed by error.",
+    opts, CLI_NOPTS(opts), false};
+
+/* ---- application mode ------------------------------------------------------ */
+
+typedef struct {
+    int m, n, k, rows;
+    const char *samples, *dist, *metric, *backend;
+    app_scaling scaling;
+    double bound;
+    uint64_t seed;
+} app_settings;
+
+static void progress(void *ctx, size_t done, size_t total, const char *what)
+{
+    (void)ctx;
+    if (isatty(2))
+        fprintf(stderr, "\rchoose: %zu/%zu %-40s%s", done, total, what, done == total ? "\n" : "");
+}
+
+static int print_record(const json_t *choices, tc_backend *b, uint64_t seed)
+{
+    char err[512];
+    const tc_backend_info *info = tc_backend_get_info(b);
+    json_t *h = tc_record_header_new("choice", info, &seed, 1);
+    tc_record_stream st;
+    if (tc_record_stream_begin(&st, stdout, h, err, sizeof err)) {
+        json_decref(h);
+        return cli_fail("choose", "%s", err);
+    }
+    size_t i;
+    json_t *c;
+    json_array_foreach(choices, i, c) if (tc_record_stream_object(&st, c, err, sizeof err))
+    {
+        json_decref(h);
+        return cli_fail("choose", "%s", err);
+    }
+    tc_record_stream_end(&st, NULL);
+    json_decref(h);
+    return TC_EXIT_OK;
+}
+
+static int choose_app(const app_settings *s, const char *const *benches, size_t nb, bool json)
+{
+    char err[512];
+    if (!s->m || !s->n || !s->k)
+        return cli_fail("choose", "application mode needs --m, --n and --k (the GEMM's shape); "
+                        "give --sweep FILE for advice from recorded sweeps");
+    if (s->k > APP_MAX_K)
+        return cli_fail("choose", "--k %d: application mode evaluates up to K = %d", s->k, APP_MAX_K);
+    if (s->samples && s->dist)
+        return cli_fail("choose", "--samples and --dist exclude each other");
+    app_dist dist;
+    if (s->samples ? !app_dist_load(s->samples, &dist, err, sizeof err)
+                   : !app_dist_parse(s->dist ? s->dist : "normal", &dist, err, sizeof err))
+        return cli_fail("choose", "%s", err);
+    static char def_bench[4096];
+    const char *bench_from = nb ? benches[0] : "";
+    tc_record bench = tc_record_new(json_object());
+    json_t *objs = json_array();
+    int rc = TC_EXIT_OK;
+    if (!nb && tc_data_path(DEFAULT_BENCH, def_bench, sizeof def_bench)) {
+        const char *one[] = {def_bench};
+        bench_from = def_bench;
+        rc = load_all(one, 1, "bench", objs, &bench);
+    } else if (nb)
+        rc = load_all(benches, nb, "bench", objs, &bench);
+    json_decref(objs);
+    tc_backend *b = rc ? NULL : cli_backend_open("choose", s->backend, NULL);
+    if (!rc && !b)
+        rc = TC_EXIT_USAGE;
+    app_data d;
+    /* A GEMM smaller than the sample has only M x N outputs: all of them. */
+    int rows = s->rows < s->m ? s->rows : s->m, cols = s->rows < s->n ? s->rows : s->n;
+    if (!rc && !app_data_make(&d, &dist, s->m, s->n, s->k, rows, cols, s->seed,
+                                s->scaling == APP_SCALE_TENSOR, err, sizeof err))
+        rc = cli_fail("choose", "%s", err);
+    if (!rc) {
+        tc_choose_app_opts o = {.dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
+                                .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
+                                .bench_from = bench_from, .progress = progress};
+        json_t *res = tc_choose_app(b, &d, &bench, &o, err, sizeof err);
+        if (!res)
+            rc = cli_fail("choose", "%s", err);
+        else if (json)
+            rc = print_record(res, b, s->seed);
+        else
+            tc_choose_app_print(stdout, res, &o, &d);
+        json_decref(res);
+        app_data_free(&d);
+        app_reference_cache_clear();
+    }
+    if (b)
+        tc_backend_close(b);
+    tc_record_free(&bench);
+    app_dist_free(&dist);
+    return rc;
+}
 
 int cmd_choose(int argc, char **argv)
 {
     tc_choose_opts o = tc_choose_defaults();
     const char *sweeps[MAX_FILES], *benches[MAX_FILES];
     size_t ns = 0, nb = 0;
-    bool json = false;
+    bool json = false, record_mode = false, app_mode = false;
     sweep_dist d;
+    app_settings app = {.scaling = APP_SCALE_NONE, .metric = "p90", .rows = APP_ROWS, .seed = 1};
+    const char *dist_arg = NULL;
     cli_scan sc = cli_scan_start(&cmd_choose_cli, argc, argv);
     while (cli_next(&sc)) {
         const char *v = sc.val;
@@ -147,24 +274,44 @@ int cmd_choose(int argc, char **argv)
             if (!parse_pos_double(v, &o.max_rel_err))
                 return cli_fail("choose", "bad --max-rel-err '%s' (a positive number)", v);
             break;
+        case O_M: app.m = (int)sc.count; app_mode = true; break;
+        case O_N: app.n = (int)sc.count; app_mode = true; break;
         case O_K: o.k = (int)sc.count; break;
-        case O_CHAIN: o.depth = (int)sc.count; break;
+        case O_SAMPLES: app.samples = v; app_mode = true; break;
+        case O_SCALING:
+            app_mode = true;
+            if (!app_scaling_parse(v, &app.scaling))
+                return cli_fail("choose", "bad --scaling '%s' (none, per-tensor, per-row, block32)", v);
+            break;
+        case O_METRIC:
+            app_mode = true;
+            if (!app_metric_ok(v))
+                return cli_fail("choose", "bad --metric '%s' (median, p90, p99, max, normwise)", v);
+            app.metric = v;
+            break;
+        case O_OUTPUTS: app.rows = (int)sc.count; app_mode = true; break;
+        case O_SEED:
+            app_mode = true;
+            if (!cli_seed("choose", "--seed", v, &app.seed))
+                return TC_EXIT_USAGE;
+            break;
+        case O_BACKEND: app.backend = v; app_mode = true; break;
+        case O_CHAIN: o.depth = (int)sc.count, record_mode = true; break;
         case O_RANGE:
+            record_mode = true;
             if (!parse_range(v, &o.range_lo, &o.range_hi))
                 return cli_fail("choose", "bad --range '%s' (LO:HI, 0 < LO < HI)", v);
             break;
-        case O_NEED_INF_NAN: o.need_inf_nan = true; break;
+        case O_NEED_INF_NAN: o.need_inf_nan = true, record_mode = true; break;
         case O_STAT:
+            record_mode = true;
             if (strcmp(v, "median") && strcmp(v, "p90") && strcmp(v, "max"))
                 return cli_fail("choose", "bad --stat '%s' (median, p90 or max)", v);
             o.stat = v;
             break;
-        case O_DIST:
-            if (!sweep_dist_parse(v, &d))
-                return cli_fail("choose", "bad --dist '%s' (normal, uniform, loguniform, ints)", v);
-            o.dist = v;
-            break;
+        case O_DIST: dist_arg = v; break;
         case O_SWEEP:
+            record_mode = true;
             if (ns == MAX_FILES)
                 return cli_fail("choose", "too many --sweep files");
             sweeps[ns++] = v;
@@ -179,6 +326,20 @@ int cmd_choose(int argc, char **argv)
     }
     if (sc.status)
         return sc.status;
+    if (app_mode && record_mode)
+        return cli_fail("choose", "application options (--m --n --samples --scaling --metric --outputs --seed "
+                        "--backend) and record options (--sweep --chain --stat --range --need-inf-nan) exclude each other");
+    if (app_mode) {
+        app.k = o.k;
+        app.bound = o.max_rel_err;
+        app.dist = dist_arg;
+        return choose_app(&app, benches, nb, json);
+    }
+    if (dist_arg) {
+        if (!sweep_dist_parse(dist_arg, &d))
+            return cli_fail("choose", "bad --dist '%s' (normal, uniform, loguniform, ints)", dist_arg);
+        o.dist = dist_arg;
+    }
     /* The defaults: the H100 baselines in the data beside the binary (probes/datadir.c). */
     static char def_sweep[4096], def_wgmma[4096], def_bench[4096];
     if (ns == 0) {
@@ -220,6 +381,9 @@ int cmd_choose(int argc, char **argv)
             for (size_t i = 0; i < nb; i++)
                 printf(", %s", benches[i]);
             printf("%s\n", nb ? "" : " (no bench record: nothing can be ranked by speed)");
+            if (o.k)
+                printf("(recorded sweeps have their own dot lengths; for an evaluation at K = %d on your shape "
+                       "and data give --m and --n)\n", o.k);
         }
         json_decref(res);
     }

@@ -54,6 +54,12 @@ static const field corpus_fields[] = {
         {"table", F_ARR, OPT}, {"tflops_zero", F_NUM_NULL, OPT}, {"sm_clock_mhz", F_NUM_NULL, OPT},          \
         {"emulated", F_BOOL, OPT}
 static const field bench_fields[] = {{"instr", F_STR, REQ}, TIMING_FIELDS, {NULL, F_STR, REQ}};
+/* One candidate of choose for an application (reports/choose_app.h). */
+static const field choice_fields[] = {
+    {"instr", F_STR, REQ},    {"format", F_STR, REQ},       {"strategy", F_STR, REQ}, {"metric", F_STR, REQ},
+    {"error", F_NUM_NULL, REQ}, {"error_vs_rounded", F_NUM_NULL, REQ}, {"tflops", F_NUM_NULL, REQ},
+    {"workload", F_OBJ, REQ}, {"vs_original", F_OBJ, REQ}, {"vs_rounded", F_OBJ, REQ}, {NULL, F_STR, REQ},
+};
 static const field timing_fields[] = {TIMING_FIELDS, {NULL, F_STR, REQ}};
 static const field hunt_fields[] = {
     {"instr", F_STR, REQ}, {"elements", F_INT, REQ}, {"mismatches", F_INT, REQ}, {"families", F_OBJ, REQ},
@@ -77,7 +83,7 @@ static const field step_fields[] = {
     {"n", F_INT, OPT}, {NULL, F_STR, REQ},
 };
 
-static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "hunt", "mixed", NULL};
+static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "hunt", "choice", "mixed", NULL};
 
 static bool fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail(char *err, size_t len, const char *fmt, ...)
@@ -308,6 +314,8 @@ bool tc_record_check_object(const json_t *o, char *err, size_t len)
         return check_sweep(o, err, len);
     if (!strcmp(kind, "hunt"))
         return check_hunt(o, err, len);
+    if (!strcmp(kind, "choice"))
+        return check_fields(o, choice_fields, "choice", err, len);
     return fail(err, len, "unknown object kind '%s'", kind);
 }
 

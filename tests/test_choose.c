@@ -236,6 +236,362 @@ static void bad_input_exits_two(void **state)
     }
 }
 
+/* ---- application mode ------------------------------------------------------
+ * Small workloads (8 x 8 sampled outputs) so the ASan build stays quick; the
+ * figures are compared with each other and with facts derived here, never
+ * with numbers typed in from a run. */
+#define APP "choose --json --m 64 --n 64 --outputs 8 --backend model:h100 "
+
+/* Runs an application-mode choose; checks its output is a valid
+ * tcscope-record/1 (loaded back through the record reader) and returns its
+ * choice objects. */
+static json_t *app_choose(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, APP "%s", args);
+    tc_run_result r = tc_run_cli(cmd);
+    if (r.status != 0)
+        fail_msg("%s: status %d, stderr %s", cmd, r.status, r.err);
+    char path[] = "/tmp/tcs-choiceXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(write(fd, r.out, strlen(r.out)) == (ssize_t)strlen(r.out));
+    close(fd);
+    tc_record rec;
+    char err[256];
+    if (tc_record_load(path, &rec, err, sizeof err))
+        fail_msg("%s: not a valid record: %s", cmd, err);
+    unlink(path);
+    assert_string_equal(json_string_value(json_object_get(rec.header, "kind")), "choice");
+    json_t *o = tc_record_objects_of(&rec, "choice"), *copy = json_deep_copy(o);
+    json_decref(o);
+    tc_record_free(&rec);
+    tc_run_result_free(&r);
+    assert_true(json_array_size(copy) > 0);
+    return copy;
+}
+
+static const json_t *choice_for(const json_t *res, const char *instr, const char *strategy)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(res, i, c) if (!strcmp(json_string_value(json_object_get(c, "instr")), instr) &&
+                                      !strcmp(json_string_value(json_object_get(c, "strategy")), strategy)) return c;
+    fail_msg("no choice for %s %s", instr, strategy);
+    return NULL;
+}
+
+static double num(const json_t *c, const char *field)
+{
+    return tc_json_number(json_object_get(c, field));
+}
+
+/* Writes n float32 values as a raw file; returns the path (static buffer per call site). */
+static void write_raw(char *path, const float *v, size_t n)
+{
+    int fd = mkstemp(path);
+    assert_true(write(fd, v, n * sizeof *v) == (ssize_t)(n * sizeof *v));
+    close(fd);
+}
+
+/* A .npy file: version 1, the header text given, then the data bytes. */
+static void write_npy(char *path, const char *header, const void *data, size_t n)
+{
+    int fd = mkstemp(path);
+    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
+    size_t hl = strlen(header);
+    pre[8] = (unsigned char)(hl & 0xff);
+    pre[9] = (unsigned char)(hl >> 8);
+    assert_true(write(fd, pre, 10) == 10);
+    assert_true(write(fd, header, hl) == (ssize_t)hl);
+    if (n)
+        assert_true(write(fd, data, n) == (ssize_t)n);
+    close(fd);
+}
+
+#define E4M3_CHAIN "mma.m16n8k32.f32.e4m3.e4m3.f32"
+
+static void quantization_of_the_inputs_is_counted(void **state)
+{
+    /* Values exactly representable in e4m3 (3 fraction bits) and values that
+     * are not (1.1 = 1.0001100..b, 0.3, 1.7: rounding moves each by up to
+     * 2^-4 relative). With K = 64 every partial sum of products of the first
+     * set is a multiple of 2^-4 below 2^8 (each |product| <= 2.25): exact in
+     * an FP32 accumulator, so the e4m3 chain is exact against the original. */
+    static const float exact[] = {1, -1, 0.5f, -0.5f, 0.75f, -0.75f, 1.5f, -1.5f};
+    static const float inexact[] = {1.1f, -1.1f, 0.3f, -0.3f, 1.7f, -1.7f, 0.9f, -0.9f};
+    char pe[] = "/tmp/tcs-exactXXXXXX", pi[] = "/tmp/tcs-inexactXXXXXX";
+    write_raw(pe, exact, 8);
+    write_raw(pi, inexact, 8);
+    char args[512];
+    snprintf(args, sizeof args, "--k 64 --metric median --samples %s", pe);
+    json_t *re = app_choose(args);
+    snprintf(args, sizeof args, "--k 64 --metric median --samples %s", pi);
+    json_t *ri = app_choose(args);
+    const json_t *ce = choice_for(re, E4M3_CHAIN, "chained"), *ci = choice_for(ri, E4M3_CHAIN, "chained");
+    assert_true(num(ce, "error") == 0);
+    assert_true(num(ce, "error_vs_rounded") == 0);
+    /* Not representable: the rounding of the inputs shows against the original
+     * (e4m3 keeps 3 fraction bits: 1.1 -> 1.125, 0.3 -> 0.3125, ...), while
+     * against the rounded inputs the FP32 accumulation alone is far smaller. */
+    assert_true(num(ci, "error") > 1e-3);
+    assert_true(num(ci, "error") > 100 * num(ci, "error_vs_rounded"));
+    unlink(pe);
+    unlink(pi);
+    json_decref(re);
+    json_decref(ri);
+    /* Normal data: for every FP8 candidate the error against the original is
+     * at least the error against the rounded inputs at every statistic. */
+    json_t *rn = app_choose("--k 256");
+    size_t i;
+    json_t *c;
+    int fp8 = 0;
+    json_array_foreach(rn, i, c)
+    {
+        const char *f = json_string_value(json_object_get(c, "format"));
+        if (strcmp(f, "e4m3") && strcmp(f, "e5m2"))
+            continue;
+        fp8++;
+        const json_t *o = json_object_get(c, "vs_original"), *r = json_object_get(c, "vs_rounded");
+        static const char *const st[] = {"median", "p90", "normwise"};
+        for (size_t s = 0; s < 3; s++)
+            assert_true(num(o, st[s]) >= num(r, st[s]));
+        assert_int_equal(json_integer_value(json_object_get(o, "outputs")), 64);
+    }
+    assert_true(fp8 >= 4);
+    json_decref(rn);
+}
+
+static void error_above_one_is_never_recommended(void **state)
+{
+    /* The max relative error over outputs of normal data: near-cancelling
+     * dot products make FP8's exceed 1. Even with a bound of 1e9 no
+     * candidate with error > 1 is ranked, and with no bound neither. */
+    static const char *const runs[] = {"--k 512 --metric max --max-rel-err 1e9", "--k 512 --metric max"};
+    for (size_t r = 0; r < 2; r++) {
+        json_t *res = app_choose(runs[r]);
+        size_t i, above = 0, ranked = 0;
+        json_t *c;
+        json_array_foreach(res, i, c)
+        {
+            double e = num(c, "error");
+            if (json_is_integer(json_object_get(c, "rank"))) {
+                ranked++;
+                assert_true(e <= 1);
+            }
+            if (e > 1) {
+                above++;
+                assert_true(json_is_true(json_object_get(c, "excluded")));
+                assert_non_null(strstr(json_string_value(json_object_get(c, "reason")), "> 1"));
+            }
+        }
+        assert_true(above > 0);
+        assert_true(ranked > 0);
+        json_decref(res);
+    }
+}
+
+/* The Pareto flag, checked against its definition on the output itself:
+ * among the candidates that carry it, a front member is dominated by none,
+ * any other by at least one (at least as fast and accurate, better in one). */
+static void check_pareto(const json_t *res)
+{
+    size_t i, j, front = 0;
+    json_t *c, *o;
+    json_array_foreach(res, i, c)
+    {
+        json_t *p = json_object_get(c, "pareto");
+        if (!p)
+            continue;
+        bool dominated = false;
+        json_array_foreach(res, j, o)
+        {
+            if (j == i || !json_object_get(o, "pareto"))
+                continue;
+            double t = num(c, "tflops"), e = num(c, "error"), t2 = num(o, "tflops"), e2 = num(o, "error");
+            dominated |= t2 >= t && e2 <= e && (t2 > t || e2 < e);
+        }
+        assert_true(json_is_true(p) == !dominated);
+        front += json_is_true(p);
+    }
+    assert_true(front >= 1);
+}
+
+static void ranked_by_throughput_with_a_bound_by_error_without(void **state)
+{
+    json_t *bench = load_objects(REC "synthetic-bench.json", "bench");
+    json_t *res = app_choose("--k 128 --max-rel-err 0.5 --bench " REC "synthetic-bench.json");
+    size_t i;
+    json_t *c;
+    double last = INFINITY;
+    json_array_foreach(res, i, c)
+    {
+        if (!json_is_integer(json_object_get(c, "rank")))
+            continue;
+        double tf = recorded_tflops(bench, json_string_value(json_object_get(c, "instr")));
+        assert_true(tf == num(c, "tflops"));
+        assert_true(tf <= last);
+        assert_true(num(c, "error") <= 0.5);
+        last = tf;
+    }
+    assert_true(last < INFINITY);
+    /* Per API and formats the instruction with a recorded figure stands for
+     * its group: m16n8k16 (in the bench record), not m16n8k8 (catalogue-first, no figure). */
+    assert_true(recorded_tflops(bench, "mma.m16n8k16.f32.f16.f16.f32") ==
+                num(choice_for(res, "mma.m16n8k16.f32.f16.f16.f32", "chained"), "tflops"));
+    check_pareto(res);
+    json_decref(res);
+    /* No bound: listed by error, the smallest first. */
+    res = app_choose("--k 128");
+    last = -1;
+    json_array_foreach(res, i, c) if (json_is_integer(json_object_get(c, "rank")))
+    {
+        assert_true(num(c, "error") >= last);
+        last = num(c, "error");
+    }
+    json_decref(res);
+    json_decref(bench);
+}
+
+static void dot_length_is_the_one_asked(void **state)
+{
+    /* The old choose excluded everything at K = 4096 (its records had K = 32):
+     * now every candidate is evaluated at K, and f16 accumulation (f16 D fed
+     * back as C) loses more over 4096 terms than over 32. */
+    json_t *small = app_choose("--k 32"), *big = app_choose("--k 4096");
+    size_t i;
+    json_t *c;
+    json_array_foreach(big, i, c) assert_int_equal(json_integer_value(json_object_get(json_object_get(c, "workload"), "k")), 4096);
+    json_array_foreach(small, i, c) assert_int_equal(json_integer_value(json_object_get(json_object_get(c, "workload"), "k")), 32);
+    const char *f16acc = "mma.m16n8k16.f16.f16.f16.f16";
+    assert_true(num(choice_for(big, f16acc, "chained"), "error_vs_rounded") >
+                2 * num(choice_for(small, f16acc, "chained"), "error_vs_rounded"));
+    json_decref(small);
+    json_decref(big);
+}
+
+static void npy_files_read_like_raw_ones(void **state)
+{
+    /* The same values as raw float32, as .npy float32 (2-D, C order) and as
+     * .npy float64: the same draws, so the same errors. */
+    float v[12];
+    double w[12];
+    for (int i = 0; i < 12; i++)
+        v[i] = (float)(i - 5.5) / 3, w[i] = v[i];
+    char raw[] = "/tmp/tcs-rawXXXXXX", f4[] = "/tmp/tcs-f4XXXXXX", f8[] = "/tmp/tcs-f8XXXXXX";
+    write_raw(raw, v, 12);
+    write_npy(f4, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }          \n", v, sizeof v);
+    write_npy(f8, "{'descr': '<f8', 'fortran_order': True, 'shape': (12,), }\n", w, sizeof w);
+    const char *paths[] = {raw, f4, f8};
+    json_t *res[3];
+    for (int i = 0; i < 3; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "--k 64 --samples %s", paths[i]);
+        res[i] = app_choose(args);
+        unlink(paths[i]);
+    }
+    for (int i = 1; i < 3; i++) {
+        assert_int_equal(json_array_size(res[i]), json_array_size(res[0]));
+        for (size_t j = 0; j < json_array_size(res[0]); j++)
+            assert_true(num(json_array_get(res[i], j), "error") == num(json_array_get(res[0], j), "error"));
+    }
+    for (int i = 0; i < 3; i++)
+        json_decref(res[i]);
+}
+
+static void hostile_sample_files_exit_two(void **state)
+{
+    float one = 1, nan = NAN;
+    static const struct {
+        const char *header;   /* NULL: raw bytes below */
+        const char *bytes;
+        size_t nbytes, ndata;
+        const char *msg;
+    } bad[] = {
+        {"{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }\n", NULL, 0, 4, "not little-endian float32"},
+        {"{'descr': '<i4', 'fortran_order': False, 'shape': (1,), }\n", NULL, 0, 4, "not little-endian float32"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }\n", NULL, 0, 4, "the file holds 4 data bytes"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }\n", NULL, 0, 0, "empty"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }\n", NULL, 0, 4, "too large"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }\n", NULL, 0, 4, "too large"},
+        {"{'descr': '<f4', 'fortran_order': maybe, 'shape': (1,), }\n", NULL, 0, 4, "fortran_order"},
+        {"{'descr': '<f4', 'shape': (1,), }\n", NULL, 0, 4, "lacks"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': 1, }\n", NULL, 0, 4, "no shape tuple"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,x), }\n", NULL, 0, 4, "bad shape"},
+        {NULL, "\x93NUMPY\x01\x00\xff\xff{}", 12, 0, "runs past the file"},
+        {NULL, "\x93NUMPY\x09\x00\x10\x00", 10, 0, "unsupported .npy version"},
+        {NULL, "\x93NUMPY\x01", 7, 0, "truncated"},
+        {NULL, "\x93NUMPY\x01\x00\x04\x00{\0}\n", 14, 0, "NUL byte"},
+        {NULL, "abcde", 5, 0, "not a whole number of float32"},
+        {NULL, "", 0, 0, "not a whole number of float32"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char path[] = "/tmp/tcs-badXXXXXX";
+        if (bad[i].header)
+            write_npy(path, bad[i].header, &one, bad[i].ndata);
+        else {
+            int fd = mkstemp(path);
+            if (bad[i].nbytes)
+                assert_true(write(fd, bad[i].bytes, bad[i].nbytes) == (ssize_t)bad[i].nbytes);
+            close(fd);
+        }
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples %s", path);
+        tc_run_result r = tc_run_cli(cmd);
+        if (r.status != 2 || !strstr(r.err, bad[i].msg))
+            fail_msg("case %zu: status %d, stderr '%s' (want '%s')", i, r.status, r.err, bad[i].msg);
+        tc_run_result_free(&r);
+        unlink(path);
+    }
+    /* A NaN among the values, and a file that does not exist. */
+    char path[] = "/tmp/tcs-nanXXXXXX";
+    float vals[2] = {one, nan};
+    write_raw(path, vals, 2);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples %s", path);
+    tc_run_result r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "not finite"));
+    tc_run_result_free(&r);
+    unlink(path);
+    static const char *const usage[][2] = {
+        {"choose --m 64 --n 64 --k 32 --samples /nonexistent.npy", "/nonexistent.npy"},
+        {"choose --m 64 --k 32", "needs --m, --n and --k"},
+        {"choose --m 64 --n 64 --k 32 --dist normal:0,-1", "bad --dist"},
+        {"choose --m 64 --n 64 --k 32 --dist cauchy", "bad --dist"},
+        {"choose --m 64 --n 64 --k 32 --scaling block16", "bad --scaling"},
+        {"choose --m 64 --n 64 --k 32 --metric mean", "bad --metric"},
+        {"choose --m 64 --n 64 --k 2000000", "up to K"},
+        {"choose --m 64 --n 64 --k 32 --chain 2", "exclude each other"},
+    };
+    for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
+        r = tc_run_cli(usage[i][0]);
+        if (r.status != 2 || !strstr(r.err, usage[i][1]))
+            fail_msg("'%s': status %d, stderr '%s'", usage[i][0], r.status, r.err);
+        tc_run_result_free(&r);
+    }
+}
+
+static void scaling_reaches_fp8_only(void **state)
+{
+    /* lognormal(0, 3): magnitudes from about e^-9 to e^9 within a block of
+     * 32, beyond e4m3 unscaled (max 448, subnormals below 2^-6) in both
+     * directions. Per-block E8M0 scales bring each block into range, so the
+     * e4m3 error falls; f16 inputs are never scaled, so their figures do not
+     * move at all. */
+    json_t *none = app_choose("--k 256 --metric median --dist lognormal:0,3 --scaling none");
+    json_t *blk = app_choose("--k 256 --metric median --dist lognormal:0,3 --scaling block32");
+    const json_t *en = choice_for(none, E4M3_CHAIN, "chained"), *eb = choice_for(blk, E4M3_CHAIN, "fp32-promote-32");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(eb, "workload"), "scaling")), "block32");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(eb, "workload"), "scale_format")), "e8m0");
+    assert_true(num(eb, "error") * 4 < num(en, "error"));
+    const char *f16 = "mma.m16n8k16.f32.f16.f16.f32";
+    assert_true(num(choice_for(none, f16, "chained"), "error") == num(choice_for(blk, f16, "chained"), "error"));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(choice_for(blk, f16, "chained"), "workload"),
+                                                           "scaling")), "none");
+    json_decref(none);
+    json_decref(blk);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +601,13 @@ int main(void)
         cmocka_unit_test(inf_nan_and_range_exclude_by_format_facts),
         cmocka_unit_test(depth_and_dot_length_beyond_the_record_are_excluded),
         cmocka_unit_test(bad_input_exits_two),
+        cmocka_unit_test(quantization_of_the_inputs_is_counted),
+        cmocka_unit_test(error_above_one_is_never_recommended),
+        cmocka_unit_test(ranked_by_throughput_with_a_bound_by_error_without),
+        cmocka_unit_test(dot_length_is_the_one_asked),
+        cmocka_unit_test(npy_files_read_like_raw_ones),
+        cmocka_unit_test(hostile_sample_files_exit_two),
+        cmocka_unit_test(scaling_reaches_fp8_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,111 @@
+/* app: how one GEMM of the user's shape and data comes out of one
+ * instruction, for `tcscope choose` in application mode.
+ *
+ * The workload: C = A * B with A M x K, B K x N, entries drawn from a
+ * distribution (normal, uniform, lognormal with parameters, or resampled
+ * from the user's own values), scaled (none, per tensor, per row of A and
+ * column of B, or per block of 32 along K, always by E8M0 powers of two),
+ * then rounded into the candidate's input format (RNE; FP8 saturating, as
+ * cvt.rn.satfinite does; wider formats overflow to Inf).
+ *
+ * One candidate = instruction x accumulation strategy. A sampled output
+ * D[i][j] (a dot product of length K) is computed as a GEMM main loop on
+ * that instruction computes it: K in chunks of the instruction's k (the
+ * last chunk zero-padded), each chunk one MMA run on the backend, its C the
+ * previous chunk's D ("chained"), or, with "promote", every `promote`
+ * elements of K the MMA restarts from 0 and its D is added into an FP32
+ * register: acc + D * descale with D * descale exact (powers of two) and
+ * the add one RNE rounding in FP32 (an FFMA gives the same where the
+ * descale is a float); an f64 register for DMMA.
+ * Per-block scaling needs promote = 32 (each block has its own scales).
+ * The descaling of chained results is a multiplication by powers of two,
+ * done exactly in double.
+ *
+ * The references: the exact dot product of the ORIGINAL (unrounded, double)
+ * inputs, and of the rounded inputs (descaled exactly), each computed
+ * exactly by the MPFR/GMP oracle and rounded once to f64 (so errors below
+ * ~1e-16 are not resolved).
+ */
+#ifndef TC_APP_H
+#define TC_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/formats.h"
+#include "probes/probes.h"
+
+typedef enum { APP_NORMAL, APP_UNIFORM, APP_LOGNORMAL, APP_SAMPLES } app_dist_kind;
+
+typedef struct {
+    app_dist_kind kind;
+    double p1, p2;           /* normal/lognormal: mu, sigma; uniform: lo, hi */
+    double *samples;         /* APP_SAMPLES: the user's values (owned) */
+    size_t nsamples;
+    char desc[300];          /* "normal(mu=0, sigma=1)", "samples of FILE (n values)" */
+} app_dist;
+
+/* "normal[:MU,SIGMA]", "uniform[:LO,HI]", "lognormal[:MU,SIGMA]". false + err. */
+bool app_dist_parse(const char *s, app_dist *d, char *err, size_t len);
+/* The values of FILE: a .npy file (little-endian float32 or float64, C or
+ * Fortran order, any shape) when it starts with the NPY magic, else raw
+ * little-endian float32. Every value must be finite; at least one. false + err. */
+bool app_dist_load(const char *path, app_dist *d, char *err, size_t len);
+void app_dist_free(app_dist *d);
+
+typedef enum { APP_SCALE_NONE, APP_SCALE_TENSOR, APP_SCALE_ROW, APP_SCALE_BLOCK32 } app_scaling;
+const char *app_scaling_name(app_scaling s);
+bool app_scaling_parse(const char *s, app_scaling *out);
+#define APP_BLOCK 32
+
+/* The sampled inputs: rows x K of A (the first rows of the M x K tensor),
+ * K x cols of B (its first columns, stored column by column), drawn in
+ * double. amax_a / amax_b: with whole_amax, the largest |x| of the whole
+ * M x K and K x N tensors (the rest is drawn from the same streams, only
+ * for the per-tensor scale); else of the sampled values only. */
+typedef struct {
+    int m, n, k;             /* the user's shape */
+    int rows, cols;          /* the sampled block (outputs: rows x cols) */
+    double *A, *B;
+    double amax_a, amax_b;
+    uint64_t seed;
+} app_data;
+
+/* false + err when out of memory. */
+bool app_data_make(app_data *d, const app_dist *dist, int m, int n, int k, int rows, int cols, uint64_t seed,
+                   bool whole_amax, char *err, size_t len);
+void app_data_free(app_data *d);
+
+/* Relative-error statistics of the sampled outputs (NaN: none qualifies;
+ * Inf: an output was not finite). */
+typedef struct {
+    double median, p90, p99, max;   /* of |got - ref| / |ref| over outputs with ref != 0 */
+    double normwise;                 /* ||got - ref||_2 / ||ref||_2 over all sampled outputs */
+    size_t n, zero_ref, nonfinite;
+} app_stats;
+
+/* The statistic named by metric ("median", "p90", "p99", "max", "normwise"); NaN for an unknown name. */
+double app_stats_get(const app_stats *s, const char *metric);
+bool app_metric_ok(const char *metric);
+
+typedef struct {
+    const tc_instr *ins;
+    int promote;             /* 0: chained over all of K; else FP32 promotion every `promote` elements */
+    app_scaling scaling;
+    int rows, cols;          /* outputs evaluated (<= the data's) */
+} app_candidate;
+
+typedef struct {
+    app_stats vs_orig, vs_rounded;
+    size_t outputs;
+    double seconds;          /* wall time of this evaluation */
+} app_result;
+
+/* Evaluates one candidate on backend b. 0, or -1 + err (backend refusal). */
+int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_result *r, char *err, size_t len);
+
+/* Frees the cached exact references (they are kept across candidates). */
+void app_reference_cache_clear(void);
+
+#endif

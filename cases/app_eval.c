@@ -1,0 +1,288 @@
+/* One candidate on the application's data: quantize with the scaling, run
+ * the instruction over K chunk by chunk on the backend (chained or with FP32
+ * promotion), descale, and compare with the exact dot products of the
+ * original and of the rounded inputs (cases/app.h says how). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "cases/app.h"
+#include "cases/sweep_internal.h"
+#include "oracle/oracle.h"
+
+#define E8M0_MIN_EXP (-127)
+#define E8M0_MAX_EXP 127
+
+static double now_s(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)tv.tv_sec + tv.tv_usec * 1e-6;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fprintf(stderr, "tcscope: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+/* An E8M0 scale: sweep_pow2_scale (the largest 2^j with amax * 2^j <= max
+ * finite), clamped to E8M0's range 2^-127 .. 2^127. */
+static double e8m0_scale(const tc_format *f, double amax)
+{
+    int e;
+    frexp(sweep_pow2_scale(f, amax), &e);
+    e -= 1;
+    return ldexp(1.0, e < E8M0_MIN_EXP ? E8M0_MIN_EXP : e > E8M0_MAX_EXP ? E8M0_MAX_EXP : e);
+}
+
+/* Quantizes `lines` vectors of length k (row i at x + i*k) into bits with
+ * padded length kp (zeros beyond k), one scale per (line, block). */
+static void quantize(const tc_format *f, app_scaling sc, double tensor_amax, const double *x, int lines, int k,
+                     int kp, int nblk, uint64_t *bits, double *scale)
+{
+    tc_rounding r = {.mode = TC_RNE, .ovf = sweep_is_fp8(f) ? TC_OVF_SAT : TC_OVF_INF};
+    if (!sweep_is_fp8(f))   /* scaling is for FP8 (E8M0 scales); wider formats are fed as they are */
+        sc = APP_SCALE_NONE;
+    for (int i = 0; i < lines; i++) {
+        const double *row = x + (size_t)i * k;
+        for (int b = 0; b < nblk; b++) {
+            int lo = sc == APP_SCALE_BLOCK32 ? b * APP_BLOCK : 0;
+            int hi = sc == APP_SCALE_BLOCK32 ? (lo + APP_BLOCK < k ? lo + APP_BLOCK : k) : k;
+            double amax = 0;
+            for (int j = lo; j < hi; j++)
+                amax = fmax(amax, fabs(row[j]));
+            double s = sc == APP_SCALE_NONE ? 1
+                       : sc == APP_SCALE_TENSOR ? e8m0_scale(f, tensor_amax)
+                                                : e8m0_scale(f, amax);
+            scale[(size_t)i * nblk + b] = s;
+            for (int j = lo; j < hi; j++)
+                bits[(size_t)i * kp + j] = tc_encode_f64(f, row[j] * s, r);
+        }
+    }
+}
+
+/* ---- exact references, cached across candidates --------------------------- */
+
+typedef struct {
+    char key[96];
+    double *ref;
+} cache_entry;
+static cache_entry cache[64];
+static size_t ncache;
+
+void app_reference_cache_clear(void)
+{
+    for (size_t i = 0; i < ncache; i++)
+        free(cache[i].ref);
+    ncache = 0;
+}
+
+/* The exact products sum_k a[i][k] * b[j][k] of rows x cols (a: rows x k,
+ * b: cols x k, as doubles), each rounded once to f64 (RNE). */
+static double *exact_products(const double *a, const double *b, int rows, int cols, int k)
+{
+    uint64_t *A = xcalloc((size_t)rows * k, sizeof *A), *B = xcalloc((size_t)k * cols, sizeof *B);
+    uint64_t *D = xcalloc((size_t)rows * cols, sizeof *D);
+    for (size_t i = 0; i < (size_t)rows * k; i++)
+        memcpy(&A[i], &a[i], 8);
+    for (int j = 0; j < cols; j++)
+        for (int kk = 0; kk < k; kk++)
+            memcpy(&B[(size_t)kk * cols + j], &b[(size_t)j * k + kk], 8);
+    oracle_formats f = {&tc_f64, &tc_f64, &tc_f64, &tc_f64};
+    tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+    oracle_mma_exact(f, rows, cols, k, 1, A, B, NULL, D, r);
+    double *out = xcalloc((size_t)rows * cols, sizeof *out);
+    for (size_t i = 0; i < (size_t)rows * cols; i++)
+        out[i] = tc_decode_to_f64(&tc_f64, D[i]);
+    free(A);
+    free(B);
+    free(D);
+    return out;
+}
+
+static const double *cached(const char *key, const double *a, const double *b, int rows, int cols, int k)
+{
+    for (size_t i = 0; i < ncache; i++)
+        if (!strcmp(cache[i].key, key))
+            return cache[i].ref;
+    if (ncache == sizeof cache / sizeof cache[0])
+        app_reference_cache_clear();
+    cache_entry *e = &cache[ncache++];
+    snprintf(e->key, sizeof e->key, "%s", key);
+    e->ref = exact_products(a, b, rows, cols, k);
+    return e->ref;
+}
+
+/* ---- statistics ------------------------------------------------------------ */
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static void stats_of(const double *got, const double *ref, size_t n, app_stats *s)
+{
+    double *rel = xcalloc(n, sizeof *rel);
+    double num = 0, den = 0;
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < n; i++) {
+        double d = got[i] - ref[i];
+        if (!isfinite(got[i]))
+            s->nonfinite++;
+        num += d * d;
+        den += ref[i] * ref[i];
+        if (ref[i] == 0) {
+            s->zero_ref++;
+            continue;
+        }
+        rel[s->n++] = isfinite(got[i]) ? fabs(d) / fabs(ref[i]) : INFINITY;
+    }
+    qsort(rel, s->n, sizeof *rel, cmp_double);
+    s->median = sweep_quantile_sorted(rel, s->n, 0.5);
+    s->p90 = sweep_quantile_sorted(rel, s->n, 0.9);
+    s->p99 = sweep_quantile_sorted(rel, s->n, 0.99);
+    s->max = s->n ? rel[s->n - 1] : NAN;
+    s->normwise = s->nonfinite ? INFINITY : den > 0 ? sqrt(num) / sqrt(den) : NAN;
+    free(rel);
+}
+
+bool app_metric_ok(const char *m)
+{
+    return !strcmp(m, "median") || !strcmp(m, "p90") || !strcmp(m, "p99") || !strcmp(m, "max") ||
+           !strcmp(m, "normwise");
+}
+
+double app_stats_get(const app_stats *s, const char *m)
+{
+    return !strcmp(m, "median") ? s->median
+           : !strcmp(m, "p90")  ? s->p90
+           : !strcmp(m, "p99")  ? s->p99
+           : !strcmp(m, "max")  ? s->max
+           : !strcmp(m, "normwise") ? s->normwise
+                                    : NAN;
+}
+
+/* ---- the instruction over K ------------------------------------------------ */
+
+typedef struct {
+    const app_candidate *c;
+    int kp, steps, nblk, rp, cp, tr, tc;   /* padded K, chunks, scale blocks, padded rows/cols, tiles */
+    const uint64_t *Aq, *Bq;               /* rp x kp, cp x kp */
+    const double *sa, *sb;                  /* scales [line][block] */
+} chain_job;
+
+/* Adds each D element, descaled, into the promotion register acc. */
+static void fold(const chain_job *j, const uint64_t *D, int blk, double *acc)
+{
+    const tc_format *fd = j->c->ins->d;
+    int m = j->c->ins->m, n = j->c->ins->n;
+    for (int i = 0; i < j->c->rows; i++)
+        for (int jj = 0; jj < j->c->cols; jj++) {
+            size_t t = (size_t)(i / m) * j->tc + jj / n;
+            double d = tc_decode_to_f64(fd, D[(t * m + i % m) * n + jj % n]);
+            double inv = 1 / (j->sa[(size_t)i * j->nblk + blk] * j->sb[(size_t)jj * j->nblk + blk]);
+            double *a = &acc[(size_t)i * j->c->cols + jj];
+            /* d * inv is exact (inv a power of two); the add into the FP32
+             * register is one RNE rounding (f64 for a DMMA). */
+            *a = fd == &tc_f64 ? *a + d * inv : (double)((float)*a + (float)(d * inv));
+        }
+}
+
+static int run_chain(tc_backend *b, const chain_job *j, double *got, char *err, size_t len)
+{
+    const tc_instr *ins = j->c->ins;
+    int m = ins->m, n = ins->n, kk = ins->k;
+    size_t nt = (size_t)j->tr * j->tc;
+    uint64_t *A = xcalloc(nt * m * kk, 8), *B = xcalloc(nt * kk * n, 8);
+    uint64_t *C = xcalloc(nt * m * n, 8), *D = xcalloc(nt * m * n, 8);
+    double *acc = xcalloc((size_t)j->c->rows * j->c->cols, sizeof *acc);
+    int promote = j->c->promote, rc = 0;
+    for (int s = 0; s < j->steps && !rc; s++) {
+        for (int ti = 0; ti < j->tr; ti++)
+            for (int tj = 0; tj < j->tc; tj++) {
+                size_t t = (size_t)ti * j->tc + tj;
+                for (int i = 0; i < m; i++)
+                    memcpy(&A[(t * m + i) * kk], &j->Aq[(size_t)(ti * m + i) * j->kp + (size_t)s * kk], 8 * kk);
+                for (int x = 0; x < kk; x++)
+                    for (int c = 0; c < n; c++)
+                        B[(t * kk + x) * n + c] = j->Bq[(size_t)(tj * n + c) * j->kp + (size_t)s * kk + x];
+            }
+        rc = tc_backend_mma(b, ins, nt, A, B, C, D, err, len);
+        bool last = s + 1 == j->steps, boundary = promote && ((s + 1) * kk) % promote == 0;
+        if (!rc && (boundary || (promote && last))) {
+            fold(j, D, j->nblk > 1 ? (s * kk) / APP_BLOCK : 0, acc);
+            memset(C, 0, nt * m * n * 8);   /* the next run of MMAs starts from +0 */
+        } else
+            memcpy(C, D, nt * m * n * 8);
+    }
+    if (!rc && !promote)   /* chained: descale the final D exactly (powers of two) */
+        for (int i = 0; i < j->c->rows; i++)
+            for (int jj = 0; jj < j->c->cols; jj++) {
+                size_t t = (size_t)(i / m) * j->tc + jj / n;
+                double d = tc_decode_to_f64(ins->d, D[(t * m + i % m) * n + jj % n]);
+                acc[(size_t)i * j->c->cols + jj] = d / (j->sa[(size_t)i * j->nblk] * j->sb[(size_t)jj * j->nblk]);
+            }
+    memcpy(got, acc, (size_t)j->c->rows * j->c->cols * sizeof *got);
+    free(A), free(B), free(C), free(D), free(acc);
+    return rc;
+}
+
+int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_result *r, char *err, size_t len)
+{
+    double t0 = now_s();
+    const tc_instr *ins = c->ins;
+    int k = d->k, kk = ins->k;
+    if (c->rows > d->rows || c->cols > d->cols) {
+        snprintf(err, len, "candidate wants %d x %d outputs, the data has %d x %d", c->rows, c->cols, d->rows,
+                 d->cols);
+        return -1;
+    }
+    chain_job j = {.c = c, .kp = (k + kk - 1) / kk * kk};
+    j.steps = j.kp / kk;
+    j.nblk = c->scaling == APP_SCALE_BLOCK32 ? (k + APP_BLOCK - 1) / APP_BLOCK : 1;
+    j.tr = (c->rows + ins->m - 1) / ins->m;
+    j.tc = (c->cols + ins->n - 1) / ins->n;
+    j.rp = j.tr * ins->m;
+    j.cp = j.tc * ins->n;
+    uint64_t *Aq = xcalloc((size_t)j.rp * j.kp, 8), *Bq = xcalloc((size_t)j.cp * j.kp, 8);
+    double *sa = xcalloc((size_t)j.rp * j.nblk, sizeof *sa), *sb = xcalloc((size_t)j.cp * j.nblk, sizeof *sb);
+    quantize(ins->a, c->scaling, d->amax_a, d->A, c->rows, k, j.kp, j.nblk, Aq, sa);
+    quantize(ins->b, c->scaling, d->amax_b, d->B, c->cols, k, j.kp, j.nblk, Bq, sb);
+    j.Aq = Aq, j.Bq = Bq, j.sa = sa, j.sb = sb;
+    size_t no = (size_t)c->rows * c->cols;
+    double *got = xcalloc(no, sizeof *got);
+    int rc = run_chain(b, &j, got, err, len);
+    if (!rc) {
+        /* The rounded inputs, descaled exactly, for the second reference. */
+        double *ar = xcalloc((size_t)c->rows * k, sizeof *ar), *br = xcalloc((size_t)c->cols * k, sizeof *br);
+        for (int i = 0; i < c->rows; i++)
+            for (int x = 0; x < k; x++)
+                ar[(size_t)i * k + x] = tc_decode_to_f64(ins->a, Aq[(size_t)i * j.kp + x]) /
+                                        sa[(size_t)i * j.nblk + (j.nblk > 1 ? x / APP_BLOCK : 0)];
+        for (int i = 0; i < c->cols; i++)
+            for (int x = 0; x < k; x++)
+                br[(size_t)i * k + x] = tc_decode_to_f64(ins->b, Bq[(size_t)i * j.kp + x]) /
+                                        sb[(size_t)i * j.nblk + (j.nblk > 1 ? x / APP_BLOCK : 0)];
+        char key[96];
+        snprintf(key, sizeof key, "orig %dx%d", c->rows, c->cols);
+        const double *ref_o = cached(key, d->A, d->B, c->rows, c->cols, k);
+        snprintf(key, sizeof key, "%s/%s/%s %dx%d", ins->a->name, ins->b->name, app_scaling_name(c->scaling),
+                 c->rows, c->cols);
+        const double *ref_r = cached(key, ar, br, c->rows, c->cols, k);
+        stats_of(got, ref_o, no, &r->vs_orig);
+        stats_of(got, ref_r, no, &r->vs_rounded);
+        r->outputs = no;
+        free(ar), free(br);
+    }
+    free(Aq), free(Bq), free(sa), free(sb), free(got);
+    r->seconds = now_s() - t0;
+    return rc;
+}

@@ -1,0 +1,291 @@
+/* choose for an application (reports/choose_app.h): the candidates, their
+ * evaluation, the ranking, and the text that shows the workload behind
+ * every figure. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases/sweep_internal.h"
+#include "reports/choose_app.h"
+#include "reports/sweep_record.h"
+
+#define PROMOTE_EVERY 128   /* FP32 promotion interval of FP8 accumulation (the K-block of DeepSeek-V3's FP8 GEMM) */
+
+static double num_of(const json_t *c, const char *field)
+{
+    return tc_json_number(json_object_get(c, field));
+}
+
+static double tflops_of(const tc_record *bench, const tc_instr *ins)
+{
+    const json_t *o = tc_bench_find(bench, ins->name);
+    return o ? tc_json_number(json_object_get(o, "tflops")) : NAN;
+}
+
+static bool fits(tc_backend *b, const tc_instr *ins)
+{
+    char why[256];
+    return !ins->sparse && (!strcmp(ins->api, "mma") || !strcmp(ins->api, "wgmma")) && ins->a == ins->b &&
+           !tc_format_is_int(ins->a) && tc_backend_supports(b, ins, why, sizeof why);
+}
+
+/* One instruction per (api, input format, output format): the one with the
+ * highest recorded TFLOP/s (the first in catalogue order when none has a
+ * figure); the others compute the same dot products with another tile shape. */
+static size_t representatives(tc_backend *b, const tc_record *bench, const tc_instr **out, size_t cap)
+{
+    size_t n = 0, count;
+    const tc_instr *cat = tc_catalogue(&count);
+    for (size_t i = 0; i < count; i++) {
+        const tc_instr *ins = &cat[i];
+        if (!fits(b, ins))
+            continue;
+        size_t j = 0;
+        while (j < n && !(!strcmp(out[j]->api, ins->api) && out[j]->a == ins->a && out[j]->d == ins->d))
+            j++;
+        if (j == n && n < cap)
+            out[n++] = ins;
+        else if (j < n) {   /* a figure beats none (NaN compares false), a larger one a smaller */
+            double t = tflops_of(bench, ins), best = tflops_of(bench, out[j]);
+            if (!isnan(t) && (isnan(best) || t > best))
+                out[j] = ins;
+        }
+    }
+    return n;
+}
+
+static json_t *stats_json(const app_stats *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "median", tc_json_real_or_null(s->median));
+    json_object_set_new(o, "p90", tc_json_real_or_null(s->p90));
+    json_object_set_new(o, "p99", tc_json_real_or_null(s->p99));
+    json_object_set_new(o, "max", tc_json_real_or_null(s->max));
+    json_object_set_new(o, "normwise", tc_json_real_or_null(s->normwise));
+    json_object_set_new(o, "outputs", json_integer((json_int_t)s->n));
+    json_object_set_new(o, "zero_reference", json_integer((json_int_t)s->zero_ref));
+    json_object_set_new(o, "not_finite", json_integer((json_int_t)s->nonfinite));
+    return o;
+}
+
+static const char *strategy_name(int promote, char *buf, size_t len)
+{
+    if (!promote)
+        return "chained";
+    snprintf(buf, len, "fp32-promote-%d", promote);
+    return buf;
+}
+
+static json_t *workload_json(const app_data *d, const tc_choose_app_opts *o, app_scaling sc)
+{
+    return json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:o}", "m", d->m, "n", d->n, "k", d->k,
+                     "dist", o->dist->desc, "scaling", app_scaling_name(sc), "scale_format",
+                     sc == APP_SCALE_NONE ? "none" : "e8m0", "outputs", o->rows * o->cols, "sample_rows", o->rows,
+                     "sample_cols", o->cols, "backend", o->backend, "seed",
+                     tc_json_bits(d->seed));
+}
+
+/* The reason a candidate is not ranked, or NULL. */
+static const char *exclusion(const app_result *r, const tc_choose_app_opts *o, double tf, char *why, size_t len)
+{
+    double e = app_stats_get(&r->vs_orig, o->metric);
+    if (r->vs_orig.nonfinite) {
+        snprintf(why, len, "%zu of %zu outputs not finite (overflow or NaN)", r->vs_orig.nonfinite, r->outputs);
+        return why;
+    }
+    if (isnan(e)) {
+        snprintf(why, len, "no output with a nonzero exact value: %s error undefined", o->metric);
+        return why;
+    }
+    if (e > 1) {
+        snprintf(why, len, "%s relative error %.3g > 1: no correct digit", o->metric, e);
+        return why;
+    }
+    if (!isnan(o->bound) && e > o->bound) {
+        snprintf(why, len, "%s relative error %.3g > bound %.3g", o->metric, e, o->bound);
+        return why;
+    }
+    if (isnan(tf) && !isnan(o->bound)) {
+        snprintf(why, len, "meets the bound, but no throughput record for the instruction: not ranked");
+        return why;
+    }
+    return NULL;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    double x = tc_json_number(json_object_get(*(json_t *const *)a, "sort_key"));
+    double y = tc_json_number(json_object_get(*(json_t *const *)b, "sort_key"));
+    return (x > y) - (x < y);
+}
+
+/* Ranked first (rank 1..), in order of sort_key, then the rest in input order. */
+static json_t *order(json_t *all)
+{
+    size_t n = json_array_size(all), nr = 0;
+    json_t **v = calloc(n ? n : 1, sizeof *v), *out = json_array();
+    for (size_t i = 0; i < n; i++)
+        if (json_object_get(json_array_get(all, i), "sort_key"))
+            v[nr++] = json_array_get(all, i);
+    qsort(v, nr, sizeof *v, by_key);
+    for (size_t i = 0; i < nr; i++) {
+        json_object_set_new(v[i], "rank", json_integer((json_int_t)i + 1));
+        json_object_del(v[i], "sort_key");
+        json_array_append(out, v[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *c = json_array_get(all, i);
+        if (!json_is_integer(json_object_get(c, "rank")))
+            json_array_append(out, c);
+    }
+    free(v);
+    json_decref(all);
+    return out;
+}
+
+/* Error vs throughput: a candidate with a figure and an error <= 1 is on
+ * the Pareto front unless another is at least as fast and at least as
+ * accurate, and better in one (bound or not: the front shows the trade). */
+static void mark_pareto(json_t *all)
+{
+    size_t i, j;
+    json_t *c, *o;
+    json_array_foreach(all, i, c)
+    {
+        double t = num_of(c, "tflops"), e = num_of(c, "error");
+        if (isnan(t) || !(e <= 1) || json_integer_value(json_object_get(json_object_get(c, "vs_original"),
+                                                                         "not_finite")))
+            continue;
+        bool dominated = false;
+        json_array_foreach(all, j, o)
+        {
+            double t2 = num_of(o, "tflops"), e2 = num_of(o, "error");
+            if (j != i && !json_integer_value(json_object_get(json_object_get(o, "vs_original"), "not_finite")) &&
+                t2 >= t && e2 <= e && (t2 > t || e2 < e))
+                dominated = true;
+        }
+        json_object_set_new(c, "pareto", json_boolean(!dominated));
+    }
+}
+
+json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, const tc_choose_app_opts *o,
+                      char *err, size_t len)
+{
+    const tc_instr *reps[64];
+    size_t nrep = representatives(b, bench, reps, 64);
+    app_candidate cands[128];
+    size_t nc = 0;
+    for (size_t i = 0; i < nrep; i++) {
+        const tc_instr *ins = reps[i];
+        bool fp8 = sweep_is_fp8(ins->a);
+        app_scaling sc = fp8 ? o->scaling : APP_SCALE_NONE;
+        app_candidate c = {.ins = ins, .scaling = sc, .rows = o->rows, .cols = o->cols};
+        if (sc == APP_SCALE_BLOCK32) {   /* each block has its own scales: partial sums meet in FP32 */
+            c.promote = APP_BLOCK;
+            cands[nc++] = c;
+            continue;
+        }
+        cands[nc++] = c;
+        if (fp8 && ins->d == &tc_f32) {
+            c.promote = PROMOTE_EVERY;
+            cands[nc++] = c;
+        }
+    }
+    json_t *all = json_array();
+    for (size_t i = 0; i < nc; i++) {
+        const app_candidate *c = &cands[i];
+        char sbuf[32];
+        if (o->progress)
+            o->progress(o->progress_ctx, i, nc, c->ins->name);
+        app_result r;
+        if (app_eval(b, d, c, &r, err, len)) {
+            json_decref(all);
+            return NULL;
+        }
+        double tf = tflops_of(bench, c->ins), e = app_stats_get(&r.vs_orig, o->metric);
+        json_t *x = json_pack("{s:s, s:n, s:s, s:s, s:s, s:s}", "kind", "choice", "rank", "format", c->ins->a->name,
+                              "instr", c->ins->name, "accumulator", c->ins->d->name, "strategy",
+                              strategy_name(c->promote, sbuf, sizeof sbuf));
+        json_object_set_new(x, "tflops", tc_json_real_or_null(tf));
+        json_object_set_new(x, "tflops_from", json_string(isnan(tf) ? "" : o->bench_from));
+        json_object_set_new(x, "metric", json_string(o->metric));
+        json_object_set_new(x, "error", tc_json_real_or_null(e));
+        json_object_set_new(x, "error_vs_rounded", tc_json_real_or_null(app_stats_get(&r.vs_rounded, o->metric)));
+        json_object_set_new(x, "vs_original", stats_json(&r.vs_orig));
+        json_object_set_new(x, "vs_rounded", stats_json(&r.vs_rounded));
+        json_object_set_new(x, "workload", workload_json(d, o, c->scaling));
+        json_object_set_new(x, "seconds", json_real(r.seconds));
+        char why[300];
+        const char *no = exclusion(&r, o, tf, why, sizeof why);
+        if (no) {
+            json_object_set_new(x, "excluded", json_true());
+            json_object_set_new(x, "reason", json_string(no));
+        } else if (!isnan(o->bound))
+            json_object_set_new(x, "sort_key", json_real(-tf));   /* fastest first */
+        else
+            json_object_set_new(x, "sort_key", json_real(e));     /* no bound: most accurate first */
+        json_array_append_new(all, x);
+    }
+    if (o->progress)
+        o->progress(o->progress_ctx, nc, nc, "");
+    mark_pareto(all);
+    return order(all);
+}
+
+void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d)
+{
+    fprintf(f, "workload: C = A * B, M = %d, N = %d, K = %d; entries of A and B: %s, seed 0x%llx\n", d->m, d->n,
+            d->k, o->dist->desc, (unsigned long long)d->seed);
+    fprintf(f, "scaling: %s%s\n", app_scaling_name(o->scaling),
+            o->scaling == APP_SCALE_NONE ? "" : " (E8M0 power-of-two scales, FP8 inputs only; wider formats unscaled)");
+    fprintf(f, "evaluated: %d sampled outputs (%d rows of A x %d columns of B), each a dot product of length %d\n"
+               "  computed tile by tile on the backend %s (K in chunks of the instruction's k)\n",
+            o->rows * o->cols, o->rows, o->cols, d->k, o->backend);
+    fprintf(f, "error: %s relative error vs the exact product of the ORIGINAL inputs (input rounding counted);\n"
+               "  'vs rounded' is against the exact product of the rounded inputs (the instruction alone)\n",
+            o->metric);
+    if (isnan(o->bound))
+        fprintf(f, "no --max-rel-err: ranking by speed needs a bound; listed by error, most accurate first\n");
+    else
+        fprintf(f, "bound: %s <= %g; ranked by TFLOP/s (%s)\n", o->metric, o->bound,
+                *o->bench_from ? o->bench_from : "no bench record");
+    fprintf(f, "\n%-4s %-6s %-34s %-18s %9s %11s %11s\n", "rank", "format", "instruction", "accumulation",
+            "TFLOP/s", "error", "vs rounded");
+    size_t i;
+    json_t *c;
+    int shown = 0;
+    json_array_foreach(choices, i, c)
+    {
+        if (!json_is_integer(json_object_get(c, "rank")))
+            continue;
+        char acc[64];
+        snprintf(acc, sizeof acc, "%s %s", json_string_value(json_object_get(c, "accumulator")),
+                 json_string_value(json_object_get(c, "strategy")));
+        char tf[32];   /* no throughput record (listed by error, without a bound): "-" */
+        double t = tc_json_number(json_object_get(c, "tflops"));
+        snprintf(tf, sizeof tf, isnan(t) ? "-" : "%.1f", t);
+        fprintf(f, "%-4lld %-6s %-34s %-18s %9s %11.3g %11.3g%s\n",
+                (long long)json_integer_value(json_object_get(c, "rank")),
+                json_string_value(json_object_get(c, "format")), json_string_value(json_object_get(c, "instr")), acc,
+                tf, tc_json_number(json_object_get(c, "error")), tc_json_number(json_object_get(c, "error_vs_rounded")),
+                json_is_true(json_object_get(c, "pareto")) ? "  *" : "");
+        shown++;
+    }
+    if (!shown)
+        fprintf(f, "(no candidate meets the constraints)\n");
+    else
+        fprintf(f, "* on the error vs throughput Pareto front (no candidate both faster and more accurate)\n");
+    bool head = false;
+    json_array_foreach(choices, i, c)
+    {
+        if (!json_object_get(c, "excluded"))
+            continue;
+        if (!head)
+            fprintf(f, "\nexcluded:\n");
+        head = true;
+        fprintf(f, "  %-6s %-34s %-5s %-17s %s\n", json_string_value(json_object_get(c, "format")),
+                json_string_value(json_object_get(c, "instr")), json_string_value(json_object_get(c, "accumulator")),
+                json_string_value(json_object_get(c, "strategy")), json_string_value(json_object_get(c, "reason")));
+    }
+}

@@ -1,0 +1,35 @@
+/* choose for an application: every candidate (instruction x accumulation
+ * strategy) evaluated on the user's shape, data and scaling (cases/app.h),
+ * ranked by the recorded throughput of its instruction among those whose
+ * error meets the bound. A candidate whose error exceeds 1 is never ranked.
+ * Without a bound the candidates are listed by error, not ranked by speed
+ * (speed alone would recommend the least accurate).
+ */
+#ifndef TC_CHOOSE_APP_H
+#define TC_CHOOSE_APP_H
+
+#include "cases/app.h"
+#include "reports/reports.h"
+
+typedef struct {
+    const app_dist *dist;
+    app_scaling scaling;
+    const char *metric;     /* app_metric_ok */
+    double bound;           /* NaN: none */
+    int rows, cols;         /* sampled outputs */
+    const char *backend;    /* the backend's name, for the records */
+    const char *bench_from; /* where the throughput figures come from ("" when none) */
+    void (*progress)(void *ctx, size_t done, size_t total, const char *what);
+    void *progress_ctx;
+} tc_choose_app_opts;
+
+/* The candidates the backend can run, one "choice" object each, ranked
+ * first (by TFLOP/s), then the unranked, then the excluded (with reason).
+ * NULL + err when a backend call fails. */
+json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, const tc_choose_app_opts *o,
+                      char *err, size_t len);
+
+/* The objects as text: workload, ranking, exclusions. */
+void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d);
+
+#endif
