@@ -40,5 +40,8 @@ int tc_dots_write(FILE *out, const tc_dots *d);
  * (free with tc_dots_free_all), or -1 with err naming the file and line. */
 int tc_dots_load(const char *path, tc_dots **sets, size_t *nsets, char *err, size_t errlen);
 void tc_dots_free_all(tc_dots *sets, size_t n);
+/* The recorded sets behind a corpus backend (tc_backend_open_dots), NULL
+ * for any other backend: what an audit of a fixed set fits to. */
+const tc_dots *tc_dots_of_backend(const tc_backend *b, size_t *nsets);
 
 #endif
