@@ -52,15 +52,66 @@ static size_t leading(const model *m, const tc_dots *d)
 /* ---- the grid ---------------------------------------------------------- */
 
 typedef struct {
-    int block, align, around, acc, cmode, oround, expref, withacc;
+    int block, align, around, acc, cmode, oround, expref, withacc, split, cround;
 } grid_pt;
 
 enum { NALIGN = 34 }; /* exact, then 8..40 */
 
-static int nacc_of(const tc_instr *ins) { return ins->d->storage_bits == 16 ? 5 : 3; }
-
-static model_params grid_params(const tc_instr *ins, const grid_pt *g)
+/* The most significant bits any recorded normal output carries (leading
+ * one to last one bit): when below D's precision, the rows themselves say
+ * the sum was held narrower, and the grid also tries an accumulator of that
+ * precision (D's exponent width). 0 when no output is a normal number. */
+static int observed_bits(const tc_dots *d)
 {
+    const tc_format *f = d->ins->d;
+    int most = 0;
+    for (size_t r = 0; r < d->rows; r++) {
+        uint64_t x = d->D[r] >> f->shift, e = (x >> f->mbits) & ((1ull << f->ebits) - 1);
+        if (e == 0 || e == (1ull << f->ebits) - 1)
+            continue;
+        uint64_t m = (x & ((1ull << f->mbits) - 1)) | 1ull << f->mbits;
+        int bits = f->mbits + 1 - __builtin_ctzll(m);
+        most = bits > most ? bits : most;
+    }
+    return most;
+}
+
+/* acc: 0 exact, 1..2 f32 rne/rz, then (f16 D) f16 rne/rz, then (narrow
+ * outputs) the observed precision rne/rz. */
+typedef struct {
+    const tc_instr *ins;
+    int nacc;
+    bool narrow;
+    tc_format narrow_fmt;
+} grid_space;
+
+static grid_space space_of(const tc_dots *d)
+{
+    grid_space g = {d->ins, 3, false, {0}};
+    if (d->ins->d->storage_bits == 16)
+        g.nacc = 5;
+    int obs = observed_bits(d);
+    if (obs > 1 && obs < d->ins->d->mbits + 1) {
+        g.narrow = true;
+        g.narrow_fmt = *d->ins->d;
+        g.narrow_fmt.mbits = obs - 1;
+        g.narrow_fmt.shift = 0;
+        char name[16];
+        snprintf(name, sizeof name, "e%dm%d", d->ins->d->ebits, obs - 1);
+        tc_format scratch;
+        const tc_format *nf = tc_format_by_name(name, &scratch);
+        if (nf)
+            g.narrow_fmt = *nf;
+        else
+            g.narrow = false;
+        g.nacc += g.narrow ? 2 : 0;
+    }
+    return g;
+}
+
+static model_params grid_params(const grid_space *sp, const grid_pt *g)
+{
+    const tc_instr *ins = sp->ins;
     tc_rounding rne = {.mode = TC_RNE, .ovf = TC_OVF_INF};
     model_params p = model_params_exact(formats_of(ins), rne);
     p.block = g->block;
@@ -69,11 +120,12 @@ static model_params grid_params(const tc_instr *ins, const grid_pt *g)
     p.align_round = ar[g->around];
     p.acc_exact = g->acc == 0;
     if (g->acc) {
-        p.acc_fmt = g->acc <= 2 ? tc_f32 : tc_f16;
+        p.acc_fmt = g->acc <= 2 ? tc_f32 : g->acc <= 4 && sp->nacc - 2 * sp->narrow == 5 ? tc_f16 : sp->narrow_fmt;
         p.acc_round = g->acc % 2 ? TC_RNE : TC_RZ;
     }
     p.c_mode = g->cmode ? MODEL_C_LAST : MODEL_C_FIRST;
-    p.c_round = TC_RNE;
+    p.c_round = g->cround ? TC_RZ : TC_RNE;
+    p.split_runs = g->split ? 1 << g->split : 0;
     p.out_round = g->oround ? TC_RZ : TC_RNE;
     p.exp_ref = g->expref ? MODEL_EXP_NORMALIZED : MODEL_EXP_NOMINAL;
     p.align_with_acc = g->withacc == 0;
@@ -82,29 +134,37 @@ static model_params grid_params(const tc_instr *ins, const grid_pt *g)
 
 /* Calls f on every grid point in grid order: block 1, 2, 4, .. K; align
  * bits exact, 8..40; trunc, floor, rne; acc exact, f32:rne, f32:rz (f16:rne,
- * f16:rz for an f16 output); C first, last; out rne, rz; nominal, normalized;
- * align_ref all, products. Stops when f returns nonzero. */
-static size_t for_grid(const tc_instr *ins, int (*f)(void *, const grid_pt *), void *ctx)
+ * f16:rz for an f16 output); C first, last (C added with rne, rz); out rne,
+ * rz; nominal, normalized; align_ref all, products; steps contiguous, then
+ * interleaved in runs of 2, 4, 8 where the run divides the block and is
+ * smaller. Stops when f returns nonzero. */
+static size_t for_grid(const grid_space *sp, int (*f)(void *, const grid_pt *), void *ctx)
 {
+    const tc_instr *ins = sp->ins;
     size_t n = 0;
     grid_pt g;
     for (g.block = 1; g.block <= ins->k; g.block *= 2)
         for (g.align = 0; g.align < NALIGN; g.align++)
             for (g.around = 0; g.around < 3; g.around++)
-                for (g.acc = 0; g.acc < nacc_of(ins); g.acc++)
+                for (g.acc = 0; g.acc < sp->nacc; g.acc++)
                     for (g.cmode = 0; g.cmode < 2; g.cmode++)
                         for (g.oround = 0; g.oround < 2; g.oround++)
                             for (g.expref = 0; g.expref < 2; g.expref++)
-                                for (g.withacc = 0; g.withacc < 2; g.withacc++) {
-                                    n++;
-                                    if (f && f(ctx, &g))
-                                        return n;
-                                }
+                                for (g.withacc = 0; g.withacc < 2; g.withacc++)
+                                    for (g.split = 0; g.split < 4; g.split++)
+                                        for (g.cround = 0; g.cround < 1 + g.cmode; g.cround++) {
+                                            if (g.split && (1 << g.split) >= g.block)
+                                                continue;
+                                            n++;
+                                            if (f && f(ctx, &g))
+                                                return n;
+                                        }
     return n;
 }
 
 typedef struct {
     const tc_dots *d;
+    const grid_space *sp;
     fit_result *r;
     int rc;
     char *err;
@@ -129,7 +189,7 @@ static void add_value(fit_field *f, const model_params *p, int i)
 static int grid_visit(void *p, const grid_pt *g)
 {
     grid_ctx *c = p;
-    model_params mp = grid_params(c->d->ins, g);
+    model_params mp = grid_params(c->sp, g);
     model *m = model_new(&mp, formats_of(c->d->ins), c->err, c->errlen);
     if (!m) { /* a combination the model refuses (e.g. a block it cannot take): not a candidate */
         return 0;
@@ -181,7 +241,7 @@ static int field_candidates(const char *key, const tc_instr *ins, const char **o
     static const char *const zsign[] = {"ieee", "positive"};
     static const char *const dnan[] = {"nan", "inf"};
     static const char *const afloor[] = {"none", "-126", "-149"};
-    static char abits[42][8];
+    static char abits[42][16];
     static const char *abits_p[42];
     abits_p[0] = "exact";
     for (int i = 0; i <= 40; i++) {
@@ -241,11 +301,19 @@ static bool params_with(const tc_instr *ins, const model_params *p, int field, c
     return q != NULL;
 }
 
-static int substitute(const tc_dots *d, fit_result *r, int i, bool *bad)
+static int substitute(const tc_dots *d, const grid_space *sp, fit_result *r, int i, bool *bad)
 {
     fit_field *f = &r->fields[i];
     const char *cand[64];
-    int n = field_candidates(f->key, d->ins, cand, 64);
+    int n = field_candidates(f->key, d->ins, cand, 62);
+    char narrow[2][40];
+    if (!strcmp(f->key, "acc") && sp->narrow) /* the observed precision, as in the grid */
+        for (int j = 0; j < 2; j++) {
+            char nm[24];
+            snprintf(narrow[j], sizeof narrow[j], "%s:%s", model_format_name(&sp->narrow_fmt, nm, sizeof nm),
+                     j ? "rz" : "rne");
+            cand[n++] = narrow[j];
+        }
     size_t nfit = half_rows(d, 0);
     memset(bad, 0, nfit);
     for (int j = 0; j < n; j++) {
@@ -286,8 +354,10 @@ int tc_fit_rows(const tc_dots *d, fit_result *r, char *err, size_t errlen)
     for (int i = 0; i < r->nfields; i++)
         r->fields[i].key = profile_field_key(i);
     char merr[256];
-    grid_ctx c = {d, r, 0, merr, sizeof merr};
-    for_grid(d->ins, grid_visit, &c);
+    grid_space sp = space_of(d);
+    r->observed_bits = observed_bits(d);
+    grid_ctx c = {d, &sp, r, 0, merr, sizeof merr};
+    for_grid(&sp, grid_visit, &c);
     if (!r->fits) {
         model *m = model_new(&r->best, formats_of(d->ins), err, errlen);
         if (m) {
@@ -299,7 +369,7 @@ int tc_fit_rows(const tc_dots *d, fit_result *r, char *err, size_t errlen)
     }
     /* values[0] must be the chosen one: the first survivor put it there */
     for (int i = 0; i < r->nfields; i++)
-        substitute(d, r, i, bad);
+        substitute(d, &sp, r, i, bad);
     free(bad);
     model *m = model_new(&r->chosen, formats_of(d->ins), err, errlen);
     if (!m)

@@ -4,8 +4,9 @@
  * Split, fixed: rows of even index (0, 2, 4, .. in file order) are fitted,
  * rows of odd index verify. Fit: every candidate of a grid over the fields
  * random finite rows can see (block, align_bits, align_round, acc, c_mode,
- * out_round, align_exp, align_ref; the other fields at model_params_exact's
- * values) is run on the fit rows; the survivors explain every one of them,
+ * out_round, align_exp, align_ref, step_split, c_round; the other fields
+ * at model_params_exact's values; an accumulator as narrow as the widest
+ * recorded output significand is tried when that is below D's precision) is run on the fit rows; the survivors explain every one of them,
  * and the first survivor in grid order is the chosen arithmetic. Then, for
  * every profile field, each other candidate value (a fixed list per field)
  * is put into the chosen parameters and run on the fit rows. A field is
@@ -42,6 +43,7 @@ typedef struct {
     const tc_instr *ins;
     size_t fit_rows, verify_rows;
     size_t candidates, survivors;       /* grid size, grid candidates explaining every fit row */
+    int observed_bits;                  /* most significant bits of any normal recorded output */
     bool fits;
     model_params chosen;                /* fits: the first survivor in grid order */
     size_t best_rows;                   /* !fits: fit rows the best grid candidate explains */

@@ -54,6 +54,7 @@ static json_t *result_json(const tc_dots *d, const fit_result *r)
                           "fit: even row indices (0, 2, ..); verify: odd", "fit_rows", (json_int_t)r->fit_rows,
                           "verify_rows", (json_int_t)r->verify_rows, "grid_candidates", (json_int_t)r->candidates,
                           "grid_survivors", (json_int_t)r->survivors, "fits", r->fits);
+    json_object_set_new(o, "observed_output_bits", json_integer(r->observed_bits));
     json_t *rows = json_array();
     for (size_t i = 0; i < r->shown; i++)
         json_array_append_new(rows, json_pack("{s:I, s:o, s:o}", "row", (json_int_t)r->row[i], "recorded",
@@ -94,20 +95,33 @@ static void about_notes(model_profile *prof, const tc_dots *d, const fit_result 
     snprintf(val, sizeof val, "%zu third-party recorded rows of %s (%s); fitted on %zu even rows, verified on %zu odd "
              "rows: %zu mismatches", d->rows, d->gpu, d->ins->name, r->fit_rows, r->verify_rows, r->verify_mismatch);
     profile_add_note(prof, key, val);
-    char und[256] = "";
-    size_t at = 0;
-    for (int i = 0; i < r->nfields && at < sizeof und; i++) {
+    /* the names of every undecided field (a note holds 255 characters), then
+     * the values of the table's fields; every value of every field: the record */
+    char und[256] = "", vals[256] = "";
+    size_t at = 0, vat = 0;
+    static const char *const shown[] = {"block", "align_bits", "align_round", "acc", "c_mode"};
+    for (int i = 0; i < r->nfields; i++) {
         const fit_field *f = &r->fields[i];
         if (f->nvalues == 1)
             continue;
-        at += (size_t)snprintf(und + at, sizeof und - at, "%s%s (%s", at ? "; " : "", f->key, f->values[0]);
-        for (int v = 1; v < f->nvalues && at < sizeof und; v++)
-            at += (size_t)snprintf(und + at, sizeof und - at, "|%s", f->values[v]);
         if (at < sizeof und)
-            at += (size_t)snprintf(und + at, sizeof und - at, "%s)", f->more ? "|.." : "");
+            at += (size_t)snprintf(und + at, sizeof und - at, "%s%s", at ? ", " : "", f->key);
+        for (size_t k = 0; k < sizeof shown / sizeof *shown; k++)
+            if (!strcmp(shown[k], f->key) && vat < sizeof vals) {
+                vat += (size_t)snprintf(vals + vat, sizeof vals - vat, "%s%s %s", vat ? "; " : "", f->key,
+                                        f->values[0]);
+                for (int v = 1; v < f->nvalues && vat < sizeof vals; v++)
+                    vat += (size_t)snprintf(vals + vat, sizeof vals - vat, "|%s", f->values[v]);
+                if (f->more && vat < sizeof vals)
+                    vat += (size_t)snprintf(vals + vat, sizeof vals - vat, "|..");
+            }
     }
     snprintf(key, sizeof key, "undecided %s", d->ins->name);
     profile_add_note(prof, key, at ? und : "none");
+    if (vat) {
+        snprintf(key, sizeof key, "undecided_values %s", d->ins->name);
+        profile_add_note(prof, key, vals);
+    }
 }
 
 int audit_rows(const audit_args *a, tc_backend *be)
@@ -133,9 +147,10 @@ int audit_rows(const audit_args *a, tc_backend *be)
     profile_add_note(&prof, "written_by", "tcscope audit --backend corpus: inferred from third-party recorded rows "
                                           "(not measured by tcscope)");
     profile_add_note(&prof, "source", sets[0].source);
-    profile_add_note(&prof, "split", "fit on even row indices, verified on odd; a field not decidable from the rows "
-                                     "holds the first value of the fit's grid order, listed under 'undecided' with "
-                                     "every other value that explains the rows");
+    profile_add_note(&prof, "split", "fit on even row indices, verified on odd. A field not decidable from the rows "
+                                     "holds the first value in the fit's grid order: usable only as that choice. "
+                                     "'undecided' names them, 'undecided_values' gives the chosen value first; "
+                                     "every value: the audit record");
     json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:[]}", "schema", "tcscope.fit-rows/1", "backend", a->backend,
                             "device", sets[0].gpu, "source", sets[0].source, "instructions");
     int rc = TC_EXIT_OK;
