@@ -165,6 +165,8 @@ static size_t for_grid(const grid_space *sp, int (*f)(void *, const grid_pt *), 
 typedef struct {
     const tc_dots *d;
     const grid_space *sp;
+    model_params *surv;    /* the survivors, kept to explain a verify mismatch */
+    size_t nsurv, cap;
     fit_result *r;
     int rc;
     char *err;
@@ -201,6 +203,14 @@ static int grid_visit(void *p, const grid_pt *g)
             r->chosen = mp;
         }
         r->survivors++;
+        if (c->nsurv == c->cap) {
+            size_t cap = c->cap ? 2 * c->cap : 256;
+            model_params *g2 = realloc(c->surv, cap * sizeof *g2);
+            if (g2)
+                c->surv = g2, c->cap = cap;
+        }
+        if (c->nsurv < c->cap)
+            c->surv[c->nsurv++] = mp;
         for (int i = 0; i < r->nfields; i++)
             add_value(&r->fields[i], &mp, i);
     } else if (!r->fits) {
@@ -356,9 +366,10 @@ int tc_fit_rows(const tc_dots *d, fit_result *r, char *err, size_t errlen)
     char merr[256];
     grid_space sp = space_of(d);
     r->observed_bits = observed_bits(d);
-    grid_ctx c = {d, &sp, r, 0, merr, sizeof merr};
+    grid_ctx c = {d, &sp, NULL, 0, 0, r, 0, merr, sizeof merr};
     for_grid(&sp, grid_visit, &c);
     if (!r->fits) {
+        free(c.surv);
         model *m = model_new(&r->best, formats_of(d->ins), err, errlen);
         if (m) {
             run_half(m, d, 0, 0, NULL, r);
@@ -376,6 +387,20 @@ int tc_fit_rows(const tc_dots *d, fit_result *r, char *err, size_t errlen)
         return -1;
     r->verify_mismatch = run_half(m, d, 1, 0, NULL, r);
     model_free(m);
+    if (r->verify_mismatch) /* which other fit-half survivors give these rows, and the whole verify half */
+        for (size_t i = 0; i < c.nsurv; i++) {
+            model *q = model_new(&c.surv[i], formats_of(d->ins), err, errlen);
+            if (!q)
+                continue;
+            for (size_t j = 0; j < r->shown; j++) {
+                size_t row = r->row[j];
+                r->row_explained[j] += model_dot(q, d->k, d->A + row * (size_t)d->k, d->B + row * (size_t)d->k,
+                                                 d->C[row]) == r->want[j];
+            }
+            r->survivors_verified += run_half(q, d, 1, 1, NULL, NULL) == 0;
+            model_free(q);
+        }
+    free(c.surv);
     return 0;
 }
 

@@ -49,6 +49,9 @@ typedef struct {
     size_t best_rows;                   /* !fits: fit rows the best grid candidate explains */
     model_params best;                  /* !fits: that candidate (not a result: evidence) */
     size_t verify_mismatch;             /* fits: verify rows the chosen arithmetic misses */
+    size_t survivors_verified;          /* verify_mismatch > 0: grid survivors that miss no verify row
+                                           (the fit half could not tell them from the chosen one) */
+    size_t row_explained[FIT_MAX_SHOWN];/* verify_mismatch > 0: survivors giving row[i]'s recorded answer */
     size_t shown;                       /* mismatching rows kept below (verify rows, or fit rows when !fits) */
     size_t row[FIT_MAX_SHOWN];          /* row index in the file */
     uint64_t want[FIT_MAX_SHOWN], got[FIT_MAX_SHOWN];

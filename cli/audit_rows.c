@@ -69,6 +69,18 @@ static json_t *result_json(const tc_dots *d, const fit_result *r)
     }
     json_object_set_new(o, "chosen", params_json(&r->chosen));
     json_object_set_new(o, "verify_mismatches", json_integer((json_int_t)r->verify_mismatch));
+    if (r->verify_mismatch) {
+        json_t *v;
+        size_t i;
+        json_array_foreach(rows, i, v)
+            json_object_set_new(v, "fit_survivors_giving_recorded", json_integer((json_int_t)r->row_explained[i]));
+        json_object_set_new(o, "fit_survivors_missing_no_verify_row", json_integer((json_int_t)r->survivors_verified));
+        json_object_set_new(o, "verify_explanation",
+                            json_sprintf("the fit half left %zu arithmetics it cannot tell apart; the chosen one (first "
+                                         "in grid order) misses %zu verify rows, %zu of the %zu miss none: the fields "
+                                         "they differ in are the undecided ones",
+                                         r->survivors, r->verify_mismatch, r->survivors_verified, r->survivors));
+    }
     json_object_set_new(o, "verify_mismatch_rows", rows);
     json_t *fields = json_object();
     for (int i = 0; i < r->nfields; i++) {
@@ -93,7 +105,9 @@ static void about_notes(model_profile *prof, const tc_dots *d, const fit_result 
     char key[128], val[256];
     snprintf(key, sizeof key, "evidence %s", d->ins->name);
     snprintf(val, sizeof val, "%zu third-party recorded rows of %s (%s); fitted on %zu even rows, verified on %zu odd "
-             "rows: %zu mismatches", d->rows, d->gpu, d->ins->name, r->fit_rows, r->verify_rows, r->verify_mismatch);
+             "rows: %zu mismatches%s", d->rows, d->gpu, d->ins->name, r->fit_rows, r->verify_rows, r->verify_mismatch,
+             r->verify_mismatch ? " (explained in the audit record: the fit half left arithmetics this choice "
+                                  "is one of)" : "");
     profile_add_note(prof, key, val);
     /* the names of every undecided field (a note holds 255 characters), then
      * the values of the table's fields; every value of every field: the record */
@@ -147,10 +161,11 @@ int audit_rows(const audit_args *a, tc_backend *be)
     profile_add_note(&prof, "written_by", "tcscope audit --backend corpus: inferred from third-party recorded rows "
                                           "(not measured by tcscope)");
     profile_add_note(&prof, "source", sets[0].source);
-    profile_add_note(&prof, "split", "fit on even row indices, verified on odd. A field not decidable from the rows "
-                                     "holds the first value in the fit's grid order: usable only as that choice. "
-                                     "'undecided' names them, 'undecided_values' gives the chosen value first; "
-                                     "every value: the audit record");
+    profile_add_note(&prof, "split", "fit on the rows of even index, verified on the rows of odd index");
+    profile_add_note(&prof, "undecided_means", "a field the rows cannot decide holds the first value in the fit's grid "
+                                               "order, usable only as that choice; 'undecided' names such fields, "
+                                               "'undecided_values' gives the chosen value first, the audit record "
+                                               "every value");
     json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:[]}", "schema", "tcscope.fit-rows/1", "backend", a->backend,
                             "device", sets[0].gpu, "source", sets[0].source, "instructions");
     int rc = TC_EXIT_OK;
