@@ -232,7 +232,8 @@ static size_t subdirs(const char *path, char ***out)
         (*out)[n++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(*out, n, sizeof **out, cmp_str);
+    if (n) /* qsort takes no NULL, even for nothing */
+        qsort(*out, n, sizeof **out, cmp_str);
     return n;
 }
 
