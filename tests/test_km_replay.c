@@ -235,9 +235,45 @@ static void the_corpus_backend_refuses_what_was_not_recorded(void **state)
     assert_null(tc_backend_open("corpus:", err, sizeof err));
 }
 
+/* reports/baselines/km/ is not scanned by test_baselines_schema: here every
+ * file there must be one of its documented forms (reports/SCHEMA.md). */
+static void every_km_file_is_a_documented_form(void **state)
+{
+    DIR *dir = opendir(KM);
+    assert_non_null(dir);
+    struct dirent *e;
+    size_t dots = 0, audits = 0;
+    while ((e = readdir(dir))) {
+        const char *n = e->d_name;
+        char gpu[32], tail[8], path[512], err[512];
+        snprintf(path, sizeof path, KM "/%s", n);
+        if (n[0] == '.' || !strcmp(n, "README.md") || !strcmp(n, "LICENCE") || !strcmp(n, "README.km-validation"))
+            continue;
+        if (sscanf(n, "km-%31[^.].jsonl.g%1[z]", gpu, tail) == 2) {
+            tc_dots *s;
+            size_t k;
+            if (tc_dots_load(path, &s, &k, err, sizeof err))
+                fail_msg("%s", err);
+            tc_dots_free_all(s, k);
+            dots++;
+            continue;
+        }
+        json_error_t je;
+        json_t *doc = json_load_file(path, 0, &je);
+        const char *schema = json_string_value(json_object_get(doc, "schema"));
+        if (!schema || strcmp(schema, "tcscope.fit-rows/1"))
+            fail_msg("%s: not a documented form of " KM " (dots lines, tcscope.fit-rows/1)", n);
+        json_decref(doc);
+        audits++;
+    }
+    closedir(dir);
+    assert_int_equal(dots, audits); /* one audit per corpus */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_km_file_is_a_documented_form),
         cmocka_unit_test(every_row_replays_through_its_profile),
         cmocka_unit_test(a_flipped_output_is_caught),
         cmocka_unit_test(the_fit_recovers_a_known_arithmetic),
