@@ -58,6 +58,7 @@ int cli_unknown_format(const char *cmd, const char *opt, const char *name);
 
 int cmd_formats(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
@@ -74,6 +75,7 @@ int cmd_regress(int argc, char **argv);
 /* Each command's option table (cli/options.h), beside its parser. */
 extern const cli_command cmd_formats_cli;
 extern const cli_command cmd_convert_cli;
+extern const cli_command cmd_import_cli;
 extern const cli_command cmd_list_cli;
 extern const cli_command cmd_run_cli;
 extern const cli_command cmd_audit_cli;

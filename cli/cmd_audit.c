@@ -9,6 +9,8 @@
 
 #include "cases/audit.h"
 #include "cli/audit.h"
+#include "cli/audit_rows.h"
+#include "probes/dots.h"
 #include "cli/cli.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
@@ -23,7 +25,7 @@
 typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_COUNTEREXAMPLES, O_SHARD, O_N,
                O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
 static const cli_option opts[] = {
-    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE or exact (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
+    [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE, exact or corpus:PATH (recorded rows: fitted, cli/audit_rows.c) (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
     [O_OUT] = {"--out", "DIR", "the output folder (default out/audit)"},
     [O_PROFILE_NAME] = {"--profile-name", "NAME", "the name of the profile written (a plain file name)"},
@@ -416,6 +418,11 @@ int cmd_audit(int argc, char **argv)
     tc_backend *be = open_backend(&a, &fallback);
     if (!be)
         return TC_EXIT_USAGE;
+    if (tc_dots_of_backend(be, &(size_t){0})) { /* recorded rows: a fixed set, fitted (cli/audit_rows.h) */
+        rc = audit_rows(&a, be);
+        tc_backend_close(be);
+        return rc;
+    }
     const tc_backend_info *info = tc_backend_get_info(be);
     /* The proof needs 10^6 elements on hardware; replaying the recorded model
      * on a laptop proves nothing new, so it runs a tenth of that by default. */

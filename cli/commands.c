@@ -10,6 +10,7 @@ static const cli_entry commands[] = {
     {&cmd_hunt_cli, cmd_hunt},       {&cmd_cases_cli, cmd_cases},     {&cmd_sweep_cli, cmd_sweep},
     {&cmd_bench_cli, cmd_bench},     {&cmd_compare_cli, cmd_compare}, {&cmd_choose_cli, cmd_choose},
     {&cmd_gemm_cli, cmd_gemm},
+    {&cmd_import_cli, cmd_import},
 };
 
 const cli_entry *cli_commands(size_t *n)

@@ -32,6 +32,8 @@ struct tc_backend {
     bool flip;                      /* TCSCOPE_FLIP_BIT: every batch's D[0] has bit 0 flipped */
     tc_backend_fn fn;       /* BK_FN */
     void *fn_ctx;
+    tc_backend_fn_supports fn_supports; /* BK_FN: NULL (every instruction) or which */
+    void (*fn_free)(void *ctx);         /* BK_FN: NULL, or frees fn_ctx at close */
 };
 
 static oracle_formats formats_of(const tc_instr *ins)
@@ -182,6 +184,10 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
         snprintf(b->info.device, sizeof b->info.device, "MPFR oracle (no GPU)");
         return b;
     }
+    if (!strncmp(spec, "corpus:", 7)) { /* recorded answers (probes/dots.h): nothing of b is used */
+        free(b);
+        return tc_backend_open_dots(spec + 7, err, errlen);
+    }
     if (!strncmp(spec, "model:", 6)) {
         char path[PATH_MAX + 64];
         if (!spec[6] || !tc_profile_path(spec + 6, path, sizeof path)) {
@@ -268,7 +274,26 @@ void tc_backend_close(tc_backend *b)
     }
     if (b->kind == BK_GPU)
         tc_gpub_close(b->gpu);
+    if (b->kind == BK_FN && b->fn_free)
+        b->fn_free(b->fn_ctx);
     free(b);
+}
+
+tc_backend *tc_backend_open_fn_owned(const char *name, const char *device, tc_backend_fn fn,
+                                     tc_backend_fn_supports supports, void (*free_ctx)(void *), void *ctx)
+{
+    tc_backend *b = tc_backend_open_fn(name, fn, ctx);
+    if (!b)
+        return NULL;
+    snprintf(b->info.device, sizeof b->info.device, "%s", device);
+    b->fn_supports = supports;
+    b->fn_free = free_ctx;
+    return b;
+}
+
+void *tc_backend_fn_ctx(const tc_backend *b, tc_backend_fn fn)
+{
+    return b->kind == BK_FN && b->fn == fn ? b->fn_ctx : NULL;
 }
 
 const tc_backend_info *tc_backend_get_info(const tc_backend *b) { return &b->info; }
@@ -301,8 +326,9 @@ bool tc_backend_supports(tc_backend *b, const tc_instr *ins, char *why, size_t l
 {
     switch (b->kind) {
     case BK_EXACT:
-    case BK_FN:
         return true;
+    case BK_FN:
+        return !b->fn_supports || b->fn_supports(b->fn_ctx, ins, why, len);
     case BK_MODEL:
         return model_of(b, ins, why, len) != NULL;
     case BK_GPU:

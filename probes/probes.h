@@ -80,6 +80,17 @@ void tc_backend_close(tc_backend *b);
 typedef int (*tc_backend_fn)(void *ctx, const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
                              const uint64_t *C, uint64_t *D, char *err, size_t errlen);
 tc_backend *tc_backend_open_fn(const char *name, tc_backend_fn fn, void *ctx);
+/* The same, with the device named, which instructions it runs (NULL: all)
+ * and what frees ctx at close (NULL: nothing): the corpus backend. */
+typedef bool (*tc_backend_fn_supports)(void *ctx, const tc_instr *ins, char *why, size_t len);
+tc_backend *tc_backend_open_fn_owned(const char *name, const char *device, tc_backend_fn fn,
+                                     tc_backend_fn_supports supports, void (*free_ctx)(void *), void *ctx);
+/* "corpus:PATH": recorded answers (probes/dots.h): an MMA is answered only
+ * where every output element's inputs (A row, B column, C element) are a
+ * recorded row of that instruction, else refused with the element named. */
+tc_backend *tc_backend_open_dots(const char *path, char *err, size_t errlen);
+/* The ctx of a function backend opened with fn, else NULL. */
+void *tc_backend_fn_ctx(const tc_backend *b, tc_backend_fn fn);
 const tc_backend_info *tc_backend_get_info(const tc_backend *b);
 
 /* true if the backend can run the instruction; else why says why. */

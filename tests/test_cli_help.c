@@ -285,7 +285,7 @@ static void zsh_completion_uses_the_tables(void **state)
     if (system("command -v zsh >/dev/null 2>&1") != 0)
         skip();
     static const char *const cases[][3] = {
-        {"au", "2", "formats convert list run audit verify regress hunt cases sweep bench compare choose gemm help --help --version"},
+        {"au", "2", "formats convert list run audit verify regress hunt cases sweep bench compare choose gemm import help --help --version"},
         {"audit --no-t", "3", "--backend --instr --out"},   /* the table's first three, in order */
         {"help co", "3", "formats convert list"},
         {"convert x", "3", "FILES"},

@@ -1,0 +1,247 @@
+/* Recorded dot-product sets (see dots.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "probes/dots.h"
+
+extern char **environ;
+
+static int put_hex(json_t *j, const char *key, const uint64_t *x, size_t n, const tc_format *f)
+{
+    int w = (f->storage_bits + 3) / 4;
+    char *s = malloc(n * (size_t)w + 1);
+    if (!s)
+        return -1;
+    static const char dig[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++)
+        for (int q = 0; q < w; q++)
+            s[i * (size_t)w + (size_t)q] = dig[(x[i] >> (4 * (w - 1 - q))) & 15];
+    s[n * (size_t)w] = '\0';
+    json_object_set_new(j, key, json_string(s));
+    free(s);
+    return 0;
+}
+
+/* n elements of f from field key; the length is checked before allocating. */
+static uint64_t *get_hex(json_t *j, const char *key, size_t n, const tc_format *f)
+{
+    const char *s = json_string_value(json_object_get(j, key));
+    size_t w = (size_t)(f->storage_bits + 3) / 4;
+    if (!s || n == 0 || strlen(s) / w != n || strlen(s) % w)
+        return NULL;
+    uint64_t *x = malloc(n * 8);
+    for (size_t i = 0; x && i < n; i++) {
+        uint64_t v = 0;
+        for (size_t q = 0; q < w; q++) {
+            char c = s[i * w + q];
+            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            if (d < 0) {
+                free(x);
+                return NULL;
+            }
+            v = v << 4 | (uint64_t)d;
+        }
+        x[i] = v;
+    }
+    return x;
+}
+
+int tc_dots_write(FILE *out, const tc_dots *d)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "kind", json_string("dots"));
+    json_object_set_new(j, "instr", json_string(d->ins->name));
+    json_object_set_new(j, "gpu", json_string(d->gpu));
+    json_object_set_new(j, "source", json_string(d->source));
+    json_object_set_new(j, "files", json_string(d->files));
+    json_object_set_new(j, "rows", json_integer((json_int_t)d->rows));
+    json_object_set_new(j, "k", json_integer(d->k));
+    size_t rk = d->rows * (size_t)d->k;
+    if (d->inputs_of)
+        json_object_set_new(j, "inputs_of", json_string(d->inputs_of));
+    int rc = (!d->inputs_of && (put_hex(j, "a", d->A, rk, d->ins->a) || put_hex(j, "b", d->B, rk, d->ins->b))) ||
+             put_hex(j, "c", d->C, d->rows, d->ins->c) || put_hex(j, "d", d->D, d->rows, d->ins->d) ? -1 : 0;
+    char *line = rc ? NULL : json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (line)
+        fprintf(out, "%s\n", line);
+    free(line);
+    json_decref(j);
+    return line ? 0 : -1;
+}
+
+static void free_one(tc_dots *d)
+{
+    free(d->A);
+    free(d->B);
+    free(d->C);
+    free(d->D);
+}
+
+void tc_dots_free_all(tc_dots *sets, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free_one(&sets[i]);
+    free(sets);
+}
+
+static uint64_t *dup_elems(const uint64_t *x, size_t n)
+{
+    uint64_t *y = malloc(n * 8);
+    if (y)
+        memcpy(y, x, n * 8);
+    return y;
+}
+
+/* earlier: the lines before this one (for inputs_of). */
+static int parse_line(const char *line, tc_dots *d, const tc_dots *earlier, size_t nearlier, char *err,
+                      size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    json_error_t je;
+    json_t *j = json_loads(line, 0, &je);
+    if (!j) {
+        snprintf(err, errlen, "bad JSON: %s", je.text);
+        return -1;
+    }
+    int rc = -1;
+    const char *kind = json_string_value(json_object_get(j, "kind"));
+    const char *name = json_string_value(json_object_get(j, "instr"));
+    json_int_t rows = json_integer_value(json_object_get(j, "rows")), k = json_integer_value(json_object_get(j, "k"));
+    d->ins = tc_instr_by_name(name);
+    if (!kind || strcmp(kind, "dots") || !d->ins) {
+        snprintf(err, errlen, "not a dots line of a catalogue instruction (kind '%s', instr '%s')",
+                 kind ? kind : "?", name ? name : "?");
+        goto done;
+    }
+    if (rows < 1 || rows > 10000000 || k != d->ins->k) {
+        snprintf(err, errlen, "%s: rows %lld or k %lld out of range (k must be the instruction's %d)", name,
+                 (long long)rows, (long long)k, d->ins->k);
+        goto done;
+    }
+    d->rows = (size_t)rows;
+    d->k = (int)k;
+    const char *g = json_string_value(json_object_get(j, "gpu")), *s = json_string_value(json_object_get(j, "source")),
+               *fl = json_string_value(json_object_get(j, "files"));
+    if (!g || !*g || strlen(g) >= sizeof d->gpu) {
+        snprintf(err, errlen, "%s: missing or long \"gpu\"", name);
+        goto done;
+    }
+    snprintf(d->gpu, sizeof d->gpu, "%s", g);
+    snprintf(d->source, sizeof d->source, "%s", s ? s : "");
+    snprintf(d->files, sizeof d->files, "%s", fl ? fl : "");
+    size_t rk = d->rows * (size_t)d->k;
+    const char *of = json_string_value(json_object_get(j, "inputs_of"));
+    if (of) {
+        const tc_dots *tw = NULL;
+        for (size_t i = 0; i < nearlier; i++)
+            if (!strcmp(earlier[i].ins->name, of) && !strcmp(earlier[i].gpu, d->gpu))
+                tw = &earlier[i];
+        if (!tw || tw->rows != d->rows || tw->k != d->k || tw->ins->a != d->ins->a || tw->ins->b != d->ins->b ||
+            json_object_get(j, "a") || json_object_get(j, "b")) {
+            snprintf(err, errlen, "%s: inputs_of '%s' is no earlier line of %s with the same rows, k and operand "
+                     "formats (or a, b given as well)", name, of, d->gpu);
+            goto done;
+        }
+        d->A = dup_elems(tw->A, rk);
+        d->B = dup_elems(tw->B, rk);
+    }
+    if (!(d->A = d->A ? d->A : get_hex(j, "a", rk, d->ins->a)) ||
+        !(d->B = d->B ? d->B : get_hex(j, "b", rk, d->ins->b)) || !(d->C = get_hex(j, "c", d->rows, d->ins->c)) || !(d->D = get_hex(j, "d", d->rows, d->ins->d))) {
+        snprintf(err, errlen, "%s: a, b, c or d missing, of the wrong length or with bad digits", name);
+        goto done;
+    }
+    rc = 0;
+done:
+    json_decref(j);
+    if (rc)
+        free_one(d);
+    return rc;
+}
+
+/* The file as a stream: gzip -dc (no shell) for .gz, else the file. */
+static FILE *open_stream(const char *path, pid_t *pid)
+{
+    size_t n = strlen(path);
+    *pid = 0;
+    if (n < 3 || strcmp(path + n - 3, ".gz"))
+        return fopen(path, "r");
+    FILE *probe = fopen(path, "r");
+    if (!probe)
+        return NULL;
+    fclose(probe);
+    int fd[2];
+    if (pipe(fd))
+        return NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    char *argv[] = {"gzip", "-dc", "--", (char *)path, NULL};
+    int rc = posix_spawnp(pid, "gzip", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (rc) {
+        close(fd[0]);
+        *pid = 0;
+        return NULL;
+    }
+    return fdopen(fd[0], "r");
+}
+
+int tc_dots_load(const char *path, tc_dots **sets, size_t *nsets, char *err, size_t errlen)
+{
+    *sets = NULL;
+    *nsets = 0;
+    pid_t pid;
+    FILE *f = open_stream(path, &pid);
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot be read", path);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    int rc = 0;
+    while (getline(&line, &cap, f) > 0) {
+        lineno++;
+        if (line[0] == '\n')
+            continue;
+        tc_dots *grown = realloc(*sets, (*nsets + 1) * sizeof **sets);
+        char why[256];
+        if (!grown) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            break;
+        }
+        *sets = grown;
+        if (parse_line(line, &(*sets)[*nsets], *sets, *nsets, why, sizeof why)) {
+            snprintf(err, errlen, "%s:%zu: %s", path, lineno, why);
+            rc = -1;
+            break;
+        }
+        (*nsets)++;
+    }
+    free(line);
+    fclose(f);
+    int st = 0;
+    if (pid && (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))) {
+        if (!rc)
+            snprintf(err, errlen, "%s: gzip -dc failed", path);
+        rc = -1;
+    }
+    if (!rc && *nsets == 0) {
+        snprintf(err, errlen, "%s: no dots lines", path);
+        rc = -1;
+    }
+    if (rc) {
+        tc_dots_free_all(*sets, *nsets);
+        *sets = NULL;
+        *nsets = 0;
+    }
+    return rc;
+}
