@@ -12,6 +12,7 @@
 #include "probes/probes.h"
 #include "probes/timing.h"
 #include "reports/reports.h"
+#include "reports/reports.h"
 
 typedef struct {
     const char *instr;
@@ -95,7 +96,8 @@ static int emit_bench(FILE *f, const void *rec)
     return json_dumpf(rec, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 }
 
-static void print_line(const char *bench, const char *instr, json_t *value, const char *unit,
+/* One figure of --json (SCHEMA.md "Command output": a "figure" object). */
+static void print_line(tc_json_out *out, const char *bench, const char *instr, json_t *value, const char *unit,
                        const char *machine, json_t *extra)
 {
     json_t *o = json_object();
@@ -106,10 +108,7 @@ static void print_line(const char *bench, const char *instr, json_t *value, cons
     json_object_set_new(o, "machine", json_string(machine));
     if (extra)
         json_object_update(o, extra);
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
-    puts(s);
-    free(s);
-    json_decref(o);
+    tc_json_out_put(out, "figure", o);
 }
 
 static json_t *num(json_t *o, const char *key)
@@ -118,28 +117,28 @@ static json_t *num(json_t *o, const char *key)
     return v ? json_incref(v) : json_null();
 }
 
-static void print_instr(json_t *r, bool as_json, const char *gpu)
+static void print_instr(json_t *r, tc_json_out *out, const char *gpu)
 {
     const char *name = json_string_value(json_object_get(r, "instr"));
     const char *why = json_string_value(json_object_get(r, "not_timed"));
     const char *refused = json_string_value(json_object_get(r, "refused"));
     const char *error = json_string_value(json_object_get(r, "error"));
-    if (as_json) {
+    if (out->on) {
         json_t *extra = json_object();
         json_object_set(extra, "emulated", json_object_get(r, "emulated") ? json_object_get(r, "emulated") : json_false());
         json_object_set_new(extra, "sass", num(r, "sass"));
         if (why || refused || error) {
             json_object_set_new(extra, why ? "not_timed" : refused ? "refused" : "error",
                                 json_string(why ? why : refused ? refused : error));
-            print_line("latency", name, json_null(), "cycles", gpu, extra);
+            print_line(out, "latency", name, json_null(), "cycles", gpu, extra);
         } else {
             json_object_set_new(extra, "spread", num(r, "latency_spread_cycles"));
-            print_line("latency", name, num(r, "latency_cycles"), "cycles", gpu, extra);
+            print_line(out, "latency", name, num(r, "latency_cycles"), "cycles", gpu, extra);
             json_object_del(extra, "spread");
             json_object_set_new(extra, "ilp", num(r, "best_ilp"));
             json_object_set_new(extra, "warps_per_sm", num(r, "best_warps_per_sm"));
-            print_line("best_fma_per_clk_per_sm", name, num(r, "best_fma_per_clk_per_sm"), "FMA/clk/SM", gpu, extra);
-            print_line("fraction_of_peak", name, num(r, "fraction_of_peak"), "fraction", gpu, extra);
+            print_line(out, "best_fma_per_clk_per_sm", name, num(r, "best_fma_per_clk_per_sm"), "FMA/clk/SM", gpu, extra);
+            print_line(out, "fraction_of_peak", name, num(r, "fraction_of_peak"), "fraction", gpu, extra);
             json_t *w = json_object_get(r, "whole_gpu");
             json_object_del(extra, "ilp");
             json_object_del(extra, "warps_per_sm");
@@ -147,7 +146,7 @@ static void print_instr(json_t *r, bool as_json, const char *gpu)
                 json_t *x = json_object_get(w, z ? "zero" : "random");
                 json_object_set_new(extra, "sm_clock_mhz", num(x, "sm_clock_mhz_mean"));
                 json_object_set_new(extra, "power_w", num(x, "power_w_mean"));
-                print_line(z ? "tflops_zero" : "tflops_random", name, num(x, "tflops"), "TFLOP/s", gpu, extra);
+                print_line(out, z ? "tflops_zero" : "tflops_random", name, num(x, "tflops"), "TFLOP/s", gpu, extra);
             }
         }
         json_decref(extra);
@@ -227,8 +226,13 @@ int cmd_bench(int argc, char **argv)
             struct utsname u;
             json_t *x = json_object();
             json_object_set_new(x, "skipped", json_string(err));
-            print_line("gpu", NULL, json_null(), "", uname(&u) == 0 ? u.nodename : "unknown", x);
+            tc_json_out out;
+            tc_json_out_begin(&out, a.json, tc_record_header_new("bench", NULL, NULL, 0));
+            if (!a.json)
+                printf("bench: skipped, no GPU: %s\n", err);
+            print_line(&out, "gpu", NULL, json_null(), "", uname(&u) == 0 ? u.nodename : "unknown", x);
             json_decref(x);
+            tc_json_out_end(&out, NULL);
             tc_outdir_close(&d);
             return TC_EXIT_OK;
         }
@@ -238,6 +242,11 @@ int cmd_bench(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     const char *gpu = tc_bench_gpu_name(b);
+    tc_json_out out;
+    json_t *hdr = tc_record_header_new("bench", NULL, NULL, 0);
+    json_object_set_new(hdr, "backend", json_string("gpu"));
+    json_object_set_new(hdr, "gpu", json_string(gpu));
+    tc_json_out_begin(&out, a.json, hdr);
     json_t *rec = json_object();
     json_object_set_new(rec, "record", json_string("tcscope-bench"));
     json_object_set_new(rec, "version", json_integer(1));
@@ -249,7 +258,7 @@ int cmd_bench(int argc, char **argv)
         if (strcmp(a.instr, "all") && strcmp(a.instr, cat[i].name))
             continue;
         json_t *r = tc_bench_instr(b, &cat[i]);
-        print_instr(r, a.json, gpu);
+        print_instr(r, &out, gpu);
         json_array_append_new(list, r);
     }
     json_object_set_new(rec, "instructions", list);
@@ -265,7 +274,7 @@ int cmd_bench(int argc, char **argv)
                 json_t *x = json_object();
                 if (json_object_get(c, "error"))
                     json_object_set(x, "error", json_object_get(c, "error"));
-                print_line(label, types[i], num(c, "tflops"), "TFLOP/s", gpu, x);
+                print_line(&out, label, types[i], num(c, "tflops"), "TFLOP/s", gpu, x);
                 json_decref(x);
             } else if (json_object_get(c, "error")) {
                 printf("cuBLAS %-5s %d^3: %s\n", types[i], a.cublas_size, json_string_value(json_object_get(c, "error")));
@@ -279,6 +288,7 @@ int cmd_bench(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     json_object_set_new(rec, "elapsed_s", json_real((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9));
+    tc_json_out_end(&out, NULL);
     rc = TC_EXIT_OK;
     if (a.out && tc_out_write(&d, out_name, emit_bench, rec, err, sizeof err) != 0)
         rc = cli_fail("bench", "%s", err);

@@ -20,12 +20,14 @@
 #include "cases/features.h"
 #include "cases/gen.h"
 #include "cli/cli.h"
+#include "reports/reports.h"
 
 #define CMD "cases"
 
 typedef struct {
     const char *backend, *instr, *emit;
     bool json, verbose, strict;
+    tc_json_out *out; /* the --json record (SCHEMA.md "Command output") */
     const char **files;
     int nfiles;
 } cases_opts;
@@ -141,10 +143,7 @@ static void print_result(const tc_case_result *r, const cases_opts *o, const cha
         }
         json_object_set_new(j, "variants", json_integer((json_int_t)r->nvariants));
         json_object_set_new(j, "distinct", json_integer((json_int_t)r->ndistinct));
-        char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        puts(s);
-        free(s);
-        json_decref(j);
+        tc_json_out_put(o->out, "case", j);
         return;
     }
     /* a departure from a reference is a finding: "diff", not "fail" */
@@ -178,7 +177,6 @@ static void print_summary(const tc_feature_summary *s, const cases_opts *o)
     const char *result = s->nfail ? "fail" : "pass";
     if (o->json) {
         json_t *j = json_object();
-        json_object_set_new(j, "summary", json_string("feature"));
         json_object_set_new(j, "instr", json_string(s->ins->name));
         json_object_set_new(j, "feature", json_string(s->feature));
         json_object_set_new(j, "result", json_string(result));
@@ -188,10 +186,7 @@ static void print_summary(const tc_feature_summary *s, const cases_opts *o)
         json_object_set_new(j, "level", s->levelled ? json_integer(s->level) : json_null());
         json_object_set_new(j, "max_level", s->levelled ? json_integer(s->max_level) : json_null());
         json_object_set_new(j, "behaviour", labels_json(s->common, s->ncommon));
-        char *t = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        puts(t);
-        free(t);
-        json_decref(j);
+        tc_json_out_put(o->out, "case_feature", j);
         return;
     }
     char words[512];
@@ -218,7 +213,7 @@ static void print_matrix(const tc_feature_summary *all, size_t n, const char *ba
     putchar('\n');
 }
 
-static int run_files(const cases_opts *o)
+static int run_files(cases_opts *o)
 {
     int rc = check_instr_option(o);
     if (rc)
@@ -235,6 +230,9 @@ static int run_files(const cases_opts *o)
     if (!rc && !(be = cli_backend_open(CMD, o->backend, NULL)))
         rc = TC_EXIT_USAGE;
     const char *bname = be ? tc_backend_get_info(be)->backend : ""; /* the one used, named in every output */
+    tc_json_out out;
+    tc_json_out_begin(&out, o->json && be, be ? tc_record_header_new(CMD, tc_backend_get_info(be), NULL, 0) : NULL);
+    o->out = &out;
     size_t ncat = 0, total = 0, npass = 0, nfail = 0, ninfo = 0, ninstr = 0, nexpfail = 0;
     tc_feature_summary *all = NULL; /* the matrix's cells, every instruction's */
     size_t nall = 0, capall = 0;
@@ -315,17 +313,13 @@ static int run_files(const cases_opts *o)
     if (!rc) {
         if (o->json) {
             json_t *j = json_object();
-            json_object_set_new(j, "summary", json_string("total"));
             json_object_set_new(j, "backend", json_string(bname));
             json_object_set_new(j, "instructions", json_integer((json_int_t)ninstr));
             json_object_set_new(j, "cases", json_integer((json_int_t)total));
             json_object_set_new(j, "pass", json_integer((json_int_t)npass));
             json_object_set_new(j, "fail", json_integer((json_int_t)nfail));
             json_object_set_new(j, "info", json_integer((json_int_t)ninfo));
-            char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-            puts(s);
-            free(s);
-            json_decref(j);
+            tc_json_out_put(o->out, "case_total", j);
         } else {
             printf("%zu cases on %zu instructions (%s): %zu as reference or expected, %zu differ, %zu "
                    "info; ",
@@ -337,6 +331,7 @@ static int run_files(const cases_opts *o)
         }
         rc = (o->strict ? nfail : nexpfail) ? TC_EXIT_DIFF : TC_EXIT_OK;
     }
+    tc_json_out_end(&out, rc == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     free(all);
     free(sel);
     free(res);

@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "reports/choose.h"
 #include "reports/choose_app.h"
+#include "reports/reports.h"
 
 #define DEFAULT_SWEEP "reports/baselines/h100-sweep.json"
 #define DEFAULT_SWEEP_WGMMA "reports/baselines/h100-sweep-wgmma.json"
@@ -364,15 +365,19 @@ int cmd_choose(int argc, char **argv)
         rc = cli_fail("choose", "the sweep records hold no sweep object");
     if (rc == TC_EXIT_OK) {
         json_t *res = tc_choose(sw, &bench, &o);
-        if (json) {
+        if (json) { /* a record (SCHEMA.md "Command output"): one recorded_choice per candidate */
+            json_t *hdr = tc_record_header_new("choose", NULL, NULL, 0), *from = json_array();
+            for (size_t i = 0; i < ns; i++)
+                json_array_append_new(from, json_string(sweeps[i]));
+            for (size_t i = 0; i < nb; i++)
+                json_array_append_new(from, json_string(benches[i]));
+            json_object_set_new(hdr, "from", from);
+            tc_json_out out;
+            tc_json_out_begin(&out, true, hdr);
             size_t i;
             json_t *c;
-            json_array_foreach(res, i, c)
-            {
-                char *s = json_dumps(c, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-                puts(s);
-                free(s);
-            }
+            json_array_foreach(res, i, c) tc_json_out_put(&out, "recorded_choice", json_incref(c));
+            tc_json_out_end(&out, NULL);
         } else {
             print_text(res, &o);
             printf("\nfrom: ");

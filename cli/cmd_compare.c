@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "reports/compare.h"
+#include "reports/reports.h"
 #include "reports/text.h"
 
 /* "0.05" or "5%": a relative threshold in [0, 10]. */
@@ -32,13 +33,6 @@ static void print_safe(const char *prefix, const char *msg)
     char safe[2048];
     tc_text_escape(msg ? msg : "?", safe, sizeof safe, false);
     printf("%s%s\n", prefix, safe);
-}
-
-static void print_json(json_t *o)
-{
-    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    puts(s);
-    free(s);
 }
 
 typedef enum { O_THRESHOLD, O_SUBSET, O_JSON } compare_opt;
@@ -88,17 +82,20 @@ int cmd_compare(int argc, char **argv)
             return cli_fail("compare", "%s", err);
         }
 
+    tc_json_out out; /* --json: a record (SCHEMA.md "Command output"), the two files named in its header */
+    json_t *hdr = tc_record_header_new("compare", NULL, NULL, 0);
+    json_object_set_new(hdr, "old", json_string(files[0]));
+    json_object_set_new(hdr, "new", json_string(files[1]));
+    tc_json_out_begin(&out, json, hdr);
     json_t *diffs = json_array(), *context = json_array();
     size_t n = tc_compare_records(&rec[0], &rec[1], &opts, diffs, context);
     size_t i;
     json_t *d;
     json_array_foreach(context, i, d)
     {
-        if (json) {
-            json_t *c = json_pack("{s:O}", "context", d);
-            print_json(c);
-            json_decref(c);
-        } else if (json_object_get(d, "message")) {
+        if (json)
+            tc_json_out_put(&out, "compare_context", json_pack("{s:O}", "context", d));
+        else if (json_object_get(d, "message")) {
             print_safe("note: ", json_string_value(json_object_get(d, "message")));
         } else {
             char *x = json_dumps(json_object_get(d, "old"), JSON_ENCODE_ANY);
@@ -110,19 +107,17 @@ int cmd_compare(int argc, char **argv)
     }
     json_array_foreach(diffs, i, d)
     {
-        if (json) {
-            json_t *c = json_pack("{s:O}", "difference", d);
-            print_json(c);
-            json_decref(c);
-        } else
+        if (json)
+            tc_json_out_put(&out, "difference", json_pack("{s:O}", "difference", d));
+        else
             print_safe("changed: ", json_string_value(json_object_get(d, "message")));
     }
     size_t nold = json_array_size(rec[0].objects), nnew = json_array_size(rec[1].objects);
     if (json) {
-        json_t *s = json_pack("{s:s, s:I, s:I, s:I}", "compare", n ? "changed" : "same", "differences",
-                              (json_int_t)n, "objects_old", (json_int_t)nold, "objects_new", (json_int_t)nnew);
-        print_json(s);
-        json_decref(s);
+        tc_json_out_put(&out, "compare_summary",
+                        json_pack("{s:s, s:I, s:I, s:I}", "compare", n ? "changed" : "same", "differences",
+                                  (json_int_t)n, "objects_old", (json_int_t)nold, "objects_new", (json_int_t)nnew));
+        tc_json_out_end(&out, NULL);
     } else if (n)
         printf("%zu difference%s (%zu objects in OLD, %zu in NEW)\n", n, n == 1 ? "" : "s", nold, nnew);
     else

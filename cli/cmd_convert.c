@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "reports/reports.h"
 #include "formats/formats.h"
 #include "oracle/value.h"
 
@@ -19,6 +20,7 @@ typedef struct {
     tc_rounding r;
     bool json;
     bool daz;   /* bits: input read with subnormals as zero */
+    tc_json_out out; /* the --json record (SCHEMA.md "Command output") */
 } convert_opts;
 
 static const char *class_name(tc_class c)
@@ -28,7 +30,7 @@ static const char *class_name(tc_class c)
 }
 
 /* One value: parse, round, print. Returns the exit status. */
-static int convert_one(const convert_opts *o, const char *text)
+static int convert_one(convert_opts *o, const char *text)
 {
     char err[256];
     tc_parsed_value p;
@@ -62,10 +64,7 @@ static int convert_one(const convert_opts *o, const char *text)
                                                   "saturated", saturated));
         if (o->r.mode == TC_RS)
             json_object_set_new(j, "rbits", json_integer(o->r.rbits));
-        char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        puts(s);
-        free(s);
-        json_decref(j);
+        tc_json_out_put(&o->out, "conversion", j);
     } else {
         char flags[40];
         snprintf(flags, sizeof flags, "%s%s%s", inexact ? " inexact" : "", overflow ? " overflow" : "",
@@ -80,7 +79,7 @@ static int convert_one(const convert_opts *o, const char *text)
 /* Values one per line from stdin. An empty line, a NUL byte (which would
  * end the value early and drop the rest of the line unread), a read error
  * (stdin a directory) or no value at all is an error. */
-static int convert_stdin(const convert_opts *o)
+static int convert_stdin(convert_opts *o)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -180,10 +179,12 @@ int cmd_convert(int argc, char **argv)
     }
     if (nvalues == 0)
         use_stdin = true;
+    tc_json_out_begin(&o.out, o.json, tc_record_header_new(CMD, NULL, NULL, 0));
     for (int k = 0; k < nvalues && rc == TC_EXIT_OK; k++)
         rc = convert_one(&o, values[k]);
     if (rc == TC_EXIT_OK && use_stdin)
         rc = convert_stdin(&o);
+    tc_json_out_end(&o.out, rc == TC_EXIT_USAGE ? "stopped at a value it could not read (see stderr)" : NULL);
 out:
     free(values);
     return rc;

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "reports/reports.h"
 #include "formats/formats.h"
 #include "oracle/value.h"
 
@@ -44,6 +45,8 @@ int cmd_formats(int argc, char **argv)
         return sc.status;
     size_t n;
     const tc_format *const *list = tc_format_list(&n);
+    tc_json_out out;
+    tc_json_out_begin(&out, json, tc_record_header_new("formats", NULL, NULL, 0));
     if (!json)
         printf("%-6s %4s %5s %6s %5s %-23s %-11s %-11s %-9s %-26s %s\n", "name", "bits", "bias",
                "emin", "emax", "max", "min_normal", "min_sub", "eps", "specials", "nan_bits");
@@ -70,10 +73,7 @@ int cmd_formats(int argc, char **argv)
                                   "nan_bits", has_nan ? nan : NULL);
             json_object_set_new(o, "emin", isint ? json_null() : json_integer(tc_format_emin(f)));
             json_object_set_new(o, "emax", isint ? json_null() : json_integer(tc_format_emax(f)));
-            char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-            puts(s);
-            free(s);
-            json_decref(o);
+            tc_json_out_put(&out, "format", o);
         } else if (isint) {
             printf("%-6s %4d %5s %6s %5s %-23s %-11s %-11s %-9s %-26s %s\n", f->name, bits, "-",
                    "-", "-", maxdec, "-", "-", "1", specials_name(f), "-");
@@ -83,5 +83,6 @@ int cmd_formats(int argc, char **argv)
                    specials_name(f), has_nan ? nan : "-");
         }
     }
+    tc_json_out_end(&out, NULL);
     return TC_EXIT_OK;
 }

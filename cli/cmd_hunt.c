@@ -189,6 +189,8 @@ int cmd_hunt(int argc, char **argv)
     json_object_set_new(hdr, "profile", json_string(a.profile));
     json_object_set_new(hdr, "per_family", json_integer((json_int_t)a.n));
     json_object_set_new(hdr, "sample", json_integer((json_int_t)a.sample));
+    tc_json_out out; /* --json: the record hunt.jsonl holds, printed as it is made */
+    tc_json_out_begin(&out, a.json, json_copy(hdr));
     tc_record rec = tc_record_new(hdr);
     size_t total = 0, bad = 0, skipped = 0;
     int status = TC_EXIT_OK;
@@ -230,11 +232,9 @@ int cmd_hunt(int argc, char **argv)
         if (r.mismatches)
             status = TC_EXIT_DIFF;
         json_t *o = result_json(ins, &r, sample);
-        if (a.json) {
-            char *s = json_dumps(o, JSON_COMPACT);
-            puts(s);
-            free(s);
-        } else {
+        if (a.json)
+            tc_json_out_put(&out, "hunt", json_incref(o));
+        else {
             printf("%-44s %12zu elements %8zu mismatches", ins->name, r.n, r.mismatches);
             for (int f = 0; f < HUNT_NFAMILIES; f++)
                 if (r.dist_mismatches[VERIFY_DIST_HUNT + f])
@@ -249,6 +249,7 @@ int cmd_hunt(int argc, char **argv)
             break;
         }
     }
+    tc_json_out_end(&out, status == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (!a.json)

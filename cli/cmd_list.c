@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "reports/reports.h"
 #include "probes/probes.h"
 
 #define CMD "list"
@@ -41,6 +42,8 @@ int cmd_list(int argc, char **argv)
     }
     size_t n;
     const tc_instr *cat = tc_catalogue(&n);
+    tc_json_out out;
+    tc_json_out_begin(&out, json, tc_record_header_new(CMD, b ? tc_backend_get_info(b) : NULL, NULL, 0));
     if (!json)
         printf("%-40s %-8s %-5s %-5s %-5s %-5s %-6s %-5s%s\n", "instruction", "api", "a", "b", "c", "d", "sass",
                "sm", b ? "  on backend" : "");
@@ -62,16 +65,14 @@ int cmd_list(int argc, char **argv)
                 if (!ok)
                     json_object_set_new(j, "why", json_string(why));
             }
-            char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-            puts(s);
-            free(s);
-            json_decref(j);
+            tc_json_out_put(&out, "instr", j);
         } else {
             printf("%-40s %-8s %-5s %-5s %-5s %-5s %-6s %-5d%s%s\n", ins->name, ins->api, ins->a->name,
                    ins->b->name, ins->c->name, ins->d->name, ins->sass, ins->sm_min, b ? (ok ? "  yes" : "  no: ") : "",
                    b && !ok ? why : "");
         }
     }
+    tc_json_out_end(&out, NULL);
     tc_backend_close(b);
     return TC_EXIT_OK;
 }

@@ -190,19 +190,28 @@ static bool verify_done(void *vc, size_t i, int status, const char *out, double 
     item *it = &c->it[i];
     (void)secs;
     it->verify = status;
-    json_t *o = json_loads(out, JSON_DISABLE_EOF_CHECK, NULL);
-    it->n = o ? json_integer_value(json_object_get(o, "n")) : 0;
-    it->mismatches = o ? json_integer_value(json_object_get(o, "mismatches")) : -1;
-    json_decref(o);
-    const char *next = strchr(out, '\n'); /* then one line per failure, smallest first */
-    if (next && next[1] == '{' && (o = json_loads(next + 1, JSON_DISABLE_EOF_CHECK, NULL))) {
+    /* verify --json prints a record: the verify object, then one
+     * verify_failure per failure, smallest first */
+    tc_record rec;
+    char err[512];
+    it->n = 0;
+    it->mismatches = -1;
+    if (tc_record_parse(out, it->ins->name, &rec, err, sizeof err) != 0) {
+        if (status == 0 || status == 1)
+            cli_warn(CMD, "%s: the check's output: %s", it->ins->name, err);
+        return status == 0 || status == 1;
+    }
+    json_t *v = json_array_get(rec.objects, 0), *f = json_array_get(rec.objects, 1);
+    it->n = json_integer_value(json_object_get(v, "n"));
+    it->mismatches = json_is_integer(json_object_get(v, "mismatches")) ? json_integer_value(json_object_get(v, "mismatches")) : -1;
+    if (f) {
         static const char *const keep[][2] = {{"dist", "dist"}, {"a", "a"}, {"b", "b"}, {"c", "c"},
                                               {"d_backend", "here"}, {"d_model", "baseline"}};
         it->failure = json_object();
         for (int k = 0; k < 6; k++)
-            json_object_set(it->failure, keep[k][1], json_object_get(o, keep[k][0]));
-        json_decref(o);
+            json_object_set(it->failure, keep[k][1], json_object_get(f, keep[k][0]));
     }
+    tc_record_free(&rec);
     return status == 0 || status == 1; /* a device fault or a bad argument: stop */
 }
 
@@ -269,16 +278,13 @@ static void set_args(ctx *c, size_t i, const char *const *v)
         dst[k] = (char *)v[k];
 }
 
-static void print_item(const item *it, bool json)
+static void print_item(const item *it, tc_json_out *out)
 {
-    if (json) {
-        json_t *o = json_pack("{s:s, s:b, s:I, s:I, s:O}", "instr", it->ins->name, "same",
-                              json_array_size(it->diffs) == 0, "elements", (json_int_t)it->n, "mismatches",
-                              (json_int_t)it->mismatches, "differences", it->diffs);
-        char *s = json_dumps(o, JSON_COMPACT);
-        puts(s);
-        free(s);
-        json_decref(o);
+    if (out->on) {
+        tc_json_out_put(out, "regress",
+                        json_pack("{s:s, s:b, s:I, s:I, s:O}", "instr", it->ins->name, "same",
+                                  json_array_size(it->diffs) == 0, "elements", (json_int_t)it->n, "mismatches",
+                                  (json_int_t)it->mismatches, "differences", it->diffs));
         return;
     }
     if (!json_array_size(it->diffs)) {
@@ -344,6 +350,7 @@ int cmd_regress(int argc, char **argv)
     c.dir = calloc(count, sizeof *c.dir);
     c.idx = calloc(count, sizeof *c.idx);
     int status = TC_EXIT_OK;
+    tc_json_out out = {.on = false}; /* begun once there is something to check */
     if (!c.it || !c.argv || !c.dir || !c.idx) {
         status = cli_fail(CMD, "out of memory");
         goto done;
@@ -367,6 +374,11 @@ int cmd_regress(int argc, char **argv)
                "hunt family, %u at a time\n", info->backend, info->device,
                gpu ? "" : "  [RECORDED MODEL REPLAYED, NOT HARDWARE]", ppath, c.n, a.n,
                a.hunt_n ? a.hunt_n : a.n / 16 ? a.n / 16 : 1, jobs);
+    uint64_t seeds[1] = {a.seed};
+    json_t *hdr = tc_record_header_new(CMD, info, seeds, 1);
+    json_object_set_new(hdr, "profile", json_string(ppath));
+    json_object_set_new(hdr, "record", json_string(a.record));
+    tc_json_out_begin(&out, a.json, hdr);
     fflush(stdout);
     /* the timing first, alone on the GPU */
     if (gpu && a.timing) {
@@ -428,7 +440,7 @@ int cmd_regress(int argc, char **argv)
             add_diff(&c.it[i], "arithmetic", NULL, json_string("verified"),
                      json_string("mismatches, but the refit reproduces the baseline's fields"), NULL);
         ndiff += json_array_size(c.it[i].diffs) > 0;
-        print_item(&c.it[i], a.json);
+        print_item(&c.it[i], &out);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!a.json)
@@ -438,6 +450,7 @@ int cmd_regress(int argc, char **argv)
                (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     status = ndiff ? TC_EXIT_DIFF : TC_EXIT_OK;
 done:
+    tc_json_out_end(&out, status == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     for (size_t i = 0; c.it && i < c.n; i++)
         json_decref(c.it[i].diffs), json_decref(c.it[i].failure);
     free(c.it), free(c.argv), free(c.dir), free(c.idx);

@@ -25,6 +25,7 @@
 #include "probes/backend_corpus.h"
 #include "probes/layout.h"
 #include "probes/probes.h"
+#include "reports/reports.h"
 
 #define CMD "run"
 #define MAX_K 4096
@@ -33,6 +34,7 @@
 typedef struct {
     const char *backend, *instr, *a, *b, *c;
     bool json, check_layout;
+    tc_json_out *out; /* the --json record (SCHEMA.md "Command output") */
     long long random;  /* corpus elements per instruction (chains with --chain), 0: one element */
     uint64_t seed;
     int chain;         /* steps per chain, 0: no chains */
@@ -122,15 +124,6 @@ static char *mpfr_to_hex(const mpfr_t x)
     return out;
 }
 
-static json_t *json_num(double x)
-{
-    if (isnan(x))
-        return json_string("nan");
-    if (isinf(x))
-        return json_string(x > 0 ? "inf" : "-inf");
-    return json_real(x);
-}
-
 static int run_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
 {
     int k = ins->k, na = 0, nb = 0, nc = 0;
@@ -198,11 +191,9 @@ static int run_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
         json_object_set_new(j, "exact", json_string(exact ? exact : "?"));
         json_object_set_new(j, "rounded", json_string(rbits));
         json_object_set_new(j, "rounded_value", json_string(rval));
-        json_object_set_new(j, "err_ulps", json_num(ulps));
-        char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        puts(s);
-        free(s);
-        json_decref(j);
+        /* null when not finite: D or the exact value is Inf or NaN (both given above) */
+        json_object_set_new(j, "err_ulps", tc_json_real_or_null(ulps));
+        tc_json_out_put(o->out, "run", j);
     } else {
         printf("%s on %s (k = %d; values beyond those given are +0)\n", ins->name, tc_backend_get_info(b)->backend,
                k);
@@ -357,10 +348,7 @@ static int layout_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
                               "layout", bad ? "fail" : "pass");
         if (bad)
             json_object_set_new(j, "why", json_string(msg));
-        char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        puts(s);
-        free(s);
-        json_decref(j);
+        tc_json_out_put(o->out, "layout", j);
     } else
         printf("%-40s %s%s%s\n", ins->name, bad ? "FAIL" : "pass", bad ? ": " : "", bad ? msg : "");
     return bad ? TC_EXIT_DIFF : TC_EXIT_OK;
@@ -460,6 +448,10 @@ int cmd_run(int argc, char **argv)
     if (!b)
         return TC_EXIT_USAGE;
     int rc;
+    /* --random writes raw corpus or chain lines (SCHEMA.md "Raw GPU records"), with or without --json */
+    tc_json_out out; /* one run and --check-layout draw nothing at random: no seeds */
+    tc_json_out_begin(&out, o.json && !o.random, tc_record_header_new(CMD, tc_backend_get_info(b), NULL, 0));
+    o.out = &out;
     if (o.chain) {
         size_t ncat;
         tc_catalogue(&ncat);
@@ -480,6 +472,7 @@ int cmd_run(int argc, char **argv)
         rc = for_each(b, &o, record_one);
     else
         rc = run_one(b, tc_instr_by_name(o.instr), &o);
+    tc_json_out_end(&out, rc == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     tc_backend_close(b);
     return rc;
 }

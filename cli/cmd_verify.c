@@ -11,6 +11,7 @@
 #include "cases/audit.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
+#include "reports/reports.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
 
@@ -157,26 +158,23 @@ int cmd_verify(int argc, char **argv)
     const tc_backend_info *info = tc_backend_get_info(be);
     bool ok = r.mismatches == 0;
     if (json) {
+        uint64_t seeds[1] = {seed};
+        tc_json_out out;
+        json_t *hdr = tc_record_header_new("verify", info, seeds, 1);
+        json_object_set_new(hdr, "profile", json_string(profile));
+        tc_json_out_begin(&out, true, hdr);
         json_t *dists = json_object();
         for (int i = 0; i < VERIFY_NDIST; i++)
             json_object_set_new(dists, verify_dist_name(i),
                                 json_pack("{s:I, s:I}", "n", (json_int_t)r.dist_n[i], "mismatches",
                                           (json_int_t)r.dist_mismatches[i]));
-        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:o}", "instr", ins->name, "backend",
-                              info->backend, "device", info->device, "profile", profile, "n",
-                              (json_int_t)r.n, "mismatches", (json_int_t)r.mismatches, "verified", ok,
-                              "distributions", dists);
-        char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        puts(s);
-        free(s);
-        json_decref(o);
-        for (size_t i = 0; i < r.nfails; i++) {
-            json_t *f = failure_json(ins, &r.fails[i], i);
-            s = json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER);
-            puts(s);
-            free(s);
-            json_decref(f);
-        }
+        tc_json_out_put(&out, "verify",
+                        json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:o}", "instr", ins->name, "backend",
+                                  info->backend, "device", info->device, "profile", profile, "n", (json_int_t)r.n,
+                                  "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists));
+        for (size_t i = 0; i < r.nfails; i++)
+            tc_json_out_put(&out, "verify_failure", failure_json(ins, &r.fails[i], i));
+        tc_json_out_end(&out, NULL);
     } else {
         printf("%s on %s (%s) vs model profile %s: %zu elements, %zu mismatches: %s\n", ins->name,
                info->backend, info->device, profile, r.n, r.mismatches, ok ? "VERIFIED" : "NOT VERIFIED");

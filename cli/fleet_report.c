@@ -93,7 +93,11 @@ json_t *fleet_gpu_fields(const fleet *f, size_t i, int st, const char *merged_ph
     return o;
 }
 
-/* regress: each GPU's verdicts (the JSON lines its worker printed). */
+/* regress: each GPU's verdicts, the objects of the record its worker
+ * printed (regress --json), as they were before that output was a record:
+ * without "kind". A worker stopped half way printed a record with no
+ * trailer or a partial one: its whole objects are kept all the same (its
+ * exit status says it failed). */
 json_t *fleet_regress_results(const char *out)
 {
     json_t *a = json_array();
@@ -101,8 +105,12 @@ json_t *fleet_regress_results(const char *out)
         const char *e = strchr(l, '\n');
         size_t len = e ? (size_t)(e - l) : strlen(l);
         json_t *o = len && l[0] == '{' ? json_loadb(l, len, 0, NULL) : NULL;
-        if (o)
-            json_array_append_new(a, o);
+        const char *k = json_string_value(json_object_get(o, "kind"));
+        if (k && !strcmp(k, "regress") && !json_object_get(o, "schema")) {
+            json_object_del(o, "kind");
+            json_array_append(a, o);
+        }
+        json_decref(o);
         l += len + (e != NULL);
     }
     return a;

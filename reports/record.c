@@ -215,13 +215,10 @@ static bool is_partial(const json_t *o)
     return is_kind(o, "partial");
 }
 
-int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
+/* The lines of f as a record (path names it in messages); the header and
+ * objects are stored in rec only when it is whole and valid. 0 or -1. */
+static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size_t len)
 {
-    rec->header = rec->objects = NULL;
-    rep_stream st;
-    FILE *f = rep_record_open(path, &st, err, len);
-    if (!f)
-        return -1;
     json_t *objects = json_array(), *header = NULL;
     bool ended = false;
     int lineno = 0, rc = -1;
@@ -306,12 +303,8 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
         rep_set_err(err, len, "%s: %s", path, why_kinds);
         goto out;
     }
-    rc = tc_record_check_current(path, header, err, len);
+    rc = 0;
 out:
-    if (rep_record_close(f, &st) != 0 && rc == 0) {
-        rep_set_err(err, len, "%s: gzip -dc failed (a truncated or corrupt file)", path);
-        rc = -1;
-    }
     if (rc == 0) {
         rec->header = header;
         rec->objects = objects;
@@ -319,6 +312,40 @@ out:
         json_decref(header);
         json_decref(objects);
     }
+    return rc;
+}
+
+int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
+{
+    rec->header = rec->objects = NULL;
+    rep_stream st;
+    FILE *f = rep_record_open(path, &st, err, len);
+    if (!f)
+        return -1;
+    int rc = load_lines(f, path, rec, err, len);
+    if (rc == 0)
+        rc = tc_record_check_current(path, rec->header, err, len);
+    if (rep_record_close(f, &st) != 0 && rc == 0) {
+        rep_set_err(err, len, "%s: gzip -dc failed (a truncated or corrupt file)", path);
+        rc = -1;
+    }
+    if (rc != 0 && rec->header)
+        tc_record_free(rec);
+    return rc;
+}
+
+int tc_record_parse(const char *text, const char *name, tc_record *rec, char *err, size_t len)
+{
+    rec->header = rec->objects = NULL;
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    if (!f || !*text) { /* fmemopen of an empty buffer fails on some libcs */
+        if (f)
+            fclose(f);
+        rep_set_err(err, len, "%s: empty output, no record header", name);
+        return -1;
+    }
+    int rc = load_lines(f, name, rec, err, len);
+    fclose(f);
     return rc;
 }
 

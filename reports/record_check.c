@@ -13,6 +13,7 @@ typedef enum {
     F_BITS_ARR, /* an array of F_BITS */
     F_NUM_ARR,  /* an array of numbers */
     F_ARR_STR,  /* an array, or a string (why it is missing) */
+    F_STR_NULL,
 } ftype;
 
 /* opt: the field may be absent; when present it has the type all the same
@@ -83,7 +84,121 @@ static const field step_fields[] = {
     {"n", F_INT, OPT}, {NULL, F_STR, REQ},
 };
 
-static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "hunt", "choice", "mixed", NULL};
+/* The objects of the commands' --json records (SCHEMA.md "Command output"). */
+static const field instr_fields[] = { /* list */
+    {"instr", F_STR, REQ}, {"api", F_STR, REQ}, {"m", F_INT, REQ}, {"n", F_INT, REQ}, {"k", F_INT, REQ},
+    {"a", F_STR, REQ}, {"b", F_STR, REQ}, {"c", F_STR, REQ}, {"d", F_STR, REQ}, {"sass", F_STR, REQ},
+    {"sm_min", F_INT, REQ}, {"sparse", F_BOOL, REQ}, {"a_in_regs", F_BOOL, REQ},
+    {"backend", F_STR, OPT}, {"supported", F_BOOL, OPT}, {"why", F_STR, OPT}, {NULL, F_STR, REQ},
+};
+static const field format_fields[] = { /* formats */
+    {"name", F_STR, REQ}, {"bits", F_INT, REQ}, {"storage_bits", F_INT, REQ}, {"shift", F_INT, REQ},
+    {"ebits", F_INT, REQ}, {"mbits", F_INT, REQ}, {"precision", F_INT, REQ}, {"bias", F_INT, REQ},
+    {"max", F_STR, REQ}, {"max_decimal", F_STR, REQ}, {"min_normal", F_STR, REQ}, {"min_subnormal", F_STR, REQ},
+    {"eps", F_STR, REQ}, {"specials", F_STR, REQ}, {"emin", F_INT_NULL, REQ}, {"emax", F_INT_NULL, REQ},
+    {"nan_bits", F_BITS, OPT}, {NULL, F_STR, REQ},
+};
+static const field conversion_fields[] = { /* convert */
+    {"input", F_STR, REQ}, {"input_value", F_STR, REQ}, {"input_exact", F_BOOL, REQ}, {"format", F_STR, REQ},
+    {"round", F_STR, REQ}, {"overflow", F_STR, REQ}, {"ftz", F_BOOL, REQ}, {"bits", F_BITS, REQ},
+    {"class", F_STR, REQ}, {"value", F_STR, REQ}, {"value_decimal", F_STR, REQ}, {"flags", F_OBJ, REQ},
+    {"rbits", F_INT, OPT}, {NULL, F_STR, REQ},
+};
+static const field run_fields[] = { /* run: one dot product */
+    {"backend", F_STR, REQ}, {"instr", F_STR, REQ}, {"k", F_INT, REQ}, {"a", F_BITS_ARR, REQ},
+    {"b", F_BITS_ARR, REQ}, {"c", F_BITS, REQ}, {"d", F_BITS, REQ}, {"d_value", F_STR, REQ},
+    {"exact", F_STR, REQ}, {"rounded", F_BITS, REQ}, {"rounded_value", F_STR, REQ}, {"err_ulps", F_NUM_NULL, REQ},
+    {NULL, F_STR, REQ},
+};
+static const field layout_fields[] = { /* run --check-layout */
+    {"instr", F_STR, REQ}, {"backend", F_STR, REQ}, {"layout", F_STR, REQ}, {"why", F_STR, OPT}, {NULL, F_STR, REQ},
+};
+static const field verify_fields[] = {
+    {"instr", F_STR, REQ}, {"backend", F_STR, REQ}, {"device", F_STR, REQ}, {"profile", F_STR, REQ},
+    {"n", F_INT, REQ}, {"mismatches", F_INT, REQ}, {"verified", F_BOOL, REQ}, {"distributions", F_OBJ, REQ},
+    {NULL, F_STR, REQ},
+};
+static const field verify_failure_fields[] = {
+    {"instr", F_STR, REQ}, {"failure", F_INT, REQ}, {"dist", F_STR, REQ}, {"k", F_INT, REQ},
+    {"nonzero_terms", F_INT, REQ}, {"a", F_BITS_ARR, REQ}, {"a_values", F_ARR, REQ}, {"b", F_BITS_ARR, REQ},
+    {"b_values", F_ARR, REQ}, {"c", F_BITS, REQ}, {"c_value", F_STR, REQ}, {"d_backend", F_BITS, REQ},
+    {"d_backend_value", F_STR, REQ}, {"d_model", F_BITS, REQ}, {"d_model_value", F_STR, REQ}, {NULL, F_STR, REQ},
+};
+static const field case_fields[] = { /* cases: one case on one instruction */
+    {"case", F_STR, REQ}, {"file", F_STR, REQ}, {"line", F_INT, REQ}, {"instr", F_STR, REQ},
+    {"backend", F_STR, REQ}, {"probes", F_STR, REQ}, {"feature", F_STR_NULL, REQ}, {"level", F_INT_NULL, REQ},
+    {"d", F_BITS, REQ}, {"d_value", F_STR, REQ}, {"exact", F_BITS, REQ}, {"exact_value", F_STR, REQ},
+    {"verdict", F_STR, REQ}, {"failed", F_STR_NULL, REQ}, {"behaviour", F_ARR, REQ}, {"unrecognised", F_BOOL, REQ},
+    {"d_last", F_BITS, OPT}, {"d_last_value", F_STR, OPT}, {"variants", F_INT, REQ}, {"distinct", F_INT, REQ},
+    {NULL, F_STR, REQ},
+};
+static const field case_feature_fields[] = {
+    {"instr", F_STR, REQ}, {"feature", F_STR, REQ}, {"result", F_STR, REQ}, {"cases", F_INT, REQ},
+    {"pass", F_INT, REQ}, {"fail", F_INT, REQ}, {"level", F_INT_NULL, REQ}, {"max_level", F_INT_NULL, REQ},
+    {"behaviour", F_ARR, REQ}, {NULL, F_STR, REQ},
+};
+static const field case_total_fields[] = {
+    {"backend", F_STR, REQ}, {"instructions", F_INT, REQ}, {"cases", F_INT, REQ}, {"pass", F_INT, REQ},
+    {"fail", F_INT, REQ}, {"info", F_INT, REQ}, {NULL, F_STR, REQ},
+};
+static const field figure_fields[] = { /* bench --json: one figure */
+    {"bench", F_STR, REQ}, {"instr", F_STR_NULL, REQ}, {"value", F_NUM_NULL, REQ}, {"unit", F_STR, REQ},
+    {"machine", F_STR, REQ}, {NULL, F_STR, REQ},
+};
+static const field compare_context_fields[] = {{"context", F_OBJ, REQ}, {NULL, F_STR, REQ}};
+static const field difference_fields[] = {{"difference", F_OBJ, REQ}, {NULL, F_STR, REQ}};
+static const field compare_summary_fields[] = {
+    {"compare", F_STR, REQ}, {"differences", F_INT, REQ}, {"objects_old", F_INT, REQ}, {"objects_new", F_INT, REQ},
+    {NULL, F_STR, REQ},
+};
+static const field regress_fields[] = {
+    {"instr", F_STR, REQ}, {"same", F_BOOL, REQ}, {"elements", F_INT, REQ}, {"mismatches", F_INT, REQ},
+    {"differences", F_ARR, REQ}, {NULL, F_STR, REQ},
+};
+static const field recorded_choice_fields[] = { /* choose from recorded sweeps */
+    {"rank", F_INT_NULL, REQ}, {"format", F_STR, REQ}, {"instr", F_STR, REQ}, {"stat", F_STR, REQ},
+    {"depth", F_INT, REQ}, {"k", F_INT, REQ}, {"scale", F_STR, REQ}, {"dist", F_STR, REQ},
+    {"error", F_NUM_NULL, REQ}, {"tflops", F_NUM_NULL, OPT}, {"excluded", F_BOOL, OPT}, {"reason", F_STR, OPT},
+    {"note", F_STR, OPT}, {NULL, F_STR, REQ},
+};
+
+/* Object kinds checked by their field table alone. */
+static const struct {
+    const char *kind;
+    const field *fields;
+} plain_kinds[] = {
+    {"bench", bench_fields},     {"choice", choice_fields},
+    {"instr", instr_fields},     {"format", format_fields},
+    {"conversion", conversion_fields}, {"run", run_fields},
+    {"layout", layout_fields},   {"verify", verify_fields},
+    {"verify_failure", verify_failure_fields}, {"case", case_fields},
+    {"case_feature", case_feature_fields}, {"case_total", case_total_fields},
+    {"figure", figure_fields},   {"compare_context", compare_context_fields},
+    {"difference", difference_fields}, {"compare_summary", compare_summary_fields},
+    {"regress", regress_fields}, {"recorded_choice", recorded_choice_fields},
+};
+
+/* Header kinds whose objects are of other kinds: a command's --json record
+ * (header kind = the command). Any other header kind holds its own kind only. */
+static const struct {
+    const char *header;
+    const char *objects[4];
+} command_kinds[] = {
+    {"list", {"instr"}},
+    {"formats", {"format"}},
+    {"convert", {"conversion"}},
+    {"run", {"run", "layout"}},
+    {"verify", {"verify", "verify_failure"}},
+    {"cases", {"case", "case_feature", "case_total"}},
+    {"bench", {"bench", "figure"}},
+    {"compare", {"compare_context", "difference", "compare_summary"}},
+    {"regress", {"regress"}},
+    {"choose", {"recorded_choice"}},
+};
+
+static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "hunt", "choice", "mixed",
+                                           "list", "formats", "convert", "run", "verify", "cases", "compare",
+                                           "regress", "choose", NULL};
 
 static bool fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail(char *err, size_t len, const char *fmt, ...)
@@ -114,6 +229,7 @@ static const char *type_name(ftype t)
     case F_BITS_ARR: return "an array of \"0x..\" bit strings (lower-case hex)";
     case F_NUM_ARR: return "an array of numbers";
     case F_ARR_STR: return "an array or a string";
+    case F_STR_NULL: return "a string or null";
     }
     return "?";
 }
@@ -148,6 +264,7 @@ static bool type_ok(const json_t *v, ftype t)
     case F_BITS_ARR: return all_ok(v, F_BITS);
     case F_NUM_ARR: return all_ok(v, F_NUM);
     case F_ARR_STR: return json_is_array(v) || json_is_string(v);
+    case F_STR_NULL: return json_is_string(v) || json_is_null(v);
     }
     return false;
 }
@@ -308,14 +425,13 @@ bool tc_record_check_object(const json_t *o, char *err, size_t len)
         return check_audit(o, err, len);
     if (!strcmp(kind, "corpus"))
         return check_corpus(o, err, len);
-    if (!strcmp(kind, "bench"))
-        return check_fields(o, bench_fields, "bench", err, len);
     if (!strcmp(kind, "sweep"))
         return check_sweep(o, err, len);
     if (!strcmp(kind, "hunt"))
         return check_hunt(o, err, len);
-    if (!strcmp(kind, "choice"))
-        return check_fields(o, choice_fields, "choice", err, len);
+    for (size_t i = 0; i < sizeof plain_kinds / sizeof *plain_kinds; i++)
+        if (!strcmp(kind, plain_kinds[i].kind))
+            return check_fields(o, plain_kinds[i].fields, kind, err, len);
     return fail(err, len, "unknown object kind '%s'", kind);
 }
 
@@ -324,12 +440,19 @@ bool tc_record_check_kinds(const json_t *header, const json_t *objects, char *er
     const char *hk = json_string_value(json_object_get(header, "kind"));
     if (!hk || !strcmp(hk, "mixed"))
         return true;
+    const char *const *allowed = NULL;
+    for (size_t c = 0; c < sizeof command_kinds / sizeof *command_kinds; c++)
+        if (!strcmp(hk, command_kinds[c].header))
+            allowed = command_kinds[c].objects;
     size_t i;
     json_t *o;
     json_array_foreach(objects, i, o)
     {
         const char *k = json_string_value(json_object_get(o, "kind"));
-        if (!k || strcmp(k, hk))
+        bool ok = k && !strcmp(k, hk);
+        for (int a = 0; k && allowed && a < 4 && allowed[a]; a++)
+            ok = ok || !strcmp(k, allowed[a]);
+        if (!ok)
             return fail(err, len, "header kind is '%s' but object %zu is '%s' (a record of several kinds says "
                         "\"mixed\")", hk, i + 1, k ? k : "?");
     }

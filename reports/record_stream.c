@@ -2,6 +2,7 @@
  * first, each object when it is finished, the trailer with the count last,
  * so that what a command prints is a record `compare` reads. */
 #include <stdio.h>
+#include <string.h>
 
 #include "reports/reports_internal.h"
 #include "reports/reports.h"
@@ -45,5 +46,56 @@ int tc_record_stream_end(tc_record_stream *s, const char *partial)
     int rc = rep_write_line(s->f, t);
     json_decref(t);
     fflush(s->f);
+    return rc;
+}
+
+int tc_json_out_begin(tc_json_out *j, bool on, json_t *header)
+{
+    *j = (tc_json_out){.on = on};
+    if (!on) {
+        json_decref(header);
+        return 0;
+    }
+    j->header = header;
+    char err[300];
+    if (tc_record_stream_begin(&j->s, stdout, header, err, sizeof err) != 0) {
+        fprintf(stderr, "tcscope: --json: %s\n", err);
+        json_decref(header);
+        j->header = NULL;
+        j->failed = true;
+        return -1;
+    }
+    return 0;
+}
+
+int tc_json_out_put(tc_json_out *j, const char *kind, json_t *o)
+{
+    if (!j->on || j->failed) {
+        json_decref(o);
+        return j->on ? -1 : 0;
+    }
+    /* "kind" first: a reader of the line sees what it is before the rest */
+    json_t *line = json_pack("{s:s}", "kind", kind);
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v) if (strcmp(k, "kind")) json_object_set(line, k, v);
+    json_decref(o);
+    char err[300];
+    int rc = tc_record_stream_object(&j->s, line, err, sizeof err);
+    json_decref(line);
+    if (rc != 0) {
+        fprintf(stderr, "tcscope: --json: %s object: %s\n", kind, err);
+        j->failed = true;
+    }
+    return rc;
+}
+
+int tc_json_out_end(tc_json_out *j, const char *why)
+{
+    int rc = 0;
+    if (j->on && j->header)
+        rc = tc_record_stream_end(&j->s, why ? why : j->failed ? "an object failed the schema check" : NULL);
+    json_decref(j->header);
+    j->header = NULL;
     return rc;
 }

@@ -47,7 +47,8 @@ json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
 /* Validation: true, or false with a one-line reason in err naming the field. */
 bool tc_record_check_header(const json_t *h, char *err, size_t len);
 bool tc_record_check_object(const json_t *o, char *err, size_t len);
-/* The header's kind is every object's kind, or "mixed". */
+/* The header's kind is every object's kind, or "mixed", or (a command's
+ * --json record) one of the object kinds that command prints. */
 bool tc_record_check_kinds(const json_t *header, const json_t *objects, char *err, size_t len);
 
 /* A record printed while it is made: begin prints the header, object one
@@ -62,6 +63,29 @@ typedef struct {
 int tc_record_stream_begin(tc_record_stream *s, FILE *f, const json_t *header, char *err, size_t len);
 int tc_record_stream_object(tc_record_stream *s, const json_t *o, char *err, size_t len);
 int tc_record_stream_end(tc_record_stream *s, const char *partial);
+
+/* A command's --json output (SCHEMA.md "Command output"): a record on
+ * stdout, printed line by line as it is made, so that a long run shows its
+ * progress and a killed one leaves a record with no trailer (which every
+ * reader refuses). The header's kind is the command; every object gets its
+ * "kind" first. With on false every call does nothing, so a command calls
+ * them whether or not --json was given. A check failure (a bug: an object
+ * the schema does not allow) is said on stderr and ends the record
+ * "partial" at tc_json_out_end. */
+typedef struct {
+    tc_record_stream s;
+    json_t *header;
+    bool on, failed;
+} tc_json_out;
+/* header: tc_record_header_new(COMMAND, ...) plus any fields (stolen). 0 or -1. */
+int tc_json_out_begin(tc_json_out *j, bool on, json_t *header);
+/* Prints o (stolen) with "kind" set to kind, put first. 0 or -1. */
+int tc_json_out_put(tc_json_out *j, const char *kind, json_t *o);
+/* The trailer: "end" with the count, or "partial" with stopped = why when
+ * why is not NULL (the command stopped on an error). Frees the header. */
+int tc_json_out_end(tc_json_out *j, const char *why);
+/* A record held in a string (what a child's --json printed): as tc_record_load. */
+int tc_record_parse(const char *text, const char *name, tc_record *rec, char *err, size_t len);
 
 /* Reads a record file. Returns 0, or -1 with err set when the file cannot be
  * read, a line is not JSON, the schema is not TC_RECORD_SCHEMA_MAJOR, a
