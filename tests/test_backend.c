@@ -18,6 +18,7 @@
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
 #include "tests/exact_profile.h"
+#include "tests/record_out.h"
 #include "tests/testutil.h"
 
 static const char *const some[] = {"mma.m16n8k16.f32.f16.f16.f32", "mma.m16n8k32.f16.e4m3.e5m2.f16",
@@ -287,6 +288,10 @@ static void cli_run_exact_gives_oracle_value(void **state)
     assert_non_null(strstr(r.out, "\"d\":\"0x3f8020c6\""));
     assert_non_null(strstr(r.out, "\"exact\":\"0x1.00418c378p+0\""));
     assert_non_null(strstr(r.out, "\"err_ulps\":-0.1083984375"));
+    json_t *runs = tc_out_objects(r.out, "run --json", "run"); /* a record of one run object */
+    assert_int_equal(json_array_size(runs), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 0), "d")), "0x3f8020c6");
+    json_decref(runs);
     tc_run_result_free(&r);
     r = tc_run_cli("run --backend exact --instr mma.m16n8k32.s32.s8.s8.s32 --a 127,-128 --b 127,127 --c -5 --json");
     assert_int_equal(r.status, 0);
@@ -341,10 +346,9 @@ static void cli_list_shows_catalogue_and_backend(void **state)
     tc_catalogue(&n);
     tc_run_result r = tc_run_cli("list --json");
     assert_int_equal(r.status, 0);
-    size_t lines = 0;
-    for (char *p = r.out; *p; p++)
-        lines += *p == '\n';
-    assert_int_equal(lines, n);
+    json_t *instrs = tc_out_objects(r.out, "list --json", "instr"); /* one object per instruction */
+    assert_int_equal(json_array_size(instrs), n);
+    json_decref(instrs);
     assert_non_null(strstr(r.out, "\"instr\":\"wgmma.m64n256k32.f32.e4m3.e4m3\""));
     tc_run_result_free(&r);
     r = tc_run_cli("list --backend exact --json");

@@ -12,13 +12,15 @@
 #include <math.h>
 
 #include "reports/reports.h"
+#include "tests/record_out.h"
 #include "tests/testutil.h"
 
 #define REC "tests/data/records/"
 #define FILES "--sweep " REC "synthetic-model-sweep.json --sweep " REC "exact-f64-sweep.json "
 #define BENCH "--bench " REC "synthetic-bench.json "
 
-/* Runs choose --json and returns its lines as an array of objects. */
+/* Runs choose --json and returns the objects of the record it printed
+ * (recorded_choice objects), or none when it failed as wanted. */
 static json_t *choose(const char *args, int want_status)
 {
     char cmd[1024];
@@ -26,12 +28,7 @@ static json_t *choose(const char *args, int want_status)
     tc_run_result r = tc_run_cli(cmd);
     if (r.status != want_status)
         fail_msg("choose %s: status %d, stderr %s", args, r.status, r.err);
-    json_t *out = json_array();
-    for (char *save = NULL, *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        json_t *o = json_loads(line, 0, NULL);
-        assert_non_null(o);
-        json_array_append_new(out, o);
-    }
+    json_t *out = r.status == 0 ? tc_out_objects(r.out, cmd, "recorded_choice") : json_array();
     tc_run_result_free(&r);
     return out;
 }

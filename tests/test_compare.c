@@ -11,6 +11,7 @@
 
 #include "reports/compare.h"
 #include "reports/reports.h"
+#include "tests/record_out.h"
 #include "tests/testutil.h"
 
 #define NOUT 64
@@ -141,6 +142,9 @@ static void one_flipped_output_bit_is_found(void **state)
     assert_non_null(strstr(res.out, "\"field\":\"outputs[37]\""));
     assert_null(strstr(res.out, "outputs[36]"));
     assert_non_null(strstr(res.out, "\"differences\":2"));
+    json_t *ds = tc_out_objects(res.out, "compare --json", "difference"); /* the output is a record */
+    assert_int_equal(json_array_size(ds), 2);
+    json_decref(ds);
     tc_run_result_free(&res);
     tc_record_free(&r);
 }

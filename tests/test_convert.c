@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "formats/formats.h"
+#include "tests/record_out.h"
 #include "tests/testutil.h"
 
 /* Exit 2, nothing on stdout, one line on stderr naming the problem. */
@@ -54,23 +55,18 @@ static void convert_json_gives_hand_derived_bits(void **state)
     static const char *const want_in[] = {"0.1", "-500", "bits:0x38", "nan"};
     static const char *const want_bits[] = {"0x1c", "0xfe", "0x38", "0x7f"};
     static const char *const want_value[] = {"0x1.8p-4", "-0x1.cp+8", "0x1p+0", "nan"};
-    char *line = r.out;
+    json_t *conv = tc_out_objects(r.out, "convert --json", "conversion"); /* a record, one object a value */
+    assert_int_equal(json_array_size(conv), 4);
     for (int k = 0; k < 4; k++) {
-        char *nl = strchr(line, '\n');
-        assert_non_null(nl);
-        *nl = '\0';
-        json_error_t e;
-        json_t *o = json_loads(line, 0, &e);
-        assert_non_null(o);
+        json_t *o = json_array_get(conv, k);
         assert_string_equal(json_string_value(json_object_get(o, "input")), want_in[k]);
         assert_string_equal(json_string_value(json_object_get(o, "format")), "e4m3");
         assert_string_equal(json_string_value(json_object_get(o, "round")), "rz");
         assert_string_equal(json_string_value(json_object_get(o, "overflow")), "sat");
         assert_string_equal(json_string_value(json_object_get(o, "bits")), want_bits[k]);
         assert_string_equal(json_string_value(json_object_get(o, "value")), want_value[k]);
-        json_decref(o);
-        line = nl + 1;
     }
+    json_decref(conv);
     tc_run_result_free(&r);
 }
 
@@ -90,15 +86,11 @@ static void formats_json_lists_every_format(void **state)
     assert_int_equal(r.status, 0);
     size_t n;
     const tc_format *const *list = tc_format_list(&n);
-    size_t lines = 0;
-    for (char *p = r.out; (p = strchr(p, '\n')); p++)
-        lines++;
-    assert_int_equal(lines, n);
-    for (size_t i = 0; i < n; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "{\"name\":\"%s\"", list[i]->name);
-        assert_non_null(strstr(r.out, key));
-    }
+    json_t *fmts = tc_out_objects(r.out, "formats --json", "format"); /* a record, one object a format */
+    assert_int_equal(json_array_size(fmts), n);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(json_string_value(json_object_get(json_array_get(fmts, i), "name")), list[i]->name);
+    json_decref(fmts);
     /* e4m3's max by hand: 0 1111 110 = 1.75 * 2^(15-7) = 448 = 0x1.cp+8 */
     assert_non_null(strstr(r.out, "\"name\":\"e4m3\""));
     assert_non_null(strstr(r.out, "\"max\":\"0x1.cp+8\""));
@@ -146,16 +138,16 @@ static void convert_flags_inexact_overflow_saturated(void **state)
         snprintf(args, sizeof args, "convert --json %s", t[i].args);
         tc_run_result r = tc_run_cli(args);
         assert_int_equal(r.status, 0);
-        json_error_t e;
-        json_t *o = json_loads(r.out, 0, &e);
-        assert_non_null(o);
+        json_t *conv = tc_out_objects(r.out, args, "conversion");
+        assert_int_equal(json_array_size(conv), 1);
+        json_t *o = json_array_get(conv, 0);
         json_t *fl = json_object_get(o, "flags");
         if (!fl || strcmp(json_string_value(json_object_get(o, "bits")), t[i].bits) ||
             json_is_true(json_object_get(fl, "inexact")) != t[i].inexact ||
             json_is_true(json_object_get(fl, "overflow")) != t[i].overflow ||
             json_is_true(json_object_get(fl, "saturated")) != t[i].saturated)
             fail_msg("tcscope %s: %s", args, r.out);
-        json_decref(o);
+        json_decref(conv);
         tc_run_result_free(&r);
     }
     /* the text says the same */

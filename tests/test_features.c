@@ -14,6 +14,7 @@
 #include "cases/casefile.h"
 #include "cases/features.h"
 #include "tests/exact_profile.h"
+#include "tests/record_out.h"
 #include "tests/testutil.h"
 
 #define FASI "cases/library/fasi2021.case"
@@ -73,20 +74,18 @@ static int run_json(const char *backend, const char *instr, json_t **sums)
     snprintf(args, sizeof args, "cases --json --backend %s --instr %s " FASI, backend, instr);
     tc_run_result r = tc_run_cli(args);
     *sums = json_object();
-    char *save = NULL;
+    tc_record rec = tc_out_record(r.out, args);
     int ncases = 0;
-    for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        json_error_t je;
-        json_t *o = json_loads(line, 0, &je);
-        if (!o)
-            fail_msg("not JSON: %s", line);
-        const char *kind = json_string_value(json_object_get(o, "summary"));
-        if (!kind)
+    size_t q;
+    json_t *o;
+    json_array_foreach(rec.objects, q, o) {
+        const char *kind = json_string_value(json_object_get(o, "kind"));
+        if (!strcmp(kind, "case"))
             ncases++;
-        else if (!strcmp(kind, "feature"))
+        else if (!strcmp(kind, "case_feature"))
             json_object_set(*sums, json_string_value(json_object_get(o, "feature")), o);
-        json_decref(o);
     }
+    tc_record_free(&rec);
     if (ncases < 40)
         fail_msg("%s: exit %d, %d cases, stderr: %.300s", args, r.status, ncases, r.err);
     int status = r.status;

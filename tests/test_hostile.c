@@ -151,7 +151,7 @@ static void compare_utf8_cut(void **state)
         strcat(args, " --json");
         r = tc_run_cli(args);
         assert_int_equal(r.status, 1);
-        assert_non_null(strstr(r.out, "{\"difference\":{\"kind\":\"audit\""));
+        assert_non_null(strstr(r.out, "{\"kind\":\"difference\",\"difference\":{\"kind\":\"audit\""));
         assert_non_null(strstr(r.out, "\"message\":\"audit mma.m16n8k8.f16.f16.f16.f16: fingerprint."));
         tc_run_result_free(&r);
     }

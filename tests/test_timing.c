@@ -17,6 +17,7 @@
 #include "probes/nvml.h"
 #include "probes/probes.h"
 #include "probes/timing.h"
+#include "tests/record_out.h"
 #include "tests/testutil.h"
 
 static void test_peak_table_follows_input_type_and_sparsity(void **state)
@@ -89,9 +90,10 @@ static void test_bench_without_gpu(void **state)
         skip();
     tc_run_result r = tc_run_cli("bench --if-gpu --json");
     assert_int_equal(r.status, 0);
-    json_error_t e;
-    json_t *o = json_loads(r.out, JSON_DISABLE_EOF_CHECK, &e);
-    assert_non_null(o);
+    json_t *figs = tc_out_objects(r.out, "bench --if-gpu --json", "figure"); /* a record of one figure */
+    assert_int_equal(json_array_size(figs), 1);
+    json_t *o = json_incref(json_array_get(figs, 0));
+    json_decref(figs);
     assert_string_equal(json_string_value(json_object_get(o, "bench")), "gpu");
     assert_true(json_is_null(json_object_get(o, "value")));
     assert_non_null(json_object_get(o, "machine"));

@@ -14,6 +14,7 @@
 #include "cases/verify.h"
 #include "oracle/oracle.h"
 #include "probes/probes.h"
+#include "tests/record_out.h"
 #include "tests/testutil.h"
 
 #define INSTR "--instr mma.m16n8k16.f32.f16.f16.f32"
@@ -83,6 +84,14 @@ static void test_other_profile_is_not_verified_and_shows_inputs(void **state)
     assert_non_null(strstr(r.out, "\"verified\":false"));
     assert_non_null(strstr(r.out, "\"failure\":1"));
     assert_non_null(strstr(r.out, "\"d_model\":\"0x"));
+    tc_record rec = tc_out_record(r.out, "verify --json"); /* one verify object, then one per failure */
+    json_t *v = tc_record_objects_of(&rec, "verify"), *f = tc_record_objects_of(&rec, "verify_failure");
+    assert_int_equal(json_array_size(v), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rec.objects, 0), "kind")), "verify");
+    assert_true(json_array_size(f) >= 1);
+    assert_true(json_integer_value(json_object_get(json_array_get(v, 0), "mismatches")) >= (json_int_t)json_array_size(f));
+    json_decref(v), json_decref(f);
+    tc_record_free(&rec);
     tc_run_result_free(&r);
 }
 
