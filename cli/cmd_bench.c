@@ -36,7 +36,7 @@ static const cli_option opts[] = {
     [O_NO_CUBLAS] = {"--no-cublas", NULL, "skip the cuBLAS reference GEMM"},
     [O_CUBLAS_SIZE] = {"--cublas-size", "N", "the cuBLAS GEMM's M = N = K, a multiple of 256", 256, 16384},
     [O_IF_GPU] = {"--if-gpu", NULL, "with no GPU: one line saying it was skipped, exit 0 (make bench)"},
-    [O_JSON] = {"--json", NULL, "one JSON object per figure"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: one figure object per figure"},
     [O_NO_WHOLE_GPU] = {"--no-whole-gpu", NULL, "skip the whole-GPU TFLOP/s runs (latency and the per-SM table only; regress)"},
 };
 const cli_command cmd_bench_cli = {"bench", "latency and throughput of each instruction on the GPU, and cuBLAS",

@@ -351,7 +351,7 @@ static const cli_option opts[] = {
     [O_VERBOSE] = {"--verbose", NULL, "every case (bits, values, behaviour) and a summary per instruction, instead of the matrix"},
     [O_V] = {"-v", NULL, "the same as --verbose"},
     [O_STRICT] = {"--strict", NULL, "exit 1 when any case fails, a departure from a `reference` included"},
-    [O_JSON] = {"--json", NULL, "one JSON object per case"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: one case object per case, then case_feature and case_total summaries"},
 };
 const cli_command cmd_cases_cli = {
     "cases", "run case files on a backend and judge every case", "FILE...",

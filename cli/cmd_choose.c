@@ -152,7 +152,7 @@ static const cli_option opts[] = {
                 "record mode: only sweeps of normal, uniform, loguniform, ints"},
     [O_SWEEP] = {"--sweep", "FILE", "a sweep record (repeatable, 16 at most; default the H100 baselines)"},
     [O_BENCH] = {"--bench", "FILE", "a bench record (repeatable, 16 at most; default the H100 baseline)"},
-    [O_JSON] = {"--json", NULL, "application mode: a tcscope-record/1 of choice objects; record mode: one JSON object per choice"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: choice objects (application mode) or recorded_choice objects (recorded sweeps)"},
 };
 const cli_command cmd_choose_cli = {
     "choose", "precision advice for a GEMM of your shape and data (model or GPU), or from recorded sweeps", NULL,

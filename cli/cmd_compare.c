@@ -40,7 +40,7 @@ static const cli_option cmp_opts[] = {
     [O_THRESHOLD] = {"--threshold", "X", "relative change of a timing that counts, when the records hold no "
                                          "repeated runs: 0.05 or 5% (0..10, default 0.05)"},
     [O_SUBSET] = {"--subset", NULL, "NEW covers part of OLD on purpose: compare the objects NEW has"},
-    [O_JSON] = {"--json", NULL, "one JSON object per context line and difference, then a summary"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: one object per context line and difference, then a compare_summary"},
 };
 const cli_command cmd_compare_cli = {"compare", "two records: exit 1 if any behaviour or timing changed",
                                      "OLD.json NEW.json", NULL, cmp_opts, CLI_NOPTS(cmp_opts), false};

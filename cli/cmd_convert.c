@@ -117,7 +117,7 @@ static const cli_option opts[] = {
     [O_NOSAT] = {"--nosat", NULL, "the same as --ovf inf"},
     [O_FTZ] = {"--ftz", NULL, "a subnormal result is flushed to zero"},
     [O_DAZ] = {"--daz", NULL, "a bits:0x.. input that is subnormal is read as zero"},
-    [O_JSON] = {"--json", NULL, "one JSON object per value"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: one conversion object per value (reports/SCHEMA.md)"},
 };
 const cli_command cmd_convert_cli = {
     "convert", "values rounded once into a format: the bits, the exact result, the exact input",

@@ -28,7 +28,7 @@ static void hex_of(tc_value v, char *buf, size_t len)
 
 typedef enum { O_JSON } formats_opt;
 static const cli_option opts[] = {
-    [O_JSON] = {"--json", NULL, "one JSON object per format"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: one format object per format (reports/SCHEMA.md)"},
 };
 const cli_command cmd_formats_cli = {"formats", "table of every format: bits, bias, range, specials", NULL, NULL,
                                      opts, CLI_NOPTS(opts), false};

@@ -42,7 +42,7 @@ static const cli_option opts[] = {
     [O_SEED] = {"--seed", "S", "random seed (default 0x4b1d5eed)"},
     [O_SAMPLE] = {"--sample", "N", "with --out: the backend's answers to the first N elements of every family, for replay (default 128)", 0, 4096},
     [O_OUT] = {"--out", "DIR", "write DIR/hunt.jsonl: elements and mismatches per family, the smallest failing inputs, the replay sample"},
-    [O_JSON] = {"--json", NULL, "one JSON object per family and instruction"},
+    [O_JSON] = {"--json", NULL, "the hunt record (as --out writes it), printed as each instruction finishes"},
 };
 const cli_command cmd_hunt_cli = {"hunt", "boundary-directed search for inputs where the backend and the model differ",
                                   NULL, "Exit 1 when any answer differs from the model.", opts, CLI_NOPTS(opts),

@@ -15,7 +15,7 @@ typedef enum { O_BACKEND, O_ALL, O_JSON } list_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "only what backend B can run (gpu, gpu:N, model:PROFILE or exact)"},
     [O_ALL] = {"--all", NULL, "with --backend: every instruction, each with the backend's reason when it cannot"},
-    [O_JSON] = {"--json", NULL, "one JSON object per instruction"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: one instr object per instruction (reports/SCHEMA.md)"},
 };
 const cli_command cmd_list_cli = {"list", "the instruction catalogue, or what one backend can run", NULL, NULL, opts,
                                   CLI_NOPTS(opts), false};

@@ -84,7 +84,7 @@ static const cli_option opts[] = {
     [O_TOL] = {"--timing-tol", "PCT", "latency or throughput differing by more than PCT percent is a difference "
                                       "(default 5)", 0, 100},
     [O_NO_TIMING] = {"--no-timing", NULL, "compare neither SASS nor timing"},
-    [O_JSON] = {"--json", NULL, "one JSON object per instruction"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: one regress object per instruction"},
     [O_CROSS_GPU] = {"--cross-gpu", NULL, "with gpu:all or gpu:I,J,..: also the same random inputs (COUNT "
                                           "elements, at most 10^6) on every GPU, the output bits compared"},
 };

@@ -368,7 +368,7 @@ static const cli_option opts[] = {
                                             "rne,inf for tf32 A and when A is D's format)"},
     [O_SEED] = {"--seed", "S", "random seed (default 1)"},
     [O_CHECK_LAYOUT] = {"--check-layout", NULL, "prove the fragment layout on the backend instead"},
-    [O_JSON] = {"--json", NULL, "one JSON object per result"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: one run or layout object per result (not with --random: raw lines)"},
 };
 const cli_command cmd_run_cli = {
     "run", "one element against the exact oracle, a random corpus, chains, or the layout proof", NULL,

@@ -91,7 +91,7 @@ static const cli_option opts[] = {
     [O_N] = {"--n", "COUNT", "random elements compared (default 1e6)", 1, VERIFY_MAX_N},
     [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 0, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0)"},
-    [O_JSON] = {"--json", NULL, "JSON objects: the result, and each failure"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1: the verify object, then one verify_failure per failure"},
 };
 const cli_command cmd_verify_cli = {"verify", "the model with a profile against a backend, bit for bit", NULL,
                                     "Exit 1 on any mismatch.", opts, CLI_NOPTS(opts), false};
