@@ -4,8 +4,9 @@
  * reports/record_check.c (header fields, every object of a registered kind
  * with its required fields and types, lower-case "0x.." bit strings, the
  * trailer's count). Then: the header's kind is the command, every object has
- * a "kind", and a record cut before its trailer (what a killed run leaves)
- * or holding a count written as a string is refused. Not covered here:
+ * a "kind", and a record cut before its trailer (what a killed run leaves),
+ * ended "partial" (a command stopped by an error), holding a count written
+ * as a string or bits in upper case is refused. Not covered here:
  * gemm and import (their own records), bench on a GPU (the test machine's
  * bench --if-gpu takes the no-GPU path when there is none). */
 #include <setjmp.h>
@@ -114,6 +115,20 @@ static void a_cut_or_stringly_record_is_refused(void **state)
     tc_run_result_free(&r);
 }
 
+/* A command stopped by an error after its header (a value it cannot read
+ * after one it converted) ends with the partial trailer: refused as a whole. */
+static void a_stopped_command_leaves_a_partial_record(void **state)
+{
+    tc_run_result r = tc_run_cli("convert --to f16 --json 1 zzz");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "bad value 'zzz'"));
+    tc_record rec;
+    char err[600];
+    assert_int_equal(tc_record_parse(r.out, "stopped", &rec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "partial record: the run stopped after 1 objects"));
+    tc_run_result_free(&r);
+}
+
 /* A bit pattern in upper case is refused: SCHEMA.md fixes lower case. */
 static void upper_case_bits_are_refused(void **state)
 {
@@ -134,6 +149,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_command_prints_a_record),
         cmocka_unit_test(a_cut_or_stringly_record_is_refused),
+        cmocka_unit_test(a_stopped_command_leaves_a_partial_record),
         cmocka_unit_test(upper_case_bits_are_refused),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
