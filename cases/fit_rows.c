@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cases/fit_rows.h"
+#include "oracle/model_fields.h"
 #include "oracle/profile.h"
 
 static oracle_formats formats_of(const tc_instr *ins)
@@ -177,7 +178,7 @@ typedef struct {
 static void add_value(fit_field *f, const model_params *p, int i)
 {
     char t[64];
-    profile_field_text(p, i, t, sizeof t);
+    model_field_text(p, i, t, sizeof t);
     for (int v = 0; v < f->nvalues; v++)
         if (!strcmp(f->values[v], t))
             return;
@@ -292,10 +293,10 @@ static bool params_with(const tc_instr *ins, const model_params *p, int field, c
     if (!f)
         return false;
     fprintf(f, "[instr %s]\n", ins->name);
-    for (int i = 0; i < profile_field_count(); i++) {
+    for (int i = 0; i < model_field_count(); i++) {
         char t[64];
-        profile_field_text(p, i, t, sizeof t);
-        fprintf(f, "%s = %s\n", profile_field_key(i), i == field ? value : t);
+        model_field_text(p, i, t, sizeof t);
+        fprintf(f, "%s = %s\n", model_fields[i].key, i == field ? value : t);
     }
     fclose(f);
     model_profile prof;
@@ -353,7 +354,7 @@ int tc_fit_rows(const tc_dots *d, fit_result *r, char *err, size_t errlen)
     r->ins = d->ins;
     r->fit_rows = half_rows(d, 0);
     r->verify_rows = half_rows(d, 1);
-    r->nfields = profile_field_count();
+    r->nfields = model_field_count();
     r->fields = calloc((size_t)r->nfields, sizeof *r->fields);
     bool *bad = malloc(r->fit_rows + 1);
     if (!r->fields || !bad) {
@@ -362,7 +363,7 @@ int tc_fit_rows(const tc_dots *d, fit_result *r, char *err, size_t errlen)
         return -1;
     }
     for (int i = 0; i < r->nfields; i++)
-        r->fields[i].key = profile_field_key(i);
+        r->fields[i].key = model_fields[i].key;
     char merr[256];
     grid_space sp = space_of(d);
     r->observed_bits = observed_bits(d);

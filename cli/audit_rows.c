@@ -17,6 +17,7 @@
 #include "cli/audit.h"
 #include "cli/audit_rows.h"
 #include "cli/cli.h"
+#include "oracle/model_fields.h"
 #include "oracle/profile.h"
 
 static json_t *hexbits(uint64_t x, const tc_format *f)
@@ -29,10 +30,10 @@ static json_t *hexbits(uint64_t x, const tc_format *f)
 static json_t *params_json(const model_params *p)
 {
     json_t *o = json_object();
-    for (int i = 0; i < profile_field_count(); i++) {
+    for (int i = 0; i < model_field_count(); i++) {
         char t[64];
-        profile_field_text(p, i, t, sizeof t);
-        json_object_set_new(o, profile_field_key(i), json_string(t));
+        model_field_text(p, i, t, sizeof t);
+        json_object_set_new(o, model_fields[i].key, json_string(t));
     }
     return o;
 }
