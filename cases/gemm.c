@@ -27,7 +27,9 @@ static const tc_gemm_path paths[] = {
      "A e5m2, B e4m3, CUBLASLT_MATMUL_DESC_FAST_ACCUM on; FP32 output"},
     {"f32", &tc_f32, &tc_f32, NULL, false, "A, B f32, CUBLAS_COMPUTE_32F (no tensor cores); FP32 output"},
     {"f32-bf16x9", &tc_f32, &tc_f32, NULL, false,
-     "A, B f32, CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (3 bf16 terms per input); FP32 output"},
+     "A, B f32, CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (3 bf16 terms per input), emulation strategy EAGER "
+     "(CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR); FP32 output; algo.emulation_support says whether the chosen "
+     "algorithm can emulate"},
 };
 
 const tc_gemm_path *tc_gemm_paths(size_t *count)
@@ -175,6 +177,7 @@ static json_t *algo_json(const tc_gemm_algo *g)
     json_object_set_new(o, "stages_id", json_integer(g->stages_id));
     json_object_set_new(o, "inner_shape_id", json_integer(g->inner_shape_id));
     json_object_set_new(o, "cluster_shape_id", json_integer(g->cluster_shape_id));
+    json_object_set_new(o, "emulation_support", g->emulation < 0 ? json_null() : json_boolean(g->emulation));
     json_object_set_new(o, "workspace_bytes", json_integer((json_int_t)g->workspace));
     json_object_set_new(o, "waves", json_real(g->waves));
     return o;

@@ -129,6 +129,7 @@ static int sim_run(void *ctx, const tc_gemm_path *p, int m, int n, int k, const 
     const sim_ctx *c = ctx;
     memset(algo, 0, sizeof *algo);
     algo->algo_id = -1;   /* no cuBLASLt algorithm: the structure below is the whole story */
+    algo->emulation = -1;
     algo->splitk = c->s.splitk;
     *ms = 0;
     /* A path without the conversion (not tf32) takes its inputs as uploaded. */

@@ -32,6 +32,11 @@ struct Lt {
     decltype(&cublasLtMatmulAlgoGetHeuristic) heuristic;
     decltype(&cublasLtMatmulAlgoConfigGetAttribute) algoGet;
     decltype(&cublasLtMatmul) matmul;
+    decltype(&cublasLtMatmulAlgoCapGetAttribute) capGet;
+    /* Optional (cuBLASLt 12.9+/13): without them the bf16x9 path is a skip. */
+    decltype(&cublasLtEmulationDescCreate) emuCreate = nullptr;
+    decltype(&cublasLtEmulationDescDestroy) emuDestroy = nullptr;
+    decltype(&cublasLtEmulationDescSetAttribute) emuSet = nullptr;
 };
 
 bool load(Lt &l, char *err, size_t len)
@@ -67,7 +72,11 @@ bool load(Lt &l, char *err, size_t len)
     SYM(heuristic, "cublasLtMatmulAlgoGetHeuristic")
     SYM(algoGet, "cublasLtMatmulAlgoConfigGetAttribute")
     SYM(matmul, "cublasLtMatmul")
+    SYM(capGet, "cublasLtMatmulAlgoCapGetAttribute")
 #undef SYM
+    l.emuCreate = (decltype(l.emuCreate))dlsym(h, "cublasLtEmulationDescCreate");
+    l.emuDestroy = (decltype(l.emuDestroy))dlsym(h, "cublasLtEmulationDescDestroy");
+    l.emuSet = (decltype(l.emuSet))dlsym(h, "cublasLtEmulationDescSetAttribute");
     l.lib = h;
     return true;
 }
@@ -115,9 +124,11 @@ struct Res {
     cublasLtMatmulDesc_t op = nullptr;
     cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
     cublasLtMatmulPreference_t pref = nullptr;
+    cublasLtEmulationDesc_t emu = nullptr;
     cudaEvent_t e0 = nullptr, e1 = nullptr;
     ~Res()
     {
+        if (emu) lt.emuDestroy(emu);
         if (e0) cudaEventDestroy(e0);
         if (e1) cudaEventDestroy(e1);
         if (pref) lt.prefDestroy(pref);
@@ -220,6 +231,20 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
     LT(lt.descSet(r.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
     if (t->a == CUDA_R_8F_E4M3 || t->a == CUDA_R_8F_E5M2)
         LT(lt.descSet(r.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+    /* An emulated compute type alone lets cuBLASLt run plain FP32 where it
+     * judges emulation no faster (the default strategy is "performant": on
+     * an H100 the first run's bf16x9 outputs equalled f32's bit for bit).
+     * The EAGER strategy asks for emulation wherever it is possible. */
+    if (t->compute == CUBLAS_COMPUTE_32F_EMULATED_16BFX9) {
+        if (!lt.emuCreate || !lt.emuSet || !lt.emuDestroy) {
+            snprintf(err, errlen, "this cuBLASLt has no emulation descriptor: %s cannot be asked for eagerly", path);
+            return 1;
+        }
+        int32_t eager = CUBLAS_EMULATION_STRATEGY_EAGER;
+        LT(lt.emuCreate(&r.emu));
+        LT(lt.emuSet(r.emu, CUBLASLT_EMULATION_DESC_STRATEGY, &eager, sizeof eager));
+        LT(lt.descSet(r.op, CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR, &r.emu, sizeof r.emu));
+    }
     LT(lt.layoutCreate(&r.la, t->a, k, m, k));
     LT(lt.layoutCreate(&r.lb, t->b, k, n, k));
     LT(lt.layoutCreate(&r.ld, CUDA_R_32F, m, n, m));
@@ -253,6 +278,10 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
         GETI(CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID, inner_shape_id, u16)
         GETI(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, cluster_shape_id, u16)
 #undef GETI
+        /* Whether the chosen algorithm can emulate at all: the record's
+         * evidence, with the outputs, that emulation ran or did not. */
+        algo->emulation = lt.capGet(&heur.algo, CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT, &i32, sizeof i32,
+                                    &w) == CUBLAS_STATUS_SUCCESS ? (i32 != 0) : -1;
         algo->workspace = heur.workspaceSize;
         algo->waves = heur.wavesCount;
     }
