@@ -1,87 +1,22 @@
 /* tcscope gemm on the GPU: one cuBLASLt matmul per call on inputs the host
  * gives (probes/gemm.h), its outputs, the algorithm the heuristic chose and
- * its event-timed median. cuBLASLt is loaded with dlopen, as in
- * timing_cublas.cu, so tcscope runs without it; every CUDA and cuBLASLt
- * call is checked. */
+ * its event-timed median. cuBLASLt is loaded with dlopen
+ * (probes/cuda/cublaslt_load.h, shared with timing_cublas.cu), so tcscope
+ * runs without it; every CUDA and cuBLASLt call is checked. */
 #include <algorithm>
 #include <new>
 #include <cstdio>
 #include <cstring>
-#include <dlfcn.h>
 #include <vector>
 #include <cuda_runtime.h>
 #include <cublasLt.h>
 
+#include "probes/cuda/cublaslt_load.h"
 #include "probes/gemm.h"
 
 namespace {
 
-struct Lt {
-    void *lib = nullptr;
-    decltype(&cublasLtCreate) create;
-    decltype(&cublasLtDestroy) destroy;
-    decltype(&cublasLtGetVersion) version;
-    decltype(&cublasLtMatmulDescCreate) descCreate;
-    decltype(&cublasLtMatmulDescDestroy) descDestroy;
-    decltype(&cublasLtMatmulDescSetAttribute) descSet;
-    decltype(&cublasLtMatrixLayoutCreate) layoutCreate;
-    decltype(&cublasLtMatrixLayoutDestroy) layoutDestroy;
-    decltype(&cublasLtMatmulPreferenceCreate) prefCreate;
-    decltype(&cublasLtMatmulPreferenceDestroy) prefDestroy;
-    decltype(&cublasLtMatmulPreferenceSetAttribute) prefSet;
-    decltype(&cublasLtMatmulAlgoGetHeuristic) heuristic;
-    decltype(&cublasLtMatmulAlgoConfigGetAttribute) algoGet;
-    decltype(&cublasLtMatmul) matmul;
-    decltype(&cublasLtMatmulAlgoCapGetAttribute) capGet;
-    /* Optional (cuBLASLt 12.9+/13): without them the bf16x9 path is a skip. */
-    decltype(&cublasLtEmulationDescCreate) emuCreate = nullptr;
-    decltype(&cublasLtEmulationDescDestroy) emuDestroy = nullptr;
-    decltype(&cublasLtEmulationDescSetAttribute) emuSet = nullptr;
-};
-
-bool load(Lt &l, char *err, size_t len)
-{
-    if (l.lib)
-        return true;
-    static const char *const names[] = {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"};
-    void *h = nullptr;
-    for (const char *n : names)
-        if ((h = dlopen(n, RTLD_NOW | RTLD_LOCAL)))
-            break;
-    if (!h) {
-        snprintf(err, len, "cuBLASLt not found (dlopen libcublasLt.so.13: %s)", dlerror());
-        return false;
-    }
-#define SYM(field, name)                                                        \
-    if (!(l.field = (decltype(l.field))dlsym(h, name))) {                       \
-        snprintf(err, len, "cuBLASLt lacks %s", name);                          \
-        dlclose(h);                                                             \
-        return false;                                                           \
-    }
-    SYM(create, "cublasLtCreate")
-    SYM(destroy, "cublasLtDestroy")
-    SYM(version, "cublasLtGetVersion")
-    SYM(descCreate, "cublasLtMatmulDescCreate")
-    SYM(descDestroy, "cublasLtMatmulDescDestroy")
-    SYM(descSet, "cublasLtMatmulDescSetAttribute")
-    SYM(layoutCreate, "cublasLtMatrixLayoutCreate")
-    SYM(layoutDestroy, "cublasLtMatrixLayoutDestroy")
-    SYM(prefCreate, "cublasLtMatmulPreferenceCreate")
-    SYM(prefDestroy, "cublasLtMatmulPreferenceDestroy")
-    SYM(prefSet, "cublasLtMatmulPreferenceSetAttribute")
-    SYM(heuristic, "cublasLtMatmulAlgoGetHeuristic")
-    SYM(algoGet, "cublasLtMatmulAlgoConfigGetAttribute")
-    SYM(matmul, "cublasLtMatmul")
-    SYM(capGet, "cublasLtMatmulAlgoCapGetAttribute")
-#undef SYM
-    l.emuCreate = (decltype(l.emuCreate))dlsym(h, "cublasLtEmulationDescCreate");
-    l.emuDestroy = (decltype(l.emuDestroy))dlsym(h, "cublasLtEmulationDescDestroy");
-    l.emuSet = (decltype(l.emuSet))dlsym(h, "cublasLtEmulationDescSetAttribute");
-    l.lib = h;
-    return true;
-}
-
-Lt lt;
+TcLt lt;
 
 /* A path's CUDA types: A, B, compute; C and D are always FP32. */
 struct PathTypes {
@@ -175,7 +110,7 @@ extern "C" int tcg_gemm_device(int device, char *name, size_t namelen, long *ver
     cudaDeviceProp p;
     CU(cudaGetDeviceProperties(&p, device));
     snprintf(name, namelen, "%s", p.name);
-    if (!load(lt, err, errlen))
+    if (!tc_lt_load(lt, err, errlen))
         return -1;
     *version = (long)lt.version();
     return 0;
@@ -192,7 +127,7 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
         snprintf(err, errlen, "gemm: no cuBLASLt path '%s'", path);
         return -1;
     }
-    if (!load(lt, err, errlen))
+    if (!tc_lt_load(lt, err, errlen))
         return -1;
     CU(cudaSetDevice(device));
     Res r;
