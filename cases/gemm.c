@@ -27,7 +27,9 @@ static const tc_gemm_path paths[] = {
      "A e5m2, B e4m3, CUBLASLT_MATMUL_DESC_FAST_ACCUM on; FP32 output"},
     {"f32", &tc_f32, &tc_f32, NULL, false, "A, B f32, CUBLAS_COMPUTE_32F (no tensor cores); FP32 output"},
     {"f32-bf16x9", &tc_f32, &tc_f32, NULL, false,
-     "A, B f32, CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (3 bf16 terms per input); FP32 output"},
+     "A, B f32, CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (3 bf16 terms per input), emulation strategy EAGER "
+     "(CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR); FP32 output; algo.emulation_support says whether the chosen "
+     "algorithm can emulate"},
 };
 
 const tc_gemm_path *tc_gemm_paths(size_t *count)
@@ -139,6 +141,28 @@ static json_t *errors(const tc_format *fa, const tc_format *fb, const uint32_t *
     return o;
 }
 
+/* The first sampled outputs, positions and bits: with the seed and the
+ * distribution (the inputs are drawn again) a CPU replays the prediction. */
+static json_t *outputs_json(size_t nout, const int *ii, const int *jj, const uint32_t *got)
+{
+    size_t n = nout < GEMM_RECORDED_OUTPUTS ? nout : GEMM_RECORDED_OUTPUTS;
+    json_t *o = json_object(), *ia = json_array(), *ja = json_array();
+    char *hex = gemm_alloc(n * 8 + 1, 1);
+    for (size_t e = 0; e < n; e++) {
+        json_array_append_new(ia, json_integer(ii[e]));
+        json_array_append_new(ja, json_integer(jj[e]));
+        snprintf(hex + e * 8, 9, "%08X", got[e]);
+    }
+    json_object_set_new(o, "n", json_integer((json_int_t)n));
+    json_object_set_new(o, "meaning", json_string("the first n sampled outputs: D[i[e]][j[e]] has the FP32 bits "
+                                                  "d_hex[8e .. 8e+7]"));
+    json_object_set_new(o, "i", ia);
+    json_object_set_new(o, "j", ja);
+    json_object_set_new(o, "d_hex", json_string(hex));
+    free(hex);
+    return o;
+}
+
 static json_t *algo_json(const tc_gemm_algo *g)
 {
     static const char *const red[] = {"none", "inplace", "compute_type", "?", "output_type"};
@@ -153,6 +177,7 @@ static json_t *algo_json(const tc_gemm_algo *g)
     json_object_set_new(o, "stages_id", json_integer(g->stages_id));
     json_object_set_new(o, "inner_shape_id", json_integer(g->inner_shape_id));
     json_object_set_new(o, "cluster_shape_id", json_integer(g->cluster_shape_id));
+    json_object_set_new(o, "emulation_support", g->emulation < 0 ? json_null() : json_boolean(g->emulation));
     json_object_set_new(o, "workspace_bytes", json_integer((json_int_t)g->workspace));
     json_object_set_new(o, "waves", json_real(g->waves));
     return o;
@@ -162,7 +187,7 @@ static json_t *header(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_ge
 {
     json_t *o = json_object();
     json_object_set_new(o, "record", json_string("tcscope-gemm"));
-    json_object_set_new(o, "version", json_integer(1));
+    json_object_set_new(o, "version", json_integer(2));   /* 2: outputs, input_conversion */
     json_object_set_new(o, "library", json_string(lib->name));
     json_object_set_new(o, "device", json_string(lib->device));
     json_object_set_new(o, "library_version", json_integer(lib->version));
@@ -205,6 +230,14 @@ static void originals(const tc_gemm_case *c, const float **xa, const float **xb)
     *xa = drawn.a, *xb = drawn.b;
 }
 
+void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, uint32_t *ub)
+{
+    const float *xa, *xb;
+    originals(c, &xa, &xb);
+    upload(p->a, xa, (size_t)c->m * c->k, ua);
+    upload(p->b, xb, (size_t)c->k * c->n, ub);
+}
+
 json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c)
 {
     json_t *rec = header(lib, p, c);
@@ -215,8 +248,7 @@ json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc
     uint32_t *ua = gemm_alloc(na, sizeof *ua), *ub = gemm_alloc(nb, sizeof *ub);
     upload(&tc_f32, xa, na, oa);
     upload(&tc_f32, xb, nb, ob);
-    upload(p->a, xa, na, ua);
-    upload(p->b, xb, nb, ub);
+    gemm_uploads(p, c, ua, ub);
     size_t want = c->samples ? c->samples : 1;
     size_t cap = want < (size_t)c->m * c->n ? want : (size_t)c->m * c->n;
     int *ii = gemm_alloc(cap, sizeof *ii), *jj = gemm_alloc(cap, sizeof *jj);
@@ -243,6 +275,7 @@ json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc
         json_object_set_new(rec, "timing", t);
     }
     json_object_set_new(rec, "samples", json_integer((json_int_t)nout));
+    json_object_set_new(rec, "outputs", outputs_json(nout, ii, jj, got));
     json_object_set_new(rec, "error_vs_original",
                         errors(&tc_f32, &tc_f32, oa, ob, c->n, c->k, nout, ii, jj, got));
     json_object_set_new(rec, "error_vs_rounded", errors(p->a, p->b, ua, ub, c->n, c->k, nout, ii, jj, got));

@@ -36,6 +36,26 @@ typedef struct {
 const tc_gemm_path *tc_gemm_paths(size_t *count);
 const tc_gemm_path *tc_gemm_path_by_name(const char *name);
 
+/* ---- input conversion --------------------------------------------------------- */
+
+/* What the library does to the uploaded elements before the tensor core
+ * multiplies them. Only the tf32 path has a choice: it uploads FP32 and the
+ * library (or the tensor core) makes tf32 of it in some way the outputs
+ * must tell (cases/gemm_cvt.c): cut (RZ), rounded (RNA, RNE), or not at
+ * all (the products use all 24 bits). Every other path: as uploaded. */
+typedef enum {
+    GEMM_IN_AS_UPLOADED,
+    GEMM_IN_TF32_RZ,
+    GEMM_IN_TF32_RNA,
+    GEMM_IN_TF32_RNE,
+    GEMM_IN_FULL_F32
+} tc_gemm_incvt;
+
+const char *tc_gemm_incvt_name(tc_gemm_incvt c);
+bool tc_gemm_incvt_parse(const char *s, tc_gemm_incvt *out);
+/* The conversions path p's outputs must choose among (count returned). */
+int tc_gemm_incvt_candidates(const tc_gemm_path *p, tc_gemm_incvt *out);
+
 /* ---- libraries ------------------------------------------------------------ */
 
 /* Runs one GEMM (A m x k, B k x n, element bits row-major in uint32_t) and
@@ -81,10 +101,12 @@ typedef struct {
  * (a, b: k element bits in m's formats; the result: FP32 bits). */
 uint32_t tc_gemm_struct_dot(const tc_gemm_struct *s, const model *m, int k, const uint64_t *a, const uint64_t *b);
 
-/* The simulated library: path p's instruction in the profile, structure s.
+/* The simulated library: path p's instruction in the profile, structure s,
+ * inputs converted by incvt (where the path has that choice, else as uploaded).
  * The profile's parameters are copied; the ctx lives in *lib until
  * tc_gemm_lib_sim_free. -1 with err when the profile lacks the instruction. */
-int tc_gemm_lib_sim(tc_gemm_lib *lib, const char *profile_path, const tc_gemm_struct *s, char *err, size_t errlen);
+int tc_gemm_lib_sim(tc_gemm_lib *lib, const char *profile_path, const tc_gemm_struct *s, tc_gemm_incvt incvt,
+                    char *err, size_t errlen);
 void tc_gemm_lib_sim_free(tc_gemm_lib *lib);
 
 /* The model of path p's instruction from a profile (NULL with err). */
@@ -129,5 +151,13 @@ typedef struct {
 /* One case: its record object (never NULL: "skipped" or "error" inside
  * when it could not run). */
 struct json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c);
+
+/* Replays a tcscope-gemm record on the CPU: draws its inputs again (seed,
+ * distribution), predicts its recorded outputs ("outputs") with the
+ * instruction model of the profile and the record's inferred structure and
+ * input conversion, and counts the bit-exact ones (*n of them recorded).
+ * -1 with err when the record lacks what the replay needs. */
+int tc_gemm_replay(const struct json_t *rec, const char *profile_path, size_t *n, size_t *bit_exact, char *err,
+                   size_t errlen);
 
 #endif

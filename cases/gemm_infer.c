@@ -385,27 +385,26 @@ json_t *gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, co
     char *svg = tc_gemm_struct_svg(&r.s, c->k);
     json_object_set_new(o, "tree_svg", json_string(svg));
     free(svg);
-    model *md = tc_gemm_model(p, c->profile, err, sizeof err);
-    if (!md) {
+    /* The input conversion first (tf32: four candidates, tried on the first
+     * GEMM_CVT_TRIED outputs), then every output predicted with it. */
+    tc_gemm_incvt cv;
+    size_t tried = nout < GEMM_CVT_TRIED ? nout : GEMM_CVT_TRIED;
+    json_t *ic = gemm_infer_incvt(p, c->profile, &r.s, A, B, c->n, c->k, tried, ii, jj, got, &cv, err, sizeof err);
+    uint32_t *pred = gemm_alloc(nout, sizeof *pred);
+    if (!ic || gemm_predict(p, c->profile, &r.s, cv, A, B, c->n, c->k, nout, ii, jj, pred, err, sizeof err)) {
+        json_decref(ic);
         json_object_set_new(o, "prediction_error", json_string(err));
+        free(pred);
         tc_gemm_inferred_free(&r);
         return o;
     }
-    size_t batch = (size_t)1 << 24;   /* elements per operand: model_mma's batches stay large */
-    batch = batch / (size_t)c->k ? batch / (size_t)c->k : 1;
-    uint64_t *a = gemm_alloc(batch * (size_t)c->k, sizeof *a), *b = gemm_alloc(batch * (size_t)c->k, sizeof *b);
-    uint32_t *pred = gemm_alloc(nout, sizeof *pred);
-    for (size_t s0 = 0; s0 < nout; s0 += batch) {
-        size_t nb = nout - s0 < batch ? nout - s0 : batch;
-        for (size_t t = 0; t < nb; t++)
-            gemm_gather(A, B, c->n, c->k, ii[s0 + t], jj[s0 + t], a + t * c->k, b + t * c->k);
-        gemm_struct_dots(&r.s, md, c->k, nb, a, b, pred + s0);
-    }
-    size_t same = 0;
+    json_object_set_new(o, "input_conversion", ic);
+    size_t same = 0, same_rec = 0;
     json_t *miss = json_array();
     for (size_t e = 0; e < nout; e++) {
         if (pred[e] == got[e]) {
             same++;
+            same_rec += e < GEMM_RECORDED_OUTPUTS;
         } else if (json_array_size(miss) < 8) {
             char gs[16], ps[16];
             snprintf(gs, sizeof gs, "0x%08X", got[e]);
@@ -420,10 +419,11 @@ json_t *gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, co
     json_object_set_new(pr, "n", json_integer((json_int_t)nout));
     json_object_set_new(pr, "bit_exact", json_integer((json_int_t)same));
     json_object_set_new(pr, "rate", json_real(nout ? (double)same / nout : 0));
+    json_object_set_new(pr, "input_conversion", json_string(tc_gemm_incvt_name(cv)));
+    json_object_set_new(pr, "recorded_outputs_bit_exact", json_integer((json_int_t)same_rec));
     json_object_set_new(pr, "first_mismatches", miss);
     json_object_set_new(o, "prediction", pr);
-    free(a), free(b), free(pred);
-    model_free(md);
+    free(pred);
     tc_gemm_inferred_free(&r);
     return o;
 }

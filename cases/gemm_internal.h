@@ -4,8 +4,18 @@
 
 #include "cases/gemm.h"
 
+/* Outputs a record carries (the first of the sampled ones, with their
+ * positions and bits) so that CPU tests can replay the prediction; and
+ * outputs the input-conversion candidates are tried on. */
+#define GEMM_RECORDED_OUTPUTS 512
+#define GEMM_CVT_TRIED 1024
+
 /* calloc that never returns NULL: out of memory is a message and exit 2. */
 void *gemm_alloc(size_t count, size_t size);
+
+/* The inputs of case c as path p uploads them: A (m x k) into ua, B
+ * (k x n) into ub, drawn from c's seed and distribution. */
+void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, uint32_t *ub);
 
 /* Row i of A (m x k) and column j of B (k x n) into a[k], b[k]. */
 void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b);
@@ -20,5 +30,22 @@ void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nou
 struct json_t *gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c,
                                       const uint32_t *A, const uint32_t *B, size_t nout, const int *ii,
                                       const int *jj, const uint32_t *got);
+
+/* The instruction model of path p under input conversion c (NULL with err). */
+model *gemm_model_in(const tc_gemm_path *p, const char *profile_path, tc_gemm_incvt c, char *err, size_t errlen);
+
+/* D[ii[e]][jj[e]] (e < nout) as structure s and path p's instruction model
+ * compute it from the uploaded A (m x k) and B (k x n) after conversion c.
+ * -1 with err when there is no model. */
+int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s, tc_gemm_incvt c,
+                 const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
+                 uint32_t *pred, char *err, size_t errlen);
+
+/* Which of p's candidate conversions predict the outputs got (under s):
+ * the "input_conversion" object, *used the one to predict with. NULL with
+ * err when a model is missing. */
+struct json_t *gemm_infer_incvt(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s,
+                                const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii,
+                                const int *jj, const uint32_t *got, tc_gemm_incvt *used, char *err, size_t errlen);
 
 #endif

@@ -118,35 +118,31 @@ model *tc_gemm_model(const tc_gemm_path *p, const char *profile_path, char *err,
 typedef struct {
     char profile[4096];
     tc_gemm_struct s;
+    tc_gemm_incvt incvt;
 } sim_ctx;
 
 static int sim_run(void *ctx, const tc_gemm_path *p, int m, int n, int k, const uint32_t *A, const uint32_t *B,
                    size_t nout, const int *ii, const int *jj, uint32_t *out, int warmup, int reps, double *ms,
                    tc_gemm_algo *algo, char *err, size_t errlen)
 {
+    (void)m, (void)warmup, (void)reps;
     const sim_ctx *c = ctx;
-    model *md = tc_gemm_model(p, c->profile, err, errlen);
-    if (!md)
-        return 1;
     memset(algo, 0, sizeof *algo);
     algo->algo_id = -1;   /* no cuBLASLt algorithm: the structure below is the whole story */
+    algo->emulation = -1;
     algo->splitk = c->s.splitk;
-    size_t batch = (size_t)1 << 20;
-    batch = batch / (size_t)k ? batch / (size_t)k : 1;
-    uint64_t *a = gemm_alloc(batch * (size_t)k, sizeof *a), *b = gemm_alloc(batch * (size_t)k, sizeof *b);
-    for (size_t s0 = 0; s0 < nout; s0 += batch) {
-        size_t nb = nout - s0 < batch ? nout - s0 : batch;
-        for (size_t t = 0; t < nb; t++)
-            gemm_gather(A, B, n, k, ii[s0 + t], jj[s0 + t], a + t * k, b + t * k);
-        gemm_struct_dots(&c->s, md, k, nb, a, b, out + s0);
-    }
-    free(a), free(b);
-    model_free(md);
     *ms = 0;
-    return 0;
+    /* A path without the conversion (not tf32) takes its inputs as uploaded. */
+    tc_gemm_incvt cand[8], cv = GEMM_IN_AS_UPLOADED;
+    int nc = tc_gemm_incvt_candidates(p, cand);
+    for (int x = 0; x < nc; x++)
+        if (cand[x] == c->incvt)
+            cv = c->incvt;
+    return gemm_predict(p, c->profile, &c->s, cv, A, B, n, k, nout, ii, jj, out, err, errlen) ? 1 : 0;
 }
 
-int tc_gemm_lib_sim(tc_gemm_lib *lib, const char *profile_path, const tc_gemm_struct *s, char *err, size_t errlen)
+int tc_gemm_lib_sim(tc_gemm_lib *lib, const char *profile_path, const tc_gemm_struct *s, tc_gemm_incvt incvt,
+                    char *err, size_t errlen)
 {
     sim_ctx *c = gemm_alloc(1, sizeof *c);
     if (snprintf(c->profile, sizeof c->profile, "%s", profile_path) >= (int)sizeof c->profile) {
@@ -155,10 +151,12 @@ int tc_gemm_lib_sim(tc_gemm_lib *lib, const char *profile_path, const tc_gemm_st
         return -1;
     }
     c->s = *s;
+    c->incvt = incvt;
     memset(lib, 0, sizeof *lib);
     snprintf(lib->name, sizeof lib->name, "sim");
-    snprintf(lib->device, sizeof lib->device, "model (%s) + chunk %d, promote %d, splitk %d, %s", profile_path,
-             s->chunk, s->promote, s->splitk, s->combine == GEMM_COMBINE_SEQ ? "seq" : "pairwise");
+    snprintf(lib->device, sizeof lib->device, "model (%s) + chunk %d, promote %d, splitk %d, %s, inputs %s",
+             profile_path, s->chunk, s->promote, s->splitk, s->combine == GEMM_COMBINE_SEQ ? "seq" : "pairwise",
+             tc_gemm_incvt_name(incvt));
     lib->run = sim_run;
     lib->ctx = c;
     return 0;

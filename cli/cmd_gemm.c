@@ -45,7 +45,7 @@ static const cli_option opts[] = {
     [O_INFER] = {"--infer", NULL, "infer the accumulation structure and predict the sampled outputs with it"},
     [O_PROFILE] = {"--profile", "P", "instruction models for --infer (default h100)"},
     [O_BACKEND] = {"--backend", "B", "gpu[:N] (default), or model:PROFILE: the inference self-test on a simulated library"},
-    [O_SIM] = {"--sim", "PROMOTE,SPLITK[,pairwise]", "model backend: the simulated library's structure (default 0,1: one accumulator)"},
+    [O_SIM] = {"--sim", "PROMOTE,SPLITK[,pairwise][,CONV]", "model backend: the simulated library's structure (default 0,1: one accumulator) and tf32 input conversion (tf32-rz, tf32-rna, tf32-rne, full-f32)"},
     [O_JSON] = {"--json", NULL, "one tcscope-gemm record per case on stdout (progress on stderr)"},
 };
 const cli_command cmd_gemm_cli = {
@@ -186,18 +186,33 @@ static void print_case(FILE *f, json_t *r, int done, int total, double secs)
     fflush(f);
 }
 
-/* model:PROFILE: the simulated library, structure from --sim; the chunk is
- * the instruction's K (one wgmma per step). */
-static int open_sim(const gemm_args *a, const char *ppath, tc_gemm_struct *s)
+/* model:PROFILE: the simulated library, structure and input conversion
+ * from --sim; the chunk is the instruction's K (one wgmma per step). */
+static int open_sim(const gemm_args *a, tc_gemm_struct *s, tc_gemm_incvt *cv)
 {
-    char tail[32] = "";
-    int n = sscanf(a->sim, "%d,%d,%31s", &s->promote, &s->splitk, tail);
-    if (n < 2 || s->promote < 0 || s->promote % 16 || s->splitk < 1 || s->splitk > 64 ||
-        (n == 3 && strcmp(tail, "pairwise")))
-        return cli_fail(CMD, "bad --sim '%s' (PROMOTE,SPLITK[,pairwise]: PROMOTE 0 or a multiple of 16, SPLITK 1..64)",
-                        a->sim);
-    s->combine = n == 3 ? GEMM_COMBINE_PAIRWISE : GEMM_COMBINE_SEQ;
-    (void)ppath;
+    char buf[128], *save = NULL;
+    int field = 0;
+    bool ok = strlen(a->sim) < sizeof buf;
+    snprintf(buf, sizeof buf, "%s", a->sim);
+    s->combine = GEMM_COMBINE_SEQ;
+    *cv = GEMM_IN_AS_UPLOADED;
+    for (char *t = strtok_r(buf, ",", &save); t && ok; t = strtok_r(NULL, ",", &save), field++) {
+        char *end;
+        long v = strtol(t, &end, 10);
+        if (field < 2)
+            ok = *end == 0 && end != t && (field == 0 ? v >= 0 && v <= 65536 && v % 16 == 0 : v >= 1 && v <= 64);
+        else if (!strcmp(t, "pairwise"))
+            s->combine = GEMM_COMBINE_PAIRWISE;
+        else
+            ok = tc_gemm_incvt_parse(t, cv);
+        if (field == 0)
+            s->promote = (int)v;
+        else if (field == 1)
+            s->splitk = (int)v;
+    }
+    if (!ok || field < 2)
+        return cli_fail(CMD, "bad --sim '%s' (PROMOTE,SPLITK[,pairwise][,CONVERSION]: PROMOTE 0 or a multiple of 16, "
+                             "SPLITK 1..64, CONVERSION tf32-rz, tf32-rna, tf32-rne or full-f32)", a->sim);
     return TC_EXIT_OK;
 }
 
@@ -213,9 +228,10 @@ int cmd_gemm(int argc, char **argv)
     if ((a.infer || sim) && !tc_profile_path(prof, ppath, sizeof ppath))
         return cli_fail(CMD, "profile '%s' not found", prof);
     tc_gemm_struct ss = {0};
+    tc_gemm_incvt scv = GEMM_IN_AS_UPLOADED;
     tc_gemm_lib lib;
     if (sim) {
-        if ((rc = open_sim(&a, ppath, &ss)) != TC_EXIT_OK)
+        if ((rc = open_sim(&a, &ss, &scv)) != TC_EXIT_OK)
             return rc;
         a.infer = true;
         a.reps = 0;
@@ -247,7 +263,7 @@ int cmd_gemm(int argc, char **argv)
             if (sim) {
                 const tc_instr *ins = paths[i].instr ? tc_instr_by_name(paths[i].instr) : NULL;
                 ss.chunk = ins ? ins->k : 16;
-                if (tc_gemm_lib_sim(&lib, ppath, &ss, err, sizeof err) != 0)
+                if (tc_gemm_lib_sim(&lib, ppath, &ss, scv, err, sizeof err) != 0)
                     return cli_fail(CMD, "%s", err);
             }
             tc_gemm_case c = {.m = big ? a.timing_size : a.m, .n = big ? a.timing_size : a.n,

@@ -22,6 +22,7 @@ extern "C" {
 typedef struct {
     int algo_id, tile_id, splitk, reduction_scheme, swizzle, custom_option, stages_id, inner_shape_id,
         cluster_shape_id;
+    int emulation;   /* CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT: 1, 0, -1 unknown */
     size_t workspace;
     float waves;
 } tc_gemm_algo;

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "cases/gemm.h"
+#include "cases/gemm_internal.h"
 #include "oracle/oracle.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
@@ -28,7 +29,7 @@ static tc_gemm_inferred infer_sim(const char *path, tc_gemm_struct s, int m, int
 {
     tc_gemm_lib lib;
     char err[512];
-    assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, err, sizeof err), 0);
+    assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, GEMM_IN_AS_UPLOADED, err, sizeof err), 0);
     tc_gemm_inferred r;
     int rc = tc_gemm_infer(&lib, tc_gemm_path_by_name(path), m, m, k, &r, err, sizeof err);
     if (rc)
@@ -181,7 +182,7 @@ static void test_case_predicts_the_simulated_library(void **state)
     char err[512];
     tc_gemm_lib lib;
     tc_gemm_struct s = {32, 128, 2, GEMM_COMBINE_SEQ};
-    assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, err, sizeof err), 0);
+    assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, GEMM_IN_AS_UPLOADED, err, sizeof err), 0);
     tc_gemm_case c = {.m = 32, .n = 32, .k = 1024, .dist = SWEEP_NORMAL, .seed = 3, .samples = 300,
                       .infer = true, .profile = PROFILE};
     json_t *r = tc_gemm_run_case(&lib, tc_gemm_path_by_name("e4m3"), &c);
@@ -214,6 +215,74 @@ static void test_case_predicts_the_simulated_library(void **state)
     }
     assert_true(differ > 25);
     model_free(md);
+}
+
+/* The tf32 input conversion of a simulated library is recovered from its
+ * outputs, whichever of the four it was built with: exactly that one
+ * predicts every output tried, the others fewer, and the case predicts
+ * all of its outputs with it. */
+static void test_tf32_input_conversion_recovered(void **state)
+{
+    (void)state;
+    static const tc_gemm_incvt given[] = {GEMM_IN_TF32_RZ, GEMM_IN_TF32_RNA, GEMM_IN_TF32_RNE, GEMM_IN_FULL_F32};
+    for (int g = 0; g < 4; g++) {
+        char err[512];
+        tc_gemm_lib lib;
+        tc_gemm_struct s = {8, 64, 2, GEMM_COMBINE_SEQ};
+        assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, given[g], err, sizeof err), 0);
+        tc_gemm_case c = {.m = 32, .n = 32, .k = 256, .dist = SWEEP_NORMAL, .seed = 4, .samples = 600,
+                          .infer = true, .profile = PROFILE};
+        json_t *r = tc_gemm_run_case(&lib, tc_gemm_path_by_name("tf32"), &c);
+        json_t *st = json_object_get(r, "structure"), *ic = json_object_get(st, "input_conversion");
+        assert_string_equal(json_string_value(json_object_get(ic, "used")), tc_gemm_incvt_name(given[g]));
+        assert_true(json_is_true(json_object_get(ic, "decided")));
+        json_t *cands = json_object_get(ic, "candidates");
+        assert_int_equal(json_array_size(cands), 4);
+        for (size_t x = 0; x < 4; x++) {
+            json_t *e = json_array_get(cands, x);
+            bool is_given = !strcmp(json_string_value(json_object_get(e, "conversion")), tc_gemm_incvt_name(given[g]));
+            json_int_t n = json_integer_value(json_object_get(e, "bit_exact"));
+            if (is_given)
+                assert_int_equal(n, 600);
+            else
+                assert_true(n < 600);
+        }
+        json_t *pr = json_object_get(st, "prediction");
+        assert_int_equal(json_integer_value(json_object_get(pr, "bit_exact")), 600);
+        json_decref(r);
+        tc_gemm_lib_sim_free(&lib);
+    }
+}
+
+/* The rounding candidates are conversions of the FP32 container to tf32,
+ * checked against bit arithmetic written here: RZ clears the 13 low bits;
+ * RNE/RNA add half an ulp (RNE: less one on an even tie) and clear them. */
+static void test_tf32_conversions_are_bit_arithmetic(void **state)
+{
+    (void)state;
+    tc_gemm_struct one = {8, 0, 1, GEMM_COMBINE_SEQ};
+    const tc_gemm_path *p = tc_gemm_path_by_name("tf32");
+    enum { K = 8 };
+    /* A[0][t] = x_t, B[t][0] = 1 for t = 0 only: D = x_0 converted (exact product, one term). */
+    uint32_t A[K] = {0}, B[K] = {0};
+    B[0] = 0x3F800000u;   /* 1.0f */
+    static const uint32_t xs[] = {0x3F801000u, 0x3F803000u, 0x3F800FFFu, 0x3F801001u, 0xBF801000u, 0x40490FDBu};
+    static const tc_gemm_incvt cv[] = {GEMM_IN_TF32_RZ, GEMM_IN_TF32_RNE, GEMM_IN_TF32_RNA, GEMM_IN_FULL_F32};
+    int ii = 0;
+    for (size_t x = 0; x < sizeof xs / sizeof xs[0]; x++) {
+        uint32_t u = xs[x], low = u & 0x1FFFu, even = (u >> 13) & 1u;
+        uint32_t want[4] = {u & ~0x1FFFu,
+                            (low > 0x1000u || (low == 0x1000u && even)) ? (u & ~0x1FFFu) + 0x2000u : u & ~0x1FFFu,
+                            low >= 0x1000u ? (u & ~0x1FFFu) + 0x2000u : u & ~0x1FFFu, u};
+        A[0] = u;
+        for (int c = 0; c < 4; c++) {
+            uint32_t d;
+            char err[256];
+            assert_int_equal(gemm_predict(p, PROFILE, &one, cv[c], A, B, 1, K, 1, &ii, &ii, &d, err, sizeof err), 0);
+            if (d != want[c])
+                fail_msg("%s of 0x%08X: 0x%08X, want 0x%08X", tc_gemm_incvt_name(cv[c]), u, d, want[c]);
+        }
+    }
 }
 
 static void test_svg_draws_each_run(void **state)
@@ -270,6 +339,8 @@ int main(void)
         cmocka_unit_test(test_inference_refuses_a_library_without_the_structure),
         cmocka_unit_test(test_predictor_matches_model_dot_per_run),
         cmocka_unit_test(test_case_predicts_the_simulated_library),
+        cmocka_unit_test(test_tf32_input_conversion_recovered),
+        cmocka_unit_test(test_tf32_conversions_are_bit_arithmetic),
         cmocka_unit_test(test_svg_draws_each_run),
         cmocka_unit_test(test_cli_without_gpu),
     };

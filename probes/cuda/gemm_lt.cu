@@ -1,78 +1,22 @@
 /* tcscope gemm on the GPU: one cuBLASLt matmul per call on inputs the host
  * gives (probes/gemm.h), its outputs, the algorithm the heuristic chose and
- * its event-timed median. cuBLASLt is loaded with dlopen, as in
- * timing_cublas.cu, so tcscope runs without it; every CUDA and cuBLASLt
- * call is checked. */
+ * its event-timed median. cuBLASLt is loaded with dlopen
+ * (probes/cuda/cublaslt_load.h, shared with timing_cublas.cu), so tcscope
+ * runs without it; every CUDA and cuBLASLt call is checked. */
 #include <algorithm>
 #include <new>
 #include <cstdio>
 #include <cstring>
-#include <dlfcn.h>
 #include <vector>
 #include <cuda_runtime.h>
 #include <cublasLt.h>
 
+#include "probes/cuda/cublaslt_load.h"
 #include "probes/gemm.h"
 
 namespace {
 
-struct Lt {
-    void *lib = nullptr;
-    decltype(&cublasLtCreate) create;
-    decltype(&cublasLtDestroy) destroy;
-    decltype(&cublasLtGetVersion) version;
-    decltype(&cublasLtMatmulDescCreate) descCreate;
-    decltype(&cublasLtMatmulDescDestroy) descDestroy;
-    decltype(&cublasLtMatmulDescSetAttribute) descSet;
-    decltype(&cublasLtMatrixLayoutCreate) layoutCreate;
-    decltype(&cublasLtMatrixLayoutDestroy) layoutDestroy;
-    decltype(&cublasLtMatmulPreferenceCreate) prefCreate;
-    decltype(&cublasLtMatmulPreferenceDestroy) prefDestroy;
-    decltype(&cublasLtMatmulPreferenceSetAttribute) prefSet;
-    decltype(&cublasLtMatmulAlgoGetHeuristic) heuristic;
-    decltype(&cublasLtMatmulAlgoConfigGetAttribute) algoGet;
-    decltype(&cublasLtMatmul) matmul;
-};
-
-bool load(Lt &l, char *err, size_t len)
-{
-    if (l.lib)
-        return true;
-    static const char *const names[] = {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"};
-    void *h = nullptr;
-    for (const char *n : names)
-        if ((h = dlopen(n, RTLD_NOW | RTLD_LOCAL)))
-            break;
-    if (!h) {
-        snprintf(err, len, "cuBLASLt not found (dlopen libcublasLt.so.13: %s)", dlerror());
-        return false;
-    }
-#define SYM(field, name)                                                        \
-    if (!(l.field = (decltype(l.field))dlsym(h, name))) {                       \
-        snprintf(err, len, "cuBLASLt lacks %s", name);                          \
-        dlclose(h);                                                             \
-        return false;                                                           \
-    }
-    SYM(create, "cublasLtCreate")
-    SYM(destroy, "cublasLtDestroy")
-    SYM(version, "cublasLtGetVersion")
-    SYM(descCreate, "cublasLtMatmulDescCreate")
-    SYM(descDestroy, "cublasLtMatmulDescDestroy")
-    SYM(descSet, "cublasLtMatmulDescSetAttribute")
-    SYM(layoutCreate, "cublasLtMatrixLayoutCreate")
-    SYM(layoutDestroy, "cublasLtMatrixLayoutDestroy")
-    SYM(prefCreate, "cublasLtMatmulPreferenceCreate")
-    SYM(prefDestroy, "cublasLtMatmulPreferenceDestroy")
-    SYM(prefSet, "cublasLtMatmulPreferenceSetAttribute")
-    SYM(heuristic, "cublasLtMatmulAlgoGetHeuristic")
-    SYM(algoGet, "cublasLtMatmulAlgoConfigGetAttribute")
-    SYM(matmul, "cublasLtMatmul")
-#undef SYM
-    l.lib = h;
-    return true;
-}
-
-Lt lt;
+TcLt lt;
 
 /* A path's CUDA types: A, B, compute; C and D are always FP32. */
 struct PathTypes {
@@ -115,9 +59,11 @@ struct Res {
     cublasLtMatmulDesc_t op = nullptr;
     cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
     cublasLtMatmulPreference_t pref = nullptr;
+    cublasLtEmulationDesc_t emu = nullptr;
     cudaEvent_t e0 = nullptr, e1 = nullptr;
     ~Res()
     {
+        if (emu) lt.emuDestroy(emu);
         if (e0) cudaEventDestroy(e0);
         if (e1) cudaEventDestroy(e1);
         if (pref) lt.prefDestroy(pref);
@@ -164,7 +110,7 @@ extern "C" int tcg_gemm_device(int device, char *name, size_t namelen, long *ver
     cudaDeviceProp p;
     CU(cudaGetDeviceProperties(&p, device));
     snprintf(name, namelen, "%s", p.name);
-    if (!load(lt, err, errlen))
+    if (!tc_lt_load(lt, err, errlen))
         return -1;
     *version = (long)lt.version();
     return 0;
@@ -181,7 +127,7 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
         snprintf(err, errlen, "gemm: no cuBLASLt path '%s'", path);
         return -1;
     }
-    if (!load(lt, err, errlen))
+    if (!tc_lt_load(lt, err, errlen))
         return -1;
     CU(cudaSetDevice(device));
     Res r;
@@ -220,6 +166,21 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
     LT(lt.descSet(r.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
     if (t->a == CUDA_R_8F_E4M3 || t->a == CUDA_R_8F_E5M2)
         LT(lt.descSet(r.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+    /* An emulated compute type alone lets cuBLASLt run plain FP32 where it
+     * judges emulation no faster (the default strategy is "performant": in
+     * the first H100 run bf16x9's error statistics, algorithm id and
+     * TFLOP/s equalled f32's in every case; outputs were not recorded).
+     * The EAGER strategy asks for emulation wherever it is possible. */
+    if (t->compute == CUBLAS_COMPUTE_32F_EMULATED_16BFX9) {
+        if (!lt.emuCreate || !lt.emuSet || !lt.emuDestroy) {
+            snprintf(err, errlen, "this cuBLASLt has no emulation descriptor: %s cannot be asked for eagerly", path);
+            return 1;
+        }
+        int32_t eager = CUBLAS_EMULATION_STRATEGY_EAGER;
+        LT(lt.emuCreate(&r.emu));
+        LT(lt.emuSet(r.emu, CUBLASLT_EMULATION_DESC_STRATEGY, &eager, sizeof eager));
+        LT(lt.descSet(r.op, CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR, &r.emu, sizeof r.emu));
+    }
     LT(lt.layoutCreate(&r.la, t->a, k, m, k));
     LT(lt.layoutCreate(&r.lb, t->b, k, n, k));
     LT(lt.layoutCreate(&r.ld, CUDA_R_32F, m, n, m));
@@ -253,6 +214,10 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
         GETI(CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID, inner_shape_id, u16)
         GETI(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, cluster_shape_id, u16)
 #undef GETI
+        /* Whether the chosen algorithm can emulate at all: the record's
+         * evidence, with the outputs, that emulation ran or did not. */
+        algo->emulation = lt.capGet(&heur.algo, CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT, &i32, sizeof i32,
+                                    &w) == CUBLAS_STATUS_SUCCESS ? (i32 != 0) : -1;
         algo->workspace = heur.workspaceSize;
         algo->waves = heur.wavesCount;
     }

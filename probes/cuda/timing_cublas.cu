@@ -1,9 +1,8 @@
-/* The library reference: cuBLASLt GEMM TFLOP/s on random data, loaded with
- * dlopen at run time so that tcscope starts (and runs everything else) on
- * machines without cuBLAS. Only the header's types are used at build time. */
+/* The library reference: cuBLASLt GEMM TFLOP/s on random data, cuBLASLt
+ * loaded at run time (probes/cuda/cublaslt_load.h, shared with gemm_lt.cu)
+ * so that tcscope starts (and runs everything else) on machines without it. */
 #include <cstdio>
 #include <cstring>
-#include <dlfcn.h>
 #include <algorithm>
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -11,56 +10,10 @@
 #include <cuda_fp8.h>
 #include <cublasLt.h>
 
+#include "probes/cuda/cublaslt_load.h"
 #include "probes/timing.h"
 
 namespace {
-
-struct Lt {
-    void *lib = nullptr;
-    decltype(&cublasLtCreate) create;
-    decltype(&cublasLtDestroy) destroy;
-    decltype(&cublasLtMatmulDescCreate) descCreate;
-    decltype(&cublasLtMatmulDescDestroy) descDestroy;
-    decltype(&cublasLtMatmulDescSetAttribute) descSet;
-    decltype(&cublasLtMatrixLayoutCreate) layoutCreate;
-    decltype(&cublasLtMatrixLayoutDestroy) layoutDestroy;
-    decltype(&cublasLtMatmulPreferenceCreate) prefCreate;
-    decltype(&cublasLtMatmulPreferenceDestroy) prefDestroy;
-    decltype(&cublasLtMatmulPreferenceSetAttribute) prefSet;
-    decltype(&cublasLtMatmulAlgoGetHeuristic) heuristic;
-    decltype(&cublasLtMatmul) matmul;
-};
-
-bool load(Lt &l, char *err, size_t len)
-{
-    static const char *const names[] = {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"};
-    for (const char *n : names)
-        if ((l.lib = dlopen(n, RTLD_NOW | RTLD_LOCAL)))
-            break;
-    if (!l.lib) {
-        snprintf(err, len, "cuBLASLt not found (dlopen libcublasLt.so.13: %s)", dlerror());
-        return false;
-    }
-#define SYM(field, name)                                                        \
-    if (!(l.field = (decltype(l.field))dlsym(l.lib, name))) {                   \
-        snprintf(err, len, "cuBLASLt lacks %s", name);                          \
-        return false;                                                           \
-    }
-    SYM(create, "cublasLtCreate")
-    SYM(destroy, "cublasLtDestroy")
-    SYM(descCreate, "cublasLtMatmulDescCreate")
-    SYM(descDestroy, "cublasLtMatmulDescDestroy")
-    SYM(descSet, "cublasLtMatmulDescSetAttribute")
-    SYM(layoutCreate, "cublasLtMatrixLayoutCreate")
-    SYM(layoutDestroy, "cublasLtMatrixLayoutDestroy")
-    SYM(prefCreate, "cublasLtMatmulPreferenceCreate")
-    SYM(prefDestroy, "cublasLtMatmulPreferenceDestroy")
-    SYM(prefSet, "cublasLtMatmulPreferenceSetAttribute")
-    SYM(heuristic, "cublasLtMatmulAlgoGetHeuristic")
-    SYM(matmul, "cublasLtMatmul")
-#undef SYM
-    return true;
-}
 
 __device__ __forceinline__ float uniform(size_t i, uint32_t seed)
 {
@@ -113,11 +66,9 @@ bool fill_random(void *p, cudaDataType_t t, size_t n, uint32_t seed)
 extern "C" int tct_cublas_gemm(const char *type, int size, int reps, double *ms_mean, double *ms_min,
                                char *err, size_t errlen)
 {
-    static Lt lt;
-    static bool loaded = false;
-    if (!loaded && !load(lt, err, errlen))
+    static TcLt lt;
+    if (!tc_lt_load(lt, err, errlen))
         return -1;
-    loaded = true;
     TypeInfo ti;
     if (!type_info(type, ti)) {
         snprintf(err, errlen, "no cuBLAS reference for type '%s'", type);

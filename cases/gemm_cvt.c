@@ -1,0 +1,151 @@
+/* The input conversion of a library GEMM (cases/gemm.h tc_gemm_incvt):
+ * the candidates, the model each implies, the prediction of sampled
+ * outputs under a structure and a conversion, and the inference: every
+ * candidate predicts the same outputs and the ones that predict all of
+ * them fit (one fit: decided; several: the outputs cannot tell them apart). */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases/gemm_internal.h"
+#include "oracle/profile.h"
+
+static const char *const names[] = {"as-uploaded", "tf32-rz", "tf32-rna", "tf32-rne", "full-f32"};
+
+const char *tc_gemm_incvt_name(tc_gemm_incvt c)
+{
+    return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
+}
+
+bool tc_gemm_incvt_parse(const char *s, tc_gemm_incvt *out)
+{
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (tc_gemm_incvt)i;
+            return true;
+        }
+    return false;
+}
+
+int tc_gemm_incvt_candidates(const tc_gemm_path *p, tc_gemm_incvt *out)
+{
+    if (!p->instr || strstr(p->instr, ".tf32.") == NULL) {
+        out[0] = GEMM_IN_AS_UPLOADED;
+        return 1;
+    }
+    out[0] = GEMM_IN_TF32_RZ, out[1] = GEMM_IN_TF32_RNA, out[2] = GEMM_IN_TF32_RNE, out[3] = GEMM_IN_FULL_F32;
+    return 4;
+}
+
+/* The instruction model for conversion c: the profile's own, or (full-f32)
+ * the same instruction reading FP32 operands with no conversion at all. */
+model *gemm_model_in(const tc_gemm_path *p, const char *profile_path, tc_gemm_incvt c, char *err, size_t errlen)
+{
+    if (c != GEMM_IN_FULL_F32)
+        return tc_gemm_model(p, profile_path, err, errlen);
+    const tc_instr *ins = p->instr ? tc_instr_by_name(p->instr) : NULL;
+    model_profile prof;
+    if (!ins) {
+        snprintf(err, errlen, "path %s has no instruction model", p->name);
+        return NULL;
+    }
+    if (profile_load(profile_path, &prof, err, errlen) != 0)
+        return NULL;
+    const model_params *mp = profile_lookup(&prof, p->instr);
+    model *m = NULL;
+    if (!mp) {
+        snprintf(err, errlen, "%s has no entry for %s", profile_path, p->instr);
+    } else {
+        model_params q = *mp;
+        q.cvt_a.convert = q.cvt_b.convert = false;
+        m = model_new(&q, (oracle_formats){&tc_f32, &tc_f32, ins->c, ins->d}, err, errlen);
+    }
+    profile_free(&prof);
+    return m;
+}
+
+/* The elements as the tensor core sees them under c (FP32 containers in,
+ * tf32 containers out for the rounding candidates). */
+static void convert(tc_gemm_incvt c, uint64_t *x, size_t n)
+{
+    tc_round mode = c == GEMM_IN_TF32_RZ ? TC_RZ : c == GEMM_IN_TF32_RNA ? TC_RNA : TC_RNE;
+    if (c != GEMM_IN_TF32_RZ && c != GEMM_IN_TF32_RNA && c != GEMM_IN_TF32_RNE)
+        return;
+    tc_rounding r = {.mode = mode, .ovf = TC_OVF_INF};
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u = (uint32_t)x[i];
+        float f;
+        memcpy(&f, &u, sizeof f);
+        x[i] = tc_encode_f32(&tc_tf32, f, r);
+    }
+}
+
+int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s, tc_gemm_incvt c,
+                 const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
+                 uint32_t *pred, char *err, size_t errlen)
+{
+    model *md = gemm_model_in(p, profile_path, c, err, errlen);
+    if (!md)
+        return -1;
+    size_t batch = (size_t)1 << 24;   /* elements per operand: model_mma's batches stay large */
+    batch = batch / (size_t)k ? batch / (size_t)k : 1;
+    uint64_t *a = gemm_alloc(batch * (size_t)k, sizeof *a), *b = gemm_alloc(batch * (size_t)k, sizeof *b);
+    for (size_t s0 = 0; s0 < nout; s0 += batch) {
+        size_t nb = nout - s0 < batch ? nout - s0 : batch;
+        for (size_t t = 0; t < nb; t++)
+            gemm_gather(A, B, n, k, ii[s0 + t], jj[s0 + t], a + t * k, b + t * k);
+        convert(c, a, nb * (size_t)k);
+        convert(c, b, nb * (size_t)k);
+        gemm_struct_dots(s, md, k, nb, a, b, pred + s0);
+    }
+    free(a), free(b);
+    model_free(md);
+    return 0;
+}
+
+json_t *gemm_infer_incvt(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s,
+                         const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii,
+                         const int *jj, const uint32_t *got, tc_gemm_incvt *used, char *err, size_t errlen)
+{
+    tc_gemm_incvt cand[8];
+    int nc = tc_gemm_incvt_candidates(p, cand), best = -1;
+    if (nc == 1) {   /* no choice: nothing to infer */
+        *used = cand[0];
+        return json_pack("{s:[s],s:b,s:s,s:s}", "candidates", tc_gemm_incvt_name(cand[0]), "decided", 1, "used",
+                         tc_gemm_incvt_name(cand[0]), "meaning", "the path has one way to take its inputs");
+    }
+    size_t best_n = 0, nfit = 0;
+    uint32_t *pred = gemm_alloc(nout, sizeof *pred);
+    json_t *o = json_object(), *list = json_array(), *fit = json_array();
+    for (int x = 0; x < nc; x++) {
+        if (gemm_predict(p, profile_path, s, cand[x], A, B, n, k, nout, ii, jj, pred, err, errlen) != 0) {
+            free(pred);
+            json_decref(o), json_decref(list), json_decref(fit);
+            return NULL;
+        }
+        size_t same = 0;
+        for (size_t e = 0; e < nout; e++)
+            same += pred[e] == got[e];
+        json_array_append_new(list, json_pack("{s:s,s:I}", "conversion", tc_gemm_incvt_name(cand[x]), "bit_exact",
+                                              (json_int_t)same));
+        if (same == nout)
+            json_array_append_new(fit, json_string(tc_gemm_incvt_name(cand[x]))), nfit++;
+        if (best < 0 || same > best_n)
+            best = x, best_n = same;
+    }
+    free(pred);
+    *used = cand[best];
+    json_object_set_new(o, "outputs_tried", json_integer((json_int_t)nout));
+    json_object_set_new(o, "candidates", list);
+    json_object_set_new(o, "fit", fit);
+    json_object_set_new(o, "decided", json_boolean(nfit == 1));
+    json_object_set_new(o, "used", json_string(tc_gemm_incvt_name(*used)));
+    json_object_set_new(o, "meaning",
+                        json_string(nfit == 1   ? "exactly one conversion predicts every output tried: used"
+                                    : nfit > 1 ? "several conversions predict every output tried (these inputs "
+                                                 "cannot tell them apart): the first used"
+                                               : "no conversion predicts every output tried: the one predicting "
+                                                 "the most used"));
+    return o;
+}

@@ -1,0 +1,97 @@
+/* A tcscope-gemm record replayed on the CPU (cases/gemm.h tc_gemm_replay):
+ * every GPU fact of the record is data; the inputs come again from the
+ * seed, the outputs from the record, the prediction from the model. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases/gemm_internal.h"
+
+static int bad(char *err, size_t errlen, const char *what)
+{
+    snprintf(err, errlen, "record: %s", what);
+    return -1;
+}
+
+/* The recorded positions and bits; -1 when malformed. */
+static int read_outputs(const json_t *o, int m, int n, size_t *nout, int **ii, int **jj, uint32_t **d, char *err,
+                        size_t errlen)
+{
+    const json_t *ia = json_object_get(o, "i"), *ja = json_object_get(o, "j");
+    const char *hex = json_string_value(json_object_get(o, "d_hex"));
+    size_t cnt = json_array_size(ia);
+    if (!json_is_array(ia) || !json_is_array(ja) || !hex || json_array_size(ja) != cnt || strlen(hex) != 8 * cnt ||
+        cnt == 0)
+        return bad(err, errlen, "\"outputs\" needs i, j (arrays of one length) and d_hex (8 hex digits each)");
+    *ii = gemm_alloc(cnt, sizeof **ii), *jj = gemm_alloc(cnt, sizeof **jj), *d = gemm_alloc(cnt, sizeof **d);
+    for (size_t e = 0; e < cnt; e++) {
+        json_int_t i = json_integer_value(json_array_get(ia, e)), j = json_integer_value(json_array_get(ja, e));
+        char w[9], *end;
+        memcpy(w, hex + 8 * e, 8);
+        w[8] = 0;
+        (*d)[e] = (uint32_t)strtoul(w, &end, 16);
+        if (i < 0 || i >= m || j < 0 || j >= n || *end)
+            return bad(err, errlen, "an output position outside D or a bad hex digit");
+        (*ii)[e] = (int)i, (*jj)[e] = (int)j;
+    }
+    *nout = cnt;
+    return 0;
+}
+
+static int read_struct(const json_t *st, tc_gemm_struct *s, tc_gemm_incvt *cv, char *err, size_t errlen)
+{
+    const json_t *in = json_object_get(st, "inferred");
+    const char *comb = json_string_value(json_object_get(in, "combine"));
+    const char *cvs = json_string_value(json_object_get(json_object_get(st, "input_conversion"), "used"));
+    if (!json_is_object(in) || !comb || !json_is_integer(json_object_get(in, "chunk")) ||
+        !json_is_integer(json_object_get(in, "splitk")))
+        return bad(err, errlen, "no \"structure\".\"inferred\" {chunk, promote, splitk, combine}");
+    s->chunk = (int)json_integer_value(json_object_get(in, "chunk"));
+    s->promote = (int)json_integer_value(json_object_get(in, "promote"));   /* null: 0, one accumulator */
+    s->splitk = (int)json_integer_value(json_object_get(in, "splitk"));
+    s->combine = !strcmp(comb, "pairwise") ? GEMM_COMBINE_PAIRWISE : GEMM_COMBINE_SEQ;
+    if (s->chunk < 1 || s->promote < 0 || s->splitk < 1 || s->splitk > 64)
+        return bad(err, errlen, "an inferred structure out of range");
+    *cv = GEMM_IN_AS_UPLOADED;
+    if (cvs && !tc_gemm_incvt_parse(cvs, cv))
+        return bad(err, errlen, "an unknown input_conversion.used");
+    return 0;
+}
+
+int tc_gemm_replay(const json_t *rec, const char *profile_path, size_t *n, size_t *bit_exact, char *err,
+                   size_t errlen)
+{
+    const char *pname = json_string_value(json_object_get(rec, "path"));
+    const tc_gemm_path *p = pname ? tc_gemm_path_by_name(pname) : NULL;
+    const char *dist = json_string_value(json_object_get(rec, "dist"));
+    tc_gemm_case c = {.profile = profile_path};
+    c.m = (int)json_integer_value(json_object_get(rec, "m"));
+    c.n = (int)json_integer_value(json_object_get(rec, "n"));
+    c.k = (int)json_integer_value(json_object_get(rec, "k"));
+    c.seed = (uint64_t)json_integer_value(json_object_get(rec, "seed"));
+    if (!p || !dist || !sweep_dist_parse(dist, &c.dist) || c.m < 1 || c.n < 1 || c.k < 1 ||
+        (size_t)c.m * c.k > ((size_t)1 << 28) || (size_t)c.n * c.k > ((size_t)1 << 28))
+        return bad(err, errlen, "needs a known path, m, n, k (A, B at most 2^28 elements), dist and seed");
+    tc_gemm_struct s;
+    tc_gemm_incvt cv;
+    if (read_struct(json_object_get(rec, "structure"), &s, &cv, err, errlen))
+        return -1;
+    int *ii = NULL, *jj = NULL, rc = -1;
+    uint32_t *got = NULL, *ua = NULL, *ub = NULL, *pred = NULL;
+    size_t nout = 0;
+    if (read_outputs(json_object_get(rec, "outputs"), c.m, c.n, &nout, &ii, &jj, &got, err, errlen))
+        goto out;
+    ua = gemm_alloc((size_t)c.m * c.k, sizeof *ua), ub = gemm_alloc((size_t)c.k * c.n, sizeof *ub);
+    gemm_uploads(p, &c, ua, ub);
+    pred = gemm_alloc(nout, sizeof *pred);
+    if (gemm_predict(p, profile_path, &s, cv, ua, ub, c.n, c.k, nout, ii, jj, pred, err, errlen))
+        goto out;
+    *n = nout, *bit_exact = 0;
+    for (size_t e = 0; e < nout; e++)
+        *bit_exact += pred[e] == got[e];
+    rc = 0;
+out:
+    free(ii), free(jj), free(got), free(ua), free(ub), free(pred);
+    return rc;
+}

@@ -1,0 +1,156 @@
+/* tcscope gemm records replayed on the CPU: the inputs drawn again from
+ * each record's seed and distribution, its recorded GPU outputs (positions
+ * and bits) predicted by the instruction model with the record's inferred
+ * structure and input conversion, at least as many bit for bit as the
+ * record says it predicted. Run on the committed H100 record
+ * (reports/baselines/h100-gemm.jsonl.gz; skipped, loudly, only while that
+ * file is absent) and on records the simulated library writes here, where
+ * a changed output bit or a wrong conversion must show. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "cases/gemm.h"
+#include "tests/testutil.h"
+
+#define RECORD "reports/baselines/h100-gemm.jsonl.gz"
+
+/* The repository's copy of the profile a record names (it names the file
+ * on the machine that ran it). */
+static void profile_of(const json_t *rec, char *out, size_t len)
+{
+    const char *p = json_string_value(json_object_get(json_object_get(json_object_get(rec, "structure"),
+                                                                      "prediction"), "profile"));
+    const char *base = p ? strrchr(p, '/') : NULL;
+    snprintf(out, len, "oracle/profiles/%s", base ? base + 1 : p ? p : "h100.profile");
+}
+
+/* Replays every record of f that has a prediction; returns how many.
+ * Each must carry outputs and predict at least its stated count of them. */
+static int replay_all(FILE *f, const char *what)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    int replayed = 0;
+    while (getline(&line, &cap, f) > 0) {
+        json_error_t je;
+        json_t *r = json_loads(line, 0, &je);
+        if (!r)
+            fail_msg("%s: %s", what, je.text);
+        json_t *pr = json_object_get(json_object_get(r, "structure"), "prediction");
+        if (!pr) {   /* skipped, an error, or a path no model predicts (f32) */
+            json_decref(r);
+            continue;
+        }
+        char prof[4096], err[512];
+        profile_of(r, prof, sizeof prof);
+        size_t n = 0, exact = 0;
+        if (tc_gemm_replay(r, prof, &n, &exact, err, sizeof err))
+            fail_msg("%s: %s %lldx%lldx%lld: %s", what, json_string_value(json_object_get(r, "path")),
+                     json_integer_value(json_object_get(r, "m")), json_integer_value(json_object_get(r, "n")),
+                     json_integer_value(json_object_get(r, "k")), err);
+        json_int_t stated = json_integer_value(json_object_get(pr, "recorded_outputs_bit_exact"));
+        bool all = json_integer_value(json_object_get(pr, "bit_exact")) == json_integer_value(json_object_get(pr, "n"));
+        if ((json_int_t)exact < stated || (all && exact != n))
+            fail_msg("%s: %s k=%lld: replay predicts %zu/%zu recorded outputs, the record says %lld%s", what,
+                     json_string_value(json_object_get(r, "path")), json_integer_value(json_object_get(r, "k")),
+                     exact, n, (long long)stated, all ? " (all of its samples)" : "");
+        printf("  %s %-10s %5lldx%5lldx%5lld  %zu/%zu replayed bit-exact (record: %lld)\n", what,
+               json_string_value(json_object_get(r, "path")), json_integer_value(json_object_get(r, "m")),
+               json_integer_value(json_object_get(r, "n")), json_integer_value(json_object_get(r, "k")), exact, n,
+               (long long)stated);
+        replayed++;
+        json_decref(r);
+    }
+    free(line);
+    return replayed;
+}
+
+static void test_committed_h100_record(void **state)
+{
+    (void)state;
+    if (access(RECORD, R_OK) != 0) {
+        fprintf(stderr, "\n*** test_gemm_replay: %s is ABSENT: the H100 GEMM record is NOT replayed "
+                        "(commit it from tools/device-gemm.sh) ***\n\n", RECORD);
+        skip();
+    }
+    FILE *f = popen("gzip -dc " RECORD, "r");
+    assert_non_null(f);
+    int n = replay_all(f, "h100");
+    assert_int_equal(pclose(f), 0);
+    assert_true(n > 0);
+}
+
+/* Records written here by the simulated library (tf32 inputs rounded RNE,
+ * runs of 128, split-K 2): all replay; then one changed output bit costs
+ * exactly one, and a wrong tf32 conversion costs some. */
+static void test_simulated_records(void **state)
+{
+    (void)state;
+    tc_run_result u = tc_run_cli("gemm --backend model:h100 --path f16,tf32,e4m3 --m 32 --n 32 --k 64,512 "
+                                 "--samples 600 --sim 128,2,tf32-rne --json");
+    assert_int_equal(u.status, 0);
+    FILE *f = fmemopen(u.out, strlen(u.out), "r");
+    assert_int_equal(replay_all(f, "sim"), 6);
+    fclose(f);
+
+    char *save = NULL, err[512];
+    int tampered = 0;
+    for (char *line = strtok_r(u.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        json_t *r = json_loads(line, 0, NULL);
+        assert_non_null(r);
+        json_t *out = json_object_get(r, "outputs");
+        assert_int_equal(json_integer_value(json_object_get(out, "n")), 512);
+        char *hex = strdup(json_string_value(json_object_get(out, "d_hex")));
+        hex[8 * 7 + 7] = hex[8 * 7 + 7] == '0' ? '1' : '0';   /* output 7's last bit */
+        json_object_set_new(out, "d_hex", json_string(hex));
+        size_t n, exact;
+        assert_int_equal(tc_gemm_replay(r, "oracle/profiles/h100.profile", &n, &exact, err, sizeof err), 0);
+        assert_int_equal(exact, n - 1);
+        json_object_set_new(out, "d_hex", json_string(hex));
+        if (!strcmp(json_string_value(json_object_get(r, "path")), "tf32")) {
+            hex[8 * 7 + 7] = hex[8 * 7 + 7] == '0' ? '1' : '0';   /* restored */
+            json_object_set_new(out, "d_hex", json_string(hex));
+            json_object_set_new(json_object_get(json_object_get(r, "structure"), "input_conversion"), "used",
+                                json_string("tf32-rz"));
+            assert_int_equal(tc_gemm_replay(r, "oracle/profiles/h100.profile", &n, &exact, err, sizeof err), 0);
+            assert_true(exact < n / 2);
+            tampered++;
+        }
+        free(hex);
+        json_decref(r);
+    }
+    assert_int_equal(tampered, 2);
+    tc_run_result_free(&u);
+}
+
+/* A record without what the replay needs is an error with a message. */
+static void test_incomplete_record(void **state)
+{
+    (void)state;
+    json_t *r = json_pack("{s:s,s:i,s:i,s:i,s:s,s:i}", "path", "f16", "m", 32, "n", 32, "k", 64, "dist", "normal",
+                          "seed", 1);
+    char err[512];
+    size_t n, exact;
+    assert_int_equal(tc_gemm_replay(r, "oracle/profiles/h100.profile", &n, &exact, err, sizeof err), -1);
+    assert_non_null(strstr(err, "structure"));
+    json_decref(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_committed_h100_record),
+        cmocka_unit_test(test_simulated_records),
+        cmocka_unit_test(test_incomplete_record),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
