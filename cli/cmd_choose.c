@@ -30,6 +30,7 @@
 #define MAX_K 1000000000  /* a dot length: compared, never allocated (record mode) */
 #define APP_MAX_K (1 << 20)      /* application mode: sampled rows of this length are allocated */
 #define APP_MAX_MN (1 << 20)
+#define MAX_SWEEP_K 16           /* --sweep-k values */
 #define APP_ROWS 100             /* sampled outputs: 100 x 100 = 10^4 dot products by default */
 
 static bool parse_pos_double(const char *s, double *out)
@@ -51,6 +52,27 @@ static bool parse_range(const char *s, double *lo, double *hi)
     char a[64];
     snprintf(a, sizeof a, "%.*s", (int)(colon - s), s);
     return parse_pos_double(a, lo) && parse_pos_double(colon + 1, hi) && *lo < *hi;
+}
+
+/* "K1,K2,..": dot lengths 1..APP_MAX_K, at most MAX_SWEEP_K. false after a message. */
+static bool parse_sweep_k(const char *v, int *ks, int *n)
+{
+    *n = 0;
+    for (const char *p = v;;) {
+        char item[32];
+        size_t len = strcspn(p, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), p);
+        if (*n == MAX_SWEEP_K) {
+            cli_fail("choose", "--sweep-k: at most %d values", MAX_SWEEP_K);
+            return false;
+        }
+        if (!cli_count_int("choose", "--sweep-k", item, 1, APP_MAX_K, &ks[(*n)++]))
+            return false;
+        p += len;
+        if (!*p)
+            return true;
+        p++;
+    }
 }
 
 /* Loads each file and appends its objects of `kind` to `into`. */
@@ -130,7 +152,8 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
 }
 
 typedef enum { O_M, O_N, O_K, O_SAMPLES, O_SCALING, O_METRIC, O_MAX_REL_ERR, O_OUTPUTS, O_SEED, O_BACKEND,
-               O_CHAIN, O_RANGE, O_NEED_INF_NAN, O_STAT, O_DIST, O_SWEEP, O_BENCH, O_JSON } choose_opt;
+               O_CHAIN, O_RANGE, O_NEED_INF_NAN, O_STAT, O_DIST, O_SWEEP, O_BENCH, O_JSON, O_REPORT, O_SWEEP_K,
+               O_FORCE } choose_opt;
 static const cli_option opts[] = {
     [O_M] = {"--m", "M", "rows of A (application mode, required there)", 1, APP_MAX_MN},
     [O_N] = {"--n", "N", "columns of B (application mode, required there)", 1, APP_MAX_MN},
@@ -153,6 +176,9 @@ static const cli_option opts[] = {
     [O_SWEEP] = {"--sweep", "FILE", "a sweep record (repeatable, 16 at most; default the H100 baselines)"},
     [O_BENCH] = {"--bench", "FILE", "a bench record (repeatable, 16 at most; default the H100 baseline)"},
     [O_JSON] = {"--json", NULL, "a tcscope-record/1: choice objects (application mode) or recorded_choice objects (recorded sweeps)"},
+    [O_REPORT] = {"--report", "DIR", "application mode: also write DIR/choose.html (ranking, error vs K, error vs throughput)"},
+    [O_SWEEP_K] = {"--sweep-k", "K1,K2,..", "with --report: the dot lengths of the error-vs-K plot (default 16, 64, ... below --k)"},
+    [O_FORCE] = {"--force", NULL, "with --report: replace an existing DIR/choose.html"},
 };
 const cli_command cmd_choose_cli = {
     "choose", "precision advice for a GEMM of your shape and data (model or GPU), or from recorded sweeps", NULL,
@@ -166,7 +192,9 @@ const cli_command cmd_choose_cli = {
 
 typedef struct {
     int m, n, k, rows;
-    const char *samples, *dist, *metric, *backend;
+    const char *samples, *dist, *metric, *backend, *report;
+    int sweep_k[MAX_SWEEP_K], nsweep_k;
+    bool force;
     app_scaling scaling;
     double bound;
     uint64_t seed;
@@ -201,6 +229,68 @@ static int print_record(const json_t *choices, tc_backend *b, uint64_t seed)
     return TC_EXIT_OK;
 }
 
+/* The K list of the report's error-vs-K plot: the user's, else 16, 64, ...
+ * below K; K itself always; increasing, without repeats. */
+static int report_ks(const app_settings *s, int *ks)
+{
+    int n = 0, cand[MAX_SWEEP_K + 12];
+    if (s->nsweep_k)
+        for (int i = 0; i < s->nsweep_k; i++)
+            cand[n++] = s->sweep_k[i];
+    else
+        for (int k = 16; k < s->k && n < 10; k *= 4)
+            cand[n++] = k;
+    cand[n++] = s->k;
+    int out = 0;
+    for (int i = 0; i < n; i++) {   /* insertion into the sorted, distinct list */
+        int j = out;
+        bool dup = false;
+        for (int q = 0; q < out; q++)
+            dup |= ks[q] == cand[i];
+        if (dup)
+            continue;
+        while (j > 0 && ks[j - 1] > cand[i]) {
+            ks[j] = ks[j - 1];
+            j--;
+        }
+        ks[j] = cand[i];
+        out++;
+    }
+    return out;
+}
+
+/* The choices at every K of the report (per_k, see tc_choose_app_report);
+ * main: those at the user's K, already evaluated. NULL + err. */
+static json_t *evaluate_per_k(const app_settings *s, const app_dist *dist, tc_backend *b, const tc_record *bench,
+                              const tc_choose_app_opts *o, const json_t *main, char *err, size_t len)
+{
+    int ks[MAX_SWEEP_K + 12];
+    int nk = report_ks(s, ks);
+    json_t *per_k = json_array();
+    for (int i = 0; i < nk; i++) {
+        if (ks[i] == s->k) {
+            json_array_append_new(per_k, json_pack("{s:i, s:O}", "k", ks[i], "choices", main));
+            continue;
+        }
+        app_data d;
+        app_reference_cache_clear();   /* the references belong to one K's data */
+        if (!app_data_make(&d, dist, s->m, s->n, ks[i], o->rows, o->cols, s->seed,
+                           s->scaling == APP_SCALE_TENSOR, err, len)) {
+            json_decref(per_k);
+            return NULL;
+        }
+        json_t *res = tc_choose_app(b, &d, bench, o, err, len);
+        app_data_free(&d);
+        if (!res) {
+            json_decref(per_k);
+            return NULL;
+        }
+        json_array_append_new(per_k, json_pack("{s:i, s:o}", "k", ks[i], "choices", res));
+    }
+    app_reference_cache_clear();
+    return per_k;
+}
+
 static int choose_app(const app_settings *s, const char *const *benches, size_t nb, bool json)
 {
     char err[512];
@@ -211,10 +301,21 @@ static int choose_app(const app_settings *s, const char *const *benches, size_t 
         return cli_fail("choose", "--k %d: application mode evaluates up to K = %d", s->k, APP_MAX_K);
     if (s->samples && s->dist)
         return cli_fail("choose", "--samples and --dist exclude each other");
+    if ((s->nsweep_k || s->force) && !s->report)
+        return cli_fail("choose", "--sweep-k and --force go with --report DIR");
     app_dist dist;
     if (s->samples ? !app_dist_load(s->samples, &dist, err, sizeof err)
                    : !app_dist_parse(s->dist ? s->dist : "normal", &dist, err, sizeof err))
         return cli_fail("choose", "%s", err);
+    /* The report's folder is checked before any work: an existing page is kept unless --force. */
+    tc_outdir out = {.fd = -1};
+    static const char *const page[] = {"choose.html"};
+    if (s->report && (tc_outdir_open(&out, s->report, s->force, err, sizeof err) ||
+                      tc_out_check_free(&out, page, 1, err, sizeof err))) {
+        tc_outdir_close(&out);
+        app_dist_free(&dist);
+        return cli_fail("choose", "%s", err);
+    }
     static char def_bench[4096];
     const char *bench_from = nb ? benches[0] : "";
     tc_record bench = tc_record_new(json_object());
@@ -247,12 +348,22 @@ static int choose_app(const app_settings *s, const char *const *benches, size_t 
             rc = print_record(res, b, s->seed);
         else
             tc_choose_app_print(stdout, res, &o, &d);
+        if (res && !rc && s->report) {
+            json_t *per_k = evaluate_per_k(s, &dist, b, &bench, &o, res, err, sizeof err);
+            if (!per_k || tc_choose_app_report(&out, res, per_k, &o, &d, tc_backend_get_info(b)->device, err,
+                                               sizeof err))
+                rc = cli_fail("choose", "%s", err);
+            else if (!json)
+                printf("\nreport: %s/choose.html\n", s->report);
+            json_decref(per_k);
+        }
         json_decref(res);
         app_data_free(&d);
         app_reference_cache_clear();
     }
     if (b)
         tc_backend_close(b);
+    tc_outdir_close(&out);
     tc_record_free(&bench);
     app_dist_free(&dist);
     return rc;
@@ -323,13 +434,20 @@ int cmd_choose(int argc, char **argv)
             benches[nb++] = v;
             break;
         case O_JSON: json = true; break;
+        case O_REPORT: app.report = v; app_mode = true; break;
+        case O_SWEEP_K:
+            app_mode = true;
+            if (!parse_sweep_k(v, app.sweep_k, &app.nsweep_k))
+                return TC_EXIT_USAGE;
+            break;
+        case O_FORCE: app.force = true; app_mode = true; break;
         }
     }
     if (sc.status)
         return sc.status;
     if (app_mode && record_mode)
         return cli_fail("choose", "application options (--m --n --samples --scaling --metric --outputs --seed "
-                        "--backend) and record options (--sweep --chain --stat --range --need-inf-nan) exclude each other");
+                        "--backend --report --sweep-k --force) and record options (--sweep --chain --stat --range --need-inf-nan) exclude each other");
     if (app_mode) {
         app.k = o.k;
         app.bound = o.max_rel_err;

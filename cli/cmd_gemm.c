@@ -14,14 +14,15 @@
 #include "cases/gemm.h"
 #include "cli/cli.h"
 #include "probes/probes.h"
+#include "reports/gemm_report.h"
 
 #define CMD "gemm"
 #define MAX_KS 16
 
 typedef struct {
-    const char *paths, *backend, *profile, *sim;
+    const char *paths, *backend, *profile, *sim, *report, *from;
     int m, n, ks[MAX_KS], nk, timing_size, device, warmup, reps;
-    bool infer, json;
+    bool infer, json, force;
     sweep_dist dist;
     uint64_t seed;
     size_t samples;
@@ -29,7 +30,7 @@ typedef struct {
 
 typedef enum {
     O_PATH, O_M, O_N, O_K, O_TIMING_SIZE, O_DIST, O_SEED, O_SAMPLES, O_WARMUP, O_REPS, O_INFER, O_PROFILE,
-    O_BACKEND, O_SIM, O_JSON
+    O_BACKEND, O_SIM, O_JSON, O_REPORT, O_FROM, O_FORCE
 } gemm_opt;
 static const cli_option opts[] = {
     [O_PATH] = {"--path", "LIST|all", "library paths: f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, f32, f32-bf16x9 (default all)"},
@@ -47,6 +48,9 @@ static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu[:N] (default), or model:PROFILE: the inference self-test on a simulated library"},
     [O_SIM] = {"--sim", "PROMOTE,SPLITK[,pairwise][,CONV]", "model backend: the simulated library's structure (default 0,1: one accumulator) and tf32 input conversion (tf32-rz, tf32-rna, tf32-rne, full-f32)"},
     [O_JSON] = {"--json", NULL, "one tcscope-gemm record per case on stdout (progress on stderr)"},
+    [O_REPORT] = {"--report", "DIR", "no GPU run: write DIR/gemm.html from the records of --from"},
+    [O_FROM] = {"--from", "FILE", "with --report: tcscope-gemm records (.jsonl or .jsonl.gz)"},
+    [O_FORCE] = {"--force", NULL, "with --report: replace an existing DIR/gemm.html"},
 };
 const cli_command cmd_gemm_cli = {
     "gemm", "cuBLASLt GEMM numerics vs exact products, throughput, inferred accumulation structure", NULL,
@@ -113,6 +117,9 @@ static int parse(int argc, char **argv, gemm_args *a)
         case O_BACKEND: a->backend = sc.val; break;
         case O_SIM: a->sim = sc.val; break;
         case O_JSON: a->json = true; break;
+        case O_REPORT: a->report = sc.val; break;
+        case O_FROM: a->from = sc.val; break;
+        case O_FORCE: a->force = true; break;
         }
         if (rc)
             return rc;
@@ -216,12 +223,36 @@ static int open_sim(const gemm_args *a, tc_gemm_struct *s, tc_gemm_incvt *cv)
     return TC_EXIT_OK;
 }
 
+/* --report DIR --from FILE: the page of recorded cases, no GPU (reports/gemm_report.h). */
+static int report(const gemm_args *a)
+{
+    if (!a->report || !a->from)
+        return cli_fail(CMD, "--report DIR and --from FILE go together (--force with them)");
+    char err[600];
+    json_t *recs = tc_gemm_records_load(a->from, err, sizeof err);
+    if (!recs)
+        return cli_fail(CMD, "%s", err);
+    tc_outdir out = {.fd = -1};
+    static const char *const page[] = {"gemm.html"};
+    int rc = tc_outdir_open(&out, a->report, a->force, err, sizeof err) || tc_out_check_free(&out, page, 1, err, sizeof err) ||
+             tc_gemm_report_write(recs, &out, err, sizeof err);
+    size_t n = json_array_size(recs);
+    tc_outdir_close(&out);
+    json_decref(recs);
+    if (rc)
+        return cli_fail(CMD, "%s", err);
+    printf("report: %s/gemm.html (%zu cases from %s)\n", a->report, n, a->from);
+    return TC_EXIT_OK;
+}
+
 int cmd_gemm(int argc, char **argv)
 {
     gemm_args a;
     int rc = parse(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    if (a.report || a.from || a.force)
+        return report(&a);
     char err[600], ppath[4096];
     bool sim = !strncmp(a.backend, "model:", 6);
     const char *prof = sim ? a.backend + 6 : a.profile;

@@ -8,6 +8,7 @@
 
 #include "cases/sweep_internal.h"
 #include "reports/choose_app.h"
+#include "reports/reports_internal.h"
 #include "reports/sweep_record.h"
 
 #define PROMOTE_EVERY 128   /* FP32 promotion interval of FP8 accumulation (the K-block of DeepSeek-V3's FP8 GEMM) */
@@ -144,29 +145,29 @@ static json_t *order(json_t *all)
     return out;
 }
 
-/* Error vs throughput: a candidate with a figure and an error <= 1 is on
- * the Pareto front unless another is at least as fast and at least as
- * accurate, and better in one (bound or not: the front shows the trade). */
+/* Error vs throughput: a candidate with a figure, an error <= 1 and every
+ * output finite is on the Pareto front unless another such one is at least
+ * as fast and at least as accurate, and better in one (bound or not: the
+ * front shows the trade). */
 static void mark_pareto(json_t *all)
 {
-    size_t i, j;
-    json_t *c, *o;
-    json_array_foreach(all, i, c)
-    {
-        double t = num_of(c, "tflops"), e = num_of(c, "error");
-        if (isnan(t) || !(e <= 1) || json_integer_value(json_object_get(json_object_get(c, "vs_original"),
-                                                                         "not_finite")))
-            continue;
-        bool dominated = false;
-        json_array_foreach(all, j, o)
+    size_t n = json_array_size(all), i;
+    double *t = calloc(n + 1, sizeof *t), *e = calloc(n + 1, sizeof *e);
+    bool *front = calloc(n + 1, sizeof *front);
+    json_t *c;
+    if (t && e && front) {
+        json_array_foreach(all, i, c)
         {
-            double t2 = num_of(o, "tflops"), e2 = num_of(o, "error");
-            if (j != i && !json_integer_value(json_object_get(json_object_get(o, "vs_original"), "not_finite")) &&
-                t2 >= t && e2 <= e && (t2 > t || e2 < e))
-                dominated = true;
+            t[i] = num_of(c, "tflops");
+            e[i] = num_of(c, "error");
+            if (!(e[i] <= 1) || json_integer_value(json_object_get(json_object_get(c, "vs_original"), "not_finite")))
+                e[i] = NAN;   /* not a candidate for the front */
         }
-        json_object_set_new(c, "pareto", json_boolean(!dominated));
+        rep_pareto_front(t, e, n, front);
+        json_array_foreach(all, i, c) if (isfinite(t[i]) && isfinite(e[i]))
+            json_object_set_new(c, "pareto", json_boolean(front[i]));
     }
+    free(t), free(e), free(front);
 }
 
 json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, const tc_choose_app_opts *o,

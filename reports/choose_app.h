@@ -32,4 +32,12 @@ json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, 
 /* The objects as text: workload, ranking, exclusions. */
 void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d);
 
+/* DIR/choose.html (reports/render_choose.c): the ranking first (main: the
+ * choices at the user's K), then error vs K per candidate, log-log (per_k:
+ * [{"k":K,"choices":[..]}..] in increasing K, the same candidates), and
+ * error vs throughput with the Pareto front; device is the backend's. 0, or
+ * -1 + err (gnuplot failing, the file not written). */
+int tc_choose_app_report(const tc_outdir *dir, const json_t *main, const json_t *per_k, const tc_choose_app_opts *o,
+                         const app_data *d, const char *device, char *err, size_t len);
+
 #endif

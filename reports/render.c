@@ -118,6 +118,12 @@ static int emit_html_file(FILE *f, const void *ctx)
     return ferror(f) ? -1 : 0;
 }
 
+int rdoc_write_html(const tc_outdir *d, const char *name, const json_t *doc, char *err, size_t len)
+{
+    doc_ctx c = {doc, name};
+    return tc_out_write(d, name, emit_html_file, &c, err, len);
+}
+
 size_t tc_report_names(const char *name, char (*names)[TC_OUT_NAME_MAX + 1], size_t max)
 {
     size_t n = 0;

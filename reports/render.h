@@ -28,6 +28,33 @@ size_t tc_report_names(const char *name, char (*names)[TC_OUT_NAME_MAX + 1], siz
  * step cannot sit on log axes); may be NULL. */
 char *tc_plot_sweep_svg(const json_t *sweeps, const char *stat, json_t **undrawn, char *err, size_t len);
 
+/* One series of an XY plot. legend (shown) and name (listed in *undrawn
+ * when no point is drawable) come from records: they reach gnuplot as data
+ * only. style picks the colour, marker and dash (Okabe-Ito, by position),
+ * so one thing keeps its look in every plot of a report. */
+typedef enum { TC_PLOT_LINES, TC_PLOT_POINTS, TC_PLOT_FRONT } tc_plot_kind;
+typedef struct {
+    const char *legend, *name;   /* name NULL: the legend */
+    const double *x, *y;
+    size_t n;
+    size_t style;
+    tc_plot_kind kind;           /* FRONT: a black dashed line joining Pareto points, no marker */
+} tc_plot_series;
+/* The words of a plot: our own (a quote, backslash, backquote or control
+ * character is refused). */
+typedef struct {
+    const char *title, *xlabel, *ylabel;
+    const char *empty_note;      /* shown in an empty frame when no series has a point */
+    bool x_fit;                  /* x axis exactly the data's range */
+} tc_plot_axes;
+
+/* One log-log plot, the one plotter of reports: a point is drawn where x
+ * and y are finite and > 0; a series with no such point is left out and
+ * named in *undrawn (a new array; may be NULL). Returns the SVG (malloc'd,
+ * starting at "<svg"), or NULL + err (gnuplot missing or failing). */
+char *tc_plot_xy_svg(const tc_plot_axes *ax, const tc_plot_series *series, size_t n, json_t **undrawn,
+                     char *err, size_t len);
+
 /* Progress on stderr, drawn only when stderr is a terminal: a bar, the
  * count done of total, and the time left at the rate so far. */
 typedef struct {

@@ -7,6 +7,7 @@
  *   {"plot":NAME,"svg":..,"caption":..}  inline SVG figure
  *   {"toc":[[id,text],..]}               contents list of in-page links
  *   {"details":SUMMARY,"blocks":[..]}    a collapsed section
+ *   {"figure":SVG,"caption":..}          an inline SVG picture (not a plot; HTML only)
  * Not a public header. */
 #ifndef TC_RENDER_DOC_H
 #define TC_RENDER_DOC_H
@@ -14,6 +15,8 @@
 #include <stdio.h>
 
 #include <jansson.h>
+
+#include "reports/reports.h"
 
 void rdoc_heading(json_t *doc, int level, const char *text, const char *id);
 void rdoc_para(json_t *doc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -51,5 +54,8 @@ extern const size_t rdoc_nplot_stats;
  * viewport for phones, tables that scroll sideways rather than overflow). */
 void rdoc_emit_markdown(FILE *f, const json_t *doc, const char *name);
 void rdoc_emit_html(FILE *f, const json_t *doc);
+
+/* Writes the document as one HTML page NAME into the output folder. 0 or -1 + err. */
+int rdoc_write_html(const tc_outdir *d, const char *name, const json_t *doc, char *err, size_t len);
 
 #endif

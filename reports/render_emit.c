@@ -76,6 +76,9 @@ void rdoc_emit_markdown(FILE *f, const json_t *doc, const char *name)
             const char *cap = json_string_value(json_object_get(b, "caption"));
             if (cap && *cap)
                 fprintf(f, "%s\n\n", cap);
+        } else if (json_object_get(b, "figure")) {
+            const char *cap = json_string_value(json_object_get(b, "caption"));
+            fprintf(f, "(picture in the HTML report)%s%s\n\n", cap && *cap ? ": " : "", cap && *cap ? cap : "");
         } else if (json_object_get(b, "toc")) {
             size_t j;
             json_t *e;
@@ -164,6 +167,15 @@ static void html_blocks(FILE *f, const json_t *doc)
         } else if (json_object_get(b, "plot")) {
             fprintf(f, "<figure class=\"plot\" id=\"plot-%s\">\n%s\n", json_string_value(json_object_get(b, "plot")),
                     json_string_value(json_object_get(b, "svg")));
+            const char *cap = json_string_value(json_object_get(b, "caption"));
+            if (cap && *cap) {
+                fputs("<figcaption>", f);
+                html_text(f, cap);
+                fputs("</figcaption>\n", f);
+            }
+            fputs("</figure>\n", f);
+        } else if (json_object_get(b, "figure")) {
+            fprintf(f, "<figure class=\"tree\">\n%s\n", json_string_value(json_object_get(b, "figure")));
             const char *cap = json_string_value(json_object_get(b, "caption"));
             if (cap && *cap) {
                 fputs("<figcaption>", f);

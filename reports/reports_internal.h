@@ -2,6 +2,7 @@
 #ifndef TC_REPORTS_INTERNAL_H
 #define TC_REPORTS_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -25,5 +26,15 @@ typedef struct {
 FILE *rep_record_open(const char *path, rep_stream *s, char *err, size_t len);
 /* Closes it; -1 when the gzip child failed (a truncated or corrupt file). */
 int rep_record_close(FILE *f, rep_stream *s);
+
+/* Pareto front of (speed, error), faster and smaller error better: front[i]
+ * when both are finite and no other finite point is at least as fast and at
+ * least as accurate, and better in one (reports/pareto.c). A point with a
+ * NaN is neither on the front nor dominates. */
+void rep_pareto_front(const double *speed, const double *error, size_t n, bool *front);
+
+/* An SVG from a record that may be inlined into a page: drawing elements
+ * only, no script, event attribute, link or style (reports/svg_safe.c). */
+bool rep_svg_safe(const char *svg);
 
 #endif

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # make report-check: does a tcscope HTML report open in a real browser with
 # its plots drawn? Renders a fresh sweep report (exact backend, no GPU
-# needed) and every committed reports/baselines/*.html in headless Chromium,
+# needed), a choose --report page (model:h100), a gemm --report page of the
+# committed H100 gemm records, and every committed reports/baselines/*.html
+# in headless Chromium,
 # each at a desktop (1280 px) and a phone (390 px) width, screenshots in
 # $OUT (build/report-shots):
 #  - the page has a non-empty <title> in the DOM Chromium built;
 #  - a page with plot figures: one <svg> with drawn <path>s per figure;
 #  - an audit page: an anchor per instruction of its contents list, and its
 #    evidence inside <details>;
+#  - a page with a summary (choose, gemm): its summary table comes before
+#    the first plot;
 #  - the PNG screenshot is not empty nor blank: enough non-white pixels, and
 #    for a page with plots enough saturated (plot-line coloured) ones.
 # Installs chromium when missing and run as root (apt-get), else prints the
@@ -34,7 +38,17 @@ if ! "$BIN" sweep --backend exact --chain 1..30 --trials 10 --out "$OUT/fresh" >
   echo "report-check: tcscope sweep failed:" >&2; cat "$OUT/sweep.txt" >&2; exit 2
 fi
 
-pages=("$OUT/fresh/sweep.html")
+# The choose page (the recorded model: no GPU needed; a small sample keeps
+# it quick) and the gemm page of the committed H100 gemm records.
+if ! "$BIN" choose --m 1024 --n 1024 --k 4096 --dist normal --max-rel-err 1e-3 --outputs 16 --backend model:h100 \
+    --report "$OUT/choose" >"$OUT/choose.txt" 2>&1; then
+  echo "report-check: tcscope choose --report failed:" >&2; cat "$OUT/choose.txt" >&2; exit 2
+fi
+if ! "$BIN" gemm --report "$OUT/gemm" --from reports/baselines/h100-gemm.jsonl.gz >"$OUT/gemm.txt" 2>&1; then
+  echo "report-check: tcscope gemm --report failed:" >&2; cat "$OUT/gemm.txt" >&2; exit 2
+fi
+
+pages=("$OUT/fresh/sweep.html" "$OUT/choose/choose.html" "$OUT/gemm/gemm.html")
 for f in reports/baselines/*.html; do [ -e "$f" ] && pages+=("$f"); done
 
 # Decodes an 8-bit RGB/RGBA PNG (what Chromium writes) with the standard
@@ -92,6 +106,9 @@ for page in "${pages[@]}"; do
   status=ok
   [ -n "$title" ] || status="no title"
   if [ "$figures" -gt 0 ] && { [ "$svgs" -lt "$figures" ] || [ "$paths" -lt $((figures * 3)) ]; }; then status="plots missing"; fi
+  if grep -q '<h2 id="summary"' "$page"; then   # the table people read first
+    python3 -c 'import sys; t=open(sys.argv[1]).read(); s=t.find("<table", t.find("id=\"summary\"")); f=t.find("<figure"); sys.exit(0 if 0 <= s and (f < 0 or s < f) else 1)' "$page" || status="summary table not before the plots"
+  fi
   if [ "$toc" -gt 0 ] && { [ "$anchors" -ne "$toc" ] || [ "$details" -ne "$toc" ]; }; then
     status="contents $toc, anchors $anchors, details $details differ"
   fi
