@@ -377,7 +377,7 @@ int cmd_regress(int argc, char **argv)
     uint64_t seeds[1] = {a.seed};
     json_t *hdr = tc_record_header_new(CMD, info, seeds, 1);
     json_object_set_new(hdr, "profile", json_string(ppath));
-    json_object_set_new(hdr, "record", json_string(a.record));
+    json_object_set_new(hdr, "baseline_record", json_string(a.record));
     tc_json_out_begin(&out, a.json, hdr);
     fflush(stdout);
     /* the timing first, alone on the GPU */

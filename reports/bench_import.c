@@ -75,7 +75,7 @@ int tc_record_load_any(const char *path, tc_record *rec, char *err, size_t len)
         json_decref(doc);
         return -1;
     }
-    json_t *h = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[]}", "schema", TC_RECORD_SCHEMA, "kind", "bench",
+    json_t *h = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[]}", "schema", TC_RECORD_SCHEMA, "record", "bench",
                           "tcscope_version", "", "date", "", "host", "", "backend", "gpu", "seeds");
     json_object_set_new(h, "gpu", str_or_empty(json_object_get(m, "gpu")));
     json_object_set_new(h, "driver", str_or_empty(json_object_get(m, "driver")));

@@ -113,7 +113,7 @@ json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
     json_t *sd = json_array();
     for (size_t i = 0; i < nseeds; i++)
         json_array_append_new(sd, tc_json_bits(seeds[i]));
-    json_t *h = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "schema", TC_RECORD_SCHEMA, "kind", kind,
+    json_t *h = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "schema", TC_RECORD_SCHEMA, "record", kind,
                           "tcscope_version", tc_version(), "date", date, "host", host, "seeds", sd);
     json_object_set_new(h, "backend", json_string(info ? info->backend : ""));
     json_object_set_new(h, "gpu", json_string(info ? info->device : ""));

@@ -28,7 +28,7 @@ typedef struct {
 #define REQ false
 
 static const field header_fields[] = {
-    {"schema", F_STR, REQ},  {"kind", F_STR, REQ},   {"tcscope_version", F_STR, REQ}, {"date", F_STR, REQ},
+    {"schema", F_STR, REQ},  {"record", F_STR, OPT}, {"kind", F_STR, OPT},   {"tcscope_version", F_STR, REQ}, {"date", F_STR, REQ},
     {"host", F_STR, REQ},    {"backend", F_STR, REQ}, {"gpu", F_STR, REQ},            {"driver", F_STR, REQ},
     {"cuda", F_STR, REQ},    {"clock_mhz", F_INT_NULL, REQ}, {"seeds", F_BITS_ARR, REQ},
     {"compiler", F_STR, OPT}, {"sm", F_INT_NULL, OPT}, {"sm_count", F_INT_NULL, OPT}, {"run_id", F_STR, OPT},
@@ -293,6 +293,12 @@ static bool check_fields(const json_t *o, const field *fs, const char *what, cha
     return true;
 }
 
+const char *tc_record_header_kind(const json_t *header)
+{
+    const char *r = json_string_value(json_object_get(header, "record"));
+    return r ? r : json_string_value(json_object_get(header, "kind"));
+}
+
 bool tc_record_check_header(const json_t *h, char *err, size_t len)
 {
     if (!json_is_object(h))
@@ -312,7 +318,11 @@ bool tc_record_check_header(const json_t *h, char *err, size_t len)
                     TC_RECORD_SCHEMA);
     if (!check_fields(h, header_fields, "header", err, len))
         return false;
-    const char *kind = json_string_value(json_object_get(h, "kind"));
+    if (json_object_get(h, "record") && json_object_get(h, "kind"))
+        return fail(err, len, "header: both \"record\" and the older \"kind\"");
+    const char *kind = tc_record_header_kind(h);
+    if (!kind)
+        return fail(err, len, "header: missing field \"record\" (what the record is)");
     for (const char *const *k = header_kinds; *k; k++)
         if (!strcmp(kind, *k))
             return true;
@@ -437,7 +447,7 @@ bool tc_record_check_object(const json_t *o, char *err, size_t len)
 
 bool tc_record_check_kinds(const json_t *header, const json_t *objects, char *err, size_t len)
 {
-    const char *hk = json_string_value(json_object_get(header, "kind"));
+    const char *hk = tc_record_header_kind(header);
     if (!hk || !strcmp(hk, "mixed"))
         return true;
     const char *const *allowed = NULL;

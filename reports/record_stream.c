@@ -16,7 +16,7 @@ int tc_record_stream_begin(tc_record_stream *s, FILE *f, const json_t *header, c
         rep_set_err(err, len, "header: %s", why);
         return -1;
     }
-    s->kind = json_string_value(json_object_get(header, "kind"));
+    s->kind = tc_record_header_kind(header);
     int rc = rep_write_line(f, header);
     fflush(f);
     return rc;
@@ -26,7 +26,7 @@ int tc_record_stream_object(tc_record_stream *s, const json_t *o, char *err, siz
 {
     char why[300];
     json_t *one = json_pack("[O]", o);
-    json_t *hdr = json_pack("{s:s}", "kind", s->kind ? s->kind : "mixed");
+    json_t *hdr = json_pack("{s:s}", "record", s->kind ? s->kind : "mixed");
     bool ok = tc_record_check_object(o, why, sizeof why) && tc_record_check_kinds(hdr, one, why, sizeof why);
     json_decref(one);
     json_decref(hdr);

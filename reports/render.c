@@ -74,7 +74,7 @@ static json_t *build_document(const tc_record *rec, char *err, size_t len)
     json_t *doc = json_array();
     char title[300];
     snprintf(title, sizeof title, "tcscope %s report — %s (%s)",
-             json_string_value(json_object_get(rec->header, "kind")),
+             tc_record_header_kind(rec->header),
              json_string_length(json_object_get(rec->header, "gpu"))
                  ? json_string_value(json_object_get(rec->header, "gpu")) : "no GPU",
              json_string_value(json_object_get(rec->header, "backend")));

@@ -2,7 +2,7 @@
  * and small builders for the fields every producer shares.
  *
  * A record file is one JSON object per line:
- *   line 1      the header  {"schema":"tcscope-record/1","kind":...,"gpu":...,...}
+ *   line 1      the header  {"schema":"tcscope-record/1","record":...,"gpu":...,...}
  *   lines 2..n  objects     {"kind":"audit"|"corpus"|"bench"|"sweep", ...}
  *   last line   the trailer {"kind":"end","objects":N}
  * The trailer makes a file cut at a line boundary detectable; a run stopped
@@ -47,6 +47,11 @@ json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
 /* Validation: true, or false with a one-line reason in err naming the field. */
 bool tc_record_check_header(const json_t *h, char *err, size_t len);
 bool tc_record_check_object(const json_t *o, char *err, size_t len);
+/* What a record is: the header's "record" field (records written before
+ * 2026-11-24 called it "kind", which is still read; "kind" is now only the
+ * objects'). NULL when the header has neither. */
+const char *tc_record_header_kind(const json_t *header);
+
 /* The header's kind is every object's kind, or "mixed", or (a command's
  * --json record) one of the object kinds that command prints. */
 bool tc_record_check_kinds(const json_t *header, const json_t *objects, char *err, size_t len);

@@ -258,7 +258,7 @@ static json_t *app_choose(const char *args)
     if (tc_record_load(path, &rec, err, sizeof err))
         fail_msg("%s: not a valid record: %s", cmd, err);
     unlink(path);
-    assert_string_equal(json_string_value(json_object_get(rec.header, "kind")), "choice");
+    assert_string_equal(tc_record_header_kind(rec.header), "choice");
     json_t *o = tc_record_objects_of(&rec, "choice"), *copy = json_deep_copy(o);
     json_decref(o);
     tc_record_free(&rec);

@@ -66,7 +66,10 @@ static void check_command(const json_command *c)
     char err[700];
     if (tc_record_load(path, &rec, err, sizeof err) != 0)
         fail_msg("%s: not a valid record: %s", args, err);
-    assert_string_equal(json_string_value(json_object_get(rec.header, "kind")), c->kind);
+    assert_string_equal(tc_record_header_kind(rec.header), c->kind);
+    /* "kind" belongs to the objects: the header says what the record is in "record" */
+    assert_string_equal(json_string_value(json_object_get(rec.header, "record")), c->kind);
+    assert_null(json_object_get(rec.header, "kind"));
     assert_non_null(json_string_value(json_object_get(rec.header, "tcscope_version")));
     size_t i;
     json_t *o;
@@ -95,6 +98,20 @@ static void a_cut_or_stringly_record_is_refused(void **state)
     char err[600];
     assert_int_equal(tc_record_parse(r.out, "whole", &rec, err, sizeof err), 0);
     tc_record_free(&rec);
+    /* the header in the older form ("kind" for "record") is read; with both it is refused */
+    const char *rk = strstr(r.out, "\"record\":\"list\"");
+    assert_non_null(rk);
+    size_t at = (size_t)(rk - r.out);
+    char *legacy = strdup(r.out), *both = malloc(strlen(r.out) + 32);
+    assert_true(legacy && both);
+    memcpy(legacy + at + 1, "kind\"  ", 7); /* "record" -> "kind"  (JSON allows the spaces) */
+    assert_int_equal(tc_record_parse(legacy, "legacy", &rec, err, sizeof err), 0);
+    assert_string_equal(tc_record_header_kind(rec.header), "list");
+    tc_record_free(&rec);
+    snprintf(both, strlen(r.out) + 32, "%.*s\"kind\":\"list\",%s", (int)at, r.out, r.out + at);
+    assert_int_not_equal(tc_record_parse(both, "both", &rec, err, sizeof err), 0);
+    assert_non_null(strstr(err, "both"));
+    free(legacy), free(both);
     char *last = strrchr(r.out, '{'); /* the trailer's line */
     assert_non_null(last);
     assert_non_null(strstr(last, "\"kind\":\"end\""));

@@ -94,7 +94,7 @@ def summary(path):
     kinds = collections.Counter(o["kind"] for o in objects)
     by_kind = ", ".join("%s %d" % kv for kv in sorted(kinds.items()))
     return "%s: %s %s, %d objects (%s), %s %s, %s" % (
-        path, header["schema"], header.get("kind"), len(objects), by_kind or "none",
+        path, header["schema"], header.get("record", header.get("kind")), len(objects), by_kind or "none",
         header.get("backend"), header.get("gpu"), header.get("date"))
 
 
