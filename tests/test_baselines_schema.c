@@ -47,6 +47,7 @@ static const struct {
     {"h100-cvt-exhaustive-full.json", "one document, schema tcscope.cvt-exhaustive/1"},
     {"h100-cvt-exhaustive-mx.json", "one document, tools/exhaustive_f32 (schema 1)"},
     {"h100-cvt-bench-host.json", "one document, schema tcscope.bench/1"},
+    {"h100-fleet-audit-1gpu.json", "one document, record tcscope-fleet (cli/fleet.c, reports/SCHEMA.md)"},
 };
 
 static const char *other_form(const char *name)
