@@ -1,4 +1,4 @@
-/* gemm: library GEMMs (cuBLASLt) on the GPU, D = A * B with FP32 output.
+/* gemm: library GEMMs (cuBLASLt) and tcscope's own wgmma GEMM on the GPU, D = A * B with FP32 output.
  *
  * The host hands element bit patterns (one uint32_t container each, the
  * path's upload format) row-major: A is m x k, B is k x n; D comes back as
@@ -37,6 +37,14 @@ typedef struct {
 int tcg_gemm_run(int device, const char *path, int m, int n, int k, const uint32_t *A, const uint32_t *B,
                  uint32_t *D, int warmup, int reps, double *ms_median, tc_gemm_algo *algo, char *err,
                  size_t errlen);
+
+/* tcscope's own wgmma GEMM (probes/cuda/gemm_wgmma.cu, sm_90a): path
+ * "tcscope-wgmma-f16" or "tcscope-wgmma-e4m3", inputs and outputs as
+ * tcg_gemm_run's. Returns 0; 1 when it cannot run this case (a K that is
+ * not a whole number of instruction steps, a device other than sm_90; err
+ * says so: a skip); -1 on any CUDA error (err set). */
+int tcg_wgmma_gemm_run(int device, const char *path, int m, int n, int k, const uint32_t *A, const uint32_t *B,
+                       uint32_t *D, int warmup, int reps, double *ms_median, char *err, size_t errlen);
 
 /* The device's name and cuBLASLt's version (0 when unknown); -1 with err
  * when there is no usable GPU or cuBLASLt. */
