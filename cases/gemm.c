@@ -13,23 +13,34 @@
 #include "oracle/oracle.h"
 
 static const tc_gemm_path paths[] = {
-    {"f16", &tc_f16, &tc_f16, "wgmma.m64n256k16.f32.f16.f16", false, "A, B f16; FP32 compute and output"},
-    {"bf16", &tc_bf16, &tc_bf16, "wgmma.m64n256k16.f32.bf16.bf16", false, "A, B bf16; FP32 compute and output"},
+    {"f16", &tc_f16, &tc_f16, "wgmma.m64n256k16.f32.f16.f16", false, "A, B f16; FP32 compute and output", NULL, {0}},
+    {"bf16", &tc_bf16, &tc_bf16, "wgmma.m64n256k16.f32.bf16.bf16", false, "A, B bf16; FP32 compute and output", NULL, {0}},
     {"tf32", &tc_f32, &tc_f32, "wgmma.m64n256k8.f32.tf32.tf32", false,
-     "A, B f32 with CUBLAS_COMPUTE_32F_FAST_TF32; FP32 output"},
+     "A, B f32 with CUBLAS_COMPUTE_32F_FAST_TF32; FP32 output", NULL, {0}},
     {"e4m3", &tc_e4m3, &tc_e4m3, "wgmma.m64n256k32.f32.e4m3.e4m3", true,
-     "A, B e4m3, scales 1, FAST_ACCUM off; FP32 output"},
+     "A, B e4m3, scales 1, FAST_ACCUM off; FP32 output", NULL, {0}},
     {"e4m3-fast", &tc_e4m3, &tc_e4m3, "wgmma.m64n256k32.f32.e4m3.e4m3", true,
-     "A, B e4m3, scales 1, CUBLASLT_MATMUL_DESC_FAST_ACCUM on; FP32 output"},
+     "A, B e4m3, scales 1, CUBLASLT_MATMUL_DESC_FAST_ACCUM on; FP32 output", NULL, {0}},
     {"e5m2", &tc_e5m2, &tc_e4m3, "wgmma.m64n256k32.f32.e5m2.e4m3", true,
-     "A e5m2, B e4m3 (cuBLASLt has no e5m2 x e5m2), FAST_ACCUM off; FP32 output"},
+     "A e5m2, B e4m3 (cuBLASLt has no e5m2 x e5m2), FAST_ACCUM off; FP32 output", NULL, {0}},
     {"e5m2-fast", &tc_e5m2, &tc_e4m3, "wgmma.m64n256k32.f32.e5m2.e4m3", true,
-     "A e5m2, B e4m3, CUBLASLT_MATMUL_DESC_FAST_ACCUM on; FP32 output"},
-    {"f32", &tc_f32, &tc_f32, NULL, false, "A, B f32, CUBLAS_COMPUTE_32F (no tensor cores); FP32 output"},
+     "A e5m2, B e4m3, CUBLASLT_MATMUL_DESC_FAST_ACCUM on; FP32 output", NULL, {0}},
+    {"f32", &tc_f32, &tc_f32, NULL, false, "A, B f32, CUBLAS_COMPUTE_32F (no tensor cores); FP32 output", NULL, {0}},
     {"f32-bf16x9", &tc_f32, &tc_f32, NULL, false,
      "A, B f32, CUBLAS_COMPUTE_32F_EMULATED_16BFX9 (3 bf16 terms per input), emulation strategy EAGER "
      "(CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR); FP32 output; algo.emulation_support says whether the chosen "
-     "algorithm can emulate"},
+     "algorithm can emulate", NULL, {0}},
+    /* tcscope's own kernel: one accumulator from +0 over all of K, one
+     * wgmma (K 16 f16, 32 e4m3) per step, no split-K (gemm_wgmma.cu). */
+    {"tcscope-wgmma-f16", &tc_f16, &tc_f16, "wgmma.m64n128k16.f32.f16.f16", false,
+     "tcscope's own GEMM (probes/cuda/gemm_wgmma.cu): A, B f16, wgmma.m64n128k16.f32.f16.f16 from shared memory "
+     "(128-byte swizzle, cp.async, 4 stages), CTA tile 128x128 of two warpgroups, one FP32 accumulator per output "
+     "over all of K from +0, no split-K; FP32 output", "tcscope-wgmma", {16, 0, 1, GEMM_COMBINE_SEQ}},
+    {"tcscope-wgmma-e4m3", &tc_e4m3, &tc_e4m3, "wgmma.m64n128k32.f32.e4m3.e4m3", true,
+     "tcscope's own GEMM (probes/cuda/gemm_wgmma.cu): A, B e4m3, scales 1, wgmma.m64n128k32.f32.e4m3.e4m3 from "
+     "shared memory (128-byte swizzle, cp.async, 4 stages), CTA tile 128x128 of two warpgroups, one FP32 "
+     "accumulator per output over all of K from +0 (no promotion), no split-K; FP32 output", "tcscope-wgmma",
+     {32, 0, 1, GEMM_COMBINE_SEQ}},
 };
 
 const tc_gemm_path *tc_gemm_paths(size_t *count)
@@ -188,9 +199,12 @@ static json_t *header(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_ge
     json_t *o = json_object();
     json_object_set_new(o, "record", json_string("tcscope-gemm"));
     json_object_set_new(o, "version", json_integer(2));   /* 2: outputs, input_conversion */
-    json_object_set_new(o, "library", json_string(lib->name));
+    /* An own kernel on the GPU is not cuBLASLt's; under the simulation the
+     * library stays "sim". */
+    bool own = p->kernel && strcmp(lib->name, "sim");
+    json_object_set_new(o, "library", json_string(own ? p->kernel : lib->name));
     json_object_set_new(o, "device", json_string(lib->device));
-    json_object_set_new(o, "library_version", json_integer(lib->version));
+    json_object_set_new(o, "library_version", json_integer(own ? 0 : lib->version));
     json_object_set_new(o, "path", json_string(p->name));
     json_object_set_new(o, "path_note", json_string(p->note));
     json_object_set_new(o, "m", json_integer(c->m));
@@ -204,6 +218,8 @@ static json_t *header(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_ge
     json_object_set_new(o, "uploaded_a", json_string(p->a->name));
     json_object_set_new(o, "uploaded_b", json_string(p->b->name));
     json_object_set_new(o, "rounding_to_upload", json_string(sweep_is_fp8(p->a) ? "rne, saturating" : "rne"));
+    if (p->built.chunk)
+        json_object_set_new(o, "structure_by_construction", tc_gemm_struct_json(&p->built, c->k));
     return o;
 }
 
@@ -264,7 +280,8 @@ json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc
         json_object_set_new(rec, rc > 0 ? "skipped" : "error", json_string(err));
         goto out;
     }
-    json_object_set_new(rec, "algo", algo_json(&algo));
+    if (!p->kernel)   /* cuBLASLt's choice; an own kernel has none */
+        json_object_set_new(rec, "algo", algo_json(&algo));
     if (c->reps > 0) {
         json_t *t = json_object();
         json_object_set_new(t, "warmup", json_integer(c->warmup));

@@ -25,12 +25,31 @@
 
 struct json_t;
 
+typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE } tc_gemm_combine;
+
+/* How a library sums the K products of one output, as far as the masking
+ * inputs can see: K is cut into `splitk` contiguous slices of equal length
+ * (the last takes the rest); in a slice the tensor core accumulates runs
+ * of `promote` positions (0: the whole slice) starting from zero, `chunk`
+ * positions per instruction step (D of one step is C of the next); each
+ * run's result is added in FP32 (RNE) to the slice's FP32 sum, the first
+ * run's taken as it is; the slices' sums meet in FP32 (RNE) in K order
+ * (SEQ) or as a balanced pairwise tree (PAIRWISE). */
+typedef struct {
+    int chunk;
+    int promote;
+    int splitk;
+    tc_gemm_combine combine;
+} tc_gemm_struct;
+
 typedef struct {
     const char *name;          /* "f16", "e4m3-fast", ... (probes/gemm.h) */
     const tc_format *a, *b;    /* upload formats (tf32 and f32 paths: the FP32 inputs as they are) */
     const char *instr;         /* the wgmma whose model predicts the path, NULL when none (SIMT FP32) */
     bool fp8;                  /* FP8 magnitudes for the masking inputs */
     const char *note;          /* what the path is, for records */
+    const char *kernel;        /* NULL: a cuBLASLt path; else tcscope's own kernel (probes/cuda/gemm_wgmma.cu) */
+    tc_gemm_struct built;      /* own kernels: the structure they have by construction (chunk 0: unknown) */
 } tc_gemm_path;
 
 const tc_gemm_path *tc_gemm_paths(size_t *count);
@@ -80,22 +99,10 @@ int tc_gemm_lib_gpu(tc_gemm_lib *lib, int device, char *err, size_t errlen);
 
 /* ---- accumulation structure ------------------------------------------------ */
 
-typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE } tc_gemm_combine;
-
-/* How a library sums the K products of one output, as far as the masking
- * inputs can see: K is cut into `splitk` contiguous slices of equal length
- * (the last takes the rest); in a slice the tensor core accumulates runs
- * of `promote` positions (0: the whole slice) starting from zero, `chunk`
- * positions per instruction step (D of one step is C of the next); each
- * run's result is added in FP32 (RNE) to the slice's FP32 sum, the first
- * run's taken as it is; the slices' sums meet in FP32 (RNE) in K order
- * (SEQ) or as a balanced pairwise tree (PAIRWISE). */
-typedef struct {
-    int chunk;
-    int promote;
-    int splitk;
-    tc_gemm_combine combine;
-} tc_gemm_struct;
+/* tc_gemm_struct is declared above, with the paths. Two structures are the
+ * same when every field is (promote is 0 whenever no run ends inside a
+ * slice, as tc_gemm_infer reports it). */
+bool tc_gemm_struct_same(const tc_gemm_struct *x, const tc_gemm_struct *y);
 
 /* One output as the structure and the instruction model `m` compute it
  * (a, b: k element bits in m's formats; the result: FP32 bits). */

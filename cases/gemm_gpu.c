@@ -1,5 +1,6 @@
-/* The cuBLASLt library of tcscope gemm (probes/gemm.h), where the build has
- * CUDA: one GEMM per call, the outputs asked for picked from the whole D. */
+/* The GPU library of tcscope gemm (probes/gemm.h), where the build has
+ * CUDA: cuBLASLt, or tcscope's own wgmma kernel for the paths that name
+ * one; one GEMM per call, the outputs asked for picked from the whole D. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@ static int gpu_run(void *ctx, const tc_gemm_path *p, int m, int n, int k, const 
 {
     int device = (int)(intptr_t)ctx;
     uint32_t *D = gemm_alloc((size_t)m * n, sizeof *D);
-    int rc = tcg_gemm_run(device, p->name, m, n, k, A, B, D, warmup, reps, ms, algo, err, errlen);
+    int rc = p->kernel ? tcg_wgmma_gemm_run(device, p->name, m, n, k, A, B, D, warmup, reps, ms, err, errlen)
+                       : tcg_gemm_run(device, p->name, m, n, k, A, B, D, warmup, reps, ms, algo, err, errlen);
     if (rc == 0)
         for (size_t e = 0; e < nout; e++)
             out[e] = D[(size_t)ii[e] * n + jj[e]];

@@ -375,6 +375,9 @@ json_t *gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, co
     }
     json_object_set_new(o, "inferred", tc_gemm_struct_json(&r.s, c->k));
     json_object_set_new(o, "consistent", json_boolean(r.consistent));
+    /* An own kernel: whether the inference recovered what was built. */
+    if (p->built.chunk)
+        json_object_set_new(o, "matches_construction", json_boolean(r.consistent && tc_gemm_struct_same(&r.s, &p->built)));
     if (!r.consistent)
         json_object_set_new(o, "why", json_string(r.why));
     json_object_set_new(o, "runs", json_integer(r.nruns));

@@ -170,6 +170,11 @@ void tc_gemm_lib_sim_free(tc_gemm_lib *lib)
 
 /* ---- JSON and SVG ---------------------------------------------------------- */
 
+bool tc_gemm_struct_same(const tc_gemm_struct *x, const tc_gemm_struct *y)
+{
+    return x->chunk == y->chunk && x->promote == y->promote && x->splitk == y->splitk && x->combine == y->combine;
+}
+
 json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
 {
     json_t *o = json_object();

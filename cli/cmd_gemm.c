@@ -1,4 +1,5 @@
-/* tcscope gemm: library GEMMs (cuBLASLt) on the GPU judged against the
+/* tcscope gemm: library GEMMs (cuBLASLt, and tcscope's own wgmma kernel
+ * whose structure is known by construction) on the GPU judged against the
  * exact products of the original and of the rounded inputs, timed in the
  * same run, and (--infer) their accumulation structure inferred from
  * masking inputs and checked by predicting the sampled outputs.
@@ -33,7 +34,7 @@ typedef enum {
     O_BACKEND, O_SIM, O_JSON, O_REPORT, O_FROM, O_FORCE
 } gemm_opt;
 static const cli_option opts[] = {
-    [O_PATH] = {"--path", "LIST|all", "library paths: f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, f32, f32-bf16x9 (default all)"},
+    [O_PATH] = {"--path", "LIST|all", "paths: cuBLASLt f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, f32, f32-bf16x9; tcscope's own wgmma kernel tcscope-wgmma-f16, tcscope-wgmma-e4m3 (default all)"},
     [O_M] = {"--m", "M", "rows of D, a multiple of 16 (default 256)", 16, 16384},
     [O_N] = {"--n", "N", "columns of D, a multiple of 16 (default 256)", 16, 16384},
     [O_K] = {"--k", "LIST", "dot lengths, multiples of 16 up to 65536 (default 16,64,256,1024,4096,16384,65536)"},
@@ -53,7 +54,7 @@ static const cli_option opts[] = {
     [O_FORCE] = {"--force", NULL, "with --report: replace an existing DIR/gemm.html"},
 };
 const cli_command cmd_gemm_cli = {
-    "gemm", "cuBLASLt GEMM numerics vs exact products, throughput, inferred accumulation structure", NULL,
+    "gemm", "cuBLASLt (and tcscope's own wgmma) GEMM numerics vs exact products, throughput, inferred accumulation structure", NULL,
     "Needs a GPU. The K sweep runs at M = N = 256; errors are against the exact product of the original FP32 "
     "inputs and of the inputs as uploaded (rounded RNE, FP8 saturating).",
     opts, CLI_NOPTS(opts), false};
@@ -145,7 +146,7 @@ static int parse(int argc, char **argv, gemm_args *a)
         for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
             if (!tc_gemm_path_by_name(t))
                 return cli_fail(CMD, "unknown --path '%s' (f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, "
-                                     "f32, f32-bf16x9)", t);
+                                     "f32, f32-bf16x9, tcscope-wgmma-f16, tcscope-wgmma-e4m3)", t);
     }
     return -1;
 }
