@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make bench: the main job's wall time on this machine, as JSON lines. The
+# make bench: the main job's wall time on this machine, as JSON lines: the
+# gemm figures (tcscope's own wgmma GEMM and cuBLASLt, TFLOP/s), then the
 # whole catalogue audit with its defaults (N, hunt families, timing, --jobs =
 # CPUs) and `tcscope regress` against the committed H100 baseline. On a GPU
 # always; without one only with BENCH_AUDIT=1 (the audit then runs on the
@@ -11,6 +12,34 @@ mkdir -p "$OUT"
 gpu=$("$BIN" list --backend gpu >/dev/null 2>&1 && echo yes || echo no)
 machine=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 machine="${machine:-no GPU}; $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+# tcscope's own wgmma GEMM beside cuBLASLt at SIZE^3, one `tcscope gemm` run:
+# the same inputs, the same timing (cudaEvent median of 20 after 5 warm-up).
+SIZE=${BENCH_GEMM_SIZE:-4096}
+if [ "$gpu" = yes ]; then
+  "$BIN" gemm --json --path f16,tcscope-wgmma-f16,e4m3,tcscope-wgmma-e4m3 --m "$SIZE" --n "$SIZE" --k "$SIZE" \
+    --samples 1000 --warmup 5 --reps 20 >"$OUT/gemm.jsonl" 2>"$OUT/gemm.err"
+  rc=$?
+  python3 - "$OUT/gemm.jsonl" "$machine" $rc "$SIZE" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+if not lines:
+    print(json.dumps({"bench": "gemm_%s" % sys.argv[4], "error": "no records (see gemm.err)", "machine": sys.argv[2],
+                      "exit": int(sys.argv[3])}))
+for line in lines:
+    r = json.loads(line)
+    o = {"bench": "gemm_%d_%s" % (r["k"], r["path"]), "value": r.get("timing", {}).get("tflops"), "unit": "TFLOP/s",
+         "machine": sys.argv[2], "exit": int(sys.argv[3]), "library": r.get("library")}
+    if "error_vs_rounded" in r:
+        o["median_ulps_vs_rounded_inputs"] = r["error_vs_rounded"]["median_ulps"]
+        o["max_ulps_vs_rounded_inputs"] = r["error_vs_rounded"]["max_ulps"]
+    for why in ("skipped", "error"):
+        if why in r:
+            o[why] = r[why]
+    print(json.dumps(o))
+PY
+else
+  printf '{"bench":"gemm_%d","skipped":"no GPU (tcscope gemm needs one)","machine":"%s"}\n' "$SIZE" "$machine"
+fi
 if [ "$gpu" = no ] && [ "${BENCH_AUDIT:-0}" != 1 ]; then
   printf '{"bench":"audit_catalogue","skipped":"no GPU (BENCH_AUDIT=1 times it on the recorded model)","machine":"%s"}\n' "$machine"
   exit 0
