@@ -110,16 +110,49 @@ __device__ __forceinline__ void load_stage(uint32_t sbase, const uint8_t *A, con
     }
 }
 
+/* One K tile: wait for it, let the loads run on, and issue STEPS wgmmas
+ * (32 bytes of K each) from its stage on the warpgroup's accumulator. */
+template <class Mma, int STEPS>
+__device__ __forceinline__ void k_tile(float *d, uint32_t base, const uint8_t *A, const uint8_t *Bt, int M, int N,
+                                       int kb, int m0, int n0, int wg, int kt, int ntiles)
+{
+    /* Tile kt has landed (AHEAD - 1 younger groups may be in flight); each
+     * thread's writes are made visible to the async proxy that wgmma reads
+     * through, then the barrier shares them. */
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(AHEAD - 1) : "memory");
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    /* The slot of tile kt + AHEAD held tile kt - 2, whose wgmmas every
+     * warpgroup waited for (wait_group 1 below, one tile ago) before the
+     * barrier above. */
+    if (kt + AHEAD < ntiles)
+        load_stage(base + ((kt + AHEAD) % STAGES) * STAGE_BYTES, A, Bt, M, N, kb, m0, n0, kt + AHEAD);
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+    const uint32_t sa = base + (kt % STAGES) * STAGE_BYTES + wg * 64 * ROWB;
+    const uint32_t sb = base + (kt % STAGES) * STAGE_BYTES + TILE_BYTES;
+    fence_acc(d);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int s = 0; s < STEPS; s++)
+        Mma::mma(d, desc_sw128(sa + s * STEP_BYTES), desc_sw128(sb + s * STEP_BYTES));
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    fence_acc(d);
+}
+
 /* D (M x N, row-major FP32) = A (M x K, K-major) * B where Bt = B^T (N x K,
- * K-major); kb = K bytes of a row, a multiple of 32. */
-template <class Mma>
+ * K-major); kb = K bytes of a row, a multiple of 32; TAIL = (kb % 128) / 32,
+ * the steps of a last, partial tile (a template argument: a step count
+ * known only at run time puts branches between the wgmmas, and ptxas then
+ * injects warpgroup.arrive around them). */
+template <class Mma, int TAIL>
 __global__ void __launch_bounds__(THREADS, 1) gemm_wgmma(const uint8_t *A, const uint8_t *Bt, float *D, int M, int N,
                                                          int kb)
 {
     extern __shared__ uint8_t smem_raw[];
     const uint32_t base = ((uint32_t)__cvta_generic_to_shared(smem_raw) + 1023u) & ~1023u;
     const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN, wg = threadIdx.x / 128;
-    const int ntiles = (kb + ROWB - 1) / ROWB;
+    const int nfull = kb / ROWB, ntiles = nfull + (TAIL > 0);
     float d[64];
 #pragma unroll
     for (int i = 0; i < 64; i++)
@@ -129,36 +162,10 @@ __global__ void __launch_bounds__(THREADS, 1) gemm_wgmma(const uint8_t *A, const
             load_stage(base + t * STAGE_BYTES, A, Bt, M, N, kb, m0, n0, t);
         asm volatile("cp.async.commit_group;\n" ::: "memory");
     }
-    for (int kt = 0; kt < ntiles; kt++) {
-        /* Tile kt has landed (AHEAD - 1 younger groups may be in flight);
-         * each thread's writes are made visible to the async proxy that
-         * wgmma reads through, then the barrier shares them. */
-        asm volatile("cp.async.wait_group %0;\n" ::"n"(AHEAD - 1) : "memory");
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-        __syncthreads();
-        /* The slot of tile kt + AHEAD held tile kt - 2, whose wgmmas every
-         * warpgroup waited for (wait_group 1 below, one iteration ago)
-         * before the barrier above. */
-        if (kt + AHEAD < ntiles)
-            load_stage(base + ((kt + AHEAD) % STAGES) * STAGE_BYTES, A, Bt, M, N, kb, m0, n0, kt + AHEAD);
-        asm volatile("cp.async.commit_group;\n" ::: "memory");
-        const uint32_t sa = base + (kt % STAGES) * STAGE_BYTES + wg * 64 * ROWB;
-        const uint32_t sb = base + (kt % STAGES) * STAGE_BYTES + TILE_BYTES;
-        const int steps = min(ROWB, kb - kt * ROWB) / STEP_BYTES;
-        fence_acc(d);
-        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-        if (steps == ROWB / STEP_BYTES) {
-#pragma unroll
-            for (int s = 0; s < ROWB / STEP_BYTES; s++)
-                Mma::mma(d, desc_sw128(sa + s * STEP_BYTES), desc_sw128(sb + s * STEP_BYTES));
-        } else {
-            for (int s = 0; s < steps; s++)   /* the last tile of a K that is not a multiple of 128 bytes */
-                Mma::mma(d, desc_sw128(sa + s * STEP_BYTES), desc_sw128(sb + s * STEP_BYTES));
-        }
-        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-        fence_acc(d);
-    }
+    for (int kt = 0; kt < nfull; kt++)
+        k_tile<Mma, ROWB / STEP_BYTES>(d, base, A, Bt, M, N, kb, m0, n0, wg, kt, ntiles);
+    if constexpr (TAIL > 0)
+        k_tile<Mma, TAIL>(d, base, A, Bt, M, N, kb, m0, n0, wg, nfull, ntiles);
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     fence_acc(d);
     /* The m64nNk16 FP32 accumulator fragment: warp w of the warpgroup holds
@@ -234,7 +241,11 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
     CU(cudaMemcpy(r.A, ha.data(), na * eb, cudaMemcpyHostToDevice));
     CU(cudaMemcpy(r.B, hb.data(), nb * eb, cudaMemcpyHostToDevice));
     CU(cudaMemset(r.D, 0xff, nd * 4));   /* NaN: an output never written shows */
-    auto kern = f16 ? gemm_wgmma<MmaF16> : gemm_wgmma<MmaE4M3>;
+    typedef void (*kernel_fn)(const uint8_t *, const uint8_t *, float *, int, int, int);
+    static const kernel_fn kernels[2][4] = {
+        {gemm_wgmma<MmaF16, 0>, gemm_wgmma<MmaF16, 1>, gemm_wgmma<MmaF16, 2>, gemm_wgmma<MmaF16, 3>},
+        {gemm_wgmma<MmaE4M3, 0>, gemm_wgmma<MmaE4M3, 1>, gemm_wgmma<MmaE4M3, 2>, gemm_wgmma<MmaE4M3, 3>}};
+    const kernel_fn kern = kernels[e4m3][(k * eb) % ROWB / STEP_BYTES];
     CU(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES));
     dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
     const uint8_t *ga = (const uint8_t *)r.A, *gb = (const uint8_t *)r.B;
