@@ -19,7 +19,6 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
-#include <type_traits>
 #include <vector>
 #include <cuda_runtime.h>
 
