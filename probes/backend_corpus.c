@@ -5,7 +5,7 @@
 #include <jansson.h>
 
 #include "probes/backend_corpus.h"
-#include "probes/hex_bits.h"
+#include "probes/record_json.h"
 #include "probes/layout.h"
 
 size_t tc_corpus_tiles(const tc_instr *ins, size_t elems)
@@ -197,12 +197,9 @@ int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errl
 {
     memset(rec, 0, sizeof *rec);
     rec->sass_native = -1;
-    json_error_t je;
-    json_t *j = json_loads(line, 0, &je);
-    if (!j) {
-        snprintf(err, errlen, "bad JSON: %s", je.text);
+    json_t *j = tc_line_load(line, err, errlen);
+    if (!j)
         return -1;
-    }
     int rc = -1;
     const char *name = json_string_value(json_object_get(j, "instr"));
     rec->ins = tc_instr_by_name(name);
@@ -525,12 +522,9 @@ done:
 int tc_chain_parse(const char *line, tc_chain_rec *rec, char *err, size_t errlen)
 {
     memset(rec, 0, sizeof *rec);
-    json_error_t je;
-    json_t *j = json_loads(line, 0, &je);
-    if (!j) {
-        snprintf(err, errlen, "bad JSON: %s", je.text);
+    json_t *j = tc_line_load(line, err, errlen);
+    if (!j)
         return -1;
-    }
     int rc = -1;
     const char *kind = json_string_value(json_object_get(j, "kind"));
     const char *name = json_string_value(json_object_get(j, "instr"));

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "probes/dots.h"
-#include "probes/hex_bits.h"
+#include "probes/record_json.h"
 
 extern char **environ;
 
@@ -64,12 +64,9 @@ static int parse_line(const char *line, tc_dots *d, const tc_dots *earlier, size
                       size_t errlen)
 {
     memset(d, 0, sizeof *d);
-    json_error_t je;
-    json_t *j = json_loads(line, 0, &je);
-    if (!j) {
-        snprintf(err, errlen, "bad JSON: %s", je.text);
+    json_t *j = tc_line_load(line, err, errlen);
+    if (!j)
         return -1;
-    }
     int rc = -1;
     const char *kind = json_string_value(json_object_get(j, "kind"));
     const char *name = json_string_value(json_object_get(j, "instr"));

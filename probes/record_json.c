@@ -1,8 +1,18 @@
-/* Hex fields of bit patterns (see hex_bits.h). */
+/* JSON lines of the probes' records (see record_json.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/hex_bits.h"
+#include "probes/record_json.h"
+
+json_t *tc_line_load(const char *line, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *j = json_loads(line, 0, &je);
+    if (!j)
+        snprintf(err, errlen, "bad JSON: %s", je.text);
+    return j;
+}
 
 static size_t digits_of(const tc_format *f)
 {
