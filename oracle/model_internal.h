@@ -272,6 +272,10 @@ uint64_t model_dot_generic(const model *m, int k, const uint64_t *a, const uint6
 /* The int64 kernel on decoded operands: 0 with *out, or -1 when the element
  * needs the general path (specials, overflow, far-apart accumulator). */
 int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c, uint64_t *out);
+/* The int64 kernel on raw operands (model.c): decoded, put in the model's
+ * step order, then model_kernel; -1 also when m is not fast or k > 256.
+ * model_dot's first try; tests call it to check the kernel alone. */
+int model_kernel_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c, uint64_t *out);
 /* The int128 path (model_int128.c): any element of a model that is not wide. */
 uint64_t model_dot_int128(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
 /* n operand values bits[i*stride] of operand w (0: A, 1: B) decoded (model_decode.c). */
