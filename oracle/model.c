@@ -26,21 +26,26 @@ uint64_t model_dot_generic(const model *m, int k, const uint64_t *a, const uint6
     return model_dot_int128(m, k, a, b, c);
 }
 
+int model_kernel_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c, uint64_t *out)
+{
+    if (!m->fast || k > 256)
+        return -1;
+    mdec da[256], db[256], tmp[256];
+    int idx[256];
+    model_decode_operand(m, 0, (size_t)k, 1, a, da);
+    model_decode_operand(m, 1, (size_t)k, 1, b, db);
+    if (model_step_order(&m->p, k, idx)) {
+        model_order_decoded(idx, k, da, tmp);
+        model_order_decoded(idx, k, db, tmp);
+    }
+    return model_kernel(m, k, da, db, c, out);
+}
+
 uint64_t model_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c)
 {
     uint64_t d;
-    if (m->fast && !model_force_slow && k <= 256) {
-        mdec da[256], db[256], tmp[256];
-        int idx[256];
-        model_decode_operand(m, 0, (size_t)k, 1, a, da);
-        model_decode_operand(m, 1, (size_t)k, 1, b, db);
-        if (model_step_order(&m->p, k, idx)) {
-            model_order_decoded(idx, k, da, tmp);
-            model_order_decoded(idx, k, db, tmp);
-        }
-        if (model_kernel(m, k, da, db, c, &d) == 0)
-            return d;
-    }
+    if (!model_force_slow && model_kernel_dot(m, k, a, b, c, &d) == 0)
+        return d;
     return model_dot_generic(m, k, a, b, c);
 }
 

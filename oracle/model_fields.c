@@ -19,6 +19,25 @@ static model_field_parsed ok(bool b)
     return b ? MODEL_FIELD_SET : MODEL_FIELD_BAD;
 }
 
+/* An int field with one word for its sentinel value: prod_flush_exp
+ * ("none"), align_bits ("exact"), carry_bits ("unlimited"). */
+static model_field_parsed parse_int_or(const char *v, const char *word, int sentinel, long lo, long hi, int *out)
+{
+    if (!strcmp(v, word)) {
+        *out = sentinel;
+        return MODEL_FIELD_SET;
+    }
+    return ok(mft_parse_int(v, lo, hi, out));
+}
+
+static void print_int_or(char *buf, size_t len, int x, const char *word, int sentinel)
+{
+    if (x == sentinel)
+        snprintf(buf, len, "%s", word);
+    else
+        snprintf(buf, len, "%d", x);
+}
+
 /* The candidate rounding directions of c, acc and out. */
 static const tc_round dirs[] = {TC_RNE, TC_RZ, TC_RD, TC_RU};
 
@@ -208,19 +227,12 @@ static int c_products(const model_params *cur, const model_field_scope *s, model
 
 static model_field_parsed p_flush(const char *v, model_params *p)
 {
-    if (!strcmp(v, "none")) {
-        p->prod_flush_exp = MODEL_NO_FLUSH;
-        return MODEL_FIELD_SET;
-    }
-    return ok(mft_parse_int(v, -10000, 10000, &p->prod_flush_exp));
+    return parse_int_or(v, "none", MODEL_NO_FLUSH, -10000, 10000, &p->prod_flush_exp);
 }
 
 static void w_flush(char *buf, size_t len, const model_params *p)
 {
-    if (p->prod_flush_exp == MODEL_NO_FLUSH)
-        snprintf(buf, len, "none");
-    else
-        snprintf(buf, len, "%d", p->prod_flush_exp);
+    print_int_or(buf, len, p->prod_flush_exp, "none", MODEL_NO_FLUSH);
 }
 
 SAME(flush, prod_flush_exp)
@@ -337,19 +349,12 @@ static int c_align_exp(const model_params *cur, const model_field_scope *s, mode
 
 static model_field_parsed p_align_bits(const char *v, model_params *p)
 {
-    if (!strcmp(v, "exact")) {
-        p->align_bits = MODEL_EXACT;
-        return MODEL_FIELD_SET;
-    }
-    return ok(mft_parse_int(v, 0, 1000, &p->align_bits));
+    return parse_int_or(v, "exact", MODEL_EXACT, 0, 1000, &p->align_bits);
 }
 
 static void w_align_bits(char *buf, size_t len, const model_params *p)
 {
-    if (p->align_bits == MODEL_EXACT)
-        snprintf(buf, len, "exact");
-    else
-        snprintf(buf, len, "%d", p->align_bits);
+    print_int_or(buf, len, p->align_bits, "exact", MODEL_EXACT);
 }
 
 SAME(align_bits, align_bits)
@@ -392,19 +397,12 @@ static int c_align_round(const model_params *cur, const model_field_scope *s, mo
 
 static model_field_parsed p_carry(const char *v, model_params *p)
 {
-    if (!strcmp(v, "unlimited")) {
-        p->carry_bits = MODEL_UNLIMITED;
-        return MODEL_FIELD_SET;
-    }
-    return ok(mft_parse_int(v, 1, 64, &p->carry_bits));
+    return parse_int_or(v, "unlimited", MODEL_UNLIMITED, 1, 64, &p->carry_bits);
 }
 
 static void w_carry(char *buf, size_t len, const model_params *p)
 {
-    if (p->carry_bits == MODEL_UNLIMITED)
-        snprintf(buf, len, "unlimited");
-    else
-        snprintf(buf, len, "%d", p->carry_bits);
+    print_int_or(buf, len, p->carry_bits, "unlimited", MODEL_UNLIMITED);
 }
 
 SAME(carry, carry_bits)

@@ -224,6 +224,28 @@ extern int model_force_slow;
 
 /* model_input_value in the kernels' compact form (model_decode.c). */
 mdec model_input_decode(const model *m, int which, uint64_t bits);
+/* The rest of a bit decode once specials are ruled out: d has its sign,
+ * ef is the exponent field, frac the fraction field as kept (mb bits; a
+ * subnormal when ef is 0, flushed to zero under ftz). Shared by
+ * model_direct_decode and the kernel's kdirect_decode (model_kernel.h). */
+static inline mdec mdec_finite(mdec d, unsigned ef, uint64_t frac, int mb, int emin, int bias, bool ftz)
+{
+    if (ef == 0) {
+        if (frac == 0 || ftz) {
+            d.cls = MV_ZERO;
+            return d;
+        }
+        d.cls = MV_FINITE;
+        d.sig = (uint32_t)frac;
+        d.e = (int16_t)emin;
+    } else {
+        d.cls = MV_FINITE;
+        d.sig = (uint32_t)(frac | (UINT64_C(1) << mb));
+        d.e = (int16_t)((int)ef - bias);
+    }
+    d.lsb = (int16_t)(d.e - mb);
+    return d;
+}
 /* An operand decoded with bit operations (see model_new: IEEE/FN container,
  * used as given or truncated to a format of the same exponent range). */
 static inline mdec model_direct_decode(const mfmt *f, uint64_t bits, uint64_t keep, bool ftz)
@@ -241,22 +263,7 @@ static inline mdec model_direct_decode(const mfmt *f, uint64_t bits, uint64_t ke
         d.cls = (f->specials == TC_SPECIALS_FN || frac) ? MV_NAN : MV_INF;
         return d;
     }
-    frac &= keep;
-    if (ef == 0) {
-        if (frac == 0 || ftz) {
-            d.cls = MV_ZERO;
-            return d;
-        }
-        d.cls = MV_FINITE;
-        d.sig = (uint32_t)frac;
-        d.e = (int16_t)f->emin;
-    } else {
-        d.cls = MV_FINITE;
-        d.sig = (uint32_t)(frac | (fmask + 1));
-        d.e = (int16_t)(ef - f->bias);
-    }
-    d.lsb = (int16_t)(d.e - mb);
-    return d;
+    return mdec_finite(d, (unsigned)ef, frac & keep, mb, f->emin, f->bias, ftz);
 }
 
 /* Every path but the int64 kernel (model.c); model_dot tries the kernel
@@ -265,6 +272,10 @@ uint64_t model_dot_generic(const model *m, int k, const uint64_t *a, const uint6
 /* The int64 kernel on decoded operands: 0 with *out, or -1 when the element
  * needs the general path (specials, overflow, far-apart accumulator). */
 int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c, uint64_t *out);
+/* The int64 kernel on raw operands (model.c): decoded, put in the model's
+ * step order, then model_kernel; -1 also when m is not fast or k > 256.
+ * model_dot's first try; tests call it to check the kernel alone. */
+int model_kernel_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c, uint64_t *out);
 /* The int128 path (model_int128.c): any element of a model that is not wide. */
 uint64_t model_dot_int128(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
 /* n operand values bits[i*stride] of operand w (0: A, 1: B) decoded (model_decode.c). */

@@ -93,23 +93,7 @@ static inline mdec kdirect_decode(const kdirect *k, uint64_t bits)
         d.cls = (!k->ieee || frac) ? MV_NAN : MV_INF;
         return d;
     }
-    frac = (frac & k->keep) >> k->drop;
-    int mb = k->mb - k->drop;
-    if (ef == 0) {
-        if (frac == 0 || k->ftz) {
-            d.cls = MV_ZERO;
-            return d;
-        }
-        d.cls = MV_FINITE;
-        d.sig = (uint32_t)frac;
-        d.e = (int16_t)k->emin;
-    } else {
-        d.cls = MV_FINITE;
-        d.sig = (uint32_t)(frac | (UINT64_C(1) << mb));
-        d.e = (int16_t)((int)ef - k->bias);
-    }
-    d.lsb = (int16_t)(d.e - mb);
-    return d;
+    return mdec_finite(d, ef, (frac & k->keep) >> k->drop, k->mb - k->drop, k->emin, k->bias, k->ftz);
 }
 
 #endif

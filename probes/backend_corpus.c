@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "probes/backend_corpus.h"
+#include "probes/record_json.h"
 #include "probes/layout.h"
 
 size_t tc_corpus_tiles(const tc_instr *ins, size_t elems)
@@ -71,51 +72,6 @@ void tc_corpus_inputs(const tc_instr *ins, size_t ntiles, uint64_t seed, uint64_
                 if (j != keep1 && j != keep2)
                     A[g + j] = 0;
         }
-}
-
-static char *to_hex(const uint64_t *x, size_t n, const tc_format *f)
-{
-    int w = (f->storage_bits + 3) / 4;
-    char *s = malloc(n * (size_t)w + 1);
-    if (!s)
-        return NULL;
-    static const char dig[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++)
-        for (int j = 0; j < w; j++)
-            s[i * (size_t)w + (size_t)j] = dig[(x[i] >> (4 * (w - 1 - j))) & 15];
-    s[n * (size_t)w] = '\0';
-    return s;
-}
-
-static int from_hex(const char *s, size_t n, const tc_format *f, uint64_t *x)
-{
-    int w = (f->storage_bits + 3) / 4;
-    if (!s || strlen(s) != n * (size_t)w)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v = 0;
-        for (int j = 0; j < w; j++) {
-            char c = s[i * (size_t)w + (size_t)j];
-            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-            if (d < 0)
-                return -1;
-            v = v << 4 | (uint64_t)d;
-        }
-        x[i] = v;
-    }
-    return 0;
-}
-
-/* One hex field of n elements of f into a fresh array; the length is checked
- * before anything is allocated, so a damaged count cannot ask for terabytes. */
-static int hex_field(json_t *j, const char *field, size_t n, const tc_format *f, uint64_t **out)
-{
-    const char *s = json_string_value(json_object_get(j, field));
-    size_t w = (size_t)(f->storage_bits + 3) / 4;
-    if (!s || strlen(s) != n * w)
-        return -1;
-    *out = malloc(n * 8 + 8);
-    return *out ? from_hex(s, n, f, *out) : -1;
 }
 
 /* Elements of a corpus line of nt tiles (A, B, C and D), or 0 when beyond
@@ -209,13 +165,10 @@ int tc_corpus_record(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t 
             json_object_set_new(j, "d_same_as", json_string(twin->name));
     }
     for (size_t i = twin ? 3 : 0; i < (d_same ? 3u : 4u); i++) {
-        char *h = to_hex(ops[i].x, ops[i].n, ops[i].f);
-        if (!h) {
+        if (tc_hex_put(j, ops[i].key, ops[i].x, ops[i].n, ops[i].f)) {
             snprintf(err, errlen, "out of memory");
             goto done;
         }
-        json_object_set_new(j, ops[i].key, json_string(h));
-        free(h);
     }
     char *line = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!line) {
@@ -244,12 +197,9 @@ int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errl
 {
     memset(rec, 0, sizeof *rec);
     rec->sass_native = -1;
-    json_error_t je;
-    json_t *j = json_loads(line, 0, &je);
-    if (!j) {
-        snprintf(err, errlen, "bad JSON: %s", je.text);
+    json_t *j = tc_line_load(line, err, errlen);
+    if (!j)
         return -1;
-    }
     int rc = -1;
     const char *name = json_string_value(json_object_get(j, "instr"));
     rec->ins = tc_instr_by_name(name);
@@ -284,14 +234,14 @@ int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errl
         snprintf(err, errlen, "%s: d_same_as without inputs_of", ins->name);
         goto done;
     }
-    if (!rec->inputs_of[0] && (hex_field(j, "a", rec->ntiles * mk, ins->a, &rec->A) ||
-                               hex_field(j, "b", rec->ntiles * kn, ins->b, &rec->B) ||
-                               hex_field(j, "c", rec->ntiles * mn, ins->c, &rec->C))) {
+    if (!rec->inputs_of[0] && (!(rec->A = tc_hex_get(j, "a", rec->ntiles * mk, ins->a)) ||
+                               !(rec->B = tc_hex_get(j, "b", rec->ntiles * kn, ins->b)) ||
+                               !(rec->C = tc_hex_get(j, "c", rec->ntiles * mn, ins->c)))) {
         snprintf(err, errlen, "%s: input hex missing, of the wrong length or with bad digits", ins->name);
         goto done;
     }
     if (!rec->d_same) {
-        if (hex_field(j, "d", rec->ntiles * mn, ins->d, &rec->D)) {
+        if (!(rec->D = tc_hex_get(j, "d", rec->ntiles * mn, ins->d))) {
             snprintf(err, errlen, "%s: output hex missing, of the wrong length or with bad digits", ins->name);
             goto done;
         }
@@ -474,16 +424,6 @@ static int twin_matches(const tc_chain_rec *twin, const char *key, uint64_t seed
            twin->C && twin->X && twin->D;
 }
 
-static int json_put_hex(json_t *j, const char *key, const uint64_t *x, size_t n, const tc_format *f)
-{
-    char *h = to_hex(x, n, f);
-    if (!h)
-        return -1;
-    json_object_set_new(j, key, json_string(h));
-    free(h);
-    return 0;
-}
-
 int tc_chain_record(tc_backend *b, const tc_instr *ins, size_t nchains, int len, tc_rounding cvt, uint64_t seed,
                     const tc_chain_rec *twin, tc_chain_rec *rec, FILE *out, char *err, size_t errlen)
 {
@@ -538,9 +478,9 @@ int tc_chain_record(tc_backend *b, const tc_instr *ins, size_t nchains, int len,
                                             tc_overflow_name(cvt.ovf)));
     if (same)
         json_object_set_new(j, "same_as", json_string(twin->ins->name));
-    else if (json_put_hex(j, "a0", A0, nchains * mk, ins->a) || json_put_hex(j, "b", B, st * kk, ins->b) ||
-             json_put_hex(j, "c", C, st * mk, ins->c) || json_put_hex(j, "x", X, st * mk, ins->a) ||
-             json_put_hex(j, "d", D, st * mk, ins->d)) {
+    else if (tc_hex_put(j, "a0", A0, nchains * mk, ins->a) || tc_hex_put(j, "b", B, st * kk, ins->b) ||
+             tc_hex_put(j, "c", C, st * mk, ins->c) || tc_hex_put(j, "x", X, st * mk, ins->a) ||
+             tc_hex_put(j, "d", D, st * mk, ins->d)) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
@@ -582,12 +522,9 @@ done:
 int tc_chain_parse(const char *line, tc_chain_rec *rec, char *err, size_t errlen)
 {
     memset(rec, 0, sizeof *rec);
-    json_error_t je;
-    json_t *j = json_loads(line, 0, &je);
-    if (!j) {
-        snprintf(err, errlen, "bad JSON: %s", je.text);
+    json_t *j = tc_line_load(line, err, errlen);
+    if (!j)
         return -1;
-    }
     int rc = -1;
     const char *kind = json_string_value(json_object_get(j, "kind"));
     const char *name = json_string_value(json_object_get(j, "instr"));
@@ -654,11 +591,11 @@ int tc_chain_parse(const char *line, tc_chain_rec *rec, char *err, size_t errlen
                 goto done;
             }
         snprintf(rec->same_as, sizeof rec->same_as, "%s", tw->name);
-    } else if (hex_field(j, "a0", rec->nchains * dm.mk, ins->a, &rec->A0) ||
-               hex_field(j, "b", dm.steps * dm.kk, ins->b, &rec->B) ||
-               hex_field(j, "c", dm.steps * dm.mk, ins->c, &rec->C) ||
-               hex_field(j, "x", dm.steps * dm.mk, ins->a, &rec->X) ||
-               hex_field(j, "d", dm.steps * dm.mk, ins->d, &rec->D)) {
+    } else if (!(rec->A0 = tc_hex_get(j, "a0", rec->nchains * dm.mk, ins->a)) ||
+               !(rec->B = tc_hex_get(j, "b", dm.steps * dm.kk, ins->b)) ||
+               !(rec->C = tc_hex_get(j, "c", dm.steps * dm.mk, ins->c)) ||
+               !(rec->X = tc_hex_get(j, "x", dm.steps * dm.mk, ins->a)) ||
+               !(rec->D = tc_hex_get(j, "d", dm.steps * dm.mk, ins->d))) {
         snprintf(err, errlen, "%s: a0, b, c, x or d missing, of the wrong length or with bad digits", ins->name);
         goto done;
     }

@@ -9,48 +9,9 @@
 #include <jansson.h>
 
 #include "probes/dots.h"
+#include "probes/record_json.h"
 
 extern char **environ;
-
-static int put_hex(json_t *j, const char *key, const uint64_t *x, size_t n, const tc_format *f)
-{
-    int w = (f->storage_bits + 3) / 4;
-    char *s = malloc(n * (size_t)w + 1);
-    if (!s)
-        return -1;
-    static const char dig[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++)
-        for (int q = 0; q < w; q++)
-            s[i * (size_t)w + (size_t)q] = dig[(x[i] >> (4 * (w - 1 - q))) & 15];
-    s[n * (size_t)w] = '\0';
-    json_object_set_new(j, key, json_string(s));
-    free(s);
-    return 0;
-}
-
-/* n elements of f from field key; the length is checked before allocating. */
-static uint64_t *get_hex(json_t *j, const char *key, size_t n, const tc_format *f)
-{
-    const char *s = json_string_value(json_object_get(j, key));
-    size_t w = (size_t)(f->storage_bits + 3) / 4;
-    if (!s || n == 0 || strlen(s) / w != n || strlen(s) % w)
-        return NULL;
-    uint64_t *x = malloc(n * 8);
-    for (size_t i = 0; x && i < n; i++) {
-        uint64_t v = 0;
-        for (size_t q = 0; q < w; q++) {
-            char c = s[i * w + q];
-            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-            if (d < 0) {
-                free(x);
-                return NULL;
-            }
-            v = v << 4 | (uint64_t)d;
-        }
-        x[i] = v;
-    }
-    return x;
-}
 
 int tc_dots_write(FILE *out, const tc_dots *d)
 {
@@ -65,8 +26,8 @@ int tc_dots_write(FILE *out, const tc_dots *d)
     size_t rk = d->rows * (size_t)d->k;
     if (d->inputs_of)
         json_object_set_new(j, "inputs_of", json_string(d->inputs_of));
-    int rc = (!d->inputs_of && (put_hex(j, "a", d->A, rk, d->ins->a) || put_hex(j, "b", d->B, rk, d->ins->b))) ||
-             put_hex(j, "c", d->C, d->rows, d->ins->c) || put_hex(j, "d", d->D, d->rows, d->ins->d) ? -1 : 0;
+    int rc = (!d->inputs_of && (tc_hex_put(j, "a", d->A, rk, d->ins->a) || tc_hex_put(j, "b", d->B, rk, d->ins->b))) ||
+             tc_hex_put(j, "c", d->C, d->rows, d->ins->c) || tc_hex_put(j, "d", d->D, d->rows, d->ins->d) ? -1 : 0;
     char *line = rc ? NULL : json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (line)
         fprintf(out, "%s\n", line);
@@ -103,12 +64,9 @@ static int parse_line(const char *line, tc_dots *d, const tc_dots *earlier, size
                       size_t errlen)
 {
     memset(d, 0, sizeof *d);
-    json_error_t je;
-    json_t *j = json_loads(line, 0, &je);
-    if (!j) {
-        snprintf(err, errlen, "bad JSON: %s", je.text);
+    json_t *j = tc_line_load(line, err, errlen);
+    if (!j)
         return -1;
-    }
     int rc = -1;
     const char *kind = json_string_value(json_object_get(j, "kind"));
     const char *name = json_string_value(json_object_get(j, "instr"));
@@ -151,8 +109,9 @@ static int parse_line(const char *line, tc_dots *d, const tc_dots *earlier, size
         d->A = dup_elems(tw->A, rk);
         d->B = dup_elems(tw->B, rk);
     }
-    if (!(d->A = d->A ? d->A : get_hex(j, "a", rk, d->ins->a)) ||
-        !(d->B = d->B ? d->B : get_hex(j, "b", rk, d->ins->b)) || !(d->C = get_hex(j, "c", d->rows, d->ins->c)) || !(d->D = get_hex(j, "d", d->rows, d->ins->d))) {
+    if (!(d->A = d->A ? d->A : tc_hex_get(j, "a", rk, d->ins->a)) ||
+        !(d->B = d->B ? d->B : tc_hex_get(j, "b", rk, d->ins->b)) || !(d->C = tc_hex_get(j, "c", d->rows, d->ins->c)) ||
+        !(d->D = tc_hex_get(j, "d", d->rows, d->ins->d))) {
         snprintf(err, errlen, "%s: a, b, c or d missing, of the wrong length or with bad digits", name);
         goto done;
     }

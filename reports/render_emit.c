@@ -142,6 +142,18 @@ static void html_table(FILE *f, const json_t *t)
     fputs("</table></div>\n", f);
 }
 
+/* A plot's or a tree's figure closes the same way: the caption, if any. */
+static void html_figure_end(FILE *f, const json_t *b)
+{
+    const char *cap = json_string_value(json_object_get(b, "caption"));
+    if (cap && *cap) {
+        fputs("<figcaption>", f);
+        html_text(f, cap);
+        fputs("</figcaption>\n", f);
+    }
+    fputs("</figure>\n", f);
+}
+
 static void html_blocks(FILE *f, const json_t *doc)
 {
     size_t i;
@@ -167,22 +179,10 @@ static void html_blocks(FILE *f, const json_t *doc)
         } else if (json_object_get(b, "plot")) {
             fprintf(f, "<figure class=\"plot\" id=\"plot-%s\">\n%s\n", json_string_value(json_object_get(b, "plot")),
                     json_string_value(json_object_get(b, "svg")));
-            const char *cap = json_string_value(json_object_get(b, "caption"));
-            if (cap && *cap) {
-                fputs("<figcaption>", f);
-                html_text(f, cap);
-                fputs("</figcaption>\n", f);
-            }
-            fputs("</figure>\n", f);
+            html_figure_end(f, b);
         } else if (json_object_get(b, "figure")) {
             fprintf(f, "<figure class=\"tree\">\n%s\n", json_string_value(json_object_get(b, "figure")));
-            const char *cap = json_string_value(json_object_get(b, "caption"));
-            if (cap && *cap) {
-                fputs("<figcaption>", f);
-                html_text(f, cap);
-                fputs("</figcaption>\n", f);
-            }
-            fputs("</figure>\n", f);
+            html_figure_end(f, b);
         } else if (json_object_get(b, "toc")) {
             size_t j;
             json_t *e;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,42 @@ static void fields_match_the_profile_or_are_undecided(void **state)
     profile_free(&prof);
 }
 
+/* Pairs the instruction lines of the records a and b (the same order, the
+ * same instructions) and checks that each of b's fingerprints and SASS
+ * opcodes equals a's (na and nb name them in the messages); with timing,
+ * also the latency and throughput per clock and SM within 1%. Returns the
+ * pairs, with *verified the lines of b that say they are verified. */
+static size_t same_arithmetic(const json_t *a, const json_t *b, const char *na, const char *nb, bool timing,
+                              size_t *verified)
+{
+    assert_int_equal(json_array_size(a), json_array_size(b));
+    size_t i, n = 0;
+    json_t *o;
+    *verified = 0;
+    json_array_foreach(a, i, o) {
+        const char *instr = json_string_value(json_object_get(o, "instr"));
+        if (!instr)
+            continue;
+        const json_t *p = json_array_get(b, i);
+        assert_string_equal(json_string_value(json_object_get(p, "instr")), instr);
+        *verified += json_is_true(json_object_get(json_object_get(p, "verification"), "verified"));
+        if (!json_equal(json_object_get(o, "fingerprint"), json_object_get(p, "fingerprint")))
+            fail_msg("%s: %s's fingerprint differs from %s's", instr, nb, na);
+        const json_t *ta = json_object_get(o, "timing"), *tb = json_object_get(p, "timing");
+        const char *sa = json_string_value(json_object_get(ta, "sass")), *sb = json_string_value(json_object_get(tb, "sass"));
+        assert_true(sa && sb);
+        assert_string_equal(sa, sb);
+        static const char *const keys[] = {"latency_cycles", "throughput_fma_clk_sm"};
+        for (int k = 0; timing && k < 2; k++) {
+            double x = json_number_value(json_object_get(ta, keys[k])), y = json_number_value(json_object_get(tb, keys[k]));
+            if (x > 0 && (y < 0.99 * x || y > 1.01 * x))
+                fail_msg("%s %s: %s %g, %s %g", instr, keys[k], na, x, nb, y);
+        }
+        n++;
+    }
+    return n;
+}
+
 /* The H200 (tools/device-h200.sh, the same build and budget): every
  * instruction verified, each fingerprint equal to the H100's, the same SASS
  * opcode, and the same latency and throughput per clock and SM within 1%;
@@ -138,29 +175,9 @@ static void h200_is_the_h100s_arithmetic(void **state)
 {
     json_t *a = lines(tmp_jobs), *b = lines(tmp_h200);
     assert_string_equal(json_string_value(json_object_get(json_array_get(b, 0), "gpu")), "NVIDIA H200");
-    assert_int_equal(json_array_size(a), json_array_size(b));
-    size_t i, n = 0;
-    json_t *o;
-    json_array_foreach(a, i, o) {
-        const char *instr = json_string_value(json_object_get(o, "instr"));
-        if (!instr)
-            continue;
-        const json_t *p = json_array_get(b, i);
-        assert_string_equal(json_string_value(json_object_get(p, "instr")), instr);
-        assert_true(json_is_true(json_object_get(json_object_get(p, "verification"), "verified")));
-        if (!json_equal(json_object_get(o, "fingerprint"), json_object_get(p, "fingerprint")))
-            fail_msg("%s: the H200's fingerprint differs from the H100's", instr);
-        const json_t *ta = json_object_get(o, "timing"), *tb = json_object_get(p, "timing");
-        assert_string_equal(json_string_value(json_object_get(ta, "sass")), json_string_value(json_object_get(tb, "sass")));
-        static const char *const keys[] = {"latency_cycles", "throughput_fma_clk_sm"};
-        for (int k = 0; k < 2; k++) {
-            double x = json_number_value(json_object_get(ta, keys[k])), y = json_number_value(json_object_get(tb, keys[k]));
-            if (x > 0 && (y < 0.99 * x || y > 1.01 * x))
-                fail_msg("%s %s: H100 %g, H200 %g", instr, keys[k], x, y);
-        }
-        n++;
-    }
-    assert_int_equal(n, 256);
+    size_t verified;
+    assert_int_equal(same_arithmetic(a, b, "the H100", "the H200", true, &verified), 256);
+    assert_int_equal(verified, 256);
     json_decref(a);
     json_decref(b);
     tc_run_result r = tc_run_cli("run --backend model:h200 --instr mma.m16n8k8.f32.f16.f16.f32 --a 1 --b 1 --c 0");
@@ -176,25 +193,8 @@ static void ptxas12_gives_the_same_arithmetic(void **state)
 {
     json_t *a = lines(tmp_jobs), *b = lines(tmp_p12);
     assert_non_null(strstr(json_string_value(json_object_get(json_array_get(b, 0), "compiler")), "ptxas V12.9.86"));
-    assert_int_equal(json_array_size(a), json_array_size(b));
-    size_t i, n = 0, verified = 0;
-    json_t *o;
-    json_array_foreach(a, i, o) {
-        const char *instr = json_string_value(json_object_get(o, "instr"));
-        if (!instr)
-            continue;
-        const json_t *p = json_array_get(b, i);
-        assert_string_equal(json_string_value(json_object_get(p, "instr")), instr);
-        verified += json_is_true(json_object_get(json_object_get(p, "verification"), "verified"));
-        if (!json_equal(json_object_get(o, "fingerprint"), json_object_get(p, "fingerprint")))
-            fail_msg("%s: ptxas 12.9's fingerprint differs from ptxas 13.0's", instr);
-        const char *sa = json_string_value(json_object_get(json_object_get(o, "timing"), "sass"));
-        const char *sb = json_string_value(json_object_get(json_object_get(p, "timing"), "sass"));
-        assert_true(sa && sb);
-        assert_string_equal(sa, sb);
-        n++;
-    }
-    assert_int_equal(n, 256);
+    size_t verified;
+    assert_int_equal(same_arithmetic(a, b, "ptxas 13.0", "ptxas 12.9", false, &verified), 256);
     assert_int_equal(verified, 256);
     json_decref(a);
     json_decref(b);

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <dlfcn.h>
+#include <cuda_runtime.h>
 #include <cublasLt.h>
 
 struct TcLt {
@@ -74,5 +75,37 @@ inline bool tc_lt_load(TcLt &l, char *err, size_t len)
     l.lib = h;
     return true;
 }
+
+/* What one cuBLASLt matmul holds on the device; every member that was made
+ * is released when it goes out of scope, so an early return leaks nothing. */
+struct TcLtMatmul {
+    const TcLt &lt;
+    void *A = nullptr, *B = nullptr, *D = nullptr, *ws = nullptr;
+    cublasLtHandle_t h = nullptr;
+    cublasLtMatmulDesc_t op = nullptr;
+    cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
+    cublasLtMatmulPreference_t pref = nullptr;
+    cublasLtEmulationDesc_t emu = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    explicit TcLtMatmul(const TcLt &l) : lt(l) {}
+    TcLtMatmul(const TcLtMatmul &) = delete;
+    TcLtMatmul &operator=(const TcLtMatmul &) = delete;
+    ~TcLtMatmul()
+    {
+        if (emu) lt.emuDestroy(emu);
+        if (e0) cudaEventDestroy(e0);
+        if (e1) cudaEventDestroy(e1);
+        if (pref) lt.prefDestroy(pref);
+        if (la) lt.layoutDestroy(la);
+        if (lb) lt.layoutDestroy(lb);
+        if (ld) lt.layoutDestroy(ld);
+        if (op) lt.descDestroy(op);
+        if (h) lt.destroy(h);
+        if (A) cudaFree(A);
+        if (B) cudaFree(B);
+        if (D) cudaFree(D);
+        if (ws) cudaFree(ws);
+    }
+};
 
 #endif

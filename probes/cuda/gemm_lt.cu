@@ -53,32 +53,6 @@ void pack(std::vector<unsigned char> &out, const uint32_t *src, size_t n, size_t
         memcpy(&out[i * bytes], &src[i], bytes);   /* little endian: the low bytes */
 }
 
-struct Res {
-    void *A = nullptr, *B = nullptr, *D = nullptr, *ws = nullptr;
-    cublasLtHandle_t h = nullptr;
-    cublasLtMatmulDesc_t op = nullptr;
-    cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
-    cublasLtMatmulPreference_t pref = nullptr;
-    cublasLtEmulationDesc_t emu = nullptr;
-    cudaEvent_t e0 = nullptr, e1 = nullptr;
-    ~Res()
-    {
-        if (emu) lt.emuDestroy(emu);
-        if (e0) cudaEventDestroy(e0);
-        if (e1) cudaEventDestroy(e1);
-        if (pref) lt.prefDestroy(pref);
-        if (la) lt.layoutDestroy(la);
-        if (lb) lt.layoutDestroy(lb);
-        if (ld) lt.layoutDestroy(ld);
-        if (op) lt.descDestroy(op);
-        if (h) lt.destroy(h);
-        if (A) cudaFree(A);
-        if (B) cudaFree(B);
-        if (D) cudaFree(D);
-        if (ws) cudaFree(ws);
-    }
-};
-
 } // namespace
 
 #define CU(call)                                                                                   \
@@ -130,7 +104,7 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
     if (!tc_lt_load(lt, err, errlen))
         return -1;
     CU(cudaSetDevice(device));
-    Res r;
+    TcLtMatmul r(lt);
     const size_t ws_bytes = 64u << 20;
     const size_t na = (size_t)m * k, nb = (size_t)k * n, nd = (size_t)m * n;
     const size_t ba = type_bytes(t->a), bb = type_bytes(t->b);

@@ -76,12 +76,7 @@ extern "C" int tct_cublas_gemm(const char *type, int size, int reps, double *ms_
     }
     const size_t n = (size_t)size * size;
     const size_t ws_bytes = 64u << 20;
-    void *A = nullptr, *B = nullptr, *D = nullptr, *ws = nullptr;
-    cublasLtHandle_t h = nullptr;
-    cublasLtMatmulDesc_t op = nullptr;
-    cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
-    cublasLtMatmulPreference_t pref = nullptr;
-    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    TcLtMatmul r(lt);   /* released on every return */
     int rc = -1;
     float alpha = 1.0f, beta = 0.0f;
     /* TN: A is stored K-major (transposed), the layout FP8 requires. */
@@ -90,43 +85,43 @@ extern "C" int tct_cublas_gemm(const char *type, int size, int reps, double *ms_
     int found = 0;
     double sum = 0, best = 1e300;
 
-    if (cudaMalloc(&A, n * ti.ab_bytes) != cudaSuccess || cudaMalloc(&B, n * ti.ab_bytes) != cudaSuccess ||
-        cudaMalloc(&D, n * ti.cd_bytes) != cudaSuccess || cudaMalloc(&ws, ws_bytes) != cudaSuccess) {
+    if (cudaMalloc(&r.A, n * ti.ab_bytes) != cudaSuccess || cudaMalloc(&r.B, n * ti.ab_bytes) != cudaSuccess ||
+        cudaMalloc(&r.D, n * ti.cd_bytes) != cudaSuccess || cudaMalloc(&r.ws, ws_bytes) != cudaSuccess) {
         snprintf(err, errlen, "cuBLAS %s: cudaMalloc failed", type);
         goto out;
     }
-    if (!fill_random(A, ti.ab, n, 1) || !fill_random(B, ti.ab, n, 2) || cudaMemset(D, 0xff, n * ti.cd_bytes) != cudaSuccess) {
+    if (!fill_random(r.A, ti.ab, n, 1) || !fill_random(r.B, ti.ab, n, 2) || cudaMemset(r.D, 0xff, n * ti.cd_bytes) != cudaSuccess) {
         snprintf(err, errlen, "cuBLAS %s: filling the inputs failed", type);
         goto out;
     }
-    if (lt.create(&h) != CUBLAS_STATUS_SUCCESS || lt.descCreate(&op, ti.compute, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS ||
-        lt.descSet(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta) != CUBLAS_STATUS_SUCCESS ||
-        lt.descSet(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb) != CUBLAS_STATUS_SUCCESS ||
-        lt.layoutCreate(&la, ti.ab, size, size, size) != CUBLAS_STATUS_SUCCESS ||
-        lt.layoutCreate(&lb, ti.ab, size, size, size) != CUBLAS_STATUS_SUCCESS ||
-        lt.layoutCreate(&ld, ti.cd, size, size, size) != CUBLAS_STATUS_SUCCESS ||
-        lt.prefCreate(&pref) != CUBLAS_STATUS_SUCCESS ||
-        lt.prefSet(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes) != CUBLAS_STATUS_SUCCESS) {
+    if (lt.create(&r.h) != CUBLAS_STATUS_SUCCESS || lt.descCreate(&r.op, ti.compute, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS ||
+        lt.descSet(r.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta) != CUBLAS_STATUS_SUCCESS ||
+        lt.descSet(r.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb) != CUBLAS_STATUS_SUCCESS ||
+        lt.layoutCreate(&r.la, ti.ab, size, size, size) != CUBLAS_STATUS_SUCCESS ||
+        lt.layoutCreate(&r.lb, ti.ab, size, size, size) != CUBLAS_STATUS_SUCCESS ||
+        lt.layoutCreate(&r.ld, ti.cd, size, size, size) != CUBLAS_STATUS_SUCCESS ||
+        lt.prefCreate(&r.pref) != CUBLAS_STATUS_SUCCESS ||
+        lt.prefSet(r.pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes) != CUBLAS_STATUS_SUCCESS) {
         snprintf(err, errlen, "cuBLAS %s: setting up the matmul failed", type);
         goto out;
     }
-    if (lt.heuristic(h, op, la, lb, ld, ld, pref, 1, &heur, &found) != CUBLAS_STATUS_SUCCESS || found < 1) {
+    if (lt.heuristic(r.h, r.op, r.la, r.lb, r.ld, r.ld, r.pref, 1, &heur, &found) != CUBLAS_STATUS_SUCCESS || found < 1) {
         snprintf(err, errlen, "cuBLAS %s: no algorithm for %d^3", type, size);
         goto out;
     }
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int r = -3; r < reps; r++) {   /* 3 warm-up runs */
-        cudaEventRecord(e0);
-        cublasStatus_t s = lt.matmul(h, op, &alpha, A, la, B, lb, &beta, D, ld, D, ld, &heur.algo, ws, ws_bytes, 0);
-        cudaEventRecord(e1);
-        if (s != CUBLAS_STATUS_SUCCESS || cudaEventSynchronize(e1) != cudaSuccess) {
+    cudaEventCreate(&r.e0);
+    cudaEventCreate(&r.e1);
+    for (int rep = -3; rep < reps; rep++) {   /* 3 warm-up runs */
+        cudaEventRecord(r.e0);
+        cublasStatus_t s = lt.matmul(r.h, r.op, &alpha, r.A, r.la, r.B, r.lb, &beta, r.D, r.ld, r.D, r.ld, &heur.algo, r.ws, ws_bytes, 0);
+        cudaEventRecord(r.e1);
+        if (s != CUBLAS_STATUS_SUCCESS || cudaEventSynchronize(r.e1) != cudaSuccess) {
             snprintf(err, errlen, "cuBLAS %s: matmul failed (status %d)", type, (int)s);
             goto out;
         }
         float ms;
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r >= 0) {
+        cudaEventElapsedTime(&ms, r.e0, r.e1);
+        if (rep >= 0) {
             sum += ms;
             best = std::min(best, (double)ms);
         }
@@ -135,17 +130,5 @@ extern "C" int tct_cublas_gemm(const char *type, int size, int reps, double *ms_
     *ms_min = best;
     rc = 0;
 out:
-    if (e0) cudaEventDestroy(e0);
-    if (e1) cudaEventDestroy(e1);
-    if (pref) lt.prefDestroy(pref);
-    if (la) lt.layoutDestroy(la);
-    if (lb) lt.layoutDestroy(lb);
-    if (ld) lt.layoutDestroy(ld);
-    if (op) lt.descDestroy(op);
-    if (h) lt.destroy(h);
-    cudaFree(A);
-    cudaFree(B);
-    cudaFree(D);
-    cudaFree(ws);
     return rc;
 }
