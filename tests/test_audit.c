@@ -10,19 +10,27 @@
 #include "probes/probes.h"
 #include "tests/testutil.h"
 
+/* Scratch folders of this program: distinct for the sanitized and the
+ * optimized build, which tests/run-tests may run at the same time. */
+#if defined(__SANITIZE_ADDRESS__)
+#define T "/tmp/tcs-audit-san-"
+#else
+#define T "/tmp/tcs-audit-opt-"
+#endif
+
 /* The exact backend must be fitted and verified like any target. */
 static void audit_of_exact_backend_is_verified(void **state)
 {
-    assert_int_equal(system("rm -rf /tmp/tcs-audit-new"), 0);
+    assert_int_equal(system("rm -rf " T "new"), 0);
     tc_run_result r = tc_run_cli("audit --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 "
-                                 "--n 2000 --no-timing --out /tmp/tcs-audit-new/deeper/exact --json");
+                                 "--n 2000 --no-timing --out " T "new/deeper/exact --json");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"instr\":\"mma.m16n8k16.f32.f16.f16.f32\""));
     assert_non_null(strstr(r.out, "\"verified\":true"));
     assert_non_null(strstr(r.out, "\"mismatches\":0"));
     tc_run_result_free(&r);
     /* The output folder is created with its parents. */
-    char *rec = tc_slurp("/tmp/tcs-audit-new/deeper/exact/audit.jsonl");
+    char *rec = tc_slurp("" T "new/deeper/exact/audit.jsonl");
     assert_non_null(strstr(rec, "{\"kind\":\"end\",\"objects\":1}"));
     free(rec);
 }
@@ -33,7 +41,7 @@ static void audit_recovers_a_narrow_accumulator(void **state)
 {
     tc_run_result r = tc_run_cli("audit --backend model:tests/profiles/narrow-acc.profile "
                                  "--instr wgmma.m64n8k32.f32.e4m3.e4m3 --n 2000 --no-timing "
-                                 "--out /tmp/tcs-audit-narrow --force --json");
+                                 "--out " T "narrow --force --json");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"align_bits\":\"13\""));
     assert_non_null(strstr(r.out, "\"acc\":\"e8m13:rz\""));
@@ -51,7 +59,7 @@ static void fallback_is_labelled_as_the_recorded_model(void **state)
         skip();
     }
     tc_run_result r = tc_run_cli("audit --instr mma.m16n8k8.f32.bf16.bf16.f32 --n 1000 "
-                                 "--out /tmp/tcs-audit-fallback --force");
+                                 "--out " T "fallback --force");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.err, "RECORDED MODEL"));
     assert_non_null(strstr(r.out, "[RECORDED MODEL, NOT HARDWARE]"));
@@ -65,21 +73,21 @@ static void shards_merge_into_one_record(void **state)
                        "mma.m16n8k8.f32.f16.f16.f32,mma.m16n8k8.f32.bf16.bf16.f32";
     char cmd[512];
     for (int i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "%s --shard %d/2 --out /tmp/tcs-audit-s%d --force", base, i, i);
+        snprintf(cmd, sizeof cmd, "%s --shard %d/2 --out " T "s%d --force", base, i, i);
         tc_run_result r = tc_run_cli(cmd);
         assert_int_equal(r.status, 0);
         tc_run_result_free(&r);
     }
-    tc_run_result r = tc_run_cli("audit --merge /tmp/tcs-audit-s0,/tmp/tcs-audit-s1 "
-                                 "--out /tmp/tcs-audit-merged --profile-name merged --force");
+    tc_run_result r = tc_run_cli("audit --merge " T "s0," T "s1 "
+                                 "--out " T "merged --profile-name merged --force");
     assert_int_equal(r.status, 0);
     tc_run_result_free(&r);
-    char *rec = tc_slurp("/tmp/tcs-audit-merged/audit.jsonl");
+    char *rec = tc_slurp("" T "merged/audit.jsonl");
     assert_non_null(strstr(rec, "mma.m16n8k8.f32.f16.f16.f32"));
     assert_non_null(strstr(rec, "mma.m16n8k8.f32.bf16.bf16.f32"));
     assert_non_null(strstr(rec, "{\"kind\":\"end\",\"objects\":2}"));
     free(rec);
-    char *prof = tc_slurp("/tmp/tcs-audit-merged/merged.profile");
+    char *prof = tc_slurp("" T "merged/merged.profile");
     assert_non_null(strstr(prof, "[instr mma.m16n8k8.f32.f16.f16.f32]"));
     assert_non_null(strstr(prof, "[instr mma.m16n8k8.f32.bf16.bf16.f32]"));
     /* one run id: the merge's, not the shards' */
@@ -125,13 +133,13 @@ static void given_counterexamples_are_asked_again(void **state)
         char cmd[512];
         snprintf(cmd, sizeof cmd,
                  "audit --backend %s --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --n 2000 --no-timing "
-                 "--counterexamples tests/data/hunt-fp8-subnormal.jsonl --out /tmp/tcs-audit-ce%d --force",
+                 "--counterexamples tests/data/hunt-fp8-subnormal.jsonl --out " T "ce%d --force",
                  backends[i][0], i);
         tc_run_result r = tc_run_cli(cmd);
         assert_int_equal(r.status, 0);
         tc_run_result_free(&r);
         char path[64], d[17];
-        snprintf(path, sizeof path, "/tmp/tcs-audit-ce%d/audit.jsonl", i);
+        snprintf(path, sizeof path, "" T "ce%d/audit.jsonl", i);
         char *rec = tc_slurp(path);
         assert_non_null(strstr(rec, "\"extra\":[{\"a\":[\"0x9\",\"0x8\",\"0xa\""));
         assert_non_null(strstr(rec, "\"fit_mismatches\":0"));
@@ -159,20 +167,20 @@ static char *record_body(const char *path)
 static void jobs_match_one_process(void **state)
 {
     tc_run_result r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --n 3000 --jobs 1 --no-timing "
-                                 "--out /tmp/tcs-audit-j1 --force");
+                                 "--out " T "j1 --force");
     assert_int_equal(r.status, 0);
     tc_run_result_free(&r);
     r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --n 3000 --jobs 3 --no-timing "
-                   "--out /tmp/tcs-audit-j3 --force");
+                   "--out " T "j3 --force");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "3 instructions, 3 at a time"));
     tc_run_result_free(&r);
-    char *a = record_body("/tmp/tcs-audit-j1/audit.jsonl"), *b = record_body("/tmp/tcs-audit-j3/audit.jsonl");
+    char *a = record_body("" T "j1/audit.jsonl"), *b = record_body("" T "j3/audit.jsonl");
     assert_string_equal(a, b);
     assert_non_null(strstr(b, "{\"kind\":\"end\",\"objects\":3}"));
     free(a), free(b);
-    a = tc_slurp("/tmp/tcs-audit-j1/audit.profile");
-    b = tc_slurp("/tmp/tcs-audit-j3/audit.profile");
+    a = tc_slurp("" T "j1/audit.profile");
+    b = tc_slurp("" T "j3/audit.profile");
     *strstr(a, "run_id = ") = '\0'; /* the run ids differ, the rest must not */
     *strstr(b, "run_id = ") = '\0';
     assert_string_equal(a, b);
@@ -186,15 +194,15 @@ static void jobs_match_one_process(void **state)
 static void jobs_fault_then_resume(void **state)
 {
     const char *cmd = "audit --backend model:h100 --instr " JOBS_INSTRS " --n 3000 --jobs 2 --no-timing "
-                      "--out /tmp/tcs-audit-jr";
-    assert_int_equal(system("rm -rf /tmp/tcs-audit-jr"), 0);
+                      "--out " T "jr";
+    assert_int_equal(system("rm -rf " T "jr"), 0);
     setenv("TCSCOPE_FAULT_AFTER", "1", 1);
     tc_run_result r = tc_run_cli(cmd);
     unsetenv("TCSCOPE_FAULT_AFTER");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "--resume continues"));
     tc_run_result_free(&r);
-    r = tc_run_cli("compare /tmp/tcs-audit-jr/audit.jsonl /tmp/tcs-audit-jr/audit.jsonl");
+    r = tc_run_cli("compare " T "jr/audit.jsonl " T "jr/audit.jsonl");
     assert_int_equal(r.status, 2);
     tc_run_result_free(&r);
     char resume[512];
@@ -207,12 +215,12 @@ static void jobs_fault_then_resume(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "--resume: 3 of 3 instructions kept"));
     tc_run_result_free(&r);
-    r = tc_run_cli("compare /tmp/tcs-audit-jr/audit.jsonl /tmp/tcs-audit-j1/audit.jsonl");
+    r = tc_run_cli("compare " T "jr/audit.jsonl " T "j1/audit.jsonl");
     assert_int_equal(r.status, 0); /* the same fingerprints as one process (jobs_match_one_process ran first) */
     tc_run_result_free(&r);
     /* a part whose run did not finish (its marker says running) is run again */
     assert_int_equal(system("sed -i 's/\"state\":\"done\"/\"state\":\"running\"/' "
-                            "/tmp/tcs-audit-jr/parts/mma.m16n8k4.f32.tf32.tf32.f32/audit.run"), 0);
+                            "" T "jr/parts/mma.m16n8k4.f32.tf32.tf32.f32/audit.run"), 0);
     r = tc_run_cli(resume);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "--resume: 2 of 3 instructions kept"));
