@@ -44,13 +44,14 @@ CUDA_DEF  = -DTC_HAVE_CUDA=1
 PTXAS ?=
 ifneq ($(PTXAS),)
 PTXAS_BIN  = $(abspath $(PTXAS))
-NVCC_RUN   = mkdir -p build/ptxas-other && ln -sf $(abspath tools/ptxas-other.sh) build/ptxas-other/ptxas && \
-             PATH=$(abspath build/ptxas-other):$(CUDA_HOME)/nvvm/bin:$(CUDA_HOME)/bin:$$PATH TC_PTXAS=$(PTXAS_BIN) \
+PTXAS_DIR  = build/ptxas-other/ptxas
+NVCC_RUN   = PATH=$(abspath build/ptxas-other):$(CUDA_HOME)/nvvm/bin:$(CUDA_HOME)/bin:$$PATH TC_PTXAS=$(PTXAS_BIN) \
              TC_PTXAS_LOG=$(abspath build/ptxas-other/lowered.log) $(NVCC) --dont-use-profile \
              -I$(CUDA_HOME)/targets/x86_64-linux/include -isystem $(CUDA_HOME)/targets/x86_64-linux/include/cccl
 else
 PTXAS_BIN  = $(CUDA_HOME)/bin/ptxas
 NVCC_RUN   = $(NVCC)
+PTXAS_DIR  =
 endif
 CUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 else
@@ -82,7 +83,9 @@ build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(SANFLAGS) -DTC_HAVE_CUDA=0 $(CPPFLAGS) -MMD -MP -c $< -o $@
 
-build/opt/%.cu.o: %.cu
+build/ptxas-other/ptxas:
+	@mkdir -p $(dir $@); ln -sf $(abspath tools/ptxas-other.sh) $@
+build/opt/%.cu.o: %.cu | $(PTXAS_DIR)
 	@mkdir -p $(dir $@)
 	$(NVCC_RUN) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 

@@ -7,14 +7,10 @@
  * fields that moved are listed with the case that decides them.
  * Exit 0 same, 1 a difference, 2 no GPU (unless --model: the recorded model
  * replayed, which proves the pipeline, not any hardware) or bad input. */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,8 +28,6 @@
 #define CMD "regress"
 #define NARGS 24
 #define DEFAULT_RECORD "reports/baselines/h100-audit.jsonl.gz"
-
-extern char **environ;
 
 typedef struct {
     const char *backend, *profile, *record, *instr, *out;
@@ -128,12 +122,6 @@ static int parse_args(int argc, char **argv, regress_args *a)
     return cli_list_check(CMD, "--instr", a->instr, true);
 }
 
-/* The baseline record (tc_record_load reads a .gz itself). */
-static int load_record(const char *path, const char *scratch, tc_record *rec, char *err, size_t len)
-{
-    (void)scratch;
-    return tc_record_load(path, rec, err, len);
-}
 
 static const char *sval(const json_t *o, const char *key)
 {
@@ -389,7 +377,7 @@ int cmd_regress(int argc, char **argv)
         set_args(&c, 0, bv);
         tc_pool bp = {1, "timing", item_argv, bench_done, &c, NULL};
         tc_pool_run(&bp, 1);
-        if (c.bench_status != 0 || load_record(a.record, a.out, &base, err, sizeof err) != 0 ||
+        if (c.bench_status != 0 || tc_record_load(a.record, &base, err, sizeof err) != 0 ||
             tc_record_load_any(bench, &fresh, err, sizeof err) != 0)
             cli_warn(CMD, "SASS and timing not compared: %s", c.bench_status ? "tcscope bench failed" : err);
         else

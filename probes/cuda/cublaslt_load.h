@@ -86,15 +86,12 @@ struct TcLtMatmul {
     cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
     cublasLtMatmulPreference_t pref = nullptr;
     cublasLtEmulationDesc_t emu = nullptr;
-    cudaEvent_t e0 = nullptr, e1 = nullptr;
     explicit TcLtMatmul(const TcLt &l) : lt(l) {}
     TcLtMatmul(const TcLtMatmul &) = delete;
     TcLtMatmul &operator=(const TcLtMatmul &) = delete;
     ~TcLtMatmul()
     {
         if (emu) lt.emuDestroy(emu);
-        if (e0) cudaEventDestroy(e0);
-        if (e1) cudaEventDestroy(e1);
         if (pref) lt.prefDestroy(pref);
         if (la) lt.layoutDestroy(la);
         if (lb) lt.layoutDestroy(lb);

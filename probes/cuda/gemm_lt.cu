@@ -12,6 +12,7 @@
 #include <cublasLt.h>
 
 #include "probes/cuda/cublaslt_load.h"
+#include "probes/cuda/event_timing.cuh"
 #include "probes/gemm.h"
 
 namespace {
@@ -206,23 +207,17 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
 
     *ms_median = 0;
     if (reps > 0) {
-        CU(cudaEventCreate(&r.e0));
-        CU(cudaEventCreate(&r.e1));
         std::vector<double> ms;
-        for (int i = -warmup; i < reps; i++) {
-            CU(cudaEventRecord(r.e0));
-            LT(lt.matmul(r.h, r.op, &alpha, r.A, r.la, r.B, r.lb, &beta, r.D, r.ld, r.D, r.ld, &heur.algo, r.ws,
-                         ws_bytes, 0));
-            CU(cudaEventRecord(r.e1));
-            CU(cudaEventSynchronize(r.e1));
-            float x;
-            CU(cudaEventElapsedTime(&x, r.e0, r.e1));
-            if (i >= 0)
-                ms.push_back(x);
-        }
-        std::sort(ms.begin(), ms.end());
-        size_t h = ms.size() / 2;
-        *ms_median = ms.size() % 2 ? ms[h] : (ms[h - 1] + ms[h]) / 2;
+        auto launch = [&]() {
+            cublasStatus_t s = lt.matmul(r.h, r.op, &alpha, r.A, r.la, r.B, r.lb, &beta, r.D, r.ld, r.D, r.ld,
+                                         &heur.algo, r.ws, ws_bytes, 0);
+            if (s != CUBLAS_STATUS_SUCCESS)
+                snprintf(err, errlen, "gemm %s: the timed matmul failed (cublasStatus %d)", path, (int)s);
+            return s == CUBLAS_STATUS_SUCCESS;
+        };
+        if (tc_time_launches(warmup, reps, launch, &ms, path, err, errlen) != 0)
+            return -1;
+        *ms_median = tc_median_ms(ms);
     }
     return 0;
 }

@@ -22,6 +22,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 
+#include "probes/cuda/event_timing.cuh"
 #include "probes/gemm.h"
 
 namespace {
@@ -182,11 +183,8 @@ __global__ void __launch_bounds__(THREADS, 1) gemm_wgmma(const uint8_t *A, const
 
 struct Res {
     void *A = nullptr, *B = nullptr, *D = nullptr;
-    cudaEvent_t e0 = nullptr, e1 = nullptr;
     ~Res()
     {
-        if (e0) cudaEventDestroy(e0);
-        if (e1) cudaEventDestroy(e1);
         if (A) cudaFree(A);
         if (B) cudaFree(B);
         if (D) cudaFree(D);
@@ -256,23 +254,17 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
 
     *ms_median = 0;
     if (reps > 0) {
-        CU(cudaEventCreate(&r.e0));
-        CU(cudaEventCreate(&r.e1));
         std::vector<double> ms;
-        for (int i = -warmup; i < reps; i++) {
-            CU(cudaEventRecord(r.e0));
+        auto launch = [&]() {
             kern<<<grid, THREADS, SMEM_BYTES>>>(ga, gb, gd, m, n, k * eb);
-            CU(cudaGetLastError());
-            CU(cudaEventRecord(r.e1));
-            CU(cudaEventSynchronize(r.e1));
-            float x;
-            CU(cudaEventElapsedTime(&x, r.e0, r.e1));
-            if (i >= 0)
-                ms.push_back(x);
-        }
-        std::sort(ms.begin(), ms.end());
-        size_t h = ms.size() / 2;
-        *ms_median = ms.size() % 2 ? ms[h] : (ms[h - 1] + ms[h]) / 2;
+            cudaError_t e = cudaGetLastError();
+            if (e != cudaSuccess)
+                snprintf(err, errlen, "gemm %s: the timed launch failed: %s", path, cudaGetErrorString(e));
+            return e == cudaSuccess;
+        };
+        if (tc_time_launches(warmup, reps, launch, &ms, path, err, errlen) != 0)
+            return -1;
+        *ms_median = tc_median_ms(ms);
     }
     return 0;
 }

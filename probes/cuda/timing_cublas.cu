@@ -11,6 +11,7 @@
 #include <cublasLt.h>
 
 #include "probes/cuda/cublaslt_load.h"
+#include "probes/cuda/event_timing.cuh"
 #include "probes/timing.h"
 
 namespace {
@@ -109,21 +110,20 @@ extern "C" int tct_cublas_gemm(const char *type, int size, int reps, double *ms_
         snprintf(err, errlen, "cuBLAS %s: no algorithm for %d^3", type, size);
         goto out;
     }
-    cudaEventCreate(&r.e0);
-    cudaEventCreate(&r.e1);
-    for (int rep = -3; rep < reps; rep++) {   /* 3 warm-up runs */
-        cudaEventRecord(r.e0);
-        cublasStatus_t s = lt.matmul(r.h, r.op, &alpha, r.A, r.la, r.B, r.lb, &beta, r.D, r.ld, r.D, r.ld, &heur.algo, r.ws, ws_bytes, 0);
-        cudaEventRecord(r.e1);
-        if (s != CUBLAS_STATUS_SUCCESS || cudaEventSynchronize(r.e1) != cudaSuccess) {
-            snprintf(err, errlen, "cuBLAS %s: matmul failed (status %d)", type, (int)s);
+    {
+        std::vector<double> ms;
+        auto launch = [&]() {
+            cublasStatus_t s = lt.matmul(r.h, r.op, &alpha, r.A, r.la, r.B, r.lb, &beta, r.D, r.ld, r.D, r.ld,
+                                         &heur.algo, r.ws, ws_bytes, 0);
+            if (s != CUBLAS_STATUS_SUCCESS)
+                snprintf(err, errlen, "cuBLAS %s: matmul failed (status %d)", type, (int)s);
+            return s == CUBLAS_STATUS_SUCCESS;
+        };
+        if (tc_time_launches(3, reps, launch, &ms, type, err, errlen) != 0)   /* 3 warm-up runs */
             goto out;
-        }
-        float ms;
-        cudaEventElapsedTime(&ms, r.e0, r.e1);
-        if (rep >= 0) {
-            sum += ms;
-            best = std::min(best, (double)ms);
+        for (double x : ms) {
+            sum += x;
+            best = std::min(best, x);
         }
     }
     *ms_mean = sum / reps;
