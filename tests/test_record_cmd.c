@@ -1,7 +1,6 @@
 /* tcscope record and its aliases in run: record corpus and run --random,
  * record chains and run --random --chain, record layout and run
- * --check-layout write the same bytes for the same arguments (model:h100,
- * exact);
+ * --check-layout write the same bytes for the same arguments (model:h100);
  * a list's corpus and chain lines are the ones probes/backend_corpus.h
  * writes for each instruction called directly (neither command, nor
  * cases/recording.c, in between); another seed changes them; "all" chains
@@ -114,13 +113,21 @@ static void drop_date(char *s)
 static void record_layout_is_run_check_layout(void **state)
 {
     (void)state;
-    /* exact runs every instruction (model:h100 skips the integer ones, said on stderr) */
-    char *rec = out_of("record layout --backend exact --instr all");
-    char *run = out_of("run --backend exact --instr all --check-layout");
-    assert_true(lines(rec) > 100);
-    assert_null(strstr(rec, "FAIL"));
-    assert_string_equal(rec, run);
-    free(rec), free(run);
+    /* all: what model:h100 cannot run (the integer entries) is skipped,
+     * said on stderr by the command that ran */
+    tc_run_result rec_r = tc_run_cli("record layout " BACKEND "--instr all");
+    tc_run_result run_r = tc_run_cli("run " BACKEND "--instr all --check-layout");
+    assert_int_equal(rec_r.status, 0);
+    assert_int_equal(run_r.status, 0);
+    assert_true(lines(rec_r.out) > 100);
+    assert_null(strstr(rec_r.out, "FAIL"));
+    assert_string_equal(rec_r.out, run_r.out);
+    assert_non_null(strstr(rec_r.err, "tcscope record: skipped mma.m16n8k32.s32.s8.s8.s32: "));
+    assert_non_null(strstr(run_r.err, "tcscope run: skipped mma.m16n8k32.s32.s8.s8.s32: "));
+    assert_int_equal(lines(rec_r.err), lines(run_r.err));
+    tc_run_result_free(&rec_r);
+    tc_run_result_free(&run_r);
+    char *rec, *run;
     rec = out_of("record layout " BACKEND "--instr " LIST " --json");
     run = out_of("run " BACKEND "--instr " LIST " --check-layout --json");
     assert_int_equal(lines(rec), 5); /* header, three layout objects, end */
@@ -128,6 +135,41 @@ static void record_layout_is_run_check_layout(void **state)
     drop_date(rec), drop_date(run);
     assert_string_equal(rec, run);
     free(rec), free(run);
+}
+
+/* The fleet record's lines but those that differ from run to run (the
+ * date, the command line, wall times). */
+static char *steady_lines(const char *text)
+{
+    char *copy = strdup(text), *kept = calloc(strlen(text) + 1, 1), *save = NULL;
+    assert_true(copy && kept);
+    for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+        if (!strstr(l, "\"date\"") && !strstr(l, "\"command\": \"tcscope ") && !strstr(l, "\"wall_s\""))
+            strcat(strcat(kept, l), "\n");
+    free(copy);
+    return kept;
+}
+
+/* gpu:all (two fake GPUs running model:h100, cli/fleet.h's test hook): the
+ * workers of record corpus run it as run --random's do, the same fleet
+ * record but for the command line it names. */
+static void record_corpus_on_a_fleet_is_run_random(void **state)
+{
+    (void)state;
+    setenv("TCSCOPE_FAKE_GPUS", "2", 1);
+    tc_run_result rec = tc_run_cli("record corpus --backend gpu:all --instr " LIST " --n 100 --seed 4");
+    tc_run_result run = tc_run_cli("run --backend gpu:all --instr " LIST " --random 100 --seed 4");
+    unsetenv("TCSCOPE_FAKE_GPUS");
+    assert_int_equal(rec.status, 0);
+    assert_int_equal(run.status, 0);
+    assert_non_null(strstr(rec.out, "\"command\": \"tcscope record corpus --backend gpu:all"));
+    assert_non_null(strstr(rec.out, "\"fake_gpus\": true"));
+    char *a = steady_lines(rec.out), *b = steady_lines(run.out);
+    assert_true(lines(a) > 10);
+    assert_string_equal(a, b);
+    free(a), free(b);
+    tc_run_result_free(&rec);
+    tc_run_result_free(&run);
 }
 
 static void bad_combinations_exit_two(void **state)
@@ -165,6 +207,7 @@ int main(void)
         cmocka_unit_test(record_corpus_is_run_random),
         cmocka_unit_test(record_chains_is_run_chain),
         cmocka_unit_test(record_layout_is_run_check_layout),
+        cmocka_unit_test(record_corpus_on_a_fleet_is_run_random),
         cmocka_unit_test(bad_combinations_exit_two),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
