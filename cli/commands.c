@@ -5,7 +5,8 @@
 
 static const cli_entry commands[] = {
     {&cmd_formats_cli, cmd_formats}, {&cmd_convert_cli, cmd_convert}, {&cmd_list_cli, cmd_list},
-    {&cmd_run_cli, cmd_run},         {&cmd_audit_cli, cmd_audit},     {&cmd_verify_cli, cmd_verify},
+    {&cmd_run_cli, cmd_run},         {&cmd_record_cli, cmd_record},   {&cmd_audit_cli, cmd_audit},
+    {&cmd_verify_cli, cmd_verify},
     {&cmd_regress_cli, cmd_regress},
     {&cmd_hunt_cli, cmd_hunt},       {&cmd_cases_cli, cmd_cases},     {&cmd_sweep_cli, cmd_sweep},
     {&cmd_bench_cli, cmd_bench},     {&cmd_compare_cli, cmd_compare}, {&cmd_choose_cli, cmd_choose},

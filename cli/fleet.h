@@ -1,5 +1,5 @@
 /* Every GPU of a node in one run: `--backend gpu:all` or `gpu:0,2,5` for
- * audit, regress, bench and run --random. One worker process per GPU (this
+ * audit, regress, bench and record corpus (run --random). One worker process per GPU (this
  * binary again, cli/pool.h), pinned to its GPU with CUDA_VISIBLE_DEVICES;
  * the workers' records merged into one fleet record (reports/SCHEMA.md,
  * "Fleet record") with per-GPU fields and, where every GPU ran the same

@@ -63,7 +63,7 @@ static void every_command_lists_and_accepts_its_options(void **state)
     char *names[64];
     size_t ncmd;
     char *keep = commands(&ncmd, names, 64);
-    assert_true(ncmd >= 12);   /* formats convert list run audit verify hunt cases sweep bench compare choose */
+    assert_true(ncmd >= 13);   /* formats convert list run record audit verify hunt cases sweep bench compare choose */
     size_t checked = 0;
     for (size_t c = 0; c < ncmd; c++) {
         tc_run_result h = run_fmt("%s --help", names[c]);
@@ -258,6 +258,8 @@ static void bash_completion_uses_the_tables(void **state)
         {"audit --no-t", "--no-timing"},
         {"sweep --thr", "--threads"},
         {"help co", "convert compare"},
+        {"rec", "record"},
+        {"record --l", "--len"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char cmd[1024], out[] = "/tmp/tcs-compXXXXXX";
@@ -285,7 +287,7 @@ static void zsh_completion_uses_the_tables(void **state)
     if (system("command -v zsh >/dev/null 2>&1") != 0)
         skip();
     static const char *const cases[][3] = {
-        {"au", "2", "formats convert list run audit verify regress hunt cases sweep bench compare choose gemm import help --help --version"},
+        {"au", "2", "formats convert list run record audit verify regress hunt cases sweep bench compare choose gemm import help --help --version"},
         {"audit --no-t", "3", "--backend --instr --out"},   /* the table's first three, in order */
         {"help co", "3", "formats convert list"},
         {"convert x", "3", "FILES"},
