@@ -9,7 +9,14 @@
  * backward), and the order the slices' FP32 sums meet in. The instruction
  * model of the profile computes every tensor-core step.
  *
- * usage: gemm_splitk_explore RECORD.jsonl.gz PATH K SPLITS [PROFILE] */
+ * usage: gemm_splitk_explore RECORD.jsonl.gz PATH K SPLITS [PROFILE [rne|rna|rz]]
+ * (tf32 paths: the conversion of the FP32 inputs, RNE by default).
+ * Environment: ONLY=TEXT tries only the cuts whose name holds TEXT;
+ * M=N picks the case with M rows where several share a K; BACKWARD=1
+ * also runs each slice's steps backward; CHUNK=N positions per
+ * step (default 8, the tf32 wgmma's K). Measured on the committed H100
+ * record (tf32, K 65536, SPLITS 15): only "tiles of 32, 8 extra on the
+ * last slices", forward, met last to first predicts all 512. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +49,9 @@ static json_t *find_record(const char *file, const char *path, int k)
     while (f && !hit && getline(&line, &cap, f) > 0) {
         json_t *r = json_loads(line, 0, NULL);
         const char *p = json_string_value(json_object_get(r, "path"));
+        const char *want_m = getenv("M");   /* several cases share a K (4096^3 and 256 x 256 x 4096) */
         if (p && !strcmp(p, path) && json_integer_value(json_object_get(r, "k")) == k &&
-            json_object_get(r, "outputs"))
+            (!want_m || json_integer_value(json_object_get(r, "m")) == atoi(want_m)) && json_object_get(r, "outputs"))
             hit = r;
         else
             json_decref(r);
@@ -207,6 +215,11 @@ int main(int argc, char **argv)
     const json_t *o = json_object_get(rec, "outputs");
     size_t nout = json_array_size(json_object_get(o, "i"));
     const char *hex = json_string_value(json_object_get(o, "d_hex"));
+    if (!hex || nout == 0 || strlen(hex) != 8 * nout || c.m < 1 || c.n < 1 ||
+        json_array_size(json_object_get(o, "j")) != nout) {
+        fprintf(stderr, "the record's outputs or shape are malformed\n");
+        return 2;
+    }
     int *ii = gemm_alloc(nout, sizeof *ii), *jj = gemm_alloc(nout, sizeof *jj);
     uint32_t *got = gemm_alloc(nout, sizeof *got);
     for (size_t e = 0; e < nout; e++) {
