@@ -25,22 +25,34 @@
 
 struct json_t;
 
-typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE } tc_gemm_combine;
+typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE } tc_gemm_combine;
 
 /* How a library sums the K products of one output, as far as the masking
- * inputs can see: K is cut into `splitk` contiguous slices of equal length
- * (the last takes the rest); in a slice the tensor core accumulates runs
- * of `promote` positions (0: the whole slice) starting from zero, `chunk`
- * positions per instruction step (D of one step is C of the next); each
- * run's result is added in FP32 (RNE) to the slice's FP32 sum, the first
- * run's taken as it is; the slices' sums meet in FP32 (RNE) in K order
- * (SEQ) or as a balanced pairwise tree (PAIRWISE). */
+ * inputs can see: K is cut into `splitk` contiguous slices; in a slice the
+ * tensor core accumulates runs of `promote` positions (0: the whole slice)
+ * starting from zero, `chunk` positions per instruction step (D of one
+ * step is C of the next); each run's result is added in FP32 (RNE) to the
+ * slice's FP32 sum, the first run's taken as it is; the slices' sums meet
+ * in FP32 (RNE) in K order (SEQ), as a balanced pairwise tree (PAIRWISE),
+ * or from the last slice in K to the first (REVERSE: ((s[S-1] + s[S-2]) +
+ * ...) + s[0]: what cuBLASLt's tf32 algo 43 with 15 slices did on the H100,
+ * tools/gemm_splitk_explore).
+ * The cut: slice_unit 0: slices of k / splitk, the last taking the rest;
+ * slice_unit U > 0: K in whole units of U positions (the kernel's K tile),
+ * ceil(k / U) of them, each slice floor(units / splitk) units and the
+ * units left over one each to the LAST slices (the cut
+ * gemm_struct_bounds makes). */
 typedef struct {
     int chunk;
     int promote;
     int splitk;
     tc_gemm_combine combine;
+    int slice_unit;
 } tc_gemm_struct;
+
+/* "seq", "pairwise", "reverse" (the records' names), and back. */
+const char *tc_gemm_combine_name(tc_gemm_combine c);
+bool tc_gemm_combine_parse(const char *s, tc_gemm_combine *out);
 
 typedef struct {
     const char *name;          /* "f16", "e4m3-fast", ... (probes/gemm.h) */

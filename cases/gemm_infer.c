@@ -236,11 +236,12 @@ static int pairwise_meet(const int *runs_in, int lo, int hi, int t)
 /* The runs and meetings structure s would show; true when they are the observed ones. */
 static bool fits(const tc_gemm_struct *s, int k, const tc_gemm_inferred *r)
 {
-    int S = s->splitk, len = k / S, R = 0, *runs_in = gemm_alloc((size_t)S, sizeof *runs_in);
-    int *slice_of = gemm_alloc((size_t)r->nruns + 1, sizeof *slice_of);
+    int S = s->splitk, R = 0, *runs_in = gemm_alloc((size_t)S, sizeof *runs_in);
+    int *slice_of = gemm_alloc((size_t)r->nruns + 1, sizeof *slice_of), *cut = gemm_alloc((size_t)S + 1, sizeof *cut);
+    gemm_struct_bounds(s, k, cut);
     bool ok = true;
     for (int t = 0; t < S && ok; t++) {
-        int lo = t * len, hi = t == S - 1 ? k : lo + len, step = s->promote > 0 ? s->promote : hi - lo;
+        int lo = cut[t], hi = cut[t + 1], step = s->promote > 0 ? s->promote : hi - lo;
         for (int x = lo; x < hi && ok; x += step > 0 ? step : 1, R++) {
             ok = R < r->nruns && r->run_start[R] == x;
             if (ok)
@@ -255,35 +256,59 @@ static bool fits(const tc_gemm_struct *s, int k, const tc_gemm_inferred *r)
         else if (s->combine == GEMM_COMBINE_SEQ)
             for (int x = 0; x <= t; x++)
                 want += runs_in[x];
+        else if (s->combine == GEMM_COMBINE_REVERSE)
+            want = R;   /* slice 0 is added last: run 0 meets every other slice at the root */
         else
             want = pairwise_meet(runs_in, 0, S, t);
         ok = r->lca[j] == -1 || r->lca[j] == want;
     }
-    free(runs_in), free(slice_of);
+    free(runs_in), free(slice_of), free(cut);
     return ok;
 }
 
 /* The structure from the runs and meetings: slice 0 ends at the first run
- * that meets run 0 above a plain K-order fold; slices are equal. */
+ * that meets run 0 above a plain K-order fold. Candidates, the first that
+ * fits taken: equal slices, their count K / slice 0 rounded, met in K
+ * order, pairwise, or last to first; then other counts (the runs, when
+ * each is a slice; K / slice 0 cut down or up; 1 .. 64); then all of it
+ * again with slices cut in whole units (powers of two times the chunk: a
+ * kernel's K tile, the units left over going to the last slices, so that
+ * slice 0 may be shorter than K / splitk). Orders that are one arithmetic
+ * (FP32 addition commutes) are reported by the first name: two slices as
+ * seq, three met last to first (s0 + (s1 + s2)) as pairwise. */
 static void deduce(int k, tc_gemm_inferred *r)
 {
+    static const tc_gemm_combine order[] = {GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE};
     int R = r->nruns, j0 = 1;
     while (j0 < R && (r->lca[j0] == j0 + 1 || r->lca[j0] == -1))
         j0++;
-    int slice0 = j0 < R ? r->run_start[j0] : k;
-    r->s.splitk = slice0 > 0 ? (k + slice0 / 2) / slice0 : 1;
-    if (r->s.splitk < 1)
-        r->s.splitk = 1;
-    r->s.promote = j0 > 1 ? r->run_start[1] : 0;
-    if (r->s.promote >= k / r->s.splitk)
-        r->s.promote = 0;
+    int slice0 = j0 < R ? r->run_start[j0] : k, promote = j0 > 1 ? r->run_start[1] : 0;
+    int cand[4 + 64], nc = 0;
+    cand[nc++] = slice0 > 0 ? (k + slice0 / 2) / slice0 : 1;
+    if (promote == 0)
+        cand[nc++] = R;
+    cand[nc++] = slice0 > 0 ? k / slice0 : 1;
+    cand[nc++] = slice0 > 0 ? (k + slice0 - 1) / slice0 : 1;
+    for (int S = 1; S <= 64; S++)
+        cand[nc++] = S;
+    int chunk = r->s.chunk > 0 ? r->s.chunk : 1;
+    for (long unit = 0; unit <= k; unit = unit ? unit * 2 : chunk)
+        for (int x = 0; x < nc; x++) {
+            if (cand[x] < 1 || (x > 0 && cand[x] > 64) || (unit > 0 && unit * cand[x] > k))
+                continue;
+            r->s.splitk = cand[x];
+            r->s.promote = promote < k / cand[x] ? promote : 0;
+            r->s.slice_unit = (int)unit;
+            for (size_t c = 0; c < sizeof order / sizeof order[0]; c++) {
+                r->s.combine = order[c];
+                if ((order[c] == GEMM_COMBINE_SEQ || r->s.splitk > 2) && fits(&r->s, k, r))
+                    return;
+            }
+        }
+    r->s.splitk = cand[0] > 0 ? cand[0] : 1;
+    r->s.promote = promote < k / r->s.splitk ? promote : 0;
     r->s.combine = GEMM_COMBINE_SEQ;
-    if (fits(&r->s, k, r))
-        return;
-    r->s.combine = GEMM_COMBINE_PAIRWISE;
-    if (r->s.splitk > 2 && fits(&r->s, k, r))
-        return;
-    r->s.combine = GEMM_COMBINE_SEQ;
+    r->s.slice_unit = 0;
     if (r->consistent)
         snprintf(r->why, sizeof r->why, "%d runs and their meetings fit no chunk/promote/split-K/combine structure",
                  R);

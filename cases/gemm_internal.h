@@ -20,6 +20,10 @@ void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, ui
 /* Row i of A (m x k) and column j of B (k x n) into a[k], b[k]. */
 void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b);
 
+/* Structure s's slice boundaries over K: slice t is [b[t], b[t + 1]),
+ * b[0] = 0, b[splitk] = k (b holds splitk + 1 entries; splitk < 1 is 1). */
+void gemm_struct_bounds(const tc_gemm_struct *s, int k, int *b);
+
 /* tc_gemm_struct_dot for nout outputs at once (a, b: nout x k row-major),
  * the instruction steps spread over all cores (model_mma). */
 void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,

@@ -50,8 +50,10 @@ static int read_struct(const json_t *st, tc_gemm_struct *s, tc_gemm_incvt *cv, c
     s->chunk = (int)json_integer_value(json_object_get(in, "chunk"));
     s->promote = (int)json_integer_value(json_object_get(in, "promote"));   /* null: 0, one accumulator */
     s->splitk = (int)json_integer_value(json_object_get(in, "splitk"));
-    s->combine = !strcmp(comb, "pairwise") ? GEMM_COMBINE_PAIRWISE : GEMM_COMBINE_SEQ;
-    if (s->chunk < 1 || s->promote < 0 || s->splitk < 1 || s->splitk > 64)
+    s->slice_unit = (int)json_integer_value(json_object_get(in, "slice_unit"));   /* null or absent: 0, equal slices */
+    if (!tc_gemm_combine_parse(comb, &s->combine))
+        return bad(err, errlen, "an unknown \"structure\".\"inferred\".\"combine\"");
+    if (s->chunk < 1 || s->promote < 0 || s->splitk < 1 || s->splitk > 64 || s->slice_unit < 0)
         return bad(err, errlen, "an inferred structure out of range");
     *cv = GEMM_IN_AS_UPLOADED;
     if (cvs && !tc_gemm_incvt_parse(cvs, cv))

@@ -62,25 +62,66 @@ static float pairwise(const float *v, int lo, int hi)
     return pairwise(v, lo, mid) + pairwise(v, mid, hi);
 }
 
+static const char *const combine_names[] = {"seq", "pairwise", "reverse"};
+
+const char *tc_gemm_combine_name(tc_gemm_combine c)
+{
+    return (unsigned)c < sizeof combine_names / sizeof combine_names[0] ? combine_names[c] : "?";
+}
+
+bool tc_gemm_combine_parse(const char *str, tc_gemm_combine *out)
+{
+    for (size_t i = 0; i < sizeof combine_names / sizeof combine_names[0]; i++)
+        if (!strcmp(str, combine_names[i])) {
+            *out = (tc_gemm_combine)i;
+            return true;
+        }
+    return false;
+}
+
+/* Equal slices (the rest to the last), or whole K tiles of slice_unit with
+ * the tiles left over one each to the last slices (see gemm.h). */
+void gemm_struct_bounds(const tc_gemm_struct *s, int k, int *b)
+{
+    int S = s->splitk > 1 ? s->splitk : 1;
+    if (s->slice_unit <= 0) {
+        for (int t = 0; t < S; t++)
+            b[t] = t * (k / S);
+        b[S] = k;
+        return;
+    }
+    long unit = s->slice_unit, units = (k + unit - 1) / unit, per = units / S, extra = units % S, pos = 0;
+    for (int t = 0; t <= S; t++) {
+        b[t] = pos < k ? (int)pos : k;
+        pos += (per + (t >= S - extra)) * unit;
+    }
+}
+
 void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                       const uint64_t *b, uint32_t *out)
 {
-    int S = s->splitk > 1 ? s->splitk : 1, len = k / S;
+    int S = s->splitk > 1 ? s->splitk : 1, *cut = gemm_alloc((size_t)S + 1, sizeof *cut);
+    gemm_struct_bounds(s, k, cut);
     float *sums = gemm_alloc((size_t)S * nout, sizeof *sums), *v = gemm_alloc((size_t)S, sizeof *v);
     for (int t = 0; t < S; t++)
-        slice_sums(s, m, k, nout, a, b, t * len, t == S - 1 ? k : (t + 1) * len, sums + (size_t)t * nout);
+        slice_sums(s, m, k, nout, a, b, cut[t], cut[t + 1], sums + (size_t)t * nout);
     for (size_t e = 0; e < nout; e++) {
         for (int t = 0; t < S; t++)
             v[t] = sums[(size_t)t * nout + e];
         float d = v[0];
-        if (s->combine == GEMM_COMBINE_PAIRWISE)
+        if (s->combine == GEMM_COMBINE_PAIRWISE) {
             d = pairwise(v, 0, S);
-        else
+        } else if (s->combine == GEMM_COMBINE_REVERSE) {
+            d = v[S - 1];
+            for (int t = S - 2; t >= 0; t--)
+                d += v[t];
+        } else {
             for (int t = 1; t < S; t++)
                 d += v[t];
+        }
         out[e] = bits_of(d);
     }
-    free(sums), free(v);
+    free(sums), free(v), free(cut);
 }
 
 uint32_t tc_gemm_struct_dot(const tc_gemm_struct *s, const model *m, int k, const uint64_t *a, const uint64_t *b)
@@ -154,9 +195,9 @@ int tc_gemm_lib_sim(tc_gemm_lib *lib, const char *profile_path, const tc_gemm_st
     c->incvt = incvt;
     memset(lib, 0, sizeof *lib);
     snprintf(lib->name, sizeof lib->name, "sim");
-    snprintf(lib->device, sizeof lib->device, "model (%s) + chunk %d, promote %d, splitk %d, %s, inputs %s",
-             profile_path, s->chunk, s->promote, s->splitk, s->combine == GEMM_COMBINE_SEQ ? "seq" : "pairwise",
-             tc_gemm_incvt_name(incvt));
+    snprintf(lib->device, sizeof lib->device, "model (%s) + chunk %d, promote %d, splitk %d, %s, slice unit %d, "
+             "inputs %s", profile_path, s->chunk, s->promote, s->splitk, tc_gemm_combine_name(s->combine),
+             s->slice_unit, tc_gemm_incvt_name(incvt));
     lib->run = sim_run;
     lib->ctx = c;
     return 0;
@@ -172,7 +213,8 @@ void tc_gemm_lib_sim_free(tc_gemm_lib *lib)
 
 bool tc_gemm_struct_same(const tc_gemm_struct *x, const tc_gemm_struct *y)
 {
-    return x->chunk == y->chunk && x->promote == y->promote && x->splitk == y->splitk && x->combine == y->combine;
+    return x->chunk == y->chunk && x->promote == y->promote && x->splitk == y->splitk && x->combine == y->combine &&
+           x->slice_unit == y->slice_unit;
 }
 
 json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
@@ -181,11 +223,15 @@ json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
     json_object_set_new(o, "chunk", json_integer(s->chunk));
     json_object_set_new(o, "promote", s->promote > 0 ? json_integer(s->promote) : json_null());
     json_object_set_new(o, "splitk", json_integer(s->splitk));
-    json_object_set_new(o, "combine", json_string(s->combine == GEMM_COMBINE_SEQ ? "seq" : "pairwise"));
+    json_object_set_new(o, "combine", json_string(tc_gemm_combine_name(s->combine)));
+    json_object_set_new(o, "slice_unit", s->slice_unit > 0 ? json_integer(s->slice_unit) : json_null());
     json_object_set_new(o, "meaning",
-                        json_string("K cut into splitk slices; in a slice the tensor core accumulates runs of "
-                                    "promote positions (null: the whole slice), chunk per step; runs added in "
-                                    "FP32 RNE in K order; slices meet in FP32 RNE (seq: in K order)"));
+                        json_string("K cut into splitk slices (slice_unit null: k/splitk each, the rest to the "
+                                    "last; else whole units of slice_unit positions, the units left over one each "
+                                    "to the last slices); in a slice the tensor core accumulates runs of promote "
+                                    "positions (null: the whole slice), chunk per step; runs added in FP32 RNE in "
+                                    "K order; slices meet in FP32 RNE (seq: in K order; pairwise: a balanced "
+                                    "tree; reverse: from the last slice to the first)"));
     return o;
 }
 
@@ -238,12 +284,13 @@ static svg_node svg_pairwise(char **buf, size_t *len, size_t *cap, const svg_nod
  * a node joining the sum so far with the next run; slices join at the top. */
 char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k)
 {
-    int S = s->splitk > 1 ? s->splitk : 1, slen = k / S;
+    int S = s->splitk > 1 ? s->splitk : 1, *cut = gemm_alloc((size_t)S + 1, sizeof *cut);
+    gemm_struct_bounds(s, k, cut);
     size_t len = 0, cap = 4096;
     char *buf = gemm_alloc(cap, 1);
     int leaves = 0, maxdepth = 0;
     for (int t = 0; t < S; t++) {
-        int hi = t == S - 1 ? k : (t + 1) * slen, n = s->promote > 0 ? (hi - t * slen + s->promote - 1) / s->promote : 1;
+        int n = s->promote > 0 ? (cut[t + 1] - cut[t] + s->promote - 1) / s->promote : 1;
         leaves += n < 64 ? n : 64;
         maxdepth = maxdepth > (n < 64 ? n : 64) ? maxdepth : (n < 64 ? n : 64);
     }
@@ -253,7 +300,7 @@ char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k)
     svg_node *top = gemm_alloc((size_t)S, sizeof *top);
     int x0 = 0;
     for (int t = 0; t < S; t++) {
-        int lo = t * slen, hi = t == S - 1 ? k : (t + 1) * slen;
+        int lo = cut[t], hi = cut[t + 1];
         int run = s->promote > 0 ? s->promote : hi - lo, n = (hi - lo + run - 1) / (run > 0 ? run : 1);
         int drawn = n < 64 ? n : 64;
         svg_node cur = {20 + x0 * 24.0, 0};
@@ -278,18 +325,25 @@ char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k)
         top[t] = cur;
         x0 += drawn;
     }
-    /* Slices meet in K order (seq) or as a balanced tree (pairwise). */
+    /* Slices meet in K order (seq), as a balanced tree (pairwise), or
+     * from the last slice to the first (reverse). */
     int depth = maxdepth;
-    svg_node root = s->combine == GEMM_COMBINE_PAIRWISE ? svg_pairwise(&buf, &len, &cap, top, 0, S, H, &depth)
-                                                        : top[0];
+    svg_node root = s->combine == GEMM_COMBINE_PAIRWISE  ? svg_pairwise(&buf, &len, &cap, top, 0, S, H, &depth)
+                    : s->combine == GEMM_COMBINE_REVERSE ? top[S - 1]
+                                                         : top[0];
     for (int t = 1; s->combine == GEMM_COMBINE_SEQ && t < S; t++)
         root = svg_join(&buf, &len, &cap, root, top[t], maxdepth + t, H);
+    for (int t = S - 2; s->combine == GEMM_COMBINE_REVERSE && t >= 0; t--)
+        root = svg_join(&buf, &len, &cap, root, top[t], maxdepth + S - 1 - t, H);
     svg_line(&buf, &len, &cap, "<text x=\"4\" y=\"12\">chunk %.0f, promote every %.0f (0: never), split-K %.0f",
              s->chunk, s->promote, S, 0);
-    svg_line(&buf, &len, &cap, s->combine == GEMM_COMBINE_SEQ ? ", slices in K order</text>\n"
-                                                              : ", slices pairwise</text>\n", 0, 0, 0, 0);
+    if (s->slice_unit > 0)
+        svg_line(&buf, &len, &cap, " cut in units of %.0f", s->slice_unit, 0, 0, 0);
+    svg_line(&buf, &len, &cap, s->combine == GEMM_COMBINE_SEQ       ? ", slices in K order</text>\n"
+                               : s->combine == GEMM_COMBINE_REVERSE ? ", slices last to first</text>\n"
+                                                                    : ", slices pairwise</text>\n", 0, 0, 0, 0);
     svg_line(&buf, &len, &cap, "</svg>\n", 0, 0, 0, 0);
-    free(top);
+    free(top), free(cut);
     (void)root;
     return buf;
 }

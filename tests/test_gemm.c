@@ -5,7 +5,9 @@
  * the predictor agrees with an independent computation (model_dot over
  * each accumulator run, FP32 additions written out here), a wrong
  * structure predicts visibly fewer outputs, and the command without a GPU
- * exits 2 with a message. */
+ * exits 2 with a message. Split-K slices cut unevenly in K tiles and met
+ * from the last slice to the first (what cuBLASLt's tf32 path did at
+ * 256 x 256 x 65536 on the H100) are recovered too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,6 +70,7 @@ static void expect_struct(const char *path, tc_gemm_struct given, tc_gemm_struct
     assert_int_equal(r.s.promote, want.promote);
     assert_int_equal(r.s.splitk, want.splitk);
     assert_int_equal(r.s.combine, want.combine);
+    assert_int_equal(r.s.slice_unit, want.slice_unit);
     if (memcmp(&given, &want, sizeof given))
         same_outputs(path, given, r.s, k);   /* another form of the same arithmetic */
     tc_gemm_inferred_free(&r);
@@ -78,17 +81,48 @@ static void test_inference_recovers_given_structures(void **state)
 {
     (void)state;
     const tc_gemm_combine SEQ = GEMM_COMBINE_SEQ, PW = GEMM_COMBINE_PAIRWISE;
-    expect_struct("e4m3", (tc_gemm_struct){32, 128, 1, SEQ}, (tc_gemm_struct){32, 128, 1, SEQ}, 1024);
-    expect_struct("e4m3-fast", (tc_gemm_struct){32, 0, 1, SEQ}, (tc_gemm_struct){32, 0, 1, SEQ}, 1024);
-    expect_struct("e5m2", (tc_gemm_struct){32, 64, 4, SEQ}, (tc_gemm_struct){32, 64, 4, SEQ}, 1024);
-    expect_struct("f16", (tc_gemm_struct){16, 64, 4, PW}, (tc_gemm_struct){16, 64, 4, PW}, 1024);
-    expect_struct("tf32", (tc_gemm_struct){8, 32, 2, SEQ}, (tc_gemm_struct){8, 32, 2, SEQ}, 256);
+    expect_struct("e4m3", (tc_gemm_struct){32, 128, 1, SEQ, 0}, (tc_gemm_struct){32, 128, 1, SEQ, 0}, 1024);
+    expect_struct("e4m3-fast", (tc_gemm_struct){32, 0, 1, SEQ, 0}, (tc_gemm_struct){32, 0, 1, SEQ, 0}, 1024);
+    expect_struct("e5m2", (tc_gemm_struct){32, 64, 4, SEQ, 0}, (tc_gemm_struct){32, 64, 4, SEQ, 0}, 1024);
+    expect_struct("f16", (tc_gemm_struct){16, 64, 4, PW, 0}, (tc_gemm_struct){16, 64, 4, PW, 0}, 1024);
+    expect_struct("tf32", (tc_gemm_struct){8, 32, 2, SEQ, 0}, (tc_gemm_struct){8, 32, 2, SEQ, 0}, 256);
     /* Indistinguishable by any output, so reported in one form (and the
      * two shown to give the same bits): split-K slices with one
      * accumulator each, summed in K order, are runs of K/S; 8 slices met
      * pairwise are 4 slices of two runs met pairwise. */
-    expect_struct("f16", (tc_gemm_struct){16, 0, 4, SEQ}, (tc_gemm_struct){16, 256, 1, SEQ}, 1024);
-    expect_struct("bf16", (tc_gemm_struct){16, 0, 8, PW}, (tc_gemm_struct){16, 64, 4, PW}, 512);
+    expect_struct("f16", (tc_gemm_struct){16, 0, 4, SEQ, 0}, (tc_gemm_struct){16, 256, 1, SEQ, 0}, 1024);
+    expect_struct("bf16", (tc_gemm_struct){16, 0, 8, PW, 0}, (tc_gemm_struct){16, 64, 4, PW, 0}, 512);
+}
+
+/* Uneven split-K as the H100's tf32 256x256x65536 case had it (15 slices
+ * cut in K tiles of 32, the tiles left over on the last slices, slices met
+ * from the last to the first), here at K 2048: 64 tiles, 11 slices of 4
+ * then 4 of 5. Recovered as given, and neither equal slices nor a K-order
+ * fold, nor tiles of 16, nor the extra tiles on the first slices, would
+ * fit its runs: the cut written out here. */
+static void test_inference_recovers_uneven_reverse_split(void **state)
+{
+    (void)state;
+    const tc_gemm_struct given = {8, 0, 15, GEMM_COMBINE_REVERSE, 32};
+    expect_struct("tf32", given, given, 2048);
+    expect_struct("f16", (tc_gemm_struct){16, 64, 5, GEMM_COMBINE_REVERSE, 64},
+                  (tc_gemm_struct){16, 64, 5, GEMM_COMBINE_REVERSE, 64}, 1472);   /* 23 tiles: 4, 4, 5, 5, 5 */
+    /* Three slices met last to first are s0 + (s1 + s2): the pairwise tree. */
+    expect_struct("f16", (tc_gemm_struct){16, 64, 3, GEMM_COMBINE_REVERSE, 64},
+                  (tc_gemm_struct){16, 64, 3, GEMM_COMBINE_PAIRWISE, 64}, 1088);   /* 17 tiles: 5, 6, 6 */
+    int b[16], want[16];
+    gemm_struct_bounds(&given, 2048, b);
+    for (int t = 0, pos = 0; t <= 15; t++, pos += t <= 11 ? 128 : 160)
+        want[t] = pos;
+    assert_memory_equal(b, want, sizeof b);
+    tc_gemm_inferred r = infer_sim("tf32", given, 32, 2048);
+    assert_true(r.consistent);
+    assert_int_equal(r.nruns, 15);
+    for (int t = 0; t < 15; t++)
+        assert_int_equal(r.run_start[t], want[t]);
+    for (int j = 1; j < 15; j++)   /* slice 0 is added last: every meeting is the root */
+        assert_int_equal(r.lca[j], 15);
+    tc_gemm_inferred_free(&r);
 }
 
 /* A "library" whose outputs are the correctly rounded products: no step
@@ -153,7 +187,7 @@ static void test_predictor_matches_model_dot_per_run(void **state)
         }
         for (int x = 0; x < 3; x++)
             for (int y = 0; y < 3; y++) {
-                tc_gemm_struct s = {32, promote[x], splitk[y], GEMM_COMBINE_SEQ};
+                tc_gemm_struct s = {32, promote[x], splitk[y], GEMM_COMBINE_SEQ, 0};
                 int len = K / s.splitk, run = s.promote ? s.promote : len;
                 float d = 0;
                 for (int t = 0; t < s.splitk; t++) {
@@ -181,7 +215,7 @@ static void test_case_predicts_the_simulated_library(void **state)
     (void)state;
     char err[512];
     tc_gemm_lib lib;
-    tc_gemm_struct s = {32, 128, 2, GEMM_COMBINE_SEQ};
+    tc_gemm_struct s = {32, 128, 2, GEMM_COMBINE_SEQ, 0};
     assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, GEMM_IN_AS_UPLOADED, err, sizeof err), 0);
     tc_gemm_case c = {.m = 32, .n = 32, .k = 1024, .dist = SWEEP_NORMAL, .seed = 3, .samples = 300,
                       .infer = true, .profile = PROFILE};
@@ -201,7 +235,7 @@ static void test_case_predicts_the_simulated_library(void **state)
 
     /* The same library, predicted with one accumulator per slice: not all bit-exact. */
     model *md = tc_gemm_model(tc_gemm_path_by_name("e4m3"), PROFILE, err, sizeof err);
-    tc_gemm_struct wrong = {32, 0, 2, GEMM_COMBINE_SEQ};
+    tc_gemm_struct wrong = {32, 0, 2, GEMM_COMBINE_SEQ, 0};
     uint64_t a[1024], b[1024];
     tc_rounding rn = {.mode = TC_RNE, .ovf = TC_OVF_SAT};
     int differ = 0;
@@ -228,7 +262,7 @@ static void test_tf32_input_conversion_recovered(void **state)
     for (int g = 0; g < 4; g++) {
         char err[512];
         tc_gemm_lib lib;
-        tc_gemm_struct s = {8, 64, 2, GEMM_COMBINE_SEQ};
+        tc_gemm_struct s = {8, 64, 2, GEMM_COMBINE_SEQ, 0};
         assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, given[g], err, sizeof err), 0);
         tc_gemm_case c = {.m = 32, .n = 32, .k = 256, .dist = SWEEP_NORMAL, .seed = 4, .samples = 600,
                           .infer = true, .profile = PROFILE};
@@ -260,7 +294,7 @@ static void test_tf32_input_conversion_recovered(void **state)
 static void test_tf32_conversions_are_bit_arithmetic(void **state)
 {
     (void)state;
-    tc_gemm_struct one = {8, 0, 1, GEMM_COMBINE_SEQ};
+    tc_gemm_struct one = {8, 0, 1, GEMM_COMBINE_SEQ, 0};
     const tc_gemm_path *p = tc_gemm_path_by_name("tf32");
     enum { K = 8 };
     /* A[0][t] = x_t, B[t][0] = 1 for t = 0 only: D = x_0 converted (exact product, one term). */
@@ -288,13 +322,24 @@ static void test_tf32_conversions_are_bit_arithmetic(void **state)
 static void test_svg_draws_each_run(void **state)
 {
     (void)state;
-    tc_gemm_struct s = {32, 128, 2, GEMM_COMBINE_SEQ};
+    tc_gemm_struct s = {32, 128, 2, GEMM_COMBINE_SEQ, 0};
     char *svg = tc_gemm_struct_svg(&s, 1024);
     int rects = 0;
     for (const char *q = svg; (q = strstr(q, "<rect")); q++)
         rects++;
     assert_int_equal(rects, 8);   /* 1024 / 2 / 128 runs per slice, 2 slices */
     assert_non_null(strstr(svg, "</svg>"));
+    free(svg);
+    /* 15 uneven slices met last to first: one leaf each, the 8th starting at 7 * 4352. */
+    tc_gemm_struct rev = {8, 0, 15, GEMM_COMBINE_REVERSE, 32};
+    svg = tc_gemm_struct_svg(&rev, 65536);
+    rects = 0;
+    for (const char *q = svg; (q = strstr(q, "<rect")); q++)
+        rects++;
+    assert_int_equal(rects, 15);
+    assert_non_null(strstr(svg, ">30464</text>"));
+    assert_non_null(strstr(svg, ">34848</text>"));
+    assert_non_null(strstr(svg, "cut in units of 32, slices last to first"));
     free(svg);
 }
 
@@ -336,6 +381,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inference_recovers_given_structures),
+        cmocka_unit_test(test_inference_recovers_uneven_reverse_split),
         cmocka_unit_test(test_inference_refuses_a_library_without_the_structure),
         cmocka_unit_test(test_predictor_matches_model_dot_per_run),
         cmocka_unit_test(test_case_predicts_the_simulated_library),
