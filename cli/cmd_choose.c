@@ -3,7 +3,11 @@
  *  - for an application (--m/--n and the options only it has): --m --n --k, a distribution or
  *    samples, a scaling, a metric and bound; every candidate is evaluated
  *    on the backend (the one backend rule: the GPU, else model:h100) at
- *    that K against exact references (reports/choose_app.h);
+ *    that K against exact references (reports/choose_app.h); with library
+ *    GEMM records (reports/baselines/h100-gemm.jsonl.gz beside the binary,
+ *    or --gemm-records FILE; --no-library: none) the ranked candidates are
+ *    the recorded library paths, computed by the h100 model + each path's
+ *    recorded structure, ranked by their measured GEMM TFLOP/s;
  *  - from recorded sweeps (otherwise, as before): reports/baselines/h100-sweep.json (+
  *    h100-sweep-wgmma.json) by default (reports/choose.h).
  * Throughput in both: reports/baselines/h100-bench.json beside the binary
@@ -190,7 +194,10 @@ const cli_command cmd_choose_cli = {
     "Application mode with --m/--n (and --samples --scaling --metric --outputs --seed --backend);\n"
     "otherwise advice from recorded sweeps (--sweep --chain --stat --range --need-inf-nan).\n"
     "Errors are against the exact product of the ORIGINAL inputs (input rounding counted); a candidate\n"
-    "whose error exceeds 1 is never ranked; without --max-rel-err candidates are listed by error.",
+    "whose error exceeds 1 is never ranked; without --max-rel-err candidates are listed by error.\n"
+    "With library GEMM records (the H100 ones by default; --gemm-records, --no-library) the ranked\n"
+    "candidates are the library paths (the model + each path's structure recorded at the nearest K,\n"
+    "the TFLOP/s measured at the recorded shape nearest in M*N*K); instruction chains are listed beside.",
     opts, CLI_NOPTS(opts), false};
 
 /* ---- application mode ------------------------------------------------------ */

@@ -47,28 +47,30 @@ static void head(FILE *f)
             "error", "vs rounded");
 }
 
-/* Where a library candidate's figures come from. */
+static long long int_at(const json_t *o, const char *k)
+{
+    return (long long)json_integer_value(json_object_get(o, k));
+}
+
+/* Where a library candidate's figures come from, on one line. */
 static void sources(FILE *f, const json_t *c)
 {
     const json_t *sf = json_object_get(c, "structure_from"), *ts = json_object_get(c, "tflops_shape");
-    fprintf(f, "  %s (model %s):\n", str_of(c, "candidate"), str_of(c, "instr"));
-    if (ts)
-        fprintf(f, "    TFLOP/s measured at M x N x K = %lld x %lld x %lld (the recorded shape nearest in M*N*K)\n",
-                (long long)json_integer_value(json_object_get(ts, "m")),
-                (long long)json_integer_value(json_object_get(ts, "n")),
-                (long long)json_integer_value(json_object_get(ts, "k")));
+    const json_t *range = json_object_get(sf, "recorded_k_range");
+    fprintf(f, "  %-30s TFLOP/s at %lldx%lldx%lld", str_of(c, "candidate"), int_at(ts, "m"), int_at(ts, "n"),
+            int_at(ts, "k"));
     if (sf)
-        fprintf(f, "    error: structure inferred at %lld x %lld x %lld (recorded K %lld..%lld), %s, prediction rate "
-                   "%.4g, inputs %s\n",
-                (long long)json_integer_value(json_object_get(sf, "m")),
-                (long long)json_integer_value(json_object_get(sf, "n")),
-                (long long)json_integer_value(json_object_get(sf, "k")),
-                (long long)json_integer_value(json_array_get(json_object_get(sf, "recorded_k_range"), 0)),
-                (long long)json_integer_value(json_array_get(json_object_get(sf, "recorded_k_range"), 1)),
+        fprintf(f, "; structure of %lldx%lldx%lld (K %lld..%lld recorded), %s, prediction rate %.4g, inputs %s, "
+                   "model %s",
+                int_at(sf, "m"), int_at(sf, "n"), int_at(sf, "k"), (long long)json_integer_value(json_array_get(range, 0)),
+                (long long)json_integer_value(json_array_get(range, 1)),
                 json_is_true(json_object_get(sf, "consistent")) ? "consistent" : "NOT consistent",
-                tc_json_number(json_object_get(sf, "prediction_rate")), str_of(c, "input_conversion"));
-    if (json_object_get(c, "structure_note"))
-        fprintf(f, "    NOTE: %s\n", str_of(c, "structure_note"));
+                tc_json_number(json_object_get(sf, "prediction_rate")), str_of(c, "input_conversion"), str_of(c, "instr"));
+    else if (!strcmp(str_of(c, "instr"), "-"))
+        fprintf(f, "; no structure, no model: not evaluated");
+    else
+        fprintf(f, "; not evaluated (the reason below)");
+    fprintf(f, "\n");
 }
 
 void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d)
@@ -110,16 +112,20 @@ void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opt
         shown++;
     }
     if (!shown)
-        fprintf(f, "(no candidate meets the constraints)\n");
+        fprintf(f, lib ? "(no library path meets the constraints%s)\n" : "(no candidate meets the constraints)\n",
+                lib ? "; instruction chains that do, if any, are listed below" : "");
     else
         fprintf(f, "* on the error vs throughput Pareto front (no candidate both faster and more accurate)\n");
     bool any = false;
     json_array_foreach(choices, i, c) if (is_lib(c) && json_object_get(c, "tflops_shape"))
     {
         if (!any)
-            fprintf(f, "\nwhere the library figures come from (%s):\n", o->gemm_from);
+            fprintf(f, "\nwhere the library figures come from (%s; TFLOP/s: timing.tflops at the recorded shape\n"
+                       "nearest in M*N*K; error: the structure inferred at the recorded K nearest yours):\n", o->gemm_from);
         any = true;
         sources(f, c);
+        if (json_object_get(c, "structure_note"))
+            fprintf(f, "    NOTE: %s\n", str_of(c, "structure_note"));
     }
     any = false;
     json_array_foreach(choices, i, c) if (json_is_true(json_object_get(c, "comparison")))

@@ -202,7 +202,8 @@ static json_t *build(const json_t *main, const json_t *per_k, const tc_choose_ap
     {
         if (rc)
             break;
-        tf[i] = tc_json_number(json_object_get(c, "tflops"));
+        /* With library records only their GEMM figures are drawn: one instruction's peak is not a GEMM's. */
+        tf[i] = o->gemm_recs && !*str_of(c, "path") ? NAN : tc_json_number(json_object_get(c, "tflops"));
         e[i] = tc_json_number(json_object_get(c, "error"));
         s[i] = (tc_plot_series){.legend = names[i], .x = &tf[i], .y = &e[i], .n = 1, .style = i,
                                 .kind = TC_PLOT_POINTS};
@@ -218,10 +219,19 @@ static json_t *build(const json_t *main, const json_t *per_k, const tc_choose_ap
             }
         s[nc] = (tc_plot_series){.legend = "Pareto front", .x = fx, .y = fy, .n = nf, .kind = TC_PLOT_FRONT};
         rdoc_heading(doc, 2, "Error vs throughput", "pareto");
-        snprintf(cap, sizeof cap, "At K = %d. TFLOP/s: the instruction's recorded throughput (%s), not a GEMM "
-                                  "at this shape. The dashed line joins the Pareto front (no candidate both faster "
-                                  "and more accurate). %s", d->k, *o->bench_from ? o->bench_from : "none", work);
-        tc_plot_axes ax = {.title = "Error vs throughput", .xlabel = "TFLOP/s (recorded, per instruction)",
+        if (o->gemm_recs)
+            snprintf(cap, sizeof cap, "At K = %d. Library paths only. TFLOP/s: each path's measured GEMM throughput "
+                                      "in %s at the recorded shape nearest in M*N*K (the summary table names it); "
+                                      "error: the model + the path's recorded structure. The dashed line joins the "
+                                      "Pareto front (no candidate both faster and more accurate). %s",
+                     d->k, o->gemm_from, work);
+        else
+            snprintf(cap, sizeof cap, "At K = %d. TFLOP/s: the instruction's recorded throughput (%s), not a GEMM "
+                                      "at this shape. The dashed line joins the Pareto front (no candidate both "
+                                      "faster and more accurate). %s", d->k, *o->bench_from ? o->bench_from : "none",
+                     work);
+        tc_plot_axes ax = {.title = "Error vs throughput",
+                           .xlabel = o->gemm_recs ? "TFLOP/s (measured library GEMM)" : "TFLOP/s (recorded, per instruction)",
                            .ylabel = ylabel, .empty_note = "no candidate has both a throughput figure and an error > 0"};
         rc = plot_block(doc, "pareto", &ax, s, nc + 1, cap, "no throughput figure, or error 0 or undefined", err, len);
     }

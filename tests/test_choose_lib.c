@@ -231,6 +231,24 @@ static void test_untrusted_structure_labelled(void **state)
     json_decref(recs);
 }
 
+/* The page names the source of each library throughput: record file, path, shape. */
+static void test_report_names_throughput_source(void **state)
+{
+    (void)state;
+    char cmd[512], page[300];
+    snprintf(cmd, sizeof cmd, "choose " APP "--k 64 --max-rel-err 0.5 --sweep-k 16 --report %s/rep", tc_tmp_root());
+    tc_run_result r = tc_run_cli(cmd);
+    if (r.status)
+        fail_msg("%s: status %d: %s", cmd, r.status, r.err);
+    tc_run_result_free(&r);
+    snprintf(page, sizeof page, "%s/rep/choose.html", tc_tmp_root());
+    char *html = tc_slurp(page);
+    /* 256x256x64 is itself recorded for every path: the nearest shape is it */
+    assert_non_null(strstr(html, "h100-gemm.jsonl.gz: f16 at 256x256x64 (timing.tflops, measured)"));
+    assert_non_null(strstr(html, "h100-gemm.jsonl.gz: e4m3-fast at 256x256x64 (timing.tflops, measured)"));
+    free(html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_error_from_each_paths_structure),
         cmocka_unit_test(test_k_outside_recorded_range),
         cmocka_unit_test(test_untrusted_structure_labelled),
+        cmocka_unit_test(test_report_names_throughput_source),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }
