@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cases/gemm.h"
 #include "formats/formats.h"
 #include "probes/probes.h"
 
@@ -104,6 +105,27 @@ typedef struct {
 
 /* Evaluates one candidate on backend b. 0, or -1 + err (backend refusal). */
 int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_result *r, char *err, size_t len);
+
+/* One library path as the instruction model + an accumulation structure
+ * compute it (cases/gemm.h): the user's values rounded into the path's
+ * upload formats with the scaling (none, per-tensor or per-row: one scale
+ * per row of A / column of B, undone exactly on the FP32 output; block32
+ * is refused, the recorded paths take no per-block scales), converted as
+ * the path converts them (tf32), then each sampled output summed as the
+ * structure says with the model of the path's instruction in `profile`
+ * (made for conversion incvt). */
+typedef struct {
+    const tc_gemm_path *p;
+    tc_gemm_struct s;
+    tc_gemm_incvt incvt;
+    const char *profile;
+    app_scaling scaling;
+    int rows, cols;
+} app_lib_candidate;
+
+/* As app_eval, for a library path (no backend: the model). 0, or -1 + err
+ * (block32, no model of the path). */
+int app_eval_lib(const app_data *d, const app_lib_candidate *c, app_result *r, char *err, size_t len);
 
 /* Frees the cached exact references (they are kept across candidates). */
 void app_reference_cache_clear(void);

@@ -8,21 +8,21 @@
 #include <string.h>
 #include <sys/time.h>
 
-#include "cases/app.h"
+#include "cases/app_internal.h"
 #include "cases/sweep_internal.h"
 #include "oracle/oracle.h"
 
 #define E8M0_MIN_EXP (-127)
 #define E8M0_MAX_EXP 127
 
-static double now_s(void)
+double app_now_s(void)
 {
     struct timeval tv;
     gettimeofday(&tv, NULL);
     return (double)tv.tv_sec + tv.tv_usec * 1e-6;
 }
 
-static void *xcalloc(size_t n, size_t size)
+void *app_calloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
     if (!p) {
@@ -44,7 +44,7 @@ static double e8m0_scale(const tc_format *f, double amax)
 
 /* Quantizes `lines` vectors of length k (row i at x + i*k) into bits with
  * padded length kp (zeros beyond k), one scale per (line, block). */
-static void quantize(const tc_format *f, app_scaling sc, double tensor_amax, const double *x, int lines, int k,
+void app_quantize(const tc_format *f, app_scaling sc, double tensor_amax, const double *x, int lines, int k,
                      int kp, int nblk, uint64_t *bits, double *scale)
 {
     tc_rounding r = {.mode = TC_RNE, .ovf = sweep_is_fp8(f) ? TC_OVF_SAT : TC_OVF_INF};
@@ -88,8 +88,8 @@ void app_reference_cache_clear(void)
  * b: cols x k, as doubles), each rounded once to f64 (RNE). */
 static double *exact_products(const double *a, const double *b, int rows, int cols, int k)
 {
-    uint64_t *A = xcalloc((size_t)rows * k, sizeof *A), *B = xcalloc((size_t)k * cols, sizeof *B);
-    uint64_t *D = xcalloc((size_t)rows * cols, sizeof *D);
+    uint64_t *A = app_calloc((size_t)rows * k, sizeof *A), *B = app_calloc((size_t)k * cols, sizeof *B);
+    uint64_t *D = app_calloc((size_t)rows * cols, sizeof *D);
     for (size_t i = 0; i < (size_t)rows * k; i++)
         memcpy(&A[i], &a[i], 8);
     for (int j = 0; j < cols; j++)
@@ -98,7 +98,7 @@ static double *exact_products(const double *a, const double *b, int rows, int co
     oracle_formats f = {&tc_f64, &tc_f64, &tc_f64, &tc_f64};
     tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
     oracle_mma_exact(f, rows, cols, k, 1, A, B, NULL, D, r);
-    double *out = xcalloc((size_t)rows * cols, sizeof *out);
+    double *out = app_calloc((size_t)rows * cols, sizeof *out);
     for (size_t i = 0; i < (size_t)rows * cols; i++)
         out[i] = tc_decode_to_f64(&tc_f64, D[i]);
     free(A);
@@ -107,7 +107,7 @@ static double *exact_products(const double *a, const double *b, int rows, int co
     return out;
 }
 
-static const double *cached(const char *key, const double *a, const double *b, int rows, int cols, int k)
+const double *app_reference(const char *key, const double *a, const double *b, int rows, int cols, int k)
 {
     for (size_t i = 0; i < ncache; i++)
         if (!strcmp(cache[i].key, key))
@@ -128,9 +128,9 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static void stats_of(const double *got, const double *ref, size_t n, app_stats *s)
+void app_stats_of(const double *got, const double *ref, size_t n, app_stats *s)
 {
-    double *rel = xcalloc(n, sizeof *rel);
+    double *rel = app_calloc(n, sizeof *rel);
     double num = 0, den = 0;
     memset(s, 0, sizeof *s);
     for (size_t i = 0; i < n; i++) {
@@ -201,9 +201,9 @@ static int run_chain(tc_backend *b, const chain_job *j, double *got, char *err, 
     const tc_instr *ins = j->c->ins;
     int m = ins->m, n = ins->n, kk = ins->k;
     size_t nt = (size_t)j->tr * j->tc;
-    uint64_t *A = xcalloc(nt * m * kk, 8), *B = xcalloc(nt * kk * n, 8);
-    uint64_t *C = xcalloc(nt * m * n, 8), *D = xcalloc(nt * m * n, 8);
-    double *acc = xcalloc((size_t)j->c->rows * j->c->cols, sizeof *acc);
+    uint64_t *A = app_calloc(nt * m * kk, 8), *B = app_calloc(nt * kk * n, 8);
+    uint64_t *C = app_calloc(nt * m * n, 8), *D = app_calloc(nt * m * n, 8);
+    double *acc = app_calloc((size_t)j->c->rows * j->c->cols, sizeof *acc);
     int promote = j->c->promote, rc = 0;
     for (int s = 0; s < j->steps && !rc; s++) {
         for (int ti = 0; ti < j->tr; ti++)
@@ -237,7 +237,7 @@ static int run_chain(tc_backend *b, const chain_job *j, double *got, char *err, 
 
 int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_result *r, char *err, size_t len)
 {
-    double t0 = now_s();
+    double t0 = app_now_s();
     const tc_instr *ins = c->ins;
     int k = d->k, kk = ins->k;
     if (c->rows > d->rows || c->cols > d->cols) {
@@ -252,17 +252,17 @@ int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_resul
     j.tc = (c->cols + ins->n - 1) / ins->n;
     j.rp = j.tr * ins->m;
     j.cp = j.tc * ins->n;
-    uint64_t *Aq = xcalloc((size_t)j.rp * j.kp, 8), *Bq = xcalloc((size_t)j.cp * j.kp, 8);
-    double *sa = xcalloc((size_t)j.rp * j.nblk, sizeof *sa), *sb = xcalloc((size_t)j.cp * j.nblk, sizeof *sb);
-    quantize(ins->a, c->scaling, d->amax_a, d->A, c->rows, k, j.kp, j.nblk, Aq, sa);
-    quantize(ins->b, c->scaling, d->amax_b, d->B, c->cols, k, j.kp, j.nblk, Bq, sb);
+    uint64_t *Aq = app_calloc((size_t)j.rp * j.kp, 8), *Bq = app_calloc((size_t)j.cp * j.kp, 8);
+    double *sa = app_calloc((size_t)j.rp * j.nblk, sizeof *sa), *sb = app_calloc((size_t)j.cp * j.nblk, sizeof *sb);
+    app_quantize(ins->a, c->scaling, d->amax_a, d->A, c->rows, k, j.kp, j.nblk, Aq, sa);
+    app_quantize(ins->b, c->scaling, d->amax_b, d->B, c->cols, k, j.kp, j.nblk, Bq, sb);
     j.Aq = Aq, j.Bq = Bq, j.sa = sa, j.sb = sb;
     size_t no = (size_t)c->rows * c->cols;
-    double *got = xcalloc(no, sizeof *got);
+    double *got = app_calloc(no, sizeof *got);
     int rc = run_chain(b, &j, got, err, len);
     if (!rc) {
         /* The rounded inputs, descaled exactly, for the second reference. */
-        double *ar = xcalloc((size_t)c->rows * k, sizeof *ar), *br = xcalloc((size_t)c->cols * k, sizeof *br);
+        double *ar = app_calloc((size_t)c->rows * k, sizeof *ar), *br = app_calloc((size_t)c->cols * k, sizeof *br);
         for (int i = 0; i < c->rows; i++)
             for (int x = 0; x < k; x++)
                 ar[(size_t)i * k + x] = tc_decode_to_f64(ins->a, Aq[(size_t)i * j.kp + x]) /
@@ -273,16 +273,16 @@ int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_resul
                                         sb[(size_t)i * j.nblk + (j.nblk > 1 ? x / APP_BLOCK : 0)];
         char key[96];
         snprintf(key, sizeof key, "orig %dx%d", c->rows, c->cols);
-        const double *ref_o = cached(key, d->A, d->B, c->rows, c->cols, k);
+        const double *ref_o = app_reference(key, d->A, d->B, c->rows, c->cols, k);
         snprintf(key, sizeof key, "%s/%s/%s %dx%d", ins->a->name, ins->b->name, app_scaling_name(c->scaling),
                  c->rows, c->cols);
-        const double *ref_r = cached(key, ar, br, c->rows, c->cols, k);
-        stats_of(got, ref_o, no, &r->vs_orig);
-        stats_of(got, ref_r, no, &r->vs_rounded);
+        const double *ref_r = app_reference(key, ar, br, c->rows, c->cols, k);
+        app_stats_of(got, ref_o, no, &r->vs_orig);
+        app_stats_of(got, ref_r, no, &r->vs_rounded);
         r->outputs = no;
         free(ar), free(br);
     }
     free(Aq), free(Bq), free(sa), free(sb), free(got);
-    r->seconds = now_s() - t0;
+    r->seconds = app_now_s() - t0;
     return rc;
 }

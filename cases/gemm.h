@@ -135,6 +135,11 @@ model *tc_gemm_model(const tc_gemm_path *p, const char *profile_path, char *err,
 struct json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k);
 char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k);
 
+/* A record's "structure" object: the inferred structure and the input
+ * conversion used (as-uploaded when absent). -1 + err ("record: ...") when
+ * it has no inferred structure or one out of range. */
+int tc_gemm_struct_read(const struct json_t *st, tc_gemm_struct *s, tc_gemm_incvt *cv, char *err, size_t errlen);
+
 /* ---- inference ------------------------------------------------------------- */
 
 typedef struct {

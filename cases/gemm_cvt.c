@@ -67,7 +67,7 @@ model *gemm_model_in(const tc_gemm_path *p, const char *profile_path, tc_gemm_in
 
 /* The elements as the tensor core sees them under c (FP32 containers in,
  * tf32 containers out for the rounding candidates). */
-static void convert(tc_gemm_incvt c, uint64_t *x, size_t n)
+void gemm_convert_inputs(tc_gemm_incvt c, uint64_t *x, size_t n)
 {
     tc_round mode = c == GEMM_IN_TF32_RZ ? TC_RZ : c == GEMM_IN_TF32_RNA ? TC_RNA : TC_RNE;
     if (c != GEMM_IN_TF32_RZ && c != GEMM_IN_TF32_RNA && c != GEMM_IN_TF32_RNE)
@@ -95,8 +95,8 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
         size_t nb = nout - s0 < batch ? nout - s0 : batch;
         for (size_t t = 0; t < nb; t++)
             gemm_gather(A, B, n, k, ii[s0 + t], jj[s0 + t], a + t * k, b + t * k);
-        convert(c, a, nb * (size_t)k);
-        convert(c, b, nb * (size_t)k);
+        gemm_convert_inputs(c, a, nb * (size_t)k);
+        gemm_convert_inputs(c, b, nb * (size_t)k);
         gemm_struct_dots(s, md, k, nb, a, b, pred + s0);
     }
     free(a), free(b);

@@ -45,6 +45,10 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
                  const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
                  uint32_t *pred, char *err, size_t errlen);
 
+/* The elements (FP32 bits in x[0..n)) as the tensor core sees them under
+ * c: tf32 bits for the rounding conversions, unchanged otherwise. */
+void gemm_convert_inputs(tc_gemm_incvt c, uint64_t *x, size_t n);
+
 /* Which of p's candidate conversions predict the outputs got (under s):
  * the "input_conversion" object, *used the one to predict with. NULL with
  * err when a model is missing. */

@@ -39,7 +39,7 @@ static int read_outputs(const json_t *o, int m, int n, size_t *nout, int **ii, i
     return 0;
 }
 
-static int read_struct(const json_t *st, tc_gemm_struct *s, tc_gemm_incvt *cv, char *err, size_t errlen)
+int tc_gemm_struct_read(const json_t *st, tc_gemm_struct *s, tc_gemm_incvt *cv, char *err, size_t errlen)
 {
     const json_t *in = json_object_get(st, "inferred");
     const char *comb = json_string_value(json_object_get(in, "combine"));
@@ -77,7 +77,7 @@ int tc_gemm_replay(const json_t *rec, const char *profile_path, size_t *n, size_
         return bad(err, errlen, "needs a known path, m, n, k (A, B at most 2^28 elements), dist and seed");
     tc_gemm_struct s;
     tc_gemm_incvt cv;
-    if (read_struct(json_object_get(rec, "structure"), &s, &cv, err, errlen))
+    if (tc_gemm_struct_read(json_object_get(rec, "structure"), &s, &cv, err, errlen))
         return -1;
     int *ii = NULL, *jj = NULL, rc = -1;
     uint32_t *got = NULL, *ua = NULL, *ub = NULL, *pred = NULL;

@@ -3,7 +3,11 @@
  *  - for an application (--m/--n and the options only it has): --m --n --k, a distribution or
  *    samples, a scaling, a metric and bound; every candidate is evaluated
  *    on the backend (the one backend rule: the GPU, else model:h100) at
- *    that K against exact references (reports/choose_app.h);
+ *    that K against exact references (reports/choose_app.h); with library
+ *    GEMM records (reports/baselines/h100-gemm.jsonl.gz beside the binary,
+ *    or --gemm-records FILE; --no-library: none) the ranked candidates are
+ *    the recorded library paths, computed by the h100 model + each path's
+ *    recorded structure, ranked by their measured GEMM TFLOP/s;
  *  - from recorded sweeps (otherwise, as before): reports/baselines/h100-sweep.json (+
  *    h100-sweep-wgmma.json) by default (reports/choose.h).
  * Throughput in both: reports/baselines/h100-bench.json beside the binary
@@ -26,6 +30,8 @@
 #define DEFAULT_SWEEP "reports/baselines/h100-sweep.json"
 #define DEFAULT_SWEEP_WGMMA "reports/baselines/h100-sweep-wgmma.json"
 #define DEFAULT_BENCH "reports/baselines/h100-bench.json"
+#define DEFAULT_GEMM "reports/baselines/h100-gemm.jsonl.gz"   /* library GEMM cases (application mode) */
+#define LIB_PROFILE "h100"   /* the gemm records are H100 runs: library paths use its model */
 #define MAX_FILES 16
 #define MAX_K 1000000000  /* a dot length: compared, never allocated (record mode) */
 #define APP_MAX_K (1 << 20)      /* application mode: sampled rows of this length are allocated */
@@ -153,7 +159,7 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
 
 typedef enum { O_M, O_N, O_K, O_SAMPLES, O_SCALING, O_METRIC, O_MAX_REL_ERR, O_OUTPUTS, O_SEED, O_BACKEND,
                O_CHAIN, O_RANGE, O_NEED_INF_NAN, O_STAT, O_DIST, O_SWEEP, O_BENCH, O_JSON, O_REPORT, O_SWEEP_K,
-               O_FORCE } choose_opt;
+               O_FORCE, O_GEMM_RECORDS, O_NO_LIBRARY } choose_opt;
 static const cli_option opts[] = {
     [O_M] = {"--m", "M", "rows of A (application mode, required there)", 1, APP_MAX_MN},
     [O_N] = {"--n", "N", "columns of B (application mode, required there)", 1, APP_MAX_MN},
@@ -179,20 +185,27 @@ static const cli_option opts[] = {
     [O_REPORT] = {"--report", "DIR", "application mode: also write DIR/choose.html (ranking, error vs K, error vs throughput)"},
     [O_SWEEP_K] = {"--sweep-k", "K1,K2,..", "with --report: the dot lengths of the error-vs-K plot (default 16, 64, ... below --k)"},
     [O_FORCE] = {"--force", NULL, "with --report: replace an existing DIR/choose.html"},
+    [O_GEMM_RECORDS] = {"--gemm-records", "FILE", "application mode: library GEMM records (tcscope gemm; default the "
+                        "H100 record): their paths are the ranked candidates"},
+    [O_NO_LIBRARY] = {"--no-library", NULL, "application mode: rank instruction chains only (no library GEMM records)"},
 };
 const cli_command cmd_choose_cli = {
     "choose", "precision advice for a GEMM of your shape and data (model or GPU), or from recorded sweeps", NULL,
     "Application mode with --m/--n (and --samples --scaling --metric --outputs --seed --backend);\n"
     "otherwise advice from recorded sweeps (--sweep --chain --stat --range --need-inf-nan).\n"
     "Errors are against the exact product of the ORIGINAL inputs (input rounding counted); a candidate\n"
-    "whose error exceeds 1 is never ranked; without --max-rel-err candidates are listed by error.",
+    "whose error exceeds 1 is never ranked; without --max-rel-err candidates are listed by error.\n"
+    "With library GEMM records (the H100 ones by default; --gemm-records, --no-library) the ranked\n"
+    "candidates are the library paths (the model + each path's structure recorded at the nearest K,\n"
+    "the TFLOP/s measured at the recorded shape nearest in M*N*K); instruction chains are listed beside.",
     opts, CLI_NOPTS(opts), false};
 
 /* ---- application mode ------------------------------------------------------ */
 
 typedef struct {
     int m, n, k, rows;
-    const char *samples, *dist, *metric, *backend, *report;
+    const char *samples, *dist, *metric, *backend, *report, *gemm_records;
+    bool no_library;
     int sweep_k[MAX_SWEEP_K], nsweep_k;
     bool force;
     app_scaling scaling;
@@ -303,6 +316,8 @@ static int choose_app(const app_settings *s, const char *const *benches, size_t 
         return cli_fail("choose", "--samples and --dist exclude each other");
     if ((s->nsweep_k || s->force) && !s->report)
         return cli_fail("choose", "--sweep-k and --force go with --report DIR");
+    if (s->gemm_records && s->no_library)
+        return cli_fail("choose", "--gemm-records and --no-library exclude each other");
     app_dist dist;
     if (s->samples ? !app_dist_load(s->samples, &dist, err, sizeof err)
                    : !app_dist_parse(s->dist ? s->dist : "normal", &dist, err, sizeof err))
@@ -328,6 +343,17 @@ static int choose_app(const app_settings *s, const char *const *benches, size_t 
     } else if (nb)
         rc = load_all(benches, nb, "bench", objs, &bench);
     json_decref(objs);
+    /* The library paths: the gemm records (given, else the H100 ones beside the binary when there). */
+    static char def_gemm[4096], lib_profile[4096];
+    const char *gemm_from = s->no_library ? NULL : s->gemm_records;
+    if (!s->no_library && !gemm_from && tc_data_path(DEFAULT_GEMM, def_gemm, sizeof def_gemm))
+        gemm_from = def_gemm;
+    json_t *gemm_recs = NULL;
+    if (!rc && gemm_from && !tc_profile_path(LIB_PROFILE, lib_profile, sizeof lib_profile))
+        rc = cli_fail("choose", "no %s profile beside the binary for the library paths' model (or --no-library)",
+                      LIB_PROFILE);
+    if (!rc && gemm_from && !(gemm_recs = tc_choose_gemm_records(gemm_from, err, sizeof err)))
+        rc = cli_fail("choose", "%s", err);
     tc_backend *b = rc ? NULL : cli_backend_open("choose", s->backend, NULL);
     if (!rc && !b)
         rc = TC_EXIT_USAGE;
@@ -340,7 +366,8 @@ static int choose_app(const app_settings *s, const char *const *benches, size_t 
     if (!rc) {
         tc_choose_app_opts o = {.dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
                                 .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
-                                .bench_from = bench_from, .progress = progress};
+                                .bench_from = bench_from, .gemm_recs = gemm_recs, .gemm_from = gemm_from,
+                                .profile = lib_profile, .progress = progress};
         json_t *res = tc_choose_app(b, &d, &bench, &o, err, sizeof err);
         if (!res)
             rc = cli_fail("choose", "%s", err);
@@ -365,6 +392,7 @@ static int choose_app(const app_settings *s, const char *const *benches, size_t 
         tc_backend_close(b);
     tc_outdir_close(&out);
     tc_record_free(&bench);
+    json_decref(gemm_recs);
     app_dist_free(&dist);
     return rc;
 }
@@ -441,13 +469,15 @@ int cmd_choose(int argc, char **argv)
                 return TC_EXIT_USAGE;
             break;
         case O_FORCE: app.force = true; app_mode = true; break;
+        case O_GEMM_RECORDS: app.gemm_records = v; app_mode = true; break;
+        case O_NO_LIBRARY: app.no_library = true; app_mode = true; break;
         }
     }
     if (sc.status)
         return sc.status;
     if (app_mode && record_mode)
         return cli_fail("choose", "application options (--m --n --samples --scaling --metric --outputs --seed "
-                        "--backend --report --sweep-k --force) and record options (--sweep --chain --stat --range --need-inf-nan) exclude each other");
+                        "--backend --report --sweep-k --force --gemm-records --no-library) and record options (--sweep --chain --stat --range --need-inf-nan) exclude each other");
     if (app_mode) {
         app.k = o.k;
         app.bound = o.max_rel_err;

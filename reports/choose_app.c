@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cases/sweep_internal.h"
-#include "reports/choose_app.h"
+#include "reports/choose_app_internal.h"
 #include "reports/reports_internal.h"
 #include "reports/sweep_record.h"
 
@@ -56,7 +56,7 @@ static size_t representatives(tc_backend *b, const tc_record *bench, const tc_in
     return n;
 }
 
-static json_t *stats_json(const app_stats *s)
+json_t *choose_stats_json(const app_stats *s)
 {
     json_t *o = json_object();
     json_object_set_new(o, "median", tc_json_real_or_null(s->median));
@@ -78,7 +78,7 @@ static const char *strategy_name(int promote, char *buf, size_t len)
     return buf;
 }
 
-static json_t *workload_json(const app_data *d, const tc_choose_app_opts *o, app_scaling sc)
+json_t *choose_workload_json(const app_data *d, const tc_choose_app_opts *o, app_scaling sc)
 {
     return json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:o}", "m", d->m, "n", d->n, "k", d->k,
                      "dist", o->dist->desc, "scaling", app_scaling_name(sc), "scale_format",
@@ -88,7 +88,7 @@ static json_t *workload_json(const app_data *d, const tc_choose_app_opts *o, app
 }
 
 /* The reason a candidate is not ranked, or NULL. */
-static const char *exclusion(const app_result *r, const tc_choose_app_opts *o, double tf, char *why, size_t len)
+const char *choose_exclusion(const app_result *r, const tc_choose_app_opts *o, double tf, char *why, size_t len)
 {
     double e = app_stats_get(&r->vs_orig, o->metric);
     if (r->vs_orig.nonfinite) {
@@ -145,8 +145,9 @@ static json_t *order(json_t *all)
     return out;
 }
 
-/* Error vs throughput: a candidate with a figure, an error <= 1 and every
- * output finite is on the Pareto front unless another such one is at least
+/* Error vs throughput: a candidate with a figure, an error <= 1, every
+ * output finite, that may be ranked (not an instruction listed for
+ * comparison, not an untrusted library structure) is on the Pareto front unless another such one is at least
  * as fast and at least as accurate, and better in one (bound or not: the
  * front shows the trade). */
 static void mark_pareto(json_t *all)
@@ -160,7 +161,8 @@ static void mark_pareto(json_t *all)
         {
             t[i] = num_of(c, "tflops");
             e[i] = num_of(c, "error");
-            if (!(e[i] <= 1) || json_integer_value(json_object_get(json_object_get(c, "vs_original"), "not_finite")))
+            if (!(e[i] <= 1) || json_integer_value(json_object_get(json_object_get(c, "vs_original"), "not_finite")) ||
+                json_is_true(json_object_get(c, "comparison")) || json_object_get(c, "structure_note"))
                 e[i] = NAN;   /* not a candidate for the front */
         }
         rep_pareto_front(t, e, n, front);
@@ -208,17 +210,18 @@ json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, 
         json_t *x = json_pack("{s:s, s:n, s:s, s:s, s:s, s:s}", "kind", "choice", "rank", "format", c->ins->a->name,
                               "instr", c->ins->name, "accumulator", c->ins->d->name, "strategy",
                               strategy_name(c->promote, sbuf, sizeof sbuf));
+        json_object_set_new(x, "source", json_string("instruction"));
         json_object_set_new(x, "tflops", tc_json_real_or_null(tf));
         json_object_set_new(x, "tflops_from", json_string(isnan(tf) ? "" : o->bench_from));
         json_object_set_new(x, "metric", json_string(o->metric));
         json_object_set_new(x, "error", tc_json_real_or_null(e));
         json_object_set_new(x, "error_vs_rounded", tc_json_real_or_null(app_stats_get(&r.vs_rounded, o->metric)));
-        json_object_set_new(x, "vs_original", stats_json(&r.vs_orig));
-        json_object_set_new(x, "vs_rounded", stats_json(&r.vs_rounded));
-        json_object_set_new(x, "workload", workload_json(d, o, c->scaling));
+        json_object_set_new(x, "vs_original", choose_stats_json(&r.vs_orig));
+        json_object_set_new(x, "vs_rounded", choose_stats_json(&r.vs_rounded));
+        json_object_set_new(x, "workload", choose_workload_json(d, o, c->scaling));
         json_object_set_new(x, "seconds", json_real(r.seconds));
         char why[300];
-        const char *no = exclusion(&r, o, tf, why, sizeof why);
+        const char *no = choose_exclusion(&r, o, tf, why, sizeof why);
         if (no) {
             json_object_set_new(x, "excluded", json_true());
             json_object_set_new(x, "reason", json_string(no));
@@ -226,67 +229,23 @@ json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, 
             json_object_set_new(x, "sort_key", json_real(-tf));   /* fastest first */
         else
             json_object_set_new(x, "sort_key", json_real(e));     /* no bound: most accurate first */
+        if (o->gemm_recs && !no) {   /* the ranking is the library paths': a peak is not a GEMM's speed */
+            json_object_del(x, "sort_key");
+            json_object_set_new(x, "comparison", json_true());
+        }
         json_array_append_new(all, x);
     }
     if (o->progress)
         o->progress(o->progress_ctx, nc, nc, "");
+    if (o->gemm_recs) {
+        json_t *lib = choose_lib(d, o, err, len);
+        if (!lib) {
+            json_decref(all);
+            return NULL;
+        }
+        json_array_extend(all, lib);
+        json_decref(lib);
+    }
     mark_pareto(all);
     return order(all);
-}
-
-void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d)
-{
-    fprintf(f, "workload: C = A * B, M = %d, N = %d, K = %d; entries of A and B: %s, seed 0x%llx\n", d->m, d->n,
-            d->k, o->dist->desc, (unsigned long long)d->seed);
-    fprintf(f, "scaling: %s%s\n", app_scaling_name(o->scaling),
-            o->scaling == APP_SCALE_NONE ? "" : " (E8M0 power-of-two scales, FP8 inputs only; wider formats unscaled)");
-    fprintf(f, "evaluated: %d sampled outputs (%d rows of A x %d columns of B), each a dot product of length %d\n"
-               "  computed tile by tile on the backend %s (K in chunks of the instruction's k)\n",
-            o->rows * o->cols, o->rows, o->cols, d->k, o->backend);
-    fprintf(f, "error: %s relative error vs the exact product of the ORIGINAL inputs (input rounding counted);\n"
-               "  'vs rounded' is against the exact product of the rounded inputs (the instruction alone)\n",
-            o->metric);
-    if (isnan(o->bound))
-        fprintf(f, "no --max-rel-err: ranking by speed needs a bound; listed by error, most accurate first\n");
-    else
-        fprintf(f, "bound: %s <= %g; ranked by TFLOP/s (%s)\n", o->metric, o->bound,
-                *o->bench_from ? o->bench_from : "no bench record");
-    fprintf(f, "\n%-4s %-6s %-34s %-18s %9s %11s %11s\n", "rank", "format", "instruction", "accumulation",
-            "TFLOP/s", "error", "vs rounded");
-    size_t i;
-    json_t *c;
-    int shown = 0;
-    json_array_foreach(choices, i, c)
-    {
-        if (!json_is_integer(json_object_get(c, "rank")))
-            continue;
-        char acc[64];
-        snprintf(acc, sizeof acc, "%s %s", json_string_value(json_object_get(c, "accumulator")),
-                 json_string_value(json_object_get(c, "strategy")));
-        char tf[32];   /* no throughput record (listed by error, without a bound): "-" */
-        double t = tc_json_number(json_object_get(c, "tflops"));
-        snprintf(tf, sizeof tf, isnan(t) ? "-" : "%.1f", t);
-        fprintf(f, "%-4lld %-6s %-34s %-18s %9s %11.3g %11.3g%s\n",
-                (long long)json_integer_value(json_object_get(c, "rank")),
-                json_string_value(json_object_get(c, "format")), json_string_value(json_object_get(c, "instr")), acc,
-                tf, tc_json_number(json_object_get(c, "error")), tc_json_number(json_object_get(c, "error_vs_rounded")),
-                json_is_true(json_object_get(c, "pareto")) ? "  *" : "");
-        shown++;
-    }
-    if (!shown)
-        fprintf(f, "(no candidate meets the constraints)\n");
-    else
-        fprintf(f, "* on the error vs throughput Pareto front (no candidate both faster and more accurate)\n");
-    bool head = false;
-    json_array_foreach(choices, i, c)
-    {
-        if (!json_object_get(c, "excluded"))
-            continue;
-        if (!head)
-            fprintf(f, "\nexcluded:\n");
-        head = true;
-        fprintf(f, "  %-6s %-34s %-5s %-17s %s\n", json_string_value(json_object_get(c, "format")),
-                json_string_value(json_object_get(c, "instr")), json_string_value(json_object_get(c, "accumulator")),
-                json_string_value(json_object_get(c, "strategy")), json_string_value(json_object_get(c, "reason")));
-    }
 }

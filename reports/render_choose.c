@@ -21,7 +21,10 @@ static const char *str_of(const json_t *c, const char *key)
 /* A candidate is its instruction and accumulation strategy. */
 static void candidate_name(const json_t *c, char *out, size_t len)
 {
-    snprintf(out, len, "%s %s %s", str_of(c, "format"), str_of(c, "instr"), str_of(c, "strategy"));
+    if (*str_of(c, "path"))   /* a library path: its name says it; its structure may change with K */
+        snprintf(out, len, "%s", str_of(c, "candidate"));
+    else
+        snprintf(out, len, "%s %s %s", str_of(c, "format"), str_of(c, "instr"), str_of(c, "strategy"));
 }
 
 /* The candidate's object in a list of choices, or NULL. */
@@ -30,7 +33,9 @@ static const json_t *find_candidate(const json_t *choices, const json_t *c)
     size_t i;
     json_t *x;
     json_array_foreach(choices, i, x) if (!strcmp(str_of(x, "instr"), str_of(c, "instr")) &&
-                                          !strcmp(str_of(x, "strategy"), str_of(c, "strategy"))) return x;
+                                          !strcmp(str_of(x, "path"), str_of(c, "path")) &&
+                                          (*str_of(c, "path") || !strcmp(str_of(x, "strategy"), str_of(c, "strategy"))))
+        return x;
     return NULL;
 }
 
@@ -51,24 +56,36 @@ static void summary(json_t *doc, const json_t *main, const tc_choose_app_opts *o
         rdoc_para(doc, "No bound given: candidates listed by %s error, most accurate first (ranking by speed "
                        "needs a bound).", o->metric);
     else
-        rdoc_para(doc, "Bound: %s relative error <= %g. Ranked by recorded TFLOP/s of the instruction (%s) among "
-                       "the candidates meeting it; a candidate with error > 1 is never ranked.",
-                  o->metric, o->bound, *o->bench_from ? o->bench_from : "no bench record");
-    static const char *const head[] = {"rank", "format", "instruction", "accumulation", "TFLOP/s", "error",
-                                       "vs rounded", "Pareto front", "not ranked because", NULL};
+        rdoc_para(doc, "Bound: %s relative error <= %g. Ranked by %s among the candidates meeting it; a candidate "
+                       "with error > 1 is never ranked.", o->metric, o->bound,
+                  o->gemm_recs ? "the measured library GEMM TFLOP/s of each path (model, from the H100 records; "
+                                 "instruction chains listed for comparison, unranked)"
+                               : "the recorded TFLOP/s of the instruction");
+    static const char *const head[] = {"rank", "format", "candidate", "accumulation", "TFLOP/s", "TFLOP/s from",
+                                       "error", "vs rounded", "Pareto front", "not ranked because", NULL};
     json_t *rows = rdoc_table(doc, head);
     size_t i;
     json_t *c;
     json_array_foreach(main, i, c)
     {
-        char acc[96];
-        snprintf(acc, sizeof acc, "%s %s", str_of(c, "accumulator"), str_of(c, "strategy"));
+        char acc[300];
+        bool lib = *str_of(c, "path");
+        if (lib)   /* the structure and where it was inferred */
+            snprintf(acc, sizeof acc, "%s (model %s; structure of %lldx%lldx%lld)", str_of(c, "strategy"),
+                     str_of(c, "instr"), (long long)json_integer_value(json_object_get(json_object_get(c, "structure_from"), "m")),
+                     (long long)json_integer_value(json_object_get(json_object_get(c, "structure_from"), "n")),
+                     (long long)json_integer_value(json_object_get(json_object_get(c, "structure_from"), "k")));
+        else
+            snprintf(acc, sizeof acc, "%s %s", str_of(c, "accumulator"), str_of(c, "strategy"));
         json_t *front = json_object_get(c, "pareto");
+        const char *why = json_is_true(json_object_get(c, "comparison"))
+                              ? "instruction chain, for comparison: its TFLOP/s is one instruction's peak"
+                              : str_of(c, "reason");
         rdoc_row(rows, rdoc_cell(json_object_get(c, "rank")), rdoc_cell(json_object_get(c, "format")),
-                 rdoc_cell(json_object_get(c, "instr")), rdoc_str(acc), rdoc_cell(json_object_get(c, "tflops")),
+                 rdoc_str(lib ? str_of(c, "candidate") : str_of(c, "instr")), rdoc_str(acc),
+                 rdoc_cell(json_object_get(c, "tflops")), rdoc_str(str_of(c, "tflops_from")),
                  rdoc_cell(json_object_get(c, "error")), rdoc_cell(json_object_get(c, "error_vs_rounded")),
-                 rdoc_str(json_is_true(front) ? "yes" : front ? "no" : "—"),
-                 rdoc_str(json_string_value(json_object_get(c, "reason")) ? str_of(c, "reason") : ""), NULL);
+                 rdoc_str(json_is_true(front) ? "yes" : front ? "no" : "—"), rdoc_str(why), NULL);
     }
 }
 
@@ -185,7 +202,8 @@ static json_t *build(const json_t *main, const json_t *per_k, const tc_choose_ap
     {
         if (rc)
             break;
-        tf[i] = tc_json_number(json_object_get(c, "tflops"));
+        /* With library records only their GEMM figures are drawn: one instruction's peak is not a GEMM's. */
+        tf[i] = o->gemm_recs && !*str_of(c, "path") ? NAN : tc_json_number(json_object_get(c, "tflops"));
         e[i] = tc_json_number(json_object_get(c, "error"));
         s[i] = (tc_plot_series){.legend = names[i], .x = &tf[i], .y = &e[i], .n = 1, .style = i,
                                 .kind = TC_PLOT_POINTS};
@@ -201,10 +219,19 @@ static json_t *build(const json_t *main, const json_t *per_k, const tc_choose_ap
             }
         s[nc] = (tc_plot_series){.legend = "Pareto front", .x = fx, .y = fy, .n = nf, .kind = TC_PLOT_FRONT};
         rdoc_heading(doc, 2, "Error vs throughput", "pareto");
-        snprintf(cap, sizeof cap, "At K = %d. TFLOP/s: the instruction's recorded throughput (%s), not a GEMM "
-                                  "at this shape. The dashed line joins the Pareto front (no candidate both faster "
-                                  "and more accurate). %s", d->k, *o->bench_from ? o->bench_from : "none", work);
-        tc_plot_axes ax = {.title = "Error vs throughput", .xlabel = "TFLOP/s (recorded, per instruction)",
+        if (o->gemm_recs)
+            snprintf(cap, sizeof cap, "At K = %d. Library paths only. TFLOP/s: each path's measured GEMM throughput "
+                                      "in %s at the recorded shape nearest in M*N*K (the summary table names it); "
+                                      "error: the model + the path's recorded structure. The dashed line joins the "
+                                      "Pareto front (no candidate both faster and more accurate). %s",
+                     d->k, o->gemm_from, work);
+        else
+            snprintf(cap, sizeof cap, "At K = %d. TFLOP/s: the instruction's recorded throughput (%s), not a GEMM "
+                                      "at this shape. The dashed line joins the Pareto front (no candidate both "
+                                      "faster and more accurate). %s", d->k, *o->bench_from ? o->bench_from : "none",
+                     work);
+        tc_plot_axes ax = {.title = "Error vs throughput",
+                           .xlabel = o->gemm_recs ? "TFLOP/s (measured library GEMM)" : "TFLOP/s (recorded, per instruction)",
                            .ylabel = ylabel, .empty_note = "no candidate has both a throughput figure and an error > 0"};
         rc = plot_block(doc, "pareto", &ax, s, nc + 1, cap, "no throughput figure, or error 0 or undefined", err, len);
     }

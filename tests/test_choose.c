@@ -237,7 +237,7 @@ static void bad_input_exits_two(void **state)
  * Small workloads (8 x 8 sampled outputs) so the ASan build stays quick; the
  * figures are compared with each other and with facts derived here, never
  * with numbers typed in from a run. */
-#define APP "choose --json --m 64 --n 64 --outputs 8 --backend model:h100 "
+#define APP "choose --json --m 64 --n 64 --outputs 8 --backend model:h100 --no-library "   /* instruction chains ranked (test_choose_lib: library paths) */
 
 /* Runs an application-mode choose; checks its output is a valid
  * tcscope-record/1 (loaded back through the record reader) and returns its

@@ -182,7 +182,7 @@ static void gemm_bad_input(void **state)
 
 /* ---- choose -------------------------------------------------------------- */
 
-#define CHOOSE_ARGS "--m 64 --n 64 --k 256 --outputs 8 --backend model:h100 --max-rel-err 1e-2"
+#define CHOOSE_ARGS "--m 64 --n 64 --k 256 --outputs 8 --backend model:h100 --max-rel-err 1e-2 --no-library"
 
 static void choose_page(void **state)
 {

@@ -1,0 +1,152 @@
+/* choose for an application as text (reports/choose_app.h
+ * tc_choose_app_print): the workload, the ranking, where each library
+ * figure comes from, the instruction chains listed for comparison, and
+ * why each excluded candidate is excluded. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reports/choose_app_internal.h"
+
+static const char *str_of(const json_t *c, const char *key)
+{
+    const char *s = json_string_value(json_object_get(c, key));
+    return s ? s : "";
+}
+
+static bool is_lib(const json_t *c)
+{
+    return !strcmp(str_of(c, "source"), "library");
+}
+
+/* Library: the structure; instruction: accumulator and strategy. */
+static const char *accumulation(const json_t *c, char *acc, size_t len)
+{
+    if (is_lib(c))
+        snprintf(acc, len, "%s", str_of(c, "strategy"));
+    else
+        snprintf(acc, len, "%s %s", str_of(c, "accumulator"), str_of(c, "strategy"));
+    return acc;
+}
+
+static void row(FILE *f, const json_t *c, const char *rank)
+{
+    char acc[96], tf[32];
+    accumulation(c, acc, sizeof acc);
+    double t = tc_json_number(json_object_get(c, "tflops"));
+    snprintf(tf, sizeof tf, isnan(t) ? "-" : "%.1f", t);   /* no throughput record: "-" */
+    fprintf(f, "%-4s %-34s %-9s %-38s %9s %11.3g %11.3g%s\n", rank,
+            is_lib(c) ? str_of(c, "candidate") : str_of(c, "instr"), str_of(c, "format"), acc, tf,
+            tc_json_number(json_object_get(c, "error")), tc_json_number(json_object_get(c, "error_vs_rounded")),
+            json_is_true(json_object_get(c, "pareto")) ? "  *" : "");
+}
+
+static void head(FILE *f)
+{
+    fprintf(f, "%-4s %-34s %-9s %-38s %9s %11s %11s\n", "rank", "candidate", "format", "accumulation", "TFLOP/s",
+            "error", "vs rounded");
+}
+
+static long long int_at(const json_t *o, const char *k)
+{
+    return (long long)json_integer_value(json_object_get(o, k));
+}
+
+/* Where a library candidate's figures come from, on one line. */
+static void sources(FILE *f, const json_t *c)
+{
+    const json_t *sf = json_object_get(c, "structure_from"), *ts = json_object_get(c, "tflops_shape");
+    const json_t *range = json_object_get(sf, "recorded_k_range");
+    fprintf(f, "  %-30s TFLOP/s at %lldx%lldx%lld", str_of(c, "candidate"), int_at(ts, "m"), int_at(ts, "n"),
+            int_at(ts, "k"));
+    if (sf)
+        fprintf(f, "; structure of %lldx%lldx%lld (K %lld..%lld recorded), %s, prediction rate %.4g, inputs %s, "
+                   "model %s",
+                int_at(sf, "m"), int_at(sf, "n"), int_at(sf, "k"), (long long)json_integer_value(json_array_get(range, 0)),
+                (long long)json_integer_value(json_array_get(range, 1)),
+                json_is_true(json_object_get(sf, "consistent")) ? "consistent" : "NOT consistent",
+                tc_json_number(json_object_get(sf, "prediction_rate")), str_of(c, "input_conversion"), str_of(c, "instr"));
+    else if (!strcmp(str_of(c, "instr"), "-"))
+        fprintf(f, "; no structure, no model: not evaluated");
+    else
+        fprintf(f, "; not evaluated (the reason below)");
+    fprintf(f, "\n");
+}
+
+void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d)
+{
+    bool lib = o->gemm_recs != NULL;
+    fprintf(f, "workload: C = A * B, M = %d, N = %d, K = %d; entries of A and B: %s, seed 0x%llx\n", d->m, d->n,
+            d->k, o->dist->desc, (unsigned long long)d->seed);
+    fprintf(f, "scaling: %s%s\n", app_scaling_name(o->scaling),
+            o->scaling == APP_SCALE_NONE ? "" : " (E8M0 power-of-two scales, FP8 inputs only; wider formats unscaled)");
+    fprintf(f, "evaluated: %d sampled outputs (%d rows of A x %d columns of B), each a dot product of length %d\n",
+            o->rows * o->cols, o->rows, o->cols, d->k);
+    if (lib)
+        fprintf(f, "  library paths: model, from the H100 records (%s): each path's recorded accumulation structure\n"
+                   "    (nearest recorded K) with the instruction model %s, inputs rounded as the path uploads them\n",
+                o->gemm_from, o->profile);
+    fprintf(f, "  instruction chains: tile by tile on the backend %s (K in chunks of the instruction's k)\n",
+            o->backend);
+    fprintf(f, "error: %s relative error vs the exact product of the ORIGINAL inputs (input rounding counted);\n"
+               "  'vs rounded' is against the exact product of the inputs as multiplied (the arithmetic alone)\n",
+            o->metric);
+    if (isnan(o->bound))
+        fprintf(f, "no --max-rel-err: ranking by speed needs a bound; listed by error, most accurate first\n");
+    else if (lib)
+        fprintf(f, "bound: %s <= %g; library paths ranked by their measured GEMM TFLOP/s (%s)\n", o->metric,
+                o->bound, o->gemm_from);
+    else
+        fprintf(f, "bound: %s <= %g; ranked by TFLOP/s (%s)\n", o->metric, o->bound,
+                *o->bench_from ? o->bench_from : "no bench record");
+    fprintf(f, "\n");
+    head(f);
+    size_t i;
+    json_t *c;
+    int shown = 0;
+    json_array_foreach(choices, i, c) if (json_is_integer(json_object_get(c, "rank")))
+    {
+        char r[16];
+        snprintf(r, sizeof r, "%lld", (long long)json_integer_value(json_object_get(c, "rank")));
+        row(f, c, r);
+        shown++;
+    }
+    if (!shown)
+        fprintf(f, lib ? "(no library path meets the constraints%s)\n" : "(no candidate meets the constraints)\n",
+                lib ? "; instruction chains that do, if any, are listed below" : "");
+    else
+        fprintf(f, "* on the error vs throughput Pareto front (no candidate both faster and more accurate)\n");
+    bool any = false;
+    json_array_foreach(choices, i, c) if (is_lib(c) && json_object_get(c, "tflops_shape"))
+    {
+        if (!any)
+            fprintf(f, "\nwhere the library figures come from (%s; TFLOP/s: timing.tflops at the recorded shape\n"
+                       "nearest in M*N*K; error: the structure inferred at the recorded K nearest yours):\n", o->gemm_from);
+        any = true;
+        sources(f, c);
+        if (json_object_get(c, "structure_note"))
+            fprintf(f, "    NOTE: %s\n", str_of(c, "structure_note"));
+    }
+    any = false;
+    json_array_foreach(choices, i, c) if (json_is_true(json_object_get(c, "comparison")))
+    {
+        if (!any) {
+            fprintf(f, "\ninstruction chains meeting the constraints, for comparison (not ranked: TFLOP/s is one\n"
+                       "instruction's peak from %s, not a GEMM at your shape):\n",
+                    *o->bench_from ? o->bench_from : "no bench record");
+            head(f);
+        }
+        any = true;
+        row(f, c, "-");
+    }
+    any = false;
+    json_array_foreach(choices, i, c) if (json_object_get(c, "excluded"))
+    {
+        if (!any)
+            fprintf(f, "\nexcluded:\n");
+        any = true;
+        char acc[96];
+        fprintf(f, "  %-34s %-9s %-38s %s\n", is_lib(c) ? str_of(c, "candidate") : str_of(c, "instr"),
+                str_of(c, "format"), accumulation(c, acc, sizeof acc), str_of(c, "reason"));
+    }
+}
