@@ -197,7 +197,7 @@ const cli_command cmd_choose_cli = {
     "whose error exceeds 1 is never ranked; without --max-rel-err candidates are listed by error.\n"
     "With library GEMM records (the H100 ones by default; --gemm-records, --no-library) the ranked\n"
     "candidates are the library paths (the model + each path's structure recorded at the nearest K,\n"
-    "the TFLOP/s measured at the recorded shape nearest in M*N*K); instruction chains are listed beside.",
+    "the TFLOP/s measured at the recorded shape nearest in log M*N + log K); instruction chains are listed beside.",
     opts, CLI_NOPTS(opts), false};
 
 /* ---- application mode ------------------------------------------------------ */

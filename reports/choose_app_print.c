@@ -121,7 +121,7 @@ void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opt
     {
         if (!any)
             fprintf(f, "\nwhere the library figures come from (%s; TFLOP/s: timing.tflops at the recorded shape\n"
-                       "nearest in M*N*K; error: the structure inferred at the recorded K nearest yours):\n", o->gemm_from);
+                       "nearest in shape (log M*N and log K); error: the structure inferred at the recorded K nearest yours):\n", o->gemm_from);
         any = true;
         sources(f, c);
         if (json_object_get(c, "structure_note"))

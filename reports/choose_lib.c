@@ -4,8 +4,11 @@
  *    ties: nearest M*N), with its consistency and prediction rate; a K
  *    outside the path's recorded range is said, and such a candidate is
  *    not ranked (the structure would be extrapolated);
- *  - the throughput: the record nearest in M*N*K (log scale; ties:
- *    nearest K), its measured timing.tflops, with the shape printed;
+ *  - the throughput: the record nearest in shape, |log(MN/MN')| +
+ *    |log(K/K')| (ties: nearest K), its measured timing.tflops, with the
+ *    shape printed. Not nearest in M*N*K: a library's speed depends on how
+ *    many output tiles fill the GPU (M*N) and on the depth K apart, and
+ *    256x256x65536 (few tiles, split-K) is no model of 2048x2048x1024;
  *  - the error: app_eval_lib on the user's data and scaling.
  * A structure that was not consistent or predicts under 99.9% of the
  * sampled outputs bit for bit is not trusted: evaluated, labelled, not ranked. */
@@ -43,7 +46,7 @@ typedef struct {
 static path_recs pick(const json_t *recs, const char *path, const app_data *d)
 {
     path_recs pr = {NULL, NULL, 0, 0};
-    double lk = log(d->k), lmn = log((double)d->m * d->n), lmnk = lmn + lk, bt = INFINITY, bt2 = INFINITY,
+    double lk = log(d->k), lmn = log((double)d->m * d->n), bt = INFINITY, bt2 = INFINITY,
            bs = INFINITY, bs2 = INFINITY;
     size_t i;
     const json_t *r;
@@ -54,7 +57,7 @@ static path_recs pick(const json_t *recs, const char *path, const app_data *d)
         double k = shape(r, "k"), mn = shape(r, "m") * shape(r, "n"), tf = num_at(r, "timing", "tflops");
         if (!(k >= 1 && mn >= 1))
             continue;
-        double dt = fabs(log(mn * k) - lmnk), dk = fabs(log(k) - lk), dmn = fabs(log(mn) - lmn);
+        double dk = fabs(log(k) - lk), dmn = fabs(log(mn) - lmn), dt = dmn + dk;
         if (isfinite(tf) && tf > 0 && (dt < bt || (dt == bt && dk < bt2)))
             pr.tput = r, bt = dt, bt2 = dk;
         const json_t *in = json_object_get(json_object_get(r, "structure"), "inferred");
@@ -73,8 +76,11 @@ static const char *strategy_of(const tc_gemm_struct *s, char *buf, size_t len)
     char pr[32] = "none";
     if (s->promote)
         snprintf(pr, sizeof pr, "%d", s->promote);
-    snprintf(buf, len, "chunk %d, promote %s, split-K %d %s", s->chunk, pr, s->splitk,
-             s->combine == GEMM_COMBINE_SEQ ? "seq" : "pairwise");
+    char unit[32] = "";
+    if (s->slice_unit)
+        snprintf(unit, sizeof unit, " (cut in %d)", s->slice_unit);
+    snprintf(buf, len, "chunk %d, promote %s, split-K %d %s%s", s->chunk, pr, s->splitk,
+             tc_gemm_combine_name(s->combine), unit);
     return buf;
 }
 

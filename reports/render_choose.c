@@ -221,7 +221,7 @@ static json_t *build(const json_t *main, const json_t *per_k, const tc_choose_ap
         rdoc_heading(doc, 2, "Error vs throughput", "pareto");
         if (o->gemm_recs)
             snprintf(cap, sizeof cap, "At K = %d. Library paths only. TFLOP/s: each path's measured GEMM throughput "
-                                      "in %s at the recorded shape nearest in M*N*K (the summary table names it); "
+                                      "in %s at the recorded shape nearest in log M*N + log K (the summary table names it); "
                                       "error: the model + the path's recorded structure. The dashed line joins the "
                                       "Pareto front (no candidate both faster and more accurate). %s",
                      d->k, o->gemm_from, work);
