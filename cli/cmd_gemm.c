@@ -14,6 +14,7 @@
 
 #include "cases/gemm.h"
 #include "cli/cli.h"
+#include "oracle/oracle.h"
 #include "probes/probes.h"
 #include "reports/gemm_report.h"
 
@@ -22,7 +23,7 @@
 
 typedef struct {
     const char *paths, *backend, *profile, *sim, *report, *from;
-    int m, n, ks[MAX_KS], nk, timing_size, device, warmup, reps;
+    int m, n, ks[MAX_KS], nk, timing_size, device, warmup, reps, threads;
     bool infer, json, force;
     sweep_dist dist;
     uint64_t seed;
@@ -31,7 +32,7 @@ typedef struct {
 
 typedef enum {
     O_PATH, O_M, O_N, O_K, O_TIMING_SIZE, O_DIST, O_SEED, O_SAMPLES, O_WARMUP, O_REPS, O_INFER, O_PROFILE,
-    O_BACKEND, O_SIM, O_JSON, O_REPORT, O_FROM, O_FORCE
+    O_BACKEND, O_SIM, O_JSON, O_REPORT, O_FROM, O_FORCE, O_THREADS
 } gemm_opt;
 static const cli_option opts[] = {
     [O_PATH] = {"--path", "LIST|all", "paths: cuBLASLt f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, f32, f32-bf16x9; tcscope's own wgmma kernel tcscope-wgmma-f16, tcscope-wgmma-e4m3 (default all)"},
@@ -52,6 +53,7 @@ static const cli_option opts[] = {
     [O_REPORT] = {"--report", "DIR", "no GPU run: write DIR/gemm.html from the records of --from"},
     [O_FROM] = {"--from", "FILE", "with --report: tcscope-gemm records (.jsonl or .jsonl.gz)"},
     [O_FORCE] = {"--force", NULL, "with --report: replace an existing DIR/gemm.html"},
+    [O_THREADS] = {"--threads", "N", "CPU threads for the exact errors and the predictions, 0: one per core (default 0)", 0, 1024},
 };
 const cli_command cmd_gemm_cli = {
     "gemm", "cuBLASLt (and tcscope's own wgmma) GEMM numerics vs exact products, throughput, inferred accumulation structure", NULL,
@@ -121,6 +123,7 @@ static int parse(int argc, char **argv, gemm_args *a)
         case O_REPORT: a->report = sc.val; break;
         case O_FROM: a->from = sc.val; break;
         case O_FORCE: a->force = true; break;
+        case O_THREADS: a->threads = (int)sc.count; break;
         }
         if (rc)
             return rc;
@@ -254,6 +257,8 @@ int cmd_gemm(int argc, char **argv)
         return rc;
     if (a.report || a.from || a.force)
         return report(&a);
+    oracle_set_threads(a.threads);   /* the sampled outputs are spread over these (cases/gemm.c) */
+    model_set_threads(a.threads);
     char err[600], ppath[4096];
     bool sim = !strncmp(a.backend, "model:", 6);
     const char *prof = sim ? a.backend + 6 : a.profile;
