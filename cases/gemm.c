@@ -236,8 +236,6 @@ static json_t *algo_json(const tc_gemm_algo *g)
 static json_t *header(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "record", json_string("tcscope-gemm"));
-    json_object_set_new(o, "version", json_integer(2));   /* 2: outputs, input_conversion */
     /* An own kernel on the GPU is not cuBLASLt's; under the simulation the
      * library stays "sim". */
     bool own = p->kernel && strcmp(lib->name, "sim");

@@ -3,8 +3,8 @@
  * exact products of the original and of the rounded inputs, timed in the
  * same run, and (--infer) their accumulation structure inferred from
  * masking inputs and checked by predicting the sampled outputs.
- * One JSON record per case on stdout (reports/SCHEMA.md "tcscope-gemm");
- * progress on stderr. Without a GPU: exit 2, except --backend model:NAME,
+ * --json: a tcscope-record/1 of kind "gemm" on stdout, one object a case,
+ * printed as each case ends (reports/SCHEMA.md "gemm"); progress on stderr. Without a GPU: exit 2, except --backend model:NAME,
  * the self-test of the inference on a simulated library. */
 #include <jansson.h>
 #include <stdio.h>
@@ -25,6 +25,7 @@ typedef struct {
     const char *paths, *backend, *profile, *sim, *report, *from;
     int m, n, ks[MAX_KS], nk, timing_size, device, warmup, reps, threads;
     bool infer, json, force;
+    double time_limit;
     sweep_dist dist;
     uint64_t seed;
     size_t samples;
@@ -32,7 +33,7 @@ typedef struct {
 
 typedef enum {
     O_PATH, O_M, O_N, O_K, O_TIMING_SIZE, O_DIST, O_SEED, O_SAMPLES, O_WARMUP, O_REPS, O_INFER, O_PROFILE,
-    O_BACKEND, O_SIM, O_JSON, O_REPORT, O_FROM, O_FORCE, O_THREADS
+    O_BACKEND, O_SIM, O_JSON, O_REPORT, O_FROM, O_FORCE, O_THREADS, O_TIME_LIMIT
 } gemm_opt;
 static const cli_option opts[] = {
     [O_PATH] = {"--path", "LIST|all", "paths: cuBLASLt f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, f32, f32-bf16x9; tcscope's own wgmma kernel tcscope-wgmma-f16, tcscope-wgmma-e4m3 (default all)"},
@@ -49,10 +50,11 @@ static const cli_option opts[] = {
     [O_PROFILE] = {"--profile", "P", "instruction models for --infer (default h100)"},
     [O_BACKEND] = {"--backend", "B", "gpu[:N] (default), or model:PROFILE: the inference self-test on a simulated library"},
     [O_SIM] = {"--sim", "PROMOTE,SPLITK[,pairwise][,CONV]", "model backend: the simulated library's structure (default 0,1: one accumulator) and tf32 input conversion (tf32-rz, tf32-rna, tf32-rne, full-f32)"},
-    [O_JSON] = {"--json", NULL, "one tcscope-gemm record per case on stdout (progress on stderr)"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1 on stdout, one object per case as it ends (progress on stderr)"},
     [O_REPORT] = {"--report", "DIR", "no GPU run: write DIR/gemm.html from the records of --from"},
-    [O_FROM] = {"--from", "FILE", "with --report: tcscope-gemm records (.jsonl or .jsonl.gz)"},
+    [O_FROM] = {"--from", "FILE", "with --report: a gemm --json record, or older tcscope-gemm lines (.jsonl or .jsonl.gz)"},
     [O_FORCE] = {"--force", NULL, "with --report: replace an existing DIR/gemm.html"},
+    [O_TIME_LIMIT] = {"--time-limit", "S", "start no case that would end after S seconds (estimated from the last case; the first always runs); the record ends normally"},
     [O_THREADS] = {"--threads", "N", "CPU threads for the exact errors and the predictions, 0: one per core (default 0)", 0, 1024},
 };
 const cli_command cmd_gemm_cli = {
@@ -124,6 +126,13 @@ static int parse(int argc, char **argv, gemm_args *a)
         case O_FROM: a->from = sc.val; break;
         case O_FORCE: a->force = true; break;
         case O_THREADS: a->threads = (int)sc.count; break;
+        case O_TIME_LIMIT: {
+            char *end;
+            a->time_limit = strtod(sc.val, &end);
+            if (end == sc.val || *end || !(a->time_limit > 0 && a->time_limit <= 1e7))
+                rc = cli_fail(CMD, "bad --time-limit '%s' (seconds, > 0)", sc.val);
+            break;
+        }
         }
         if (rc)
             return rc;
@@ -233,7 +242,7 @@ static int report(const gemm_args *a)
     if (!a->report || !a->from)
         return cli_fail(CMD, "--report DIR and --from FILE go together (--force with them)");
     char err[600];
-    json_t *recs = tc_gemm_records_load(a->from, err, sizeof err);
+    json_t *recs = tc_gemm_records_load(a->from, NULL, err, sizeof err);
     if (!recs)
         return cli_fail(CMD, "%s", err);
     tc_outdir out = {.fd = -1};
@@ -285,47 +294,60 @@ int cmd_gemm(int argc, char **argv)
     }
     size_t np;
     const tc_gemm_path *paths = tc_gemm_paths(&np);
-    int ncase = 0, total = 0, done = 0, failed = 0;
+    int total = 0, done = 0, failed = 0;
     for (size_t i = 0; i < np; i++)
         total += path_selected(a.paths, paths[i].name) * (a.nk + (a.timing_size > 0));
+    char backend[80], device[4200];
+    snprintf(backend, sizeof backend, "%s", sim ? a.backend : strcmp(a.backend, "gpu") ? a.backend : "gpu:0");
+    snprintf(device, sizeof device, "%s", sim ? "model (no GPU)" : lib.device);
+    tc_gemm_run_facts facts = {backend, sim ? "sim" : lib.name, device, sim ? 0 : lib.version, a.seed, total,
+                               a.time_limit};
+    tc_json_out out;
+    tc_json_out_begin(&out, a.json, tc_gemm_record_header(&facts));
+    double spent = 0, last = 0, last_work = 0;
     /* Shape-major, the S^3 timing case first: a run cut short (a time
      * limit) loses the largest K of a few paths, not whole paths. */
     int big_first = a.timing_size > 0;
-    for (int y = 0; y < a.nk + big_first; y++) {
+    for (int y = 0; y < a.nk + big_first && done < total; y++) {
         bool big = big_first && y == 0;
         int x = y - big_first;
-        for (size_t i = 0; i < np; i++, ncase++) {
+        for (size_t i = 0; i < np && done < total; i++) {
             if (!path_selected(a.paths, paths[i].name))
                 continue;
-            if (sim) {
-                const tc_instr *ins = paths[i].instr ? tc_instr_by_name(paths[i].instr) : NULL;
-                ss.chunk = ins ? ins->k : 16;
-                if (tc_gemm_lib_sim(&lib, ppath, &ss, scv, err, sizeof err) != 0)
-                    return cli_fail(CMD, "%s", err);
-            }
             tc_gemm_case c = {.m = big ? a.timing_size : a.m, .n = big ? a.timing_size : a.n,
                               .k = big ? a.timing_size : a.ks[x], .dist = a.dist, .seed = a.seed,
                               .samples = a.samples, .warmup = a.warmup, .reps = a.reps,
                               .infer = a.infer, .profile = ppath};
+            /* The CPU side (errors, predictions) costs about samples x K. */
+            double work = (double)c.k * (double)(a.samples < (size_t)c.m * c.n ? a.samples : (size_t)c.m * c.n);
+            double guess = last_work > 0 ? last * work / last_work : 0;
+            if (a.time_limit > 0 && done > 0 && spent + guess > a.time_limit) {
+                fprintf(stderr, "tcscope gemm: --time-limit %g s: stopped after %d of %d cases (%.1f s spent, the "
+                                "next, %s at K = %d, estimated at %.1f s)\n", a.time_limit, done, total, spent,
+                        paths[i].name, c.k, guess);
+                total = done;
+                break;
+            }
+            if (sim) {
+                const tc_instr *ins = paths[i].instr ? tc_instr_by_name(paths[i].instr) : NULL;
+                ss.chunk = ins ? ins->k : 16;
+                if (tc_gemm_lib_sim(&lib, ppath, &ss, scv, err, sizeof err) != 0) {
+                    tc_json_out_end(&out, err);
+                    return cli_fail(CMD, "%s", err);
+                }
+            }
             struct timespec t0, t1;
             clock_gettime(CLOCK_MONOTONIC, &t0);
             json_t *r = tc_gemm_run_case(&lib, &paths[i], &c);
             clock_gettime(CLOCK_MONOTONIC, &t1);
             if (sim)
                 tc_gemm_lib_sim_free(&lib);
-            if (a.json) {
-                char *s = json_dumps(r, JSON_COMPACT | JSON_REAL_PRECISION(17));
-                puts(s);
-                fflush(stdout);
-                free(s);
-            }
-            print_case(a.json ? stderr : stdout, r, ++done, total,
-                       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
-            const char *e = json_string_value(json_object_get(r, "error"));
-            failed += e != NULL;
-            json_decref(r);
+            last = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, last_work = work, spent += last;
+            print_case(a.json ? stderr : stdout, r, ++done, total, last);
+            failed += json_object_get(r, "error") != NULL;
+            tc_json_out_put(&out, "gemm", r);
         }
     }
-    (void)ncase;
+    tc_json_out_end(&out, NULL);
     return failed ? cli_fail(CMD, "%d case(s) failed (see their records)", failed) : TC_EXIT_OK;
 }
