@@ -20,10 +20,11 @@
 
 #define CMD "gemm"
 #define MAX_KS 16
+#define MAX_SQUARES 4
 
 typedef struct {
     const char *paths, *backend, *profile, *sim, *report, *from;
-    int m, n, ks[MAX_KS], nk, timing_size, device, warmup, reps, threads;
+    int m, n, ks[MAX_KS], nk, squares[MAX_SQUARES], nsq, device, warmup, reps, threads;
     bool infer, json, force;
     double time_limit;
     sweep_dist dist;
@@ -40,7 +41,7 @@ static const cli_option opts[] = {
     [O_M] = {"--m", "M", "rows of D, a multiple of 16 (default 256)", 16, 16384},
     [O_N] = {"--n", "N", "columns of D, a multiple of 16 (default 256)", 16, 16384},
     [O_K] = {"--k", "LIST", "dot lengths, multiples of 16 up to 65536 (default 16,64,256,1024,4096,16384,65536)"},
-    [O_TIMING_SIZE] = {"--timing-size", "S", "with the default K list, also one S^3 case (default 4096; 0: none)", 0, 16384},
+    [O_TIMING_SIZE] = {"--timing-size", "LIST", "square S^3 cases after the K sweep, multiples of 16 (default 4096 with the default K list, none with --k; 0: none)"},
     [O_DIST] = {"--dist", "D", "original FP32 inputs: normal, uniform, loguniform, ints (default normal)"},
     [O_SEED] = {"--seed", "S", "seed of the inputs and of the sampled outputs (default 1)"},
     [O_SAMPLES] = {"--samples", "N", "outputs compared with the exact products per case (default 10000)", 1, 16777216},
@@ -63,24 +64,25 @@ const cli_command cmd_gemm_cli = {
     "inputs and of the inputs as uploaded (rounded RNE, FP8 saturating).",
     opts, CLI_NOPTS(opts), false};
 
-static int parse_ks(const char *v, gemm_args *a)
+/* A comma list of multiples of 16 in [lo, hi] (0 alone allowed when lo is 0: none). */
+static int parse_list(const char *opt, const char *v, int lo, int hi, int max, int *out, int *n)
 {
-    a->nk = 0;
+    *n = 0;
     const char *s = v;
     while (*s) {
         char item[32];
-        size_t n = strcspn(s, ",");
-        snprintf(item, sizeof item, "%.*s", (int)(n < 31 ? n : 31), s);
-        if (a->nk == MAX_KS || !cli_count_int(CMD, "--k", item, 16, 65536, &a->ks[a->nk]))
-            return a->nk == MAX_KS ? cli_fail(CMD, "--k: at most %d values", MAX_KS) : TC_EXIT_USAGE;
-        if (a->ks[a->nk] % 16)
-            return cli_fail(CMD, "bad --k '%s' (a multiple of 16: FP8 GEMMs need it)", item);
-        a->nk++;
-        s += n;
+        size_t len = strcspn(s, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), s);
+        if (*n == max || !cli_count_int(CMD, opt, item, lo, hi, &out[*n]))
+            return *n == max ? cli_fail(CMD, "%s: at most %d values", opt, max) : TC_EXIT_USAGE;
+        if (out[*n] % 16)
+            return cli_fail(CMD, "bad %s '%s' (a multiple of 16: FP8 GEMMs need it)", opt, item);
+        *n += out[*n] != 0;
+        s += len;
         if (*s == ',' && !*++s)
-            return cli_fail(CMD, "bad --k '%s' (an empty item)", v);
+            return cli_fail(CMD, "bad %s '%s' (an empty item)", opt, v);
     }
-    return a->nk ? TC_EXIT_OK : cli_fail(CMD, "bad --k '' (a list of dot lengths)");
+    return *n || lo == 0 ? TC_EXIT_OK : cli_fail(CMD, "bad %s '' (a list)", opt);
 }
 
 static int parse(int argc, char **argv, gemm_args *a)
@@ -91,7 +93,7 @@ static int parse(int argc, char **argv, gemm_args *a)
     a->profile = "h100";
     a->sim = "0,1";
     a->m = a->n = 256;
-    a->timing_size = 4096;
+    a->squares[0] = 4096, a->nsq = 1;
     a->seed = 1;
     a->samples = 10000;
     a->warmup = 3;
@@ -99,7 +101,7 @@ static int parse(int argc, char **argv, gemm_args *a)
     static const int sweep[] = {16, 64, 256, 1024, 4096, 16384, 65536};
     for (int i = 0; i < 7; i++)
         a->ks[a->nk++] = sweep[i];
-    bool ks_given = false;
+    bool ks_given = false, sq_given = false;
     cli_scan sc = cli_scan_start(&cmd_gemm_cli, argc, argv);
     while (cli_next(&sc)) {
         int rc = TC_EXIT_OK;
@@ -107,8 +109,9 @@ static int parse(int argc, char **argv, gemm_args *a)
         case O_PATH: a->paths = sc.val; break;
         case O_M: a->m = (int)sc.count; break;
         case O_N: a->n = (int)sc.count; break;
-        case O_K: rc = parse_ks(sc.val, a), ks_given = true; break;
-        case O_TIMING_SIZE: a->timing_size = (int)sc.count; break;
+        case O_K: rc = parse_list("--k", sc.val, 16, 65536, MAX_KS, a->ks, &a->nk), ks_given = true; break;
+        case O_TIMING_SIZE: rc = parse_list("--timing-size", sc.val, 0, 16384, MAX_SQUARES, a->squares, &a->nsq),
+                            sq_given = true; break;
         case O_DIST:
             if (!sweep_dist_parse(sc.val, &a->dist))
                 rc = cli_fail(CMD, "bad --dist '%s' (normal, uniform, loguniform, ints)", sc.val);
@@ -139,8 +142,8 @@ static int parse(int argc, char **argv, gemm_args *a)
     }
     if (sc.status)
         return sc.status;
-    if (ks_given)
-        a->timing_size = 0;
+    if (ks_given && !sq_given)
+        a->nsq = 0;
     if (a->m % 16 || a->n % 16)
         return cli_fail(CMD, "bad --m/--n %dx%d (multiples of 16: FP8 GEMMs need it)", a->m, a->n);
     /* The host holds A and B a few times over (originals, uploads, 4 bytes an element). */
@@ -148,8 +151,9 @@ static int parse(int argc, char **argv, gemm_args *a)
         if ((size_t)a->m * a->ks[x] > ((size_t)1 << 28) || (size_t)a->n * a->ks[x] > ((size_t)1 << 28))
             return cli_fail(CMD, "--m/--n %dx%d with --k %d: more than 2^28 elements in A or B", a->m, a->n,
                             a->ks[x]);
-    if (a->timing_size % 16)
-        return cli_fail(CMD, "bad --timing-size '%d' (a multiple of 16)", a->timing_size);
+    for (int x = 0; x < a->nsq; x++)
+        if ((size_t)a->squares[x] * a->squares[x] > ((size_t)1 << 28))
+            return cli_fail(CMD, "--timing-size %d: more than 2^28 elements in A or B", a->squares[x]);
     if (strcmp(a->paths, "all")) {
         if (cli_list_check(CMD, "--path", a->paths, false))
             return TC_EXIT_USAGE;
@@ -281,7 +285,7 @@ int cmd_gemm(int argc, char **argv)
             return rc;
         a.infer = true;
         a.reps = 0;
-        a.timing_size = 0;
+        a.nsq = 0;
     } else {
         int dev = 0;
         if (strcmp(a.backend, "gpu") && (strncmp(a.backend, "gpu:", 4) ||
@@ -296,7 +300,7 @@ int cmd_gemm(int argc, char **argv)
     const tc_gemm_path *paths = tc_gemm_paths(&np);
     int total = 0, done = 0, failed = 0;
     for (size_t i = 0; i < np; i++)
-        total += path_selected(a.paths, paths[i].name) * (a.nk + (a.timing_size > 0));
+        total += path_selected(a.paths, paths[i].name) * (a.nk + a.nsq);
     char backend[80], device[4200];
     snprintf(backend, sizeof backend, "%s", sim ? a.backend : strcmp(a.backend, "gpu") ? a.backend : "gpu:0");
     snprintf(device, sizeof device, "%s", sim ? "model (no GPU)" : lib.device);
@@ -305,17 +309,16 @@ int cmd_gemm(int argc, char **argv)
     tc_json_out out;
     tc_json_out_begin(&out, a.json, tc_gemm_record_header(&facts));
     double spent = 0, last = 0, last_work = 0;
-    /* Shape-major, the S^3 timing case first: a run cut short (a time
-     * limit) loses the largest K of a few paths, not whole paths. */
-    int big_first = a.timing_size > 0;
-    for (int y = 0; y < a.nk + big_first && done < total; y++) {
-        bool big = big_first && y == 0;
-        int x = y - big_first;
+    /* Shape-major, cheapest first: the K sweep, then the squares, so that a
+     * run cut short (--time-limit) loses the costliest shapes of a few
+     * paths, not whole paths. */
+    for (int y = 0; y < a.nk + a.nsq && done < total; y++) {
+        bool sq = y >= a.nk;
+        int S = sq ? a.squares[y - a.nk] : 0;
         for (size_t i = 0; i < np && done < total; i++) {
             if (!path_selected(a.paths, paths[i].name))
                 continue;
-            tc_gemm_case c = {.m = big ? a.timing_size : a.m, .n = big ? a.timing_size : a.n,
-                              .k = big ? a.timing_size : a.ks[x], .dist = a.dist, .seed = a.seed,
+            tc_gemm_case c = {.m = sq ? S : a.m, .n = sq ? S : a.n, .k = sq ? S : a.ks[y], .dist = a.dist, .seed = a.seed,
                               .samples = a.samples, .warmup = a.warmup, .reps = a.reps,
                               .infer = a.infer, .profile = ppath};
             /* The CPU side (errors, predictions) costs about samples x K. */
