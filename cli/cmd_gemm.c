@@ -4,8 +4,9 @@
  * same run, and (--infer) their accumulation structure inferred from
  * masking inputs and checked by predicting the sampled outputs.
  * --json: a tcscope-record/1 of kind "gemm" on stdout, one object a case,
- * printed as each case ends (reports/SCHEMA.md "gemm"); progress on stderr. Without a GPU: exit 2, except --backend model:NAME,
- * the self-test of the inference on a simulated library. */
+ * printed as each case ends (reports/SCHEMA.md "gemm"); progress on
+ * stderr. Without a GPU: exit 2, except --backend model:NAME, the
+ * self-test of the inference on a simulated library. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,8 +319,8 @@ int cmd_gemm(int argc, char **argv)
         for (size_t i = 0; i < np && done < total; i++) {
             if (!path_selected(a.paths, paths[i].name))
                 continue;
-            tc_gemm_case c = {.m = sq ? S : a.m, .n = sq ? S : a.n, .k = sq ? S : a.ks[y], .dist = a.dist, .seed = a.seed,
-                              .samples = a.samples, .warmup = a.warmup, .reps = a.reps,
+            tc_gemm_case c = {.m = sq ? S : a.m, .n = sq ? S : a.n, .k = sq ? S : a.ks[y], .dist = a.dist,
+                              .seed = a.seed, .samples = a.samples, .warmup = a.warmup, .reps = a.reps,
                               .infer = a.infer, .profile = ppath};
             /* The CPU side (errors, predictions) costs about samples x K. */
             double work = (double)c.k * (double)(a.samples < (size_t)c.m * c.n ? a.samples : (size_t)c.m * c.n);

@@ -69,11 +69,12 @@ static void test_record_and_older_lines_read_alike(void **state)
         free(s);
         json_decref(line);
     }
-    json_t *lhdr = json_object();
+    json_t *sentinel = json_object(), *lhdr = sentinel;   /* must be set to NULL: no header */
     json_t *old = tc_gemm_records_parse(lines, "lines", &lhdr, err, sizeof err);
     if (!old)
         fail_msg("%s", err);
     assert_null(lhdr);
+    json_decref(sentinel);
     assert_int_equal(json_array_size(old), 2);
     json_array_foreach(old, i, c) {
         assert_null(json_object_get(c, "record"));
