@@ -76,11 +76,25 @@ static void draw(float *x, size_t n, uint64_t seed, const char *stream, sweep_di
         x[i] = (float)sweep_draw(&r, d, 8);
 }
 
+typedef struct {
+    const tc_format *f;
+    const float *x;
+    uint32_t *out;
+} upload_job;
+
+static void upload_range(void *ctx, size_t lo, size_t hi)
+{
+    const upload_job *j = ctx;
+    tc_rounding r = {.mode = TC_RNE, .ovf = sweep_is_fp8(j->f) ? TC_OVF_SAT : TC_OVF_INF};
+    for (size_t i = lo; i < hi; i++)
+        j->out[i] = (uint32_t)tc_encode_f32(j->f, j->x[i], r);
+}
+
+/* Element by element, spread over the cores (an 8192^3 case uploads 2^27). */
 static void upload(const tc_format *f, const float *x, size_t n, uint32_t *out)
 {
-    tc_rounding r = {.mode = TC_RNE, .ovf = sweep_is_fp8(f) ? TC_OVF_SAT : TC_OVF_INF};
-    for (size_t i = 0; i < n; i++)
-        out[i] = (uint32_t)tc_encode_f32(f, x[i], r);
+    upload_job j = {f, x, out};
+    oracle_parallel(n, n, upload_range, &j);
 }
 
 /* nout distinct outputs, a seeded partial shuffle (all of them, in order,
@@ -108,6 +122,12 @@ static size_t pick_samples(int m, int n, size_t want, uint64_t seed, int *ii, in
     return nout;
 }
 
+size_t gemm_batch(int k)
+{
+    size_t b = ((size_t)1 << 22) / (size_t)(k > 0 ? k : 1);
+    return b ? b : 1;
+}
+
 void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b)
 {
     for (int kk = 0; kk < k; kk++) {
@@ -116,28 +136,47 @@ void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int 
     }
 }
 
+/* The errors of outputs [lo, hi) of one errors() call, on one thread. */
+typedef struct {
+    oracle_formats f;
+    const uint32_t *A, *B, *got;
+    const int *ii, *jj;
+    int n, k;
+    size_t batch;
+    oracle_err *e;
+} err_job;
+
+static void err_range(void *ctx, size_t lo, size_t hi)
+{
+    const err_job *j = ctx;
+    size_t k = (size_t)j->k, batch = j->batch < hi - lo ? j->batch : hi - lo;
+    uint64_t *a = gemm_alloc(batch * k, sizeof *a), *b = gemm_alloc(batch * k, sizeof *b);
+    uint64_t *d = gemm_alloc(batch, sizeof *d);
+    for (size_t s0 = lo; s0 < hi; s0 += batch) {
+        size_t nb = hi - s0 < batch ? hi - s0 : batch;
+        for (size_t t = 0; t < nb; t++) {
+            gemm_gather(j->A, j->B, j->n, j->k, j->ii[s0 + t], j->jj[s0 + t], a + t * k, b + t * k);
+            d[t] = j->got[s0 + t];
+        }
+        oracle_mma_err(j->f, 1, 1, j->k, nb, a, b, NULL, d, j->e + s0);   /* inline: inside oracle_parallel */
+    }
+    free(a), free(b), free(d);
+}
+
 /* Errors of the sampled outputs against the exact sum_k A[i][k] B[k][j]
- * of inputs in formats fa, fb, summarised; batches keep memory bounded. */
+ * of inputs in formats fa, fb, summarised. The outputs are spread over the
+ * cores once (each error is its own output's: the split changes no bit);
+ * batches keep each thread's memory bounded. */
 static json_t *errors(const tc_format *fa, const tc_format *fb, const uint32_t *A, const uint32_t *B, int n, int k,
                       size_t nout, const int *ii, const int *jj, const uint32_t *got)
 {
-    oracle_formats f = {fa, fb, &tc_f32, &tc_f32};
-    size_t batch = (size_t)1 << 22;
-    batch = batch / (size_t)k ? batch / (size_t)k : 1;
-    uint64_t *a = gemm_alloc(batch * (size_t)k, sizeof *a), *b = gemm_alloc(batch * (size_t)k, sizeof *b);
-    uint64_t *d = gemm_alloc(batch, sizeof *d);
-    oracle_err *e = gemm_alloc(nout, sizeof *e);
-    for (size_t s0 = 0; s0 < nout; s0 += batch) {
-        size_t nb = nout - s0 < batch ? nout - s0 : batch;
-        for (size_t t = 0; t < nb; t++) {
-            gemm_gather(A, B, n, k, ii[s0 + t], jj[s0 + t], a + t * k, b + t * k);
-            d[t] = got[s0 + t];
-        }
-        oracle_mma_err(f, 1, 1, k, nb, a, b, NULL, d, e + s0);
-    }
+    err_job j = {{fa, fb, &tc_f32, &tc_f32}, A, B, got, ii, jj, n, k, 0, gemm_alloc(nout, sizeof(oracle_err))};
+    j.batch = gemm_batch(k);
+    oracle_parallel(nout, nout * (size_t)k, err_range, &j);
+    oracle_err *e = j.e;
     oracle_err_stats st;
     oracle_err_summarize(e, nout, &st);
-    free(a), free(b), free(d), free(e);
+    free(e);
     json_t *o = json_object();
     json_object_set_new(o, "n", json_integer((json_int_t)st.n));
     json_object_set_new(o, "n_nan", json_integer((json_int_t)st.n_nan));
@@ -197,8 +236,6 @@ static json_t *algo_json(const tc_gemm_algo *g)
 static json_t *header(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "record", json_string("tcscope-gemm"));
-    json_object_set_new(o, "version", json_integer(2));   /* 2: outputs, input_conversion */
     /* An own kernel on the GPU is not cuBLASLt's; under the simulation the
      * library stays "sim". */
     bool own = p->kernel && strcmp(lib->name, "sim");

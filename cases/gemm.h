@@ -172,12 +172,12 @@ typedef struct {
     const char *profile;       /* the instruction model's profile file (infer) */
 } tc_gemm_case;
 
-/* One case: its record object (never NULL: "skipped" or "error" inside
- * when it could not run). */
+/* One case: its object of a gemm record (reports/SCHEMA.md; never NULL:
+ * "skipped" or "error" inside when it could not run). */
 struct json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c);
 
-/* Replays a tcscope-gemm record on the CPU: draws its inputs again (seed,
- * distribution), predicts its recorded outputs ("outputs") with the
+/* Replays one gemm case (reports/record_gemm.h reads them) on the CPU:
+ * draws its inputs again (seed, distribution), predicts its recorded outputs ("outputs") with the
  * instruction model of the profile and the record's inferred structure and
  * input conversion, and counts the bit-exact ones (*n of them recorded).
  * -1 with err when the record lacks what the replay needs. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cases/gemm_internal.h"
+#include "oracle/oracle.h"
 #include "oracle/profile.h"
 
 static const char *const names[] = {"as-uploaded", "tf32-rz", "tf32-rna", "tf32-rne", "full-f32"};
@@ -81,6 +82,38 @@ void gemm_convert_inputs(tc_gemm_incvt c, uint64_t *x, size_t n)
     }
 }
 
+/* The predictions of outputs [lo, hi) of one gemm_predict call, on one thread. */
+typedef struct {
+    const tc_gemm_struct *s;
+    const model *md;
+    tc_gemm_incvt c;
+    const uint32_t *A, *B;
+    const int *ii, *jj;
+    int n, k;
+    uint32_t *pred;
+} predict_job;
+
+static void predict_range(void *ctx, size_t lo, size_t hi)
+{
+    const predict_job *j = ctx;
+    size_t k = (size_t)j->k, batch = gemm_batch(j->k);
+    batch = batch < hi - lo ? batch : hi - lo;
+    uint64_t *a = gemm_alloc(batch * k, sizeof *a), *b = gemm_alloc(batch * k, sizeof *b);
+    for (size_t s0 = lo; s0 < hi; s0 += batch) {
+        size_t nb = hi - s0 < batch ? hi - s0 : batch;
+        for (size_t t = 0; t < nb; t++)
+            gemm_gather(j->A, j->B, j->n, j->k, j->ii[s0 + t], j->jj[s0 + t], a + t * k, b + t * k);
+        gemm_convert_inputs(j->c, a, nb * k);
+        gemm_convert_inputs(j->c, b, nb * k);
+        gemm_struct_dots(j->s, j->md, j->k, nb, a, b, j->pred + s0);   /* model_mma inline: one thread */
+    }
+    free(a), free(b);
+}
+
+/* The outputs are spread over the cores once, each thread predicting its
+ * own with the shared (immutable) model: every output is computed alone,
+ * so the split changes no bit; model_mma's own threads (K / chunk starts
+ * a call) stay off. */
 int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s, tc_gemm_incvt c,
                  const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
                  uint32_t *pred, char *err, size_t errlen)
@@ -88,18 +121,8 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
     model *md = gemm_model_in(p, profile_path, c, err, errlen);
     if (!md)
         return -1;
-    size_t batch = (size_t)1 << 24;   /* elements per operand: model_mma's batches stay large */
-    batch = batch / (size_t)k ? batch / (size_t)k : 1;
-    uint64_t *a = gemm_alloc(batch * (size_t)k, sizeof *a), *b = gemm_alloc(batch * (size_t)k, sizeof *b);
-    for (size_t s0 = 0; s0 < nout; s0 += batch) {
-        size_t nb = nout - s0 < batch ? nout - s0 : batch;
-        for (size_t t = 0; t < nb; t++)
-            gemm_gather(A, B, n, k, ii[s0 + t], jj[s0 + t], a + t * k, b + t * k);
-        gemm_convert_inputs(c, a, nb * (size_t)k);
-        gemm_convert_inputs(c, b, nb * (size_t)k);
-        gemm_struct_dots(s, md, k, nb, a, b, pred + s0);
-    }
-    free(a), free(b);
+    predict_job j = {s, md, c, A, B, ii, jj, n, k, pred};
+    oracle_parallel(nout, nout * (size_t)k, predict_range, &j);
     model_free(md);
     return 0;
 }

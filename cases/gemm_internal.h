@@ -13,6 +13,11 @@
 /* calloc that never returns NULL: out of memory is a message and exit 2. */
 void *gemm_alloc(size_t count, size_t size);
 
+/* Outputs of dot length k one thread gathers at a time (at least 1): its
+ * operands stay within 2^22 elements each (32 MB), large enough that the
+ * per-call costs of the batch functions stay small against the work. */
+size_t gemm_batch(int k);
+
 /* The inputs of case c as path p uploads them: A (m x k) into ua, B
  * (k x n) into ub, drawn from c's seed and distribution. */
 void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, uint32_t *ub);
@@ -24,8 +29,9 @@ void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int 
  * b[0] = 0, b[splitk] = k (b holds splitk + 1 entries; splitk < 1 is 1). */
 void gemm_struct_bounds(const tc_gemm_struct *s, int k, int *b);
 
-/* tc_gemm_struct_dot for nout outputs at once (a, b: nout x k row-major),
- * the instruction steps spread over all cores (model_mma). */
+/* tc_gemm_struct_dot for nout outputs at once (a, b: nout x k row-major);
+ * model_mma spreads each instruction step over the cores, except inside
+ * oracle_parallel (gemm_predict spreads the outputs instead). */
 void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                       const uint64_t *b, uint32_t *out);
 

@@ -1,6 +1,7 @@
-/* A tcscope-gemm record replayed on the CPU (cases/gemm.h tc_gemm_replay):
- * every GPU fact of the record is data; the inputs come again from the
- * seed, the outputs from the record, the prediction from the model. */
+/* A gemm case (a gemm record's object or an older tcscope-gemm line)
+ * replayed on the CPU (cases/gemm.h tc_gemm_replay): every GPU fact of the
+ * case is data; the inputs come again from the seed, the outputs from the
+ * case, the prediction from the model. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

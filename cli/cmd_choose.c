@@ -25,6 +25,7 @@
 #include "cli/cli.h"
 #include "reports/choose.h"
 #include "reports/choose_app.h"
+#include "reports/record_gemm.h"
 #include "reports/reports.h"
 
 #define DEFAULT_SWEEP "reports/baselines/h100-sweep.json"
@@ -352,7 +353,7 @@ static int choose_app(const app_settings *s, const char *const *benches, size_t 
     if (!rc && gemm_from && !tc_profile_path(LIB_PROFILE, lib_profile, sizeof lib_profile))
         rc = cli_fail("choose", "no %s profile beside the binary for the library paths' model (or --no-library)",
                       LIB_PROFILE);
-    if (!rc && gemm_from && !(gemm_recs = tc_choose_gemm_records(gemm_from, err, sizeof err)))
+    if (!rc && gemm_from && !(gemm_recs = tc_gemm_records_load(gemm_from, NULL, err, sizeof err)))
         rc = cli_fail("choose", "%s", err);
     tc_backend *b = rc ? NULL : cli_backend_open("choose", s->backend, NULL);
     if (!rc && !b)

@@ -3,9 +3,10 @@
  * exact products of the original and of the rounded inputs, timed in the
  * same run, and (--infer) their accumulation structure inferred from
  * masking inputs and checked by predicting the sampled outputs.
- * One JSON record per case on stdout (reports/SCHEMA.md "tcscope-gemm");
- * progress on stderr. Without a GPU: exit 2, except --backend model:NAME,
- * the self-test of the inference on a simulated library. */
+ * --json: a tcscope-record/1 of kind "gemm" on stdout, one object a case,
+ * printed as each case ends (reports/SCHEMA.md "gemm"); progress on
+ * stderr. Without a GPU: exit 2, except --backend model:NAME, the
+ * self-test of the inference on a simulated library. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,16 +15,19 @@
 
 #include "cases/gemm.h"
 #include "cli/cli.h"
+#include "oracle/oracle.h"
 #include "probes/probes.h"
 #include "reports/gemm_report.h"
 
 #define CMD "gemm"
 #define MAX_KS 16
+#define MAX_SQUARES 4
 
 typedef struct {
     const char *paths, *backend, *profile, *sim, *report, *from;
-    int m, n, ks[MAX_KS], nk, timing_size, device, warmup, reps;
+    int m, n, ks[MAX_KS], nk, squares[MAX_SQUARES], nsq, device, warmup, reps, threads;
     bool infer, json, force;
+    double time_limit;
     sweep_dist dist;
     uint64_t seed;
     size_t samples;
@@ -31,14 +35,14 @@ typedef struct {
 
 typedef enum {
     O_PATH, O_M, O_N, O_K, O_TIMING_SIZE, O_DIST, O_SEED, O_SAMPLES, O_WARMUP, O_REPS, O_INFER, O_PROFILE,
-    O_BACKEND, O_SIM, O_JSON, O_REPORT, O_FROM, O_FORCE
+    O_BACKEND, O_SIM, O_JSON, O_REPORT, O_FROM, O_FORCE, O_THREADS, O_TIME_LIMIT
 } gemm_opt;
 static const cli_option opts[] = {
     [O_PATH] = {"--path", "LIST|all", "paths: cuBLASLt f16, bf16, tf32, e4m3, e4m3-fast, e5m2, e5m2-fast, f32, f32-bf16x9; tcscope's own wgmma kernel tcscope-wgmma-f16, tcscope-wgmma-e4m3 (default all)"},
     [O_M] = {"--m", "M", "rows of D, a multiple of 16 (default 256)", 16, 16384},
     [O_N] = {"--n", "N", "columns of D, a multiple of 16 (default 256)", 16, 16384},
     [O_K] = {"--k", "LIST", "dot lengths, multiples of 16 up to 65536 (default 16,64,256,1024,4096,16384,65536)"},
-    [O_TIMING_SIZE] = {"--timing-size", "S", "with the default K list, also one S^3 case (default 4096; 0: none)", 0, 16384},
+    [O_TIMING_SIZE] = {"--timing-size", "LIST", "square S^3 cases after the K sweep, multiples of 16 (default 4096 with the default K list, none with --k; 0: none)"},
     [O_DIST] = {"--dist", "D", "original FP32 inputs: normal, uniform, loguniform, ints (default normal)"},
     [O_SEED] = {"--seed", "S", "seed of the inputs and of the sampled outputs (default 1)"},
     [O_SAMPLES] = {"--samples", "N", "outputs compared with the exact products per case (default 10000)", 1, 16777216},
@@ -48,10 +52,12 @@ static const cli_option opts[] = {
     [O_PROFILE] = {"--profile", "P", "instruction models for --infer (default h100)"},
     [O_BACKEND] = {"--backend", "B", "gpu[:N] (default), or model:PROFILE: the inference self-test on a simulated library"},
     [O_SIM] = {"--sim", "PROMOTE,SPLITK[,pairwise][,CONV]", "model backend: the simulated library's structure (default 0,1: one accumulator) and tf32 input conversion (tf32-rz, tf32-rna, tf32-rne, full-f32)"},
-    [O_JSON] = {"--json", NULL, "one tcscope-gemm record per case on stdout (progress on stderr)"},
+    [O_JSON] = {"--json", NULL, "a tcscope-record/1 on stdout, one object per case as it ends (progress on stderr)"},
     [O_REPORT] = {"--report", "DIR", "no GPU run: write DIR/gemm.html from the records of --from"},
-    [O_FROM] = {"--from", "FILE", "with --report: tcscope-gemm records (.jsonl or .jsonl.gz)"},
+    [O_FROM] = {"--from", "FILE", "with --report: a gemm --json record, or older tcscope-gemm lines (.jsonl or .jsonl.gz)"},
     [O_FORCE] = {"--force", NULL, "with --report: replace an existing DIR/gemm.html"},
+    [O_TIME_LIMIT] = {"--time-limit", "S", "start no case that would end after S seconds (estimated from the last case; the first always runs); the record ends normally"},
+    [O_THREADS] = {"--threads", "N", "CPU threads for the exact errors and the predictions, 0: one per core (default 0)", 0, 1024},
 };
 const cli_command cmd_gemm_cli = {
     "gemm", "cuBLASLt (and tcscope's own wgmma) GEMM numerics vs exact products, throughput, inferred accumulation structure", NULL,
@@ -59,24 +65,25 @@ const cli_command cmd_gemm_cli = {
     "inputs and of the inputs as uploaded (rounded RNE, FP8 saturating).",
     opts, CLI_NOPTS(opts), false};
 
-static int parse_ks(const char *v, gemm_args *a)
+/* A comma list of multiples of 16 in [lo, hi] (0 alone allowed when lo is 0: none). */
+static int parse_list(const char *opt, const char *v, int lo, int hi, int max, int *out, int *n)
 {
-    a->nk = 0;
+    *n = 0;
     const char *s = v;
     while (*s) {
         char item[32];
-        size_t n = strcspn(s, ",");
-        snprintf(item, sizeof item, "%.*s", (int)(n < 31 ? n : 31), s);
-        if (a->nk == MAX_KS || !cli_count_int(CMD, "--k", item, 16, 65536, &a->ks[a->nk]))
-            return a->nk == MAX_KS ? cli_fail(CMD, "--k: at most %d values", MAX_KS) : TC_EXIT_USAGE;
-        if (a->ks[a->nk] % 16)
-            return cli_fail(CMD, "bad --k '%s' (a multiple of 16: FP8 GEMMs need it)", item);
-        a->nk++;
-        s += n;
+        size_t len = strcspn(s, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), s);
+        if (*n == max || !cli_count_int(CMD, opt, item, lo, hi, &out[*n]))
+            return *n == max ? cli_fail(CMD, "%s: at most %d values", opt, max) : TC_EXIT_USAGE;
+        if (out[*n] % 16)
+            return cli_fail(CMD, "bad %s '%s' (a multiple of 16: FP8 GEMMs need it)", opt, item);
+        *n += out[*n] != 0;
+        s += len;
         if (*s == ',' && !*++s)
-            return cli_fail(CMD, "bad --k '%s' (an empty item)", v);
+            return cli_fail(CMD, "bad %s '%s' (an empty item)", opt, v);
     }
-    return a->nk ? TC_EXIT_OK : cli_fail(CMD, "bad --k '' (a list of dot lengths)");
+    return *n || lo == 0 ? TC_EXIT_OK : cli_fail(CMD, "bad %s '' (a list)", opt);
 }
 
 static int parse(int argc, char **argv, gemm_args *a)
@@ -87,7 +94,7 @@ static int parse(int argc, char **argv, gemm_args *a)
     a->profile = "h100";
     a->sim = "0,1";
     a->m = a->n = 256;
-    a->timing_size = 4096;
+    a->squares[0] = 4096, a->nsq = 1;
     a->seed = 1;
     a->samples = 10000;
     a->warmup = 3;
@@ -95,7 +102,7 @@ static int parse(int argc, char **argv, gemm_args *a)
     static const int sweep[] = {16, 64, 256, 1024, 4096, 16384, 65536};
     for (int i = 0; i < 7; i++)
         a->ks[a->nk++] = sweep[i];
-    bool ks_given = false;
+    bool ks_given = false, sq_given = false;
     cli_scan sc = cli_scan_start(&cmd_gemm_cli, argc, argv);
     while (cli_next(&sc)) {
         int rc = TC_EXIT_OK;
@@ -103,8 +110,9 @@ static int parse(int argc, char **argv, gemm_args *a)
         case O_PATH: a->paths = sc.val; break;
         case O_M: a->m = (int)sc.count; break;
         case O_N: a->n = (int)sc.count; break;
-        case O_K: rc = parse_ks(sc.val, a), ks_given = true; break;
-        case O_TIMING_SIZE: a->timing_size = (int)sc.count; break;
+        case O_K: rc = parse_list("--k", sc.val, 16, 65536, MAX_KS, a->ks, &a->nk), ks_given = true; break;
+        case O_TIMING_SIZE: rc = parse_list("--timing-size", sc.val, 0, 16384, MAX_SQUARES, a->squares, &a->nsq),
+                            sq_given = true; break;
         case O_DIST:
             if (!sweep_dist_parse(sc.val, &a->dist))
                 rc = cli_fail(CMD, "bad --dist '%s' (normal, uniform, loguniform, ints)", sc.val);
@@ -121,14 +129,22 @@ static int parse(int argc, char **argv, gemm_args *a)
         case O_REPORT: a->report = sc.val; break;
         case O_FROM: a->from = sc.val; break;
         case O_FORCE: a->force = true; break;
+        case O_THREADS: a->threads = (int)sc.count; break;
+        case O_TIME_LIMIT: {
+            char *end;
+            a->time_limit = strtod(sc.val, &end);
+            if (end == sc.val || *end || !(a->time_limit > 0 && a->time_limit <= 1e7))
+                rc = cli_fail(CMD, "bad --time-limit '%s' (seconds, > 0)", sc.val);
+            break;
+        }
         }
         if (rc)
             return rc;
     }
     if (sc.status)
         return sc.status;
-    if (ks_given)
-        a->timing_size = 0;
+    if (ks_given && !sq_given)
+        a->nsq = 0;
     if (a->m % 16 || a->n % 16)
         return cli_fail(CMD, "bad --m/--n %dx%d (multiples of 16: FP8 GEMMs need it)", a->m, a->n);
     /* The host holds A and B a few times over (originals, uploads, 4 bytes an element). */
@@ -136,8 +152,9 @@ static int parse(int argc, char **argv, gemm_args *a)
         if ((size_t)a->m * a->ks[x] > ((size_t)1 << 28) || (size_t)a->n * a->ks[x] > ((size_t)1 << 28))
             return cli_fail(CMD, "--m/--n %dx%d with --k %d: more than 2^28 elements in A or B", a->m, a->n,
                             a->ks[x]);
-    if (a->timing_size % 16)
-        return cli_fail(CMD, "bad --timing-size '%d' (a multiple of 16)", a->timing_size);
+    for (int x = 0; x < a->nsq; x++)
+        if ((size_t)a->squares[x] * a->squares[x] > ((size_t)1 << 28))
+            return cli_fail(CMD, "--timing-size %d: more than 2^28 elements in A or B", a->squares[x]);
     if (strcmp(a->paths, "all")) {
         if (cli_list_check(CMD, "--path", a->paths, false))
             return TC_EXIT_USAGE;
@@ -230,7 +247,7 @@ static int report(const gemm_args *a)
     if (!a->report || !a->from)
         return cli_fail(CMD, "--report DIR and --from FILE go together (--force with them)");
     char err[600];
-    json_t *recs = tc_gemm_records_load(a->from, err, sizeof err);
+    json_t *recs = tc_gemm_records_load(a->from, NULL, err, sizeof err);
     if (!recs)
         return cli_fail(CMD, "%s", err);
     tc_outdir out = {.fd = -1};
@@ -254,6 +271,8 @@ int cmd_gemm(int argc, char **argv)
         return rc;
     if (a.report || a.from || a.force)
         return report(&a);
+    oracle_set_threads(a.threads);   /* the sampled outputs are spread over these (cases/gemm.c) */
+    model_set_threads(a.threads);
     char err[600], ppath[4096];
     bool sim = !strncmp(a.backend, "model:", 6);
     const char *prof = sim ? a.backend + 6 : a.profile;
@@ -267,7 +286,7 @@ int cmd_gemm(int argc, char **argv)
             return rc;
         a.infer = true;
         a.reps = 0;
-        a.timing_size = 0;
+        a.nsq = 0;
     } else {
         int dev = 0;
         if (strcmp(a.backend, "gpu") && (strncmp(a.backend, "gpu:", 4) ||
@@ -280,47 +299,59 @@ int cmd_gemm(int argc, char **argv)
     }
     size_t np;
     const tc_gemm_path *paths = tc_gemm_paths(&np);
-    int ncase = 0, total = 0, done = 0, failed = 0;
+    int total = 0, done = 0, failed = 0;
     for (size_t i = 0; i < np; i++)
-        total += path_selected(a.paths, paths[i].name) * (a.nk + (a.timing_size > 0));
-    /* Shape-major, the S^3 timing case first: a run cut short (a time
-     * limit) loses the largest K of a few paths, not whole paths. */
-    int big_first = a.timing_size > 0;
-    for (int y = 0; y < a.nk + big_first; y++) {
-        bool big = big_first && y == 0;
-        int x = y - big_first;
-        for (size_t i = 0; i < np; i++, ncase++) {
+        total += path_selected(a.paths, paths[i].name) * (a.nk + a.nsq);
+    char backend[80], device[4200];
+    snprintf(backend, sizeof backend, "%s", sim ? a.backend : strcmp(a.backend, "gpu") ? a.backend : "gpu:0");
+    snprintf(device, sizeof device, "%s", sim ? "model (no GPU)" : lib.device);
+    tc_gemm_run_facts facts = {backend, sim ? "sim" : lib.name, device, sim ? 0 : lib.version, a.seed, total,
+                               a.time_limit};
+    tc_json_out out;
+    tc_json_out_begin(&out, a.json, tc_gemm_record_header(&facts));
+    double spent = 0, last = 0, last_work = 0;
+    /* Shape-major, cheapest first: the K sweep, then the squares, so that a
+     * run cut short (--time-limit) loses the costliest shapes of a few
+     * paths, not whole paths. */
+    for (int y = 0; y < a.nk + a.nsq && done < total; y++) {
+        bool sq = y >= a.nk;
+        int S = sq ? a.squares[y - a.nk] : 0;
+        for (size_t i = 0; i < np && done < total; i++) {
             if (!path_selected(a.paths, paths[i].name))
                 continue;
+            tc_gemm_case c = {.m = sq ? S : a.m, .n = sq ? S : a.n, .k = sq ? S : a.ks[y], .dist = a.dist,
+                              .seed = a.seed, .samples = a.samples, .warmup = a.warmup, .reps = a.reps,
+                              .infer = a.infer, .profile = ppath};
+            /* The CPU side (errors, predictions) costs about samples x K. */
+            double work = (double)c.k * (double)(a.samples < (size_t)c.m * c.n ? a.samples : (size_t)c.m * c.n);
+            double guess = last_work > 0 ? last * work / last_work : 0;
+            if (a.time_limit > 0 && done > 0 && spent + guess > a.time_limit) {
+                fprintf(stderr, "tcscope gemm: --time-limit %g s: stopped after %d of %d cases (%.1f s spent, the "
+                                "next, %s at K = %d, estimated at %.1f s)\n", a.time_limit, done, total, spent,
+                        paths[i].name, c.k, guess);
+                total = done;
+                break;
+            }
             if (sim) {
                 const tc_instr *ins = paths[i].instr ? tc_instr_by_name(paths[i].instr) : NULL;
                 ss.chunk = ins ? ins->k : 16;
-                if (tc_gemm_lib_sim(&lib, ppath, &ss, scv, err, sizeof err) != 0)
+                if (tc_gemm_lib_sim(&lib, ppath, &ss, scv, err, sizeof err) != 0) {
+                    tc_json_out_end(&out, err);
                     return cli_fail(CMD, "%s", err);
+                }
             }
-            tc_gemm_case c = {.m = big ? a.timing_size : a.m, .n = big ? a.timing_size : a.n,
-                              .k = big ? a.timing_size : a.ks[x], .dist = a.dist, .seed = a.seed,
-                              .samples = a.samples, .warmup = a.warmup, .reps = a.reps,
-                              .infer = a.infer, .profile = ppath};
             struct timespec t0, t1;
             clock_gettime(CLOCK_MONOTONIC, &t0);
             json_t *r = tc_gemm_run_case(&lib, &paths[i], &c);
             clock_gettime(CLOCK_MONOTONIC, &t1);
             if (sim)
                 tc_gemm_lib_sim_free(&lib);
-            if (a.json) {
-                char *s = json_dumps(r, JSON_COMPACT | JSON_REAL_PRECISION(17));
-                puts(s);
-                fflush(stdout);
-                free(s);
-            }
-            print_case(a.json ? stderr : stdout, r, ++done, total,
-                       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
-            const char *e = json_string_value(json_object_get(r, "error"));
-            failed += e != NULL;
-            json_decref(r);
+            last = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, last_work = work, spent += last;
+            print_case(a.json ? stderr : stdout, r, ++done, total, last);
+            failed += json_object_get(r, "error") != NULL;
+            tc_json_out_put(&out, "gemm", r);
         }
     }
-    (void)ncase;
+    tc_json_out_end(&out, NULL);
     return failed ? cli_fail(CMD, "%d case(s) failed (see their records)", failed) : TC_EXIT_OK;
 }

@@ -55,14 +55,19 @@ static void *par_thread(void *arg)
  * start-up (~20 us) would cost more than it saves. */
 #define PARALLEL_MIN_WORK (1u << 15)
 
-void exact_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi),
-                    void *ctx)
+/* mark_inline: a batch run on the calling thread is a range too (batches
+ * inside it stay on that thread). */
+static void run_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx,
+                         bool mark_inline)
 {
     size_t nt = (size_t)oracle_threads();
     if (nt > total)
         nt = total;
     if (nt <= 1 || work < PARALLEL_MIN_WORK || in_chunk) {
-        if (total)
+        par_chunk all = {fn, ctx, 0, total};
+        if (total && mark_inline)
+            par_run(&all);
+        else if (total)
             fn(ctx, 0, total);
         return;
     }
@@ -92,6 +97,21 @@ void exact_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, 
     free(ch);
     free(th);
     free(started);
+}
+
+void exact_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx)
+{
+    run_parallel(total, work, fn, ctx, false);
+}
+
+void oracle_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx)
+{
+    run_parallel(total, work, fn, ctx, true);
+}
+
+bool oracle_in_parallel(void)
+{
+    return in_chunk;
 }
 
 /* Decoded operands of one dot; small k stays on the stack. */

@@ -162,7 +162,8 @@ uint64_t model_dot_params(const model_params *p, oracle_formats f, int k,
                           const uint64_t *a, const uint64_t *b, uint64_t c);
 
 /* ntiles tiles D = A*B + C, row-major as in probes.h (A: m x k, B: k x n,
- * C and D: m x n per tile), spread over all cores for large batches. */
+ * C and D: m x n per tile), spread over all cores for large batches
+ * (on the calling thread inside oracle_parallel: oracle/oracle.h). */
 void model_mma(const model *m, int mrows, int ncols, int k, size_t ntiles,
                const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D);
 

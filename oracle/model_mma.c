@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "oracle/model_internal.h"
+#include "oracle/oracle.h"
 
 static int model_threads = 0;   /* configuration: 0 = all online cores */
 
@@ -112,7 +113,8 @@ void model_mma(const model *m, int mrows, int ncols, int k, size_t ntiles,
     size_t nt = ncpu < 1 ? 1 : (size_t)ncpu;
     if (nt > 256)
         nt = 256;
-    if (work < ((size_t)1 << 16) || ntiles < 2)
+    /* Inside oracle_parallel the caller has spread its work over the cores already. */
+    if (work < ((size_t)1 << 16) || ntiles < 2 || oracle_in_parallel())
         nt = 1;
     if (nt > ntiles)
         nt = ntiles;

@@ -18,6 +18,7 @@
 #ifndef TC_ORACLE_H
 #define TC_ORACLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,19 @@ uint64_t oracle_round(const tc_format *f, const mpfr_t x, tc_rounding r);
  * 0 (the default) means every online core. Configuration, not state. */
 void oracle_set_threads(int n);
 int oracle_threads(void);
+
+/* Runs fn(ctx, lo, hi) over [0, total) in contiguous ranges, one a thread,
+ * on oracle_threads() threads; on the calling thread when work (a cost
+ * estimate, e.g. product terms) is below 2^15 or when called from inside
+ * such a range. Batch work started inside fn (oracle_mma_exact,
+ * oracle_mma_err, model_mma) runs on fn's thread, also when fn runs on
+ * the calling thread, so a caller spreads
+ * independent items over the cores once, at the outer level, instead of
+ * paying thread start-up in every inner call. */
+void oracle_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx);
+
+/* True on a thread that runs a range of oracle_parallel. */
+bool oracle_in_parallel(void);
 
 /* ---- Error metrics --------------------------------------------------------
  *

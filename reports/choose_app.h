@@ -23,7 +23,7 @@ typedef struct {
     int rows, cols;         /* sampled outputs */
     const char *backend;    /* the backend's name, for the records */
     const char *bench_from; /* where the throughput figures come from ("" when none) */
-    const json_t *gemm_recs; /* library GEMM cases (tc_choose_gemm_records); NULL: instruction chains only */
+    const json_t *gemm_recs; /* library GEMM cases (reports/record_gemm.h tc_gemm_records_load); NULL: instruction chains only */
     const char *gemm_from;   /* their file */
     const char *profile;     /* the model profile library paths are computed with */
     void (*progress)(void *ctx, size_t done, size_t total, const char *what);
@@ -35,11 +35,6 @@ typedef struct {
  * NULL + err when a backend call fails. */
 json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, const tc_choose_app_opts *o,
                       char *err, size_t len);
-
-/* The library GEMM cases of a file, gzip-compressed or not: `tcscope gemm`
- * lines ({"record":"tcscope-gemm",...}) or a tcscope-record/1 of "gemm"
- * objects; each with a path and a k. NULL + err (reports/choose_gemm_records.c). */
-json_t *tc_choose_gemm_records(const char *path, char *err, size_t len);
 
 /* The objects as text: workload, ranking, exclusions. */
 void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d);

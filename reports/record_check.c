@@ -161,6 +161,17 @@ static const field recorded_choice_fields[] = { /* choose from recorded sweeps *
     {"error", F_NUM_NULL, REQ}, {"tflops", F_NUM_NULL, OPT}, {"excluded", F_BOOL, OPT}, {"reason", F_STR, OPT},
     {"note", F_STR, OPT}, {NULL, F_STR, REQ},
 };
+/* One case of tcscope gemm (cases/gemm.c); the nested objects are described
+ * in SCHEMA.md and read tolerantly by their readers. */
+static const field gemm_fields[] = {
+    {"library", F_STR, REQ}, {"device", F_STR, REQ}, {"library_version", F_INT, REQ}, {"path", F_STR, REQ},
+    {"path_note", F_STR, REQ}, {"m", F_INT, REQ}, {"n", F_INT, REQ}, {"k", F_INT, REQ}, {"dist", F_STR, REQ},
+    {"seed", F_INT, REQ}, {"original_inputs", F_STR, REQ}, {"uploaded_a", F_STR, REQ}, {"uploaded_b", F_STR, REQ},
+    {"rounding_to_upload", F_STR, REQ}, {"dist_log_range", F_INT, OPT}, {"structure_by_construction", F_OBJ, OPT},
+    {"skipped", F_STR, OPT}, {"error", F_STR, OPT}, {"algo", F_OBJ, OPT}, {"timing", F_OBJ, OPT},
+    {"samples", F_INT, OPT}, {"outputs", F_OBJ, OPT}, {"error_vs_original", F_OBJ, OPT},
+    {"error_vs_rounded", F_OBJ, OPT}, {"structure", F_OBJ, OPT}, {NULL, F_STR, REQ},
+};
 
 /* Object kinds checked by their field table alone. */
 static const struct {
@@ -176,6 +187,7 @@ static const struct {
     {"figure", figure_fields},   {"compare_context", compare_context_fields},
     {"difference", difference_fields}, {"compare_summary", compare_summary_fields},
     {"regress", regress_fields}, {"recorded_choice", recorded_choice_fields},
+    {"gemm", gemm_fields},
 };
 
 /* Header kinds whose objects are of other kinds: a command's --json record
@@ -198,7 +210,7 @@ static const struct {
 
 static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "hunt", "choice", "mixed",
                                            "list", "formats", "convert", "run", "verify", "cases", "compare",
-                                           "regress", "choose", NULL};
+                                           "regress", "choose", "gemm", NULL};
 
 static bool fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail(char *err, size_t len, const char *fmt, ...)

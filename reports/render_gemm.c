@@ -4,9 +4,10 @@
  * prediction rate), error vs K per path (log-log), error vs TFLOP/s with
  * the Pareto front, and each case's structure tree collapsed.
  *
- * Records are read tolerantly (reports/SCHEMA.md "tcscope-gemm"): a field
- * that is absent (an older or newer record) shows as a dash and leaves no
- * point; only a line that is not a tcscope-gemm JSON object is an error. */
+ * Cases come from tc_gemm_records_load (reports/record_gemm.h: a gemm
+ * record or the older tcscope-gemm lines) and are read tolerantly: a field
+ * that is absent (an older or newer case) shows as a dash and leaves no
+ * point. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,55 +45,6 @@ static double num_at(const json_t *o, const char *a, const char *b, const char *
 static long long int_of(const json_t *o, const char *key)
 {
     return (long long)json_integer_value(json_object_get(o, key));
-}
-
-json_t *tc_gemm_records_load(const char *path, char *err, size_t len)
-{
-    rep_stream st;
-    FILE *f = rep_record_open(path, &st, err, len);
-    if (!f)
-        return NULL;
-    json_t *all = json_array();
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t n;
-    int bad = 0;
-    while (!bad && (n = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if (strspn(line, " \t\r\n") == (size_t)n)
-            continue;
-        json_error_t je;
-        json_t *o = json_loads(line, 0, &je);
-        if (!json_is_object(o)) {
-            rep_set_err(err, len, "%s:%zu: not a JSON object (%s)", path, lineno, o ? "another JSON value" : je.text);
-            bad = 1;
-        } else if (strcmp(str_of(o, "record"), "tcscope-gemm")) {
-            rep_set_err(err, len, "%s:%zu: not a tcscope-gemm record (\"record\": \"%.40s\")", path, lineno,
-                        str_of(o, "record"));
-            bad = 1;
-        } else if (!json_is_string(json_object_get(o, "path")) || !json_is_integer(json_object_get(o, "k"))) {
-            rep_set_err(err, len, "%s:%zu: a tcscope-gemm record without its path and k", path, lineno);
-            bad = 1;
-        }
-        if (bad)
-            json_decref(o);
-        else
-            json_array_append_new(all, o);
-    }
-    free(line);
-    if (rep_record_close(f, &st) && !bad) {
-        rep_set_err(err, len, "%s: truncated or corrupt gzip stream", path);
-        bad = 1;
-    }
-    if (!bad && !json_array_size(all)) {
-        rep_set_err(err, len, "%s: no tcscope-gemm record", path);
-        bad = 1;
-    }
-    if (bad) {
-        json_decref(all);
-        return NULL;
-    }
-    return all;
 }
 
 /* Paths in order of first appearance; returns how many. */

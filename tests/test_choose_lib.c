@@ -1,7 +1,7 @@
 /* tcscope choose for an application with library GEMM paths as candidates,
  * on the committed H100 gemm record (reports/baselines/h100-gemm.jsonl.gz).
  * What each candidate must carry is checked against the record as this
- * test reads it itself (reports/gemm_report.h, the gemm report's reader):
+ * test reads it itself (reports/record_gemm.h, the gemm records' reader):
  * the throughput is the record's timing.tflops at the recorded shape
  * nearest in shape (log M*N + log K), the structure the record's inferred one at the nearest
  * K; the ranking follows those throughputs among the paths meeting the
@@ -15,7 +15,7 @@
 
 #include <math.h>
 
-#include "reports/gemm_report.h"
+#include "reports/record_gemm.h"
 #include "tests/record_out.h"
 #include "tests/testutil.h"
 
@@ -67,7 +67,7 @@ static const json_t *lib(const json_t *choices, const char *path)
 static json_t *records(void)
 {
     char err[512];
-    json_t *r = tc_gemm_records_load(RECORD, err, sizeof err);
+    json_t *r = tc_gemm_records_load(RECORD, NULL, err, sizeof err);
     if (!r)
         fail_msg("%s", err);
     return r;

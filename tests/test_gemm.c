@@ -23,6 +23,7 @@
 #include "oracle/oracle.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
+#include "reports/record_gemm.h"
 #include "tests/testutil.h"
 
 #define PROFILE "oracle/profiles/h100.profile"
@@ -365,11 +366,16 @@ static void test_cli_without_gpu(void **state)
     assert_int_equal(u.status, 2);
     assert_non_null(strstr(u.err, "bad --sim"));
     tc_run_result_free(&u);
-    /* the self-test end to end: one JSON record, structure recovered, all predicted */
+    /* the self-test end to end: a record of one case, structure recovered, all predicted */
     u = tc_run_cli("gemm --backend model:h100 --path e5m2-fast --m 32 --n 32 --k 512 --samples 100 --sim 0,4 --json");
     assert_int_equal(u.status, 0);
-    json_t *rec = json_loads(u.out, JSON_DISABLE_EOF_CHECK, NULL);
-    assert_non_null(rec);
+    char err[600];
+    json_t *cases = tc_gemm_records_parse(u.out, "gemm --json", NULL, err, sizeof err);
+    if (!cases)
+        fail_msg("%s", err);
+    assert_int_equal(json_array_size(cases), 1);
+    json_t *rec = json_incref(json_array_get(cases, 0));
+    json_decref(cases);
     json_t *st = json_object_get(rec, "structure");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "inferred"), "promote")), 128);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "prediction"), "bit_exact")), 100);

@@ -1,11 +1,12 @@
-/* tcscope gemm records replayed on the CPU: the inputs drawn again from
- * each record's seed and distribution, its recorded GPU outputs (positions
+/* tcscope gemm cases replayed on the CPU: the inputs drawn again from
+ * each case's seed and distribution, its recorded GPU outputs (positions
  * and bits) predicted by the instruction model with the record's inferred
  * structure and input conversion, at least as many bit for bit as the
  * record says it predicted. Run on the committed H100 record
- * (reports/baselines/h100-gemm.jsonl.gz; skipped, loudly, only while that
- * file is absent) and on records the simulated library writes here, where
- * a changed output bit or a wrong conversion must show. */
+ * (reports/baselines/h100-gemm.jsonl.gz, the older tcscope-gemm lines;
+ * skipped, loudly, only while that file is absent) and on the gemm record
+ * the simulated library writes here, both read by tc_gemm_records_load /
+ * _parse, where a changed output bit or a wrong conversion must show. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <jansson.h>
 
 #include "cases/gemm.h"
+#include "reports/record_gemm.h"
 #include "tests/testutil.h"
 
 #define RECORD "reports/baselines/h100-gemm.jsonl.gz"
@@ -33,23 +35,17 @@ static void profile_of(const json_t *rec, char *out, size_t len)
     snprintf(out, len, "oracle/profiles/%s", base ? base + 1 : p ? p : "h100.profile");
 }
 
-/* Replays every record of f that has a prediction; returns how many.
+/* Replays every case of cases that has a prediction; returns how many.
  * Each must carry outputs and predict at least its stated count of them. */
-static int replay_all(FILE *f, const char *what)
+static int replay_all(const json_t *cases, const char *what)
 {
-    char *line = NULL;
-    size_t cap = 0;
     int replayed = 0;
-    while (getline(&line, &cap, f) > 0) {
-        json_error_t je;
-        json_t *r = json_loads(line, 0, &je);
-        if (!r)
-            fail_msg("%s: %s", what, je.text);
+    size_t ix;
+    json_t *r;
+    json_array_foreach(cases, ix, r) {
         json_t *pr = json_object_get(json_object_get(r, "structure"), "prediction");
-        if (!pr) {   /* skipped, an error, or a path no model predicts (f32) */
-            json_decref(r);
+        if (!pr)   /* skipped, an error, or a path no model predicts (f32) */
             continue;
-        }
         char prof[4096], err[512];
         profile_of(r, prof, sizeof prof);
         size_t n = 0, exact = 0;
@@ -68,9 +64,7 @@ static int replay_all(FILE *f, const char *what)
                json_integer_value(json_object_get(r, "n")), json_integer_value(json_object_get(r, "k")), exact, n,
                (long long)stated);
         replayed++;
-        json_decref(r);
     }
-    free(line);
     return replayed;
 }
 
@@ -82,31 +76,26 @@ static void test_committed_h100_record(void **state)
                         "(commit it from tools/device-gemm.sh) ***\n\n", RECORD);
         skip();
     }
-    FILE *f = popen("gzip -dc " RECORD, "r");
-    assert_non_null(f);
-    int n = replay_all(f, "h100");
-    assert_int_equal(pclose(f), 0);
+    char err[600];
+    json_t *cases = tc_gemm_records_load(RECORD, NULL, err, sizeof err);
+    if (!cases)
+        fail_msg("%s", err);
+    int n = replay_all(cases, "h100");
+    json_decref(cases);
     assert_true(n > 0);
 }
 
 /* The committed record's line for path at K (NULL when absent). */
 static json_t *record_case(const char *path, int k)
 {
-    FILE *f = popen("gzip -dc " RECORD, "r");
-    assert_non_null(f);
-    char *line = NULL;
-    size_t cap = 0;
-    json_t *hit = NULL;
-    while (!hit && getline(&line, &cap, f) > 0) {
-        json_t *r = json_loads(line, 0, NULL);
-        if (r && !strcmp(json_string_value(json_object_get(r, "path")), path) &&
-            json_integer_value(json_object_get(r, "k")) == k)
-            hit = r;
-        else
-            json_decref(r);
-    }
-    free(line);
-    pclose(f);
+    char err[512];
+    json_t *cases = tc_gemm_records_load(RECORD, NULL, err, sizeof err), *c, *hit = NULL;
+    if (!cases)
+        fail_msg("%s", err);
+    size_t i;
+    json_array_foreach(cases, i, c) if (!hit && !strcmp(json_string_value(json_object_get(c, "path")), path) &&
+                                        json_integer_value(json_object_get(c, "k")) == k) hit = json_incref(c);
+    json_decref(cases);
     return hit;
 }
 
@@ -152,8 +141,8 @@ static void test_uneven_split_k_explained(void **state)
     json_decref(rec);
 }
 
-/* Records written here by the simulated library (tf32 inputs rounded RNE,
- * runs of 128, split-K 2): all replay; then one changed output bit costs
+/* The record written here by the simulated library (tf32 inputs rounded
+ * RNE, runs of 128, split-K 2): all its cases replay; then one changed output bit costs
  * exactly one, and a wrong tf32 conversion costs some. */
 static void test_simulated_records(void **state)
 {
@@ -161,15 +150,17 @@ static void test_simulated_records(void **state)
     tc_run_result u = tc_run_cli("gemm --backend model:h100 --path f16,tf32,e4m3 --m 32 --n 32 --k 64,512 "
                                  "--samples 600 --sim 128,2,tf32-rne --json");
     assert_int_equal(u.status, 0);
-    FILE *f = fmemopen(u.out, strlen(u.out), "r");
-    assert_int_equal(replay_all(f, "sim"), 6);
-    fclose(f);
+    char err[600];
+    json_t *cases = tc_gemm_records_parse(u.out, "gemm --json", NULL, err, sizeof err);
+    if (!cases)
+        fail_msg("%s", err);
+    assert_int_equal(json_array_size(cases), 6);
+    assert_int_equal(replay_all(cases, "sim"), 6);
 
-    char *save = NULL, err[512];
     int tampered = 0;
-    for (char *line = strtok_r(u.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        json_t *r = json_loads(line, 0, NULL);
-        assert_non_null(r);
+    size_t ix;
+    json_t *r;
+    json_array_foreach(cases, ix, r) {
         json_t *out = json_object_get(r, "outputs");
         assert_int_equal(json_integer_value(json_object_get(out, "n")), 512);
         char *hex = strdup(json_string_value(json_object_get(out, "d_hex")));
@@ -189,8 +180,8 @@ static void test_simulated_records(void **state)
             tampered++;
         }
         free(hex);
-        json_decref(r);
     }
+    json_decref(cases);
     assert_int_equal(tampered, 2);
     tc_run_result_free(&u);
 }

@@ -7,7 +7,7 @@
  * a "kind", and a record cut before its trailer (what a killed run leaves),
  * ended "partial" (a command stopped by an error), holding a count written
  * as a string or bits in upper case is refused. Not covered here:
- * gemm and import (their own records), bench on a GPU (the test machine's
+ * import (its own records), bench on a GPU (the test machine's
  * bench --if-gpu takes the no-GPU path when there is none). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,6 +50,7 @@ static const json_command commands[] = {
     {"regress", "regress --model --instr " INS " --n 500 --out %s/regress --json", 0, "regress"},
     {"sweep", "sweep --backend exact --formats f16 --chain 2 --trials 1 --json", 0, "sweep"},
     {"bench", "bench --if-gpu --json --instr " INS " --no-cublas", 0, "figure"},
+    {"gemm", "gemm --backend model:h100 --path f16,f32 --m 16 --n 16 --k 32 --samples 20 --json", 0, "gemm"},
 };
 
 /* Runs one command, loads what it printed as a record file. */

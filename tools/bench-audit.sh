@@ -21,7 +21,9 @@ if [ "$gpu" = yes ]; then
   rc=$?
   python3 - "$OUT/gemm.jsonl" "$machine" $rc "$SIZE" <<'PY'
 import json, sys
-lines = open(sys.argv[1]).read().splitlines()
+# the cases of a gemm record ({"kind": "gemm"} between header and trailer), or older tcscope-gemm lines
+lines = [l for l in open(sys.argv[1]).read().splitlines()
+         if json.loads(l).get("kind") == "gemm" or json.loads(l).get("record") == "tcscope-gemm"]
 if not lines:
     print(json.dumps({"bench": "gemm_%s" % sys.argv[4], "error": "no records (see gemm.err)", "machine": sys.argv[2],
                       "exit": int(sys.argv[3])}))
