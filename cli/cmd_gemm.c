@@ -51,7 +51,7 @@ static const cli_option opts[] = {
     [O_INFER] = {"--infer", NULL, "infer the accumulation structure and predict the sampled outputs with it"},
     [O_PROFILE] = {"--profile", "P", "instruction models for --infer (default h100)"},
     [O_BACKEND] = {"--backend", "B", "gpu[:N] (default), or model:PROFILE: the inference self-test on a simulated library"},
-    [O_SIM] = {"--sim", "PROMOTE,SPLITK[,pairwise][,CONV]", "model backend: the simulated library's structure (default 0,1: one accumulator) and tf32 input conversion (tf32-rz, tf32-rna, tf32-rne, full-f32)"},
+    [O_SIM] = {"--sim", "PROMOTE,SPLITK[,seq|pairwise|reverse][,unit=U][,CONV]", "model backend: the simulated library's structure (default 0,1: one accumulator; slices met in K order, pairwise or last to first; cut in whole K tiles of U) and tf32 input conversion (tf32-rz, tf32-rna, tf32-rne, full-f32)"},
     [O_JSON] = {"--json", NULL, "a tcscope-record/1 on stdout, one object per case as it ends (progress on stderr)"},
     [O_REPORT] = {"--report", "DIR", "no GPU run: write DIR/gemm.html from the records of --from"},
     [O_FROM] = {"--from", "FILE", "with --report: a gemm --json record, or older tcscope-gemm lines (.jsonl or .jsonl.gz)"},
@@ -226,9 +226,13 @@ static int open_sim(const gemm_args *a, tc_gemm_struct *s, tc_gemm_incvt *cv)
         long v = strtol(t, &end, 10);
         if (field < 2)
             ok = *end == 0 && end != t && (field == 0 ? v >= 0 && v <= 65536 && v % 16 == 0 : v >= 1 && v <= 64);
-        else if (!strcmp(t, "pairwise"))
-            s->combine = GEMM_COMBINE_PAIRWISE;
-        else
+        else if (tc_gemm_combine_parse(t, &s->combine))
+            ;
+        else if (!strncmp(t, "unit=", 5)) {   /* slices cut in whole K tiles of this many positions */
+            v = strtol(t + 5, &end, 10);
+            ok = *end == 0 && end != t + 5 && v >= 1 && v <= 65536;
+            s->slice_unit = (int)v;
+        } else
             ok = tc_gemm_incvt_parse(t, cv);
         if (field == 0)
             s->promote = (int)v;
@@ -236,8 +240,8 @@ static int open_sim(const gemm_args *a, tc_gemm_struct *s, tc_gemm_incvt *cv)
             s->splitk = (int)v;
     }
     if (!ok || field < 2)
-        return cli_fail(CMD, "bad --sim '%s' (PROMOTE,SPLITK[,pairwise][,CONVERSION]: PROMOTE 0 or a multiple of 16, "
-                             "SPLITK 1..64, CONVERSION tf32-rz, tf32-rna, tf32-rne or full-f32)", a->sim);
+        return cli_fail(CMD, "bad --sim '%s' (PROMOTE,SPLITK[,seq|pairwise|reverse][,unit=U][,CONVERSION]: PROMOTE 0 "
+                             "or a multiple of 16, SPLITK 1..64, U 1..65536, CONVERSION tf32-rz, tf32-rna, tf32-rne or full-f32)", a->sim);
     return TC_EXIT_OK;
 }
 
