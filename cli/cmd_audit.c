@@ -12,6 +12,7 @@
 #include "cli/audit_rows.h"
 #include "probes/dots.h"
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
 #include "oracle/profile.h"
@@ -475,7 +476,7 @@ int cmd_audit(int argc, char **argv)
         return rc;
     }
     uint64_t seeds[1] = {a.seed};
-    json_t *hdr = tc_record_header_new("audit", info, seeds, 1);
+    json_t *hdr = cli_record_header("audit", info, seeds, 1);
     json_object_set_new(hdr, "timing_source", json_string(timing_source));
     json_object_set_new(hdr, "recorded_model", json_boolean(fallback));
     if (d.run_id[0]) /* the record printed by --json names this run too */
