@@ -145,7 +145,7 @@ json_t *tc_bench_object(const tc_bench_result *r)
     if (r->has_whole)
         json_object_set_new(o, "whole_gpu", json_pack("{s:o, s:o}", "random", whole_json(&r->whole[0]), "zero",
                                                       whole_json(&r->whole[1])));
-    else if (r->whole_skipped && timed_table)
+    else if (r->whole_skipped && r->status == TC_BENCH_TIMED)
         json_object_set_new(o, "whole_gpu", json_null());
     return o;
 }

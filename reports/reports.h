@@ -9,8 +9,9 @@
  * by a device error ends its record with {"kind":"partial",...} instead, and
  * a run marker beside the record (tc_run_begin) tells whether it is current. Required fields
  * per kind are listed in reports/SCHEMA.md and checked by tc_record_check_*.
- * Producers build objects as json_t and hand them over; nothing here knows
- * how the numbers were made. Comparison: reports/compare.h; advice:
+ * Producers build objects as json_t and hand them over, or hand over C
+ * structs that a writer here turns into objects (the bench:
+ * reports/record_bench.h); nothing here knows how the numbers were made. Comparison: reports/compare.h; advice:
  * reports/choose.h; Markdown/HTML: reports/render.h.
  */
 #ifndef TC_REPORTS_H
@@ -108,8 +109,10 @@ int tc_record_parse(const char *text, const char *name, tc_record *rec, char *er
  * read, a line is not JSON, the schema is not TC_RECORD_SCHEMA_MAJOR, a
  * required field is missing, or the trailer is missing/wrong (truncation). */
 int tc_record_load(const char *path, tc_record *rec, char *err, size_t len);
-/* tc_record_load, or else the timing probes' single-document bench file
- * ("record": "tcscope-bench", version 1) converted into bench objects. */
+/* tc_record_load, or else the single-document bench file `tcscope bench`
+ * wrote before it wrote bench records (reports/record_bench.h) ("record":
+ * "tcscope-bench", version 1; the committed baselines), converted into
+ * bench objects. */
 int tc_record_load_any(const char *path, tc_record *rec, char *err, size_t len);
 /* Writes header, objects and trailer (each validated first) to path through
  * tc_record_write, replacing a regular file there. 0 or -1 + err. */
