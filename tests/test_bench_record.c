@@ -7,7 +7,7 @@
  * pass the schema checks and hold, for every instruction, the very objects
  * reports/bench_import.c makes from the old file (every field it makes, the
  * same JSON value), and keep what that reader drops (the SASS checks, the
- * table, the whole-GPU runs, ...) equal to the old file's. A small old file
+ * table, the whole-GPU runs, the cuBLAS runs, ...) equal to the old file's. A small old file
  * with an instruction not timed, one refused and one stopped by an error
  * checks the objects of instructions without numbers the same way. */
 #include <setjmp.h>
@@ -183,6 +183,21 @@ static tc_record written(const json_t *doc, const char *name)
             fail_msg("%s: %s", r->instr, err);
     }
     free(r);
+    json_array_foreach(json_object_get(doc, "cublas"), i, in) {
+        tc_bench_gemm g = {.type = json_string_value(json_object_get(in, "type")),
+                           .size = (int)json_integer_value(json_object_get(in, "m")),
+                           .library = json_string_value(json_object_get(in, "library")),
+                           .ok = !json_object_get(in, "error"),
+                           .tflops = num(in, "tflops", -1), .tflops_best = num(in, "tflops_best", -1),
+                           .ms_mean = num(in, "ms_mean", -1)};
+        str(g.error, sizeof g.error, in, "error");
+        nvml_of(in, &g.nvml);
+        if (tc_record_add(&rec, tc_bench_cublas_figure(&g, m.run.device), err, sizeof err))
+            fail_msg("cublas %s: %s", g.type, err);
+    }
+    if (json_object_get(doc, "elapsed_s") &&
+        tc_record_add(&rec, tc_bench_elapsed_figure(num(doc, "elapsed_s", -1), m.run.device), err, sizeof err))
+        fail_msg("elapsed: %s", err);
     snprintf(path, sizeof path, "%s/%s", tc_tmp_root(), name);
     if (tc_record_save(path, &rec, err, sizeof err))
         fail_msg("save: %s", err);
@@ -194,8 +209,9 @@ static tc_record written(const json_t *doc, const char *name)
 
 /* Every field of the old reader's object, equal in the new one; the detail
  * the old reader dropped, equal to the old file's. */
-static void same_objects(const char *old_path, const json_t *doc, const tc_record *fresh)
+static void same_objects(const char *old_path, const json_t *doc, const tc_record *record)
 {
+    tc_record fresh_bench = {record->header, tc_record_objects_of(record, "bench")}, *fresh = &fresh_bench;
     tc_record old;
     char err[300];
     if (tc_record_load_any(old_path, &old, err, sizeof err))
@@ -255,6 +271,35 @@ static void same_objects(const char *old_path, const json_t *doc, const tc_recor
     }
     assert_true(compared >= 9 * json_array_size(list)); /* the reader's figures were there to compare */
     tc_record_free(&old);
+    json_decref(fresh_bench.objects);
+}
+
+/* The old file's cuBLAS runs and wall time: figure objects after the bench objects. */
+static void same_figures(const json_t *doc, const tc_record *fresh)
+{
+    json_t *figs = tc_record_objects_of(fresh, "figure");
+    const json_t *cl = json_object_get(doc, "cublas");
+    assert_int_equal(json_array_size(figs), json_array_size(cl) + 1);
+    size_t i;
+    json_t *c;
+    json_array_foreach(cl, i, c) {
+        const json_t *f = json_array_get(figs, i);
+        char label[64];
+        snprintf(label, sizeof label, "cublas_gemm_%lld_%s", (long long)json_integer_value(json_object_get(c, "m")),
+                 json_string_value(json_object_get(c, "type")));
+        assert_string_equal(json_string_value(json_object_get(f, "bench")), label);
+        assert_true(json_equal(json_object_get(c, "tflops"), json_object_get(f, "value")));
+        static const char *const keys[] = {"m", "n", "k", "library", "tflops_best", "ms_mean", "nvml_samples",
+                                           "sm_clock_mhz_mean", "power_w_mean", "power_w_max", "throttle_reasons",
+                                           "throttle_names", "error", NULL};
+        for (const char *const *k = keys; *k; k++)
+            if (!same(json_object_get(c, *k), json_object_get(f, *k)))
+                fail_msg("%s: %s is not the old file's", label, *k);
+    }
+    const json_t *e = json_array_get(figs, json_array_size(cl));
+    assert_string_equal(json_string_value(json_object_get(e, "bench")), "elapsed");
+    assert_true(json_equal(json_object_get(doc, "elapsed_s"), json_object_get(e, "value")));
+    json_decref(figs);
 }
 
 static void test_committed_bench_rewritten_as_record(void **state)
@@ -267,6 +312,7 @@ static void test_committed_bench_rewritten_as_record(void **state)
     tc_record fresh = written(doc, "h100-bench.jsonl");
     assert_string_equal(tc_record_header_kind(fresh.header), "bench");
     same_objects(BASELINE, doc, &fresh);
+    same_figures(doc, &fresh);
     /* the machine readings beside the header's fields */
     const json_t *m = json_object_get(doc, "machine"), *x = json_object_get(fresh.header, "machine");
     static const char *const mf[] = {"pci_bus_id", "rated_sm_clock_mhz", "cuda_driver_api", "nvml", "max_sm_clock_mhz",
