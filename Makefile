@@ -3,7 +3,7 @@
 #
 #   make            build/tcscope (with the CUDA backend when nvcc exists)
 #   make test       unit/property/golden tests, sanitized and optimized
-#   make bench      JSON lines, one per figure
+#   make bench      JSON lines, one per figure (on a GPU tcscope bench's record: one per instruction)
 #   make audit      the main job (GPU if present, else the recorded model)
 #   make exhaustive the full 2^32 sweeps (benchmark-class, all cores)
 

@@ -12,6 +12,7 @@
 
 #include "cli/audit.h"
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "cli/pool.h"
 
 #define NARGS 32
@@ -218,7 +219,7 @@ static int merge_parts(jobs *j, const tc_backend_info *info, bool fallback, tc_o
     free(dirs);
     if (rc == TC_EXIT_OK && !rec.header) { /* nothing finished: an empty record of this run */
         uint64_t seeds[1] = {j->a->seed};
-        rec = tc_record_new(tc_record_header_new("audit", info, seeds, 1));
+        rec = tc_record_new(cli_record_header("audit", info, seeds, 1));
     }
     if (rc == TC_EXIT_OK) {
         json_object_set_new(rec.header, "recorded_model", json_boolean(fallback));
@@ -239,7 +240,7 @@ static json_t *json_header(const audit_args *a, const tc_backend_info *info, boo
                            const tc_outdir *d)
 {
     uint64_t seeds[1] = {a->seed};
-    json_t *h = tc_record_header_new("audit", info, seeds, 1);
+    json_t *h = cli_record_header("audit", info, seeds, 1);
     json_object_set_new(h, "recorded_model", json_boolean(fallback));
     if (bench_path[0])
         json_object_set_new(h, "timing_source", json_string("measured in this run (tcscope bench)"));

@@ -104,4 +104,5 @@ int cli_unknown_command(const char *name);
 int cmd_help(int argc, char **argv);
 void cli_print_usage(FILE *f);
 
+
 #endif

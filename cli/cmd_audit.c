@@ -12,10 +12,12 @@
 #include "cli/audit_rows.h"
 #include "probes/dots.h"
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
 #include "oracle/profile.h"
 #include "probes/timing.h"
+#include "reports/record_bench.h"
 #include "reports/render.h"
 #include "reports/reports.h"
 
@@ -109,17 +111,22 @@ static tc_backend *open_backend(const audit_args *a, bool *is_model_fallback)
     return cli_backend_open("audit", a->backend, is_model_fallback);
 }
 
-/* The bench objects of a record file (a copy), or NULL with err set. */
+/* The timing of a record file's bench objects (tc_bench_timing: the
+ * figures, not the detail), or NULL with err set. */
 static json_t *load_bench_objects(const char *path, char *err, size_t len)
 {
     tc_record rec;
     if (tc_record_load_any(path, &rec, err, len) != 0)
         return NULL;
     json_t *objs = tc_record_objects_of(&rec, "bench");
-    json_t *copy = json_deep_copy(objs);
+    json_t *timing = json_array();
+    size_t i;
+    json_t *o;
+    json_array_foreach(objs, i, o)
+        json_array_append_new(timing, tc_bench_timing(o));
     json_decref(objs);
     tc_record_free(&rec);
-    return copy;
+    return timing;
 }
 
 static json_t *measure_timing(const tc_instr *const *list, size_t n)
@@ -134,12 +141,17 @@ static json_t *measure_timing(const tc_instr *const *list, size_t n)
     }
     tc_progress p;
     tc_progress_start(&p, "timing", n);
+    tc_bench_result *r = malloc(sizeof *r);
+    if (!r)
+        abort();
     for (size_t i = 0; i < n; i++) {
-        json_t *t = tc_bench_instr(b, list[i]);
-        json_object_set_new(t, "instr", json_string(list[i]->name));
-        json_array_append_new(arr, t);
+        tc_bench_instr(b, list[i], r);
+        json_t *full = tc_bench_object(r);
+        json_array_append_new(arr, tc_bench_timing(full));
+        json_decref(full);
         tc_progress_update(&p, i + 1);
     }
+    free(r);
     tc_progress_end(&p);
     tc_bench_close(b);
     return arr;
@@ -475,7 +487,7 @@ int cmd_audit(int argc, char **argv)
         return rc;
     }
     uint64_t seeds[1] = {a.seed};
-    json_t *hdr = tc_record_header_new("audit", info, seeds, 1);
+    json_t *hdr = cli_record_header("audit", info, seeds, 1);
     json_object_set_new(hdr, "timing_source", json_string(timing_source));
     json_object_set_new(hdr, "recorded_model", json_boolean(fallback));
     if (d.run_id[0]) /* the record printed by --json names this run too */

@@ -1,6 +1,8 @@
 /* tcscope bench: latency and throughput of catalogue instructions on the GPU
- * (probes/timing.h), a JSON record, and the cuBLAS reference. */
+ * (probes/timing.h) and the cuBLAS reference, as a bench record
+ * (reports/record_bench.h) on stdout (--json) and/or in a file (--out). */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,7 @@
 #include "cli/fleet.h"
 #include "probes/probes.h"
 #include "probes/timing.h"
-#include "reports/reports.h"
+#include "reports/record_bench.h"
 #include "reports/reports.h"
 
 typedef struct {
@@ -30,13 +32,13 @@ static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "gpu:all|gpu:I,J,..", "every GPU named times the instructions, one worker each: "
                                                       "FILE.gpuN.json each, FILE the fleet record (needs --out)"},
     [O_DEVICE] = {"--device", "N", "the CUDA device", 0, 64},
-    [O_OUT] = {"--out", "FILE", "write the record to FILE (must not exist, unless --force)"},
+    [O_OUT] = {"--out", "FILE", "write the bench record (tcscope-record/1) to FILE (must not exist, unless --force)"},
     [O_FORCE] = {"--force", NULL, "replace --out FILE"},
     [O_SASS] = {"--sass", "FILE", "check the opcodes against this disassembly (default: cuobjdump of this binary)"},
     [O_NO_CUBLAS] = {"--no-cublas", NULL, "skip the cuBLAS reference GEMM"},
     [O_CUBLAS_SIZE] = {"--cublas-size", "N", "the cuBLAS GEMM's M = N = K, a multiple of 256", 256, 16384},
     [O_IF_GPU] = {"--if-gpu", NULL, "with no GPU: one line saying it was skipped, exit 0 (make bench)"},
-    [O_JSON] = {"--json", NULL, "a tcscope-record/1: one figure object per figure"},
+    [O_JSON] = {"--json", NULL, "the bench record (tcscope-record/1) on stdout, an object per instruction as it is timed"},
     [O_NO_WHOLE_GPU] = {"--no-whole-gpu", NULL, "skip the whole-GPU TFLOP/s runs (latency and the per-SM table only; regress)"},
 };
 const cli_command cmd_bench_cli = {"bench", "latency and throughput of each instruction on the GPU, and cuBLAS",
@@ -91,12 +93,7 @@ static int open_out(const bench_args *a, tc_outdir *d, const char **name)
     return TC_EXIT_OK;
 }
 
-static int emit_bench(FILE *f, const void *rec)
-{
-    return json_dumpf(rec, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-}
-
-/* One figure of --json (SCHEMA.md "Command output": a "figure" object). */
+/* One figure of --if-gpu without a GPU (SCHEMA.md "Command output": a "figure" object). */
 static void print_line(tc_json_out *out, const char *bench, const char *instr, json_t *value, const char *unit,
                        const char *machine, json_t *extra)
 {
@@ -111,97 +108,38 @@ static void print_line(tc_json_out *out, const char *bench, const char *instr, j
     tc_json_out_put(out, "figure", o);
 }
 
-static json_t *num(json_t *o, const char *key)
+/* The text line of one instruction. */
+static void print_instr(const tc_bench_result *r)
 {
-    json_t *v = json_object_get(o, key);
-    return v ? json_incref(v) : json_null();
-}
-
-static void print_instr(json_t *r, tc_json_out *out, const char *gpu)
-{
-    const char *name = json_string_value(json_object_get(r, "instr"));
-    const char *why = json_string_value(json_object_get(r, "not_timed"));
-    const char *refused = json_string_value(json_object_get(r, "refused"));
-    const char *error = json_string_value(json_object_get(r, "error"));
-    if (out->on) {
-        json_t *extra = json_object();
-        json_object_set(extra, "emulated", json_object_get(r, "emulated") ? json_object_get(r, "emulated") : json_false());
-        json_object_set_new(extra, "sass", num(r, "sass"));
-        if (why || refused || error) {
-            json_object_set_new(extra, why ? "not_timed" : refused ? "refused" : "error",
-                                json_string(why ? why : refused ? refused : error));
-            print_line(out, "latency", name, json_null(), "cycles", gpu, extra);
-        } else {
-            json_object_set_new(extra, "spread", num(r, "latency_spread_cycles"));
-            print_line(out, "latency", name, num(r, "latency_cycles"), "cycles", gpu, extra);
-            json_object_del(extra, "spread");
-            json_object_set_new(extra, "ilp", num(r, "best_ilp"));
-            json_object_set_new(extra, "warps_per_sm", num(r, "best_warps_per_sm"));
-            print_line(out, "best_fma_per_clk_per_sm", name, num(r, "best_fma_per_clk_per_sm"), "FMA/clk/SM", gpu, extra);
-            print_line(out, "fraction_of_peak", name, num(r, "fraction_of_peak"), "fraction", gpu, extra);
-            json_t *w = json_object_get(r, "whole_gpu");
-            json_object_del(extra, "ilp");
-            json_object_del(extra, "warps_per_sm");
-            for (int z = 0; z < 2 && json_is_object(w); z++) {
-                json_t *x = json_object_get(w, z ? "zero" : "random");
-                json_object_set_new(extra, "sm_clock_mhz", num(x, "sm_clock_mhz_mean"));
-                json_object_set_new(extra, "power_w", num(x, "power_w_mean"));
-                print_line(out, z ? "tflops_zero" : "tflops_random", name, num(x, "tflops"), "TFLOP/s", gpu, extra);
-            }
-        }
-        json_decref(extra);
+    static const char *const what[] = {"", "not timed", "REFUSED", "ERROR"};
+    if (r->status != TC_BENCH_TIMED) {
+        printf("%-40s %s: %s\n", r->instr, what[r->status], r->why);
         return;
     }
-    if (why || refused || error) {
-        printf("%-40s %s: %s\n", name, why ? "not timed" : refused ? "REFUSED" : "ERROR",
-               why ? why : refused ? refused : error);
-        return;
-    }
-    json_t *w = json_object_get(r, "whole_gpu");
-    json_t *rnd = json_object_get(w, "random"), *zer = json_object_get(w, "zero");
-    printf("%-40s %-8s%s lat %7.2f (+-%.2f) cyc  best %7.1f FMA/clk/SM (ilp %lld, %2lld warps) = %5.1f%% of peak",
-           name, json_string_value(json_object_get(r, "sass")),
-           json_is_true(json_object_get(r, "emulated")) ? " EMULATED" : "",
-           json_real_value(json_object_get(r, "latency_cycles")),
-           json_real_value(json_object_get(r, "latency_spread_cycles")),
-           json_real_value(json_object_get(r, "best_fma_per_clk_per_sm")),
-           json_integer_value(json_object_get(r, "best_ilp")),
-           json_integer_value(json_object_get(r, "best_warps_per_sm")),
-           100 * json_number_value(json_object_get(r, "fraction_of_peak")));
-    if (json_is_object(w))
-        printf("  %7.1f / %7.1f TFLOP/s rand/zero at %4.0f MHz %4.0f W", json_real_value(json_object_get(rnd, "tflops")),
-               json_real_value(json_object_get(zer, "tflops")), json_number_value(json_object_get(rnd, "sm_clock_mhz_mean")),
-               json_number_value(json_object_get(rnd, "power_w_mean")));
+    printf("%-40s %-8s%s lat %7.2f (+-%.2f) cyc  best %7.1f FMA/clk/SM (ilp %d, %2d warps) = %5.1f%% of peak",
+           r->instr, r->sass_verdict, r->emulated ? " EMULATED" : "", r->latency, r->latency_spread, r->best_fma,
+           r->best_ilp, r->best_warps, r->peak > 0 ? 100 * r->best_fma / r->peak : NAN);
+    if (r->has_whole)
+        printf("  %7.1f / %7.1f TFLOP/s rand/zero at %4.0f MHz %4.0f W", r->whole[0].tflops, r->whole[1].tflops,
+               r->whole[0].nvml.sm_clock_mean, r->whole[0].nvml.power_mean);
     printf("\n");
     fflush(stdout);
 }
 
-/* Best fraction of peak per dense wgmma type (d.a.b, .rs apart) over its N:
- * the figure the >= 97% promise is about. */
-static json_t *type_best(json_t *list)
+/* An object of the record: printed with --json, kept for --out. false when
+ * the schema refuses it (a bug; said on stderr). */
+static bool put(tc_json_out *out, tc_record *rec, bool keep, const char *kind, json_t *o)
 {
-    json_t *best = json_object();
-    size_t i;
-    json_t *r;
-    json_array_foreach(list, i, r) {
-        const char *name = json_string_value(json_object_get(r, "instr"));
-        json_t *f = json_object_get(r, "fraction_of_peak");
-        if (strncmp(name, "wgmma.m", 7) || !json_is_number(f))
-            continue;
-        /* "wgmma.m64n256k16.f32.f16.f16[.rs]" -> "wgmma.f32.f16.f16[.rs]" */
-        const char *types = strchr(name + 6, '.');
-        char key[96];
-        snprintf(key, sizeof key, "wgmma%s", types ? types : "");
-        json_t *cur = json_object_get(best, key);
-        if (cur && json_number_value(json_object_get(cur, "fraction_of_peak")) >= json_number_value(f))
-            continue;
-        json_t *e = json_object();
-        json_object_set_new(e, "instr", json_string(name));
-        json_object_set(e, "fraction_of_peak", f);
-        json_object_set(e, "best_fma_per_clk_per_sm", json_object_get(r, "best_fma_per_clk_per_sm"));
-        json_object_set_new(best, key, e);
+    char err[300];
+    tc_json_out_put(out, kind, json_deep_copy(o));
+    if (!keep) {
+        json_decref(o);
+        return true;
     }
-    return best;
+    if (tc_record_add(rec, o, err, sizeof err) == 0)
+        return true;
+    cli_warn("bench", "%s", err);
+    return false;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -227,7 +165,7 @@ int cmd_bench(int argc, char **argv)
             json_t *x = json_object();
             json_object_set_new(x, "skipped", json_string(err));
             tc_json_out out;
-            tc_json_out_begin(&out, a.json, tc_record_header_new("bench", NULL, NULL, 0));
+            tc_json_out_begin(&out, a.json, tc_record_header("bench", NULL, NULL, 0));
             if (!a.json)
                 printf("bench: skipped, no GPU: %s\n", err);
             print_line(&out, "gpu", NULL, json_null(), "", uname(&u) == 0 ? u.nodename : "unknown", x);
@@ -242,58 +180,49 @@ int cmd_bench(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     const char *gpu = tc_bench_gpu_name(b);
+    tc_bench_machine m;
+    tc_bench_machine_read(b, &m);
+    tc_record rec = tc_record_new(tc_bench_header(&m));
     tc_json_out out;
-    json_t *hdr = tc_record_header_new("bench", NULL, NULL, 0);
-    json_object_set_new(hdr, "backend", json_string("gpu"));
-    json_object_set_new(hdr, "gpu", json_string(gpu));
-    tc_json_out_begin(&out, a.json, hdr);
-    json_t *rec = json_object();
-    json_object_set_new(rec, "record", json_string("tcscope-bench"));
-    json_object_set_new(rec, "version", json_integer(1));
-    json_object_set_new(rec, "machine", tc_bench_machine(b));
-    json_t *list = json_array();
+    tc_json_out_begin(&out, a.json, json_deep_copy(rec.header));
+    bool keep = a.out != NULL, ok = true;
     size_t n;
     const tc_instr *cat = tc_catalogue(&n);
+    tc_bench_result *r = malloc(sizeof *r);
+    if (!r)
+        abort();
     for (size_t i = 0; i < n; i++) {
         if (strcmp(a.instr, "all") && strcmp(a.instr, cat[i].name))
             continue;
-        json_t *r = tc_bench_instr(b, &cat[i]);
-        print_instr(r, &out, gpu);
-        json_array_append_new(list, r);
+        tc_bench_instr(b, &cat[i], r);
+        if (!a.json)
+            print_instr(r);
+        ok &= put(&out, &rec, keep, "bench", tc_bench_object(r));
     }
-    json_object_set_new(rec, "instructions", list);
-    json_object_set_new(rec, "wgmma_type_best", type_best(list));
+    free(r);
     if (!a.no_cublas) {
-        json_t *cl = json_array();
         static const char *const types[] = {"f16", "bf16", "tf32", "fp8"};
         for (int i = 0; i < 4; i++) {
-            json_t *c = tc_bench_cublas(b, types[i], a.cublas_size);
-            char label[64];
-            snprintf(label, sizeof label, "cublas_gemm_%d_%s", a.cublas_size, types[i]);
-            if (a.json) {
-                json_t *x = json_object();
-                if (json_object_get(c, "error"))
-                    json_object_set(x, "error", json_object_get(c, "error"));
-                print_line(&out, label, types[i], num(c, "tflops"), "TFLOP/s", gpu, x);
-                json_decref(x);
-            } else if (json_object_get(c, "error")) {
-                printf("cuBLAS %-5s %d^3: %s\n", types[i], a.cublas_size, json_string_value(json_object_get(c, "error")));
-            } else {
-                printf("cuBLAS %-5s %d^3: %7.1f TFLOP/s (best %.1f)\n", types[i], a.cublas_size,
-                       json_real_value(json_object_get(c, "tflops")), json_real_value(json_object_get(c, "tflops_best")));
-            }
-            json_array_append_new(cl, c);
+            tc_bench_gemm c;
+            tc_bench_cublas(b, types[i], a.cublas_size, &c);
+            if (!a.json && !c.ok)
+                printf("cuBLAS %-5s %d^3: %s\n", types[i], a.cublas_size, c.error);
+            else if (!a.json)
+                printf("cuBLAS %-5s %d^3: %7.1f TFLOP/s (best %.1f)\n", types[i], a.cublas_size, c.tflops, c.tflops_best);
+            ok &= put(&out, &rec, keep, "figure", tc_bench_cublas_figure(&c, gpu));
         }
-        json_object_set_new(rec, "cublas", cl);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    json_object_set_new(rec, "elapsed_s", json_real((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9));
+    double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    ok &= put(&out, &rec, keep, "figure", tc_bench_elapsed_figure(secs, gpu));
     tc_json_out_end(&out, NULL);
     rc = TC_EXIT_OK;
-    if (a.out && tc_out_write(&d, out_name, emit_bench, rec, err, sizeof err) != 0)
+    if (!ok)
+        rc = cli_fail("bench", "the record was not written: an object the schema refuses (see above)");
+    else if (a.out && tc_record_write(&d, out_name, &rec, NULL, err, sizeof err) != 0)
         rc = cli_fail("bench", "%s", err);
     tc_outdir_close(&d);
-    json_decref(rec);
+    tc_record_free(&rec);
     tc_bench_close(b);
     return rc;
 }

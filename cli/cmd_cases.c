@@ -20,6 +20,7 @@
 #include "cases/features.h"
 #include "cases/gen.h"
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "reports/reports.h"
 
 #define CMD "cases"
@@ -231,7 +232,7 @@ static int run_files(cases_opts *o)
         rc = TC_EXIT_USAGE;
     const char *bname = be ? tc_backend_get_info(be)->backend : ""; /* the one used, named in every output */
     tc_json_out out;
-    tc_json_out_begin(&out, o->json && be, be ? tc_record_header_new(CMD, tc_backend_get_info(be), NULL, 0) : NULL);
+    tc_json_out_begin(&out, o->json && be, be ? cli_record_header(CMD, tc_backend_get_info(be), NULL, 0) : NULL);
     o->out = &out;
     size_t ncat = 0, total = 0, npass = 0, nfail = 0, ninfo = 0, ninstr = 0, nexpfail = 0;
     tc_feature_summary *all = NULL; /* the matrix's cells, every instruction's */

@@ -23,6 +23,7 @@
 #include "cases/app.h"
 #include "cases/sweep.h"
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "reports/choose.h"
 #include "reports/choose_app.h"
 #include "reports/record_gemm.h"
@@ -225,7 +226,7 @@ static int print_record(const json_t *choices, tc_backend *b, uint64_t seed)
 {
     char err[512];
     const tc_backend_info *info = tc_backend_get_info(b);
-    json_t *h = tc_record_header_new("choice", info, &seed, 1);
+    json_t *h = cli_record_header("choice", info, &seed, 1);
     tc_record_stream st;
     if (tc_record_stream_begin(&st, stdout, h, err, sizeof err)) {
         json_decref(h);
@@ -515,7 +516,7 @@ int cmd_choose(int argc, char **argv)
     if (rc == TC_EXIT_OK) {
         json_t *res = tc_choose(sw, &bench, &o);
         if (json) { /* a record (SCHEMA.md "Command output"): one recorded_choice per candidate */
-            json_t *hdr = tc_record_header_new("choose", NULL, NULL, 0), *from = json_array();
+            json_t *hdr = tc_record_header("choose", NULL, NULL, 0), *from = json_array();
             for (size_t i = 0; i < ns; i++)
                 json_array_append_new(from, json_string(sweeps[i]));
             for (size_t i = 0; i < nb; i++)

@@ -83,7 +83,7 @@ int cmd_compare(int argc, char **argv)
         }
 
     tc_json_out out; /* --json: a record (SCHEMA.md "Command output"), the two files named in its header */
-    json_t *hdr = tc_record_header_new("compare", NULL, NULL, 0);
+    json_t *hdr = tc_record_header("compare", NULL, NULL, 0);
     json_object_set_new(hdr, "old", json_string(files[0]));
     json_object_set_new(hdr, "new", json_string(files[1]));
     tc_json_out_begin(&out, json, hdr);

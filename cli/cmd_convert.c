@@ -179,7 +179,7 @@ int cmd_convert(int argc, char **argv)
     }
     if (nvalues == 0)
         use_stdin = true;
-    tc_json_out_begin(&o.out, o.json, tc_record_header_new(CMD, NULL, NULL, 0));
+    tc_json_out_begin(&o.out, o.json, tc_record_header(CMD, NULL, NULL, 0));
     for (int k = 0; k < nvalues && rc == TC_EXIT_OK; k++)
         rc = convert_one(&o, values[k]);
     if (rc == TC_EXIT_OK && use_stdin)

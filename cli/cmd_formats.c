@@ -46,7 +46,7 @@ int cmd_formats(int argc, char **argv)
     size_t n;
     const tc_format *const *list = tc_format_list(&n);
     tc_json_out out;
-    tc_json_out_begin(&out, json, tc_record_header_new("formats", NULL, NULL, 0));
+    tc_json_out_begin(&out, json, tc_record_header("formats", NULL, NULL, 0));
     if (!json)
         printf("%-6s %4s %5s %6s %5s %-23s %-11s %-11s %-9s %-26s %s\n", "name", "bits", "bias",
                "emin", "emax", "max", "min_normal", "min_sub", "eps", "specials", "nan_bits");

@@ -20,6 +20,7 @@
 #include "cases/hunt.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
 #include "reports/reports.h"
@@ -185,7 +186,7 @@ int cmd_hunt(int argc, char **argv)
     }
     const tc_backend_info *info = tc_backend_get_info(be);
     uint64_t seeds[1] = {a.seed};
-    json_t *hdr = tc_record_header_new("hunt", info, seeds, 1);
+    json_t *hdr = cli_record_header("hunt", info, seeds, 1);
     json_object_set_new(hdr, "profile", json_string(a.profile));
     json_object_set_new(hdr, "per_family", json_integer((json_int_t)a.n));
     json_object_set_new(hdr, "sample", json_integer((json_int_t)a.sample));

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "reports/reports.h"
 #include "probes/probes.h"
 
@@ -43,7 +44,7 @@ int cmd_list(int argc, char **argv)
     size_t n;
     const tc_instr *cat = tc_catalogue(&n);
     tc_json_out out;
-    tc_json_out_begin(&out, json, tc_record_header_new(CMD, b ? tc_backend_get_info(b) : NULL, NULL, 0));
+    tc_json_out_begin(&out, json, cli_record_header(CMD, b ? tc_backend_get_info(b) : NULL, NULL, 0));
     if (!json)
         printf("%-40s %-8s %-5s %-5s %-5s %-5s %-6s %-5s%s\n", "instruction", "api", "a", "b", "c", "d", "sass",
                "sm", b ? "  on backend" : "");

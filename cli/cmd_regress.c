@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
 #include "oracle/model_fields.h"
@@ -363,7 +364,7 @@ int cmd_regress(int argc, char **argv)
                gpu ? "" : "  [RECORDED MODEL REPLAYED, NOT HARDWARE]", ppath, c.n, a.n,
                a.hunt_n ? a.hunt_n : a.n / 16 ? a.n / 16 : 1, jobs);
     uint64_t seeds[1] = {a.seed};
-    json_t *hdr = tc_record_header_new(CMD, info, seeds, 1);
+    json_t *hdr = cli_record_header(CMD, info, seeds, 1);
     json_object_set_new(hdr, "profile", json_string(ppath));
     json_object_set_new(hdr, "baseline_record", json_string(a.record));
     tc_json_out_begin(&out, a.json, hdr);

@@ -20,6 +20,7 @@
 #include <mpfr.h>
 
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "cli/fleet.h"
 #include "cli/record.h"
 #include "oracle/oracle.h"
@@ -285,7 +286,7 @@ int cmd_run(int argc, char **argv)
     if (!b)
         return TC_EXIT_USAGE;
     tc_json_out out; /* one run draws nothing at random: no seeds */
-    tc_json_out_begin(&out, o.json, tc_record_header_new(CMD, tc_backend_get_info(b), NULL, 0));
+    tc_json_out_begin(&out, o.json, cli_record_header(CMD, tc_backend_get_info(b), NULL, 0));
     o.out = &out;
     int rc = run_one(b, tc_instr_by_name(o.instr), &o);
     tc_json_out_end(&out, rc == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);

@@ -13,6 +13,7 @@
 
 #include "cases/sweep.h"
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "reports/render.h"
 #include "reports/sweep_record.h"
 
@@ -400,7 +401,7 @@ int cmd_sweep(int argc, char **argv)
         return cli_fail("sweep", "%s", err);
     }
     uint64_t seed = o.p.seed;
-    tc_record rec = tc_record_new(tc_record_header_new("sweep", tc_backend_get_info(b), &seed, 1));
+    tc_record rec = tc_record_new(cli_record_header("sweep", tc_backend_get_info(b), &seed, 1));
     if (bench.header)
         json_object_set_new(rec.header, "bench_record", json_string(o.bench_path));
     if (o.json)

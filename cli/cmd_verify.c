@@ -11,6 +11,7 @@
 #include "cases/audit.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "reports/reports.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
@@ -160,7 +161,7 @@ int cmd_verify(int argc, char **argv)
     if (json) {
         uint64_t seeds[1] = {seed};
         tc_json_out out;
-        json_t *hdr = tc_record_header_new("verify", info, seeds, 1);
+        json_t *hdr = cli_record_header("verify", info, seeds, 1);
         json_object_set_new(hdr, "profile", json_string(profile));
         tc_json_out_begin(&out, true, hdr);
         json_t *dists = json_object();

@@ -9,6 +9,7 @@
 
 #include "cases/recording.h"
 #include "cli/cli.h"
+#include "cli/run_info.h"
 #include "cli/fleet.h"
 #include "cli/record.h"
 #include "probes/backend_corpus.h"
@@ -142,7 +143,7 @@ int cli_record_run(const cli_record_job *j)
      * The record's kind stays "run", whichever command ran it. */
     tc_json_out out;
     tc_json_out_begin(&out, j->json && j->mode == CLI_RECORD_LAYOUT,
-                      tc_record_header_new("run", tc_backend_get_info(b), NULL, 0));
+                      cli_record_header("run", tc_backend_get_info(b), NULL, 0));
     rc = run_on(j, b, &out);
     tc_json_out_end(&out, rc == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     tc_backend_close(b);

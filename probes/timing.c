@@ -3,7 +3,6 @@
  * a fraction of the peak, and whole-GPU TFLOP/s with NVML readings. */
 #include "probes/timing.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,36 +137,33 @@ bool tc_bench_has_kernel(const char *name)
     return tct_find(name) != NULL;
 }
 
-static json_t *num_or_null(double v)
+void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m)
 {
-    return v < 0 ? json_null() : json_real(v);
-}
-
-json_t *tc_bench_machine(tc_bench *b)
-{
-    json_t *m = json_object();
-    json_object_set_new(m, "gpu", json_string(b->dev.name));
-    json_object_set_new(m, "pci_bus_id", json_string(b->dev.pci));
-    json_object_set_new(m, "sm", json_integer(b->dev.sm));
-    json_object_set_new(m, "sm_count", json_integer(b->dev.sm_count));
-    json_object_set_new(m, "rated_sm_clock_mhz", json_real(b->dev.clock_khz / 1000.0));
-    char v[32];
-    snprintf(v, sizeof v, "%d.%d", b->dev.driver_version / 1000, b->dev.driver_version % 1000 / 10);
-    json_object_set_new(m, "cuda_driver_api", json_string(v));
-    snprintf(v, sizeof v, "%d.%d", b->dev.runtime_version / 1000, b->dev.runtime_version % 1000 / 10);
-    json_object_set_new(m, "cuda_runtime", json_string(v));
+    memset(m, 0, sizeof *m);
+    snprintf(m->run.backend, sizeof m->run.backend, "gpu");
+    snprintf(m->run.device, sizeof m->run.device, "%.127s", b->dev.name);
+    snprintf(m->pci_bus_id, sizeof m->pci_bus_id, "%s", b->dev.pci);
+    m->run.sm = b->dev.sm;
+    m->run.sm_count = b->dev.sm_count;
+    m->rated_sm_clock_mhz = b->dev.clock_khz / 1000.0;
+    snprintf(m->cuda_driver_api, sizeof m->cuda_driver_api, "%d.%d", b->dev.driver_version / 1000,
+             b->dev.driver_version % 1000 / 10);
+    snprintf(m->run.cuda, sizeof m->run.cuda, "%d.%d", b->dev.runtime_version / 1000,
+             b->dev.runtime_version % 1000 / 10);
     tc_nvml_reading r;
     tc_nvml_read(b->nvml, &r);
-    json_object_set_new(m, "driver", b->nvml ? json_string(tc_nvml_driver(b->nvml)) : json_null());
-    json_object_set_new(m, "nvml", b->nvml ? json_true() : json_string(b->nvml_why));
-    json_object_set_new(m, "max_sm_clock_mhz", r.max_sm_clock_mhz < 0 ? json_null() : json_integer(r.max_sm_clock_mhz));
-    json_object_set_new(m, "idle_sm_clock_mhz", r.sm_clock_mhz < 0 ? json_null() : json_integer(r.sm_clock_mhz));
-    json_object_set_new(m, "power_limit_w", num_or_null(r.power_limit_w));
-    json_object_set_new(m, "temperature_c", r.temperature_c < 0 ? json_null() : json_integer(r.temperature_c));
-    json_object_set_new(m, "sass_source", b->sass ? json_string("cuobjdump -sass of this program") : json_null());
+    m->nvml = b->nvml != NULL;
+    if (b->nvml)
+        snprintf(m->run.driver, sizeof m->run.driver, "%s", tc_nvml_driver(b->nvml));
+    else
+        snprintf(m->nvml_why, sizeof m->nvml_why, "%s", b->nvml_why);
+    m->run.clock_mhz = r.max_sm_clock_mhz > 0 ? r.max_sm_clock_mhz : 0;
+    m->idle_sm_clock_mhz = r.sm_clock_mhz;
+    m->power_limit_w = r.power_limit_w;
+    m->temperature_c = r.temperature_c;
+    m->sass_read = b->sass != NULL;
     if (!b->sass)
-        json_object_set_new(m, "sass_error", json_string(b->sass_err));
-    return m;
+        snprintf(m->sass_error, sizeof m->sass_error, "%s", b->sass_err);
 }
 
 /* Random inputs: random bits with each floating-point element's exponent
@@ -227,19 +223,18 @@ static void check_kernel(tc_bench *b, const tct_kernel_set *ks, const tc_instr *
     kc->emulated = kc->check.emulated;
 }
 
-static json_t *check_json(const kernel_check *kc)
+static void check_result(const kernel_check *kc, tc_bench_check *c)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "verdict", json_string(kc->check.message[0] && !kc->check.stem[0] ? "unchecked" : tc_sass_verdict_name(kc->check.verdict)));
-    json_object_set_new(o, "usable", json_boolean(kc->usable));
-    json_object_set_new(o, "emulated", json_boolean(kc->emulated));
-    json_object_set_new(o, "opcode", json_string(kc->check.opcode));
-    json_object_set_new(o, "expected", json_integer(kc->check.expected));
-    json_object_set_new(o, "in_loop", json_integer(kc->check.in_loop));
-    json_object_set_new(o, "per_mma", json_integer(kc->check.per_mma));
-    json_object_set_new(o, "conversions_in_loop", json_integer(kc->check.conversions_in_loop));
-    json_object_set_new(o, "message", json_string(kc->check.message));
-    return o;
+    snprintf(c->verdict, sizeof c->verdict, "%s",
+             kc->check.message[0] && !kc->check.stem[0] ? "unchecked" : tc_sass_verdict_name(kc->check.verdict));
+    c->usable = kc->usable;
+    c->emulated = kc->emulated;
+    snprintf(c->opcode, sizeof c->opcode, "%s", kc->check.opcode);
+    c->expected = kc->check.expected;
+    c->in_loop = kc->check.in_loop;
+    c->per_mma = kc->check.per_mma;
+    c->conversions_in_loop = kc->check.conversions_in_loop;
+    snprintf(c->message, sizeof c->message, "%s", kc->check.message);
 }
 
 /* FMAs of one launch. */
@@ -249,76 +244,67 @@ static double launch_fma(const tct_kernel_set *ks, int ilp, int warps, int iters
     return (double)ks->fma_per_mma * ilp * ks->unroll * (double)iters * issuers * blocks;
 }
 
-static void set_reading(json_t *o, const tc_nvml_summary *s)
+static void set_reading(tc_bench_nvml *o, const tc_nvml_summary *s)
 {
-    json_object_set_new(o, "nvml_samples", json_integer(s->samples));
-    json_object_set_new(o, "sm_clock_mhz_mean", num_or_null(s->sm_clock_mean));
-    json_object_set_new(o, "sm_clock_mhz_min", num_or_null(s->sm_clock_min));
-    json_object_set_new(o, "sm_clock_mhz_max", num_or_null(s->sm_clock_max));
-    json_object_set_new(o, "power_w_mean", num_or_null(s->power_mean));
-    json_object_set_new(o, "power_w_max", num_or_null(s->power_max));
-    if (s->throttle_known) {
-        char names[300];
-        tc_nvml_throttle_names(s->throttle_or, names, sizeof names);
-        char hex[24];
-        snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)s->throttle_or);
-        json_object_set_new(o, "throttle_reasons", json_string(hex));
-        json_object_set_new(o, "throttle_names", json_string(names));
-    } else {
-        json_object_set_new(o, "throttle_reasons", json_null());
-    }
+    o->samples = s->samples;
+    o->sm_clock_mean = s->sm_clock_mean;
+    o->sm_clock_min = s->sm_clock_min;
+    o->sm_clock_max = s->sm_clock_max;
+    o->power_mean = s->power_mean;
+    o->power_max = s->power_max;
+    o->throttle_known = s->throttle_known;
+    o->throttle = s->throttle_or;
+    if (s->throttle_known)
+        tc_nvml_throttle_names(s->throttle_or, o->throttle_names, sizeof o->throttle_names);
 }
 
-static json_t *fail(json_t *o, const char *key, const char *msg)
+/* The measurement stops here: status and why. */
+static void fail(tc_bench_result *o, tc_bench_status st, const char *msg)
 {
-    json_object_set_new(o, key, json_string(msg));
-    return o;
+    o->status = st;
+    snprintf(o->why, sizeof o->why, "%s", msg);
 }
 
-json_t *tc_bench_instr(tc_bench *b, const tc_instr *ins)
+void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o)
 {
-    json_t *o = json_object();
+    memset(o, 0, sizeof *o);
+    o->instr = ins->name;
+    o->api = ins->api;
+    o->sass_expected = ins->sass;
+    o->issue_interval = -1;
+    o->whole_skipped = b->no_whole_gpu;
     char err[400];
-    json_object_set_new(o, "instr", json_string(ins->name));
-    json_object_set_new(o, "api", json_string(ins->api));
-    json_object_set_new(o, "sass_expected", json_string(ins->sass));
-    double peak = tc_timing_peak_fma_per_clk(ins);
-    json_object_set_new(o, "peak_fma_per_clk_per_sm", peak > 0 ? json_real(peak) : json_null());
+    o->peak = tc_timing_peak_fma_per_clk(ins);
     const tct_kernel_set *ks = tct_find(ins->name);
     if (!ks)
-        return fail(o, "not_timed", "no timing kernel for this instruction (not implemented)");
+        { fail(o, TC_BENCH_NOT_TIMED, "no timing kernel for this instruction (not implemented)"); return; }
     bool wg = ks->group == 128;
+    o->wgmma = wg;
 
     /* SASS of every kernel used: a kernel whose loop does not hold the MMAs
      * it was built with gives no number. */
     kernel_check kc[9];
     bool any = false, emulated = false;
-    json_t *kj = json_object();
     for (int i = wg ? 0 : 1; i <= 8; i++) {
         check_kernel(b, ks, ins, i, &kc[i]);
         any |= kc[i].usable;
         emulated |= kc[i].emulated;
-        char key[16];
-        snprintf(key, sizeof key, i ? "ilp%d" : "latency", i);
-        json_object_set_new(kj, key, check_json(&kc[i]));
+        check_result(&kc[i], &o->kernel[i]);
     }
-    json_object_set_new(o, "sass_kernels", kj);
-    json_object_set_new(o, "sass", json_string(tc_sass_verdict_name(kc[1].check.verdict)));
-    json_object_set_new(o, "sass_opcode", json_string(kc[1].check.opcode));
-    json_object_set_new(o, "emulated", json_boolean(emulated));
-    if (emulated) {
-        char what[200];
-        snprintf(what, sizeof what, "%d %s per PTX instruction, %d conversions in the ILP-1 loop",
+    o->checked = true;
+    snprintf(o->sass_verdict, sizeof o->sass_verdict, "%s", tc_sass_verdict_name(kc[1].check.verdict));
+    snprintf(o->sass_opcode, sizeof o->sass_opcode, "%s", kc[1].check.opcode);
+    o->emulated = emulated;
+    if (emulated)
+        snprintf(o->emulation, sizeof o->emulation, "%d %s per PTX instruction, %d conversions in the ILP-1 loop",
                  kc[1].check.per_mma, kc[1].check.opcode, kc[1].check.conversions_in_loop);
-        json_object_set_new(o, "emulation", json_string(what));
-    }
     if (!any || !kc[1].usable)
-        return fail(o, "refused", kc[1].check.message);
+        { fail(o, TC_BENCH_REFUSED, kc[1].check.message); return; }
 
     static uint32_t words[TCT_INPUT_WORDS];
     make_inputs(ins, false, words, TCT_INPUT_WORDS);
     if (tct_set_inputs(words, TCT_INPUT_WORDS, err, sizeof err) != 0)
-        return fail(o, "error", err);
+        { fail(o, TC_BENCH_ERROR, err); return; }
 
     tct_launch_result r;
     /* Long enough that a one-off stall of a few hundred cycles moves the
@@ -328,23 +314,24 @@ json_t *tc_bench_instr(tc_bench *b, const tc_instr *ins)
     /* Latency: 1 warp (1 warpgroup), a dependent chain; warm-up, then 5 runs. */
     int lat_ilp = wg ? 0 : 1;
     if (wg && !kc[0].usable)
-        return fail(o, "refused", kc[0].check.message);
-    json_t *runs = json_array();
+        { fail(o, TC_BENCH_REFUSED, kc[0].check.message); return; }
+    double runs[TC_BENCH_LAT_RUNS];
     double lo = 1e300, hi = 0, sum = 0;
-    for (int run = -1; run < 5; run++) {
+    for (int run = -1; run < TC_BENCH_LAT_RUNS; run++) {
         if (tct_launch(ks, lat_ilp, 1, wg ? 4 : 1, lat_iters, 0, &r, err, sizeof err) != 0)
-            return fail(o, "error", err);
+            { fail(o, TC_BENCH_ERROR, err); return; }
         if (run < 0)
             continue;
         double c = r.span_mean / ((double)lat_iters * (wg ? 1 : ks->unroll));
-        json_array_append_new(runs, json_real(c));
+        runs[run] = c;
         lo = c < lo ? c : lo;
         hi = c > hi ? c : hi;
         sum += c;
     }
-    json_object_set_new(o, "latency_cycles_runs", runs);
-    json_object_set_new(o, "latency_cycles", json_real(sum / 5));
-    json_object_set_new(o, "latency_spread_cycles", json_real(hi - lo));
+    memcpy(o->lat_runs, runs, sizeof runs);
+    o->nlat = TC_BENCH_LAT_RUNS;
+    o->latency = sum / 5;
+    o->latency_spread = hi - lo;
 
     /* Throughput table; wgmma in both staging layouts, the better kept. */
     static const int mma_warps[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
@@ -353,28 +340,28 @@ json_t *tc_bench_instr(tc_bench *b, const tc_instr *ins)
     int nw = wg ? 8 : 10;
     int tab_iters = wg ? 64 : 128;
     int blocks = b->dev.sm_count;
+    o->nwarps = nw;
+    memcpy(o->warps, wl, nw * sizeof *wl);
+    o->table_iters = tab_iters;
     double best = 0;
     int best_ilp = 0, best_w = 0, best_mode = 0;
     double best_span = 0;
-    json_t *modes = json_array();
     for (int mode = 0; mode < (wg ? 2 : 1); mode++) {
-        json_t *tab = json_array();
+        for (int ilp = 1; ilp <= 8; ilp++)
+            for (int wi = 0; wi < nw; wi++)
+                o->fma[mode][ilp - 1][wi] = -1;
+        o->nmodes = mode + 1;
         for (int ilp = 1; ilp <= 8; ilp++) {
-            json_t *row = json_array();
             for (int wi = 0; wi < nw; wi++) {
-                if (!kc[ilp].usable) {
-                    json_array_append_new(row, json_null());
+                if (!kc[ilp].usable)
                     continue;
-                }
                 int rc = tct_launch(ks, ilp, blocks, wl[wi], tab_iters, (uint32_t)mode, &r, err, sizeof err);
                 if (rc < 0)
-                    return fail(o, "error", err);
-                if (rc > 0 || !r.distinct_sms) {
-                    json_array_append_new(row, json_null());
+                    { fail(o, TC_BENCH_ERROR, err); return; }
+                if (rc > 0 || !r.distinct_sms)
                     continue;
-                }
                 double f = launch_fma(ks, ilp, wl[wi], tab_iters, 1) / r.span_mean;
-                json_array_append_new(row, json_real(f));
+                o->fma[mode][ilp - 1][wi] = f;
                 if (f > best) {
                     best = f;
                     best_ilp = ilp;
@@ -383,44 +370,24 @@ json_t *tc_bench_instr(tc_bench *b, const tc_instr *ins)
                     best_span = r.span_mean;
                 }
             }
-            json_array_append_new(tab, row);
         }
-        json_array_append_new(modes, tab);
     }
-    json_t *warps = json_array();
-    for (int wi = 0; wi < nw; wi++)
-        json_array_append_new(warps, json_integer(wl[wi]));
-    json_t *table = json_object();
-    json_object_set_new(table, "ilp", json_pack("[iiiiiiii]", 1, 2, 3, 4, 5, 6, 7, 8));
-    json_object_set_new(table, "warps_per_sm", warps);
-    json_object_set_new(table, "iterations", json_integer(tab_iters));
-    json_object_set_new(table, "unit", json_string("FMA/clk/SM"));
-    json_object_set_new(table, "fma_per_clk_per_sm", json_incref(json_array_get(modes, best_mode)));
-    if (wg) {
-        json_object_set_new(table, "ilp_means", json_string("wgmmas per commit group on one accumulator, one group in flight"));
-        json_object_set_new(table, "staging", json_string(best_mode ? "128-byte swizzle" : "no swizzle"));
-        json_object_set_new(table, "other_staging_fma_per_clk_per_sm", json_incref(json_array_get(modes, 1 - best_mode)));
-    }
-    json_decref(modes);
-    json_object_set_new(o, "table", table);
     if (best <= 0)
-        return fail(o, "error", "no point of the throughput table ran");
-    json_object_set_new(o, "best_fma_per_clk_per_sm", json_real(best));
-    json_object_set_new(o, "best_ilp", json_integer(best_ilp));
-    json_object_set_new(o, "best_warps_per_sm", json_integer(best_w));
-    json_object_set_new(o, "fraction_of_peak", peak > 0 ? json_real(best / peak) : json_null());
+        { fail(o, TC_BENCH_ERROR, "no point of the throughput table ran"); return; }
+    o->best_fma = best;
+    o->best_ilp = best_ilp;
+    o->best_warps = best_w;
+    o->best_mode = best_mode;
 
     if (wg && kc[8].usable) {
         /* Back-to-back issue: one warpgroup, 8 wgmmas per group, one group in flight. */
         if (tct_launch(ks, 8, 1, 4, lat_iters, (uint32_t)best_mode, &r, err, sizeof err) != 0)
-            return fail(o, "error", err);
-        json_object_set_new(o, "issue_interval_cycles", json_real(r.span_mean / (lat_iters * 8.0)));
+            { fail(o, TC_BENCH_ERROR, err); return; }
+        o->issue_interval = r.span_mean / (lat_iters * 8.0);
     }
 
-    if (b->no_whole_gpu) {
-        json_object_set_new(o, "whole_gpu", json_null());
-        return o;
-    }
+    if (b->no_whole_gpu)
+        return;
     /* Whole GPU at the best point, about 0.15 s a run, random then zero inputs. */
     double cyc_per_iter = best_span / tab_iters;
     double clk = b->dev.clock_khz > 0 ? b->dev.clock_khz * 1e3 : 1.5e9;
@@ -429,59 +396,53 @@ json_t *tc_bench_instr(tc_bench *b, const tc_instr *ins)
         big = tab_iters;
     if (big > 1 << 30)
         big = 1 << 30;
-    json_t *whole = json_object();
+    tc_bench_whole whole[2];
     for (int z = 0; z < 2; z++) {
         make_inputs(ins, z == 1, words, TCT_INPUT_WORDS);
         if (tct_set_inputs(words, TCT_INPUT_WORDS, err, sizeof err) != 0)
-            return fail(o, "error", err);
+            { fail(o, TC_BENCH_ERROR, err); return; }
         /* A short warm-up launch, then the timed one under NVML sampling. */
         if (tct_launch(ks, best_ilp, blocks, best_w, tab_iters, (uint32_t)best_mode, &r, err, sizeof err) != 0)
-            return fail(o, "error", err);
+            { fail(o, TC_BENCH_ERROR, err); return; }
         tc_nvml_sampler *s = tc_nvml_sample_start(b->nvml, 5);
         int rc = tct_launch(ks, best_ilp, blocks, best_w, (int)big, (uint32_t)best_mode, &r, err, sizeof err);
         tc_nvml_summary sum_r;
         tc_nvml_sample_stop(s, &sum_r);
         if (rc != 0)
-            return fail(o, "error", rc > 0 ? "the best point no longer fits" : err);
+            { fail(o, TC_BENCH_ERROR, rc > 0 ? "the best point no longer fits" : err); return; }
         double fma = launch_fma(ks, best_ilp, best_w, (int)big, blocks);
-        json_t *w = json_object();
-        json_object_set_new(w, "tflops", json_real(2 * fma / (r.ms * 1e-3) / 1e12));
-        json_object_set_new(w, "ms", json_real(r.ms));
-        json_object_set_new(w, "blocks", json_integer(blocks));
-        json_object_set_new(w, "iterations", json_integer(big));
-        json_object_set_new(w, "fma_per_clk_per_sm_from_cycles", json_real(launch_fma(ks, best_ilp, best_w, (int)big, 1) / r.span_mean));
-        if (sum_r.sm_clock_mean > 0)
-            json_object_set_new(w, "fma_per_clk_per_sm_at_nvml_clock",
-                                json_real(fma / (r.ms * 1e-3 * sum_r.sm_clock_mean * 1e6 * blocks)));
-        set_reading(w, &sum_r);
-        json_object_set_new(whole, z ? "zero" : "random", w);
+        tc_bench_whole *w = &whole[z];
+        w->tflops = 2 * fma / (r.ms * 1e-3) / 1e12;
+        w->ms = r.ms;
+        w->blocks = blocks;
+        w->iterations = big;
+        w->fma_from_cycles = launch_fma(ks, best_ilp, best_w, (int)big, 1) / r.span_mean;
+        w->fma_at_nvml_clock = sum_r.sm_clock_mean > 0 ? fma / (r.ms * 1e-3 * sum_r.sm_clock_mean * 1e6 * blocks) : -1;
+        set_reading(&w->nvml, &sum_r);
     }
-    json_object_set_new(o, "whole_gpu", whole);
-    return o;
+    memcpy(o->whole, whole, sizeof whole);
+    o->has_whole = true;
 }
 
-json_t *tc_bench_cublas(tc_bench *b, const char *type, int size)
+void tc_bench_cublas(tc_bench *b, const char *type, int size, tc_bench_gemm *o)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "type", json_string(type));
-    json_object_set_new(o, "m", json_integer(size));
-    json_object_set_new(o, "n", json_integer(size));
-    json_object_set_new(o, "k", json_integer(size));
-    json_object_set_new(o, "library", json_string("cuBLASLt (dlopen libcublasLt), TN, random inputs in [-1,1), f32 accumulate"));
+    memset(o, 0, sizeof *o);
+    o->type = type;
+    o->size = size;
+    o->library = "cuBLASLt (dlopen libcublasLt), TN, random inputs in [-1,1), f32 accumulate";
     double mean, mn;
-    char err[300];
     tc_nvml_sampler *s = tc_nvml_sample_start(b->nvml, 5);
-    int rc = tct_cublas_gemm(type, size, 10, &mean, &mn, err, sizeof err);
+    int rc = tct_cublas_gemm(type, size, 10, &mean, &mn, o->error, sizeof o->error);
     tc_nvml_summary sum;
     tc_nvml_sample_stop(s, &sum);
     if (rc != 0)
-        return fail(o, "error", err);
+        return;
+    o->ok = true;
     double flop = 2.0 * size * (double)size * size;
-    json_object_set_new(o, "tflops", json_real(flop / (mean * 1e-3) / 1e12));
-    json_object_set_new(o, "tflops_best", json_real(flop / (mn * 1e-3) / 1e12));
-    json_object_set_new(o, "ms_mean", json_real(mean));
-    set_reading(o, &sum);
-    return o;
+    o->tflops = flop / (mean * 1e-3) / 1e12;
+    o->tflops_best = flop / (mn * 1e-3) / 1e12;
+    o->ms_mean = mean;
+    set_reading(&o->nvml, &sum);
 }
 
 #else /* no CUDA in this build */
@@ -496,10 +457,10 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
     return NULL;
 }
 void tc_bench_close(tc_bench *b) {}
-json_t *tc_bench_machine(tc_bench *b) { return json_object(); }
+void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m) { memset(m, 0, sizeof *m); }
 const char *tc_bench_gpu_name(const tc_bench *b) { return ""; }
 bool tc_bench_has_kernel(const char *name) { return false; }
-json_t *tc_bench_instr(tc_bench *b, const tc_instr *ins) { return json_object(); }
-json_t *tc_bench_cublas(tc_bench *b, const char *type, int size) { return json_object(); }
+void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o) { memset(o, 0, sizeof *o); }
+void tc_bench_cublas(tc_bench *b, const char *type, int size, tc_bench_gemm *o) { memset(o, 0, sizeof *o); }
 
 #endif

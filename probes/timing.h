@@ -1,5 +1,6 @@
 /* timing: latency and throughput of catalogue instructions on the GPU,
- * checked against the SASS (probes/sass.h) and recorded as JSON.
+ * checked against the SASS (probes/sass.h), handed over as the structs of
+ * reports/record_bench.h (whose writer makes the bench record).
  *
  * What is measured (DESIGN.md "Performance is recorded with the numbers"):
  *  - completion latency: one warp (one warpgroup for wgmma), a dependent
@@ -20,6 +21,7 @@
 #include <stdint.h>
 
 #include "probes/probes.h"
+#include "reports/record_bench.h" /* the result structs: reports writes them */
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,30 +41,28 @@ typedef struct {
                                  regress compares latency and the per-SM table only */
 } tc_bench_opts;
 
-struct json_t;
-
 /* Opens the GPU and reads the SASS of this program. NULL with err set when
  * there is no usable GPU (or the build has no CUDA). */
 typedef struct tc_bench tc_bench;
 tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen);
 void tc_bench_close(tc_bench *b);
 
-/* The machine object of the record (GPU, driver, CUDA, clocks, NVML). */
-struct json_t *tc_bench_machine(tc_bench *b);
+/* The machine of the record (GPU, driver, CUDA, clocks, NVML), read now. */
+void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m);
 const char *tc_bench_gpu_name(const tc_bench *b);
 
 /* true when a timing kernel exists for the instruction. */
 bool tc_bench_has_kernel(const char *name);
 
-/* Times one instruction; returns its record object (never NULL): with
- * "refused" and a message when its SASS does not match, "not_timed" when
- * there is no kernel for it. */
-struct json_t *tc_bench_instr(tc_bench *b, const tc_instr *ins);
+/* Times one instruction into r: status TC_BENCH_REFUSED with the reason when
+ * its SASS does not match, TC_BENCH_NOT_TIMED when there is no kernel for
+ * it, TC_BENCH_ERROR when the GPU failed. reports/record_bench.h writes it. */
+void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *r);
 
 /* cuBLAS(Lt) GEMM m = n = k = size on random data: TFLOP/s for "f16",
- * "bf16", "tf32", "fp8" (e4m3). The object holds "error" when cuBLAS is
+ * "bf16", "tf32", "fp8" (e4m3); c->ok false with c->error when cuBLAS is
  * missing or fails. */
-struct json_t *tc_bench_cublas(tc_bench *b, const char *type, int size);
+void tc_bench_cublas(tc_bench *b, const char *type, int size, tc_bench_gemm *c);
 
 /* ---- GPU side (probes/cuda/timing_*.cu); absent in builds without CUDA. ---- */
 

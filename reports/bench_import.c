@@ -1,7 +1,10 @@
-/* The timing probes' own bench file ({"record":"tcscope-bench","version":1,
- * "machine":{..},"instructions":[..]}, one JSON document) read as a
+/* The bench file `tcscope bench` wrote before it wrote bench records
+ * ({"record":"tcscope-bench","version":1, "machine":{..},"instructions":[..]},
+ * one JSON document; the committed baselines are in it) read as a
  * tcscope-record/1 bench record, so compare, sweep and choose use measured
- * timings whichever writer produced them. */
+ * timings whichever version produced them. The objects are those
+ * reports/record_bench.c writes, without its detail fields
+ * (tests/test_bench_record.c checks the two agree on every committed one). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

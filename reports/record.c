@@ -100,8 +100,7 @@ json_t *tc_record_corpus_new(const char *instr, const uint64_t *D, size_t n, siz
     return o;
 }
 
-json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
-                             const uint64_t *seeds, size_t nseeds)
+json_t *tc_record_header(const char *kind, const tc_run_info *info, const uint64_t *seeds, size_t nseeds)
 {
     char date[32], host[256] = "";
     time_t now = time(NULL);

@@ -10,11 +10,11 @@
 
 json_t *tc_gemm_record_header(const tc_gemm_run_facts *f)
 {
-    tc_backend_info info;
-    memset(&info, 0, sizeof info);
-    snprintf(info.backend, sizeof info.backend, "%s", f->backend);
-    snprintf(info.device, sizeof info.device, "%s", f->device);
-    json_t *h = tc_record_header_new("gemm", &info, &f->seed, 1);
+    tc_run_info run;
+    memset(&run, 0, sizeof run);
+    snprintf(run.backend, sizeof run.backend, "%s", f->backend);
+    snprintf(run.device, sizeof run.device, "%s", f->device);
+    json_t *h = tc_record_header("gemm", &run, &f->seed, 1);
     json_object_set_new(h, "library", json_string(f->library));
     json_object_set_new(h, "library_version", json_integer(f->library_version));
     json_object_set_new(h, "cases_planned", json_integer(f->cases_planned));

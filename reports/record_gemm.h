@@ -26,7 +26,7 @@ typedef struct {
     double time_limit_s;      /* --time-limit, 0: none */
 } tc_gemm_run_facts;
 
-/* The header of a gemm record: tc_record_header_new("gemm", ...) (date,
+/* The header of a gemm record: tc_record_header("gemm", ...) (date,
  * host, tcscope version) with the facts above. */
 json_t *tc_gemm_record_header(const tc_gemm_run_facts *f);
 

@@ -9,8 +9,9 @@
  * by a device error ends its record with {"kind":"partial",...} instead, and
  * a run marker beside the record (tc_run_begin) tells whether it is current. Required fields
  * per kind are listed in reports/SCHEMA.md and checked by tc_record_check_*.
- * Producers build objects as json_t and hand them over; nothing here knows
- * how the numbers were made. Comparison: reports/compare.h; advice:
+ * Producers build objects as json_t and hand them over, or hand over C
+ * structs that a writer here turns into objects (the bench:
+ * reports/record_bench.h); nothing here knows how the numbers were made. Comparison: reports/compare.h; advice:
  * reports/choose.h; Markdown/HTML: reports/render.h.
  */
 #ifndef TC_REPORTS_H
@@ -22,8 +23,6 @@
 #include <stdio.h>
 
 #include <jansson.h>
-
-#include "probes/probes.h"
 
 #define TC_RECORD_SCHEMA "tcscope-record/1"
 #define TC_RECORD_SCHEMA_MAJOR 1
@@ -37,12 +36,26 @@ typedef struct {
     json_t *objects;   /* array of objects, trailer excluded */
 } tc_record;
 
+/* What ran the work, as a record's header says it (SCHEMA.md "Header"):
+ * reports' own type, so that nothing here depends on the backends; the CLI
+ * fills it from a backend's facts (cli/run_info.h), the bench from its GPU.
+ * Strings empty and numbers 0 when unknown (written as "" and null). */
+typedef struct {
+    char backend[64];      /* "gpu:0", "model:h100", "exact" */
+    char device[128];      /* the header's "gpu": "NVIDIA H100 80GB HBM3", "model (no GPU)" */
+    char driver[32];
+    char cuda[32];
+    char compiler[160];    /* what made the code that ran */
+    int sm;                /* compute capability * 10 */
+    int sm_count;
+    int clock_mhz;         /* SM clock at the start of the run */
+} tc_run_info;
+
 /* A new header of `kind` ("audit", "corpus", "bench", "sweep", "hunt": the kind of every
  * object the record will hold, or "mixed").
- * info may be NULL (fields then empty/null); seeds may be NULL when n is 0.
+ * run may be NULL (fields then empty/null); seeds may be NULL when n is 0.
  * Date (UTC, ISO 8601), host and tcscope version are filled in here. */
-json_t *tc_record_header_new(const char *kind, const tc_backend_info *info,
-                             const uint64_t *seeds, size_t nseeds);
+json_t *tc_record_header(const char *kind, const tc_run_info *run, const uint64_t *seeds, size_t nseeds);
 
 /* Validation: true, or false with a one-line reason in err naming the field. */
 bool tc_record_check_header(const json_t *h, char *err, size_t len);
@@ -82,7 +95,7 @@ typedef struct {
     json_t *header;
     bool on, failed;
 } tc_json_out;
-/* header: tc_record_header_new(COMMAND, ...) plus any fields (stolen). 0 or -1. */
+/* header: tc_record_header(COMMAND, ...) plus any fields (stolen). 0 or -1. */
 int tc_json_out_begin(tc_json_out *j, bool on, json_t *header);
 /* Prints o (stolen) with "kind" set to kind, put first. 0 or -1. */
 int tc_json_out_put(tc_json_out *j, const char *kind, json_t *o);
@@ -96,8 +109,10 @@ int tc_record_parse(const char *text, const char *name, tc_record *rec, char *er
  * read, a line is not JSON, the schema is not TC_RECORD_SCHEMA_MAJOR, a
  * required field is missing, or the trailer is missing/wrong (truncation). */
 int tc_record_load(const char *path, tc_record *rec, char *err, size_t len);
-/* tc_record_load, or else the timing probes' single-document bench file
- * ("record": "tcscope-bench", version 1) converted into bench objects. */
+/* tc_record_load, or else the single-document bench file `tcscope bench`
+ * wrote before it wrote bench records (reports/record_bench.h) ("record":
+ * "tcscope-bench", version 1; the committed baselines), converted into
+ * bench objects. */
 int tc_record_load_any(const char *path, tc_record *rec, char *err, size_t len);
 /* Writes header, objects and trailer (each validated first) to path through
  * tc_record_write, replacing a regular file there. 0 or -1 + err. */

@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "reports/record_gemm.h"
+#include "reports/reports.h"
 #include "tests/record_out.h"
 #include "tests/testutil.h"
 
@@ -179,7 +180,7 @@ static void test_k_outside_recorded_range(void **state)
 
 /* A structure that does not predict the library's outputs is labelled with
  * its rate and never ranked: the f16 records of K = 1024 copied into a
- * tcscope-record/1 (the format `gemm --json` moves to), one of them marked
+ * tcscope-record/1 (the format `gemm --json` writes), one of them marked
  * not consistent with prediction rate 0.25. */
 static void test_untrusted_structure_labelled(void **state)
 {
@@ -188,8 +189,11 @@ static void test_untrusted_structure_labelled(void **state)
     char path[] = "/tmp/tcs-gemmrecXXXXXX";
     int fd = mkstemp(path);
     FILE *f = fdopen(fd, "w");
-    fprintf(f, "{\"schema\":\"tcscope-record/1\",\"record\":\"gemm\",\"tool\":\"tcscope\",\"version\":\"t\","
-               "\"created\":\"t\",\"gpu\":{}}\n");
+    json_t *h = tc_record_header("gemm", NULL, NULL, 0);
+    char *hl = json_dumps(h, JSON_COMPACT);
+    fprintf(f, "%s\n", hl);
+    free(hl);
+    json_decref(h);
     int n = 0;
     const char *paths[] = {"f16", "bf16"};
     for (int p = 0; p < 2; p++) {

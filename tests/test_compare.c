@@ -32,9 +32,9 @@ static void corpus_bits(uint64_t *d, size_t n)
 
 static tc_record base_record(void)
 {
-    tc_backend_info info = {.backend = "model:test", .device = "model (no GPU)", .sm = 0};
+    tc_run_info info = {.backend = "model:test", .device = "model (no GPU)", .sm = 0};
     uint64_t seed = 42;
-    tc_record r = tc_record_new(tc_record_header_new("mixed", &info, &seed, 1));
+    tc_record r = tc_record_new(tc_record_header("mixed", &info, &seed, 1));
     json_t *fp = json_pack("{s:b, s:i, s:i, s:s}", "products_exact", 1, "block", 16, "align_bits", 25,
                            "rounding", "rz");
     json_t *ev = json_pack("{s:[{s:s, s:s}]}", "block", "case", "fprev-16", "d", "0x3f800000");

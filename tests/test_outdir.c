@@ -155,9 +155,9 @@ static void writes_are_whole_kept_and_never_through_links(void **state)
 
 static tc_record small_record(void)
 {
-    tc_backend_info info = {.backend = "model:test", .device = "model (no GPU)"};
+    tc_run_info info = {.backend = "model:test", .device = "model (no GPU)"};
     uint64_t seed = 7, d[4] = {1, 2, 3, 4};
-    tc_record r = tc_record_new(tc_record_header_new("corpus", &info, &seed, 1));
+    tc_record r = tc_record_new(tc_record_header("corpus", &info, &seed, 1));
     assert_int_equal(tc_record_add(&r, tc_record_corpus_new("mma.m16n8k8.f16.f16.f16.f16", d, 4, 4, 0, NULL,
                                                             NULL, NULL),
                                    NULL, 0),

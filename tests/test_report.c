@@ -33,9 +33,9 @@ static json_t *synthetic_sweep(const char *fmt, int precision, int chain, bool z
 
 static tc_record sample_record(void)
 {
-    tc_backend_info info = {.backend = "model:test", .device = "model (no GPU)"};
+    tc_run_info info = {.backend = "model:test", .device = "model (no GPU)"};
     uint64_t seed = 1;
-    tc_record r = tc_record_new(tc_record_header_new("mixed", &info, &seed, 1));
+    tc_record r = tc_record_new(tc_record_header("mixed", &info, &seed, 1));
     assert_int_equal(tc_record_add(&r, synthetic_sweep("f16", 11, 100, false), NULL, 0), 0);
     assert_int_equal(tc_record_add(&r, synthetic_sweep("bf16", 8, 100, false), NULL, 0), 0);
     assert_int_equal(tc_record_add(&r, synthetic_sweep("f64", 53, 100, true), NULL, 0), 0);
@@ -158,8 +158,8 @@ static json_t *synthetic_audit(const char *instr, bool ieee, int nfields, int nr
 
 static tc_record audit_record(const size_t *which, size_t n, int nfields, int nrej, int kterms)
 {
-    tc_backend_info info = {.backend = "model:test", .device = "model (no GPU)"};
-    tc_record r = tc_record_new(tc_record_header_new("audit", &info, NULL, 0));
+    tc_run_info info = {.backend = "model:test", .device = "model (no GPU)"};
+    tc_record r = tc_record_new(tc_record_header("audit", &info, NULL, 0));
     size_t ncat;
     const tc_instr *cat = tc_catalogue(&ncat);
     for (size_t i = 0; i < n; i++)
