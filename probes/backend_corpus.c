@@ -1,4 +1,5 @@
-/* Corpus recording and reading (see backend_corpus.h). */
+/* Corpus and chain runs into the structs of their lines, and the readers
+ * of the lines (see backend_corpus.h; reports/record_corpus.c writes them). */
 #include <stdlib.h>
 #include <string.h>
 

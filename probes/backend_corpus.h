@@ -1,10 +1,13 @@
 /* corpus: fixed random batches of one instruction with the outputs a
  * backend gave, one JSON line per instruction, so that GPU answers can be
  * kept under reports/baselines/ and replayed on machines without a GPU.
+ * Here the runs that fill a line's struct and the readers; the lines are
+ * written by reports/record_corpus.h only, never here.
  *
  *   {"instr": NAME, "backend": .., "device": .., "driver": .., "cuda": .., "sm": 90,
  *    "seed": S, "ntiles": T, "layout": "pass" | "fail: ...",
- *    "sass": {"opcode": .., "native": true, "per_mma": 1, "conversions": 0, "verdict": ..},  (GPU only)
+ *    "sass": {"opcode": .., "native": true, "per_mma": 1, "conversions": 0, "verdict": .., "message": ..}
+ *            or {"error": ..},  (GPU only)
  *    "a": HEX, "b": HEX, "c": HEX, "d": HEX}
  *
  * HEX is every element of every tile (row-major, as probes.h) as fixed-width
