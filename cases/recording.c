@@ -25,15 +25,19 @@ static bool runs(tc_backend *b, const tc_recording_set *s, const tc_instr *ins, 
     return true;
 }
 
-int tc_recording_corpus(tc_backend *b, const tc_recording_set *s, size_t elems, uint64_t seed, FILE *out,
-                        char *err, size_t errlen)
+int tc_recording_corpus(tc_backend *b, const tc_recording_set *s, size_t elems, uint64_t seed,
+                        tc_recording_put_corpus put, void *ctx, char *err, size_t errlen)
 {
     for (size_t i = 0; i < s->n; i++) {
         if (!runs(b, s, s->instrs[i], false))
             continue;
-        if (tc_corpus_record(b, s->instrs[i], elems, seed, out, err, errlen))
+        tc_corpus_rec rec;
+        if (tc_corpus_run(b, s->instrs[i], elems, seed, &rec, err, errlen))
             return -1;
-        fflush(out); /* each line out as soon as it is whole: a later failure keeps it */
+        int rc = put(ctx, &rec, err, errlen);
+        tc_corpus_rec_free(&rec);
+        if (rc)
+            return -1;
     }
     return 0;
 }
@@ -70,8 +74,15 @@ static bool key_used_later(const tc_recording_set *s, size_t i, const char *key)
     return false;
 }
 
+/* What chain_one hands each record to. */
+typedef struct {
+    tc_recording_put_chain put;
+    void *ctx;
+} chain_put;
+
 static int chain_one(tc_backend *b, const tc_recording_set *s, size_t i, size_t nchains, int len,
-                     const tc_rounding *cvt, uint64_t seed, chain_twins *tw, FILE *out, char *err, size_t errlen)
+                     const tc_rounding *cvt, uint64_t seed, chain_twins *tw, const chain_put *p, char *err,
+                     size_t errlen)
 {
     const tc_instr *ins = s->instrs[i];
     char key[96];
@@ -82,11 +93,13 @@ static int chain_one(tc_backend *b, const tc_recording_set *s, size_t i, size_t 
             ti = t;
     tc_chain_rec *twin = tw && ti < tw->n ? &tw->recs[ti] : NULL, rec;
     tc_rounding r = cvt ? *cvt : tc_recording_default_cvt(ins);
-    if (tc_chain_record(b, ins, nchains, len, r, seed, twin, tw ? &rec : NULL, out, err, errlen))
+    if (tc_chain_run(b, ins, nchains, len, r, seed, twin, &rec, err, errlen))
         return -1;
-    fflush(out);
-    if (!tw)
-        return 0;
+    int rc = p->put(p->ctx, &rec, err, errlen);
+    if (rc || !tw) { /* stopped, or no twins kept (a named list): done with rec */
+        tc_chain_rec_free(&rec);
+        return rc ? -1 : 0;
+    }
     bool later = key_used_later(s, i, key);
     if (rec.same_as[0] || !later)
         tc_chain_rec_free(&rec);
@@ -104,8 +117,10 @@ static int chain_one(tc_backend *b, const tc_recording_set *s, size_t i, size_t 
 }
 
 int tc_recording_chains(tc_backend *b, const tc_recording_set *s, size_t nchains, int len,
-                        const tc_rounding *cvt, uint64_t seed, FILE *out, char *err, size_t errlen)
+                        const tc_rounding *cvt, uint64_t seed, tc_recording_put_chain put, void *ctx, char *err,
+                        size_t errlen)
 {
+    chain_put p = {put, ctx};
     /* twins only within "all": a named list is recorded as named */
     chain_twins tw = {0, calloc(s->n + 1, sizeof(tc_chain_rec))};
     if (!tw.recs) {
@@ -115,7 +130,7 @@ int tc_recording_chains(tc_backend *b, const tc_recording_set *s, size_t nchains
     int rc = 0;
     for (size_t i = 0; i < s->n && !rc; i++)
         if (runs(b, s, s->instrs[i], true))
-            rc = chain_one(b, s, i, nchains, len, cvt, seed, s->all ? &tw : NULL, out, err, errlen);
+            rc = chain_one(b, s, i, nchains, len, cvt, seed, s->all ? &tw : NULL, &p, err, errlen);
     for (size_t i = 0; i < tw.n; i++)
         tc_chain_rec_free(&tw.recs[i]);
     free(tw.recs);

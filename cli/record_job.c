@@ -13,6 +13,7 @@
 #include "cli/fleet.h"
 #include "cli/record.h"
 #include "probes/backend_corpus.h"
+#include "reports/record_corpus.h"
 #include "reports/reports.h"
 
 int cli_record_cvt(const char *cmd, const char *v, tc_rounding *r)
@@ -93,6 +94,22 @@ static int select_set(const cli_record_job *j, const tc_instr **v, tc_recording_
     return TC_EXIT_OK;
 }
 
+/* Each record a line on stdout (reports/record_corpus.h), flushed as soon as
+ * it is whole: a later failure keeps it. */
+static int put_corpus(void *ctx, const tc_corpus_rec *rec, char *err, size_t errlen)
+{
+    int rc = tc_record_corpus_line(stdout, rec, err, errlen);
+    fflush(stdout);
+    return rc;
+}
+
+static int put_chain(void *ctx, const tc_chain_rec *rec, char *err, size_t errlen)
+{
+    int rc = tc_record_chain_line(stdout, rec, err, errlen);
+    fflush(stdout);
+    return rc;
+}
+
 static int run_on(const cli_record_job *j, tc_backend *b, tc_json_out *out)
 {
     size_t ncat;
@@ -109,9 +126,10 @@ static int run_on(const cli_record_job *j, tc_backend *b, tc_json_out *out)
         layout_ctx l = {j, b, out};
         rc = tc_recording_layout(b, &s, layout_line, &l) ? TC_EXIT_DIFF : TC_EXIT_OK;
     } else if (j->mode == CLI_RECORD_CHAINS) {
-        if (tc_recording_chains(b, &s, j->n, j->len, j->cvt_given ? &j->cvt : NULL, j->seed, stdout, err, sizeof err))
+        if (tc_recording_chains(b, &s, j->n, j->len, j->cvt_given ? &j->cvt : NULL, j->seed, put_chain, NULL, err,
+                                sizeof err))
             rc = cli_fail(j->cmd, "%s", err);
-    } else if (tc_recording_corpus(b, &s, j->n, j->seed, stdout, err, sizeof err))
+    } else if (tc_recording_corpus(b, &s, j->n, j->seed, put_corpus, NULL, err, sizeof err))
         rc = cli_fail(j->cmd, "%s", err);
     free(v);
     return rc;

@@ -1,4 +1,5 @@
-/* Corpus recording and reading (see backend_corpus.h). */
+/* Corpus and chain runs into the structs of their lines, and the readers
+ * of the lines (see backend_corpus.h; reports/record_corpus.c writes them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,9 +95,10 @@ static const tc_instr *twin_of(const tc_instr *ins)
     return tc_instr_by_name(name);
 }
 
-int tc_corpus_record(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, FILE *out, char *err,
-                     size_t errlen)
+int tc_corpus_run(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, tc_corpus_rec *rec, char *err,
+                  size_t errlen)
 {
+    memset(rec, 0, sizeof *rec);
     if (elems < 1 || elems > TC_CORPUS_MAX_ELEMS) {
         snprintf(err, errlen, "%s: %zu corpus elements asked (1..%u)", ins->name, elems, TC_CORPUS_MAX_ELEMS);
         return -1;
@@ -107,84 +109,46 @@ int tc_corpus_record(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t 
         snprintf(err, errlen, "%s: %zu tiles exceed a line's %u elements", ins->name, nt, TC_LINE_MAX_ELEMS);
         return -1;
     }
-    uint64_t *A = malloc(nt * mk * 8), *B = malloc(nt * kn * 8), *C = malloc(nt * mn * 8), *D = malloc(nt * mn * 8);
-    int rc = -1;
-    json_t *j = NULL;
+    rec->ins = ins;
+    rec->ntiles = nt;
+    rec->seed = seed;
+    uint64_t *A = rec->A = malloc(nt * mk * 8), *B = rec->B = malloc(nt * kn * 8), *C = rec->C = malloc(nt * mn * 8),
+             *D = rec->D = malloc(nt * mn * 8);
     if (!A || !B || !C || !D) {
         snprintf(err, errlen, "out of memory");
-        goto done;
+        goto fail;
     }
-    char lay[320] = "pass";
     char msg[320];
+    snprintf(rec->layout, sizeof rec->layout, "pass");
     if (tc_layout_probe(b, ins, msg, sizeof msg))
-        snprintf(lay, sizeof lay, "fail: %.300s", msg);
+        snprintf(rec->layout, sizeof rec->layout, "fail: %.300s", msg);
     tc_corpus_inputs(ins, nt, seed, A, B, C);
     if (tc_backend_mma(b, ins, nt, A, B, C, D, err, errlen))
-        goto done;
+        goto fail;
     const tc_instr *twin = twin_of(ins);
-    bool d_same = false;
     if (twin && tc_backend_supports(b, twin, msg, sizeof msg)) {
         uint64_t *D2 = malloc(nt * mn * 8);
         if (!D2 || tc_backend_mma(b, twin, nt, A, B, C, D2, err, errlen)) {
             free(D2);
-            goto done;
+            goto fail;
         }
-        d_same = !memcmp(D, D2, nt * mn * 8);
+        snprintf(rec->inputs_of, sizeof rec->inputs_of, "%s", twin->name);
+        rec->d_same = !memcmp(D, D2, nt * mn * 8);
         free(D2);
-    } else
-        twin = NULL;
+    }
     const tc_backend_info *info = tc_backend_get_info(b);
-    j = json_object();
-    json_object_set_new(j, "instr", json_string(ins->name));
-    json_object_set_new(j, "backend", json_string(info->backend));
-    json_object_set_new(j, "device", json_string(info->device));
-    json_object_set_new(j, "driver", json_string(info->driver));
-    json_object_set_new(j, "cuda", json_string(info->cuda));
-    json_object_set_new(j, "sm", json_integer(info->sm));
-    json_object_set_new(j, "seed", json_integer((json_int_t)seed));
-    json_object_set_new(j, "ntiles", json_integer((json_int_t)nt));
-    json_object_set_new(j, "layout", json_string(lay));
-    tc_instr_sass sa;
-    char serr[256];
-    if (info->sm && !tc_backend_sass(b, ins, &sa, serr, sizeof serr))
-        json_object_set_new(j, "sass",
-                            json_pack("{s:s, s:b, s:i, s:i, s:s, s:s}", "opcode", sa.opcode, "native", sa.native,
-                                      "per_mma", sa.per_mma, "conversions", sa.conversions, "verdict", sa.verdict,
-                                      "message", sa.message));
-    else if (info->sm)
-        json_object_set_new(j, "sass", json_pack("{s:s}", "error", serr));
-    const struct {
-        const char *key;
-        const uint64_t *x;
-        size_t n;
-        const tc_format *f;
-    } ops[] = {{"a", A, nt * mk, ins->a}, {"b", B, nt * kn, ins->b}, {"c", C, nt * mn, ins->c}, {"d", D, nt * mn, ins->d}};
-    if (twin) {
-        json_object_set_new(j, "inputs_of", json_string(twin->name));
-        if (d_same)
-            json_object_set_new(j, "d_same_as", json_string(twin->name));
-    }
-    for (size_t i = twin ? 3 : 0; i < (d_same ? 3u : 4u); i++) {
-        if (tc_hex_put(j, ops[i].key, ops[i].x, ops[i].n, ops[i].f)) {
-            snprintf(err, errlen, "out of memory");
-            goto done;
-        }
-    }
-    char *line = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (!line) {
-        snprintf(err, errlen, "out of memory");
-        goto done;
-    }
-    fprintf(out, "%s\n", line);
-    free(line);
-    rc = 0;
-done:
-    json_decref(j);
-    free(A);
-    free(B);
-    free(C);
-    free(D);
-    return rc;
+    snprintf(rec->backend, sizeof rec->backend, "%s", info->backend);
+    snprintf(rec->device, sizeof rec->device, "%s", info->device);
+    snprintf(rec->driver, sizeof rec->driver, "%s", info->driver);
+    snprintf(rec->cuda, sizeof rec->cuda, "%s", info->cuda);
+    rec->sm = info->sm;
+    if (info->sm) /* a GPU: its SASS, or why it could not be read */
+        rec->sass_read = tc_backend_sass(b, ins, &rec->sass, rec->sass_error, sizeof rec->sass_error) ? -1 : 1;
+    return 0;
+fail:
+    tc_corpus_rec_free(rec);
+    memset(rec, 0, sizeof *rec);
+    return -1;
 }
 
 static void copy_str(json_t *j, const char *key, char *out, size_t len)
@@ -196,7 +160,6 @@ static void copy_str(json_t *j, const char *key, char *out, size_t len)
 int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errlen)
 {
     memset(rec, 0, sizeof *rec);
-    rec->sass_native = -1;
     json_t *j = tc_line_load(line, err, errlen);
     if (!j)
         return -1;
@@ -221,11 +184,19 @@ int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errl
     copy_str(j, "driver", rec->driver, sizeof rec->driver);
     copy_str(j, "cuda", rec->cuda, sizeof rec->cuda);
     copy_str(j, "layout", rec->layout, sizeof rec->layout);
+    rec->sm = (int)json_integer_value(json_object_get(j, "sm"));
     json_t *sa = json_object_get(j, "sass");
-    if (sa) {
-        copy_str(sa, "opcode", rec->sass_opcode, sizeof rec->sass_opcode);
-        json_t *nat = json_object_get(sa, "native");
-        rec->sass_native = nat ? json_is_true(nat) : -1;
+    if (sa && json_object_get(sa, "error")) {
+        rec->sass_read = -1;
+        copy_str(sa, "error", rec->sass_error, sizeof rec->sass_error);
+    } else if (sa) {
+        rec->sass_read = 1;
+        copy_str(sa, "opcode", rec->sass.opcode, sizeof rec->sass.opcode);
+        rec->sass.native = json_is_true(json_object_get(sa, "native"));
+        rec->sass.per_mma = (int)json_integer_value(json_object_get(sa, "per_mma"));
+        rec->sass.conversions = (int)json_integer_value(json_object_get(sa, "conversions"));
+        copy_str(sa, "verdict", rec->sass.verdict, sizeof rec->sass.verdict);
+        copy_str(sa, "message", rec->sass.message, sizeof rec->sass.message);
     }
     size_t mk = (size_t)ins->m * ins->k, kn = (size_t)ins->k * ins->n, mn = (size_t)ins->m * ins->n;
     copy_str(j, "inputs_of", rec->inputs_of, sizeof rec->inputs_of);
@@ -424,11 +395,10 @@ static int twin_matches(const tc_chain_rec *twin, const char *key, uint64_t seed
            twin->C && twin->X && twin->D;
 }
 
-int tc_chain_record(tc_backend *b, const tc_instr *ins, size_t nchains, int len, tc_rounding cvt, uint64_t seed,
-                    const tc_chain_rec *twin, tc_chain_rec *rec, FILE *out, char *err, size_t errlen)
+int tc_chain_run(tc_backend *b, const tc_instr *ins, size_t nchains, int len, tc_rounding cvt, uint64_t seed,
+                 const tc_chain_rec *twin, tc_chain_rec *rec, char *err, size_t errlen)
 {
-    if (rec)
-        memset(rec, 0, sizeof *rec);
+    memset(rec, 0, sizeof *rec);
     chain_dims dm;
     if (!tc_instr_has_chains(ins, err, errlen) || chain_dims_of(ins, nchains, len, &dm, err, errlen))
         return -1;
@@ -445,78 +415,36 @@ int tc_chain_record(tc_backend *b, const tc_instr *ins, size_t nchains, int len,
         return -1;
     }
     size_t mk = dm.mk, kk = dm.kk, st = dm.steps;
-    uint64_t *A0 = malloc(nchains * mk * 8), *B = malloc(st * kk * 8), *C = malloc(st * mk * 8),
-             *X = malloc(st * mk * 8), *D = malloc(st * mk * 8);
-    int rc = -1;
-    json_t *j = NULL;
+    uint64_t *A0 = rec->A0 = malloc(nchains * mk * 8), *B = rec->B = malloc(st * kk * 8),
+             *C = rec->C = malloc(st * mk * 8), *X = rec->X = malloc(st * mk * 8), *D = rec->D = malloc(st * mk * 8);
     if (!A0 || !B || !C || !X || !D) {
         snprintf(err, errlen, "out of memory");
-        goto done;
+        tc_chain_rec_free(rec);
+        return -1;
     }
     tc_chain_inputs(ins, nchains, len, seed, A0, B, C);
-    if (tc_backend_chain(b, ins, nchains, len, A0, B, C, cvt, X, D, err, errlen))
-        goto done;
+    if (tc_backend_chain(b, ins, nchains, len, A0, B, C, cvt, X, D, err, errlen)) {
+        tc_chain_rec_free(rec);
+        return -1;
+    }
     /* The inputs are the twin's by construction (same key and seed); the
      * outputs are compared here, on the data, never assumed. */
-    bool same = twin && !memcmp(twin->A0, A0, nchains * mk * 8) && !memcmp(twin->B, B, st * kk * 8) &&
-                !memcmp(twin->C, C, st * mk * 8) && !memcmp(twin->X, X, st * mk * 8) &&
-                !memcmp(twin->D, D, st * mk * 8);
+    if (twin && !memcmp(twin->A0, A0, nchains * mk * 8) && !memcmp(twin->B, B, st * kk * 8) &&
+        !memcmp(twin->C, C, st * mk * 8) && !memcmp(twin->X, X, st * mk * 8) && !memcmp(twin->D, D, st * mk * 8))
+        snprintf(rec->same_as, sizeof rec->same_as, "%s", twin->ins->name);
     const tc_backend_info *info = tc_backend_get_info(b);
-    j = json_object();
-    json_object_set_new(j, "kind", json_string("chain"));
-    json_object_set_new(j, "instr", json_string(ins->name));
-    json_object_set_new(j, "key", json_string(key));
-    json_object_set_new(j, "backend", json_string(info->backend));
-    json_object_set_new(j, "device", json_string(info->device));
-    json_object_set_new(j, "driver", json_string(info->driver));
-    json_object_set_new(j, "cuda", json_string(info->cuda));
-    json_object_set_new(j, "sm", json_integer(info->sm));
-    json_object_set_new(j, "seed", json_integer((json_int_t)seed));
-    json_object_set_new(j, "chains", json_integer((json_int_t)nchains));
-    json_object_set_new(j, "len", json_integer(len));
-    json_object_set_new(j, "cvt", json_pack("{s:s, s:s}", "round", tc_round_name(cvt.mode), "overflow",
-                                            tc_overflow_name(cvt.ovf)));
-    if (same)
-        json_object_set_new(j, "same_as", json_string(twin->ins->name));
-    else if (tc_hex_put(j, "a0", A0, nchains * mk, ins->a) || tc_hex_put(j, "b", B, st * kk, ins->b) ||
-             tc_hex_put(j, "c", C, st * mk, ins->c) || tc_hex_put(j, "x", X, st * mk, ins->a) ||
-             tc_hex_put(j, "d", D, st * mk, ins->d)) {
-        snprintf(err, errlen, "out of memory");
-        goto done;
-    }
-    char *line = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (!line) {
-        snprintf(err, errlen, "out of memory");
-        goto done;
-    }
-    fprintf(out, "%s\n", line);
-    free(line);
-    rc = 0;
-    if (rec) { /* this run's full data, whether or not the line carries it */
-        rec->ins = ins;
-        snprintf(rec->key, sizeof rec->key, "%s", key);
-        if (same)
-            snprintf(rec->same_as, sizeof rec->same_as, "%s", twin->ins->name);
-        snprintf(rec->backend, sizeof rec->backend, "%s", info->backend);
-        snprintf(rec->device, sizeof rec->device, "%s", info->device);
-        snprintf(rec->driver, sizeof rec->driver, "%s", info->driver);
-        snprintf(rec->cuda, sizeof rec->cuda, "%s", info->cuda);
-        rec->sm = info->sm;
-        rec->seed = seed;
-        rec->nchains = nchains;
-        rec->len = len;
-        rec->cvt = (tc_rounding){.mode = cvt.mode, .ovf = cvt.ovf};
-        rec->A0 = A0, rec->B = B, rec->C = C, rec->X = X, rec->D = D;
-        A0 = B = C = X = D = NULL;
-    }
-done:
-    json_decref(j);
-    free(A0);
-    free(B);
-    free(C);
-    free(X);
-    free(D);
-    return rc;
+    rec->ins = ins;
+    snprintf(rec->key, sizeof rec->key, "%s", key);
+    snprintf(rec->backend, sizeof rec->backend, "%s", info->backend);
+    snprintf(rec->device, sizeof rec->device, "%s", info->device);
+    snprintf(rec->driver, sizeof rec->driver, "%s", info->driver);
+    snprintf(rec->cuda, sizeof rec->cuda, "%s", info->cuda);
+    rec->sm = info->sm;
+    rec->seed = seed;
+    rec->nchains = nchains;
+    rec->len = len;
+    rec->cvt = (tc_rounding){.mode = cvt.mode, .ovf = cvt.ovf};
+    return 0;
 }
 
 int tc_chain_parse(const char *line, tc_chain_rec *rec, char *err, size_t errlen)

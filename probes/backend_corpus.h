@@ -1,10 +1,13 @@
 /* corpus: fixed random batches of one instruction with the outputs a
  * backend gave, one JSON line per instruction, so that GPU answers can be
  * kept under reports/baselines/ and replayed on machines without a GPU.
+ * Here the runs that fill a line's struct and the readers; the lines are
+ * written by reports/record_corpus.h only, never here.
  *
  *   {"instr": NAME, "backend": .., "device": .., "driver": .., "cuda": .., "sm": 90,
  *    "seed": S, "ntiles": T, "layout": "pass" | "fail: ...",
- *    "sass": {"opcode": .., "native": true, "per_mma": 1, "conversions": 0, "verdict": ..},  (GPU only)
+ *    "sass": {"opcode": .., "native": true, "per_mma": 1, "conversions": 0, "verdict": .., "message": ..}
+ *            or {"error": ..},  (GPU only)
  *    "a": HEX, "b": HEX, "c": HEX, "d": HEX}
  *
  * HEX is every element of every tile (row-major, as probes.h) as fixed-width
@@ -44,22 +47,28 @@ size_t tc_corpus_tiles(const tc_instr *ins, size_t elems);
  * s8/u8, s32 C within +-2^24 (so the exact sum fits). Sparse A is made 2:4. */
 void tc_corpus_inputs(const tc_instr *ins, size_t ntiles, uint64_t seed, uint64_t *A, uint64_t *B, uint64_t *C);
 
-/* Runs the layout probe, reads the SASS (GPU), runs the corpus and writes
- * one line to out. 0, or -1 with err (nothing written). */
-int tc_corpus_record(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, FILE *out, char *err,
-                     size_t errlen);
-
+/* One corpus line as data: what tc_corpus_run fills and tc_corpus_parse
+ * reads; reports/record_corpus.h writes it (the only writer of the line). */
 typedef struct {
     const tc_instr *ins;
     size_t ntiles;
     uint64_t seed;
-    char backend[64], device[128], driver[32], cuda[32], layout[256];
-    char sass_opcode[64];
-    int sass_native;       /* -1 unknown */
+    int sm;
+    char backend[64], device[128], driver[32], cuda[32];
+    char layout[320];      /* "pass" or "fail: " and the probe's message */
+    int sass_read;         /* "sass" (a GPU's line): 1 read (sass), -1 not (sass_error); 0 none */
+    tc_instr_sass sass;
+    char sass_error[256];
     char inputs_of[96];    /* non-empty: A, B, C are the twin's (NULL until resolved) */
     bool d_same;           /* D is the twin's (NULL until resolved) */
     uint64_t *A, *B, *C, *D;
 } tc_corpus_rec;
+
+/* Runs the layout probe, reads the SASS (GPU) and runs the corpus: rec gets
+ * everything the line says, with all four arrays even where the line names
+ * a twin (free with tc_corpus_rec_free). 0, or -1 with err (rec empty). */
+int tc_corpus_run(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, tc_corpus_rec *rec, char *err,
+                  size_t errlen);
 
 /* Parses one line. 0, or -1 with err naming the problem. */
 int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errlen);
@@ -111,17 +120,17 @@ typedef struct {
 } tc_chain_rec;
 
 /* Whether nchains chains of len steps of ins fit TC_LINE_MAX_ELEMS; false
- * with err naming the budget (what tc_chain_record and tc_chain_parse check). */
+ * with err naming the budget (what tc_chain_run and tc_chain_parse check). */
 bool tc_chain_fits(const tc_instr *ins, size_t nchains, int len, char *err, size_t errlen);
-/* Runs the chains on b and writes one line. twin (optional): a record of the
- * same key, seed, chains, len and cvt already written; when this run's X and
- * D equal the twin's bit for bit the line says same_as. *rec (optional)
- * receives this run's full data (free with tc_chain_rec_free), to serve as a
- * later twin. Sparse and integer instructions have no chains; cvt must be a
- * rounding and an overflow only (no ftz/daz, no stochastic rounding: the
- * record keeps neither). 0, or -1 with err (nothing written, *rec empty). */
-int tc_chain_record(tc_backend *b, const tc_instr *ins, size_t nchains, int len, tc_rounding cvt, uint64_t seed,
-                    const tc_chain_rec *twin, tc_chain_rec *rec, FILE *out, char *err, size_t errlen);
+/* Runs the chains on b into rec (free with tc_chain_rec_free), all five
+ * arrays always; reports/record_corpus.h writes its line. twin (optional): a
+ * record of the same key, seed, chains, len and cvt already written; when
+ * this run's data equal the twin's bit for bit rec says same_as (and its line
+ * carries no arrays). Sparse and integer instructions have no chains; cvt
+ * must be a rounding and an overflow only (no ftz/daz, no stochastic
+ * rounding: the record keeps neither). 0, or -1 with err (rec empty). */
+int tc_chain_run(tc_backend *b, const tc_instr *ins, size_t nchains, int len, tc_rounding cvt, uint64_t seed,
+                 const tc_chain_rec *twin, tc_chain_rec *rec, char *err, size_t errlen);
 
 /* Parses one line. 0, or -1 with err naming the problem (nothing to free). */
 int tc_chain_parse(const char *line, tc_chain_rec *rec, char *err, size_t errlen);

@@ -17,6 +17,7 @@
 #include "oracle/profile.h"
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
+#include "tests/corpus_lines.h"
 #include "tests/exact_profile.h"
 #include "tests/record_out.h"
 #include "tests/testutil.h"
@@ -172,7 +173,7 @@ static void gpu_chain_matches_its_own_steps(void **state)
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
         tc_chain_rec rec;
-        if (tc_chain_record(g, ins, 64, 6, r, 21 + i, NULL, &rec, f, err, sizeof err))
+        if (tc_chain_line(g, ins, 64, 6, r, 21 + i, NULL, &rec, f, err, sizeof err))
             fail_msg("%s: %s", ins->name, err);
         fclose(f);
         free(buf);

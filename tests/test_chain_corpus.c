@@ -1,8 +1,9 @@
-/* Chain records (probes/backend_corpus.h): written on the exact backend and
- * the H100 model, read back and replayed step by step with zero mismatches;
+/* Chain records (probes/backend_corpus.h, lines by reports/record_corpus.h):
+ * written on the exact backend and the H100 model, read back and replayed step by step with zero mismatches;
  * a planted one-bit change is found; damaged lines are refused; a wgmma of
  * another N (and .rs) is written as same_as its twin. And the recorded H100
- * chains (reports/baselines/h100-chain.jsonl.gz) replayed on the model. */
+ * chains (reports/baselines/h100-chain.jsonl.gz) replayed on the model,
+ * each line written back byte for byte from what was read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
+#include "tests/corpus_lines.h"
 
 #define NCHAINS 3
 #define LEN 4
@@ -116,7 +118,7 @@ static void round_trip_on(const char *spec)
         const tc_instr *ins = tc_instr_by_name(names[i]);
         assert_non_null(ins);
         const tc_chain_rec *twin = i == 3 ? &full[2] : NULL;
-        if (tc_chain_record(b, ins, NCHAINS, LEN, i == 4 ? RNE_INF : RNE_SAT, 7, twin, &full[i], f, err, sizeof err))
+        if (tc_chain_line(b, ins, NCHAINS, LEN, i == 4 ? RNE_INF : RNE_SAT, 7, twin, &full[i], f, err, sizeof err))
             fail_msg("%s: %s", names[i], err);
     }
     fclose(f);
@@ -239,23 +241,23 @@ static void chain_record_refuses(void **state)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     tc_chain_rec rec, twin;
-    assert_int_equal(tc_chain_record(b, tc_instr_by_name("mma.sp.m16n8k16.f32.f16.f16.f32"), 1, 2, RNE_SAT, 1,
+    assert_int_equal(tc_chain_line(b, tc_instr_by_name("mma.sp.m16n8k16.f32.f16.f16.f32"), 1, 2, RNE_SAT, 1,
                                      NULL, &rec, f, err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "sparse"));
-    assert_int_equal(tc_chain_record(b, tc_instr_by_name("mma.m16n8k32.s32.s8.s8.s32"), 1, 2, RNE_SAT, 1, NULL,
+    assert_int_equal(tc_chain_line(b, tc_instr_by_name("mma.m16n8k32.s32.s8.s8.s32"), 1, 2, RNE_SAT, 1, NULL,
                                      &rec, f, err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "integer"));
     tc_rounding rs = {.mode = TC_RS, .ovf = TC_OVF_SAT};
     const tc_instr *ins = tc_instr_by_name("mma.m16n8k8.f32.bf16.bf16.f32");
-    assert_int_equal(tc_chain_record(b, ins, 1, 2, rs, 1, NULL, &rec, f, err, sizeof err), -1);
-    assert_int_equal(tc_chain_record(b, ins, 1, 2, RNE_SAT, 1, NULL, &twin, f, err, sizeof err), 0);
+    assert_int_equal(tc_chain_line(b, ins, 1, 2, rs, 1, NULL, &rec, f, err, sizeof err), -1);
+    assert_int_equal(tc_chain_line(b, ins, 1, 2, RNE_SAT, 1, NULL, &twin, f, err, sizeof err), 0);
     fflush(f);
     size_t one = len;
     assert_true(one > 0);
-    assert_int_equal(tc_chain_record(b, ins, 1, 2, RNE_SAT, 2, &twin, &rec, f, err, sizeof err), -1);
-    assert_int_equal(tc_chain_record(b, ins, 2, 2, RNE_SAT, 1, &twin, &rec, f, err, sizeof err), -1);
+    assert_int_equal(tc_chain_line(b, ins, 1, 2, RNE_SAT, 2, &twin, &rec, f, err, sizeof err), -1);
+    assert_int_equal(tc_chain_line(b, ins, 2, 2, RNE_SAT, 1, &twin, &rec, f, err, sizeof err), -1);
     fclose(f);
     assert_int_equal(len, one);
     assert_null(rec.A0);
@@ -266,7 +268,8 @@ static void chain_record_refuses(void **state)
     tc_backend_close(b);
 }
 
-/* The H100 record: every dense floating-point catalogue entry present, every
+/* The H100 record: every line written back byte for byte by the writer from
+ * its parsed struct; every dense floating-point catalogue entry present, every
  * step of every chain reproduced by the recorded hardware model (D) and by
  * tc_encode with the recorded cvt (X); per instruction counts printed. */
 static void h100_chain_record_replays_on_the_model(void **state)
@@ -296,6 +299,8 @@ static void h100_chain_record_replays_on_the_model(void **state)
         if (tc_chain_parse(line, &rec, err, sizeof err))
             fail_msg("line %zu: %s", lines + 1, err);
         lines++;
+        if (!tc_line_rewrites(line, NULL, &rec))
+            fail_msg("line %zu: reports/record_corpus.c does not write it back byte for byte", lines);
         if (rec.same_as[0]) {
             const tc_instr *tw = tc_instr_by_name(rec.same_as);
             if (tc_chain_resolve(&rec, &kept[tw - cat], err, sizeof err))

@@ -2,8 +2,9 @@
  * bit for bit through the inferred model (model:h100; the integer control
  * through the exact backend): every recorded output element must be
  * reproduced, NaN patterns included. Error statistics against the exact
- * oracle are printed beside. And the corpus writer/reader round trip on the
- * exact backend. */
+ * oracle are printed beside; every line is written back byte for byte from
+ * its parsed struct (reports/record_corpus.c, sass included). And the corpus
+ * writer/reader round trip on the exact backend. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
 #include "probes/sparse.h"
+#include "tests/corpus_lines.h"
 
 /* The H100 record, in files each under the fetch limit of the GPU machine;
  * .rs lines of the second refer to lines before them. */
@@ -57,7 +59,7 @@ static void exact_corpus_round_trips(void **state)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(tc_corpus_record(e, ins, 1000, 5, f, err, sizeof err), 0);
+    assert_int_equal(tc_corpus_line(e, ins, 1000, 5, f, err, sizeof err), 0);
     fclose(f);
     tc_corpus_rec rec;
     assert_int_equal(tc_corpus_parse(buf, &rec, err, sizeof err), 0);
@@ -157,6 +159,8 @@ static void h100_corpus_replays_against_the_oracle(void **state)
             if (tc_corpus_parse(line, &rec, err, sizeof err))
                 fail_msg("line %zu: %s", lines + 1, err);
             lines++;
+            if (!tc_line_rewrites(line, &rec, NULL))
+                fail_msg("line %zu: reports/record_corpus.c does not write it back byte for byte", lines);
             if (rec.inputs_of[0]) {
                 const tc_instr *tw = tc_instr_by_name(rec.inputs_of);
                 if (!tw || tc_corpus_resolve(&rec, &kept[tw - cat], err, sizeof err))
@@ -167,7 +171,7 @@ static void h100_corpus_replays_against_the_oracle(void **state)
             if (strcmp(rec.layout, "pass") != 0)
                 fail_msg("%s: layout on the GPU: %s", ins->name, rec.layout);
             assert_true(rec.ntiles * (size_t)ins->m * (size_t)ins->n >= 10000);
-            assert_true(rec.sass_opcode[0] != '\0');
+            assert_true(rec.sass_read > 0 && rec.sass.opcode[0] != '\0');
             size_t n = rec.ntiles * (size_t)ins->m * (size_t)ins->n;
             oracle_err *e = malloc(n * sizeof *e);
             corpus_errors(&rec, e);
@@ -176,7 +180,7 @@ static void h100_corpus_replays_against_the_oracle(void **state)
             print_message("%-38s %7zu %7.2f %7.2f %7.2f %10.3g %9zu %-6s %s\n", ins->name, s.n,
                           100.0 * (double)s.n_exact / (double)s.n, 100.0 * (double)s.n_half / (double)s.n,
                           100.0 * (double)s.n_one / (double)s.n, s.max_ulps, s.n_nan,
-                          rec.sass_native < 0 ? "?" : rec.sass_native ? "yes" : "no", rec.sass_opcode);
+                          rec.sass_read < 1 ? "?" : rec.sass.native ? "yes" : "no", rec.sass.opcode);
             if (tc_format_is_int(ins->d)) /* the exact-integer control: the sums fit, so no error at all */
                 assert_int_equal(s.n_exact, s.n);
             free(e);
@@ -216,8 +220,8 @@ static void rs_lines_reference_their_twin(void **state)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(tc_corpus_record(e, ss, 600, 9, f, err, sizeof err), 0);
-    assert_int_equal(tc_corpus_record(e, rs, 600, 9, f, err, sizeof err), 0);
+    assert_int_equal(tc_corpus_line(e, ss, 600, 9, f, err, sizeof err), 0);
+    assert_int_equal(tc_corpus_line(e, rs, 600, 9, f, err, sizeof err), 0);
     fclose(f);
     char *second = strchr(buf, '\n') + 1;
     second[-1] = '\0';

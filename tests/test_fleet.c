@@ -17,6 +17,7 @@
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
 #include "reports/fleet.h"
+#include "tests/corpus_lines.h"
 #include "tests/testutil.h"
 
 #define INSTR "mma.m16n8k16.f32.f16.f16.f32"
@@ -44,7 +45,7 @@ static char *corpus_text(tc_backend *b, size_t elems, uint64_t seed)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    if (tc_corpus_record(b, tc_instr_by_name(INSTR), elems, seed, f, err, sizeof err) != 0)
+    if (tc_corpus_line(b, tc_instr_by_name(INSTR), elems, seed, f, err, sizeof err) != 0)
         fail_msg("corpus: %s", err);
     fclose(f);
     return buf;

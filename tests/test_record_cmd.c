@@ -1,9 +1,9 @@
 /* tcscope record and its aliases in run: record corpus and run --random,
  * record chains and run --random --chain, record layout and run
  * --check-layout write the same bytes for the same arguments (model:h100);
- * a list's corpus and chain lines are the ones probes/backend_corpus.h
- * writes for each instruction called directly (neither command, nor
- * cases/recording.c, in between); another seed changes them; "all" chains
+ * a list's corpus and chain lines are the ones tc_corpus_run or
+ * tc_chain_run and reports/record_corpus.h give for each instruction called
+ * directly (neither command, nor cases/recording.c, in between); another seed changes them; "all" chains
  * use twins (same_as); bad combinations exit 2 with a message naming them. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
+#include "tests/corpus_lines.h"
 #include "tests/testutil.h"
 
 #define BACKEND "--backend model:h100 "
@@ -39,7 +40,8 @@ static size_t lines(const char *s)
     return n;
 }
 
-/* The lines of LIST written by the probes layer itself, one call each:
+/* The lines of LIST written one call each, producer then writer
+ * (tests/corpus_lines.h, bypassing cases/recording.c and the CLI):
  * corpus (len 0) or chains without twins, as a named list records them. */
 static char *direct(size_t n, int len, uint64_t seed, const tc_rounding *cvt)
 {
@@ -52,8 +54,8 @@ static char *direct(size_t n, int len, uint64_t seed, const tc_rounding *cvt)
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
         const tc_instr *ins = tc_instr_by_name(list[i]);
         assert_non_null(ins);
-        int rc = len ? tc_chain_record(b, ins, n, len, *cvt, seed, NULL, NULL, f, err, sizeof err)
-                     : tc_corpus_record(b, ins, n, seed, f, err, sizeof err);
+        int rc = len ? tc_chain_line(b, ins, n, len, *cvt, seed, NULL, NULL, f, err, sizeof err)
+                     : tc_corpus_line(b, ins, n, seed, f, err, sizeof err);
         if (rc)
             fail_msg("%s: %s", list[i], err);
     }
@@ -81,7 +83,7 @@ static void record_corpus_is_run_random(void **state)
 static void record_chains_is_run_chain(void **state)
 {
     (void)state;
-    /* a list, with an explicit cvt: the probes layer's lines, one by one */
+    /* a list, with an explicit cvt: the lines written one by one */
     char *rec = out_of("record chains " BACKEND "--instr " LIST " --n 2 --len 3 --cvt rz,inf --seed 5");
     char *run = out_of("run " BACKEND "--instr " LIST " --random 2 --chain 3 --cvt rz,inf --seed 5");
     tc_rounding rz = {.mode = TC_RZ, .ovf = TC_OVF_INF};
