@@ -25,7 +25,7 @@ static const char *const instrs[] = {"mma.m16n8k16.f32.f16.f16.f32", "mma.m16n8k
 
 /* One instruction audited on model:h100 (a small proof: the record's form
  * is under test, not the fingerprint). */
-static void audit_one(const char *name, audit_result *r)
+static void run_audit(const char *name, audit_result *r)
 {
     char err[512];
     tc_backend *be = tc_backend_open("model:h100", err, sizeof err);
@@ -37,6 +37,23 @@ static void audit_one(const char *name, audit_result *r)
     if (audit_instr(be, ins, &o, r, err, sizeof err) != 0)
         fail_msg("%s: %s", name, err);
     tc_backend_close(be);
+}
+
+/* The audits of instrs, run once for all the tests (the group's setup). */
+static audit_result audits[2];
+
+static int audit_all(void **state)
+{
+    for (size_t n = 0; n < sizeof instrs / sizeof *instrs; n++)
+        run_audit(instrs[n], &audits[n]);
+    return 0;
+}
+
+static int free_all(void **state)
+{
+    for (size_t n = 0; n < sizeof instrs / sizeof *instrs; n++)
+        audit_result_free(&audits[n]);
+    return 0;
 }
 
 /* text is a whole decimal integer; *v its value. */
@@ -76,15 +93,14 @@ static void assert_typed(int i, const char *text, const json_t *v, const char *w
 static void new_record_numbers_follow_the_field_table(void **state)
 {
     for (size_t n = 0; n < sizeof instrs / sizeof *instrs; n++) {
-        audit_result r;
-        audit_one(instrs[n], &r);
-        json_t *obj = tc_audit_object(&r, NULL);
+        const audit_result *r = &audits[n];
+        json_t *obj = tc_audit_object(r, NULL);
         const json_t *fp = json_object_get(obj, "fingerprint"), *ev = json_object_get(obj, "evidence");
         int numbers = 0, want_numbers = 0;
         for (int i = 0; i < model_field_count(); i++) {
             char text[128];
             long long x;
-            model_field_text(&r.fit.params, i, text, sizeof text);
+            model_field_text(&r->fit.params, i, text, sizeof text);
             assert_typed(i, text, json_object_get(fp, model_fields[i].key), "fingerprint");
             want_numbers += model_fields[i].type == MODEL_FIELD_INT && integer_text(text, &x);
         }
@@ -93,8 +109,8 @@ static void new_record_numbers_follow_the_field_table(void **state)
         json_object_foreach((json_t *)fp, k, v) numbers += json_is_number(v);
         assert_int_equal(numbers, want_numbers);
         assert_true(numbers >= 2);   /* block and align_bits are integers for these */
-        for (size_t e = 0; e < r.fit.nev; e++) {
-            const infer_evidence *x = &r.fit.ev[e];
+        for (size_t e = 0; e < r->fit.nev; e++) {
+            const infer_evidence *x = &r->fit.ev[e];
             int i = model_field_find(x->field);
             const json_t *je = json_object_get(ev, x->field);
             assert_typed(i, x->value, json_object_get(je, "value"), "evidence");
@@ -107,7 +123,6 @@ static void new_record_numbers_follow_the_field_table(void **state)
         if (!tc_record_check_object(obj, err, sizeof err))
             fail_msg("the checker refuses the new object: %s", err);
         json_decref(obj);
-        audit_result_free(&r);
     }
 }
 
@@ -160,9 +175,8 @@ static size_t differences(json_t *old_obj, json_t *new_obj, char *field, size_t 
 
 static void old_strings_compare_equal_to_new_numbers(void **state)
 {
-    audit_result r;
-    audit_one(instrs[0], &r);
-    json_t *fresh = tc_audit_object(&r, NULL), *old = old_form(&r, fresh);
+    const audit_result *r = &audits[0];
+    json_t *fresh = tc_audit_object(r, NULL), *old = old_form(r, fresh);
     char field[200];
     /* the two forms really differ as JSON: block "16" against 16 */
     assert_false(json_equal(json_object_get(old, "fingerprint"), json_object_get(fresh, "fingerprint")));
@@ -190,15 +204,13 @@ static void old_strings_compare_equal_to_new_numbers(void **state)
     assert_string_equal(field, "evidence.align_bits");
     json_decref(old);
     json_decref(fresh);
-    audit_result_free(&r);
 }
 
 /* The checker: each form on its own terms, never a mix. */
 static void checker_refuses_wrong_types(void **state)
 {
-    audit_result r;
-    audit_one(instrs[0], &r);
-    json_t *fresh = tc_audit_object(&r, NULL), *old = old_form(&r, fresh);
+    const audit_result *r = &audits[0];
+    json_t *fresh = tc_audit_object(r, NULL), *old = old_form(r, fresh);
     char err[300];
     assert_true(tc_record_check_object(old, err, sizeof err));
     static const struct {
@@ -232,7 +244,6 @@ static void checker_refuses_wrong_types(void **state)
     json_decref(o);
     json_decref(old);
     json_decref(fresh);
-    audit_result_free(&r);
 }
 
 /* The table's type column against what the fields print: over every
@@ -280,5 +291,5 @@ int main(void)
         cmocka_unit_test(checker_refuses_wrong_types),
         cmocka_unit_test(type_column_matches_the_printed_values),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, audit_all, free_all);
 }
