@@ -1,4 +1,4 @@
-/* audit: one instruction's fingerprint, its proof and its timing, as a record.
+/* audit: one instruction's fingerprint, its proof and its feature answers, as data.
  *
  * For each instruction the audit infers the model parameters from the
  * backend's answers (cases/infer.h), proves them bit for bit on a large
