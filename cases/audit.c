@@ -1,4 +1,4 @@
-/* audit: fit, prove, ask the feature questions, attach timing, record. */
+/* audit: fit, prove, ask the feature questions; the result as data (reports/record_audit.c writes it). */
 #include "cases/audit.h"
 
 #include <stdio.h>
@@ -13,17 +13,6 @@
 #include "probes/sparse.h"
 #include "oracle/model_fields.h"
 #include "oracle/profile.h"
-
-/* Evidence stays readable: a few rejected candidates per field, one case each. */
-enum { AUDIT_MAX_REJECTED = 16 };
-
-/* Bits as the records write them ("0x3c00"); cases/ stays below reports/. */
-static json_t *bits_json(uint64_t bits)
-{
-    char buf[24];
-    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)bits);
-    return json_string(buf);
-}
 
 /* A sparse instruction computes a dot of K/2 terms: the audit's tiles are
  * those compressed dots (A m x K/2, B K/2 x n), spread here into the
@@ -83,80 +72,6 @@ infer_target audit_target(audit_backend_ctx *ctx, uint64_t seed)
     t.ctx = ctx;
     t.seed = seed;
     return t;
-}
-
-/* A dot-product case as its nonzero terms, so evidence reads like arithmetic. */
-static json_t *case_json(const infer_case *c, const tc_instr *ins)
-{
-    json_t *terms = json_array();
-    for (int i = 0; i < c->k; i++) {
-        tc_class ca = tc_classify(ins->a, c->a[i]), cb = tc_classify(ins->b, c->b[i]);
-        if (ca == TC_ZERO && cb == TC_ZERO)
-            continue;
-        json_array_append_new(terms, json_pack("[i, o, o]", i, bits_json(c->a[i]),
-                                               bits_json(c->b[i])));
-    }
-    return json_pack("{s:s, s:o, s:o, s:o}", "family", c->family, "terms", terms, "c",
-                     bits_json(c->c), "hw", bits_json(c->d));
-}
-
-json_t *audit_evidence_json(const infer_result *fit, const tc_instr *ins)
-{
-    json_t *ev = json_object();
-    for (size_t i = 0; i < fit->nev; i++) {
-        const infer_evidence *e = &fit->ev[i];
-        json_t *rej = json_array();
-        for (int r = 0; r < e->nrejected && r < AUDIT_MAX_REJECTED; r++) {
-            const infer_rejected *x = &e->rejected[r];
-            json_t *o = json_pack("{s:s, s:I}", "value", x->value, "contradicted",
-                                  (json_int_t)x->ncontradicted);
-            if (x->nrefs > 0 && x->ref_case[0] < fit->ncases) {
-                json_t *cj = case_json(&fit->cases[x->ref_case[0]], ins);
-                json_object_set_new(cj, "predicted", bits_json(x->ref_pred[0]));
-                json_object_set_new(o, "case", cj);
-            }
-            json_array_append_new(rej, o);
-        }
-        json_t *f = json_pack("{s:s, s:b, s:o, s:i}", "value", e->value, "identifiable",
-                              e->identifiable, "rejected", rej, "rejected_total", e->nrejected);
-        if (!e->identifiable)
-            json_object_set_new(f, "equivalent", json_string(e->equivalent));
-        json_object_set_new(ev, e->field, f);
-    }
-    return ev;
-}
-
-static json_t *fingerprint_json(const infer_result *fit)
-{
-    json_t *fp = json_object();
-    char buf[128];
-    for (int i = 0; i < model_field_count(); i++) {
-        model_field_text(&fit->params, i, buf, sizeof buf);
-        json_object_set_new(fp, model_fields[i].key, json_string(buf));
-    }
-    json_object_set_new(fp, "deterministic", json_boolean(fit->deterministic));
-    json_object_set_new(fp, "order_independent", json_boolean(fit->order_independent));
-    json_object_set_new(fp, "monotone", json_boolean(fit->monotone));
-    return fp;
-}
-
-static json_t *verification_json(const verify_result *v, const tc_instr *ins)
-{
-    json_t *dist = json_object();
-    for (int i = 0; i < VERIFY_NDIST; i++)
-        json_object_set_new(dist, verify_dist_name(i),
-                            json_pack("{s:I, s:I}", "elements", (json_int_t)v->dist_n[i],
-                                      "mismatches", (json_int_t)v->dist_mismatches[i]));
-    json_t *fails = json_array();
-    for (size_t i = 0; i < v->nfails; i++) {
-        json_t *cj = case_json(&v->fails[i].c, ins);
-        json_object_set_new(cj, "model", bits_json(v->fails[i].model_d));
-        json_object_set_new(cj, "dist", json_string(v->fails[i].dist));
-        json_array_append_new(fails, cj);
-    }
-    return json_pack("{s:I, s:I, s:b, s:o, s:o}", "elements", (json_int_t)v->n, "mismatches",
-                     (json_int_t)v->mismatches, "verified", v->mismatches == 0 && v->n > 0,
-                     "distributions", dist, "smallest_failures", fails);
 }
 
 uint64_t audit_cases_hash(const infer_case *cs, size_t n)
@@ -300,103 +215,28 @@ void audit_cases_free(infer_case *cases, size_t n)
     cset_free(&s);
 }
 
-/* Every inference case's answer, as fixed-width hex in case order. The inputs
- * of the crafted cases are not repeated: they are regenerated from the seed
- * by the same generator, and inputs_hash proves the regenerated inputs are
- * the ones that ran; counterexamples follow with their inputs ("extra"). */
-static json_t *answers_json(const infer_result *fit, const tc_instr *ins, uint64_t seed)
+/* The published feature questions, summarised per feature, into out (the
+ * summaries point into out->features_cf, kept until audit_result_free). */
+static void run_features(tc_backend *be, const tc_instr *ins, audit_result *out)
 {
-    size_t nreg = fit->ncases - fit->nextra;
-    int digits = (ins->d->storage_bits + 3) / 4;
-    char *hex = malloc(fit->ncases * (size_t)digits + 1);
-    if (!hex)
-        return json_string("out of memory: answers not recorded");
-    for (size_t i = 0; i < fit->ncases; i++)
-        snprintf(hex + i * (size_t)digits, (size_t)digits + 1, "%0*llx", digits,
-                 (unsigned long long)fit->cases[i].d);
-    hex[fit->ncases * (size_t)digits] = '\0';
-    char seedbuf[24], hbuf[24];
-    snprintf(seedbuf, sizeof seedbuf, "0x%llx", (unsigned long long)seed);
-    snprintf(hbuf, sizeof hbuf, "0x%016llx",
-             (unsigned long long)audit_cases_hash(fit->cases, nreg));
-    json_t *o = json_pack("{s:s, s:I, s:i, s:s, s:s}", "seed", seedbuf, "count",
-                          (json_int_t)fit->ncases, "digits", digits, "inputs_hash", hbuf, "bits", hex);
-    json_object_set_new(o, "hunt_families", json_true());   /* the fit's cases include cases/hunt.h's */
-    free(hex);
-    /* Counterexamples cannot be regenerated from the seed: their inputs are kept. */
-    if (fit->nextra) {
-        json_t *ex = json_array();
-        for (size_t i = nreg; i < fit->ncases; i++) {
-            const infer_case *c = &fit->cases[i];
-            json_t *a = json_array(), *b = json_array();
-            for (int q = 0; q < c->k; q++) {
-                json_array_append_new(a, bits_json(c->a[q]));
-                json_array_append_new(b, bits_json(c->b[q]));
-            }
-            json_array_append_new(ex, json_pack("{s:o, s:o, s:o}", "a", a, "b", b, "c", bits_json(c->c)));
-        }
-        json_object_set_new(o, "extra", ex);
-    }
-    return o;
-}
-
-/* The published feature questions, summarised per feature. */
-static json_t *features_json(tc_backend *be, const tc_instr *ins, char *err, size_t errlen)
-{
-    tc_casefile cf;
-    memset(&cf, 0, sizeof cf);
-    tc_features_fasi2021(&cf);
-    const tc_case **sel = malloc((cf.n + 1) * sizeof *sel);
+    tc_casefile *cf = &out->features_cf;
+    memset(cf, 0, sizeof *cf);
+    tc_features_fasi2021(cf);
+    const tc_case **sel = malloc((cf->n + 1) * sizeof *sel);
     size_t n = 0;
-    for (size_t i = 0; sel && i < cf.n; i++)
-        if (tc_case_applies(&cf.cases[i], ins))
-            sel[n++] = &cf.cases[i];
-    json_t *out = json_array();
+    for (size_t i = 0; sel && i < cf->n; i++)
+        if (tc_case_applies(&cf->cases[i], ins))
+            sel[n++] = &cf->cases[i];
     tc_case_result *res = calloc(n + 1, sizeof *res);
-    if (!sel || !res) {
-        snprintf(err, errlen, "out of memory");
-        json_decref(out);
-        out = NULL;
-    } else if (n > 0 && tc_cases_run(be, ins, sel, n, res, err, errlen) != 0) {
-        json_decref(out);
-        out = NULL;
-    } else {
-        tc_feature_summary sum[64];
-        size_t ns = tc_features_summarize(res, n, sum, 64);
-        for (size_t i = 0; i < ns; i++) {
-            json_t *common = json_array();
-            for (int j = 0; j < sum[i].ncommon; j++)
-                json_array_append_new(common, json_string(sum[i].common[j]));
-            json_t *o = json_pack("{s:s, s:i, s:i, s:o}", "feature", sum[i].feature, "pass",
-                                  sum[i].npass, "fail", sum[i].nfail, "behaviours", common);
-            if (sum[i].levelled)
-                json_object_set_new(o, "level", json_pack("{s:i, s:i}", "passed", sum[i].level,
-                                                          "tested", sum[i].max_level));
-            json_array_append_new(out, o);
-        }
+    out->features = calloc(TC_FEATURE_MAX_LABELS, sizeof *out->features);
+    if (!sel || !res || !out->features)
+        snprintf(out->features_err, sizeof out->features_err, "out of memory");
+    else if (n == 0 || tc_cases_run(be, ins, sel, n, res, out->features_err, sizeof out->features_err) == 0) {
+        out->nfeatures = tc_features_summarize(res, n, out->features, TC_FEATURE_MAX_LABELS);
+        out->features_ok = true;
     }
     free(res);
     free(sel);
-    tc_casefile_free(&cf);
-    return out;
-}
-
-static json_t *timing_for(const json_t *timing, const char *instr)
-{
-    size_t i;
-    json_t *o;
-    if (!timing)
-        return json_null();
-    json_array_foreach(timing, i, o) {
-        const char *name = json_string_value(json_object_get(o, "instr"));
-        if (name && !strcmp(name, instr)) {
-            json_t *t = json_deep_copy(o);
-            json_object_del(t, "kind");
-            json_object_del(t, "instr");
-            return t;
-        }
-    }
-    return json_null();
 }
 
 static uint64_t splitmix(uint64_t *st)
@@ -444,15 +284,9 @@ static void int_mma_wrap(const tc_instr *ins, size_t ntiles, const uint64_t *A, 
             }
 }
 
-/* The first element one overflow candidate (saturate or wrap) gets wrong,
- * with its inputs, and how many it gets wrong: kept across chunks. */
-typedef struct {
-    size_t count, first;   /* first: SIZE_MAX while none */
-    uint64_t *a, *b;       /* the K terms of the first difference */
-    uint64_t c, hw, pred;
-} ctl_miss;
-
-static void ctl_note(ctl_miss *m, const tc_instr *ins, size_t base, size_t nc, const uint64_t *A,
+/* Notes where one overflow candidate (saturate or wrap) differs from the
+ * hardware in this chunk: counts all, keeps the first (audit_miss). */
+static void ctl_note(audit_miss *m, const tc_instr *ins, size_t base, size_t nc, const uint64_t *A,
                      const uint64_t *B, const uint64_t *C, const uint64_t *D, const uint64_t *P)
 {
     size_t per = (size_t)ins->m * ins->n;
@@ -487,7 +321,7 @@ static uint64_t ctl_state(uint64_t seed, size_t draw)
  * rounds, or wrap modulo 2^32) as candidates; the one the answers agree
  * with is the fingerprint, and the other is rejected with its first case.
  * Operands: A's draws, then B's, then C's, from one splitmix stream. */
-static int audit_control(tc_backend *be, const tc_instr *ins, const audit_opts *o,
+static int run_control(tc_backend *be, const tc_instr *ins, const audit_opts *o,
                          audit_result *out, char *err, size_t errlen)
 {
     size_t per = (size_t)ins->m * ins->n, ntiles = (o->verify_n + per - 1) / per;
@@ -502,8 +336,8 @@ static int audit_control(tc_backend *be, const tc_instr *ins, const audit_opts *
     }
     uint64_t *A = malloc(chunk * ta * 8), *B = malloc(chunk * tb * 8), *C = malloc(chunk * per * 8),
              *D = malloc(chunk * per * 8), *E = malloc(chunk * per * 8), *W = malloc(chunk * per * 8);
-    ctl_miss sat = {0, SIZE_MAX, calloc((size_t)ins->k, 8), calloc((size_t)ins->k, 8), 0, 0, 0};
-    ctl_miss wrp = {0, SIZE_MAX, calloc((size_t)ins->k, 8), calloc((size_t)ins->k, 8), 0, 0, 0};
+    audit_miss sat = {0, SIZE_MAX, calloc((size_t)ins->k, 8), calloc((size_t)ins->k, 8), 0, 0, 0};
+    audit_miss wrp = {0, SIZE_MAX, calloc((size_t)ins->k, 8), calloc((size_t)ins->k, 8), 0, 0, 0};
     int rc = 0;
     if (!A || !B || !C || !D || !E || !W || !sat.a || !sat.b || !wrp.a || !wrp.b) {
         snprintf(err, errlen, "audit: out of memory");
@@ -539,41 +373,10 @@ static int audit_control(tc_backend *be, const tc_instr *ins, const audit_opts *
         if (ins->d->specials != TC_SPECIALS_INT)
             wrp.count = SIZE_MAX, wrp.first = SIZE_MAX;
         bool wrap = wrp.count < sat.count;
-        const ctl_miss *win = wrap ? &wrp : &sat, *rej = wrap ? &sat : &wrp;
-        json_t *ctl = json_pack("{s:s, s:I, s:I, s:b}", "against",
-                                wrap ? "exact integer sum wrapped modulo 2^32" : "exact oracle (saturating)",
-                                "elements", (json_int_t)nc, "mismatches", (json_int_t)win->count,
-                                "equals_exact", sat.count == 0);
-        json_t *evidence = json_object();
-        if (rej->first != SIZE_MAX) {
-            json_object_set_new(evidence, "int_overflow",
-                                json_pack("{s:s, s:[{s:s, s:I, s:o, s:o}]}", "value",
-                                          wrap ? "wrap" : "saturate", "rejected", "value",
-                                          wrap ? "saturate" : "wrap", "contradicted",
-                                          (json_int_t)rej->count, "hw", bits_json(rej->hw),
-                                          "predicted", bits_json(rej->pred)));
-        }
-        if (win->first != SIZE_MAX) {
-            json_t *a = json_array(), *b = json_array();
-            for (int kk = 0; kk < ins->k; kk++) {
-                json_array_append_new(a, bits_json(win->a[kk]));
-                json_array_append_new(b, bits_json(win->b[kk]));
-            }
-            json_object_set_new(ctl, "first_difference",
-                                json_pack("{s:o, s:o, s:o, s:o, s:o}", "a", a, "b", b, "c",
-                                          bits_json(win->c), "hw", bits_json(win->hw), "exact",
-                                          bits_json(win->pred)));
-        }
-        out->object = json_pack("{s:s, s:s, s:{s:s, s:s, s:b}, s:o, s:{s:I, s:I, s:b}, s:o, s:o}",
-                                "kind", "audit", "instr", ins->name, "fingerprint", "model",
-                                "exact integer sum (outside the floating-point model)", "int_overflow",
-                                wrap ? "wrap" : "saturate", "equals_exact_rne", sat.count == 0, "evidence",
-                                evidence, "verification",
-                                "elements", (json_int_t)nc, "mismatches", (json_int_t)win->count,
-                                "verified", win->count == 0, "control", ctl, "timing",
-                                timing_for(o->timing, ins->name));
+        out->ctl = (audit_control){wrap, nc, sat, wrp};
+        sat.a = sat.b = wrp.a = wrp.b = NULL;   /* owned by out->ctl now */
         out->proof.n = nc;
-        out->proof.mismatches = win->count;
+        out->proof.mismatches = wrap ? wrp.count : sat.count;
         out->control = true;
     }
     free(A), free(B), free(C), free(D), free(E), free(W);
@@ -676,7 +479,7 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
     model *probe = model_new(&exact, fm, err, errlen);
     if (!probe) {
         out->ins = ins;
-        return audit_control(be, ins, o, out, err, errlen);
+        return run_control(be, ins, o, out, err, errlen);
     }
     model_free(probe);
     out->ins = ins;
@@ -709,19 +512,10 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
     free(extra);
     if (rounds < 0)
         return -1;
-    char ferr[256] = "";
-    json_t *features = features_json(be, ins, ferr, sizeof ferr);
-    json_t *obj = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "kind", "audit", "instr", ins->name,
-                            "fingerprint", fingerprint_json(&out->fit), "evidence",
-                            audit_evidence_json(&out->fit, ins), "verification",
-                            verification_json(&out->proof, ins), "timing",
-                            timing_for(o->timing, ins->name));
-    json_object_set_new(obj, "fit_mismatches", json_integer((json_int_t)out->fit.mismatches));
-    json_object_set_new(obj, "counterexample_rounds", json_integer(rounds));
-    json_object_set_new(obj, "features", features ? features : json_string(ferr));
-    if (o->keep_cases)
-        json_object_set_new(obj, "answers", answers_json(&out->fit, ins, o->seed));
-    out->object = obj;
+    out->counterexample_rounds = rounds;
+    out->keep_cases = o->keep_cases;
+    out->seed = o->seed;
+    run_features(be, ins, out);
     return 0;
 }
 
@@ -730,7 +524,9 @@ void audit_result_free(audit_result *r)
     if (!r->control) {
         infer_result_free(&r->fit);
         verify_result_free(&r->proof);
+        tc_casefile_free(&r->features_cf);
     }
-    json_decref(r->object);
+    free(r->features);
+    free(r->ctl.sat.a), free(r->ctl.sat.b), free(r->ctl.wrp.a), free(r->ctl.wrp.b);
     memset(r, 0, sizeof *r);
 }

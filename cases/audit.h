@@ -1,12 +1,12 @@
-/* audit: one instruction's fingerprint, its proof and its timing, as a record.
+/* audit: one instruction's fingerprint, its proof and its feature answers, as data.
  *
  * For each instruction the audit infers the model parameters from the
  * backend's answers (cases/infer.h), proves them bit for bit on a large
  * random + adversarial batch (cases/verify.h), asks the published feature
- * questions (cases/features.h), and attaches the instruction's timing (a live
- * bench on the GPU, else the recorded bench of the same device). The result
- * is an `audit` object of reports/SCHEMA.md plus the profile entry; a
- * fingerprint counts as verified only with 0 mismatches.
+ * questions (cases/features.h). The result is a C struct (audit_result);
+ * reports/record_audit.h writes it as an `audit` object of reports/SCHEMA.md
+ * with the instruction's timing, and cli/cmd_audit.c makes the profile entry;
+ * a fingerprint counts as verified only with 0 mismatches.
  */
 #ifndef TC_AUDIT_H
 #define TC_AUDIT_H
@@ -16,6 +16,8 @@
 
 #include <jansson.h>
 
+#include "cases/casefile.h"
+#include "cases/features.h"
 #include "cases/infer.h"
 #include "cases/verify.h"
 #include "probes/probes.h"
@@ -29,20 +31,46 @@ typedef struct {
     size_t verify_n;          /* random elements of the proof (rounded up to tiles) */
     size_t hunt_n;            /* elements of the proof per hunt family (cases/hunt.h), 0: none */
     uint64_t seed;            /* of the inference's and the proof's random cases */
-    const json_t *timing;     /* bench objects to attach, by instr (array), or NULL */
-    bool keep_cases;          /* put every inference case's answer in the record */
+    bool keep_cases;          /* keep every inference case's answer (audit_result.answers) */
     const infer_case *given;  /* inputs that failed elsewhere (a hunt's failures for this
                                  instruction): asked again on the backend, never taken on
                                  trust, and fitted from the start as counterexamples */
     size_t ngiven;
 } audit_opts;
 
+/* One overflow candidate of the integer control (saturate or wrap) against
+ * the hardware: how many outputs it gets wrong, and the first of them. */
+typedef struct {
+    size_t count, first;      /* first: SIZE_MAX while none */
+    uint64_t *a, *b;          /* the K terms of the first difference (owned) */
+    uint64_t c, hw, pred;     /* its accumulator, the hardware's and the candidate's bits */
+} audit_miss;
+
+/* An integer instruction's audit (outside the floating-point model): the
+ * exact integer sum with the two overflow behaviours as candidates. */
+typedef struct {
+    bool wrap;                /* the answers agree with wrapping modulo 2^32 (else saturating) */
+    size_t elements;          /* outputs compared */
+    audit_miss sat, wrp;      /* each candidate's differences (wrp.count SIZE_MAX: not an integer output) */
+} audit_control;
+
+/* The audit of one instruction, as data: reports/record_audit.h turns it
+ * into the `audit` object of reports/SCHEMA.md. */
 typedef struct {
     const tc_instr *ins;
+    bool control;             /* outside the model: checked against the exact oracle only (ctl) */
     infer_result fit;
-    verify_result proof;
-    json_t *object;           /* the `audit` record object (owned) */
-    bool control;             /* outside the model: checked against the exact oracle only */
+    verify_result proof;      /* with control: only n and mismatches are set */
+    audit_control ctl;
+    int counterexample_rounds;
+    /* the published feature questions: ok, or why they could not run */
+    bool features_ok;
+    char features_err[256];
+    tc_feature_summary *features;   /* nfeatures summaries (strings in features_cf) */
+    size_t nfeatures;
+    tc_casefile features_cf;
+    bool keep_cases;          /* the record keeps every inference answer (audit_opts) */
+    uint64_t seed;            /* the inference's seed: the answers are regenerated from it */
 } audit_result;
 
 /* Audits one instruction on the backend. 0, or -1 with err (the backend
@@ -79,10 +107,5 @@ uint64_t audit_cases_hash(const infer_case *cs, size_t n);
  * inputs hash), then its counterexamples. 0, or -1 with err. */
 int audit_answer_cases(const tc_instr *ins, const json_t *answers, infer_case **cases, size_t *n,
                        char *err, size_t errlen);
-
-/* The evidence object of a fit: per field, the value, whether the cases
- * decide it, and for each rejected candidate the cases that reject it with
- * their inputs, the hardware's bits and the candidate's prediction. */
-json_t *audit_evidence_json(const infer_result *fit, const tc_instr *ins);
 
 #endif

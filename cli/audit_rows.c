@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "oracle/model_fields.h"
 #include "oracle/profile.h"
+#include "reports/record_audit.h"
 
 static json_t *hexbits(uint64_t x, const tc_format *f)
 {
@@ -27,13 +28,15 @@ static json_t *hexbits(uint64_t x, const tc_format *f)
     return json_string(b);
 }
 
+/* Every field as the audit record writes it (typed by the field table:
+ * reports/record_audit.h). */
 static json_t *params_json(const model_params *p)
 {
     json_t *o = json_object();
     for (int i = 0; i < model_field_count(); i++) {
         char t[64];
         model_field_text(p, i, t, sizeof t);
-        json_object_set_new(o, model_fields[i].key, json_string(t));
+        json_object_set_new(o, model_fields[i].key, tc_fingerprint_value(i, t));
     }
     return o;
 }
@@ -88,7 +91,7 @@ static json_t *result_json(const tc_dots *d, const fit_result *r)
         const fit_field *f = &r->fields[i];
         json_t *vals = json_array();
         for (int v = 0; v < f->nvalues; v++)
-            json_array_append_new(vals, json_string(f->values[v]));
+            json_array_append_new(vals, tc_fingerprint_value(model_field_find(f->key), f->values[v]));
         json_t *fo = json_pack("{s:s, s:o, s:i, s:I}", "status", fit_status(f),
                                "values", vals, "other_values_tried", f->tried, "deciding_rows",
                                (json_int_t)f->deciding_rows);

@@ -15,8 +15,10 @@
 #include "cli/run_info.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
+#include "oracle/model_fields.h"
 #include "oracle/profile.h"
 #include "probes/timing.h"
+#include "reports/record_audit.h"
 #include "reports/record_bench.h"
 #include "reports/render.h"
 #include "reports/reports.h"
@@ -226,25 +228,28 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
     return refused ? 0 : n;
 }
 
-static void print_human(const audit_result *r)
+/* Field `key` of r's fingerprint as the profile writes it. */
+static const char *field_text(const audit_result *r, const char *key, char *buf, size_t len)
+{
+    model_field_text(&r->fit.params, model_field_find(key), buf, len);
+    return buf;
+}
+
+static void print_human(const audit_result *r, const json_t *obj)
 {
     if (r->control) {
-        const char *ovf = json_string_value(
-            json_object_get(json_object_get(r->object, "fingerprint"), "int_overflow"));
         printf("%-44s %s %8zu/%-8zu exact integer sum, overflow %s\n", r->ins->name,
                r->proof.mismatches == 0 ? "VERIFIED" : "MISMATCH", r->proof.mismatches, r->proof.n,
-               ovf ? ovf : "?");
+               r->ctl.wrap ? "wrap" : "saturate");
         return;
     }
-    const json_t *fp = json_object_get(r->object, "fingerprint");
-    const json_t *t = json_object_get(r->object, "timing");
+    const json_t *t = json_object_get(obj, "timing");
+    char b[5][64];
     printf("%-44s %s %8zu/%-8zu block=%-4s align_bits=%-5s align=%-5s acc=%-10s out=%-4s",
            r->ins->name, r->proof.mismatches == 0 ? "VERIFIED" : "MISMATCH", r->proof.mismatches,
-           r->proof.n, json_string_value(json_object_get(fp, "block")),
-           json_string_value(json_object_get(fp, "align_bits")),
-           json_string_value(json_object_get(fp, "align_round")),
-           json_string_value(json_object_get(fp, "acc")),
-           json_string_value(json_object_get(fp, "out_round")));
+           r->proof.n, field_text(r, "block", b[0], sizeof b[0]), field_text(r, "align_bits", b[1], sizeof b[1]),
+           field_text(r, "align_round", b[2], sizeof b[2]), field_text(r, "acc", b[3], sizeof b[3]),
+           field_text(r, "out_round", b[4], sizeof b[4]));
     double lat = tc_json_number(json_object_get(t, "latency_cycles"));
     double thr = tc_json_number(json_object_get(t, "throughput_fma_clk_sm"));
     if (lat == lat)
@@ -510,7 +515,7 @@ int cmd_audit(int argc, char **argv)
         printf("# tcscope audit on %s (%s)%s\n", info->backend, info->device,
                fallback ? "  [RECORDED MODEL, NOT HARDWARE]" : "");
     /* every hunt family gets a sixteenth of the random count (cases/hunt.h) */
-    audit_opts o = {.verify_n = a.n, .hunt_n = a.hunt_n ? a.hunt_n : a.n / 16, .seed = a.seed, .timing = timing,
+    audit_opts o = {.verify_n = a.n, .hunt_n = a.hunt_n ? a.hunt_n : a.n / 16, .seed = a.seed,
                     .keep_cases = a.keep_cases};
     int status = TC_EXIT_OK;
     char stopped[700] = "";
@@ -545,19 +550,20 @@ int cmd_audit(int argc, char **argv)
             status = TC_EXIT_DIFF;
         if (r.proof.mismatches == 0 && r.proof.n > 0 && !r.control)
             profile_set(&prof, list[i]->name, &r.fit.params);
-        json_t *obj = json_incref(r.object);
-        bool added = tc_record_add(&rec, obj, err, sizeof err) == 0;
+        json_t *obj = tc_audit_object(&r, timing);
+        bool added = tc_record_add(&rec, json_incref(obj), err, sizeof err) == 0;
         if (!added)
             cli_warn("audit", "%s: record: %s", list[i]->name, err);
         if (a.json && added) { /* the record's object; its answers are in the file only */
-            json_t *line = json_deep_copy(r.object);
+            json_t *line = json_deep_copy(obj);
             json_object_del(line, "answers");
             if (tc_record_stream_object(&js, line, err, sizeof err) != 0)
                 cli_warn("audit", "%s: --json: %s", list[i]->name, err);
             json_decref(line);
         } else if (!a.json)
-            print_human(&r);
+            print_human(&r, obj);
         fflush(stdout);
+        json_decref(obj);
         audit_result_free(&r);
     }
     if (a.json && !a.part)

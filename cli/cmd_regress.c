@@ -24,6 +24,7 @@
 #include "oracle/profile.h"
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
+#include "reports/record_audit.h"
 #include "reports/reports.h"
 
 #define CMD "regress"
@@ -247,8 +248,10 @@ static bool refit_done(void *vc, size_t q, int status, const char *out, double s
             continue;
         json_t *kase = NULL, *r;
         size_t k;
+        char rv[64];   /* a rejected value as profile text, whichever form the record has */
         json_array_foreach(json_object_get(json_object_get(ev, model_fields[f].key), "rejected"), k, r)
-            if (!strcmp(sval(r, "value"), ov))
+            if (tc_fingerprint_text(model_fields[f].key, json_object_get(r, "value"), rv, sizeof rv) &&
+                !strcmp(rv, ov))
                 kase = json_object_get(r, "case");
         add_diff(it, "arithmetic", model_fields[f].key, json_string(ov), json_string(nv), kase ? kase : it->failure);
     }

@@ -39,8 +39,19 @@ typedef enum {
                                profile reader takes from the instruction's name */
 } model_field_parsed;
 
+/* What a field's value is, for records that write it as JSON (a profile
+ * writes every value as text): the audit writes an INT field's integer as a
+ * JSON number (its one word, "none"/"exact"/"unlimited", stays a string), a
+ * BITS field as a "0x.." string in lower-case hex, a WORD field as its text. */
+typedef enum {
+    MODEL_FIELD_WORD,   /* words or compound text: "rne", "f32:rz", "24:rz", "interleaved:4" */
+    MODEL_FIELD_INT,    /* an integer, or the field's one word for its sentinel */
+    MODEL_FIELD_BITS    /* a bit pattern, "0x" and hex */
+} model_field_type;
+
 typedef struct {
     const char *key;          /* profile key: "block", "align_bits", ... */
+    model_field_type type;    /* its value as JSON (above) */
     const char *expect;       /* the values it reads, for error messages */
     bool optional;            /* added after the first recorded profiles: may be absent
                                  (absent: the value of zeroed params, the IEEE behaviour) */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/record_audit.h"
 #include "reports/reports.h"
 
 typedef enum {
@@ -341,26 +342,10 @@ bool tc_record_check_header(const json_t *h, char *err, size_t len)
     return fail(err, len, "header: unknown record kind '%s'", kind);
 }
 
-/* The fingerprint's values are JSON scalars or objects; tcscope audit writes
- * the profile's text (DESIGN.md "The fingerprint": strings, numbers included,
- * "block":"8"), and true/false for the measured properties. Its NaN pattern
- * is written as the profile writes it: "0x" and upper-case hex ("0x7FFF"). */
-static bool check_fingerprint(const json_t *fp, char *err, size_t len)
-{
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)fp, k, v) if (json_is_array(v)) return fail(
-        err, len, "audit fingerprint: field '%s' must be a scalar or an object", k);
-    const char *nan = json_string_value(json_object_get(fp, "nan"));
-    if (nan && (strncmp(nan, "0x", 2) || !nan[2] || nan[2 + strspn(nan + 2, "0123456789ABCDEF")]))
-        return fail(err, len, "audit fingerprint: 'nan' must be \"0x\" and upper-case hex, not '%s'", nan);
-    return true;
-}
-
 static bool check_audit(const json_t *o, char *err, size_t len)
 {
     if (!check_fields(o, audit_fields, "audit", err, len) ||
-        !check_fingerprint(json_object_get(o, "fingerprint"), err, len))
+        !tc_fingerprint_check(json_object_get(o, "fingerprint"), json_object_get(o, "evidence"), err, len))
         return false;
     const json_t *t = json_object_get(o, "timing");
     if (json_is_object(t) && !check_fields(t, timing_fields, "audit timing", err, len))

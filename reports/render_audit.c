@@ -174,7 +174,8 @@ static void constant_evidence(json_t *doc, const json_t *audits, const json_t *c
         if (json_object_size(per) != 1)
             continue;
         long long n = 0, nrej = 0, nid = 0, fewest = -1;
-        const char *alt = NULL, *where = NULL;
+        const char *where = NULL;
+        char alt[64] = "?";
         size_t i;
         json_t *a;
         json_array_foreach(audits, i, a)
@@ -190,13 +191,15 @@ static void constant_evidence(json_t *doc, const json_t *audits, const json_t *c
             long long c = json_integer_value(json_object_get(best, "contradicted"));
             if (fewest < 0 || c < fewest) {
                 fewest = c;
-                alt = json_string_value(json_object_get(best, "value"));
+                json_t *cell = rdoc_cell(json_object_get(best, "value")); /* a number or text */
+                snprintf(alt, sizeof alt, "%s", json_string_value(cell));
+                json_decref(cell);
                 where = json_string_value(json_object_get(a, "instr"));
             }
         }
         char fw[300] = "—", cnt[3][32];
         if (fewest >= 0)
-            snprintf(fw, sizeof fw, "%lld (%s, %s)", fewest, alt ? alt : "?", where ? where : "?");
+            snprintf(fw, sizeof fw, "%lld (%s, %s)", fewest, alt, where ? where : "?");
         snprintf(cnt[0], sizeof cnt[0], "%lld", n);
         snprintf(cnt[1], sizeof cnt[1], "%lld", nrej);
         snprintf(cnt[2], sizeof cnt[2], "%lld", nid);

@@ -219,7 +219,8 @@ static void checker_refuses_what_schema_forbids(void **state)
     refused(k, true, "'latency_cycles' must be a number or null");
     k = valid, k.runs = "\"1.0\"";
     refused(k, true, "'tflops_runs' must be an array of numbers");
-    /* hex case: bit strings lower-case, the fingerprint's NaN pattern upper-case */
+    /* hex case: bit strings lower-case; the fingerprint's NaN pattern upper-case in this record's
+     * form from before 2026-11-24 ("block":"8": tests/test_record_audit.c checks the current form) */
     k = valid, k.seed = "0x2A";
     refused(k, true, "'seeds' must be an array of \"0x..\" bit strings");
     k = valid, k.seed = "0X2a";

@@ -77,6 +77,24 @@ static void regress_command_names_a_changed_field(void **state)
     assert_non_null(strstr(r.out, "\"24\" -> \"25\""));
     assert_non_null(strstr(r.out, "mma.m16n8k16.f32.bf16.bf16.f32               same"));
     tc_run_result_free(&r);
+    /* block 8 -> 4: the refit's evidence rejects 4 (the record's value is the JSON
+     * number 4, the profile's text "4"): the difference carries that deciding
+     * case (a crafted "block" family case), not the proof's failure */
+    p = tc_slurp("oracle/profiles/h100.profile");
+    at = strstr(strstr(p, "[instr mma.m16n8k8.f32.f16.f16.f32]"), "block = 8");
+    assert_non_null(at);
+    at[8] = '4';
+    f = fopen(prof, "w");
+    assert_non_null(f);
+    fputs(p, f);
+    fclose(f);
+    free(p);
+    snprintf(cmd, sizeof cmd, "regress --model --instr mma.m16n8k8.f32.f16.f16.f32 --n 20000 --profile %s --out %s --json",
+             prof, dir);
+    r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\"old\":\"4\",\"new\":\"8\",\"field\":\"block\",\"case\":{\"family\":\"block\""));
+    tc_run_result_free(&r);
     snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, prof);
     assert_int_equal(system(cmd), 0);
     r = tc_run_cli("regress --model --backend exact");

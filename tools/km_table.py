@@ -41,11 +41,13 @@ def profile_sections(path):
 
 
 def cell(field):
+    # values are the profile's text, or (records from 2026-11-24 on) an integer field's JSON number
+    vals = [str(v) for v in field["values"]]
     if field["status"] == "decided":
-        return field["values"][0]
+        return vals[0]
     if field["status"] == "not decidable":
-        return "not decidable (%s%s)" % (", ".join(field["values"]), ", ..." if field.get("more_values") else "")
-    return "%s (no other value tried)" % field["values"][0]
+        return "not decidable (%s%s)" % (", ".join(vals), ", ..." if field.get("more_values") else "")
+    return "%s (no other value tried)" % vals[0]
 
 
 def rows():
