@@ -1,10 +1,10 @@
-/* Family "align": how many bits below the largest term the alignment keeps
- * (the fused adder shifts every term to the largest exponent and drops what
- * falls off: 0 to ~pd+3 bits for NVIDIA's tensor cores), whether the
- * dropped bits are truncated or rounded, and whether C is aligned together
- * with the products ("cin" cases: C large, C small, C cancelling).
- * Both users: the case files scan the kept width j with one case per level;
- * the inference scans 1 + 2^-j in every arrangement of products and C. */
+/* Family "align": how many bits below the largest term the fused adder keeps
+ * when it shifts every term to the largest exponent (model_params
+ * align_bits), whether the bits shifted out are cut or rounded
+ * (align_round), and whether C is aligned with the products (the inference's
+ * "cin" cases: C large, C small, C cancelling; c_mode, align_with_acc).
+ * Both users: the case files scan the kept width j, one case per level; the
+ * inference scans 1 + 2^-j in every arrangement of products and C. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,9 +27,9 @@ static int gen_align(const tc_gen_target *t, tc_casefile *out)
         char name[64], l1[96], l2[96], l3[96];
         snprintf(name, sizeof name, "align.j%02d", j);
         fb_init(&b, t, name, "alignment-extra-bits", j,
-               "2^%d + 2^%d - 2^%d + 2^%d: the second term lies %d bits below the last bit of the "
-               "largest term; the exact sum 2^%d(1 + 2^-%d) shows whether the alignment kept it",
-               E, E - j - x.pd + 1, E, E - j, j, E - j, x.pd - 1);
+                "2^%d + 2^%d - 2^%d + 2^%d: the second term lies %d bits below the last bit of the "
+                "largest term; the exact sum 2^%d(1 + 2^-%d) shows whether the alignment kept it",
+                E, E - j - x.pd + 1, E, E - j, j, E - j, x.pd - 1);
         fb_prod(&b, 1, E);
         fb_prod(&b, 1, E - j - x.pd + 1);
         fb_prod(&b, -1, E);

@@ -12,7 +12,7 @@ static const tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
 /* Products terms[0..nt) at the first positions (or at pos[] if given), the
  * rest +0*+0, and C = c. Skipped (0) when a value is not representable. */
 int fam_add_terms(cset *s, const infer_target *t, const char *family, int nt, const double *terms,
-                     const int *pos, double c)
+                  const int *pos, double c)
 {
     int k = t->k;
     uint64_t a[INFER_KMAX], b[INFER_KMAX], cb;

@@ -1,9 +1,10 @@
-/* Family "block": how many terms are fused in one step (block size) and how a
- * longer K is split (FPRev style: a large term and its negation moved through
- * the positions; the small terms that survive tell which terms were summed
- * together), and whether the running sum joins each block's fused sum.
- * Both users: the case files predict the survivor count of every block size
- * (tc_gen_block_predict); the inference moves +-M through every pair of
+/* Family "block": how many terms are fused in one step and how a longer K is
+ * split (model_params block, split_runs), FPRev style: a large term and its
+ * negation moved through the positions; the small terms that survive tell
+ * which terms were summed together, and whether the running sum joins each
+ * block's fused sum.
+ * Both users: the case files predict the survivors for every block size
+ * (tc_gen_block_predict); the inference moves +-M through pairs of
  * positions beside tails of several sizes. */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "cases/families/families.h"
 
+/* The survivors a fused-block model predicts (gen.h). */
 long tc_gen_block_predict(int k, const int *big, const long *small, int block, bool inside)
 {
     int acc_big = 0;
@@ -57,9 +59,9 @@ static int gen_block(const tc_gen_target *t, tc_casefile *out)
             char name[64];
             snprintf(name, sizeof name, "block.%s.i%02d", fam == 0 ? "lead" : "tail", i);
             fb_init(&b, t, name, "fused-block", -1,
-                   "-2^%d at position %d, +2^%d at position %d, 2^%d everywhere else: the small terms "
-                   "that survive tell which terms were summed together",
-                   em, fixed, em, i, es);
+                    "-2^%d at position %d, +2^%d at position %d, 2^%d everywhere else: the small terms "
+                    "that survive tell which terms were summed together",
+                    em, fixed, em, i, es);
             for (int p = 0; p < k; p++) {
                 big[p] = p == fixed ? -1 : p == i ? 1 : 0;
                 small[p] = big[p] ? 0 : 1;

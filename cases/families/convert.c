@@ -1,8 +1,8 @@
 /* Family "convert": TF32 operands given as F32 bit patterns with bits below
  * TF32's precision (under, at and over half of TF32's ulp, odd and even):
- * decides whether the inputs are consumed as given, truncated or rounded to
- * TF32 before the products.
- * Inference only: the case files write values, which cannot carry bits below
+ * are the inputs consumed as given, or cut or rounded to TF32 first
+ * (model_params cvt_a, cvt_b)?
+ * Inference only: a case file writes values, which cannot carry bits below
  * the format. */
 #include <stdio.h>
 #include <string.h>

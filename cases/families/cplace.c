@@ -1,9 +1,9 @@
 /* Family "cplace": does C enter the fused sum with the products (aligned
  * together, so a small C is lost beside large products) or is it added
- * apart? Decides the fingerprint's c_mode.
+ * apart (model_params c_mode)?
  * Case files only: the inference asks the same question in its "cin" cases,
- * built in the alignment scan's loop (align.c), where they stay so that the
- * inference's case order is unchanged. */
+ * which are built in the alignment scan's loop (align.c) and stay there so
+ * that the inference's case order is unchanged. */
 #include <stdio.h>
 #include <string.h>
 
@@ -17,9 +17,9 @@ static int gen_cplace(const tc_gen_target *t, tc_casefile *out)
     fam_builder b;
     int n = 0;
     fb_init(&b, t, "cplace.c_small", "c-placement", -1,
-           "products 2^%d - 2^%d cancel exactly, C = 2^%d: C survives unless it was aligned "
-           "together with the products",
-           em, em, es);
+            "products 2^%d - 2^%d cancel exactly, C = 2^%d: C survives unless it was aligned "
+            "together with the products",
+            em, em, es);
     fb_prod(&b, 1, em);
     fb_prod(&b, -1, em);
     fb_c(&b, 1, es);
@@ -28,9 +28,9 @@ static int gen_cplace(const tc_gen_target *t, tc_casefile *out)
     fb_alt_text(&b, "0", "C aligned with the products (inside the fused sum)");
     n += fb_push(&b, out);
     fb_init(&b, t, "cplace.c_big", "c-placement", -1,
-           "C = 2^%d, products -2^%d and 2^%d: the small product survives only if C and -2^%d "
-           "cancel before it is added",
-           em, em, es, em);
+            "C = 2^%d, products -2^%d and 2^%d: the small product survives only if C and -2^%d "
+            "cancel before it is added",
+            em, em, es, em);
     fb_prod(&b, -1, em);
     fb_prod(&b, 1, es);
     fb_c(&b, 1, em);

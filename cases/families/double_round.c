@@ -1,7 +1,7 @@
 /* Family "double_round": values a quarter, half and three quarters of an F32
  * ulp away from the output's ties, for outputs narrower than F32: an
- * accumulator wider than the output that rounds twice (to F32, then to D)
- * answers differently from a single rounding.
+ * accumulator wider than the output rounds twice, to it and then to D
+ * (model_params acc_fmt, acc_round), and answers unlike a single rounding.
  * Inference only: its cases are named "round" in the fit. */
 #include <math.h>
 #include <stdio.h>

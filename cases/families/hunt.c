@@ -1,5 +1,8 @@
-/* Family "hunt": elements of the hunt families (cases/hunt.h) in the fit.
- * Inference only: the hunt's regions are drawn at random (cases/hunt.c). */
+/* Family "hunt": a few elements of each of the boundary-directed search's
+ * families (cases/hunt.h: zeros, zero terms, cancellation, the range's
+ * edges, subnormal operands, NaN payloads) in the fit.
+ * Inference only. The hunt families themselves stay in cases/hunt.c: they
+ * fill whole tiles for the proof (cases/verify.c) and `tcscope hunt`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

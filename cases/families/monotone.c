@@ -2,8 +2,8 @@
  * largest exponent with a few extra bits and truncates keeps small terms
  * beside a smaller C but drops them beside a larger one, so a larger C can
  * give a smaller D (Fasi et al. 2021's non-monotonicity).
- * Case files only: the inference tests monotonicity on its own answers
- * (cases/infer.c, raising one product at a time). */
+ * Case files only: the inference checks monotonicity on its own answers
+ * (cases/infer.c raises one product at a time). */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,9 +32,9 @@ static int gen_monotone(const tc_gen_target *t, tc_casefile *out)
         int terms = 3 << tb, g = E - x.pd - tb;
         snprintf(name, sizeof name, "monotone.t%d", tb);
         fb_init(&b, t, name, "monotonicity", -1,
-               "C = 2^%d - 2^%d, then C = 2^%d, with %d terms of 2^%d: the larger C must not give a "
-               "smaller D (an adder keeping %d extra bits and truncating breaks this)",
-               E, E - x.pd, E, terms, g, tb);
+                "C = 2^%d - 2^%d, then C = 2^%d, with %d terms of 2^%d: the larger C must not give a "
+                "smaller D (an adder keeping %d extra bits and truncating breaks this)",
+                E, E - x.pd, E, terms, g, tb);
         for (int i = 0; i < terms; i++)
             fb_prod(&b, 1, g);
         fb_c(&b, (1ll << x.pd) - 1, E - x.pd);

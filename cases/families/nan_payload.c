@@ -1,9 +1,9 @@
 /* Family "nan_payload": which NaN operand a NaN result carries (A against B,
  * each against C, a later product against C, two products in K order) and
- * whether a signalling NaN comes back quiet. Decides the NaN propagation
- * fields, which the canonical-NaN cases of specials.c cannot see.
- * Inference only: a case file states no expectation on payloads beyond
- * "D is NaN" (specials.c prints the input patterns). IEEE formats only. */
+ * whether a signalling NaN comes back quiet (model_params nan_prop), which
+ * the canonical-NaN cases of specials.c cannot tell apart.
+ * Inference only: a case file states nothing about payloads beyond "D is
+ * NaN" (specials.c prints the input patterns). IEEE formats only. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* Family "order": does the result depend on the order of the K terms? A
  * fused sum of exact products does not; a sequence of rounded adds does.
- * Case files only (a permuted case): the inference tests order
+ * Case files only (a permuted case): the inference checks order
  * independence on its own answers (cases/infer.c). */
 #include <stdio.h>
 #include <string.h>
@@ -13,9 +13,9 @@ static int gen_order(const tc_gen_target *t, tc_casefile *out)
         return 0;
     fam_builder b;
     fb_init(&b, t, "order.permute", "order", -1,
-           "a dot product with heavy cancellation under 32 permutations of its %d terms "
-           "(positions move together with their products): one result, or several",
-           t->k);
+            "a dot product with heavy cancellation under 32 permutations of its %d terms "
+            "(positions move together with their products): one result, or several",
+            t->k);
     fam_random_terms(&b, 1);
     b.c.vary.kind = TC_VARY_PERMUTE;
     b.c.vary.count = 32;

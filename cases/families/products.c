@@ -1,8 +1,8 @@
 /* Family "products": are the products of A and B formed exactly (all pa+pb
- * bits), or rounded before the sum? A product rounded to fewer bits would
- * change every dot product whose terms need their low bits.
- * Case files only: the inference sees product exactness through the
- * alignment and rounding scans (align.c, round.c). */
+ * bits), or rounded before the sum (model_params prod_bits)? A rounded
+ * product changes every dot product whose terms need their low bits.
+ * Case files only: the inference has no family of its own for it; prod_bits
+ * is fitted from the answers to all its cases. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,8 +21,8 @@ static int gen_products(const tc_gen_target *t, tc_casefile *out)
     tc_gen_hex(mb, -x.pb, tb, sizeof tb);
     if (x.pd >= x.pa + x.pb) {
         fb_init(&b, t, "products.single", "products-exact", -1,
-               "(1 - 2^-%d)(1 - 2^-%d) needs %d bits, which D holds: the product is kept exactly",
-               x.pa, x.pb, x.pa + x.pb);
+                "(1 - 2^-%d)(1 - 2^-%d) needs %d bits, which D holds: the product is kept exactly",
+                x.pa, x.pb, x.pa + x.pb);
         fb_pair_text(&b, ta, tb);
         fb_expect(&b, TC_OUT_EXACT);
         fb_alt_exact(&b, TC_RNE, "product exact");
@@ -31,9 +31,9 @@ static int gen_products(const tc_gen_target *t, tc_casefile *out)
     if (x.pd >= x.pa) {
         tc_gen_hex(1, -x.pb, tl, sizeof tl);
         fb_init(&b, t, "products.cancel", "products-exact", -1,
-               "(1-2^-%d)(1-2^-%d) + (1-2^-%d)2^-%d = 1 - 2^-%d exactly: the 2^-%d bits of the two "
-               "products cancel only if both products are exact",
-               x.pa, x.pb, x.pa, x.pb, x.pa, x.pa + x.pb);
+                "(1-2^-%d)(1-2^-%d) + (1-2^-%d)2^-%d = 1 - 2^-%d exactly: the 2^-%d bits of the two "
+                "products cancel only if both products are exact",
+                x.pa, x.pb, x.pa, x.pb, x.pa, x.pa + x.pb);
         fb_pair_text(&b, ta, tb);
         fb_pair_text(&b, ta, tl);
         fb_expect(&b, TC_OUT_EXACT);

@@ -1,9 +1,9 @@
-/* Family "round": how the fused sum is rounded into D (RNE, RNA, toward zero,
- * up, down), for both signs, even and odd bases and ties: the rounding mode
- * of the final normalisation is a fingerprint field of its own.
- * Both users: the case files build a truth table (1/4, 2/4, 3/4 ulp each way)
- * with one predicted outcome per mode; the inference scans offsets around +-1
- * and around a power of two in the output's precision. */
+/* Family "round": how the fused sum is rounded into D (model_params
+ * out_round: RNE, RNA, toward zero, up, down), for both signs, even and odd
+ * bases and ties.
+ * Both users: the case files build a truth table (1/4, 2/4, 3/4 ulp each
+ * way) with one predicted outcome per mode; the inference scans offsets
+ * around +-1 and around a power of two in the output's precision. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,9 +32,9 @@ static int gen_round(const tc_gen_target *t, tc_casefile *out)
                     snprintf(name, sizeof name, "round.%s.%s.%s.%s", total > 0 ? "pos" : "neg",
                              odd ? "odd" : "even", qname[q], dir > 0 ? "away" : "toward0");
                     fb_init(&b, t, name, "rounding", -1,
-                           "%s(2^%d%s) %s %d/4 ulp: which rounding the sum gets",
-                           total > 0 ? "" : "-", E, odd ? " + 1 ulp" : "",
-                           dir > 0 ? "+" : "-", q);
+                            "%s(2^%d%s) %s %d/4 ulp: which rounding the sum gets",
+                            total > 0 ? "" : "-", E, odd ? " + 1 ulp" : "",
+                            dir > 0 ? "+" : "-", q);
                     fb_prod(&b, total, E);
                     if (odd)
                         fb_prod(&b, total, eu);

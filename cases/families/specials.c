@@ -1,10 +1,10 @@
-/* Family "specials": NaN, Inf, 0*Inf, Inf-Inf, overflow to Inf or saturation,
- * intermediate overflow of partial sums. Decides the fingerprint's NaN
- * pattern, overflow policy and whether partial sums can overflow.
- * Both users: the case files carry the NaN payload patterns of A's format and
- * the overflow outcomes (Inf, saturation, NaN); the inference builds the same
- * patterns from the formats' own NaN bits and largest finite values (its
- * payload propagation cases are nan_payload.c). */
+/* Family "specials": NaN, Inf, 0*Inf, Inf-Inf, overflow to Inf or to the
+ * largest finite, and overflow of partial sums whose exact total is small
+ * (model_params nan_bits, out_ovf, acc_ovf_inf).
+ * Both users: the case files carry the NaN patterns of A's format and the
+ * overflow outcomes (Inf, saturation, NaN); the inference builds its cases
+ * from the formats' own NaN bits and largest finite values (which NaN
+ * operand a result carries is nan_payload.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,8 +94,8 @@ static int gen_specials(const tc_gen_target *t, tc_casefile *out)
         char name[64], neg[80];
         snprintf(name, sizeof name, "specials.overflow_%s", sgn > 0 ? "pos" : "neg");
         fb_init(&b, t, name, "specials", -1,
-               "%d products of %s2^%d: the sum exceeds D's largest finite", cnt, sgn > 0 ? "" : "-",
-               x.pmax);
+                "%d products of %s2^%d: the sum exceeds D's largest finite", cnt, sgn > 0 ? "" : "-",
+                x.pmax);
         for (int i = 0; i < cnt; i++)
             fb_prod(&b, sgn, x.pmax);
         fb_expect(&b, TC_OUT_EXACT);
@@ -111,7 +111,7 @@ static int gen_specials(const tc_gen_target *t, tc_casefile *out)
     if (x.pmax >= x.emax_d && x.k >= 4) {
         int X = x.emax_d;
         fb_init(&b, t, "specials.overflow_intermediate", "specials", -1,
-               "2^%d + 2^%d - 2^%d - 2^%d + 1: partial sums overflow D, the exact sum is 1", X, X, X, X);
+                "2^%d + 2^%d - 2^%d - 2^%d + 1: partial sums overflow D, the exact sum is 1", X, X, X, X);
         fb_prod(&b, 1, X);
         fb_prod(&b, 1, X);
         fb_prod(&b, -1, X);

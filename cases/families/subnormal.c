@@ -1,12 +1,12 @@
 /* Family "subnormal": what becomes of values below the normal range at each
- * stage (A and B on input, the products, C, the output). Decides the
- * fingerprint's flush fields: a tensor core may flush subnormal inputs,
- * products below the output's (or the input format's) normal range, a
- * subnormal C or a subnormal result, each independently, and FP8 paths that
- * widen to F16 flush at F16's range rather than FP8's.
- * Both users: text cases one per stage, with "kept" and "flushed" outcomes;
- * the inference scans several subnormal significands, exponents of the other
- * factor, C beside them, and product exponents around D's normal range bottom. */
+ * stage: A and B on input, the products, C, the output. A tensor core may
+ * flush each of them independently (model_params ftz_a, ftz_b, ftz_c,
+ * prod_flush_exp, ftz_out), and an FP8 path that widens to F16 flushes at
+ * F16's range rather than FP8's.
+ * Both users: the case files ask one case per stage, with "kept" and
+ * "flushed" outcomes; the inference scans several subnormal significands,
+ * exponents of the other factor, C beside them, and product exponents
+ * around the bottom of D's normal range. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,8 +27,8 @@ static int gen_subnormal(const tc_gen_target *t, tc_casefile *out)
         int es = tc_format_emin(fs) - fs->mbits;
         int eo = fam_imin(fam_imax(0, x.emin_d - es), tc_format_emax(fo));
         fb_init(&b, t, side ? "subnormal.b_input" : "subnormal.a_input", "subnormal-inputs", -1,
-               "%s's smallest subnormal 0x1p%d times 0x1p%d: kept as a value, or flushed to zero",
-               side ? "B" : "A", es, eo);
+                "%s's smallest subnormal 0x1p%d times 0x1p%d: kept as a value, or flushed to zero",
+                side ? "B" : "A", es, eo);
         char ts[64], to[64];
         tc_gen_hex(1, es, ts, sizeof ts);
         tc_gen_hex(1, eo, to, sizeof to);
@@ -43,7 +43,7 @@ static int gen_subnormal(const tc_gen_target *t, tc_casefile *out)
     /* C at its smallest subnormal, every product zero. */
     int ec = x.emin_c - t->c->mbits;
     fb_init(&b, t, "subnormal.c_input", "subnormal-c", -1,
-           "C at its smallest subnormal 0x1p%d with zero products: passed through, or flushed", ec);
+            "C at its smallest subnormal 0x1p%d with zero products: passed through, or flushed", ec);
     fb_pair_text(&b, "0", "0");
     fb_c(&b, 1, ec);
     if (!fam_fits(t->d, 1, ec, false))
@@ -55,17 +55,17 @@ static int gen_subnormal(const tc_gen_target *t, tc_casefile *out)
     /* A product of normals below D's normal range (left out when the inputs
      * cannot reach it, e.g. f16 products in f32). */
     fb_init(&b, t, "subnormal.product", "subnormal-outputs", -1,
-           "a product of two normals equal to 0x1p%d, subnormal in D: kept or flushed",
-           x.emin_d - 1);
+            "a product of two normals equal to 0x1p%d, subnormal in D: kept or flushed",
+            x.emin_d - 1);
     fb_prod(&b, 1, x.emin_d - 1);
     fb_expect(&b, TC_OUT_EXACT);
     fb_alt_exact(&b, TC_RNE, "subnormal result kept");
     fb_alt_text(&b, "0", "subnormal result flushed to zero");
     n += fb_push(&b, out);
     fb_init(&b, t, "subnormal.product_pair", "subnormal-products", -1,
-           "two products 0x1p%d each (subnormal in D) summing to D's smallest normal: "
-           "products below D's normal range kept or flushed",
-           x.emin_d - 1);
+            "two products 0x1p%d each (subnormal in D) summing to D's smallest normal: "
+            "products below D's normal range kept or flushed",
+            x.emin_d - 1);
     fb_prod(&b, 1, x.emin_d - 1);
     fb_prod(&b, 1, x.emin_d - 1);
     fb_expect(&b, TC_OUT_EXACT);
@@ -76,8 +76,8 @@ static int gen_subnormal(const tc_gen_target *t, tc_casefile *out)
      * in binary32 mode"): A's smallest normal times 1/2. */
     int ea = tc_format_emin(t->a);
     fb_init(&b, t, "subnormal.product_below_input", "subnormal-products", -1,
-           "A's smallest normal 0x1p%d times 0x1p-1: a product below A's normal range, normal in D",
-           ea);
+            "A's smallest normal 0x1p%d times 0x1p-1: a product below A's normal range, normal in D",
+            ea);
     {
         char ta[64];
         tc_gen_hex(1, ea, ta, sizeof ta);
@@ -91,8 +91,8 @@ static int gen_subnormal(const tc_gen_target *t, tc_casefile *out)
     n += fb_push(&b, out);
     /* Normal C minus a normal product leaving D's smallest subnormal. */
     fb_init(&b, t, "subnormal.output_cancel", "subnormal-outputs", -1,
-           "C = 0x1p%d + 1 ulp minus the product 0x1p%d: the result is D's smallest subnormal",
-           x.emin_d, x.emin_d);
+            "C = 0x1p%d + 1 ulp minus the product 0x1p%d: the result is D's smallest subnormal",
+            x.emin_d, x.emin_d);
     fb_prod(&b, -1, x.emin_d);
     fb_c(&b, (1ll << (x.pd - 1)) + 1, x.emin_d - x.pd + 1);
     fb_expect(&b, TC_OUT_EXACT);

@@ -1,8 +1,8 @@
 /* Family "wide": spans of 20 to 140 bits between the largest term (C, or a
  * large product) and a product near the bottom of the product range, and
  * output ties broken by a tiny C far below (sticky bits). Tells a wide
- * alignment from an exact one, which the "align" scan (a few bits past the
- * output's precision) cannot.
+ * alignment from an exact one (model_params align_bits), which the "align"
+ * scan (a few bits past the output's precision) cannot.
  * Inference only: its cases are named "align" in the fit. */
 #include <math.h>
 #include <stdio.h>
