@@ -24,7 +24,8 @@ OPTFLAGS = -O2 -g
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDLIBS   = $(DEPS_LDFLAGS) -ljansson -lmpfr -lgmp -lpthread -lm
 
-MODULES  = formats oracle probes cases reports
+# A module's subfolder (cases/families: one case family per file) is named too.
+MODULES  = formats oracle probes cases cases/families reports
 LIB_SRC  = $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 CLI_SRC  = $(wildcard cli/*.c)
 TEST_SRC = $(wildcard tests/test_*.c)

@@ -183,7 +183,7 @@ size_t tc_features_summarize(const tc_case_result *res, size_t n, tc_feature_sum
 }
 
 /* The matrix's words. A feature's heading and, for levelled features, what
- * a level counts (gen.c: align.jJ keeps J bits below the largest term's
+ * a level counts (cases/families/: align.jJ keeps J bits below the largest term's
  * last bit; carry.jJ needs J carry bits). */
 typedef struct {
     const char *feature, *heading, *unit, *same, *differs;
@@ -216,7 +216,7 @@ const char *tc_feature_heading(const char *feature)
     return w ? w->heading : feature;
 }
 
-/* A behaviour label (gen.c's alternatives) as a word or two; NULL: keep the label. */
+/* A behaviour label (the families' alternatives) as a word or two; NULL: keep the label. */
 static const char *short_word(const char *label, char *buf, size_t len)
 {
     static const char *const map[][2] = {

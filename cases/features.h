@@ -7,7 +7,7 @@
  * summed, is the sum monotonic, are there carry-out bits, does C enter the
  * fused sum. cases/library/fasi2021.case asks these questions of every
  * floating-point format combination of the catalogue, with inputs derived for
- * its formats by cases/gen.c; here the answers are summarised per
+ * its formats by the families of cases/families/; here the answers are summarised per
  * instruction and feature, so they compare with the paper's tables.
  */
 #ifndef TC_FEATURES_H

@@ -7,7 +7,8 @@
  * expressed in a target's formats (e.g. a product too small to reach the
  * output's subnormal range) leaves those cases out rather than bending them.
  *
- * Families (tc_gen_families lists them):
+ * Families (tc_gen_families lists them; each is one file of cases/families/,
+ * which also makes the inference's cases of the same question):
  *   subnormal    subnormals in A, B, C, in products and in the output
  *   products     are products exact
  *   align        alignment width scan: bits kept below the largest term (level j)

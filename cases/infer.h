@@ -1,10 +1,10 @@
 /* infer: the arithmetic fingerprint of one instruction from its answers.
  *
  * The target is anything that runs tiles (the GPU, or the model itself for
- * the self-test). infer_fingerprint crafts case families (FPRev-style block
- * and split detection, alignment-width scans, rounding truth tables, C in or
- * out of the fused sum, input conversion, subnormals at every stage,
- * NaN/Inf/overflow patterns, random batches), runs them, and fits every
+ * the self-test). infer_fingerprint crafts case families (cases/families/:
+ * FPRev-style block and split detection, alignment-width scans, rounding
+ * truth tables, C in or out of the fused sum, input conversion, subnormals
+ * at every stage, NaN/Inf/overflow patterns, random batches), runs them, and fits every
  * model_params field: each field takes the candidate value that reproduces
  * the most answers (coordinate descent from four starts until nothing
  * changes, with joint searches over the interacting pairs of fields, until

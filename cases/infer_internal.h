@@ -1,4 +1,4 @@
-/* Internals of cases/infer*.c and cases/verify*.c. Not a public header. */
+/* Internals of cases/infer*.c, cases/verify*.c and cases/families/. Not a public header. */
 #ifndef TC_INFER_INTERNAL_H
 #define TC_INFER_INTERNAL_H
 
