@@ -32,7 +32,6 @@ static const struct {
     {"h100-corpus-mma-sp.jsonl.gz", "raw GPU corpus lines (probes/backend_corpus.h)"},
     {"h100-corpus-wgmma-sp.jsonl.gz", "raw GPU corpus lines (probes/backend_corpus.h)"},
     {"h100-chain.jsonl.gz", "raw GPU chain lines (probes/backend_corpus.h)"},
-    {"h100-gemm.jsonl.gz", "the older tcscope gemm lines, one per case (reports/SCHEMA.md, tcscope-gemm)"},
     {"h100-layout.jsonl", "tcscope run --layout lines, one per instruction"},
     {"h200-layout.jsonl", "tcscope run --layout lines, one per instruction"},
     {"h100-sparse-layout.jsonl", "tcscope run lines of the sparse instructions"},
