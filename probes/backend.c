@@ -108,6 +108,11 @@ void tc_say_no_driver(char *err, size_t errlen)
 #ifndef TC_KERNEL_COMPILER
 #define TC_KERNEL_COMPILER "unknown (built without the Makefile's compiler stamp)"
 #endif
+
+const char *tc_kernel_compiler(void)
+{
+    return TC_KERNEL_COMPILER;
+}
 static bool gpu_started; /* a GPU backend was opened: CUDA may have started */
 
 /* TCSCOPE_FAULT_AFTER=N (test hook): the N-th batch of this backend fails
@@ -240,7 +245,7 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
             snprintf(b->info.compiler, sizeof b->info.compiler, "driver JIT %s from this binary's PTX",
                      b->info.driver);
         } else
-            snprintf(b->info.compiler, sizeof b->info.compiler, "%s", TC_KERNEL_COMPILER);
+            snprintf(b->info.compiler, sizeof b->info.compiler, "%s", tc_kernel_compiler());
         return b;
     }
     snprintf(err, errlen, "unknown backend '%s' (use gpu, gpu:N, gpu:jit, gpu:N:jit, model:PROFILE or exact)", spec);
