@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/fleet.h"
+#include "cli/run_info.h"
 #include "probes/probes.h"
 #include "probes/timing.h"
 #include "reports/record_bench.h"
@@ -182,7 +183,8 @@ int cmd_bench(int argc, char **argv)
     const char *gpu = tc_bench_gpu_name(b);
     tc_bench_machine m;
     tc_bench_machine_read(b, &m);
-    tc_record rec = tc_record_new(tc_bench_header(&m));
+    tc_run_info run = cli_run_info(&m.run);
+    tc_record rec = tc_record_new(tc_bench_header(&m, &run));
     tc_json_out out;
     tc_json_out_begin(&out, a.json, json_deep_copy(rec.header));
     bool keep = a.out != NULL, ok = true;

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "probes/probes.h"
-#include "reports/record_bench.h" /* the result structs: reports writes them */
+#include "probes/bench_result.h" /* the result structs: reports/ writes them */
 
 #ifdef __cplusplus
 extern "C" {

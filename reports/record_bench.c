@@ -15,9 +15,9 @@ static json_t *known_int(long long v)
     return v < 0 ? json_null() : json_integer(v);
 }
 
-json_t *tc_bench_header(const tc_bench_machine *m)
+json_t *tc_bench_header(const tc_bench_machine *m, const tc_run_info *run)
 {
-    json_t *h = tc_record_header("bench", &m->run, NULL, 0);
+    json_t *h = tc_record_header("bench", run, NULL, 0);
     json_t *x = json_object();
     json_object_set_new(x, "pci_bus_id", json_string(m->pci_bus_id));
     json_object_set_new(x, "rated_sm_clock_mhz", known(m->rated_sm_clock_mhz));

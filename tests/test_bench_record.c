@@ -160,6 +160,19 @@ static void machine_of(const json_t *m, tc_bench_machine *x)
     str(x->sass_error, sizeof x->sass_error, m, "sass_error");
 }
 
+/* The header's run facts, from the old file's machine as machine_of read
+ * them (in tcscope, cli_run_info makes them from the probe's). */
+static tc_run_info run_of(const tc_bench_machine *x)
+{
+    tc_run_info r = {0};
+    snprintf(r.backend, sizeof r.backend, "%s", x->run.backend);
+    snprintf(r.device, sizeof r.device, "%s", x->run.device);
+    snprintf(r.driver, sizeof r.driver, "%s", x->run.driver);
+    snprintf(r.cuda, sizeof r.cuda, "%s", x->run.cuda);
+    r.sm = x->run.sm, r.sm_count = x->run.sm_count, r.clock_mhz = x->run.clock_mhz;
+    return r;
+}
+
 /* Equal JSON, or absent from both (json_equal(NULL, NULL) is false). */
 static bool same(const json_t *x, const json_t *y)
 {
@@ -172,7 +185,8 @@ static tc_record written(const json_t *doc, const char *name)
 {
     tc_bench_machine m;
     machine_of(json_object_get(doc, "machine"), &m);
-    tc_record rec = tc_record_new(tc_bench_header(&m));
+    tc_run_info run = run_of(&m);
+    tc_record rec = tc_record_new(tc_bench_header(&m, &run));
     char err[300], path[200];
     size_t i;
     json_t *in;
