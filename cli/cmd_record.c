@@ -32,7 +32,7 @@ static const cli_option opts[] = {
     [O_CVT] = {"--cvt", "ROUND[,OVERFLOW]", "chains: the D -> A conversion between steps (default rne,sat; "
                                             "rne,inf for tf32 A and when A is D's format)"},
     [O_SEED] = {"--seed", "S", "corpus, chains: random seed (default 1)"},
-    [O_JSON] = {"--json", NULL, "layout: a tcscope-record/1 of layout objects (corpus and chain lines are JSON already)"},
+    [O_JSON] = {"--json", NULL, "record layout only: a tcscope-record/1 of layout objects (corpus and chain lines are their own format; refused there)"},
 };
 const cli_command cmd_record_cli = {
     "record", "record a random corpus, chains or the layout proof of instructions on a backend",
@@ -99,6 +99,8 @@ int cmd_record(int argc, char **argv)
         return cli_fail(CMD, "%s only applies to record chains", j.len ? "--len" : "--cvt");
     if (j.mode == CLI_RECORD_LAYOUT && (j.n || seed_given))
         return cli_fail(CMD, "%s does not apply to record layout (it draws nothing at random)", j.n ? "--n" : "--seed");
-    j.json = j.json && j.mode == CLI_RECORD_LAYOUT;
+    if (j.json && j.mode != CLI_RECORD_LAYOUT) /* ignoring it would hand a reader lines it takes for a record */
+        return cli_fail(CMD, "--json only applies to record layout: corpus and chain lines are the data format "
+                             "itself (reports/SCHEMA.md \"Raw GPU records\"), not a tcscope-record/1");
     return cli_record_run(&j);
 }

@@ -193,6 +193,9 @@ static void bad_combinations_exit_two(void **state)
         {"record corpus " BACKEND "--instr mma.nosuch --n 3", "mma.nosuch"},
         {"record layout --backend gpu:all --instr all", "runs record corpus only"},
         {"run --instr all --random 3 --check-layout", "--random and --check-layout do not go together"},
+        {"record corpus " BACKEND "--instr all --n 3 --json", "--json only applies to record layout"},
+        {"record chains " BACKEND "--instr all --n 3 --len 2 --json", "--json only applies to record layout"},
+        {"run " BACKEND "--instr all --random 3 --json", "--json does not go with --random"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tc_run_result r = tc_run_cli(cases[i][0]);
