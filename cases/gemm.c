@@ -1,7 +1,6 @@
 /* tcscope gemm cases: inputs from a seed, one library GEMM, sampled outputs
  * against the exact products of the original and of the rounded inputs,
  * the throughput, and (with infer) the inferred structure's predictions. */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,97 +166,39 @@ static void err_range(void *ctx, size_t lo, size_t hi)
  * of inputs in formats fa, fb, summarised. The outputs are spread over the
  * cores once (each error is its own output's: the split changes no bit);
  * batches keep each thread's memory bounded. */
-static json_t *errors(const tc_format *fa, const tc_format *fb, const uint32_t *A, const uint32_t *B, int n, int k,
-                      size_t nout, const int *ii, const int *jj, const uint32_t *got)
+static void errors(const tc_format *fa, const tc_format *fb, const uint32_t *A, const uint32_t *B, int n, int k,
+                   size_t nout, const int *ii, const int *jj, const uint32_t *got, oracle_err_stats *st)
 {
     err_job j = {{fa, fb, &tc_f32, &tc_f32}, A, B, got, ii, jj, n, k, 0, gemm_alloc(nout, sizeof(oracle_err))};
     j.batch = gemm_batch(k);
     oracle_parallel(nout, nout * (size_t)k, err_range, &j);
-    oracle_err *e = j.e;
-    oracle_err_stats st;
-    oracle_err_summarize(e, nout, &st);
-    free(e);
-    json_t *o = json_object();
-    json_object_set_new(o, "n", json_integer((json_int_t)st.n));
-    json_object_set_new(o, "n_nan", json_integer((json_int_t)st.n_nan));
-    json_object_set_new(o, "n_exact", json_integer((json_int_t)st.n_exact));
-    json_object_set_new(o, "n_within_half_ulp", json_integer((json_int_t)st.n_half));
-    json_object_set_new(o, "n_within_one_ulp", json_integer((json_int_t)st.n_one));
-    json_object_set_new(o, "max_ulps", json_real(st.max_ulps));
-    json_object_set_new(o, "median_ulps", json_real(st.median_ulps));
-    json_object_set_new(o, "mean_ulps", json_real(st.mean_ulps));
-    json_object_set_new(o, "max_rel", json_real(st.max_rel));
-    json_object_set_new(o, "min_correct_bits", json_real(st.min_bits));
-    return o;
+    oracle_err_summarize(j.e, nout, st);
+    free(j.e);
 }
 
 /* The first sampled outputs, positions and bits: with the seed and the
  * distribution (the inputs are drawn again) a CPU replays the prediction. */
-static json_t *outputs_json(size_t nout, const int *ii, const int *jj, const uint32_t *got)
+static void keep_outputs(tc_gemm_case_result *res, size_t nout, const int *ii, const int *jj, const uint32_t *got)
 {
     size_t n = nout < GEMM_RECORDED_OUTPUTS ? nout : GEMM_RECORDED_OUTPUTS;
-    json_t *o = json_object(), *ia = json_array(), *ja = json_array();
-    char *hex = gemm_alloc(n * 8 + 1, 1);
-    for (size_t e = 0; e < n; e++) {
-        json_array_append_new(ia, json_integer(ii[e]));
-        json_array_append_new(ja, json_integer(jj[e]));
-        snprintf(hex + e * 8, 9, "%08X", got[e]);
-    }
-    json_object_set_new(o, "n", json_integer((json_int_t)n));
-    json_object_set_new(o, "meaning", json_string("the first n sampled outputs: D[i[e]][j[e]] has the FP32 bits "
-                                                  "d_hex[8e .. 8e+7]"));
-    json_object_set_new(o, "i", ia);
-    json_object_set_new(o, "j", ja);
-    json_object_set_new(o, "d_hex", json_string(hex));
-    free(hex);
-    return o;
+    res->nrec = n;
+    res->ii = gemm_alloc(n, sizeof *res->ii), res->jj = gemm_alloc(n, sizeof *res->jj);
+    res->got = gemm_alloc(n, sizeof *res->got);
+    memcpy(res->ii, ii, n * sizeof *ii), memcpy(res->jj, jj, n * sizeof *jj), memcpy(res->got, got, n * sizeof *got);
 }
 
-static json_t *algo_json(const tc_gemm_algo *g)
+static void facts(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c, tc_gemm_case_result *res)
 {
-    static const char *const red[] = {"none", "inplace", "compute_type", "?", "output_type"};
-    json_t *o = json_object();
-    json_object_set_new(o, "algo_id", json_integer(g->algo_id));
-    json_object_set_new(o, "tile_id", json_integer(g->tile_id));
-    json_object_set_new(o, "splitk", json_integer(g->splitk));
-    json_object_set_new(o, "reduction_scheme", json_string(g->reduction_scheme >= 0 && g->reduction_scheme <= 4
-                                                               ? red[g->reduction_scheme] : "?"));
-    json_object_set_new(o, "cta_swizzling", json_integer(g->swizzle));
-    json_object_set_new(o, "custom_option", json_integer(g->custom_option));
-    json_object_set_new(o, "stages_id", json_integer(g->stages_id));
-    json_object_set_new(o, "inner_shape_id", json_integer(g->inner_shape_id));
-    json_object_set_new(o, "cluster_shape_id", json_integer(g->cluster_shape_id));
-    json_object_set_new(o, "emulation_support", g->emulation < 0 ? json_null() : json_boolean(g->emulation));
-    json_object_set_new(o, "workspace_bytes", json_integer((json_int_t)g->workspace));
-    json_object_set_new(o, "waves", json_real(g->waves));
-    return o;
-}
-
-static json_t *header(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c)
-{
-    json_t *o = json_object();
+    memset(res, 0, sizeof *res);
+    res->path = p;
+    res->c = *c;
     /* An own kernel on the GPU is not cuBLASLt's; under the simulation the
      * library stays "sim". */
     bool own = p->kernel && strcmp(lib->name, "sim");
-    json_object_set_new(o, "library", json_string(own ? p->kernel : lib->name));
-    json_object_set_new(o, "device", json_string(lib->device));
-    json_object_set_new(o, "library_version", json_integer(own ? 0 : lib->version));
-    json_object_set_new(o, "path", json_string(p->name));
-    json_object_set_new(o, "path_note", json_string(p->note));
-    json_object_set_new(o, "m", json_integer(c->m));
-    json_object_set_new(o, "n", json_integer(c->n));
-    json_object_set_new(o, "k", json_integer(c->k));
-    json_object_set_new(o, "dist", json_string(sweep_dist_name(c->dist)));
-    if (c->dist == SWEEP_LOGUNIFORM)
-        json_object_set_new(o, "dist_log_range", json_integer(8));   /* magnitudes 2^u, u in [-8, 8] */
-    json_object_set_new(o, "seed", json_integer((json_int_t)c->seed));
-    json_object_set_new(o, "original_inputs", json_string("f32"));
-    json_object_set_new(o, "uploaded_a", json_string(p->a->name));
-    json_object_set_new(o, "uploaded_b", json_string(p->b->name));
-    json_object_set_new(o, "rounding_to_upload", json_string(sweep_is_fp8(p->a) ? "rne, saturating" : "rne"));
-    if (p->built.chunk)
-        json_object_set_new(o, "structure_by_construction", tc_gemm_struct_json(&p->built, c->k));
-    return o;
+    snprintf(res->library, sizeof res->library, "%s", own ? p->kernel : lib->name);
+    snprintf(res->device, sizeof res->device, "%s", lib->device);
+    res->library_version = own ? 0 : lib->version;
+    res->saturating = sweep_is_fp8(p->a);
 }
 
 /* The originals of the last shape: every path of a shape runs on the same
@@ -291,9 +232,16 @@ void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, ui
     upload(p->b, xb, (size_t)c->k * c->n, ub);
 }
 
-json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c)
+void tc_gemm_case_result_free(tc_gemm_case_result *res)
 {
-    json_t *rec = header(lib, p, c);
+    free(res->ii), free(res->jj), free(res->got);
+    tc_gemm_inferred_free(&res->st.r);
+    res->ii = res->jj = NULL, res->got = NULL;
+}
+
+void tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c, tc_gemm_case_result *res)
+{
+    facts(lib, p, c, res);
     size_t na = (size_t)c->m * c->k, nb = (size_t)c->k * c->n;
     const float *xa, *xb;
     originals(c, &xa, &xb);
@@ -307,35 +255,16 @@ json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc
     int *ii = gemm_alloc(cap, sizeof *ii), *jj = gemm_alloc(cap, sizeof *jj);
     size_t nout = pick_samples(c->m, c->n, want, c->seed, ii, jj);
     uint32_t *got = gemm_alloc(nout, sizeof *got);
-    tc_gemm_algo algo;
-    memset(&algo, 0, sizeof algo);
-    double ms = 0;
-    char err[512] = "";
-    int rc = lib->run(lib->ctx, p, c->m, c->n, c->k, ua, ub, nout, ii, jj, got, c->warmup, c->reps, &ms, &algo, err,
-                      sizeof err);
-    if (rc != 0) {
-        json_object_set_new(rec, rc > 0 ? "skipped" : "error", json_string(err));
+    res->status = lib->run(lib->ctx, p, c->m, c->n, c->k, ua, ub, nout, ii, jj, got, c->warmup, c->reps,
+                           &res->ms_median, &res->algo, res->err, sizeof res->err);
+    if (res->status != 0)
         goto out;
-    }
-    if (!p->kernel)   /* cuBLASLt's choice; an own kernel has none */
-        json_object_set_new(rec, "algo", algo_json(&algo));
-    if (c->reps > 0) {
-        json_t *t = json_object();
-        json_object_set_new(t, "warmup", json_integer(c->warmup));
-        json_object_set_new(t, "reps", json_integer(c->reps));
-        json_object_set_new(t, "ms_median", json_real(ms));
-        json_object_set_new(t, "tflops", json_real(ms > 0 ? 2.0 * c->m * c->n * c->k / (ms * 1e-3) / 1e12 : 0));
-        json_object_set_new(t, "method", json_string("cudaEvent around each launch; median"));
-        json_object_set_new(rec, "timing", t);
-    }
-    json_object_set_new(rec, "samples", json_integer((json_int_t)nout));
-    json_object_set_new(rec, "outputs", outputs_json(nout, ii, jj, got));
-    json_object_set_new(rec, "error_vs_original",
-                        errors(&tc_f32, &tc_f32, oa, ob, c->n, c->k, nout, ii, jj, got));
-    json_object_set_new(rec, "error_vs_rounded", errors(p->a, p->b, ua, ub, c->n, c->k, nout, ii, jj, got));
+    res->samples = nout;
+    keep_outputs(res, nout, ii, jj, got);
+    errors(&tc_f32, &tc_f32, oa, ob, c->n, c->k, nout, ii, jj, got, &res->vs_original);
+    errors(p->a, p->b, ua, ub, c->n, c->k, nout, ii, jj, got, &res->vs_rounded);
     if (c->infer)
-        json_object_set_new(rec, "structure", gemm_infer_and_predict(lib, p, c, ua, ub, nout, ii, jj, got));
+        gemm_infer_and_predict(lib, p, c, ua, ub, nout, ii, jj, got, &res->st);
 out:
     free(oa), free(ob), free(ua), free(ub), free(ii), free(jj), free(got);
-    return rec;
 }

@@ -21,6 +21,7 @@
 #include "cases/sweep.h"
 #include "formats/formats.h"
 #include "oracle/model.h"
+#include "oracle/oracle.h"
 #include "probes/gemm.h"
 
 struct json_t;
@@ -131,9 +132,10 @@ void tc_gemm_lib_sim_free(tc_gemm_lib *lib);
 /* The model of path p's instruction from a profile (NULL with err). */
 model *tc_gemm_model(const tc_gemm_path *p, const char *profile_path, char *err, size_t errlen);
 
-/* JSON of a structure, and its summation tree as SVG (leaves are runs). */
-struct json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k);
-char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k);
+/* Structure s's slice boundaries over K: slice t is [b[t], b[t + 1]),
+ * b[0] = 0, b[splitk] = k (b holds splitk + 1 entries; splitk < 1 is 1).
+ * Public for the summation tree reports/ draws. */
+void gemm_struct_bounds(const tc_gemm_struct *s, int k, int *b);
 
 /* A record's "structure" object: the inferred structure and the input
  * conversion used (as-uploaded when absent). -1 + err ("record: ...") when
@@ -172,9 +174,60 @@ typedef struct {
     const char *profile;       /* the instruction model's profile file (infer) */
 } tc_gemm_case;
 
-/* One case: its object of a gemm record (reports/SCHEMA.md; never NULL:
- * "skipped" or "error" inside when it could not run). */
-struct json_t *tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c);
+/* Which input conversion predicts the outputs (tc_gemm_incvt_candidates,
+ * each tried on the first `tried` sampled outputs). One candidate: nothing
+ * was tried. */
+typedef struct {
+    int ncand;
+    tc_gemm_incvt cand[8], used;
+    size_t tried, bit_exact[8];    /* of cand[x], out of tried */
+} tc_gemm_incvt_result;
+
+/* An output the structure did not predict. */
+typedef struct {
+    int i, j;
+    uint32_t got, predicted;
+} tc_gemm_miss;
+
+/* What --infer found for a case: the structure, and its predictions. */
+typedef struct {
+    bool failed;               /* the inference failed (why in error): nothing else holds */
+    char error[512];
+    tc_gemm_inferred r;
+    bool matches_construction; /* an own kernel: consistent and the structure built */
+    bool unpredicted;          /* no prediction (no model; why in prediction_error): nothing below holds */
+    char prediction_error[512];
+    tc_gemm_incvt_result cvt;
+    size_t n, bit_exact;       /* sampled outputs, predicted bit for bit */
+    size_t recorded_bit_exact; /* of those the record carries */
+    int nmiss;                 /* first mismatches (at most 8) */
+    tc_gemm_miss miss[8];
+} tc_gemm_structure_result;
+
+/* One case as it ran: what reports/record_gemm.h writes as the case's
+ * object of a gemm record (reports/SCHEMA.md). */
+typedef struct {
+    const tc_gemm_path *path;
+    tc_gemm_case c;
+    char library[64], device[128];  /* an own kernel on the GPU: its name, version 0 */
+    long library_version;
+    bool saturating;           /* the upload rounding saturates (FP8), else overflows to infinity */
+    int status;                /* 0 ran; 1 skipped, -1 error: why in err, nothing below holds */
+    char err[512];
+    tc_gemm_algo algo;         /* cuBLASLt's choice (an own kernel has none) */
+    double ms_median;          /* c.reps > 0 */
+    size_t samples;            /* outputs compared */
+    size_t nrec;               /* the first sampled outputs, recorded: D[ii[e]][jj[e]] = got[e] */
+    int *ii, *jj;
+    uint32_t *got;
+    oracle_err_stats vs_original, vs_rounded;
+    tc_gemm_structure_result st;   /* c.infer */
+} tc_gemm_case_result;
+
+/* One case into *res (free with tc_gemm_case_result_free; "skipped" or
+ * "error" in res->status when it could not run). */
+void tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c, tc_gemm_case_result *res);
+void tc_gemm_case_result_free(tc_gemm_case_result *res);
 
 /* Replays one gemm case (reports/record_gemm.h reads them) on the CPU:
  * draws its inputs again (seed, distribution), predicts its recorded outputs ("outputs") with the

@@ -3,7 +3,6 @@
  * outputs under a structure and a conversion, and the inference: every
  * candidate predicts the same outputs and the ones that predict all of
  * them fit (one fit: decided; several: the outputs cannot tell them apart). */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,48 +126,30 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
     return 0;
 }
 
-json_t *gemm_infer_incvt(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s,
-                         const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii,
-                         const int *jj, const uint32_t *got, tc_gemm_incvt *used, char *err, size_t errlen)
+int gemm_infer_incvt(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s, const uint32_t *A,
+                     const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj, const uint32_t *got,
+                     tc_gemm_incvt_result *o, char *err, size_t errlen)
 {
-    tc_gemm_incvt cand[8];
-    int nc = tc_gemm_incvt_candidates(p, cand), best = -1;
-    if (nc == 1) {   /* no choice: nothing to infer */
-        *used = cand[0];
-        return json_pack("{s:[s],s:b,s:s,s:s}", "candidates", tc_gemm_incvt_name(cand[0]), "decided", 1, "used",
-                         tc_gemm_incvt_name(cand[0]), "meaning", "the path has one way to take its inputs");
-    }
-    size_t best_n = 0, nfit = 0;
+    memset(o, 0, sizeof *o);
+    o->ncand = tc_gemm_incvt_candidates(p, o->cand);
+    o->used = o->cand[0];
+    if (o->ncand == 1)   /* no choice: nothing to infer */
+        return 0;
+    o->tried = nout;
+    size_t best_n = 0;
+    int best = -1;
     uint32_t *pred = gemm_alloc(nout, sizeof *pred);
-    json_t *o = json_object(), *list = json_array(), *fit = json_array();
-    for (int x = 0; x < nc; x++) {
-        if (gemm_predict(p, profile_path, s, cand[x], A, B, n, k, nout, ii, jj, pred, err, errlen) != 0) {
+    for (int x = 0; x < o->ncand; x++) {
+        if (gemm_predict(p, profile_path, s, o->cand[x], A, B, n, k, nout, ii, jj, pred, err, errlen) != 0) {
             free(pred);
-            json_decref(o), json_decref(list), json_decref(fit);
-            return NULL;
+            return -1;
         }
-        size_t same = 0;
         for (size_t e = 0; e < nout; e++)
-            same += pred[e] == got[e];
-        json_array_append_new(list, json_pack("{s:s,s:I}", "conversion", tc_gemm_incvt_name(cand[x]), "bit_exact",
-                                              (json_int_t)same));
-        if (same == nout)
-            json_array_append_new(fit, json_string(tc_gemm_incvt_name(cand[x]))), nfit++;
-        if (best < 0 || same > best_n)
-            best = x, best_n = same;
+            o->bit_exact[x] += pred[e] == got[e];
+        if (best < 0 || o->bit_exact[x] > best_n)
+            best = x, best_n = o->bit_exact[x];
     }
     free(pred);
-    *used = cand[best];
-    json_object_set_new(o, "outputs_tried", json_integer((json_int_t)nout));
-    json_object_set_new(o, "candidates", list);
-    json_object_set_new(o, "fit", fit);
-    json_object_set_new(o, "decided", json_boolean(nfit == 1));
-    json_object_set_new(o, "used", json_string(tc_gemm_incvt_name(*used)));
-    json_object_set_new(o, "meaning",
-                        json_string(nfit == 1   ? "exactly one conversion predicts every output tried: used"
-                                    : nfit > 1 ? "several conversions predict every output tried (these inputs "
-                                                 "cannot tell them apart): the first used"
-                                               : "no conversion predicts every output tried: the one predicting "
-                                                 "the most used"));
-    return o;
+    o->used = o->cand[best];
+    return 0;
 }

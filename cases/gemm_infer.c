@@ -23,7 +23,6 @@
  *   other run: a unit survives only when added after the bigs cancelled, so
  *   output / unit = runs outside the subtree where run 0 and run j meet.
  */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,80 +377,38 @@ void tc_gemm_inferred_free(tc_gemm_inferred *r)
     r->run_start = r->lca = NULL;
 }
 
-static json_t *int_list(const int *v, int n, int max)
+void gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c, const uint32_t *A,
+                            const uint32_t *B, size_t nout, const int *ii, const int *jj, const uint32_t *got,
+                            tc_gemm_structure_result *o)
 {
-    json_t *a = json_array();
-    for (int i = 0; i < n && i < max; i++)
-        json_array_append_new(a, json_integer(v[i]));
-    return a;
-}
-
-json_t *gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c,
-                               const uint32_t *A, const uint32_t *B, size_t nout, const int *ii, const int *jj,
-                               const uint32_t *got)
-{
-    json_t *o = json_object();
-    char err[512];
-    tc_gemm_inferred r;
-    if (tc_gemm_infer(lib, p, c->m, c->n, c->k, &r, err, sizeof err) != 0) {
-        json_object_set_new(o, "error", json_string(err));
-        tc_gemm_inferred_free(&r);
-        return o;
+    memset(o, 0, sizeof *o);
+    if (tc_gemm_infer(lib, p, c->m, c->n, c->k, &o->r, o->error, sizeof o->error) != 0) {
+        o->failed = true;
+        tc_gemm_inferred_free(&o->r);
+        return;
     }
-    json_object_set_new(o, "inferred", tc_gemm_struct_json(&r.s, c->k));
-    json_object_set_new(o, "consistent", json_boolean(r.consistent));
     /* An own kernel: whether the inference recovered what was built. */
-    if (p->built.chunk)
-        json_object_set_new(o, "matches_construction", json_boolean(r.consistent && tc_gemm_struct_same(&r.s, &p->built)));
-    if (!r.consistent)
-        json_object_set_new(o, "why", json_string(r.why));
-    json_object_set_new(o, "runs", json_integer(r.nruns));
-    json_object_set_new(o, "run_starts_first64", int_list(r.run_start, r.nruns, 64));
-    json_object_set_new(o, "meet_run0_first64", int_list(r.lca, r.nruns, 64));
-    json_object_set_new(o, "masking_outputs", json_integer(r.probes));
-    json_object_set_new(o, "library_calls", json_integer(r.calls));
-    char *svg = tc_gemm_struct_svg(&r.s, c->k);
-    json_object_set_new(o, "tree_svg", json_string(svg));
-    free(svg);
+    o->matches_construction = p->built.chunk && o->r.consistent && tc_gemm_struct_same(&o->r.s, &p->built);
     /* The input conversion first (tf32: four candidates, tried on the first
      * GEMM_CVT_TRIED outputs), then every output predicted with it. */
-    tc_gemm_incvt cv;
     size_t tried = nout < GEMM_CVT_TRIED ? nout : GEMM_CVT_TRIED;
-    json_t *ic = gemm_infer_incvt(p, c->profile, &r.s, A, B, c->n, c->k, tried, ii, jj, got, &cv, err, sizeof err);
+    char *perr = o->prediction_error;
+    size_t plen = sizeof o->prediction_error;
     uint32_t *pred = gemm_alloc(nout, sizeof *pred);
-    if (!ic || gemm_predict(p, c->profile, &r.s, cv, A, B, c->n, c->k, nout, ii, jj, pred, err, sizeof err)) {
-        json_decref(ic);
-        json_object_set_new(o, "prediction_error", json_string(err));
+    if (gemm_infer_incvt(p, c->profile, &o->r.s, A, B, c->n, c->k, tried, ii, jj, got, &o->cvt, perr, plen) ||
+        gemm_predict(p, c->profile, &o->r.s, o->cvt.used, A, B, c->n, c->k, nout, ii, jj, pred, perr, plen)) {
+        o->unpredicted = true;
         free(pred);
-        tc_gemm_inferred_free(&r);
-        return o;
+        return;
     }
-    json_object_set_new(o, "input_conversion", ic);
-    size_t same = 0, same_rec = 0;
-    json_t *miss = json_array();
+    o->n = nout;
     for (size_t e = 0; e < nout; e++) {
         if (pred[e] == got[e]) {
-            same++;
-            same_rec += e < GEMM_RECORDED_OUTPUTS;
-        } else if (json_array_size(miss) < 8) {
-            char gs[16], ps[16];
-            snprintf(gs, sizeof gs, "0x%08X", got[e]);
-            snprintf(ps, sizeof ps, "0x%08X", pred[e]);
-            json_array_append_new(miss, json_pack("{s:i,s:i,s:s,s:s}", "i", ii[e], "j", jj[e], "got", gs,
-                                                  "predicted", ps));
+            o->bit_exact++;
+            o->recorded_bit_exact += e < GEMM_RECORDED_OUTPUTS;
+        } else if (o->nmiss < 8) {
+            o->miss[o->nmiss++] = (tc_gemm_miss){ii[e], jj[e], got[e], pred[e]};
         }
     }
-    json_t *pr = json_object();
-    json_object_set_new(pr, "model", json_string(p->instr));
-    json_object_set_new(pr, "profile", json_string(c->profile));
-    json_object_set_new(pr, "n", json_integer((json_int_t)nout));
-    json_object_set_new(pr, "bit_exact", json_integer((json_int_t)same));
-    json_object_set_new(pr, "rate", json_real(nout ? (double)same / nout : 0));
-    json_object_set_new(pr, "input_conversion", json_string(tc_gemm_incvt_name(cv)));
-    json_object_set_new(pr, "recorded_outputs_bit_exact", json_integer((json_int_t)same_rec));
-    json_object_set_new(pr, "first_mismatches", miss);
-    json_object_set_new(o, "prediction", pr);
     free(pred);
-    tc_gemm_inferred_free(&r);
-    return o;
 }

@@ -25,21 +25,17 @@ void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, ui
 /* Row i of A (m x k) and column j of B (k x n) into a[k], b[k]. */
 void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b);
 
-/* Structure s's slice boundaries over K: slice t is [b[t], b[t + 1]),
- * b[0] = 0, b[splitk] = k (b holds splitk + 1 entries; splitk < 1 is 1). */
-void gemm_struct_bounds(const tc_gemm_struct *s, int k, int *b);
-
 /* tc_gemm_struct_dot for nout outputs at once (a, b: nout x k row-major);
  * model_mma spreads each instruction step over the cores, except inside
  * oracle_parallel (gemm_predict spreads the outputs instead). */
 void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                       const uint64_t *b, uint32_t *out);
 
-/* The "structure" object of a case: the inferred structure, its tree, and
- * how many of the sampled outputs it predicts bit for bit. */
-struct json_t *gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c,
-                                      const uint32_t *A, const uint32_t *B, size_t nout, const int *ii,
-                                      const int *jj, const uint32_t *got);
+/* The inferred structure of a case and how many of the sampled outputs it
+ * predicts bit for bit, into *o. */
+void gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c, const uint32_t *A,
+                            const uint32_t *B, size_t nout, const int *ii, const int *jj, const uint32_t *got,
+                            tc_gemm_structure_result *o);
 
 /* The instruction model of path p under input conversion c (NULL with err). */
 model *gemm_model_in(const tc_gemm_path *p, const char *profile_path, tc_gemm_incvt c, char *err, size_t errlen);
@@ -55,11 +51,11 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
  * c: tf32 bits for the rounding conversions, unchanged otherwise. */
 void gemm_convert_inputs(tc_gemm_incvt c, uint64_t *x, size_t n);
 
-/* Which of p's candidate conversions predict the outputs got (under s):
- * the "input_conversion" object, *used the one to predict with. NULL with
- * err when a model is missing. */
-struct json_t *gemm_infer_incvt(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s,
-                                const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii,
-                                const int *jj, const uint32_t *got, tc_gemm_incvt *used, char *err, size_t errlen);
+/* Which of p's candidate conversions predict the outputs got (under s)
+ * into *o (o->used: the one to predict with). -1 with err when a model is
+ * missing. */
+int gemm_infer_incvt(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s, const uint32_t *A,
+                     const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj, const uint32_t *got,
+                     tc_gemm_incvt_result *o, char *err, size_t errlen);
 
 #endif

@@ -346,8 +346,11 @@ int cmd_gemm(int argc, char **argv)
             }
             struct timespec t0, t1;
             clock_gettime(CLOCK_MONOTONIC, &t0);
-            json_t *r = tc_gemm_run_case(&lib, &paths[i], &c);
+            tc_gemm_case_result res;
+            tc_gemm_run_case(&lib, &paths[i], &c, &res);
             clock_gettime(CLOCK_MONOTONIC, &t1);
+            json_t *r = tc_gemm_case_json(&res);
+            tc_gemm_case_result_free(&res);
             if (sim)
                 tc_gemm_lib_sim_free(&lib);
             last = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, last_work = work, spent += last;

@@ -23,6 +23,7 @@
 
 #include "cli/cli.h"
 #include "probes/dots.h"
+#include "reports/record_dots.h"
 
 #define CMD "import"
 #define KM_SOURCE "Khattak & Mikaitis, MATLAB-tensor-core model_validation (github.com/north-numerical-computing/" \
@@ -189,7 +190,7 @@ static int import_set(const char *root, const char *gpu, const char *fmt, const 
             goto done;
         }
     }
-    if (tc_dots_write(o, &s)) {
+    if (tc_record_dots_line(o, &s)) {
         cli_fail(CMD, "out of memory");
         goto done;
     }

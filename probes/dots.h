@@ -34,8 +34,7 @@ typedef struct {
     const char *inputs_of;     /* write only: NULL, or the earlier line's instruction whose A and B these are */
 } tc_dots;
 
-/* Writes one line. 0 or -1 (out of memory). */
-int tc_dots_write(FILE *out, const tc_dots *d);
+/* The lines are written by reports/record_dots.h (tc_record_dots_line). */
 /* Every line of a file (gzip -dc when the name ends in .gz). 0 with *sets
  * (free with tc_dots_free_all), or -1 with err naming the file and line. */
 int tc_dots_load(const char *path, tc_dots **sets, size_t *nsets, char *err, size_t errlen);

@@ -1,9 +1,9 @@
 /* What the JSON lines of corpus, chain and dots records (backend_corpus.h,
  * dots.h) share: how a line is loaded, and the HEX fields: n elements of one
  * format as fixed-width lower-case hex, storage_bits/4 digits each (rounded
- * up), concatenated. One reader and one writer (tc_hex_put, also used by
- * reports/record_corpus.c, the corpus and chain lines' writer), so the three
- * record kinds cannot drift apart. */
+ * up), concatenated. One reader and one writer (tc_hex_put, used by
+ * reports/record_corpus.c and reports/record_dots.c, the lines' writers), so
+ * the three record kinds cannot drift apart. */
 #ifndef TC_RECORD_JSON_H
 #define TC_RECORD_JSON_H
 

@@ -6,7 +6,8 @@
  *   - the older lines, one {"record":"tcscope-gemm","version":1|2,...}
  *     object per case, no header or trailer (the committed
  *     reports/baselines/h100-gemm.jsonl.gz).
- * The per-case fields are the same in both (cases/gemm.c builds them). */
+ * The per-case fields are the same in both; the one writer of a case's
+ * object is tc_gemm_case_json below, from the struct cases/gemm.c fills. */
 #ifndef TC_RECORD_GEMM_H
 #define TC_RECORD_GEMM_H
 
@@ -14,6 +15,8 @@
 #include <stdint.h>
 
 #include <jansson.h>
+
+#include "cases/gemm.h"
 
 /* What a gemm run states once, in its header. */
 typedef struct {
@@ -29,6 +32,18 @@ typedef struct {
 /* The header of a gemm record: tc_record_header("gemm", ...) (date,
  * host, tcscope version) with the facts above. */
 json_t *tc_gemm_record_header(const tc_gemm_run_facts *f);
+
+/* A case's object of a gemm record (without "kind": tc_json_out_put puts
+ * it first), from what tc_gemm_run_case found; "skipped" or "error" when
+ * it could not run (reports/record_gemm_case.c). */
+json_t *tc_gemm_case_json(const tc_gemm_case_result *r);
+/* Its "structure" object (reports/record_gemm_structure.c). */
+json_t *tc_gemm_structure_json(const tc_gemm_structure_result *s, const tc_gemm_path *p, const tc_gemm_case *c);
+/* A structure as JSON (what cases/gemm_replay.c tc_gemm_struct_read reads
+ * back), and its summation tree as SVG, leaves the runs
+ * (reports/gemm_tree_svg.c). */
+json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k);
+char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k);
 
 /* The gemm cases of a file (.jsonl or .jsonl.gz, either form above), in
  * file order, as a new array of objects: each with "kind": "gemm" (the

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "cases/gemm.h"
+#include "tests/gemm_testutil.h"
 #include "cases/gemm_internal.h"
 #include "oracle/oracle.h"
 #include "oracle/profile.h"
@@ -220,7 +221,7 @@ static void test_case_predicts_the_simulated_library(void **state)
     assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, GEMM_IN_AS_UPLOADED, err, sizeof err), 0);
     tc_gemm_case c = {.m = 32, .n = 32, .k = 1024, .dist = SWEEP_NORMAL, .seed = 3, .samples = 300,
                       .infer = true, .profile = PROFILE};
-    json_t *r = tc_gemm_run_case(&lib, tc_gemm_path_by_name("e4m3"), &c);
+    json_t *r = tc_gemm_case_record(&lib, tc_gemm_path_by_name("e4m3"), &c);
     json_t *st = json_object_get(r, "structure");
     assert_true(json_is_true(json_object_get(st, "consistent")));
     json_t *pr = json_object_get(st, "prediction");
@@ -267,7 +268,7 @@ static void test_tf32_input_conversion_recovered(void **state)
         assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, given[g], err, sizeof err), 0);
         tc_gemm_case c = {.m = 32, .n = 32, .k = 256, .dist = SWEEP_NORMAL, .seed = 4, .samples = 600,
                           .infer = true, .profile = PROFILE};
-        json_t *r = tc_gemm_run_case(&lib, tc_gemm_path_by_name("tf32"), &c);
+        json_t *r = tc_gemm_case_record(&lib, tc_gemm_path_by_name("tf32"), &c);
         json_t *st = json_object_get(r, "structure"), *ic = json_object_get(st, "input_conversion");
         assert_string_equal(json_string_value(json_object_get(ic, "used")), tc_gemm_incvt_name(given[g]));
         assert_true(json_is_true(json_object_get(ic, "decided")));

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "cases/gemm.h"
+#include "tests/gemm_testutil.h"
 #include "cases/gemm_internal.h"
 #include "oracle/oracle.h"
 
@@ -123,7 +124,7 @@ static json_t *sim_case(int threads)
     assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, GEMM_IN_TF32_RNA, err, sizeof err), 0);
     tc_gemm_case c = {.m = 32, .n = 48, .k = 768, .dist = SWEEP_NORMAL, .seed = 4, .samples = 700,
                       .infer = true, .profile = PROFILE};
-    json_t *r = tc_gemm_run_case(&lib, tc_gemm_path_by_name("tf32"), &c);
+    json_t *r = tc_gemm_case_record(&lib, tc_gemm_path_by_name("tf32"), &c);
     tc_gemm_lib_sim_free(&lib);
     oracle_set_threads(0);
     return r;

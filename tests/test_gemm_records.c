@@ -6,7 +6,9 @@
  * trailer, another kind of object, or a case without its path is refused,
  * one ended "partial" is read with the reason in its header; and
  * --time-limit stops between cases with a whole record that says how many
- * cases were planned. */
+ * cases were planned. The case writer on hand-filled results, for what a
+ * run without a GPU never shows: the timing object, cuBLASLt's algo, a
+ * skip, a failed inference and a failed prediction. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,7 @@
 
 #include <cmocka.h>
 #include <jansson.h>
+#include <math.h>
 
 #include "reports/record_gemm.h"
 #include "reports/reports.h"
@@ -149,6 +152,65 @@ static void test_cut_partial_and_foreign_records(void **state)
     free(s), free(text);
 }
 
+static const char *str_at(const json_t *o, const char *a, const char *b)
+{
+    return json_string_value(json_object_get(b ? json_object_get(o, a) : o, b ? b : a));
+}
+
+static void test_case_writer_branches(void **state)
+{
+    (void)state;
+    int ii[2] = {0, 5}, jj[2] = {3, 7};
+    uint32_t got[2] = {0x3F800000u, 0xBF800000u};
+    tc_gemm_case_result r = {.path = tc_gemm_path_by_name("f16"), .c = {.m = 1024, .n = 1024, .k = 1024, .reps = 10,
+                             .warmup = 3}, .library = "cublaslt", .ms_median = 2.0, .samples = 2, .nrec = 2,
+                             .ii = ii, .jj = jj, .got = got};
+    r.algo.reduction_scheme = 1, r.algo.emulation = -1, r.algo.algo_id = 21;
+    json_t *o = tc_gemm_case_json(&r);
+    json_t *t = json_object_get(o, "timing");
+    /* 2 * 1024^3 flops in 2 ms: 2^31 / 2e-3 / 1e12 TFLOP/s */
+    assert_true(fabs(json_real_value(json_object_get(t, "tflops")) - 1.073741824) < 1e-12);
+    assert_int_equal(json_integer_value(json_object_get(t, "reps")), 10);
+    assert_int_equal(json_integer_value(json_object_get(t, "warmup")), 3);
+    assert_string_equal(str_at(o, "algo", "reduction_scheme"), "inplace");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "algo"), "algo_id")), 21);
+    assert_true(json_is_null(json_object_get(json_object_get(o, "algo"), "emulation_support")));
+    assert_string_equal(str_at(o, "outputs", "d_hex"), "3F800000BF800000");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(json_object_get(o, "outputs"), "j"), 1)), 7);
+    assert_null(json_object_get(o, "structure"));
+    json_decref(o);
+    /* An own kernel: no algo, its built structure; reps 0: no timing. */
+    r.path = tc_gemm_path_by_name("tcscope-wgmma-f16"), r.c.reps = 0;
+    o = tc_gemm_case_json(&r);
+    assert_null(json_object_get(o, "algo"));
+    assert_null(json_object_get(o, "timing"));
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "structure_by_construction"), "chunk")), 16);
+    json_decref(o);
+    /* A failed inference: the structure says only why; a failed prediction
+     * keeps the structure and its tree, without a prediction. */
+    r.c.infer = true, r.st.failed = true;
+    snprintf(r.st.error, sizeof r.st.error, "no luck");
+    o = tc_gemm_case_json(&r);
+    assert_string_equal(str_at(o, "structure", "error"), "no luck");
+    assert_int_equal(json_object_size(json_object_get(o, "structure")), 1);
+    json_decref(o);
+    r.st.failed = false, r.st.unpredicted = true, r.st.r.s = (tc_gemm_struct){16, 0, 1, GEMM_COMBINE_SEQ, 0};
+    snprintf(r.st.prediction_error, sizeof r.st.prediction_error, "no model");
+    o = tc_gemm_case_json(&r);
+    assert_string_equal(str_at(o, "structure", "prediction_error"), "no model");
+    assert_non_null(strstr(str_at(o, "structure", "tree_svg"), "<svg"));
+    assert_null(json_object_get(json_object_get(o, "structure"), "prediction"));
+    json_decref(o);
+    /* A skip: the case's facts and why, nothing measured. */
+    r.status = 1;
+    snprintf(r.err, sizeof r.err, "no algorithm");
+    o = tc_gemm_case_json(&r);
+    assert_string_equal(str_at(o, "skipped", NULL), "no algorithm");
+    assert_null(json_object_get(o, "samples"));
+    assert_null(json_object_get(o, "error"));
+    json_decref(o);
+}
+
 static void test_time_limit_ends_the_record(void **state)
 {
     (void)state;
@@ -178,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_record_and_older_lines_read_alike),
         cmocka_unit_test(test_cut_partial_and_foreign_records),
         cmocka_unit_test(test_time_limit_ends_the_record),
+        cmocka_unit_test(test_case_writer_branches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

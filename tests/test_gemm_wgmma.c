@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "cases/gemm.h"
+#include "tests/gemm_testutil.h"
 #include "probes/probes.h"
 #include "tests/testutil.h"
 
@@ -66,7 +67,7 @@ static json_t *sim_case(const char *path, tc_gemm_struct s, int k, json_t **rec)
     assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, GEMM_IN_AS_UPLOADED, err, sizeof err), 0);
     tc_gemm_case c = {.m = 32, .n = 32, .k = k, .dist = SWEEP_NORMAL, .seed = 5, .samples = 100,
                       .infer = true, .profile = PROFILE};
-    *rec = tc_gemm_run_case(&lib, tc_gemm_path_by_name(path), &c);
+    *rec = tc_gemm_case_record(&lib, tc_gemm_path_by_name(path), &c);
     tc_gemm_lib_sim_free(&lib);
     assert_null(json_object_get(*rec, "error"));
     return json_object_get(*rec, "structure");

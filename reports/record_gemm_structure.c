@@ -1,0 +1,98 @@
+/* The "structure" object of a gemm case (reports/SCHEMA.md "gemm"): the
+ * inferred accumulation structure, its summation tree as SVG, the input
+ * conversion and the predictions, written from tc_gemm_structure_result
+ * (cases/gemm_infer.c finds them). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases/gemm.h"
+#include "reports/record_gemm.h"
+
+static json_t *int_list(const int *v, int n, int max)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n && i < max; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+static json_t *incvt_json(const tc_gemm_incvt_result *v)
+{
+    if (v->ncand == 1)   /* no choice: nothing was inferred */
+        return json_pack("{s:[s],s:b,s:s,s:s}", "candidates", tc_gemm_incvt_name(v->cand[0]), "decided", 1, "used",
+                         tc_gemm_incvt_name(v->cand[0]), "meaning", "the path has one way to take its inputs");
+    json_t *o = json_object(), *list = json_array(), *fit = json_array();
+    size_t nfit = 0;
+    for (int x = 0; x < v->ncand; x++) {
+        json_array_append_new(list, json_pack("{s:s,s:I}", "conversion", tc_gemm_incvt_name(v->cand[x]), "bit_exact",
+                                              (json_int_t)v->bit_exact[x]));
+        if (v->bit_exact[x] == v->tried)
+            json_array_append_new(fit, json_string(tc_gemm_incvt_name(v->cand[x]))), nfit++;
+    }
+    json_object_set_new(o, "outputs_tried", json_integer((json_int_t)v->tried));
+    json_object_set_new(o, "candidates", list);
+    json_object_set_new(o, "fit", fit);
+    json_object_set_new(o, "decided", json_boolean(nfit == 1));
+    json_object_set_new(o, "used", json_string(tc_gemm_incvt_name(v->used)));
+    json_object_set_new(o, "meaning",
+                        json_string(nfit == 1   ? "exactly one conversion predicts every output tried: used"
+                                    : nfit > 1 ? "several conversions predict every output tried (these inputs "
+                                                 "cannot tell them apart): the first used"
+                                               : "no conversion predicts every output tried: the one predicting "
+                                                 "the most used"));
+    return o;
+}
+
+static json_t *prediction_json(const tc_gemm_structure_result *s, const tc_gemm_path *p, const tc_gemm_case *c)
+{
+    json_t *miss = json_array();
+    for (int e = 0; e < s->nmiss; e++) {
+        char gs[16], ps[16];
+        snprintf(gs, sizeof gs, "0x%08X", s->miss[e].got);
+        snprintf(ps, sizeof ps, "0x%08X", s->miss[e].predicted);
+        json_array_append_new(miss, json_pack("{s:i,s:i,s:s,s:s}", "i", s->miss[e].i, "j", s->miss[e].j, "got", gs,
+                                              "predicted", ps));
+    }
+    json_t *pr = json_object();
+    json_object_set_new(pr, "model", json_string(p->instr));
+    json_object_set_new(pr, "profile", json_string(c->profile));
+    json_object_set_new(pr, "n", json_integer((json_int_t)s->n));
+    json_object_set_new(pr, "bit_exact", json_integer((json_int_t)s->bit_exact));
+    json_object_set_new(pr, "rate", json_real(s->n ? (double)s->bit_exact / s->n : 0));
+    json_object_set_new(pr, "input_conversion", json_string(tc_gemm_incvt_name(s->cvt.used)));
+    json_object_set_new(pr, "recorded_outputs_bit_exact", json_integer((json_int_t)s->recorded_bit_exact));
+    json_object_set_new(pr, "first_mismatches", miss);
+    return pr;
+}
+
+json_t *tc_gemm_structure_json(const tc_gemm_structure_result *s, const tc_gemm_path *p, const tc_gemm_case *c)
+{
+    json_t *o = json_object();
+    if (s->failed) {
+        json_object_set_new(o, "error", json_string(s->error));
+        return o;
+    }
+    const tc_gemm_inferred *r = &s->r;
+    json_object_set_new(o, "inferred", tc_gemm_struct_json(&r->s, c->k));
+    json_object_set_new(o, "consistent", json_boolean(r->consistent));
+    if (p->built.chunk)   /* an own kernel: whether the inference recovered what was built */
+        json_object_set_new(o, "matches_construction", json_boolean(s->matches_construction));
+    if (!r->consistent)
+        json_object_set_new(o, "why", json_string(r->why));
+    json_object_set_new(o, "runs", json_integer(r->nruns));
+    json_object_set_new(o, "run_starts_first64", int_list(r->run_start, r->nruns, 64));
+    json_object_set_new(o, "meet_run0_first64", int_list(r->lca, r->nruns, 64));
+    json_object_set_new(o, "masking_outputs", json_integer(r->probes));
+    json_object_set_new(o, "library_calls", json_integer(r->calls));
+    char *svg = tc_gemm_struct_svg(&r->s, c->k);
+    json_object_set_new(o, "tree_svg", json_string(svg));
+    free(svg);
+    if (s->unpredicted) {
+        json_object_set_new(o, "prediction_error", json_string(s->prediction_error));
+        return o;
+    }
+    json_object_set_new(o, "input_conversion", incvt_json(&s->cvt));
+    json_object_set_new(o, "prediction", prediction_json(s, p, c));
+    return o;
+}
