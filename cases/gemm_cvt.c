@@ -15,17 +15,29 @@ static const char *const names[] = {"as-uploaded", "tf32-rz", "tf32-rna", "tf32-
 
 const char *tc_gemm_incvt_name(tc_gemm_incvt c)
 {
-    return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
+    return gemm_name_of(names, sizeof names / sizeof names[0], (int)c);
 }
 
 bool tc_gemm_incvt_parse(const char *s, tc_gemm_incvt *out)
 {
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(s, names[i])) {
-            *out = (tc_gemm_incvt)i;
-            return true;
-        }
-    return false;
+    int i = gemm_name_index(names, sizeof names / sizeof names[0], s);
+    if (i >= 0)
+        *out = (tc_gemm_incvt)i;
+    return i >= 0;
+}
+
+/* An enumeration's name from its table ("?" out of range), and back (-1: none). */
+const char *gemm_name_of(const char *const *table, size_t n, int v)
+{
+    return v >= 0 && (size_t)v < n ? table[v] : "?";
+}
+
+int gemm_name_index(const char *const *table, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(name, table[i]))
+            return (int)i;
+    return -1;
 }
 
 int tc_gemm_incvt_candidates(const tc_gemm_path *p, tc_gemm_incvt *out)

@@ -10,6 +10,11 @@
 #define GEMM_RECORDED_OUTPUTS 512
 #define GEMM_CVT_TRIED 1024
 
+/* An enumeration's name from its table of names ("?" out of range), and
+ * the value of a name (-1 when none): the combines, the input conversions. */
+const char *gemm_name_of(const char *const *table, size_t n, int v);
+int gemm_name_index(const char *const *table, size_t n, const char *name);
+
 /* calloc that never returns NULL: out of memory is a message and exit 2. */
 void *gemm_alloc(size_t count, size_t size);
 

@@ -65,17 +65,15 @@ static const char *const combine_names[] = {"seq", "pairwise", "reverse"};
 
 const char *tc_gemm_combine_name(tc_gemm_combine c)
 {
-    return (unsigned)c < sizeof combine_names / sizeof combine_names[0] ? combine_names[c] : "?";
+    return gemm_name_of(combine_names, sizeof combine_names / sizeof combine_names[0], (int)c);
 }
 
 bool tc_gemm_combine_parse(const char *str, tc_gemm_combine *out)
 {
-    for (size_t i = 0; i < sizeof combine_names / sizeof combine_names[0]; i++)
-        if (!strcmp(str, combine_names[i])) {
-            *out = (tc_gemm_combine)i;
-            return true;
-        }
-    return false;
+    int i = gemm_name_index(combine_names, sizeof combine_names / sizeof combine_names[0], str);
+    if (i >= 0)
+        *out = (tc_gemm_combine)i;
+    return i >= 0;
 }
 
 /* Equal slices (the rest to the last), or whole K tiles of slice_unit with
