@@ -196,7 +196,12 @@ build/opt/reports/record.o build/san/reports/record.o: build/version.txt
 FORCE:
 build/opt/reports/record.o build/san/reports/record.o: $(wildcard .git/index)
 
-.PHONY: report-check regress regress-sweep
+.PHONY: report report-check regress regress-sweep
+# The committed reports of reports/baselines/ (audit, sweeps: .md, .html,
+# .svg) rendered again from their records, nothing run (tools/report.sh;
+# tests/test_report_baselines.c checks the committed ones are what it writes).
+report: build/tcscope
+	@tools/report.sh reports/baselines
 # Renders a fresh sweep report and the committed ones in headless Chromium at 1280 and 390 px
 # (screenshots in build/report-shots/); checks titles, plots, anchors and collapsed evidence.
 report-check: build/tcscope

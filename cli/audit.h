@@ -20,6 +20,7 @@ typedef struct {
     const char *profile_name;
     const char *timing_file;  /* bench record to attach instead of measuring */
     const char *merge;        /* comma-separated audit output folders to merge */
+    const char *render;       /* a record whose report is written, nothing run */
     const char *given_file;   /* a record whose failures (a hunt's) join the fits */
     size_t n;
     size_t hunt_n;            /* elements per hunt family in the proof, 0: n / 16 */

@@ -56,6 +56,11 @@ const char *cli_nearest(const char *word, const char *const *names, size_t n);
 int cli_unknown_instr(const char *cmd, const char *opt, const char *name);
 int cli_unknown_format(const char *cmd, const char *opt, const char *name);
 
+/* --render REC --out DIR (cli/render_record.c): the report of a recorded
+ * run written into DIR, named after REC, nothing run; --force replaces an
+ * earlier one. TC_EXIT_OK, or TC_EXIT_USAGE after a message. */
+int cli_render_record(const char *cmd, const char *path, const char *out, bool force);
+
 int cmd_formats(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_import(int argc, char **argv);

@@ -26,7 +26,7 @@
 #define RECORDED_BENCH "reports/baselines/h100-bench.json"
 
 
-typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_COUNTEREXAMPLES, O_SHARD, O_N,
+typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_RENDER, O_COUNTEREXAMPLES, O_SHARD, O_N,
                O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE, exact or corpus:PATH (recorded rows: fitted, cli/audit_rows.c) (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
@@ -35,6 +35,7 @@ static const cli_option opts[] = {
     [O_PROFILE_NAME] = {"--profile-name", "NAME", "the name of the profile written (a plain file name)"},
     [O_TIMING] = {"--timing", "BENCH.json", "attach this bench record's timing instead of measuring"},
     [O_MERGE] = {"--merge", "DIR,DIR..", "merge these audit output folders (--shard runs) into --out: nothing is run"},
+    [O_RENDER] = {"--render", "REC", "the Markdown/HTML report of a recorded audit (REC.jsonl[.gz]) into --out: nothing is run"},
     [O_COUNTEREXAMPLES] = {"--counterexamples", "HUNT.jsonl", "a hunt record whose failures join the fits "
                                                              "(re-asked on the backend)"},
     [O_SHARD] = {"--shard", "I/N", "audit every N-th instruction from the I-th (0 <= I < N)"},
@@ -77,6 +78,7 @@ static int parse_args(int argc, char **argv, audit_args *a)
         }
         case O_TIMING: a->timing_file = v; break;
         case O_MERGE: a->merge = v; break;
+        case O_RENDER: a->render = v; break;
         case O_COUNTEREXAMPLES: a->given_file = v; break;
         case O_SHARD: {
             char tail;
@@ -417,6 +419,8 @@ int cmd_audit(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != TC_EXIT_OK)
         return rc;
+    if (a.render)
+        return cli_render_record("audit", a.render, a.out, a.force);
     if (cli_fleet_spec(a.backend)) { /* every GPU of the node, the catalogue shared out (cli/fleet.h) */
         char path[4300];
         snprintf(path, sizeof path, "%s/audit.jsonl", a.out);

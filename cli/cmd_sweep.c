@@ -98,40 +98,6 @@ static void progress_cb(void *ctx, size_t done, size_t total)
     tc_progress_update(ctx, done);
 }
 
-/* --render REC --out DIR: the report of a recorded sweep (e.g. one run on a
- * machine without gnuplot), nothing run; the files are named after REC. */
-static int render_only(const char *path, const char *out, bool force)
-{
-    if (!out)
-        return cli_fail("sweep", "--render needs --out DIR");
-    tc_record rec;
-    char err[512];
-    if (tc_record_load(path, &rec, err, sizeof err))
-        return cli_fail("sweep", "%s", err);
-    /* Named after the record: r.json -> r.md, r.html, r-median.svg, ... */
-    char name[256];
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    snprintf(name, sizeof name, "%s", base);
-    char *dot = strrchr(name, '.');
-    if (dot && dot != name)
-        *dot = '\0';
-    char names[8][TC_OUT_NAME_MAX + 1];
-    const char *list[8];
-    size_t n = tc_report_names(name, names, 8);
-    for (size_t i = 0; i < n; i++)
-        list[i] = names[i];
-    tc_outdir d;
-    int rc = TC_EXIT_OK;
-    if (tc_outdir_open(&d, out, force, err, sizeof err) || tc_out_check_free(&d, list, n, err, sizeof err) ||
-        tc_report_write(&rec, &d, name, err, sizeof err))
-        rc = cli_fail("sweep", "report: %s", err);
-    tc_outdir_close(&d);
-    if (rc == TC_EXIT_OK)
-        printf("wrote %s/%s.md, %s/%s.html\n", out, name, out, name);
-    tc_record_free(&rec);
-    return rc;
-}
-
 typedef struct {
     const char *backend, *formats, *out, *bench_path, *render, *instrs;
     sweep_params p;
@@ -367,7 +333,7 @@ int cmd_sweep(int argc, char **argv)
     if (rc)
         return rc;
     if (o.render)
-        return render_only(o.render, o.out, o.force);
+        return cli_render_record("sweep", o.render, o.out, o.force);
 
     /* Validate every format (or instruction) before any work. */
     const tc_format *fmts[MAX_TARGETS];
