@@ -301,6 +301,8 @@ static char *object_key(const json_t *o)
                      (long long)json_integer_value(json_object_get(o, "k")),
                      json_string_value(json_object_get(o, "dist")), json_string_value(json_object_get(o, "from")),
                      json_string_value(json_object_get(o, "round")), json_string_value(json_object_get(o, "scale")));
+    else if (!strcmp(kind, "figure")) /* one measured figure: its name, which every figure has (SCHEMA.md) */
+        n = asprintf(&k, "%s", json_string_value(json_object_get(o, "bench")));
     else
         n = asprintf(&k, "%s", instr ? instr : "?");
     if (n < 0)

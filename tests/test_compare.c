@@ -247,6 +247,33 @@ static void missing_object_is_named(void **state)
     tc_record_free(&r);
 }
 
+/* bench --json figures are matched by their names ("bench"): the wall time
+ * has no instruction (instr null), and two such figures once met as "?". */
+static void figures_are_matched_by_name(void **state)
+{
+    (void)state;
+    tc_record r = base_record();
+    const char *names[] = {"elapsed", "cublas_gemm_8192_f16"};
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(tc_record_add(&r,
+                                       json_pack("{s:s, s:s, s:n, s:f, s:s, s:s}", "kind", "figure", "bench", names[i],
+                                                 "instr", "value", 1.0 + i, "unit", i ? "TFLOP/s" : "s", "machine",
+                                                 "test"),
+                                       NULL, 0),
+                         0);
+    char a[256], b[256];
+    save(&r, "fig-a.json", a, sizeof a);
+    json_array_remove(r.objects, json_array_size(r.objects) - 2); /* the wall time */
+    save(&r, "fig-b.json", b, sizeof b);
+    tc_run_result res = compare_files(a, b, "");
+    assert_int_equal(res.status, 1);
+    assert_non_null(strstr(res.out, "figure elapsed: in OLD only"));
+    assert_null(strstr(res.out, "cublas_gemm_8192_f16: in"));
+    assert_null(strstr(res.out, "figure ?"));
+    tc_run_result_free(&res);
+    tc_record_free(&r);
+}
+
 static void driver_change_alone_is_context_not_difference(void **state)
 {
     tc_record r = base_record();
@@ -488,6 +515,7 @@ int main(void)
         cmocka_unit_test(small_change_within_recorded_noise_is_not_a_difference),
         cmocka_unit_test(threshold_follows_the_spread_of_runs),
         cmocka_unit_test(missing_object_is_named),
+        cmocka_unit_test(figures_are_matched_by_name),
         cmocka_unit_test(driver_change_alone_is_context_not_difference),
         cmocka_unit_test(truncated_file_exits_two),
         cmocka_unit_test(gzip_records_are_read_and_cut_ones_refused),
