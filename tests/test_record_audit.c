@@ -149,9 +149,9 @@ static json_t *old_form(const audit_result *r, const json_t *new_obj)
 
 static tc_record record_of(json_t *obj)
 {
-    tc_backend_info info = {.backend = "model:h100", .device = "model (no GPU)", .sm = 0};
+    tc_run_info info = {.backend = "model:h100", .device = "model (no GPU)", .sm = 0};
     uint64_t seed = 0x7c5c09e;
-    tc_record rec = tc_record_new(tc_record_header_new("audit", &info, &seed, 1));
+    tc_record rec = tc_record_new(tc_record_header("audit", &info, &seed, 1));
     char err[300] = "";
     if (tc_record_add(&rec, obj, err, sizeof err) != 0)
         fail_msg("record refused: %s", err);
