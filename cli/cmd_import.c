@@ -1,6 +1,6 @@
 /* tcscope import km SRC --out DIR: recorded GPU answers of Khattak &
  * Mikaitis (MATLAB-tensor-core model_validation, BSD-2) into dots lines
- * (probes/dots.h), one file DIR/km-<gpu>.jsonl per GPU folder.
+ * (probes/dots.h), one record "dots" DIR/km-<gpu>.jsonl per GPU folder.
  *
  * Data-driven: GPU/FORMAT/ folders, files a_GPU_FORMAT.txt, b_.., c_GPU_fp32.txt
  * and d_GPU_OUT.txt (OUT fp32 or fp16); no GPU is named here. The
@@ -23,6 +23,7 @@
 
 #include "cli/cli.h"
 #include "probes/dots.h"
+#include "reports/reports.h"
 #include "reports/record_dots.h"
 
 #define CMD "import"
@@ -303,6 +304,7 @@ int cmd_import(int argc, char **argv)
             low[i] = (char)tolower((unsigned char)gpus[g][i]);
         low[i] = '\0';
         FILE *o = NULL;
+        tc_record_stream st = {0};
         for (size_t f = 0; f < nf && rc == TC_EXIT_OK; f++) {
             const tc_instr *first = NULL; /* the fp32 line: an fp16 line of the same a, b files refers to it */
             for (int oi = 0; oi < 2 && rc == TC_EXIT_OK; oi++) {
@@ -316,6 +318,18 @@ int cmd_import(int argc, char **argv)
                         rc = cli_fail(CMD, "%s: cannot be written", path);
                         break;
                     }
+                    /* a record "dots" (SCHEMA.md "Raw GPU records"): no backend
+                     * ran, the header's gpu is the folder's */
+                    tc_run_info run = {0};
+                    snprintf(run.device, sizeof run.device, "%s", gpus[g]);
+                    json_t *h = tc_record_header("dots", &run, NULL, 0);
+                    char err[256];
+                    int hr = tc_record_stream_begin(&st, o, h, err, sizeof err);
+                    json_decref(h);
+                    if (hr) {
+                        rc = cli_fail(CMD, "%s: %s", path, err);
+                        break;
+                    }
                 }
                 const tc_instr *got = NULL;
                 int r = import_set(root, gpus[g], fmts[f], oi ? "fp16" : "fp32", first ? first->name : NULL, o, &got);
@@ -324,8 +338,11 @@ int cmd_import(int argc, char **argv)
                 if (r < 0)
                     rc = TC_EXIT_USAGE;
                 sets += r == 0;
+                st.objects += r == 0;
             }
         }
+        if (o)
+            tc_record_stream_end(&st, rc == TC_EXIT_OK ? NULL : "stopped on an error (see stderr)");
         if (o && fclose(o))
             rc = cli_fail(CMD, "%s: write failed", path);
         free_names(fmts, nf);

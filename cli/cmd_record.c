@@ -40,7 +40,7 @@ const cli_command cmd_record_cli = {
     "  record corpus --backend B --instr NAME|all --n N [--seed S]\n"
     "  record chains --backend B --instr NAME|all --n N --len LEN [--cvt ROUND[,OVERFLOW]] [--seed S]\n"
     "  record layout --backend B --instr NAME|all [--json]\n"
-    "One JSON line per instruction on stdout (reports/SCHEMA.md \"Raw GPU records\"); run --random,\n"
+    "A record on stdout, one object per instruction (reports/SCHEMA.md \"Raw GPU records\"); run --random,\n"
     "run --random --chain and run --check-layout are aliases, the same bytes.\n"
     "chains x LEN within a line's 2^27 elements, checked for every instruction before any runs.",
     opts, CLI_NOPTS(opts), false};
@@ -99,8 +99,8 @@ int cmd_record(int argc, char **argv)
         return cli_fail(CMD, "%s only applies to record chains", j.len ? "--len" : "--cvt");
     if (j.mode == CLI_RECORD_LAYOUT && (j.n || seed_given))
         return cli_fail(CMD, "%s does not apply to record layout (it draws nothing at random)", j.n ? "--n" : "--seed");
-    if (j.json && j.mode != CLI_RECORD_LAYOUT) /* ignoring it would hand a reader lines it takes for a record */
-        return cli_fail(CMD, "--json only applies to record layout: corpus and chain lines are the data format "
-                             "itself (reports/SCHEMA.md \"Raw GPU records\"), not a tcscope-record/1");
+    if (j.json && j.mode != CLI_RECORD_LAYOUT) /* they print their record anyway: say so rather than ignore it */
+        return cli_fail(CMD, "--json only applies to record layout: corpus and chains always print their record "
+                             "(reports/SCHEMA.md \"Raw GPU records\")");
     return cli_record_run(&j);
 }

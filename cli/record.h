@@ -39,7 +39,7 @@ typedef struct {
  * sat, as the GPU's cvt.satfinite). TC_EXIT_OK or a message and TC_EXIT_USAGE. */
 int cli_record_cvt(const char *cmd, const char *v, tc_rounding *r);
 
-/* Runs the job: raw corpus or chain lines on stdout (with or without
+/* Runs the job: the corpus or chains record on stdout (with or without
  * --json), or the layout proof (a line, or a layout object, per
  * instruction). The exit status: 0, 1 a layout failed, 2 bad input or a
  * failed run (a message said why; lines before it are kept). */

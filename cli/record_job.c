@@ -94,12 +94,14 @@ static int select_set(const cli_record_job *j, const tc_instr **v, tc_recording_
     return TC_EXIT_OK;
 }
 
-/* Each record a line on stdout (reports/record_corpus.h), flushed as soon as
- * it is whole: a later failure keeps it. */
+/* Each line an object of the record on stdout (reports/record_corpus.h),
+ * flushed as soon as it is whole: a later failure keeps it, and the trailer
+ * (tc_record_stream_end) counts it. ctx: the stream. */
 static int put_corpus(void *ctx, const tc_corpus_rec *rec, char *err, size_t errlen)
 {
     int rc = tc_record_corpus_line(stdout, rec, err, errlen);
     fflush(stdout);
+    ((tc_record_stream *)ctx)->objects += rc == 0;
     return rc;
 }
 
@@ -107,7 +109,30 @@ static int put_chain(void *ctx, const tc_chain_rec *rec, char *err, size_t errle
 {
     int rc = tc_record_chain_line(stdout, rec, err, errlen);
     fflush(stdout);
+    ((tc_record_stream *)ctx)->objects += rc == 0;
     return rc;
+}
+
+/* The corpus or chains record (SCHEMA.md "Raw GPU records"): its header
+ * with the backend's facts and the seed, the lines, the trailer ("partial"
+ * when the run stopped on an error, which every reader refuses). */
+static int record_lines(const cli_record_job *j, tc_backend *b, const tc_recording_set *s)
+{
+    bool chains = j->mode == CLI_RECORD_CHAINS;
+    tc_record_stream st;
+    char err[384];
+    json_t *h = cli_record_header(chains ? "chains" : "corpus", tc_backend_get_info(b), &j->seed, 1);
+    int rc = tc_record_stream_begin(&st, stdout, h, err, sizeof err);
+    json_decref(h);
+    if (rc)
+        return cli_fail(j->cmd, "%s", err);
+    if (chains ? tc_recording_chains(b, s, j->n, j->len, j->cvt_given ? &j->cvt : NULL, j->seed, put_chain, &st,
+                                     err, sizeof err)
+               : tc_recording_corpus(b, s, j->n, j->seed, put_corpus, &st, err, sizeof err)) {
+        tc_record_stream_end(&st, "stopped on an error (see stderr)");
+        return cli_fail(j->cmd, "%s", err);
+    }
+    return tc_record_stream_end(&st, NULL) ? cli_fail(j->cmd, "cannot write to stdout") : TC_EXIT_OK;
 }
 
 static int run_on(const cli_record_job *j, tc_backend *b, tc_json_out *out)
@@ -119,18 +144,13 @@ static int run_on(const cli_record_job *j, tc_backend *b, tc_json_out *out)
         return cli_fail(j->cmd, "out of memory");
     tc_recording_set s;
     int rc = select_set(j, v, &s);
-    char err[384];
     if (rc != TC_EXIT_OK)
         ;
     else if (j->mode == CLI_RECORD_LAYOUT) {
         layout_ctx l = {j, b, out};
         rc = tc_recording_layout(b, &s, layout_line, &l) ? TC_EXIT_DIFF : TC_EXIT_OK;
-    } else if (j->mode == CLI_RECORD_CHAINS) {
-        if (tc_recording_chains(b, &s, j->n, j->len, j->cvt_given ? &j->cvt : NULL, j->seed, put_chain, NULL, err,
-                                sizeof err))
-            rc = cli_fail(j->cmd, "%s", err);
-    } else if (tc_recording_corpus(b, &s, j->n, j->seed, put_corpus, NULL, err, sizeof err))
-        rc = cli_fail(j->cmd, "%s", err);
+    } else
+        rc = record_lines(j, b, &s);
     free(v);
     return rc;
 }
@@ -156,8 +176,8 @@ int cli_record_run(const cli_record_job *j)
     tc_backend *b = cli_backend_open(j->cmd, j->backend, NULL);
     if (!b)
         return TC_EXIT_USAGE;
-    /* corpus and chains write raw lines (SCHEMA.md "Raw GPU records"), with
-     * or without --json; the layout proof draws nothing at random: no seeds.
+    /* corpus and chains write their records (SCHEMA.md "Raw GPU records"),
+     * with or without --json; the layout proof draws nothing at random: no seeds.
      * The record's kind stays "run", whichever command ran it. */
     tc_json_out out;
     tc_json_out_begin(&out, j->json && j->mode == CLI_RECORD_LAYOUT,

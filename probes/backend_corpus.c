@@ -165,6 +165,12 @@ int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errl
         return -1;
     int rc = -1;
     const char *name = json_string_value(json_object_get(j, "instr"));
+    /* a record's object is "tiles"; a bare line written before records had no kind */
+    json_t *jk = json_object_get(j, "kind");
+    if (jk && (!json_is_string(jk) || strcmp(json_string_value(jk), "tiles") != 0)) {
+        snprintf(err, errlen, "not a corpus line (kind '%s')", json_is_string(jk) ? json_string_value(jk) : "?");
+        goto done;
+    }
     rec->ins = tc_instr_by_name(name);
     json_int_t nt = json_integer_value(json_object_get(j, "ntiles"));
     if (!rec->ins) {

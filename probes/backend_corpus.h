@@ -48,7 +48,9 @@ size_t tc_corpus_tiles(const tc_instr *ins, size_t elems);
 void tc_corpus_inputs(const tc_instr *ins, size_t ntiles, uint64_t seed, uint64_t *A, uint64_t *B, uint64_t *C);
 
 /* One corpus line as data: what tc_corpus_run fills and tc_corpus_parse
- * reads; reports/record_corpus.h writes it (the only writer of the line). */
+ * reads; reports/record_corpus.h writes it (the only writer of the line):
+ * an object "tiles" of a record "corpus", or (before 2026-11-24) a bare line
+ * without "kind" (record_json.h tc_lines tells the two forms apart). */
 typedef struct {
     const tc_instr *ins;
     size_t ntiles;
@@ -78,7 +80,9 @@ void tc_corpus_rec_free(tc_corpus_rec *rec);
 
 /* ---- Chain records ------------------------------------------------------
  * The output of on-GPU chains (tc_backend_chain), one JSON line per
- * instruction, so that CI can replay every step of a GPU chain on the model:
+ * instruction (an object of a record "chains", or a bare line before
+ * 2026-11-24: record_json.h tc_lines), so that CI can replay every step of a
+ * GPU chain on the model:
  *
  *   {"kind": "chain", "instr": NAME, "key": KEY, "backend": .., "device": ..,
  *    "driver": .., "cuda": .., "sm": 90, "seed": S, "chains": C, "len": L,

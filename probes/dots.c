@@ -144,12 +144,20 @@ int tc_dots_load(const char *path, tc_dots **sets, size_t *nsets, char *err, siz
     char *line = NULL;
     size_t cap = 0, lineno = 0;
     int rc = 0;
+    tc_lines form; /* bare lines or a record "dots" of them */
+    tc_lines_init(&form, "dots");
     while (getline(&line, &cap, f) > 0) {
         lineno++;
-        if (line[0] == '\n')
+        char why[256];
+        int role = tc_lines_next(&form, line, why, sizeof why);
+        if (role < 0) {
+            snprintf(err, errlen, "%s:%zu: %s", path, lineno, why);
+            rc = -1;
+            break;
+        }
+        if (role == 0)
             continue;
         tc_dots *grown = realloc(*sets, (*nsets + 1) * sizeof **sets);
-        char why[256];
         if (!grown) {
             snprintf(err, errlen, "out of memory");
             rc = -1;
@@ -162,6 +170,11 @@ int tc_dots_load(const char *path, tc_dots **sets, size_t *nsets, char *err, siz
             break;
         }
         (*nsets)++;
+    }
+    char why[256];
+    if (!rc && tc_lines_end(&form, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        rc = -1;
     }
     free(line);
     fclose(f);

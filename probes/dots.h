@@ -1,5 +1,6 @@
 /* dots: recorded single dot products (a third party's GPU answers), one
- * JSON line per set of rows of one instruction:
+ * JSON line per set of rows of one instruction (the objects of a record
+ * "dots", or bare lines before 2026-11-24: record_json.h tc_lines):
  *
  *   {"kind": "dots", "instr": NAME, "gpu": "A100", "source": .., "licence": ..,
  *    "files": "A100/fp16/{a,b,c,d}..", "rows": N, "k": K,

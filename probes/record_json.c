@@ -57,3 +57,107 @@ uint64_t *tc_hex_get(json_t *j, const char *key, size_t n, const tc_format *f)
     }
     return x;
 }
+
+/* ---- Bare lines or a record of them (record_json.h) --------------------- */
+
+/* The probes do not include reports/reports.h (the layers of DESIGN.md): this
+ * is its TC_RECORD_SCHEMA, which test_corpus checks is the same string. */
+#define LINES_SCHEMA "tcscope-record/1"
+
+enum { TC_LINES_START, TC_LINES_BARE, TC_LINES_RECORD, TC_LINES_ENDED };
+
+void tc_lines_init(tc_lines *s, const char *record)
+{
+    *s = (tc_lines){.record = record, .state = TC_LINES_START};
+}
+
+/* A header or trailer is told by how the writers begin it (reports'
+ * tc_record_header, rep_trailer_new: "schema" first, "kind" first): the
+ * lines themselves never begin so, and a 100 MB line is not parsed twice. */
+static bool starts(const char *line, const char *p)
+{
+    return !strncmp(line, p, strlen(p));
+}
+
+static int check_header(const tc_lines *s, const char *line, char *err, size_t errlen)
+{
+    json_t *h = tc_line_load(line, err, errlen);
+    if (!h)
+        return -1;
+    const char *schema = json_string_value(json_object_get(h, "schema")),
+               *record = json_string_value(json_object_get(h, "record"));
+    int rc = schema && !strcmp(schema, LINES_SCHEMA) && record && !strcmp(record, s->record) ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "header: not a %s record \"%s\" (schema '%s', record '%s')", LINES_SCHEMA, s->record,
+                 schema ? schema : "?", record ? record : "?");
+    json_decref(h);
+    return rc;
+}
+
+static int check_trailer(const tc_lines *s, const char *line, char *err, size_t errlen)
+{
+    json_t *t = tc_line_load(line, err, errlen);
+    if (!t)
+        return -1;
+    const char *kind = json_string_value(json_object_get(t, "kind"));
+    json_t *n = json_object_get(t, "objects");
+    int rc = kind && !strcmp(kind, "end") && json_is_integer(n) && (uint64_t)json_integer_value(n) == s->objects &&
+                     json_integer_value(n) >= 0
+                 ? 0
+                 : -1;
+    if (rc && kind && !strcmp(kind, "partial"))
+        snprintf(err, errlen, "the record ends \"partial\": the run that wrote it stopped (%s)",
+                 json_string_value(json_object_get(t, "stopped")) ? json_string_value(json_object_get(t, "stopped"))
+                                                                   : "no reason given");
+    else if (rc)
+        snprintf(err, errlen, "trailer: not {\"kind\":\"end\",\"objects\":%zu}", s->objects);
+    json_decref(t);
+    return rc;
+}
+
+int tc_lines_next(tc_lines *s, const char *line, char *err, size_t errlen)
+{
+    if (line[0] == '\n' || line[0] == '\0')
+        return 0;
+    bool header = starts(line, "{\"schema\":"),
+         trailer = starts(line, "{\"kind\":\"end\"") || starts(line, "{\"kind\":\"partial\"");
+    switch (s->state) {
+    case TC_LINES_START:
+        if (header) {
+            if (check_header(s, line, err, errlen))
+                return -1;
+            s->state = TC_LINES_RECORD;
+            return 0;
+        }
+        s->state = TC_LINES_BARE;
+        break;
+    case TC_LINES_RECORD:
+        if (trailer) {
+            if (check_trailer(s, line, err, errlen))
+                return -1;
+            s->state = TC_LINES_ENDED;
+            return 0;
+        }
+        break;
+    case TC_LINES_ENDED:
+        snprintf(err, errlen, "a line after the record's trailer");
+        return -1;
+    default:
+        break;
+    }
+    if (header || trailer) {
+        snprintf(err, errlen, "a record %s where a line was expected", header ? "header" : "trailer");
+        return -1;
+    }
+    s->objects++;
+    return 1;
+}
+
+int tc_lines_end(const tc_lines *s, char *err, size_t errlen)
+{
+    if (s->state == TC_LINES_RECORD) {
+        snprintf(err, errlen, "the record has no trailer after its %zu objects: the file is cut short", s->objects);
+        return -1;
+    }
+    return 0;
+}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "probes/backend_corpus.h"
+#include "probes/record_json.h"
 
 typedef struct {
     size_t elements;      /* of the reference */
@@ -116,14 +117,23 @@ int tc_fleet_cmp_add(tc_fleet_cmp *c, int gpu, const char *text, char *err, size
     size_t cat;
     const tc_instr *first = tc_catalogue(&cat);
     int rc = 0;
+    tc_lines form; /* the worker's record "corpus" (or bare lines of an older tcscope) */
+    tc_lines_init(&form, "corpus");
     for (const char *l = text; rc == 0 && *l;) {
         const char *e = strchr(l, '\n');
         size_t ll = e ? (size_t)(e - l) : strlen(l);
-        if (ll && l[0] == '{') {
-            char *line = strndup(l, ll), why[384];
+        char *line = ll && l[0] == '{' ? strndup(l, ll) : NULL, why[384];
+        int role = line ? tc_lines_next(&form, line, why, sizeof why) : 0;
+        if (role < 0) {
+            snprintf(err, len, "GPU %d: %s", gpu, why);
+            rc = -1;
+        } else if (ll && l[0] == '{' && !line) {
+            snprintf(err, len, "out of memory");
+            rc = -1;
+        } else if (role == 1) {
             tc_corpus_rec r;
-            if (!line || tc_corpus_parse(line, &r, why, sizeof why) != 0) {
-                snprintf(err, len, "GPU %d: not a corpus line (%s)", gpu, line ? why : "out of memory");
+            if (tc_corpus_parse(line, &r, why, sizeof why) != 0) {
+                snprintf(err, len, "GPU %d: not a corpus line (%s)", gpu, why);
                 rc = -1;
             } else {
                 const tc_instr *tw = r.inputs_of[0] ? tc_instr_by_name(r.inputs_of) : NULL;
@@ -139,9 +149,14 @@ int tc_fleet_cmp_add(tc_fleet_cmp *c, int gpu, const char *text, char *err, size
                 } else
                     tc_corpus_rec_free(&r);
             }
-            free(line);
         }
+        free(line);
         l += ll + (e != NULL);
+    }
+    char why[256];
+    if (rc == 0 && tc_lines_end(&form, why, sizeof why) != 0) {
+        snprintf(err, len, "GPU %d: %s", gpu, why);
+        rc = -1;
     }
     for (size_t k = 0; k < c->n; k++)
         tc_corpus_rec_free(&mine[k]);

@@ -114,6 +114,28 @@ static const field run_fields[] = { /* run: one dot product */
 static const field layout_fields[] = { /* run --check-layout */
     {"instr", F_STR, REQ}, {"backend", F_STR, REQ}, {"layout", F_STR, REQ}, {"why", F_STR, OPT}, {NULL, F_STR, REQ},
 };
+/* The raw GPU records' lines (SCHEMA.md "Raw GPU records"): their readers
+ * (probes/backend_corpus.c, probes/dots.c) check every element; here the
+ * fields that say what a line is. */
+static const field tiles_fields[] = { /* record corpus */
+    {"instr", F_STR, REQ}, {"backend", F_STR, REQ}, {"device", F_STR, REQ}, {"driver", F_STR, REQ},
+    {"cuda", F_STR, REQ},  {"sm", F_INT, REQ},      {"seed", F_INT, REQ},   {"ntiles", F_INT, REQ},
+    {"layout", F_STR, REQ}, {"sass", F_OBJ, OPT},   {"inputs_of", F_STR, OPT}, {"d_same_as", F_STR, OPT},
+    {"a", F_STR, OPT},     {"b", F_STR, OPT},       {"c", F_STR, OPT},      {"d", F_STR, OPT},
+    {NULL, F_STR, REQ},
+};
+static const field chain_fields[] = { /* record chains */
+    {"instr", F_STR, REQ}, {"key", F_STR, REQ},  {"backend", F_STR, REQ}, {"device", F_STR, REQ},
+    {"driver", F_STR, REQ}, {"cuda", F_STR, REQ}, {"sm", F_INT, REQ},      {"seed", F_INT, REQ},
+    {"chains", F_INT, REQ}, {"len", F_INT, REQ},  {"cvt", F_OBJ, REQ},     {"same_as", F_STR, OPT},
+    {"a0", F_STR, OPT},    {"b", F_STR, OPT},    {"c", F_STR, OPT},       {"x", F_STR, OPT},
+    {"d", F_STR, OPT},     {NULL, F_STR, REQ},
+};
+static const field dots_fields[] = { /* record dots (tcscope import km) */
+    {"instr", F_STR, REQ}, {"gpu", F_STR, REQ}, {"source", F_STR, REQ}, {"files", F_STR, REQ},
+    {"rows", F_INT, REQ},  {"k", F_INT, REQ},   {"inputs_of", F_STR, OPT}, {"a", F_STR, OPT},
+    {"b", F_STR, OPT},     {"c", F_STR, REQ},   {"d", F_STR, REQ},      {NULL, F_STR, REQ},
+};
 static const field verify_fields[] = {
     {"instr", F_STR, REQ}, {"backend", F_STR, REQ}, {"device", F_STR, REQ}, {"profile", F_STR, REQ},
     {"n", F_INT, REQ}, {"mismatches", F_INT, REQ}, {"verified", F_BOOL, REQ}, {"distributions", F_OBJ, REQ},
@@ -189,10 +211,14 @@ static const struct {
     {"difference", difference_fields}, {"compare_summary", compare_summary_fields},
     {"regress", regress_fields}, {"recorded_choice", recorded_choice_fields},
     {"gemm", gemm_fields},
+    {"tiles", tiles_fields},     {"chain", chain_fields},
+    {"dots", dots_fields},
 };
 
 /* Header kinds whose objects are of other kinds: a command's --json record
- * (header kind = the command). Any other header kind holds its own kind only. */
+ * (header kind = the command), and the raw GPU records "corpus" (lines
+ * "tiles"; a "corpus" object is the other thing: count, hash, outputs) and
+ * "chains" (lines "chain"). Any other header kind holds its own kind only. */
 static const struct {
     const char *header;
     const char *objects[4];
@@ -207,11 +233,13 @@ static const struct {
     {"compare", {"compare_context", "difference", "compare_summary"}},
     {"regress", {"regress"}},
     {"choose", {"recorded_choice"}},
+    {"corpus", {"tiles"}},
+    {"chains", {"chain"}},
 };
 
 static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "hunt", "choice", "mixed",
                                            "list", "formats", "convert", "run", "verify", "cases", "compare",
-                                           "regress", "choose", "gemm", NULL};
+                                           "regress", "choose", "gemm", "chains", "dots", NULL};
 
 static bool fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail(char *err, size_t len, const char *fmt, ...)

@@ -40,6 +40,7 @@ int tc_record_corpus_line(FILE *out, const tc_corpus_rec *r, char *err, size_t e
     const tc_instr *ins = r->ins;
     size_t nt = r->ntiles, mk = (size_t)ins->m * ins->k, kn = (size_t)ins->k * ins->n, mn = (size_t)ins->m * ins->n;
     json_t *j = json_object();
+    json_object_set_new(j, "kind", json_string("tiles"));
     json_object_set_new(j, "instr", json_string(ins->name));
     set_origin(j, r->backend, r->device, r->driver, r->cuda, r->sm, r->seed);
     json_object_set_new(j, "ntiles", json_integer((json_int_t)nt));

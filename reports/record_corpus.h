@@ -1,5 +1,6 @@
 /* The writer of the raw GPU records (SCHEMA.md "Raw GPU records"): one
- * corpus or chain line from its struct (probes/backend_corpus.h says what a
+ * corpus ("kind":"tiles") or chain ("kind":"chain") line, an object of a
+ * record "corpus" or "chains", from its struct (probes/backend_corpus.h says what a
  * line holds; tc_corpus_run and tc_chain_run fill the structs, the parsers
  * read the lines back). The only writer of these lines: a field added to a
  * struct is written here and read there, nowhere else. */

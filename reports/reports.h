@@ -4,6 +4,8 @@
  * A record file is one JSON object per line:
  *   line 1      the header  {"schema":"tcscope-record/1","record":...,"gpu":...,...}
  *   lines 2..n  objects     {"kind":"audit"|"corpus"|"bench"|"sweep", ...}
+ *                           (the raw GPU records "corpus", "chains", "dots"
+ *                           hold "tiles", "chain", "dots": SCHEMA.md)
  *   last line   the trailer {"kind":"end","objects":N}
  * The trailer makes a file cut at a line boundary detectable; a run stopped
  * by a device error ends its record with {"kind":"partial",...} instead, and

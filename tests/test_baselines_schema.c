@@ -27,11 +27,6 @@
 static const struct {
     const char *name, *form;
 } others[] = {
-    {"h100-corpus-mma.jsonl.gz", "raw GPU corpus lines (probes/backend_corpus.h)"},
-    {"h100-corpus-wgmma.jsonl.gz", "raw GPU corpus lines (probes/backend_corpus.h)"},
-    {"h100-corpus-mma-sp.jsonl.gz", "raw GPU corpus lines (probes/backend_corpus.h)"},
-    {"h100-corpus-wgmma-sp.jsonl.gz", "raw GPU corpus lines (probes/backend_corpus.h)"},
-    {"h100-chain.jsonl.gz", "raw GPU chain lines (probes/backend_corpus.h)"},
     {"h100-layout.jsonl", "tcscope run --layout lines, one per instruction"},
     {"h200-layout.jsonl", "tcscope run --layout lines, one per instruction"},
     {"h100-sparse-layout.jsonl", "tcscope run lines of the sparse instructions"},
@@ -126,20 +121,29 @@ static void every_committed_record_is_valid(void **state)
     static char fails[1 << 16];
     fails[0] = '\0';
     size_t nrec = 0, nother = 0;
-    DIR *d = opendir(BASELINES);
-    assert_non_null(d);
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (ends_with(e->d_name, ".jsonl") || ends_with(e->d_name, ".jsonl.gz") || ends_with(e->d_name, ".json"))
-            check_one(BASELINES, e->d_name, &nrec, &nother, fails, sizeof fails);
-    closedir(d);
+    /* km/: the imported third-party rows km-<gpu>.jsonl.gz are records "dots"
+     * (SCHEMA.md "Raw GPU records"); its *-audit-rows.json are audit tables
+     * (tools/km_table.py), checked by test_km_replay */
+    static const char *const dirs[] = {BASELINES, BASELINES "/km"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        DIR *d = opendir(dirs[i]);
+        assert_non_null(d);
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (i ? !strncmp(e->d_name, "km-", 3) && ends_with(e->d_name, ".jsonl.gz")
+                  : ends_with(e->d_name, ".jsonl") || ends_with(e->d_name, ".jsonl.gz") ||
+                        ends_with(e->d_name, ".json"))
+                check_one(dirs[i], e->d_name, &nrec, &nother, fails, sizeof fails);
+        closedir(d);
+    }
     check_one("tests/data", "hunt-fp8-subnormal.jsonl", &nrec, &nother, fails, sizeof fails);
     if (fails[0])
         fail_msg("committed files that are not valid tcscope-record/1:%s", fails);
     /* every listed other form is still there (a removed one is taken off the list) */
     assert_int_equal(nother, sizeof others / sizeof *others);
-    /* 3 audits, 6 hunts, 2 sweeps, the bench document, the test hunt: at least these */
-    assert_true(nrec >= 13);
+    /* 3 audits, 6 hunts, 2 sweeps, the bench document, the test hunt, 4 corpus
+     * records, the chains record, 6 dots records: at least these */
+    assert_true(nrec >= 24);
     print_message("%zu records valid, %zu files of other documented forms\n", nrec, nother);
 }
 

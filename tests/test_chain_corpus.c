@@ -15,6 +15,7 @@
 
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
+#include "probes/record_json.h"
 #include "tests/corpus_lines.h"
 
 #define NCHAINS 3
@@ -294,8 +295,15 @@ static void h100_chain_record_replays_on_the_model(void **state)
     size_t cap = 0;
     print_message("%-38s %6s %4s %9s %10s %10s %13s\n", "instruction", "chains", "len", "elements", "d_mismatch",
                   "x_mismatch", "x_nan_pattern");
+    tc_lines form; /* a record "chains" (or bare lines) */
+    tc_lines_init(&form, "chains");
     while (getline(&line, &cap, p) > 0) {
         tc_chain_rec rec;
+        int role = tc_lines_next(&form, line, err, sizeof err);
+        if (role < 0)
+            fail_msg("%s: %s", chain_file, err);
+        if (role == 0)
+            continue;
         if (tc_chain_parse(line, &rec, err, sizeof err))
             fail_msg("line %zu: %s", lines + 1, err);
         lines++;
@@ -321,6 +329,8 @@ static void h100_chain_record_replays_on_the_model(void **state)
             tc_chain_rec_free(&rec);
     }
     assert_int_equal(pclose(p), 0);
+    if (tc_lines_end(&form, err, sizeof err))
+        fail_msg("%s: %s", chain_file, err);
     free(line);
     for (size_t i = 0; i < ncat; i++)
         tc_chain_rec_free(&kept[i]);

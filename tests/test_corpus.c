@@ -18,7 +18,9 @@
 #include "oracle/oracle.h"
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
+#include "probes/record_json.h"
 #include "probes/sparse.h"
+#include "reports/reports.h"
 #include "tests/corpus_lines.h"
 
 /* The H100 record, in files each under the fetch limit of the GPU machine;
@@ -153,9 +155,16 @@ static void h100_corpus_replays_against_the_oracle(void **state)
         snprintf(cmd, sizeof cmd, "gzip -dc %s", corpus_files[fi]);
         FILE *p = popen(cmd, "r");
         assert_non_null(p);
+        tc_lines form; /* a record "corpus" (or bare lines) */
+        tc_lines_init(&form, "corpus");
+        char err[384];
         while ((got = getline(&line, &cap, p)) > 0) {
-            char err[384];
             tc_corpus_rec rec;
+            int role = tc_lines_next(&form, line, err, sizeof err);
+            if (role < 0)
+                fail_msg("%s: %s", corpus_files[fi], err);
+            if (role == 0)
+                continue;
             if (tc_corpus_parse(line, &rec, err, sizeof err))
                 fail_msg("line %zu: %s", lines + 1, err);
             lines++;
@@ -194,6 +203,8 @@ static void h100_corpus_replays_against_the_oracle(void **state)
                 tc_corpus_rec_free(&rec);
         }
         assert_int_equal(pclose(p), 0);
+        if (tc_lines_end(&form, err, sizeof err))
+            fail_msg("%s: %s", corpus_files[fi], err);
     }
     free(line);
     print_message("bit-for-bit replay: %zu of %zu recorded elements differ from the model, in %zu instructions\n",
@@ -208,6 +219,54 @@ static void h100_corpus_replays_against_the_oracle(void **state)
         if (!seen[i])
             fail_msg("%s: not in the H100 corpus", cat[i].name);
     free(seen);
+}
+
+/* Feeds text's lines to a tc_lines of record; the sum of the roles, or -1
+ * at the first refusal (the end included). */
+static int lines_of(const char *record, const char *text)
+{
+    tc_lines s;
+    tc_lines_init(&s, record);
+    char err[256], *copy = strdup(text), *save = NULL;
+    int sum = 0;
+    for (char *l = strtok_r(copy, "\n", &save); l && sum >= 0; l = strtok_r(NULL, "\n", &save)) {
+        int r = tc_lines_next(&s, l, err, sizeof err);
+        sum = r < 0 ? -1 : sum + r;
+    }
+    free(copy);
+    return sum < 0 || tc_lines_end(&s, err, sizeof err) ? -1 : sum;
+}
+
+/* Both forms of a file of lines are read, a record only when whole and of its
+ * kind; the header is reports' (tc_record_header), so the probes' copy of
+ * the schema string is checked against TC_RECORD_SCHEMA here. */
+static void lines_come_bare_or_as_a_record(void **state)
+{
+    json_t *h = tc_record_header("corpus", NULL, NULL, 0);
+    char *hs = json_dumps(h, JSON_COMPACT | JSON_PRESERVE_ORDER), text[2048];
+    json_decref(h);
+    const char *obj = "{\"kind\":\"tiles\",\"instr\":\"x\"}";
+    assert_int_equal(lines_of("corpus", "{\"instr\":\"x\"}\n{\"instr\":\"y\"}\n"), 2); /* bare */
+    snprintf(text, sizeof text, "%s\n%s\n%s\n{\"kind\":\"end\",\"objects\":2}\n", hs, obj, obj);
+    assert_int_equal(lines_of("corpus", text), 2);
+    assert_int_equal(lines_of("chains", text), -1); /* another record's header */
+    snprintf(text, sizeof text, "%s\n%s\n%s\n", hs, obj, obj); /* cut: no trailer */
+    assert_int_equal(lines_of("corpus", text), -1);
+    snprintf(text, sizeof text, "%s\n%s\n{\"kind\":\"end\",\"objects\":2}\n", hs, obj); /* wrong count */
+    assert_int_equal(lines_of("corpus", text), -1);
+    snprintf(text, sizeof text, "%s\n%s\n{\"kind\":\"partial\",\"objects\":1,\"stopped\":\"x\"}\n", hs, obj);
+    assert_int_equal(lines_of("corpus", text), -1);
+    snprintf(text, sizeof text, "%s\n%s\n{\"kind\":\"end\",\"objects\":1}\n%s\n", hs, obj, obj); /* after */
+    assert_int_equal(lines_of("corpus", text), -1);
+    snprintf(text, sizeof text, "{\"instr\":\"x\"}\n%s\n", hs); /* a header amid bare lines */
+    assert_int_equal(lines_of("corpus", text), -1);
+    free(hs);
+    /* a line of another kind is no corpus line */
+    tc_corpus_rec rec;
+    char err[256];
+    assert_int_equal(tc_corpus_parse("{\"kind\":\"chain\",\"instr\":\"mma.m16n8k8.f16.f16.f16.f16\"}", &rec,
+                                     err, sizeof err), -1);
+    assert_non_null(strstr(err, "kind"));
 }
 
 /* A .rs line takes its twin's inputs and, when equal, its outputs. */
@@ -243,6 +302,7 @@ static void rs_lines_reference_their_twin(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lines_come_bare_or_as_a_record),
         cmocka_unit_test(exact_corpus_round_trips),
         cmocka_unit_test(rs_lines_reference_their_twin),
         cmocka_unit_test(h100_corpus_replays_against_the_oracle),

@@ -1,6 +1,7 @@
 /* tcscope record and its aliases in run: record corpus and run --random,
  * record chains and run --random --chain, record layout and run
- * --check-layout write the same bytes for the same arguments (model:h100);
+ * --check-layout write the same bytes for the same arguments (model:h100;
+ * but the date in the header of a record);
  * a list's corpus and chain lines are the ones tc_corpus_run or
  * tc_chain_run and reports/record_corpus.h give for each instruction called
  * directly (neither command, nor cases/recording.c, in between); another seed changes them; "all" chains
@@ -40,6 +41,37 @@ static size_t lines(const char *s)
     return n;
 }
 
+/* The record's header has the date it was written: equal but for it. */
+static void drop_date(char *s)
+{
+    char *d = strstr(s, "\"date\":\"");
+    assert_non_null(d);
+    char *end = strchr(d + 8, '"');
+    assert_non_null(end);
+    memmove(d, end + 1, strlen(end + 1) + 1);
+}
+
+/* The lines of a record "corpus" or "chains" (SCHEMA.md "Raw GPU records")
+ * between its header, which names the record, the backend and the seed, and
+ * its trailer, which counts them (fresh string). */
+static char *body(const char *rec, const char *record, uint64_t seed)
+{
+    char head[96], seeds[48], tail[64];
+    snprintf(head, sizeof head, "{\"schema\":\"tcscope-record/1\",\"record\":\"%s\",", record);
+    snprintf(seeds, sizeof seeds, "\"seeds\":[\"0x%llx\"],\"backend\":\"model:h100\"", (unsigned long long)seed);
+    const char *b = strchr(rec, '\n');
+    assert_non_null(b);
+    assert_memory_equal(rec, head, strlen(head));
+    char *first = strndup(rec, (size_t)(b - rec));
+    assert_non_null(strstr(first, seeds));
+    free(first);
+    snprintf(tail, sizeof tail, "{\"kind\":\"end\",\"objects\":%zu}\n", lines(rec) - 2);
+    size_t n = strlen(rec), t = strlen(tail);
+    assert_true(n > t);
+    assert_string_equal(rec + n - t, tail);
+    return strndup(b + 1, n - t - (size_t)(b + 1 - rec));
+}
+
 /* The lines of LIST written one call each, producer then writer
  * (tests/corpus_lines.h, bypassing cases/recording.c and the CLI):
  * corpus (len 0) or chains without twins, as a named list records them. */
@@ -69,15 +101,17 @@ static void record_corpus_is_run_random(void **state)
     (void)state;
     char *rec = out_of("record corpus " BACKEND "--instr " LIST " --n 300 --seed 9");
     char *run = out_of("run " BACKEND "--instr " LIST " --random 300 --seed 9");
-    char *ref = direct(300, 0, 9, NULL);
-    assert_int_equal(lines(rec), 3);
+    char *ref = direct(300, 0, 9, NULL), *lines_rec = body(rec, "corpus", 9);
+    assert_int_equal(lines(lines_rec), 3);
     assert_non_null(strstr(rec, "\"inputs_of\":\"wgmma.m64n8k16.f32.f16.f16\""));
+    assert_string_equal(lines_rec, ref);
+    drop_date(rec), drop_date(run);
     assert_string_equal(rec, run);
-    assert_string_equal(rec, ref);
-    char *other = out_of("record corpus " BACKEND "--instr " LIST " --n 300 --seed 10");
-    assert_int_equal(lines(other), 3);
-    assert_string_not_equal(other, rec); /* the seed reaches the inputs */
-    free(rec), free(run), free(ref), free(other);
+    char *other = out_of("record corpus " BACKEND "--instr " LIST " --n 300 --seed 10"),
+         *lines_other = body(other, "corpus", 10);
+    assert_int_equal(lines(lines_other), 3);
+    assert_string_not_equal(lines_other, lines_rec); /* the seed reaches the inputs */
+    free(rec), free(run), free(ref), free(other), free(lines_rec), free(lines_other);
 }
 
 static void record_chains_is_run_chain(void **state)
@@ -87,29 +121,22 @@ static void record_chains_is_run_chain(void **state)
     char *rec = out_of("record chains " BACKEND "--instr " LIST " --n 2 --len 3 --cvt rz,inf --seed 5");
     char *run = out_of("run " BACKEND "--instr " LIST " --random 2 --chain 3 --cvt rz,inf --seed 5");
     tc_rounding rz = {.mode = TC_RZ, .ovf = TC_OVF_INF};
-    char *ref = direct(2, 3, 5, &rz);
-    assert_int_equal(lines(rec), 3);
+    char *ref = direct(2, 3, 5, &rz), *lines_rec = body(rec, "chains", 5);
+    assert_int_equal(lines(lines_rec), 3);
     assert_non_null(strstr(rec, "\"cvt\":{\"round\":\"rz\",\"overflow\":\"inf\"}"));
+    assert_string_equal(lines_rec, ref);
+    drop_date(rec), drop_date(run);
     assert_string_equal(rec, run);
-    assert_string_equal(rec, ref);
-    free(rec), free(run), free(ref);
+    free(rec), free(run), free(ref), free(lines_rec);
     /* all, default cvt: twins written as same_as, the same either way */
     rec = out_of("record chains " BACKEND "--instr all --n 1 --len 2 --seed 5");
     run = out_of("run " BACKEND "--instr all --random 1 --chain 2 --seed 5");
+    free(body(rec, "chains", 5));
     assert_true(lines(rec) > 100);
     assert_non_null(strstr(rec, "\"same_as\":"));
+    drop_date(rec), drop_date(run);
     assert_string_equal(rec, run);
     free(rec), free(run);
-}
-
-/* The record's header has the date it was written: equal but for it. */
-static void drop_date(char *s)
-{
-    char *d = strstr(s, "\"date\":\"");
-    assert_non_null(d);
-    char *end = strchr(d + 8, '"');
-    assert_non_null(end);
-    memmove(d, end + 1, strlen(end + 1) + 1);
 }
 
 static void record_layout_is_run_check_layout(void **state)

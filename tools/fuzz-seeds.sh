@@ -92,16 +92,18 @@ for v in all sparse 'mma.*' 'wgmma.*.f16.f16' 'api=wgmma k=16' 'in=e4m3 acc=f32'
 done
 
 # corpus and chain lines: one tile of a few instructions, and short chains
+# (the objects of the records run --random prints: the harness parses lines)
+objs() { grep -E '^\{"kind":"(tiles|chain)"'; }
 for i in mma.m16n8k8.f16.f16.f16.f16 mma.m16n8k32.s32.s8.s8.s32 wgmma.m64n8k16.f32.f16.f16; do
-  $T run --backend exact --instr "$i" --random 1 --seed 3 | seed corpus
+  $T run --backend exact --instr "$i" --random 1 --seed 3 | objs | seed corpus
 done
-$T run --backend exact --instr mma.m16n8k8.f32.bf16.bf16.f32 --random 1 --chain 2 --seed 3 | seed corpus
-$T run --backend exact --instr mma.m16n8k4.f64.f64.f64.f64 --random 2 --chain 1 --seed 3 | seed corpus
+$T run --backend exact --instr mma.m16n8k8.f32.bf16.bf16.f32 --random 1 --chain 2 --seed 3 | objs | seed corpus
+$T run --backend exact --instr mma.m16n8k4.f64.f64.f64.f64 --random 2 --chain 1 --seed 3 | objs | seed corpus
 # twins: a wgmma and its .rs (inputs_of, d_same_as); two chain lines of one key (same_as)
-$T run --backend exact --instr wgmma.m64n8k16.f32.f16.f16 --random 1 --seed 5 > "$S/twin1"
-$T run --backend exact --instr wgmma.m64n8k16.f32.f16.f16.rs --random 1 --seed 5 >> "$S/twin1"
+$T run --backend exact --instr wgmma.m64n8k16.f32.f16.f16 --random 1 --seed 5 | objs > "$S/twin1"
+$T run --backend exact --instr wgmma.m64n8k16.f32.f16.f16.rs --random 1 --seed 5 | objs >> "$S/twin1"
 seed corpus < "$S/twin1"
-$T run --backend exact --instr all --random 1 --chain 1 --seed 5 2>/dev/null | python3 -c '
+$T run --backend exact --instr all --random 1 --chain 1 --seed 5 2>/dev/null | objs | python3 -c '
 import json, sys
 lines = sys.stdin.read().splitlines()
 byname = {json.loads(l)["instr"]: l for l in lines}
