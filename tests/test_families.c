@@ -181,26 +181,45 @@ static bool same_cases_as_earlier(const tc_instr *cat, size_t i)
     return false;
 }
 
+/* Under the sanitizers every 4th kind of instruction (the optimized build
+ * does all 100 and compares the whole file): each line it makes must be a
+ * line of the fixture. */
+#if defined(__SANITIZE_ADDRESS__)
+#define KIND_STRIDE 4
+#else
+#define KIND_STRIDE 1
+#endif
+
 static void the_inference_builds_the_old_cases(void **state)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    size_t ncat;
+    size_t ncat, kinds = 0;
     const tc_instr *cat = tc_catalogue(&ncat);
     for (size_t i = 0; i < ncat; i++) {
-        if (same_cases_as_earlier(cat, i))
+        if (same_cases_as_earlier(cat, i) || kinds++ % KIND_STRIDE)
             continue;
         digest_line(f, &cat[i], 0, true);
         digest_line(f, &cat[i], 0, false);
         digest_line(f, &cat[i], 0x5eed, true); /* the seed reaches the hunt and random cases */
     }
     fclose(f);
-    assert_true(len > 1000);
+    assert_true(len > 1000 / KIND_STRIDE);
     dump("infer-cases.txt", buf, len);
     size_t nwant;
     char *want = read_cmd("cat " INFER_FIXTURE, &nwant);
-    compare(INFER_FIXTURE, buf, len, want, nwant);
+    if (KIND_STRIDE == 1)
+        compare(INFER_FIXTURE, buf, len, want, nwant);
+    else
+        for (char *line = buf, *end; *line; line = end + 1) {
+            end = strchr(line, '\n');
+            assert_non_null(end);
+            *end = 0;
+            char *hit = strstr(want, line);
+            if (!hit || (hit != want && hit[-1] != '\n') || hit[strlen(line)] != '\n')
+                fail_msg("%s: no line '%s'", INFER_FIXTURE, line);
+        }
     free(want);
     free(buf);
 }
