@@ -4,6 +4,8 @@
  * which --help prints). */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,4 +108,45 @@ bool cli_instr_selected(const char *sel, const char *name)
         if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
             return true;
     return false;
+}
+
+bool cli_pos_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v > 0) || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+bool cli_range(const char *s, double *lo, double *hi)
+{
+    const char *colon = strchr(s, ':');
+    if (!colon)
+        return false;
+    char a[64];
+    snprintf(a, sizeof a, "%.*s", (int)(colon - s), s);
+    return cli_pos_double(a, lo) && cli_pos_double(colon + 1, hi) && *lo < *hi;
+}
+
+bool cli_count_list(const char *cmd, const char *opt, const char *v, int lo, int hi, int max, int *out, int *n)
+{
+    *n = 0;
+    for (const char *p = v;;) {
+        char item[32];
+        size_t len = strcspn(p, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), p);
+        if (*n == max) {
+            cli_fail(cmd, "%s: at most %d values", opt, max);
+            return false;
+        }
+        if (!cli_count_int(cmd, opt, item, lo, hi, &out[(*n)++]))
+            return false;
+        p += len;
+        if (!*p)
+            return true;
+        p++;
+    }
 }

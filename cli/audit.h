@@ -1,5 +1,6 @@
-/* tcscope audit's pieces shared by cli/cmd_audit.c (one process) and
- * cli/audit_jobs.c (--jobs: one child process per instruction). */
+/* tcscope audit's pieces: cli/cmd_audit.c reads the options and calls them;
+ * cli/audit_run.c (one process), cli/audit_jobs.c (--jobs: one child process
+ * per instruction), cli/audit_timing.c, cli/audit_outputs.c. */
 #ifndef TC_CLI_AUDIT_H
 #define TC_CLI_AUDIT_H
 
@@ -48,5 +49,17 @@ int audit_merge_into(const char *const *dirs, size_t n, tc_record *out, model_pr
  * OUT/parts/NAME/, merged into OUT as one run (d is begun). */
 int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallback, const tc_instr *const *list,
                    size_t n, tc_outdir *d);
+/* Timing objects by instruction (cli/audit_timing.c): from --timing, measured
+ * now on a GPU, or the recorded bench of the H100 beside its recorded model;
+ * *source says which. NULL after a message: a bad --timing. */
+json_t *audit_collect_timing(const audit_args *a, const tc_backend_info *info, const tc_instr *const *list,
+                             size_t n, const char **source);
+/* --merge (cli/audit_outputs.c): the shard folders joined into --out, in the
+ * order given. Exit 0, 1 (an instruction not verified) or 2. */
+int audit_merge(const audit_args *a, int argc, char **argv);
+/* The selected instructions audited in this process (cli/audit_run.c), the
+ * outputs written; given_rec: --counterexamples, or {NULL, NULL}. */
+int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_instr *const *list, size_t n,
+                   const tc_record *given_rec, int argc, char **argv);
 
 #endif

@@ -32,6 +32,15 @@ const char *cli_str(const struct json_t *obj, const char *key);
 bool cli_count(const char *cmd, const char *opt, const char *v, unsigned long long lo,
                unsigned long long hi, unsigned long long *out);
 bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int hi, int *out);
+/* A positive finite number (strtod syntax, nothing after it; not one that
+ * underflows or overflows); "LO:HI", two of them with LO < HI. false on
+ * anything else, nothing printed: the command says what it wanted. */
+bool cli_pos_double(const char *s, double *out);
+bool cli_range(const char *s, double *lo, double *hi);
+/* "N1,N2,..": counts in lo..hi (cli_count_int), at most max of them, into
+ * out[0..*n). false after "tcscope CMD: bad OPT '...'" or "OPT: at most MAX
+ * values"; an empty item is a bad count. */
+bool cli_count_list(const char *cmd, const char *opt, const char *v, int lo, int hi, int max, int *out, int *n);
 /* A comma list (--instr names, --merge folders): no empty item (",x", "x,",
  * "x,,y"); with instrs, every name in the catalogue ("all" alone).
  * TC_EXIT_OK, or TC_EXIT_USAGE with the message printed. */

@@ -1,0 +1,63 @@
+/* tcscope regress's state (cli/cmd_regress.c runs the checks; the
+ * children's answers are compared with the baseline in cli/regress_compare.c). */
+#ifndef TC_CLI_REGRESS_H
+#define TC_CLI_REGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "oracle/profile.h"
+#include "probes/probes.h"
+#include "reports/reports.h"
+
+#define REGRESS_CMD "regress"
+#define REGRESS_NARGS 24
+
+typedef struct {
+    const char *backend, *profile, *record, *instr, *out;
+    size_t n, hunt_n;
+    uint64_t seed;
+    unsigned jobs;
+    double tol;               /* timing: relative difference allowed */
+    bool model, json, timing;
+    bool cross_gpu;           /* gpu:all: also the same inputs on every GPU, bits compared */
+} regress_args;
+
+typedef struct {
+    const tc_instr *ins;
+    const model_params *base;
+    int verify;               /* child status: 0 same, 1 mismatch, else failed */
+    long long n, mismatches;
+    json_t *failure;          /* the check's smallest failing input: this backend vs the baseline */
+    json_t *diffs;            /* [{what, field?, old, new, case?}] */
+} regress_item;
+
+typedef struct {
+    const regress_args *a;
+    regress_item *it;
+    size_t n;
+    const char *backend;
+    char args[REGRESS_NARGS][64];
+    char **argv;              /* REGRESS_NARGS per regress_item */
+    char (*dir)[4200];
+    size_t *idx;              /* the refit pool's items */
+    int bench_status;
+} regress_ctx;
+
+/* One difference of it from the baseline: what ("sass", "timing",
+ * "arithmetic", "refit"), the field, old and new values (references taken),
+ * the deciding case (kept). */
+void regress_add_diff(regress_item *it, const char *what, const char *field, json_t *old, json_t *new, json_t *kase);
+/* SASS and timing of every item against the baseline record's. */
+void regress_compare_timing(regress_ctx *c, const tc_record *base, const tc_record *fresh);
+/* tc_pool callbacks (cli/pool.h): a verify child's record read into its
+ * item; a refit child's fields compared with the baseline's. */
+bool regress_verify_done(void *vc, size_t i, int status, const char *out, double secs);
+bool regress_refit_done(void *vc, size_t q, int status, const char *out, double secs);
+/* The item's line(s), or its regress object under --json. */
+void regress_print_item(const regress_item *it, tc_json_out *out);
+
+#endif
