@@ -57,10 +57,10 @@ static void *par_thread(void *arg)
 
 /* mark_inline: a batch run on the calling thread is a range too (batches
  * inside it stay on that thread). */
-static void run_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx,
-                         bool mark_inline)
+static void run_parallel(int threads, size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi),
+                         void *ctx, bool mark_inline)
 {
-    size_t nt = (size_t)oracle_threads();
+    size_t nt = (size_t)(threads > 0 ? threads : oracle_threads());
     if (nt > total)
         nt = total;
     if (nt <= 1 || work < PARALLEL_MIN_WORK || in_chunk) {
@@ -101,12 +101,18 @@ static void run_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t
 
 void exact_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx)
 {
-    run_parallel(total, work, fn, ctx, false);
+    run_parallel(0, total, work, fn, ctx, false);
+}
+
+void exact_parallel_on(int threads, size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi),
+                       void *ctx)
+{
+    run_parallel(threads, total, work, fn, ctx, false);
 }
 
 void oracle_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx)
 {
-    run_parallel(total, work, fn, ctx, true);
+    run_parallel(0, total, work, fn, ctx, true);
 }
 
 bool oracle_in_parallel(void)

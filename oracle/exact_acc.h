@@ -62,6 +62,10 @@ void exact_sum_to_mpfr(const exact_sum *s, mpfr_t out);
  * oracle_threads() threads; inline when work (a cost estimate) is small. */
 void exact_parallel(size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi),
                     void *ctx);
+/* The same on `threads` threads (0: oracle_threads()): the model's own
+ * setting (model_set_threads) for model_mma. */
+void exact_parallel_on(int threads, size_t total, size_t work, void (*fn)(void *ctx, size_t lo, size_t hi),
+                       void *ctx);
 
 /* Every element of a batch of tiles (layout of oracle_mma_exact): visit is
  * called with the element's index t*m*n + i*n + j and its exact sum, from

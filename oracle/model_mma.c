@@ -1,8 +1,7 @@
 /* Whole tiles on the model, spread over the cores. */
-#include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 
+#include "oracle/exact_acc.h"
 #include "oracle/model_internal.h"
 #include "oracle/oracle.h"
 
@@ -99,40 +98,21 @@ static void mma_tiles(const mma_job *j)
     free(db);
 }
 
-static void *mma_worker(void *arg)
+/* Tiles [lo, hi) of the batch ctx describes. */
+static void mma_range(void *ctx, size_t lo, size_t hi)
 {
-    mma_tiles(arg);
-    return NULL;
+    mma_job j = *(const mma_job *)ctx;
+    j.t0 = lo, j.t1 = hi;
+    mma_tiles(&j);
 }
 
+/* Tiles are independent, so how they are spread changes no bit: the one
+ * runner of the oracle (exact_parallel_on), which also keeps a batch
+ * started inside another's range (oracle_parallel) on its thread. */
 void model_mma(const model *m, int mrows, int ncols, int k, size_t ntiles,
                const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D)
 {
-    long ncpu = model_threads > 0 ? model_threads : sysconf(_SC_NPROCESSORS_ONLN);
     size_t work = ntiles * (size_t)mrows * (size_t)ncols * (size_t)(k > 0 ? k : 1);
-    size_t nt = ncpu < 1 ? 1 : (size_t)ncpu;
-    if (nt > 256)
-        nt = 256;
-    /* Inside oracle_parallel the caller has spread its work over the cores already. */
-    if (work < ((size_t)1 << 16) || ntiles < 2 || oracle_in_parallel())
-        nt = 1;
-    if (nt > ntiles)
-        nt = ntiles;
-    mma_job jobs[256];
-    pthread_t th[256];
-    size_t started = 0;
-    for (size_t i = 0; i < nt; i++) {
-        jobs[i] = (mma_job){m, mrows, ncols, k, ntiles * i / nt, ntiles * (i + 1) / nt, A, B, C, D};
-    }
-    for (size_t i = 1; i < nt; i++) {
-        if (pthread_create(&th[i], NULL, mma_worker, &jobs[i]) != 0)
-            break;
-        started = i;
-    }
-    mma_tiles(&jobs[0]);
-    /* Jobs whose thread could not start run here. */
-    for (size_t i = started + 1; i < nt; i++)
-        mma_tiles(&jobs[i]);
-    for (size_t i = 1; i <= started; i++)
-        pthread_join(th[i], NULL);
+    mma_job j = {m, mrows, ncols, k, 0, ntiles, A, B, C, D};
+    exact_parallel_on(model_threads, ntiles, work, mma_range, &j);
 }

@@ -109,9 +109,12 @@ void tc_say_no_driver(char *err, size_t errlen)
 #define TC_KERNEL_COMPILER "unknown (built without the Makefile's compiler stamp)"
 #endif
 
-const char *tc_kernel_compiler(void)
+void tc_kernel_compiler(const char *driver, char *out, size_t len)
 {
-    return TC_KERNEL_COMPILER;
+    if (getenv("CUDA_FORCE_PTX_JIT"))
+        snprintf(out, len, "driver JIT %s from this binary's PTX", driver);
+    else
+        snprintf(out, len, "%s", TC_KERNEL_COMPILER);
 }
 static bool gpu_started; /* a GPU backend was opened: CUDA may have started */
 
@@ -239,13 +242,10 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
             return NULL;
         }
         b->jit = jit || getenv("CUDA_FORCE_PTX_JIT");
-        if (b->jit) {
+        if (b->jit)
             snprintf(b->info.backend + strlen(b->info.backend), sizeof b->info.backend - strlen(b->info.backend),
                      ":jit");
-            snprintf(b->info.compiler, sizeof b->info.compiler, "driver JIT %s from this binary's PTX",
-                     b->info.driver);
-        } else
-            snprintf(b->info.compiler, sizeof b->info.compiler, "%s", tc_kernel_compiler());
+        tc_kernel_compiler(b->info.driver, b->info.compiler, sizeof b->info.compiler);
         return b;
     }
     snprintf(err, errlen, "unknown backend '%s' (use gpu, gpu:N, gpu:jit, gpu:N:jit, model:PROFILE or exact)", spec);

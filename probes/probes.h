@@ -92,10 +92,11 @@ tc_backend *tc_backend_open_dots(const char *path, char *err, size_t errlen);
 /* The ctx of a function backend opened with fn, else NULL. */
 void *tc_backend_fn_ctx(const tc_backend *b, tc_backend_fn fn);
 const tc_backend_info *tc_backend_get_info(const tc_backend *b);
-/* What compiled the kernels this build links, executor and timing alike
- * (the Makefile's stamp: nvcc and ptxas versions, target); a record's
- * "compiler" when the driver did not JIT them. */
-const char *tc_kernel_compiler(void);
+/* What compiled the kernels this build links, executor and timing alike,
+ * into out (a record's "compiler"): the Makefile's stamp (nvcc and ptxas
+ * versions, target), or, under CUDA_FORCE_PTX_JIT (gpu:jit sets it before
+ * CUDA starts), the driver's JIT of this binary's PTX. */
+void tc_kernel_compiler(const char *driver, char *out, size_t len);
 
 /* true if the backend can run the instruction; else why says why. */
 bool tc_backend_supports(tc_backend *b, const tc_instr *ins, char *why, size_t len);

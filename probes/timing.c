@@ -142,11 +142,6 @@ void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m)
     memset(m, 0, sizeof *m);
     snprintf(m->run.backend, sizeof m->run.backend, "gpu");
     snprintf(m->run.device, sizeof m->run.device, "%.127s", b->dev.name);
-    /* the timing kernels come from the same build as the executor's */
-    if (getenv("CUDA_FORCE_PTX_JIT"))
-        snprintf(m->run.compiler, sizeof m->run.compiler, "driver JIT from this binary's PTX (CUDA_FORCE_PTX_JIT)");
-    else
-        snprintf(m->run.compiler, sizeof m->run.compiler, "%.159s", tc_kernel_compiler());
     snprintf(m->pci_bus_id, sizeof m->pci_bus_id, "%s", b->dev.pci);
     m->run.sm = b->dev.sm;
     m->run.sm_count = b->dev.sm_count;
@@ -163,6 +158,8 @@ void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m)
     else
         snprintf(m->nvml_why, sizeof m->nvml_why, "%s", b->nvml_why);
     m->run.clock_mhz = r.max_sm_clock_mhz > 0 ? r.max_sm_clock_mhz : 0;
+    /* the timing kernels come from the same build as the executor's */
+    tc_kernel_compiler(m->run.driver, m->run.compiler, sizeof m->run.compiler);
     m->idle_sm_clock_mhz = r.sm_clock_mhz;
     m->power_limit_w = r.power_limit_w;
     m->temperature_c = r.temperature_c;

@@ -87,6 +87,11 @@ struct TcLtMatmul {
     cublasLtMatmulPreference_t pref = nullptr;
     cublasLtEmulationDesc_t emu = nullptr;
     explicit TcLtMatmul(const TcLt &l) : lt(l) {}
+    /* D = alpha A B + beta D (C is D: in place) with algo, on the default stream. */
+    cublasStatus_t run(const void *alpha, const void *beta, const cublasLtMatmulAlgo_t *algo, size_t ws_bytes) const
+    {
+        return lt.matmul(h, op, alpha, A, la, B, lb, beta, D, ld, D, ld, algo, ws, ws_bytes, 0);
+    }
     TcLtMatmul(const TcLtMatmul &) = delete;
     TcLtMatmul &operator=(const TcLtMatmul &) = delete;
     ~TcLtMatmul()

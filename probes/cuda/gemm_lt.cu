@@ -13,6 +13,7 @@
 
 #include "probes/cuda/cublaslt_load.h"
 #include "probes/cuda/event_timing.cuh"
+#include "probes/cuda/gemm_check.cuh"
 #include "probes/gemm.h"
 
 namespace {
@@ -56,14 +57,6 @@ void pack(std::vector<unsigned char> &out, const uint32_t *src, size_t n, size_t
 
 } // namespace
 
-#define CU(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            snprintf(err, errlen, "gemm %s: %s failed: %s", path, #call, cudaGetErrorString(e_));   \
-            return -1;                                                                             \
-        }                                                                                          \
-    } while (0)
 #define LT(call)                                                                                   \
     do {                                                                                           \
         cublasStatus_t s_ = (call);                                                                \
@@ -197,7 +190,7 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
         algo->waves = heur.wavesCount;
     }
     float alpha = 1.0f, beta = 0.0f;
-    LT(lt.matmul(r.h, r.op, &alpha, r.A, r.la, r.B, r.lb, &beta, r.D, r.ld, r.D, r.ld, &heur.algo, r.ws, ws_bytes, 0));
+    LT(r.run(&alpha, &beta, &heur.algo, ws_bytes));
     CU(cudaDeviceSynchronize());
     std::vector<uint32_t> dc(nd);
     CU(cudaMemcpy(dc.data(), r.D, nd * 4, cudaMemcpyDeviceToHost));
@@ -209,8 +202,7 @@ static int run(int device, const char *path, int m, int n, int k, const uint32_t
     if (reps > 0) {
         std::vector<double> ms;
         auto launch = [&]() {
-            cublasStatus_t s = lt.matmul(r.h, r.op, &alpha, r.A, r.la, r.B, r.lb, &beta, r.D, r.ld, r.D, r.ld,
-                                         &heur.algo, r.ws, ws_bytes, 0);
+            cublasStatus_t s = r.run(&alpha, &beta, &heur.algo, ws_bytes);
             if (s != CUBLAS_STATUS_SUCCESS)
                 snprintf(err, errlen, "gemm %s: the timed matmul failed (cublasStatus %d)", path, (int)s);
             return s == CUBLAS_STATUS_SUCCESS;

@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include "probes/cuda/event_timing.cuh"
+#include "probes/cuda/gemm_check.cuh"
 #include "probes/gemm.h"
 
 namespace {
@@ -192,15 +193,6 @@ struct Res {
 };
 
 } // namespace
-
-#define CU(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            snprintf(err, errlen, "gemm %s: %s failed: %s", path, #call, cudaGetErrorString(e_));   \
-            return -1;                                                                             \
-        }                                                                                          \
-    } while (0)
 
 static int run(int device, const char *path, int m, int n, int k, const uint32_t *A, const uint32_t *B, uint32_t *D,
                int warmup, int reps, double *ms_median, char *err, size_t errlen)

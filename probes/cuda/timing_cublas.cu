@@ -113,8 +113,7 @@ extern "C" int tct_cublas_gemm(const char *type, int size, int reps, double *ms_
     {
         std::vector<double> ms;
         auto launch = [&]() {
-            cublasStatus_t s = lt.matmul(r.h, r.op, &alpha, r.A, r.la, r.B, r.lb, &beta, r.D, r.ld, r.D, r.ld,
-                                         &heur.algo, r.ws, ws_bytes, 0);
+            cublasStatus_t s = r.run(&alpha, &beta, &heur.algo, ws_bytes);
             if (s != CUBLAS_STATUS_SUCCESS)
                 snprintf(err, errlen, "cuBLAS %s: matmul failed (status %d)", type, (int)s);
             return s == CUBLAS_STATUS_SUCCESS;
