@@ -9,9 +9,10 @@
 #      Triton, CuPy, and numpy's CPU BLAS), each framework in its own process
 #      under a share of the time left, every call failing soft.
 # Cases: M = N = 256 with K = 1024 .. 65536 (powers of 2), and three shapes
-# that are not powers of two: 240 tokens through a Llama-7B FFN (hidden 4096,
-# FFN 11008: up 240x11008x4096, down 240x4096x11008) and a BERT-base FFN at
-# 768 tokens (768x768x3072... as M x N x K: 768 x 768 x 3072).
+# that are not powers of two: a BERT-base FFN down projection for 96 tokens
+# (M 96, N 768 hidden, K 3072 FFN), 192 x 320 x 10048 and 320 x 192 x 24576
+# (N and K multiples of 64 for the script's Triton kernel). Outputs stay
+# small (65,536 to 73,728 a product) so every framework's D's come back.
 # Under $OUT (at most 8 files):
 #   probe-torch.tar.xz, probe-jax.tar.xz, probe-triton.tar.xz,
 #   probe-cupy.tar.xz, probe-numpy.tar.xz   CALL/CASE/{manifest.json, call.json,
@@ -37,7 +38,7 @@ python3 -m pip list 2>/dev/null | grep -i -E "^(torch|jax|jaxlib|jax-cuda|triton
 ROOT=/tmp/probe/exports
 rm -rf /tmp/probe && mkdir -p "$ROOT"
 CASES="256,256,1024 256,256,2048 256,256,4096 256,256,8192 256,256,16384 256,256,32768 256,256,65536
-240,11008,4096 240,4096,11008 768,768,3072"
+96,768,3072 192,320,10048 320,192,24576"
 t=$(date +%s)
 for c in $CASES; do
   IFS=, read -r m n k <<< "$c"
