@@ -205,11 +205,17 @@ def setup_triton():
     spec = importlib.util.spec_from_file_location("probe_mm", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    BM = BN = BK = 64
+    BM = BN = 64
+
+    def bk_of(call):
+        # tl.dot refuses max_num_imprecise_acc above the K tile: the tile grows to it
+        imp = int(call.rsplit("imprecise", 1)[1]) if "imprecise" in call else -1
+        return max(64, imp)
 
     def run(call, fmt, a, b):
         m, k = a.shape
         n = b.shape[1]
+        BK = bk_of(call)
         if n % BN or k % BK:
             raise ValueError("N %d and K %d must be multiples of %d for this kernel" % (n, k, BK))
         # rows padded with zeros to whole tiles (no masked loads: FP8 has no 'other'); each output of the
@@ -226,7 +232,7 @@ def setup_triton():
         return c[:m].cpu().numpy()
 
     def options(call):
-        return {"BM": BM, "BN": BN, "BK": BK, "num_warps": 4, "num_stages": "default",
+        return {"BM": BM, "BN": BN, "BK": bk_of(call), "num_warps": 4, "num_stages": "default",
                 "max_num_imprecise_acc": call.rsplit("imprecise", 1)[1] if "imprecise" in call else "default",
                 "kernel_source": TRITON_SRC}
 
