@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "reports/record_packed.h"
 #include "reports/reports_internal.h"
 #include "reports/reports.h"
 
@@ -317,14 +318,14 @@ out:
 int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
 {
     rec->header = rec->objects = NULL;
-    rep_stream st;
-    FILE *f = rep_record_open(path, &st, err, len);
+    tc_record_file st;
+    FILE *f = tc_record_open(path, &st, err, len);
     if (!f)
         return -1;
     int rc = load_lines(f, path, rec, err, len);
     if (rc == 0)
         rc = tc_record_check_current(path, rec->header, err, len);
-    if (rep_record_close(f, &st) != 0 && rc == 0) {
+    if (tc_record_close(f, &st) != 0 && rc == 0) {
         rep_set_err(err, len, "%s: gzip -dc failed (a truncated or corrupt file)", path);
         rc = -1;
     }

@@ -6,6 +6,7 @@
 
 #include "reports/record_gemm.h"
 #include "reports/reports.h"
+#include "reports/record_packed.h"
 #include "reports/reports_internal.h"
 
 json_t *tc_gemm_record_header(const tc_gemm_run_facts *f)
@@ -133,12 +134,12 @@ json_t *tc_gemm_records_load(const char *path, json_t **header, char *err, size_
 {
     if (header)
         *header = NULL;
-    rep_stream st;
-    FILE *f = rep_record_open(path, &st, err, len);
+    tc_record_file st;
+    FILE *f = tc_record_open(path, &st, err, len);
     if (!f)
         return NULL;
     json_t *all = read_cases(f, path, header, err, len);
-    if (rep_record_close(f, &st) && all) {
+    if (tc_record_close(f, &st) && all) {
         rep_set_err(err, len, "%s: truncated or corrupt gzip stream", path);
         json_decref(all);
         if (header)

@@ -1,7 +1,8 @@
 /* The schema checker on every committed record: each file under
- * reports/baselines/ (*.jsonl, *.jsonl.gz, *.json) is either a
+ * reports/baselines/ (*.jsonl, *.jsonl.gz, *.json, *.packed.xz) is either a
  * tcscope-record/1 that tc_record_load_any accepts (header, objects of the
- * header's kind, trailer; a .gz decompressed first), or one of the other
+ * header's kind, trailer; a .gz decompressed first, a packed one read as
+ * its text), or one of the other
  * documented forms named below (SCHEMA.md "Other committed files"), which
  * must then not start like a record. A new committed file of neither kind
  * fails here until it is valid or documented. Then the checker itself must
@@ -132,7 +133,7 @@ static void every_committed_record_is_valid(void **state)
         while ((e = readdir(d)))
             if (i ? !strncmp(e->d_name, "km-", 3) && ends_with(e->d_name, ".jsonl.gz")
                   : ends_with(e->d_name, ".jsonl") || ends_with(e->d_name, ".jsonl.gz") ||
-                        ends_with(e->d_name, ".json"))
+                        ends_with(e->d_name, ".json") || ends_with(e->d_name, ".packed.xz"))
                 check_one(dirs[i], e->d_name, &nrec, &nother, fails, sizeof fails);
         closedir(d);
     }
