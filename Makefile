@@ -267,7 +267,7 @@ fuzz-seeds: build/tcscope $(FUZZERS)
 # and the recorded H100 runs that choose, sweep, audit and regress default to.
 PREFIX  ?= /usr/local
 DESTDIR ?=
-RUNTIME_DATA = $(wildcard oracle/profiles/*.profile) reports/baselines/h100-bench.json \
+RUNTIME_DATA = $(wildcard oracle/profiles/*.profile) reports/baselines/h100-bench.json.gz \
                reports/baselines/h100-sweep.json reports/baselines/h100-sweep-wgmma.json \
                reports/baselines/h100-audit.jsonl.gz reports/baselines/h100-gemm.jsonl.gz
 .PHONY: install install-data man

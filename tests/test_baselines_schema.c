@@ -1,5 +1,5 @@
 /* The schema checker on every committed record: each file under
- * reports/baselines/ (*.jsonl, *.jsonl.gz, *.json) is either a
+ * reports/baselines/ (*.jsonl, *.jsonl.gz, *.json, *.json.gz) is either a
  * tcscope-record/1 that tc_record_load_any accepts (header, objects of the
  * header's kind, trailer; a .gz decompressed first), or one of the other
  * documented forms named below (SCHEMA.md "Other committed files"), which
@@ -132,7 +132,7 @@ static void every_committed_record_is_valid(void **state)
         while ((e = readdir(d)))
             if (i ? !strncmp(e->d_name, "km-", 3) && ends_with(e->d_name, ".jsonl.gz")
                   : ends_with(e->d_name, ".jsonl") || ends_with(e->d_name, ".jsonl.gz") ||
-                        ends_with(e->d_name, ".json"))
+                        ends_with(e->d_name, ".json") || ends_with(e->d_name, ".json.gz"))
                 check_one(dirs[i], e->d_name, &nrec, &nother, fails, sizeof fails);
         closedir(d);
     }
@@ -141,7 +141,7 @@ static void every_committed_record_is_valid(void **state)
         fail_msg("committed files that are not valid tcscope-record/1:%s", fails);
     /* every listed other form is still there (a removed one is taken off the list) */
     assert_int_equal(nother, sizeof others / sizeof *others);
-    /* 3 audits, 6 hunts, 2 sweeps, the bench document, the test hunt, 4 corpus
+    /* 3 audits, 6 hunts, 2 sweeps, the H100 and H200 bench documents (.json.gz), the test hunt, 4 corpus
      * records, the chains record, 6 dots records: at least these */
     assert_true(nrec >= 24);
     print_message("%zu records valid, %zu files of other documented forms\n", nrec, nother);
