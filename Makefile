@@ -129,6 +129,15 @@ test: deps
 test-run: build/tcscope build/san/tcscope $(TESTS_SAN) $(TESTS_OPT)
 	@tests/run-tests $(TESTS_SAN) $(TESTS_OPT)
 
+# reports/baselines/MANIFEST rewritten from the files (tools/manifest.py: hashes, each record's
+# header facts, the tracked files that read each; the human columns kept), and the CI check of
+# the tracked tree's size budget and of the manifest (tools/data-check.sh).
+.PHONY: manifest data-check
+manifest:
+	@python3 tools/manifest.py write
+data-check:
+	@tools/data-check.sh
+
 bench: build/tcscope $(BENCHES)
 	@for b in $(BENCHES); do $$b || exit $$?; done
 	@build/tcscope bench --json --if-gpu
