@@ -129,6 +129,15 @@ test: deps
 test-run: build/tcscope build/san/tcscope $(TESTS_SAN) $(TESTS_OPT)
 	@tests/run-tests $(TESTS_SAN) $(TESTS_OPT)
 
+# reports/baselines/MANIFEST rewritten from the files (tools/manifest.py: hashes, each record's
+# header facts, the tracked files that read each; the human columns kept), and the CI check of
+# the tracked tree's size budget and of the manifest (tools/data-check.sh).
+.PHONY: manifest data-check
+manifest:
+	@python3 tools/manifest.py write
+data-check:
+	@tools/data-check.sh
+
 bench: build/tcscope $(BENCHES)
 	@for b in $(BENCHES); do $$b || exit $$?; done
 	@build/tcscope bench --json --if-gpu
@@ -267,7 +276,7 @@ fuzz-seeds: build/tcscope $(FUZZERS)
 # and the recorded H100 runs that choose, sweep, audit and regress default to.
 PREFIX  ?= /usr/local
 DESTDIR ?=
-RUNTIME_DATA = $(wildcard oracle/profiles/*.profile) reports/baselines/h100-bench.json \
+RUNTIME_DATA = $(wildcard oracle/profiles/*.profile) reports/baselines/h100-bench.json.gz \
                reports/baselines/h100-sweep.json reports/baselines/h100-sweep-wgmma.json \
                reports/baselines/h100-audit.jsonl.gz reports/baselines/h100-gemm.jsonl.gz
 .PHONY: install install-data man

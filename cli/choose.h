@@ -14,7 +14,7 @@
 #include "reports/choose.h"
 #include "reports/reports.h"
 
-#define CHOOSE_DEFAULT_BENCH "reports/baselines/h100-bench.json"
+#define CHOOSE_DEFAULT_BENCH "reports/baselines/h100-bench.json.gz"
 #define CHOOSE_MAX_FILES 16
 #define CHOOSE_APP_MAX_K (1 << 20)   /* application mode: sampled rows of this length are allocated */
 #define CHOOSE_MAX_SWEEP_K 16        /* --sweep-k values */

@@ -10,7 +10,7 @@
  *    recorded structure, ranked by their measured GEMM TFLOP/s;
  *  - from recorded sweeps (otherwise, as before): reports/baselines/h100-sweep.json (+
  *    h100-sweep-wgmma.json) by default (reports/choose.h).
- * Throughput in both: reports/baselines/h100-bench.json beside the binary
+ * Throughput in both: reports/baselines/h100-bench.json.gz beside the binary
  * unless --bench says otherwise.
  * This file reads the options; the modes are cli/choose_app_run.c and
  * cli/choose_recorded.c (cli/choose.h). */

@@ -18,7 +18,7 @@
 #include "reports/sweep_record.h"
 
 #define DEFAULT_FORMATS "e4m3,e5m2,f16,bf16,tf32,f32,f64"
-#define DEFAULT_BENCH "reports/baselines/h100-bench.json"
+#define DEFAULT_BENCH "reports/baselines/h100-bench.json.gz"
 
 /* The ranges of the options are cases/sweep.h's SWEEP_MAX_*; the memory
  * of a run is bounded apart from them: sweep_run refuses more than

@@ -220,6 +220,7 @@ static bool is_partial(const json_t *o)
 static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size_t len)
 {
     json_t *objects = json_array(), *header = NULL;
+    rep_slim *slim = NULL;
     bool ended = false;
     int lineno = 0, rc = -1;
     char *line;
@@ -251,6 +252,11 @@ static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size
                 rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
                 goto out;
             }
+            char why_slim[1024];
+            if (!(slim = rep_slim_open(path, header, why_slim, sizeof why_slim)) && why_slim[0]) {
+                rep_set_err(err, len, "%s", why_slim);
+                goto out;
+            }
             continue;
         }
         if (is_partial(o)) {
@@ -274,7 +280,12 @@ static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size
             ended = true;
             continue;
         }
-        char why[200];
+        char why[700];
+        if (slim && rep_slim_fill(slim, o, why, sizeof why)) {
+            rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
+            json_decref(o);
+            goto out;
+        }
         if (!tc_record_check_object(o, why, sizeof why)) {
             rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
             json_decref(o);
@@ -305,6 +316,7 @@ static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size
     }
     rc = 0;
 out:
+    rep_slim_close(slim);
     if (rc == 0) {
         rec->header = header;
         rec->objects = objects;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "reports/record_packed.h"
+#include "reports/reports.h"
 #include "reports/reports_internal.h"
 
 extern char **environ;
@@ -105,4 +106,22 @@ int tc_record_close(FILE *f, tc_record_file *s)
         ;
     s->pid = -1;
     return w > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+json_t *tc_json_load_file(const char *path, size_t flags, char *err, size_t len)
+{
+    tc_record_file s;
+    FILE *f = tc_record_open(path, &s, err, len);
+    if (!f)
+        return NULL;
+    json_error_t je;
+    json_t *doc = json_loadf(f, flags, &je);
+    if (tc_record_close(f, &s) != 0) {
+        json_decref(doc);
+        rep_set_err(err, len, "%s: gzip -dc failed (a truncated or corrupt file)", path);
+        return NULL;
+    }
+    if (!doc)
+        rep_set_err(err, len, "%s: %s (line %d)", path, je.text, je.line);
+    return doc;
 }

@@ -116,6 +116,10 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len);
  * "tcscope-bench", version 1; the committed baselines), converted into
  * bench objects. */
 int tc_record_load_any(const char *path, tc_record *rec, char *err, size_t len);
+/* One JSON document from a file, gzip-compressed or not (as records are
+ * read; the committed h100-bench.json.gz): the document, or NULL with err
+ * set (unreadable, not JSON, a corrupt .gz). flags: jansson's load flags. */
+json_t *tc_json_load_file(const char *path, size_t flags, char *err, size_t len);
 /* Writes header, objects and trailer (each validated first) to path through
  * tc_record_write, replacing a regular file there. 0 or -1 + err. */
 int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len);

@@ -22,6 +22,15 @@ int rep_write_line(FILE *f, const json_t *o);
  * partial (why the run stopped) {"kind":"partial","objects":n,"stopped":partial}. */
 json_t *rep_trailer_new(size_t objects, const char *partial);
 
+/* A slim audit record's full record, beside it (record_slim.c, SCHEMA.md
+ * "Slim audit records"): NULL with err empty when the header is not slim,
+ * NULL with err set when its full record cannot be read. rep_slim_fill puts
+ * an object's left-out fields back from it: 0, or -1 with err. */
+typedef struct rep_slim rep_slim;
+rep_slim *rep_slim_open(const char *path, const json_t *header, char *err, size_t len);
+int rep_slim_fill(const rep_slim *s, json_t *o, char *err, size_t len);
+void rep_slim_close(rep_slim *s);
+
 /* Pareto front of (speed, error), faster and smaller error better: front[i]
  * when both are finite and no other finite point is at least as fast and at
  * least as accurate, and better in one (reports/pareto.c). A point with a

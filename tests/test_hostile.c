@@ -310,7 +310,7 @@ static void choose_and_timing_inputs(void **state)
 {
     expect_usage("choose --dist bogus", "bad --dist 'bogus' (normal, uniform, loguniform, ints)");
     expect_usage("choose --bench " H "compare-utf8-key-old.jsonl", "compare-utf8-key-old.jsonl holds no bench object");
-    expect_usage("choose --sweep reports/baselines/h100-bench.json", "h100-bench.json holds no sweep object");
+    expect_usage("choose --sweep reports/baselines/h100-bench.json.gz", "h100-bench.json.gz holds no sweep object");
     expect_usage("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --n 100 --timing "
                  "reports/baselines/h100-sweep.json --out /tmp/tcs-hostile-never",
                  "--timing reports/baselines/h100-sweep.json: the record holds no bench object");

@@ -133,9 +133,9 @@ print(rec({"\u00e9" * 100: "x", "note": "a" + "\u00e9" * 150}) + "\0" +
 PY
 { cat tests/data/records/synthetic-bench.json; printf "\0"; sed "s/\"latency_cycles\": *[0-9.]*/\"latency_cycles\": 99/" tests/data/records/synthetic-bench.json; } | seed record
 # the timing probes' own bench document, two instructions of it
-python3 - reports/baselines/h100-bench.json <<'PY' | seed record
-import json, sys
-d = json.load(open(sys.argv[1]))
+python3 - reports/baselines/h100-bench.json.gz <<'PY' | seed record
+import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1]))
 d["instructions"] = d["instructions"][:2]
 d.pop("wgmma_type_best", None); d.pop("cublas", None)
 print(json.dumps(d))

@@ -33,6 +33,7 @@ import collections
 import gzip
 import json
 import lzma
+import os
 import sys
 
 SCHEMA_MAJOR = "tcscope-record/1"
@@ -144,7 +145,34 @@ def load(path):
         raise RecordError("%s: empty file, no record header" % path)
     if trailer is None:
         raise RecordError("%s: truncated: no end trailer" % path)
+    if "slim" in header:
+        _complete_slim(path, header, objects)
     return header, objects, trailer
+
+
+def _complete_slim(path, header, objects):
+    """A slim audit record's left-out fields (FIELD_sha256 without FIELD) from
+    the full record it names, beside it (SCHEMA.md "Slim audit records"; as
+    reports/record_slim.c does for tcscope)."""
+    slim = header["slim"]
+    from_ = slim.get("from") if isinstance(slim, dict) else None
+    if not isinstance(from_, str) or not from_ or "/" in from_ or from_.startswith("."):
+        raise RecordError("%s: slim record: \"slim\" needs \"from\" (a file name beside it)" % path)
+    full = os.path.join(os.path.dirname(path), from_)
+    try:
+        ref_header, ref_objects, _ = load(full)
+    except (OSError, RecordError) as e:
+        raise RecordError("%s: slim record: its full record %s: %s" % (path, full, e))
+    if "slim" in ref_header:
+        raise RecordError("%s: slim record used as another slim record's full record" % full)
+    by_instr = {o.get("instr"): o for o in ref_objects}
+    for o in objects:
+        for field in slim.get("fields", []):
+            if field not in o and field + "_sha256" in o:
+                if field not in by_instr.get(o.get("instr"), {}):
+                    raise RecordError("%s: slim record: %s of %s left out, and %s has none"
+                                      % (path, field, o.get("instr"), full))
+                o[field] = by_instr[o["instr"]][field]
 
 
 def summary(path):
