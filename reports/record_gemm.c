@@ -88,8 +88,12 @@ static int one_line(const char *line, size_t nth, const char *name, size_t linen
     } else if (!json_is_string(json_object_get(o, "path")) || !json_is_integer(json_object_get(o, "k"))) {
         rep_set_err(err, len, "%s:%zu: a gemm case without its path and k", name, lineno);
     } else {
-        json_array_append_new(all, *hdr ? o : from_line(o));
-        return 0;
+        o = *hdr ? o : from_line(o);
+        if (rep_check_ranges(o, why, sizeof why)) {
+            json_array_append_new(all, o);
+            return 0;
+        }
+        rep_set_err(err, len, "%s:%zu: not a gemm case (%s)", name, lineno, why);
     }
     json_decref(o);
     return -1;

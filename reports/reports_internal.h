@@ -12,6 +12,11 @@
 /* Writes a one-line message into err (when err has room). */
 void rep_set_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The numbers of object o that its kind's range table covers
+ * (reports/record_check.c), alone: for lines read without the whole
+ * field table (the older tcscope-gemm lines). false with err. */
+bool rep_check_ranges(const json_t *o, char *err, size_t len);
+
 /* One record line: compact JSON, keys in order, reals that read back
  * exactly, then a newline. 0 or -1. */
 int rep_write_line(FILE *f, const json_t *o);

@@ -1,0 +1,189 @@
+/* Hostile input, second sweep (issue 32), what is read: records compared,
+ * record fields used for sizes and arithmetic, merged audits, number pairs,
+ * case files, .npy samples and the records options take. Each test is one
+ * item of the sweep's list of reproducers (numbered as there), each ending
+ * in exit 2 with a message that names the problem, or in a correct result,
+ * on the binary of this build (the sanitized test runs build/san/tcscope,
+ * so a sanitizer report fails the test). Inputs: tests/data/hostile/ and
+ * copies of the committed records edited here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/testutil.h"
+
+#define H "tests/data/hostile/"
+#define GEMM "reports/baselines/h100-gemm.jsonl.gz"
+#define HUNT "tests/data/hunt-fp8-subnormal.jsonl"
+
+/* Exit 2, the message in stderr, and no sanitizer report. */
+static void refused(const char *args, const char *msg)
+{
+    tc_run_result r = tc_run_cli(args);
+    if (r.status != 2 || !strstr(r.err, msg) || strstr(r.err, "Sanitizer") || strstr(r.err, "runtime error"))
+        fail_msg("tcscope %s\n  exit %d (want 2), stderr:\n%s  (want '%s')", args, r.status, r.err, msg);
+    tc_run_result_free(&r);
+}
+
+/* The status, with stdout and stderr (free with tc_run_result_free); no sanitizer report. */
+static tc_run_result ran(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static tc_run_result ran(const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    tc_run_result r = tc_run_cli(args);
+    if (strstr(r.err, "Sanitizer") || strstr(r.err, "runtime error"))
+        fail_msg("tcscope %s: sanitizer report:\n%s", args, r.err);
+    return r;
+}
+
+/* A shell command that must succeed (making the inputs). */
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    if (system(cmd) != 0)
+        fail_msg("failed: %s", cmd);
+}
+
+/* 5: NEW repeats an instruction and its second copy differs: compare kept
+ * the first and said "same". A record that repeats a key is refused. */
+static void compare_repeated_key(void **state)
+{
+    const char *t = tc_tmp_root();
+    sh("(head -n 2 " H "compare-audit-one.jsonl; sed -n 2p " H "compare-audit-one.jsonl | "
+       "sed 's/\"align_bits\":36/\"align_bits\":35/'; echo '{\"kind\":\"end\",\"objects\":2}') > %s/dup.jsonl", t);
+    char args[512];
+    snprintf(args, sizeof args, "compare " H "compare-audit-one.jsonl %s/dup.jsonl", t);
+    refused(args, "dup.jsonl: audit mma.m16n8k8.f16.f16.f16.f16 appears twice (objects 1 and 2)");
+    snprintf(args, sizeof args, "compare %s/dup.jsonl " H "compare-audit-one.jsonl", t);
+    refused(args, "appears twice");
+}
+
+/* Issue 31: records of two kinds are refused; what the instruction does
+ * (fingerprint) is listed before the counters; NEW holding part of OLD's
+ * instructions suggests --subset. */
+static void compare_kinds_order_subset(void **state)
+{
+    const char *t = tc_tmp_root();
+    refused("compare reports/baselines/h100-sweep.json " H "compare-audit-one.jsonl",
+            "OLD is a sweep record and NEW an audit record: compare records of one kind");
+    sh("zcat reports/baselines/h100-audit.jsonl.gz | sed -n 1,3p > %s/two.jsonl && "
+       "echo '{\"kind\":\"end\",\"objects\":2}' >> %s/two.jsonl && "
+       "sed -E '2s/\"elements\":1690279,\"mismatches\":0,/\"elements\":1690279,\"mismatches\":5,/; "
+       "3s/\"a_convert\":\"none\"/\"a_convert\":\"f16\"/' %s/two.jsonl > %s/two-b.jsonl && "
+       "sed 4d %s/two.jsonl | sed 2d > %s/one.jsonl && echo '{\"kind\":\"end\",\"objects\":1}' >> %s/one.jsonl",
+       t, t, t, t, t, t, t);
+    tc_run_result r = ran("compare %s/two.jsonl %s/two-b.jsonl", t, t);
+    assert_int_equal(r.status, 1);
+    const char *fp = strstr(r.out, "fingerprint.a_convert"), *ver = strstr(r.out, "verification.mismatches 0 -> 5");
+    assert_non_null(fp);
+    assert_non_null(ver);
+    assert_true(fp < ver);
+    tc_run_result_free(&r);
+    r = ran("compare %s/two.jsonl %s/one.jsonl", t, t);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "every object of NEW is in OLD, 1 of OLD's are not in NEW: if NEW covers part of "
+                                  "OLD on purpose, compare with --subset"));
+    tc_run_result_free(&r);
+    r = ran("compare %s/one.jsonl %s/two.jsonl", t, t);
+    assert_int_equal(r.status, 1);
+    assert_null(strstr(r.err, "--subset"));
+    tc_run_result_free(&r);
+}
+
+/* 6: gemm and hunt objects were matched and never compared ("same: 110
+ * objects" with every TFLOP/s changed; 1 and 0 mismatches "same"). */
+static void compare_gemm_and_hunt(void **state)
+{
+    const char *t = tc_tmp_root();
+    sh("zcat " GEMM " > %s/g.jsonl && zcat " GEMM " | sed -E 's/\"tflops\":([0-9.]+)/\"tflops\":1\\1/g' > "
+       "%s/g-fast.jsonl && zcat " GEMM " | sed -E 's/\"median_ulps\":0.40625,/\"median_ulps\":0.5,/' > %s/g-err.jsonl",
+       t, t, t);
+    tc_run_result r = ran("compare %s/g.jsonl %s/g-fast.jsonl", t, t);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "changed: gemm tcscope-wgmma-f16 8192x8192x8192 normal seed=1: tflops 440.999 -> "
+                                  "1441 (+226.8%"));
+    assert_non_null(strstr(r.out, "109 differences (110 objects in OLD, 110 in NEW)"));
+    tc_run_result_free(&r);
+    r = ran("compare %s/g.jsonl %s/g-err.jsonl", t, t);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "changed: gemm f16 256x256x16 normal seed=1: error_vs_rounded.median_ulps 0.40625 -> 0.5"));
+    tc_run_result_free(&r);
+    r = ran("compare %s/g.jsonl %s/g.jsonl", t, t);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "same: 110 objects compared"));
+    tc_run_result_free(&r);
+    /* the hunt found 1 mismatch (subnormal); a copy says 0 */
+    sh("sed -E 's/\"mismatches\":1,\"families\"/\"mismatches\":0,\"families\"/; s/\"subnormal\":\\{\"elements\":400000,"
+       "\"mismatches\":1\\}/\"subnormal\":{\"elements\":400000,\"mismatches\":0}/; s/,\"failures\":\\[.*\\]//' "
+       HUNT " > %s/h0.jsonl", t);
+    r = ran("compare " HUNT " %s/h0.jsonl", t);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "changed: hunt mma.m16n8k32.f16.e4m3.e5m2.f16: mismatches 1 -> 0"));
+    assert_non_null(strstr(r.out, "changed: hunt mma.m16n8k32.f16.e4m3.e5m2.f16: families.subnormal.mismatches 1 -> 0"));
+    tc_run_result_free(&r);
+}
+
+/* 7: gemm fields were not range-checked: m = k = 2^62 overflowed in the
+ * report, k = 0 and negative TFLOP/s were taken and choose dropped every
+ * library path without a word. */
+static void gemm_fields_in_range(void **state)
+{
+    const char *t = tc_tmp_root();
+    static const struct {
+        const char *name, *sed, *msg;
+    } bad[] = {
+        {"big", "s/\"m\":256,\"n\":256,\"k\":16,/\"m\":4611686018427387904,\"n\":256,\"k\":4611686018427387904,/",
+         "g-big.jsonl:2: not a gemm case (gemm: field 'm' is 4611686018427387904, outside 1..1048576)"},
+        {"k0", "s/\"k\":16,/\"k\":0,/", "g-k0.jsonl:2: not a gemm case (gemm: field 'k' is 0, outside 1..1048576)"},
+        {"neg", "s/\"tflops\":[0-9.e+-]+/\"tflops\":-1e300/g", "g-neg.jsonl:2: not a gemm case (gemm: field "
+                                                                "'timing.tflops' is -1.0000000000000001e300, outside"},
+        {"rate", "s/\"rate\":1.0/\"rate\":2/", "field 'structure.prediction.rate' is 2, outside 0..1"},
+        {"ulps", "s/\"median_ulps\":0.40625/\"median_ulps\":-1/", "field 'error_vs_rounded.median_ulps' is -1"},
+    };
+    char args[512];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sh("zcat " GEMM " | sed -E '%s' > %s/g-%s.jsonl", bad[i].sed, t, bad[i].name);
+        snprintf(args, sizeof args, "gemm --report %s/rep-%s --from %s/g-%s.jsonl", t, bad[i].name, t, bad[i].name);
+        refused(args, bad[i].msg);
+        snprintf(args, sizeof args, "choose --m 256 --n 256 --k 256 --gemm-records %s/g-%s.jsonl", t, bad[i].name);
+        refused(args, bad[i].msg);
+        snprintf(args, sizeof args, "compare %s/g-%s.jsonl " GEMM, t, bad[i].name);
+        refused(args, bad[i].name);
+    }
+    /* The older tcscope-gemm lines (no header) are checked alike. */
+    sh("zcat " GEMM " | sed -n 2p | sed 's/^{\"kind\":\"gemm\",/{\"record\":\"tcscope-gemm\",\"version\":2,/; "
+       "s/\"k\":16,/\"k\":-16,/' > %s/g-old.jsonl", t);
+    snprintf(args, sizeof args, "gemm --report %s/rep-old --from %s/g-old.jsonl", t, t);
+    refused(args, "g-old.jsonl:1: not a gemm case (gemm: field 'k' is -16");
+    /* A path whose every case was skipped is listed with why, not dropped. */
+    sh("zcat " GEMM " | sed -E '/\"path\":\"e4m3\"/s/,\"algo\":.*$/,\"skipped\":\"no FP8 heuristic\"}/' > "
+       "%s/g-skip.jsonl", t);
+    tc_run_result r = ran("choose --m 256 --n 256 --k 256 --gemm-records %s/g-skip.jsonl", t);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "cublaslt e4m3 "));
+    assert_non_null(strstr(r.out, "none of its 10 recorded cases has a measured TFLOP/s or an inferred structure "
+                                  "(10 skipped or failed, the first: \"no FP8 heuristic\")"));
+    tc_run_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compare_repeated_key),
+        cmocka_unit_test(compare_kinds_order_subset),
+        cmocka_unit_test(compare_gemm_and_hunt),
+        cmocka_unit_test(gemm_fields_in_range),
+    };
+    return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
+}
