@@ -73,13 +73,10 @@ static int parse_args(int argc, char **argv, audit_args *a)
         case O_MERGE: a->merge = v; break;
         case O_RENDER: a->render = v; break;
         case O_COUNTEREXAMPLES: a->given_file = v; break;
-        case O_SHARD: {
-            char tail;
-            if (sscanf(v, "%u/%u%c", &a->shard, &a->nshards, &tail) != 2 || a->nshards == 0 ||
-                a->shard >= a->nshards)
-                return cli_fail("audit", "bad --shard '%s' (want I/N with 0 <= I < N)", v);
+        case O_SHARD:
+            if (!cli_index_of("audit", "--shard", v, 1000000, &a->shard, &a->nshards))
+                return TC_EXIT_USAGE;
             break;
-        }
         case O_N: a->n = (size_t)sc.count; break;
         case O_HUNT_N: a->hunt_n = (size_t)sc.count; break;
         case O_SEED:

@@ -177,6 +177,49 @@ static void gemm_fields_in_range(void **state)
     tc_run_result_free(&r);
 }
 
+/* 9: --shard was read by sscanf %u: 0/4294967297 became 0/1, 1/-1 and
+ * " +0/ +2" passed. Now two counts by the shared parser (cli/args.c). */
+static void shard_pair_parsed(void **state)
+{
+    static const char *const bad[] = {"0/4294967297", "1/-1", "' +0/ +2'", "0/0", "2/2", "/2", "1/", "1", "0x0/2",
+                                      "0/2/3", "000000000000000000000001/2", "0/1000001"};
+    char args[512];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(args, sizeof args, "audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --n 10 --no-timing "
+                                    "--shard %s --out %s/never", bad[i], tc_tmp_root());
+        refused(args, "(I/N: whole numbers, 0 <= I < N <= 1000000)");
+    }
+    tc_run_result r = ran("audit --backend model:h100 --instr mma.m16n8k8.f16.f16.f16.f16,mma.m16n8k8.f32.f16.f16.f32 "
+                          "--n 10 --no-timing --shard 1/2 --json --out %s/shard", tc_tmp_root());
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "mma.m16n8k8.f32.f16.f16.f32"));
+    assert_null(strstr(r.out, "\"instr\":\"mma.m16n8k8.f16.f16.f16.f16\""));
+    tc_run_result_free(&r);
+}
+
+/* 10: a case file with a byte outside UTF-8 ran, and --json ended with a
+ * header and a "partial" trailer, 0 objects (exit 0 on the sweep's build). */
+static void cases_not_utf8(void **state)
+{
+    refused("cases --json --backend model:h100 " H "cases-latin1.case",
+            "cases-latin1.case:3: byte \\xE9 is not UTF-8 (the file must be UTF-8 text)");
+    refused("cases --backend model:h100 " H "cases-latin1.case", "cases-latin1.case:3: byte \\xE9 is not UTF-8");
+    refused("list --backend model:" H "cases-latin1.case", "cases-latin1.case:3: byte \\xE9 is not UTF-8");
+    /* a profile key of control characters (UTF-8) is still quoted escaped */
+    sh("LC_ALL=C sed 's/\\xff\\xfe//' " H "profile-binary-key.profile > %s/ctl.profile", tc_tmp_root());
+    char args[300];
+    snprintf(args, sizeof args, "list --backend model:%s/ctl.profile", tc_tmp_root());
+    refused(args, "ctl.profile:1: key '\\x01\\x02\\x1B[31m' outside a section");
+}
+
+/* 15 (part): gemm --sim 0,,1 and 0,1, were read as 0,1 (strtok_r passes
+ * over an empty item). */
+static void gemm_sim_empty_item(void **state)
+{
+    refused("gemm --backend model:h100 --sim 0,,1 --k 16 --samples 10 --reps 0", "--sim: empty item in '0,,1'");
+    refused("gemm --backend model:h100 --sim 0,1, --k 16 --samples 10 --reps 0", "--sim: empty item in '0,1,'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +227,9 @@ int main(void)
         cmocka_unit_test(compare_kinds_order_subset),
         cmocka_unit_test(compare_gemm_and_hunt),
         cmocka_unit_test(gemm_fields_in_range),
+        cmocka_unit_test(shard_pair_parsed),
+        cmocka_unit_test(cases_not_utf8),
+        cmocka_unit_test(gemm_sim_empty_item),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }
