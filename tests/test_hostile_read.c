@@ -220,6 +220,61 @@ static void gemm_sim_empty_item(void **state)
     refused("gemm --backend model:h100 --sim 0,1, --k 16 --samples 10 --reps 0", "--sim: empty item in '0,1,'");
 }
 
+/* A .npy file of version 1.0: header dict text, then n float64 values 1..n. */
+static void write_npy(const char *path, const char *dict, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    size_t hlen = strlen(dict) + 1;
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc((int)(hlen & 0xff), f);
+    fputc((int)(hlen >> 8), f);
+    fprintf(f, "%s\n", dict);
+    for (size_t i = 0; i < n; i++) {
+        double v = (double)(i + 1);
+        fwrite(&v, sizeof v, 1, f);
+    }
+    fclose(f);
+}
+
+/* 11: the .npy header was matched by substring: a first key whose value
+ * held "'descr': '<f8'" had its int64 data read as float64 (numpy refuses
+ * the file); fortran_order: Truely and shape: (100,)garbage passed. */
+static void npy_header_as_defined(void **state)
+{
+    refused("choose --m 256 --n 256 --k 256 --samples " H "npy-spoof-descr.npy --max-rel-err 1e-2",
+            "npy-spoof-descr.npy: unknown key 'x' in the .npy header (descr, fortran_order, shape)");
+    static const struct {
+        const char *dict, *msg;
+    } bad[] = {
+        {"{'descr': '<f8', 'fortran_order': Truely, 'shape': (4,), }", "fortran_order is not True or False"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4,)garbage, }", "a ',' or '}' expected"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4), }", "shape (4) is an int, not a tuple"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4,), 'descr': '<f8'}", "key 'descr' twice"},
+        {"{'descr': '<f8', 'shape': (4,), }", "the .npy header lacks 'fortran_order'"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (04,), }", "not a whole number"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (-4,), }", "not a whole number"},
+        {"{'descr': '<i8', 'fortran_order': False, 'shape': (4,), }", "dtype '<i8' is not little-endian float32"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4,), } x", "text after the dict"},
+        {"{'descr': '<f8' 'fortran_order': False, 'shape': (4,), }", "a ',' or '}' expected"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }", "the .npy shape says 6 values"},
+    };
+    char path[300], args[512];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(path, sizeof path, "%s/bad%zu.npy", tc_tmp_root(), i);
+        write_npy(path, bad[i].dict, 4);
+        snprintf(args, sizeof args, "choose --m 64 --n 64 --k 64 --no-library --max-rel-err 1e-2 --samples %s", path);
+        refused(args, bad[i].msg);
+    }
+    /* what numpy writes: double quotes too, (2, 2) and a trailing comma */
+    snprintf(path, sizeof path, "%s/good.npy", tc_tmp_root());
+    write_npy(path, "{\"descr\": \"<f8\", \"fortran_order\": True, \"shape\": (2, 2,)}", 4);
+    tc_run_result r = ran("choose --m 64 --n 64 --k 64 --no-library --max-rel-err 1e-2 --samples %s", path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(4 .npy values)"));
+    tc_run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +285,7 @@ int main(void)
         cmocka_unit_test(shard_pair_parsed),
         cmocka_unit_test(cases_not_utf8),
         cmocka_unit_test(gemm_sim_empty_item),
+        cmocka_unit_test(npy_header_as_defined),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }
