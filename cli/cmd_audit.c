@@ -14,6 +14,7 @@
 #include "cli/audit_rows.h"
 #include "probes/dots.h"
 #include "cli/cli.h"
+#include "cli/record_arg.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
 #include "reports/reports.h"
@@ -139,8 +140,20 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
 static int load_given(const char *path, const tc_instr **list, size_t n, tc_record *rec)
 {
     char err[512];
-    if (tc_record_load(path, rec, err, sizeof err) != 0)
-        return cli_fail("audit", "--counterexamples: %s", err);
+    if (cli_record_of("audit", "--counterexamples", path, "hunt", rec))
+        return TC_EXIT_USAGE;
+    bool any = false;   /* a hunt of other instructions would add nothing, silently */
+    for (size_t i = 0; i < n && !any; i++) {
+        size_t j;
+        json_t *o;
+        json_array_foreach(rec->objects, j, o) any = any || !strcmp(cli_str(o, "instr"), list[i]->name);
+    }
+    if (!any) {
+        cli_fail("audit", "--counterexamples %s: no hunt of an audited instruction in it (it holds %s%s)", path,
+                 cli_str(json_array_get(rec->objects, 0), "instr"), json_array_size(rec->objects) > 1 ? ", .." : "");
+        tc_record_free(rec);
+        return TC_EXIT_USAGE;
+    }
     for (size_t i = 0; i < n; i++) {
         infer_case *g;
         size_t ng;

@@ -275,6 +275,35 @@ static void npy_header_as_defined(void **state)
     tc_run_result_free(&r);
 }
 
+/* 12: options that take a record took one of another kind (sweep --bench
+ * an audit record: no throughput; audit --counterexamples an audit record
+ * or another instruction's hunt: nothing added) or a missing file
+ * (regress --record, found after the whole run). */
+static void record_options_check_kind(void **state)
+{
+    char args[512];
+    snprintf(args, sizeof args, "sweep --bench " H "compare-audit-one.jsonl --formats e4m3 --trials 10 --chain 2 "
+                                "--out %s/sw", tc_tmp_root());
+    refused(args, "--bench " H "compare-audit-one.jsonl holds no bench object (it is an audit record)");
+    snprintf(args, sizeof args, "sweep --bench %s/none.json --formats e4m3 --trials 10 --chain 2 --out %s/sw",
+             tc_tmp_root(), tc_tmp_root());
+    refused(args, "none.json: No such file or directory");
+    snprintf(args, sizeof args, "audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --n 10 --no-timing "
+                                "--counterexamples " H "compare-audit-one.jsonl --out %s/ce", tc_tmp_root());
+    refused(args, "--counterexamples " H "compare-audit-one.jsonl holds no hunt object (it is an audit record)");
+    snprintf(args, sizeof args, "audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --n 10 --no-timing "
+                                "--counterexamples " HUNT " --out %s/ce", tc_tmp_root());
+    refused(args, "no hunt of an audited instruction in it (it holds mma.m16n8k32.f16.e4m3.e5m2.f16)");
+    refused("regress --model --record /nonexistent", "--record: /nonexistent: No such file or directory");
+    refused("regress --model --record reports/baselines/h100-sweep.json",
+            "--record reports/baselines/h100-sweep.json holds no audit object (it is a sweep record)");
+    /* the hunt of the audited instruction is taken */
+    tc_run_result r = ran("audit --backend model:h100 --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --n 10 --no-timing "
+                          "--counterexamples " HUNT " --out %s/ce2", tc_tmp_root());
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +315,7 @@ int main(void)
         cmocka_unit_test(cases_not_utf8),
         cmocka_unit_test(gemm_sim_empty_item),
         cmocka_unit_test(npy_header_as_defined),
+        cmocka_unit_test(record_options_check_kind),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }
