@@ -21,14 +21,16 @@
 
 
 typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_RENDER, O_COUNTEREXAMPLES, O_SHARD, O_N,
-               O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
+               O_PREFER, O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE, exact or corpus:PATH (recorded rows: fitted, cli/audit_rows.c) (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
     [O_OUT] = {"--out", "DIR", "the output folder (default out/audit)"},
     [O_PROFILE_NAME] = {"--profile-name", "NAME", "the name of the profile written (a plain file name)"},
     [O_TIMING] = {"--timing", "BENCH.json", "attach this bench record's timing instead of measuring"},
-    [O_MERGE] = {"--merge", "DIR,DIR..", "merge these audit output folders (--shard runs) into --out: nothing is run"},
+    [O_MERGE] = {"--merge", "DIR,DIR..", "merge these audit output folders (--shard runs) into --out: nothing is run; "
+                                         "two different results for one instruction are refused"},
+    [O_PREFER] = {"--prefer", "DIR", "with --merge: where two folders differ on an instruction, take DIR's result"},
     [O_RENDER] = {"--render", "REC", "the Markdown/HTML report of a recorded audit (REC.jsonl[.gz]) into --out: nothing is run"},
     [O_COUNTEREXAMPLES] = {"--counterexamples", "HUNT.jsonl", "a hunt record whose failures join the fits "
                                                              "(re-asked on the backend)"},
@@ -72,6 +74,7 @@ static int parse_args(int argc, char **argv, audit_args *a)
         }
         case O_TIMING: a->timing_file = v; break;
         case O_MERGE: a->merge = v; break;
+        case O_PREFER: a->prefer = v; break;
         case O_RENDER: a->render = v; break;
         case O_COUNTEREXAMPLES: a->given_file = v; break;
         case O_SHARD:

@@ -177,6 +177,44 @@ static void gemm_fields_in_range(void **state)
     tc_run_result_free(&r);
 }
 
+/* 8: audit --merge of two folders that audited one instruction with two
+ * results let the last folder win, exit 0. Now: refused naming both, or
+ * the folder --prefer names; one result twice is taken once. */
+static void merge_conflict(void **state)
+{
+    const char *t = tc_tmp_root();
+    tc_run_result r = ran("audit --backend model:h100 --instr mma.m16n8k8.f16.f16.f16.f16,mma.m16n8k8.f32.f16.f16.f32 "
+                          "--n 10 --no-timing --out %s/m/a", t);
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+    sh("cp -r %s/m/a %s/m/b && sed -i 's/\"align_bits\":25,/\"align_bits\":26,/' %s/m/b/audit.jsonl && "
+       "grep -q '\"align_bits\":26,' %s/m/b/audit.jsonl", t, t, t, t);
+    char args[512];
+    snprintf(args, sizeof args, "audit --merge %s/m/a,%s/m/b --out %s/m/o", t, t, t);
+    refused(args, "/m/b hold different results for mma.m16n8k8.f16.f16.f16.f16 (fingerprint.align_bits): give "
+                  "--prefer DIR to take one");
+    snprintf(args, sizeof args, "audit --merge %s/m/a,%s/m/b --prefer %s/m/c --out %s/m/o", t, t, t, t);
+    refused(args, "/m/c: not one of the --merge folders");
+    for (int pick = 0; pick < 2; pick++) {
+        r = ran("audit --merge %s/m/a,%s/m/b --prefer %s/m/%c --out %s/m/p%d", t, t, t, "ab"[pick], t, pick);
+        assert_int_equal(r.status, 0);
+        tc_run_result_free(&r);
+        char path[300];
+        snprintf(path, sizeof path, "%s/m/p%d/audit.jsonl", t, pick);
+        char *rec = tc_slurp(path);
+        assert_non_null(strstr(rec, pick ? "\"align_bits\":26," : "\"align_bits\":25,"));
+        assert_null(strstr(rec, pick ? "\"align_bits\":25," : "\"align_bits\":26,"));
+        free(rec);
+    }
+    r = ran("audit --merge %s/m/a,%s/m/a --out %s/m/same", t, t, t);
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+    r = ran("compare %s/m/a/audit.jsonl %s/m/same/audit.jsonl", t, t);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "same: 2 objects"));
+    tc_run_result_free(&r);
+}
+
 /* 9: --shard was read by sscanf %u: 0/4294967297 became 0/1, 1/-1 and
  * " +0/ +2" passed. Now two counts by the shared parser (cli/args.c). */
 static void shard_pair_parsed(void **state)
@@ -311,6 +349,7 @@ int main(void)
         cmocka_unit_test(compare_kinds_order_subset),
         cmocka_unit_test(compare_gemm_and_hunt),
         cmocka_unit_test(gemm_fields_in_range),
+        cmocka_unit_test(merge_conflict),
         cmocka_unit_test(shard_pair_parsed),
         cmocka_unit_test(cases_not_utf8),
         cmocka_unit_test(gemm_sim_empty_item),
