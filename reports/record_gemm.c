@@ -66,11 +66,8 @@ static int one_line(const char *line, size_t nth, const char *name, size_t linen
     if (*ended) {
         rep_set_err(err, len, "%s:%zu: data after the trailer", name, lineno);
     } else if (*hdr && kind && (!strcmp(kind, "end") || !strcmp(kind, "partial"))) {
-        json_t *cnt = json_object_get(o, "objects");
-        if (!json_is_integer(cnt) || (size_t)json_integer_value(cnt) != json_array_size(all)) {
-            rep_set_err(err, len, "%s:%zu: the trailer says %lld cases, the file has %zu (truncated or edited)",
-                        name, lineno, json_is_integer(cnt) ? (long long)json_integer_value(cnt) : -1LL,
-                        json_array_size(all));
+        if (!rep_trailer_count_ok(o, json_array_size(all), "cases", why, sizeof why)) {
+            rep_set_err(err, len, "%s:%zu: %s", name, lineno, why);
         } else {
             if (!strcmp(kind, "partial"))
                 json_object_set_new(*hdr, "stopped", json_string(json_is_string(json_object_get(o, "stopped"))

@@ -23,6 +23,9 @@ int rep_write_line(FILE *f, const json_t *o);
 /* The last line of a record of n objects: {"kind":"end","objects":n}, or with
  * partial (why the run stopped) {"kind":"partial","objects":n,"stopped":partial}. */
 json_t *rep_trailer_new(size_t objects, const char *partial);
+/* The trailer's "objects" is have; else false with why ("the trailer says
+ * N WHAT, the file has M", or that it is no count: 1.0, "2", absent). */
+bool rep_trailer_count_ok(const json_t *trailer, size_t have, const char *what, char *why, size_t len);
 
 /* A record file opened for reading, gzip-compressed or not (record_open.c). */
 typedef struct {

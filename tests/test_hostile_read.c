@@ -342,6 +342,29 @@ static void record_options_check_kind(void **state)
     tc_run_result_free(&r);
 }
 
+/* 15 (part): a trailer "objects":1.0 was reported as -1; a profile
+ * section of an unknown instruction was passed over; sweep --render drew
+ * negative error statistics. */
+static void smaller_reads(void **state)
+{
+    const char *t = tc_tmp_root();
+    char args[512];
+    sh("sed '$s/\"objects\":7/\"objects\":7.0/' reports/baselines/h100-sweep.json > %s/t1.json", t);
+    snprintf(args, sizeof args, "compare reports/baselines/h100-sweep.json %s/t1.json", t);
+    refused(args, "t1.json:9: the trailer's \"objects\" is 7.0, not a count (the file has 7 objects)");
+    sh("(zcat " GEMM " | sed '$d'; echo '{\"kind\":\"end\",\"objects\":\"110\"}') > %s/t2.jsonl", t);
+    snprintf(args, sizeof args, "gemm --report %s/t2 --from %s/t2.jsonl", t, t);
+    refused(args, "the trailer's \"objects\" is \"110\", not a count (the file has 110 cases)");
+    sh("sed 's/\\[instr mma.m16n8k8.f16.f16.f16.f16\\]/[instr mma.m16n8k8.f16.f16.f16.f61]/' "
+       "oracle/profiles/h100.profile > %s/typo.profile", t);
+    snprintf(args, sizeof args, "list --backend model:%s/typo.profile", t);
+    refused(args, "typo.profile:11: [instr mma.m16n8k8.f16.f16.f16.f61]: not an instruction of the catalogue");
+    sh("sed '2s/\"median\":0.026029504077371514/\"median\":-0.026029504077371514/' "
+       "reports/baselines/h100-sweep.json > %s/neg.json && grep -q -- '-0.026029504077371514' %s/neg.json", t, t);
+    snprintf(args, sizeof args, "sweep --render %s/neg.json --out %s/neg", t, t);
+    refused(args, "neg.json:2: sweep step 2: field 'median' is -0.026029504077371514, outside 0..inf");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +378,7 @@ int main(void)
         cmocka_unit_test(gemm_sim_empty_item),
         cmocka_unit_test(npy_header_as_defined),
         cmocka_unit_test(record_options_check_kind),
+        cmocka_unit_test(smaller_reads),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }
