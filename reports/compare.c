@@ -137,8 +137,8 @@ void cmp_timing(cmp_diffs *dl, const char *kind, const char *key, const json_t *
             continue;
         if (isnan(x) != isnan(y)) {
             cmp_add(dl, kind, key, *f, cmp_copy(json_object_get(a, *f)),
-                     cmp_copy(json_object_get(b, *f)), "%s %s: %s recorded in only one record",
-                     kind, key, *f);
+                    cmp_copy(json_object_get(b, *f)), "%s %s: %s recorded in only one record",
+                    kind, key, *f);
             continue;
         }
         char runs[64];
@@ -149,8 +149,8 @@ void cmp_timing(cmp_diffs *dl, const char *kind, const char *key, const json_t *
         if (fabs(rel) <= thr)
             continue;
         cmp_add(dl, kind, key, *f, json_real(x), json_real(y),
-                 "%s %s: %s %.6g -> %.6g (%+.1f%%, threshold %.1f%% %s)", kind, key, *f, x, y,
-                 100 * rel, 100 * thr, derived ? "from the repeated runs" : "default: no repeated runs");
+                "%s %s: %s %.6g -> %.6g (%+.1f%%, threshold %.1f%% %s)", kind, key, *f, x, y,
+                100 * rel, 100 * thr, derived ? "from the repeated runs" : "default: no repeated runs");
     }
     cmp_exact(dl, kind, key, "", "sass", a, b);
     cmp_exact(dl, kind, key, "", "emulated", a, b);
@@ -182,8 +182,8 @@ static void compare_corpus(cmp_diffs *dl, const char *key, const json_t *a, cons
     json_t *ca = json_object_get(a, "count"), *cb = json_object_get(b, "count");
     if (!json_equal(ca, cb))
         cmp_add(dl, "corpus", key, "count", json_deep_copy(ca), json_deep_copy(cb),
-                 "corpus %s: count %lld -> %lld", key, (long long)json_integer_value(ca),
-                 (long long)json_integer_value(cb));
+                "corpus %s: count %lld -> %lld", key, (long long)json_integer_value(ca),
+                (long long)json_integer_value(cb));
     json_t *ha = json_object_get(a, "hash"), *hb = json_object_get(b, "hash");
     uint64_t hx = 0, hy = 0;
     tc_json_get_bits(ha, &hx);
@@ -191,7 +191,7 @@ static void compare_corpus(cmp_diffs *dl, const char *key, const json_t *a, cons
     if (hx == hy)
         return;
     cmp_add(dl, "corpus", key, "hash", json_deep_copy(ha), json_deep_copy(hb),
-             "corpus %s: output hash %s -> %s", key, json_string_value(ha), json_string_value(hb));
+            "corpus %s: output hash %s -> %s", key, json_string_value(ha), json_string_value(hb));
     json_t *oa = json_object_get(a, "outputs"), *ob = json_object_get(b, "outputs");
     json_t *ia = json_object_get(a, "inputs"), *ib = json_object_get(b, "inputs");
     size_t n = json_array_size(oa) < json_array_size(ob) ? json_array_size(oa) : json_array_size(ob);
@@ -213,17 +213,17 @@ static void compare_corpus(cmp_diffs *dl, const char *key, const json_t *a, cons
         if (inputs && (!ia || !ib || json_equal(json_array_get(ia, i), json_array_get(ib, i))))
             cmp_show(inputs, in, sizeof in);
         cmp_add(dl, "corpus", key, field, json_deep_copy(json_array_get(oa, i)),
-                 json_deep_copy(json_array_get(ob, i)), "corpus %s: case %zu output %s -> %s (x%llx)%s%s",
-                 key, i, json_string_value(json_array_get(oa, i)), json_string_value(json_array_get(ob, i)),
-                 (unsigned long long)(x ^ y), in[0] ? " inputs " : "", in);
+                json_deep_copy(json_array_get(ob, i)), "corpus %s: case %zu output %s -> %s (x%llx)%s%s",
+                key, i, json_string_value(json_array_get(oa, i)), json_string_value(json_array_get(ob, i)),
+                (unsigned long long)(x ^ y), in[0] ? " inputs " : "", in);
     }
     if (differing > listed)
         cmp_add(dl, "corpus", key, "outputs", json_integer((json_int_t)differing), NULL,
-                 "corpus %s: %zu more of the first %zu recorded outputs differ", key,
-                 differing - listed, n);
+                "corpus %s: %zu more of the first %zu recorded outputs differ", key,
+                differing - listed, n);
     if (differing == 0)
         cmp_add(dl, "corpus", key, "outputs", NULL, NULL,
-                 "corpus %s: the first %zu recorded outputs agree; the differences lie beyond them", key, n);
+                "corpus %s: the first %zu recorded outputs agree; the differences lie beyond them", key, n);
 }
 
 static const char *const sweep_stats[] = {"median", "p90", "max", "overflow", "nan", NULL};
@@ -242,8 +242,8 @@ static void compare_sweep(cmp_diffs *dl, const char *key, const json_t *a, const
     size_t n = json_array_size(sa) < json_array_size(sb) ? json_array_size(sa) : json_array_size(sb);
     if (json_array_size(sa) != json_array_size(sb))
         cmp_add(dl, "sweep", key, "chain", json_integer((json_int_t)json_array_size(sa)),
-                 json_integer((json_int_t)json_array_size(sb)), "sweep %s: chain length %zu -> %zu", key,
-                 json_array_size(sa), json_array_size(sb));
+                json_integer((json_int_t)json_array_size(sb)), "sweep %s: chain length %zu -> %zu", key,
+                json_array_size(sa), json_array_size(sb));
     /* Same seed and trials means the same inputs: any change is a change of the arithmetic. */
     for (size_t i = 0; i < n; i++)
         for (const char *const *f = sweep_stats; *f; f++) {
@@ -255,7 +255,7 @@ static void compare_sweep(cmp_diffs *dl, const char *key, const json_t *a, const
             cmp_show(x, sx, sizeof sx);
             cmp_show(y, sy, sizeof sy);
             cmp_add(dl, "sweep", key, field, cmp_copy(x), cmp_copy(y), "sweep %s: step %zu %s %s -> %s",
-                     key, i + 1, *f, sx, sy);
+                    key, i + 1, *f, sx, sy);
             return;   /* the first differing statistic names the change; later steps follow from it */
         }
 }
@@ -374,8 +374,8 @@ static void compare_figure(cmp_diffs *dl, const char *key, const json_t *a, cons
     double rel = x != 0 ? (y - x) / fabs(x) : (y != 0 ? INFINITY : 0);
     if (isnan(x) != isnan(y) || fabs(rel) > o->default_threshold)
         cmp_add(dl, "figure", key, "value", cmp_copy(json_object_get(a, "value")),
-                cmp_copy(json_object_get(b, "value")), "figure %s: value %.6g -> %.6g (threshold %.1f%%)", key, x,
-                y, 100 * o->default_threshold);
+               cmp_copy(json_object_get(b, "value")), "figure %s: value %.6g -> %.6g (threshold %.1f%%)", key, x,
+               y, 100 * o->default_threshold);
 }
 
 static void compare_context(const json_t *ha, const json_t *hb, json_t *context)
@@ -417,7 +417,7 @@ size_t tc_compare_records(const tc_record *old_rec, const tc_record *new_rec,
         }
         if (!b) {
             cmp_add(&dl, kind, key, "(object)", json_string("present"), json_string("absent"),
-                     "%s %s: in OLD only", kind, key);
+                    "%s %s: in OLD only", kind, key);
             continue;
         }
         if (!strcmp(kind, "audit"))
@@ -442,7 +442,7 @@ size_t tc_compare_records(const tc_record *old_rec, const tc_record *new_rec,
         key = object_key(a);
         if (find_match(new_rec, kind, key) == a && !find_match(old_rec, kind, key))
             cmp_add(&dl, kind, key, "(object)", json_string("absent"), json_string("present"),
-                     "%s %s: in NEW only", kind, key);
+                    "%s %s: in NEW only", kind, key);
     }
     free(key);
     return dl.n;
