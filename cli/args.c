@@ -47,6 +47,21 @@ bool cli_count(const char *cmd, const char *opt, const char *v, unsigned long lo
     return true;
 }
 
+bool cli_index_of(const char *cmd, const char *opt, const char *v, unsigned hi, unsigned *i, unsigned *n)
+{
+    unsigned long long a, b;
+    const char *slash = strchr(v, '/');
+    char first[32];
+    snprintf(first, sizeof first, "%.*s", slash && slash - v < 31 ? (int)(slash - v) : 31, v);
+    if (!slash || slash - v > 20 || !parse_u64(first, false, &a) || !parse_u64(slash + 1, false, &b) || b < 1 || b > hi || a >= b) {
+        cli_fail(cmd, "bad %s '%s' (I/N: whole numbers, 0 <= I < N <= %u)", opt, v, hi);
+        return false;
+    }
+    *i = (unsigned)a;
+    *n = (unsigned)b;
+    return true;
+}
+
 bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int hi, int *out)
 {
     unsigned long long x;

@@ -215,7 +215,7 @@ static int merge_parts(jobs *j, const tc_backend_info *info, bool fallback, tc_o
     tc_record rec = {NULL, NULL};
     model_profile prof;
     memset(&prof, 0, sizeof prof);
-    int rc = nd ? audit_merge_into(dirs, nd, &rec, &prof) : TC_EXIT_OK;
+    int rc = nd ? audit_merge_into(dirs, nd, NULL, &rec, &prof) : TC_EXIT_OK;
     free(dirs);
     if (rc == TC_EXIT_OK && !rec.header) { /* nothing finished: an empty record of this run */
         uint64_t seeds[1] = {j->a->seed};

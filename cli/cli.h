@@ -41,6 +41,9 @@ bool cli_range(const char *s, double *lo, double *hi);
  * out[0..*n). false after "tcscope CMD: bad OPT '...'" or "OPT: at most MAX
  * values"; an empty item is a bad count. */
 bool cli_count_list(const char *cmd, const char *opt, const char *v, int lo, int hi, int max, int *out, int *n);
+/* "I/N" (--shard): two counts, 1 <= N <= hi and I < N. false after
+ * "tcscope CMD: bad OPT 'V' (...)". */
+bool cli_index_of(const char *cmd, const char *opt, const char *v, unsigned hi, unsigned *i, unsigned *n);
 /* A comma list (--instr names, --merge folders): no empty item (",x", "x,",
  * "x,,y"); with instrs, every name in the catalogue ("all" alone).
  * TC_EXIT_OK, or TC_EXIT_USAGE with the message printed. */

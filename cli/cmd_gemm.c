@@ -217,6 +217,8 @@ static int open_sim(const gemm_args *a, tc_gemm_struct *s, tc_gemm_incvt *cv)
 {
     char buf[128], *save = NULL;
     int field = 0;
+    if (cli_list_check(CMD, "--sim", a->sim, false))   /* strtok_r would pass over an empty item */
+        return TC_EXIT_USAGE;
     bool ok = strlen(a->sim) < sizeof buf;
     snprintf(buf, sizeof buf, "%s", a->sim);
     s->combine = GEMM_COMBINE_SEQ;

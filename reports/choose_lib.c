@@ -40,23 +40,29 @@ static double shape(const json_t *r, const char *key)
 typedef struct {
     const json_t *tput, *strc;
     int kmin, kmax;
+    size_t cases, unusable;   /* the path's recorded cases; those that did not run or have no shape */
+    const json_t *why;        /* the first such case */
 } path_recs;
 
 /* The records of one path that ran (not skipped, no error). */
 static path_recs pick(const json_t *recs, const char *path, const app_data *d)
 {
-    path_recs pr = {NULL, NULL, 0, 0};
+    path_recs pr = {NULL, NULL, 0, 0, 0, 0, NULL};
     double lk = log(d->k), lmn = log((double)d->m * d->n), bt = INFINITY, bt2 = INFINITY,
            bs = INFINITY, bs2 = INFINITY;
     size_t i;
     const json_t *r;
     json_array_foreach(recs, i, r)
     {
-        if (strcmp(str_of(r, "path"), path) || json_object_get(r, "skipped") || json_object_get(r, "error"))
+        if (strcmp(str_of(r, "path"), path))
             continue;
+        pr.cases++;
         double k = shape(r, "k"), mn = shape(r, "m") * shape(r, "n"), tf = num_at(r, "timing", "tflops");
-        if (!(k >= 1 && mn >= 1))
+        if (json_object_get(r, "skipped") || json_object_get(r, "error") || !(k >= 1 && mn >= 1)) {
+            if (!pr.unusable++)
+                pr.why = r;
             continue;
+        }
         double dk = fabs(log(k) - lk), dmn = fabs(log(mn) - lmn), dt = dmn + dk;
         if (isfinite(tf) && tf > 0 && (dt < bt || (dt == bt && dk < bt2)))
             pr.tput = r, bt = dt, bt2 = dk;
@@ -98,7 +104,7 @@ static json_t *base(const tc_gemm_path *p, const path_recs *pr, const app_data *
     snprintf(fmt, sizeof fmt, "%s", p->a == p->b ? p->a->name : "");
     if (p->a != p->b)
         snprintf(fmt, sizeof fmt, "%s*%s", p->a->name, p->b->name);
-    const json_t *any = pr->tput ? pr->tput : pr->strc;
+    const json_t *any = pr->tput ? pr->tput : pr->strc ? pr->strc : pr->why;
     snprintf(cand, sizeof cand, "%s %s", any ? str_of(any, "library") : "?", p->name);
     json_t *x = json_pack("{s:s, s:n, s:s, s:s, s:s, s:s, s:s, s:s}", "kind", "choice", "rank", "source", "library",
                           "path", p->name, "candidate", cand, "format", fmt, "instr", p->instr ? p->instr : "-",
@@ -193,10 +199,21 @@ json_t *choose_lib(const app_data *d, const tc_choose_app_opts *o, char *err, si
     for (size_t i = 0; i < np; i++) {
         const tc_gemm_path *p = &paths[i];
         path_recs pr = pick(o->gemm_recs, p->name, d);
-        if (!pr.tput && !pr.strc)
+        if (!pr.cases)
             continue;   /* not in the records */
         app_scaling sc = p->fp8 ? o->scaling : APP_SCALE_NONE;
         json_t *x = base(p, &pr, d, o, sc);
+        if (!pr.tput && !pr.strc) {   /* in the records, but nothing usable: said, never dropped silently */
+            char why[400];
+            const char *first = json_string_value(json_object_get(pr.why, "skipped"));
+            first = first ? first : json_string_value(json_object_get(pr.why, "error"));
+            snprintf(why, sizeof why, "none of its %zu recorded cases has a measured TFLOP/s or an inferred "
+                     "structure (%zu skipped or failed%s%.200s%s)", pr.cases, pr.unusable, first ? ", the first: \"" : "",
+                     first ? first : "", first ? "\"" : "");
+            exclude(x, why);
+            json_array_append_new(all, x);
+            continue;
+        }
         if (o->progress)
             o->progress(o->progress_ctx, i, np, p->name);
         char why[300];

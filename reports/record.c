@@ -268,11 +268,9 @@ static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size
             goto out;
         }
         if (is_trailer(o)) {
-            json_t *cnt = json_object_get(o, "objects");
-            if (!json_is_integer(cnt) || (size_t)json_integer_value(cnt) != json_array_size(objects)) {
-                rep_set_err(err, len, "%s:%d: trailer says %lld objects, file has %zu (truncated or edited)",
-                        path, lineno, json_is_integer(cnt) ? (long long)json_integer_value(cnt) : -1LL,
-                        json_array_size(objects));
+            char why[200];
+            if (!rep_trailer_count_ok(o, json_array_size(objects), "objects", why, sizeof why)) {
+                rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
                 json_decref(o);
                 goto out;
             }
@@ -369,6 +367,23 @@ int rep_write_line(FILE *f, const json_t *o)
     int rc = fputs(s, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
     free(s);
     return rc;
+}
+
+bool rep_trailer_count_ok(const json_t *trailer, size_t have, const char *what, char *why, size_t len)
+{
+    json_t *cnt = json_object_get(trailer, "objects");
+    if (json_is_integer(cnt) && json_integer_value(cnt) >= 0 && (size_t)json_integer_value(cnt) == have)
+        return true;
+    if (json_is_integer(cnt))
+        snprintf(why, len, "the trailer says %lld %s, the file has %zu (truncated or edited)",
+                 (long long)json_integer_value(cnt), what, have);
+    else {
+        char *text = cnt ? json_dumps(cnt, JSON_ENCODE_ANY) : NULL;
+        snprintf(why, len, "the trailer's \"objects\" is %.56s, not a count (the file has %zu %s)",
+                 text ? text : "absent", have, what);
+        free(text);
+    }
+    return false;
 }
 
 json_t *rep_trailer_new(size_t objects, const char *partial)

@@ -104,6 +104,9 @@ int tc_json_out_put(tc_json_out *j, const char *kind, json_t *o);
 /* The trailer: "end" with the count, or "partial" with stopped = why when
  * why is not NULL (the command stopped on an error). Frees the header. */
 int tc_json_out_end(tc_json_out *j, const char *why);
+/* Whether a record of this process ended "partial": the command stopped
+ * short, so its exit status is never 0 or 1 (cli/tcscope.c makes it 2). */
+bool tc_json_out_ended_partial(void);
 /* A record held in a string (what a child's --json printed): as tc_record_load. */
 int tc_record_parse(const char *text, const char *name, tc_record *rec, char *err, size_t len);
 

@@ -15,12 +15,20 @@
 /* Writes a one-line message into err (when err has room). */
 void rep_set_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The numbers of object o that its kind's range table covers
+ * (reports/record_check.c), alone: for lines read without the whole
+ * field table (the older tcscope-gemm lines). false with err. */
+bool rep_check_ranges(const json_t *o, char *err, size_t len);
+
 /* One record line: compact JSON, keys in order, reals that read back
  * exactly, then a newline. 0 or -1. */
 int rep_write_line(FILE *f, const json_t *o);
 /* The last line of a record of n objects: {"kind":"end","objects":n}, or with
  * partial (why the run stopped) {"kind":"partial","objects":n,"stopped":partial}. */
 json_t *rep_trailer_new(size_t objects, const char *partial);
+/* The trailer's "objects" is have; else false with why ("the trailer says
+ * N WHAT, the file has M", or that it is no count: 1.0, "2", absent). */
+bool rep_trailer_count_ok(const json_t *trailer, size_t have, const char *what, char *why, size_t len);
 
 /* A slim audit record's full record, beside it (record_slim.c, SCHEMA.md
  * "Slim audit records"): NULL with err empty when the header is not slim,

@@ -8,10 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Bytes of the well-formed UTF-8 character at s (1..4; 1 for ASCII, NUL
- * included), or 0 when s does not start one (RFC 3629: no overlong forms,
- * no surrogates, nothing above U+10FFFF). */
-size_t tc_utf8_char_len(const char *s);
+/* tc_utf8_char_len: oracle/textfile.h (text files are checked when read). */
+#include "oracle/textfile.h"
 
 /* Replaces every byte that is not part of a well-formed UTF-8 character
  * with '?', in place: after a snprintf that cut a character in two, the
