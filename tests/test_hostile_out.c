@@ -73,6 +73,25 @@ static const char *fresh(const char *name)
     return p;
 }
 
+/* km data in DIR/GPU/fp16/ (the reproducers' two-row set, renamed for GPU). */
+static void km_set(const char *dir, const char *gpu)
+{
+    static const char *const files[] = {"a_T4_fp16.txt", "b_T4_fp16.txt", "c_T4_fp32.txt", "d_T4_fp32.txt"};
+    char path[1024], from[256];
+    snprintf(path, sizeof path, "%s/%s", dir, gpu);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/%s/fp16", dir, gpu);
+    assert_int_equal(mkdir(path, 0777), 0);
+    for (int i = 0; i < 4; i++) {
+        snprintf(from, sizeof from, H "km-ok/data/T4/fp16/%s", files[i]);
+        char *text = tc_slurp(from);
+        assert_true(text[0] != '\0');
+        snprintf(path, sizeof path, "%s/%s/fp16/%c_%s_%s", dir, gpu, files[i][0], gpu, files[i] + 5);
+        assert_int_equal(tc_put_file(path, text), 0);
+        free(text);
+    }
+}
+
 /* Item 1: audit --jobs wrote (and replaced files) through a link at
  * OUT/parts; now refused before any child starts, the target untouched. */
 static void audit_jobs_refuses_linked_parts(void **state)
@@ -99,6 +118,93 @@ static void audit_jobs_refuses_linked_parts(void **state)
     assert_true(exists(link));
     snprintf(link, sizeof link, "%s/.lock", o);
     assert_false(exists(link));
+}
+
+/* Item 2: import km replaced what a link at OUT/km-<gpu>.jsonl pointed to,
+ * without --force; now refused with or without it, the target kept. An
+ * existing file is replaced with --force only. */
+static void import_km_refuses_links_and_keeps_files(void **state)
+{
+    const char *o = fresh("km-link");
+    char victim[300], link[300], args[700];
+    snprintf(victim, sizeof victim, "%s/../victim.txt", o);
+    assert_int_equal(tc_put_file(victim, "victim\n"), 0);
+    snprintf(link, sizeof link, "%s/km-t4.jsonl", o);
+    assert_int_equal(symlink(victim, link), 0);
+    snprintf(args, sizeof args, "import km " H "km-ok/data --out %s", o);
+    expect_usage(args, "km-t4.jsonl is a symbolic link: not written through");
+    snprintf(args, sizeof args, "import km " H "km-ok/data --out %s --force", o);
+    expect_usage(args, "km-t4.jsonl is a symbolic link: not written through");
+    char *text = tc_slurp(victim);
+    assert_string_equal(text, "victim\n");
+    free(text);
+    /* a regular file: kept without --force, replaced with it */
+    assert_int_equal(unlink(link), 0);
+    assert_int_equal(tc_put_file(link, "mine\n"), 0);
+    snprintf(args, sizeof args, "import km " H "km-ok/data --out %s", o);
+    expect_usage(args, "km-t4.jsonl exists: kept (give --force");
+    snprintf(args, sizeof args, "import km " H "km-ok/data --out %s --force", o);
+    expect_ok(args);
+    text = tc_slurp(link);
+    assert_non_null(strstr(text, "\"record\":\"dots\""));
+    free(text);
+}
+
+/* Item 3: two GPU folders whose file names collide (case, or the first 31
+ * bytes) wrote one file, the second replacing the first, exit 0. */
+static void import_km_refuses_colliding_names(void **state)
+{
+    const char *d = fresh("km-case"), *o = fresh("km-case-out");
+    char args[700];
+    km_set(d, "A100");
+    km_set(d, "a100");
+    snprintf(args, sizeof args, "import km %s --out %s", d, o);
+    expect_usage(args, "GPU folders 'A100' and 'a100' would both write km-a100.jsonl");
+    assert_int_equal(entries(o), 0);
+    d = fresh("km-long");
+    km_set(d, "GPU_with_a_very_long_name_0123456789_A");
+    km_set(d, "GPU_with_a_very_long_name_0123456789_B");
+    snprintf(args, sizeof args, "import km %s --out %s", d, o);
+    expect_usage(args, "would both write km-gpu_with_a_very_long_name_01234.jsonl (names are lower-cased and cut at 31");
+    assert_int_equal(entries(o), 0);
+}
+
+/* Item 4: archives are read in memory by libarchive within LIMITS.md's
+ * caps: nothing is unpacked, so nothing is left in TMPDIR on a failure; a
+ * member past 64 MiB (65 MiB of zeros in 10 KB of xz), more than 256 MiB
+ * in all, a link to /dev/zero, a device and a ".." name are refused. */
+static void import_km_archives_within_limits(void **state)
+{
+    static const struct {
+        const char *file, *msg;
+    } bad[] = {
+        {"km-member-cap.tar.xz", "a_T4_fp16.txt: larger than 64 MiB (the cap of one file, LIMITS.md)"},
+        {"km-total-cap.tar.xz", "more than 256 MiB in all (the cap of an archive, LIMITS.md)"},
+        {"km-symlink-zero.tar.xz", "member 'data/T4/fp16/a_T4_fp16.txt' is a symbolic link: only regular files"},
+        {"km-device.tar.xz", "is a character device: only regular files are read"},
+        {"km-dotdot.tar.xz", "member 'data/../../evil.txt': an empty or absolute name, or one with a '..' part"},
+        {"km-corrupt.tar.xz", "km-corrupt.tar.xz: not a readable archive"},
+    };
+    const char *tmp = fresh("km-tmpdir"), *o = fresh("km-tar-out");
+    char args[900], path[400];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "import km " H "%s --out %s", bad[i].file, o);
+        setenv("TMPDIR", tmp, 1);
+        expect_usage(args, bad[i].msg);
+        unsetenv("TMPDIR");
+        if (entries(tmp) != 0)
+            fail_msg("%s left %d entries in TMPDIR %s", bad[i].file, entries(tmp), tmp);
+        assert_int_equal(entries(o), 0);
+    }
+    snprintf(args, sizeof args, "import km " H "km-ok.tar.xz --out %s", o);
+    setenv("TMPDIR", tmp, 1);
+    expect_ok(args);
+    unsetenv("TMPDIR");
+    assert_int_equal(entries(tmp), 0);
+    snprintf(path, sizeof path, "%s/km-t4.jsonl", o);
+    char *text = tc_slurp(path);
+    assert_non_null(strstr(text, "\"instr\":\"wmma.m16n16k16.f32.f16.f16.f32\",\"gpu\":\"T4\""));
+    free(text);
 }
 
 /* A process (not tcscope) holding OUT/.lock as a run would, naming itself. */
@@ -146,6 +252,8 @@ static void one_run_per_output_folder(void **state)
     expect_usage(args, want);
     snprintf(args, sizeof args, "audit --backend exact --instr " I2 " --n 10 --no-timing --out %s", o);
     expect_usage(args, want);
+    snprintf(args, sizeof args, "import km " H "km-ok/data --out %s", o);
+    expect_usage(args, want);
     assert_int_equal(entries(o), 1); /* the lock only: nothing written */
     kill(holder, SIGKILL);
     waitpid(holder, NULL, 0);
@@ -192,6 +300,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(audit_jobs_refuses_linked_parts),
+        cmocka_unit_test(import_km_refuses_links_and_keeps_files),
+        cmocka_unit_test(import_km_refuses_colliding_names),
+        cmocka_unit_test(import_km_archives_within_limits),
         cmocka_unit_test(one_run_per_output_folder),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
