@@ -296,6 +296,66 @@ static void one_run_per_output_folder(void **state)
     tc_run_result_free(&r);
 }
 
+static bool has_control(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+            return true;
+    return false;
+}
+
+/* Item 14: a case file's ESC sequence printed raw by cases -v; a km GPU
+ * folder named with ESC or a newline printed raw and made a file name;
+ * audit.md embedding a record's <script>. */
+static void control_characters_and_markup(void **state)
+{
+    const char *d = fresh("esc");
+    char path[600], args[900];
+    snprintf(path, sizeof path, "%s/esc.case", d);
+    assert_int_equal(tc_put_file(path, "[t]\ninstr = a=f16 b=f16 c=f32 d=f32 k=8\n"
+                                       "probes = caf\033]0;pwned\007e \033[31mred\na = 1, 1\nb = 1, 1\n"
+                                       "expect = exact rne\n"), 0);
+    snprintf(args, sizeof args, "cases -v --backend model:h100 %s", path);
+    tc_run_result r = tc_run_cli(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "probes: caf\\x1B]0;pwned\\x07e \\x1B[31mred"));
+    assert_false(has_control(r.out));
+    tc_run_result_free(&r);
+    /* GPU folders named with ESC, and with a newline: refused, said escaped */
+    static const char *const names[] = {"T4\033[2J", "T4\nx"};
+    for (int i = 0; i < 2; i++) {
+        const char *km = fresh(i ? "km-nl" : "km-esc"), *o = fresh("km-esc-out");
+        km_set(km, names[i]);
+        snprintf(args, sizeof args, "import km %s --out %s", km, o);
+        r = tc_run_cli(args);
+        if (r.status != 2 || !strstr(r.err, i ? "GPU folder 'T4\\x0Ax'" : "GPU folder 'T4\\x1B[2J'") ||
+            !strstr(r.err, "a control character") || has_control(r.out) || has_control(r.err))
+            fail_msg("%s: exit %d\nstdout: %s\nstderr: %s", args, r.status, r.out, r.err);
+        tc_run_result_free(&r);
+        assert_int_equal(entries(o), 0);
+    }
+    /* an audit record's text in audit.md: text, never markup */
+    char *rec = tc_slurp(H "audit-one.jsonl");
+    char *host = strstr(rec, "\"host\":\"vm\"");
+    assert_non_null(host);
+    snprintf(path, sizeof path, "%s/evil.jsonl", d);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%.*s\"host\":\"<script>alert(1)</script> [link](javascript:alert(2)) `x` a|b\"%s", (int)(host - rec),
+            rec, host + strlen("\"host\":\"vm\""));
+    fclose(f);
+    free(rec);
+    snprintf(args, sizeof args, "audit --render %s --out %s/r", path, d);
+    expect_ok(args);
+    snprintf(path, sizeof path, "%s/r/evil.md", d);
+    char *md = tc_slurp(path);
+    assert_null(strstr(md, "<script"));
+    assert_null(strstr(md, "[link]"));
+    assert_non_null(strstr(md, "| host | &lt;script&gt;alert(1)&lt;/script&gt; \\[link\\](javascript:alert(2)) \\`x\\` "
+                               "a\\|b |"));
+    free(md);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +364,7 @@ int main(void)
         cmocka_unit_test(import_km_refuses_colliding_names),
         cmocka_unit_test(import_km_archives_within_limits),
         cmocka_unit_test(one_run_per_output_folder),
+        cmocka_unit_test(control_characters_and_markup),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }
