@@ -13,7 +13,7 @@
 /* LIMITS.md "Archives": one member, all members together, how many. */
 #define TC_TREE_MEMBER_MAX ((size_t)64 << 20)
 #define TC_TREE_TOTAL_MAX ((size_t)256 << 20)
-#define TC_TREE_FILES_MAX 65536
+#define TC_TREE_FILES_MAX 4096 /* names are found by a linear search: at most 8M comparisons */
 
 typedef struct {
     char *name;          /* "DIR/DIR/FILE", relative, no "." or ".." part */

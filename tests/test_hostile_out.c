@@ -172,7 +172,8 @@ static void import_km_refuses_colliding_names(void **state)
 /* Item 4: archives are read in memory by libarchive within LIMITS.md's
  * caps: nothing is unpacked, so nothing is left in TMPDIR on a failure; a
  * member past 64 MiB (65 MiB of zeros in 10 KB of xz), more than 256 MiB
- * in all, a link to /dev/zero, a device and a ".." name are refused. */
+ * in all, more than 4096 files, a link to /dev/zero, a device and a ".."
+ * name are refused. */
 static void import_km_archives_within_limits(void **state)
 {
     static const struct {
@@ -184,6 +185,7 @@ static void import_km_archives_within_limits(void **state)
         {"km-device.tar.xz", "is a character device: only regular files are read"},
         {"km-dotdot.tar.xz", "member 'data/../../evil.txt': an empty or absolute name, or one with a '..' part"},
         {"km-corrupt.tar.xz", "km-corrupt.tar.xz: not a readable archive"},
+        {"km-files-cap.tar.xz", "km-files-cap.tar.xz: more than 4096 files"},
     };
     const char *tmp = fresh("km-tmpdir"), *o = fresh("km-tar-out");
     char args[900], path[400];
