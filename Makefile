@@ -22,7 +22,7 @@ CSTD     = -std=c11 -D_GNU_SOURCE
 CPPFLAGS = -I. $(DEPS_CFLAGS)
 OPTFLAGS = -O2 -g
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS   = $(DEPS_LDFLAGS) -ljansson -lnettle -lmpfr -lgmp -llzma -lpthread -lm
+LDLIBS   = $(DEPS_LDFLAGS) -ljansson -lnettle -lmpfr -lgmp -llzma -larchive -lpthread -lm
 
 # A module's subfolder (cases/families: one case family per file) is named too.
 MODULES  = formats oracle probes cases cases/families reports

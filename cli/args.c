@@ -87,16 +87,19 @@ bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out)
     return cli_u64(cmd, opt, v, UINT64_MAX, out);
 }
 
+const char *cli_safe(const char *s)
+{
+    static char ring[8][400];
+    static unsigned next;
+    char *out = ring[next++ % 8];
+    tc_text_escape(s ? s : "", out, sizeof ring[0], false);
+    return out;
+}
+
 const char *cli_str(const struct json_t *obj, const char *key)
 {
-    static char ring[8][256];
-    static unsigned next;
     const char *v = json_string_value(json_object_get(obj, key));
-    if (!v)
-        return "?";
-    char *out = ring[next++ % 8];
-    tc_text_escape(v, out, sizeof ring[0], false);
-    return out;
+    return v ? cli_safe(v) : "?";
 }
 
 int cli_list_check(const char *cmd, const char *opt, const char *text, bool instrs)

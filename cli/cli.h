@@ -21,10 +21,14 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A record's string field, safe to print on a terminal (control and
- * non-UTF-8 bytes escaped, at most 255 bytes), "?" when absent. The result
+ * non-UTF-8 bytes escaped, at most 399 bytes), "?" when absent. The result
  * lives in one of 8 rotating buffers: up to 8 per printf call. */
 struct json_t;
 const char *cli_str(const struct json_t *obj, const char *key);
+/* s escaped for the terminal (reports/text.h: control characters, DEL and
+ * bytes outside UTF-8 as \xHH), cut at 400 bytes; from a ring of 8 buffers,
+ * so a printf may take several. */
+const char *cli_safe(const char *s);
 
 /* Counts and seeds (cli/args.c). A count is decimal digits in lo..hi; a
  * seed is 0..2^64-1 in decimal or 0x hex. None takes a sign, a blank

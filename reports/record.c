@@ -446,7 +446,7 @@ int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
     tc_outdir d;
-    if (tc_outdir_open(&d, dir, true, err, len))
+    if (tc_outdir_open_for_file(&d, dir, true, err, len))
         return -1;
     int rc = tc_record_write(&d, slash ? slash + 1 : path, rec, NULL, err, len);
     tc_outdir_close(&d);

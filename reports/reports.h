@@ -140,8 +140,10 @@ void tc_record_free(tc_record *rec);
  * replaced only with force (--force). */
 #define TC_OUT_NAME_MAX 200
 
-typedef struct {
+typedef struct tc_outdir_s {
     int fd;               /* the folder, opened without following a link */
+    int lock_fd;          /* its .lock while this run holds it (owns_lock) */
+    bool owns_lock;       /* false: not locked, or inside the run that holds it */
     bool force;           /* replace existing files of the run's names */
     char path[4096];      /* as given, for messages */
     char run_name[TC_OUT_NAME_MAX + 1]; /* set by tc_run_begin: "audit", "sweep" */
@@ -152,8 +154,18 @@ typedef struct {
 /* Opens the folder, creating it and its missing parents. The folder itself
  * and every component created here are opened with O_NOFOLLOW: a symbolic
  * link there is refused. Existing parents are the user's path and followed.
+ * One run per folder at a time: the folder's .lock is taken (flock, see
+ * reports/outdir_lock.c); a folder another run holds is refused, naming it.
  * 0, or -1 with err. */
 int tc_outdir_open(tc_outdir *d, const char *path, bool force, char *err, size_t len);
+/* The same for the folder of one file written whole (tc_record_save, bench
+ * --out FILE): not locked, since its one rename cannot mix two runs. */
+int tc_outdir_open_for_file(tc_outdir *d, const char *path, bool force, char *err, size_t len);
+/* Folder `name` (a plain name, tc_out_name_ok) inside parent, created when
+ * missing, opened with O_NOFOLLOW: a symbolic link there is refused. Covered
+ * by the parent's lock. 0, or -1 with err. */
+int tc_outdir_sub(const tc_outdir *parent, const char *name, tc_outdir *d, char *err, size_t len);
+/* Releases the lock (removing .lock) and closes the folder. */
 void tc_outdir_close(tc_outdir *d);
 /* A plain file name: not empty, at most TC_OUT_NAME_MAX bytes, no '/', no
  * control character, not starting with '.' (so never '.' or '..'). */

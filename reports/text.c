@@ -37,3 +37,15 @@ void tc_text_escape(const char *in, char *out, size_t len, bool keep_newlines)
     }
     out[o] = '\0';
 }
+
+void tc_text_cut(const char *in, char out[TC_TEXT_CUT_MAX])
+{
+    char safe[300]; /* enough to see whether there are more than 64 bytes */
+    tc_text_escape(in ? in : "", safe, sizeof safe, false);
+    if (strlen(safe) <= 64) {
+        memcpy(out, safe, strlen(safe) + 1); /* at most 65 bytes */
+        return;
+    }
+    tc_text_escape(in, out, 57, false); /* 56 bytes, cut at a character */
+    strcat(out, "...(long)");
+}

@@ -22,4 +22,10 @@ void tc_utf8_repair(char *s);
  * only when keep_newlines. */
 void tc_text_escape(const char *in, char *out, size_t len, bool keep_newlines);
 
+/* A value quoted in a message as LIMITS.md says: escaped as above, and
+ * when longer than 64 bytes its first 56 (whole characters) and
+ * "...(long)". */
+#define TC_TEXT_CUT_MAX 80
+void tc_text_cut(const char *in, char out[TC_TEXT_CUT_MAX]);
+
 #endif
