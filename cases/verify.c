@@ -173,7 +173,14 @@ static int run_tiles(const infer_target *t, const model *m, size_t ntiles, uint6
             rc = -1;
             break;
         }
-        model_mma(m, t->m, t->n, t->k, nt, A, B, C, M);
+        if (t->model_run) {
+            if (t->model_run(t->model_ctx, m, t->m, t->n, t->k, nt, A, B, C, M, err, errlen)) {
+                rc = -1;
+                break;
+            }
+        } else {
+            model_mma(m, t->m, t->n, t->k, nt, A, B, C, M);
+        }
         for (size_t q = 0; q < nt; q++)
             for (size_t e = 0; e < tcn; e++) {
                 size_t o = q * tcn + e;

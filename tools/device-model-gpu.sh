@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# On the GPU machine (the device tool): the GPU model (probes/model_gpu.h)
+# built, its SASS checked, its equivalence with the CPU model and with the
+# tensor cores measured, and the hunt's throughput with each model. Under 8
+# minutes on one H200 (16 cores). Results under $OUT:
+#   model-gpu-check.json.gz  tools/model_gpu_check.c's record (counts per
+#                         instruction x family, seed, first differences,
+#                         replay sample: commit it as
+#                         reports/baselines/h200-model-gpu-check.json.gz)
+#   model_gpu_sass.txt    the kernel's SASS opcode histogram (tests/data/)
+#   hunt-throughput.json  hunt elements/s with the CPU model and the GPU model
+#                         in the same run, and their ratio
+#   *.log                 what each step printed
+# Usage: tools/device-model-gpu.sh [SECONDS] [CPU_SECONDS] [HUNT_N] [PROFILE]
+set -u
+SECONDS_ALL=${1:-200}
+CPU_SECONDS=${2:-150}
+HUNT_N=${3:-20000}
+PROFILE=${4:-h200}
+. tools/device-env.sh
+device_build build/tcscope build/opt/tools/model_gpu_check build/opt/tests/test_model_gpu
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/smi.csv"
+lscpu | grep -E 'Model name|^CPU\(s\)' | tee -a "$OUT/smi.csv"
+
+# the SASS of the kernel this build made, then the tests on this GPU
+tools/model-gpu-sass.sh build/opt/probes/cuda/model_gpu.cu.o "$OUT/model_gpu_sass.txt" 2>&1 | tee "$OUT/sass.log"
+TC_MODEL_GPU_SASS=$OUT/model_gpu_sass.txt build/opt/tests/test_model_gpu > "$OUT/test_model_gpu.log" 2>&1
+echo "test_model_gpu rc=$?"; grep -E 'GPU model =|PASSED|FAILED|SKIPPED' "$OUT/test_model_gpu.log"
+
+# the equivalence run: GPU model vs CPU model, then vs the tensor cores
+t0=$(date +%s)
+timeout $((SECONDS_ALL + 120)) build/opt/tools/model_gpu_check --out "$OUT" --profile "$PROFILE" \
+  --seconds "$SECONDS_ALL" --cpu-seconds "$CPU_SECONDS" --hw gpu:0 > "$OUT/check.log" 2>&1
+echo "model_gpu_check rc=$? in $(( $(date +%s) - t0 )) s"; cat "$OUT/check.log"
+gzip -9f "$OUT/model-gpu-check.json"
+TC_MODEL_GPU_CHECK=$OUT/model-gpu-check.json.gz build/opt/tests/test_model_gpu > "$OUT/replay.log" 2>&1
+echo "replay of the record rc=$?"; grep -E 'pairs replayed|FAILED|Error' "$OUT/replay.log"
+
+# the hunt end to end with each model, the same inputs and backend
+rate() { sed -n 's/.*(\([0-9.e+]*\) elements\/s).*/\1/p' "$1" | tail -1; }
+for on in cpu gpu; do
+  t0=$(date +%s)
+  timeout 150 build/tcscope hunt --backend gpu:0 --profile "$PROFILE" --instr all --n "$HUNT_N" --model-on "$on" \
+    --sample 0 > "$OUT/hunt-$on.log" 2>&1
+  echo "hunt --model-on $on rc=$? in $(( $(date +%s) - t0 )) s: $(tail -1 "$OUT/hunt-$on.log")"
+done
+c=$(rate "$OUT/hunt-cpu.log"); g=$(rate "$OUT/hunt-gpu.log")
+python3 -c "import json,sys; c,g=float(sys.argv[1] or 0),float(sys.argv[2] or 0); print(json.dumps({'figure':'hunt elements/s','per_family':int(sys.argv[3]),'profile':sys.argv[4],'cpu_model':c,'gpu_model':g,'gpu_over_cpu':(g/c if c else None)}))" \
+  "$c" "$g" "$HUNT_N" "$PROFILE" | tee "$OUT/hunt-throughput.json"
+ls -la "$OUT"
