@@ -8,8 +8,10 @@
 #                         replay sample: commit it as
 #                         reports/baselines/h200-model-gpu-check.json.gz)
 #   model_gpu_sass.txt    the kernel's SASS opcode histogram (tests/data/)
-#   hunt-throughput.json  hunt elements/s with the CPU model and the GPU model
-#                         in the same run, and their ratio
+#   hunt-throughput.json  tcscope hunt --instr all: elements/s with the CPU
+#                         model and with the GPU model in the same run, ratio
+#   bench_hunt.jsonl      make bench's hunt figures (tests/bench_hunt.c), each
+#                         with the GPU model's rate and the ratio
 #   *.log                 what each step printed
 # Usage: tools/device-model-gpu.sh [SECONDS] [CPU_SECONDS] [HUNT_N] [PROFILE]
 set -u
@@ -18,7 +20,7 @@ CPU_SECONDS=${2:-150}
 HUNT_N=${3:-20000}
 PROFILE=${4:-h200}
 . tools/device-env.sh
-device_build build/tcscope build/opt/tools/model_gpu_check build/opt/tests/test_model_gpu
+device_build build/tcscope build/opt/tools/model_gpu_check build/opt/tests/test_model_gpu build/opt/bench/bench_hunt
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/smi.csv"
 lscpu | grep -E 'Model name|^CPU\(s\)' | tee -a "$OUT/smi.csv"
 
@@ -47,4 +49,6 @@ done
 c=$(rate "$OUT/hunt-cpu.log"); g=$(rate "$OUT/hunt-gpu.log")
 python3 -c "import json,sys; c,g=float(sys.argv[1] or 0),float(sys.argv[2] or 0); print(json.dumps({'figure':'hunt elements/s','per_family':int(sys.argv[3]),'profile':sys.argv[4],'cpu_model':c,'gpu_model':g,'gpu_over_cpu':(g/c if c else None)}))" \
   "$c" "$g" "$HUNT_N" "$PROFILE" | tee "$OUT/hunt-throughput.json"
+timeout 120 build/opt/bench/bench_hunt > "$OUT/bench_hunt.jsonl" 2> "$OUT/bench_hunt.err"
+echo "bench_hunt rc=$?"; grep ratio "$OUT/bench_hunt.jsonl"
 ls -la "$OUT"
