@@ -217,6 +217,33 @@ static void test_without_gpu_the_cpu_computes(void **state)
 
 /* ---- the equivalence record ---- */
 
+static bool bits_at(const json_t *arr, size_t i, uint64_t *v)
+{
+    const char *s = json_string_value(json_is_array(arr) ? json_array_get(arr, i) : arr);
+    char *end;
+    if (!s || strncmp(s, "0x", 2))
+        return false;
+    *v = strtoull(s + 2, &end, 16);
+    return *end == '\0';
+}
+
+/* true unless element0 (inputs and answer as bits) is the regenerated tile's
+ * first element and the CPU model (model_dot) gives its answer. */
+static bool element0_differs(const model *m, const infer_target *t, const uint64_t *A, const uint64_t *B,
+                             const uint64_t *C, const json_t *e0)
+{
+    const json_t *a = json_object_get(e0, "a"), *b = json_object_get(e0, "b");
+    uint64_t va[256], vb[256], c, d;
+    if (json_array_size(a) != (size_t)t->k || json_array_size(b) != (size_t)t->k || t->k > 256 ||
+        !bits_at(json_object_get(e0, "c"), 0, &c) || !bits_at(json_object_get(e0, "d"), 0, &d) || c != C[0])
+        return true;
+    for (int q = 0; q < t->k; q++)
+        if (!bits_at(a, (size_t)q, &va[q]) || !bits_at(b, (size_t)q, &vb[q]) || va[q] != A[q] ||
+            vb[q] != B[(size_t)q * t->n])
+            return true;
+    return model_dot(m, t->k, va, vb, c) != d;
+}
+
 /* Replays rec (model_gpu_check's record): 0, or -1 with what failed in why. */
 static int replay_record(const json_t *rec, char *why, size_t len)
 {
@@ -231,7 +258,7 @@ static int replay_record(const json_t *rec, char *why, size_t len)
         return -1;
     }
     int rc = 0;
-    json_int_t n_cpu = 0, d = 0;
+    json_int_t n_cpu = 0, d = 0, nelem0 = 0, unvisited = 0;
     size_t i;
     const json_t *e;
     json_array_foreach(per, i, e) {
@@ -249,6 +276,10 @@ static int replay_record(const json_t *rec, char *why, size_t len)
             snprintf(why, len, "pair %zu: unknown instruction, family or no sample", i);
             rc = -1;
             break;
+        }
+        if (json_integer_value(json_object_get(e, "chunks")) == 0) {
+            unvisited++;   /* the run's time ended before this pair: no sample */
+            continue;
         }
         audit_backend_ctx ctx = {NULL, ins};
         infer_target t = audit_target(&ctx, (uint64_t)seed);
@@ -268,6 +299,13 @@ static int replay_record(const json_t *rec, char *why, size_t len)
                      hunt_family_name(fam), h, fnv);
             rc = -1;
         }
+        const json_t *e0 = json_object_get(e, "element0");
+        if (rc == 0 && e0 && element0_differs(m, &t, A, B, C, e0)) {
+            snprintf(why, len, "%s %s: element0's inputs or answer differ from the regenerated ones", iname,
+                     hunt_family_name(fam));
+            rc = -1;
+        }
+        nelem0 += e0 != NULL;
         for (size_t q = 0; rc == 0 && q < ns && q < mn; q++) {
             char want[24];
             snprintf(want, sizeof want, "%0*llx", digits, (unsigned long long)D[q]);
@@ -285,6 +323,14 @@ static int replay_record(const json_t *rec, char *why, size_t len)
     if (rc == 0 && (n_cpu != json_integer_value(json_object_get(json_object_get(rec, "gpu_vs_cpu"), "elements")) ||
                     d != 0)) {
         snprintf(why, len, "the pairs' counts do not add up to the totals, or some answer differs");
+        rc = -1;
+    }
+    if (rc == 0 && unvisited)
+        printf("%lld pairs of the record were not reached by its run (no sample to replay)\n", (long long)unvisited);
+    if (rc == 0 && !unvisited && json_array_size(per) >= HUNT_NFAMILIES &&
+        nelem0 * HUNT_NFAMILIES < (json_int_t)json_array_size(per)) {
+        snprintf(why, len, "%lld pairs hold their first element's inputs: fewer than one per instruction",
+                 (long long)nelem0);
         rc = -1;
     }
     profile_free(&prof);
@@ -313,8 +359,8 @@ static void test_replay_catches_a_changed_answer(void **state)
         for (int q = 0; q < 16; q++)
             snprintf(hex + q * 8, 9, "%08llx", (unsigned long long)D[q]);
         snprintf(fnv, sizeof fnv, "0x%016llx", (unsigned long long)hunt_tile_hash(&t, A, B, C));
-        json_array_append_new(per, json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:s}", "instr", ins->name, "family",
-                                             hunt_family_name(fam), "gpu_vs_cpu", (json_int_t)1000,
+        json_array_append_new(per, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:s, s:s}", "instr", ins->name, "family",
+                                             hunt_family_name(fam), "chunks", (json_int_t)64, "gpu_vs_cpu", (json_int_t)1000,
                                              "gpu_vs_cpu_differ", (json_int_t)0, "gpu_vs_hw_differ",
                                              (json_int_t)0, "sample", hex, "sample_fnv", fnv));
     }

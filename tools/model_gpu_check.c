@@ -16,7 +16,9 @@
  * and family). The record (--out DIR/model-gpu-check.json) holds the counts,
  * the seed, the first differing inputs, and a replay sample: the first
  * SAMPLE answers of chunk 0 of every pair with a hash of that tile's inputs,
- * which tests/test_model_gpu.c regenerates and replays through the CPU model.
+ * and for one family per instruction (turning with the instruction) its
+ * first element's inputs and answer as bits (element0), which
+ * tests/test_model_gpu.c regenerates and replays through the CPU model.
  *
  *   model_gpu_check --out DIR [--profile h100] [--seconds 300] [--cpu-seconds 240]
  *                   [--hw gpu:0|none] [--dev N|cpu] [--seed S] [--batch ELEMS] [--instr NAME,..]
@@ -49,6 +51,7 @@ typedef struct {
     infer_target t;
     model *m;
     bool hw;                       /* the hardware runs this instruction */
+    json_t *element0;              /* one pair per instruction: chunk 0's first element, inputs and answer */
     size_t chunks;                 /* chunks drawn so far */
     size_t n_cpu, d_cpu, n_hw, d_hw, cpu_fallback;
     char sample[SAMPLE * 16 + 1];  /* hex of chunk 0's first answers */
@@ -249,7 +252,9 @@ static size_t make_pairs(const model_profile *prof, const args *a, tc_backend *h
         }
         bool on_hw = hw && tc_backend_supports(hw, ins, why, sizeof why);
         for (int f = 0; f < HUNT_NFAMILIES && np < MAX_PAIRS; f++)
-            pairs[np++] = (pair){.ins = ins, .fam = f, .t = t, .m = f == 0 ? m : NULL, .hw = on_hw};
+            pairs[np++] = (pair){.ins = ins, .fam = f, .t = t, .m = f == 0 ? m : NULL, .hw = on_hw,
+                                 /* the family turns with the instruction */
+                                 .element0 = f == (int)(i % HUNT_NFAMILIES) ? json_null() : NULL};
         for (size_t q = np - HUNT_NFAMILIES; q < np; q++)
             pairs[q].m = m;   /* freed once, by the pair of family 0 */
     }
@@ -260,11 +265,14 @@ static json_t *pair_json(const pair *p)
 {
     char fnv[24];
     snprintf(fnv, sizeof fnv, "0x%016llx", (unsigned long long)p->sample_fnv);
-    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:s}", "instr", p->ins->name, "family",
-                     hunt_family_name(p->fam), "chunks", (json_int_t)p->chunks, "gpu_vs_cpu", (json_int_t)p->n_cpu,
-                     "gpu_vs_cpu_differ", (json_int_t)p->d_cpu, "gpu_vs_hw", (json_int_t)p->n_hw, "gpu_vs_hw_differ",
-                     (json_int_t)p->d_hw, "cpu_fallback", (json_int_t)p->cpu_fallback, "sample", p->sample,
-                     "sample_fnv", fnv);
+    json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:s}", "instr", p->ins->name, "family",
+                          hunt_family_name(p->fam), "chunks", (json_int_t)p->chunks, "gpu_vs_cpu",
+                          (json_int_t)p->n_cpu, "gpu_vs_cpu_differ", (json_int_t)p->d_cpu, "gpu_vs_hw",
+                          (json_int_t)p->n_hw, "gpu_vs_hw_differ", (json_int_t)p->d_hw, "cpu_fallback",
+                          (json_int_t)p->cpu_fallback, "sample", p->sample, "sample_fnv", fnv);
+    if (json_is_object(p->element0))
+        json_object_set(o, "element0", p->element0);
+    return o;
 }
 
 /* One batch of pair p: draw, the GPU model, then the CPU model and/or the
@@ -300,6 +308,13 @@ static int batch(pair *p, const args *a, tc_model_gpu *g, bool with_cpu, size_t 
         for (size_t e = 0; e < ns && digits <= 16; e++)
             snprintf(p->sample + e * (size_t)digits, (size_t)digits + 1, "%0*llx", digits,
                      (unsigned long long)G[e]);
+        if (p->element0) {   /* row 0 of A, column 0 of B, C and D of element 0, as bits */
+            char c0[24], d0[24];
+            snprintf(c0, sizeof c0, "0x%llx", (unsigned long long)C[0]);
+            snprintf(d0, sizeof d0, "0x%llx", (unsigned long long)G[0]);
+            p->element0 = json_pack("{s:o, s:o, s:s, s:s}", "a", hexs(A, (size_t)t->k, 1), "b",
+                                    hexs(B, (size_t)t->k, (size_t)t->n), "c", c0, "d", d0);
+        }
     }
     if (with_cpu) {
         t0 = now_s();
@@ -418,9 +433,11 @@ int main(int argc, char **argv)
            "%zu rounds in %.1f s -> %s\n",
            n_cpu, d_cpu, covered, np, fb, t_gpu, t_cpu, a.hw, n_hw, d_hw, t_hw, rounds, secs, out);
     json_decref(rec);
-    for (size_t i = 0; i < np; i++)
+    for (size_t i = 0; i < np; i++) {
+        json_decref(pairs[i].element0);
         if (pairs[i].fam == 0)
             model_free(pairs[i].m);
+    }
     free(pairs);
     free(ctxs);
     tc_backend_close(hw);
