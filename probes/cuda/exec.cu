@@ -84,15 +84,8 @@ static void driver_version(char *out, size_t len)
 
 extern "C" int tc_gpu_open(int dev, tc_backend_info *info, tc_gpu **out, char *err, size_t errlen)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess)
-        return tc_cuda_fail(err, errlen, "no usable GPU (cudaGetDeviceCount)", e);
-    if (dev < 0 || dev >= count) {
-        snprintf(err, errlen, "no GPU %d: this machine has %d", dev, count);
+    if (tc_cuda_use_device(dev, err, errlen))
         return -1;
-    }
-    CK(cudaSetDevice(dev), "cudaSetDevice");
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
     int clock_khz = 0, drv = 0, rt = 0;

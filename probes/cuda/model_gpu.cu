@@ -50,15 +50,8 @@ struct tc_mgpu {
 
 extern "C" int tc_mgpu_open(int dev, tc_mgpu **out, char *err, size_t errlen)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess)
-        return tc_cuda_fail(err, errlen, "no usable GPU (cudaGetDeviceCount)", e);
-    if (dev < 0 || dev >= count) {
-        snprintf(err, errlen, "no GPU %d: this machine has %d", dev, count);
+    if (tc_cuda_use_device(dev, err, errlen))
         return -1;
-    }
-    CK(cudaSetDevice(dev), "cudaSetDevice");
     cudaFuncAttributes fa;
     CK(cudaFuncGetAttributes(&fa, tc_model_gpu_kernel), "no machine code for this GPU (cudaFuncGetAttributes)");
     tc_mgpu *g = (tc_mgpu *)calloc(1, sizeof *g);
@@ -67,7 +60,7 @@ extern "C" int tc_mgpu_open(int dev, tc_mgpu **out, char *err, size_t errlen)
         return -1;
     }
     g->dev = dev;
-    e = cudaMalloc((void **)&g->dN, sizeof *g->dN);
+    cudaError_t e = cudaMalloc((void **)&g->dN, sizeof *g->dN);
     if (e != cudaSuccess) {
         free(g);
         return tc_cuda_fail(err, errlen, "cudaMalloc", e);
