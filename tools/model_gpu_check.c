@@ -287,13 +287,22 @@ static int batch(pair *p, const args *a, tc_model_gpu *g, bool with_cpu, size_t 
     size_t tpc = (want / 64 + mn - 1) / mn, nchunks = 64;   /* 64 chunks: every core draws */
     tpc = tpc < 1 ? 1 : tpc;
     size_t nt = tpc * nchunks;
-    uint64_t *A = malloc(nt * ta * 8), *B = malloc(nt * tb * 8), *C = malloc(nt * mn * 8),
-             *G = malloc(nt * mn * 8), *X = malloc(nt * mn * 8);
+    /* the batch's arrays, kept from batch to batch (no page faults per batch) */
+    static uint64_t *buf[5];
+    static size_t cap[5];
+    size_t need[5] = {nt * ta, nt * tb, nt * mn, nt * mn, nt * mn};
+    for (int i = 0; i < 5; i++)
+        if (need[i] > cap[i]) {
+            free(buf[i]);
+            cap[i] = 0;
+            if (!(buf[i] = malloc(need[i] * 8))) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            cap[i] = need[i];
+        }
+    uint64_t *A = buf[0], *B = buf[1], *C = buf[2], *G = buf[3], *X = buf[4];
     int rc = -1;
-    if (!A || !B || !C || !G || !X) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
     draw_all(p, a->seed, nchunks, tpc, A, B, C);
     double t0 = now_s();
     tc_model_gpu_count cnt = {0, 0};
@@ -335,7 +344,6 @@ static int batch(pair *p, const args *a, tc_model_gpu *g, bool with_cpu, size_t 
     *tiles_out = nt * mn;
     rc = 0;
 out:
-    free(A), free(B), free(C), free(G), free(X);
     return rc;
 }
 
