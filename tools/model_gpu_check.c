@@ -25,17 +25,16 @@
  * --dev cpu is a dry run without a GPU: the CPU computes the "GPU model" side
  * too (tc_model_gpu_mma without a GPU), and the record says gpu_model "cpu". 
  * Exit 0 when nothing differs, 1 on a difference, 2 on bad input or a failure. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "cases/audit.h"
 #include "cases/hunt.h"
+#include "oracle/oracle.h"
 #include "oracle/profile.h"
 #include "probes/model_gpu.h"
 #include "probes/probes.h"
@@ -70,45 +69,29 @@ static double now_s(void)
 typedef struct {
     const pair *p;
     uint64_t seed;
-    size_t chunk0, nchunks, tiles_per_chunk;
+    size_t chunk0, tiles_per_chunk;
     uint64_t *A, *B, *C;
-    int lane, lanes;
 } draw_job;
 
-static void *draw(void *arg)
+/* Chunks [lo, hi) of the batch: chunk c is the hunt stream of seed + chunk0 + c. */
+static void draw(void *arg, size_t lo, size_t hi)
 {
     draw_job *j = arg;
     const infer_target *t = &j->p->t;
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tc = (size_t)t->m * t->n;
-    for (size_t c = (size_t)j->lane; c < j->nchunks; c += (size_t)j->lanes) {
+    for (size_t c = lo; c < hi; c++) {
         uint64_t st = hunt_family_seed(j->seed + j->chunk0 + c, j->p->fam);
         for (size_t q = 0; q < j->tiles_per_chunk; q++) {
             size_t tile = c * j->tiles_per_chunk + q;
             hunt_fill_tile(t, j->p->fam, &st, j->A + tile * ta, j->B + tile * tb, j->C + tile * tc);
         }
     }
-    return NULL;
 }
 
 static void draw_all(const pair *p, uint64_t seed, size_t nchunks, size_t tpc, uint64_t *A, uint64_t *B, uint64_t *C)
 {
-    long nc = sysconf(_SC_NPROCESSORS_ONLN);
-    int lanes = nc < 1 ? 1 : nc > 64 ? 64 : (int)nc;
-    pthread_t th[64];
-    draw_job jobs[64];
-    bool started[64] = {false};
-    for (int i = 0; i < lanes; i++) {
-        jobs[i] = (draw_job){p, seed, p->chunks, nchunks, tpc, A, B, C, i, lanes};
-        if (i > 0)
-            started[i] = pthread_create(&th[i], NULL, draw, &jobs[i]) == 0;
-    }
-    draw(&jobs[0]);
-    for (int i = 1; i < lanes; i++) {
-        if (started[i])
-            pthread_join(th[i], NULL);
-        else
-            draw(&jobs[i]);
-    }
+    draw_job j = {p, seed, p->chunks, tpc, A, B, C};
+    oracle_parallel(nchunks, nchunks * tpc * (size_t)p->t.m * p->t.n * (size_t)p->t.k, draw, &j);
 }
 
 /* ---- the record's first differences ---- */
