@@ -261,6 +261,8 @@ static int replay_record(const json_t *rec, char *why, size_t len)
     json_int_t n_cpu = 0, d = 0, nelem0 = 0, unvisited = 0;
     size_t i;
     const json_t *e;
+    const tc_instr *last = NULL;   /* the pairs of an instruction follow each other: one model for them */
+    model *m = NULL;
     json_array_foreach(per, i, e) {
         const char *iname = json_string_value(json_object_get(e, "instr"));
         const char *hex = json_string_value(json_object_get(e, "sample"));
@@ -284,14 +286,17 @@ static int replay_record(const json_t *rec, char *why, size_t len)
         audit_backend_ctx ctx = {NULL, ins};
         infer_target t = audit_target(&ctx, (uint64_t)seed);
         size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n, mn = (size_t)t.m * t.n;
-        uint64_t *A = malloc(ta * 8), *B = malloc(tb * 8), *C = malloc(mn * 8), *D = malloc(mn * 8);
-        model *m = model_new(p, t.f, err, sizeof err);
-        assert_true(A && B && C && D && m);
+        uint64_t *A = malloc(ta * 8), *B = malloc(tb * 8), *C = malloc(mn * 8), *col = malloc((size_t)t.k * 8);
+        if (ins != last) {
+            model_free(m);
+            m = model_new(p, t.f, err, sizeof err);
+            last = ins;
+        }
+        assert_true(A && B && C && col && m);
         uint64_t st = hunt_family_seed((uint64_t)seed, fam);   /* chunk 0 */
         hunt_fill_tile(&t, fam, &st, A, B, C);
         char h[24];
         snprintf(h, sizeof h, "0x%016llx", (unsigned long long)hunt_tile_hash(&t, A, B, C));
-        model_mma(m, t.m, t.n, t.k, 1, A, B, C, D);
         int digits = t.f.d->storage_bits / 4;
         size_t ns = strlen(hex) / (size_t)digits;
         if (strcmp(h, fnv)) {
@@ -307,19 +312,23 @@ static int replay_record(const json_t *rec, char *why, size_t len)
         }
         nelem0 += e0 != NULL;
         for (size_t q = 0; rc == 0 && q < ns && q < mn; q++) {
+            size_t row = q / (size_t)t.n, j = q % (size_t)t.n;   /* the sample: the tile's first outputs */
+            for (int kk = 0; kk < t.k; kk++)
+                col[kk] = B[(size_t)kk * t.n + j];
             char want[24];
-            snprintf(want, sizeof want, "%0*llx", digits, (unsigned long long)D[q]);
+            snprintf(want, sizeof want, "%0*llx", digits,
+                     (unsigned long long)model_dot(m, t.k, A + row * (size_t)t.k, col, C[q]));
             if (strncmp(want, hex + q * (size_t)digits, (size_t)digits)) {
                 snprintf(why, len, "%s %s element %zu: recorded %.*s, the CPU model %s", iname,
                          hunt_family_name(fam), q, digits, hex + q * (size_t)digits, want);
                 rc = -1;
             }
         }
-        free(A), free(B), free(C), free(D);
-        model_free(m);
+        free(A), free(B), free(C), free(col);
         if (rc)
             break;
     }
+    model_free(m);
     if (rc == 0 && (n_cpu != json_integer_value(json_object_get(json_object_get(rec, "gpu_vs_cpu"), "elements")) ||
                     d != 0)) {
         snprintf(why, len, "the pairs' counts do not add up to the totals, or some answer differs");
