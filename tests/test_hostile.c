@@ -50,6 +50,20 @@ static void audit_n_out_of_range(void **state)
     assert_false(exists("/tmp/tcs-hostile-never"));
 }
 
+/* --model-on: a value that is no model place, or a GPU that does not open
+ * (none here, or no GPU 999 anywhere), is refused before anything runs. */
+static void model_on_refused(void **state)
+{
+    const char *h = "hunt --backend model:h100 --instr mma.m16n8k8.f16.f16.f16.f16 --n 10";
+    char args[256];
+    snprintf(args, sizeof args, "%s --model-on gpx:1", h);
+    expect_usage(args, "--model-on takes gpu, gpu:N or cpu, not 'gpx:1'");
+    snprintf(args, sizeof args, "%s --model-on gpu:999", h);
+    expect_usage(args, "--model-on gpu:999: ");
+    expect_usage("verify --backend exact --profile h100 --instr mma.m16n8k8.f16.f16.f16.f16 --n 10 --model-on gpu:x",
+                 "--model-on takes gpu, gpu:N or cpu, not 'gpu:x'");
+}
+
 /* The integer control now runs in chunks of 2^16 outputs: a proof over
  * three chunks still covers every element, with the same operands. */
 static void audit_control_in_chunks(void **state)
@@ -371,6 +385,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(audit_n_out_of_range),
+        cmocka_unit_test(model_on_refused),
         cmocka_unit_test(audit_control_in_chunks),
         cmocka_unit_test(vary_without_index),
         cmocka_unit_test(plot_labels_run_nothing),
