@@ -42,13 +42,18 @@ typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE } t
  * slice_unit U > 0: K in whole units of U positions (the kernel's K tile),
  * ceil(k / U) of them, each slice floor(units / splitk) units and the
  * units left over one each to the LAST slices (the cut
- * gemm_struct_bounds makes). */
+ * gemm_struct_bounds makes); slice_unit TC_GEMM_CUTS: the slices are
+ * [cut[t], cut[t + 1]) as given (any uneven split-K, and a stream-K
+ * tile's share of K among blocks), cut[0] = 0, cut[splitk] = k. */
+#define TC_GEMM_MAX_SLICES 64
+#define TC_GEMM_CUTS (-1)
 typedef struct {
     int chunk;
     int promote;
     int splitk;
     tc_gemm_combine combine;
     int slice_unit;
+    int cut[TC_GEMM_MAX_SLICES + 1];   /* slice_unit TC_GEMM_CUTS only */
 } tc_gemm_struct;
 
 /* "seq", "pairwise", "reverse" (the records' names), and back. */

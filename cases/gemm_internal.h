@@ -27,6 +27,11 @@ size_t gemm_batch(int k);
  * (k x n) into ub, drawn from c's seed and distribution. */
 void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, uint32_t *ub);
 
+/* Errors of outputs got (D[ii[e]][jj[e]], FP32 bits) against the exact
+ * sums of products of A, B in formats fa, fb, summarised into *st. */
+void gemm_errors(const tc_format *fa, const tc_format *fb, const uint32_t *A, const uint32_t *B, int n, int k,
+                 size_t nout, const int *ii, const int *jj, const uint32_t *got, oracle_err_stats *st);
+
 /* Row i of A (m x k) and column j of B (k x n) into a[k], b[k]. */
 void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b);
 
@@ -35,6 +40,16 @@ void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int 
  * oracle_parallel (gemm_predict spreads the outputs instead). */
 void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                       const uint64_t *b, uint32_t *out);
+
+/* Slice [lo, hi) of nout outputs (a, b: nout x k) under structure s (its
+ * chunk and promote): runs from +0 on the tensor core, each added in FP32
+ * RNE to the slice's sum, into sum[nout]. With promote 0, one run: the
+ * tensor core's own result of [lo, hi). */
+void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
+                     const uint64_t *b, int lo, int hi, float *sum);
+
+/* The S slice sums v met in FP32 (RNE) in order c (tc_gemm_struct). */
+float gemm_combine(const float *v, int S, tc_gemm_combine c);
 
 /* The inferred structure of a case and how many of the sampled outputs it
  * predicts bit for bit, into *o. */

@@ -77,7 +77,9 @@ static const char *strategy_of(const tc_gemm_struct *s, char *buf, size_t len)
     if (s->promote)
         snprintf(pr, sizeof pr, "%d", s->promote);
     char unit[32] = "";
-    if (s->slice_unit)
+    if (s->slice_unit == TC_GEMM_CUTS)
+        snprintf(unit, sizeof unit, " (uneven cuts)");
+    else if (s->slice_unit)
         snprintf(unit, sizeof unit, " (cut in %d)", s->slice_unit);
     snprintf(buf, len, "chunk %d, promote %s, split-K %d %s%s", s->chunk, pr, s->splitk,
              tc_gemm_combine_name(s->combine), unit);
