@@ -194,6 +194,14 @@ typedef struct {
     uint32_t got, predicted;
 } tc_gemm_miss;
 
+/* A candidate structure and how many of the outputs tried it predicted. */
+typedef struct {
+    char desc[200];
+    size_t n, bit_exact;
+} tc_gemm_candidate;
+
+#define TC_GEMM_KEEP 16
+
 /* What --infer found for a case: the structure, and its predictions. */
 typedef struct {
     bool failed;               /* the inference failed (why in error): nothing else holds */
@@ -207,6 +215,16 @@ typedef struct {
     size_t recorded_bit_exact; /* of those the record carries */
     int nmiss;                 /* first mismatches (at most 8) */
     tc_gemm_miss miss[8];
+    /* When the masking structure is inconsistent or predicts < 99.9%: every
+     * structure with the runs seen, fitted to the outputs (cases/gemm_fit.c);
+     * kept when it predicts more (fitted). Then explained or not, with the
+     * outputs no candidate predicts and the best candidates' rates. */
+    bool fitted, explained;
+    size_t fit_n;
+    int ncand;
+    tc_gemm_candidate cand[4];
+    int nunexplained;
+    tc_gemm_miss unexplained[TC_GEMM_KEEP];
 } tc_gemm_structure_result;
 
 /* One case as it ran: what reports/record_gemm.h writes as the case's

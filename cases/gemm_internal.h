@@ -51,6 +51,43 @@ void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout
 /* The S slice sums v met in FP32 (RNE) in order c (tc_gemm_struct). */
 float gemm_combine(const float *v, int S, tc_gemm_combine c);
 
+/* A structure fitted to outputs (cases/gemm_fit.c): the accumulator runs
+ * seen (run_start, nruns; every start a multiple of gran), the outputs
+ * got = D[ii[e]][jj[e]] of the uploaded A (m x k) and B (k x n), rounded
+ * to out (tc_f32: not rounded). */
+typedef struct {
+    const tc_gemm_path *path;
+    const char *profile;
+    int k, n, gran, chunk;
+    const tc_format *out;
+    int nruns;
+    const int *run_start;
+    const uint32_t *A, *B;
+    size_t nout;
+    const int *ii, *jj;
+    const uint32_t *got;
+} gemm_fit_in;
+
+typedef struct {
+    bool have;                 /* some structure has the runs */
+    tc_gemm_struct s;          /* the one predicting the most fit outputs */
+    tc_gemm_incvt cv;
+    size_t nfit, best_n;       /* outputs tried, of them predicted by s */
+    int ncand;                 /* the best candidates, best first */
+    tc_gemm_candidate cand[4];
+    int ncv;                   /* each conversion's best count */
+    tc_gemm_incvt cvs[8];
+    size_t cvt_bit_exact[8];
+    int nunexplained;          /* outputs tried that no candidate predicted (first ones) */
+    tc_gemm_miss unexplained[TC_GEMM_KEEP];
+} gemm_fit_out;
+
+/* -1 with err when a model is missing. */
+int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t errlen);
+
+/* An FP32 result as an output of format out holds it (RNE; tc_f32 or NULL: as it is). */
+uint32_t gemm_round_out(const tc_format *out, uint32_t u);
+
 /* The inferred structure of a case and how many of the sampled outputs it
  * predicts bit for bit, into *o. */
 void gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c, const uint32_t *A,

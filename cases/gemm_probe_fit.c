@@ -1,288 +1,26 @@
 /* The probe's structure, class by class, from the verify outputs
- * (cases/probe.h): the runs a class showed are summed once on the tensor
- * core's model for a few hundred outputs (per input conversion); every
- * structure whose runs are those runs (promote, split-K even, in whole
- * units or cut as found, each order the slices may meet in) then costs
- * only FP32 additions of those sums, and the one predicting the most
- * outputs bit for bit is kept (the first, the simplest, on a tie); then
- * every verify output is predicted with it. The D's may have been rounded
- * to a 16-bit output (the call's output type): the outputs say so. */
+ * (cases/probe.h): each class's runs and verify outputs handed to
+ * gemm_fit_structure (cases/gemm_fit.c), then every verify output
+ * predicted with the structure kept. The D's may have been rounded to a
+ * 16-bit output (the call's output type): the outputs say so. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cases/gemm_internal.h"
 #include "cases/gemm_probe_internal.h"
-#include "oracle/oracle.h"
-
-#define FIT_OUTPUTS 512
-
-static float f32_of(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
-static uint32_t bits_of(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
-/* An FP32 result as the call's output holds it (RNE to f16 or bf16). */
-static uint32_t to_out(const tc_format *out, uint32_t u)
-{
-    if (out == &tc_f32)
-        return u;
-    tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
-    return bits_of((float)tc_decode_to_f64(out, tc_encode_f64(out, f32_of(u), r)));
-}
 
 /* The output format the verify D shows: f16 or bf16 when every output is
  * one (random sums of K products never all are otherwise), else FP32. */
 static const tc_format *output_format(const tc_probe_design *d, const uint32_t *D)
 {
-    const tc_format *cand = d->fmt->name[0] == 'f' && !strcmp(d->fmt->name, "f16") ? &tc_f16
-                            : !strcmp(d->fmt->name, "bf16")                       ? &tc_bf16
-                                                                                   : NULL;
+    const tc_format *cand = !strcmp(d->fmt->name, "f16") ? &tc_f16 : !strcmp(d->fmt->name, "bf16") ? &tc_bf16 : NULL;
     if (!cand)
         return &tc_f32;
     for (size_t e = 0; e < (size_t)d->m * d->n; e++)
-        if (to_out(cand, D[e]) != D[e])
+        if (gemm_round_out(cand, D[e]) != D[e])
             return &tc_f32;
     return cand;
-}
-
-/* ---- run sums ------------------------------------------------------------- */
-
-typedef struct {
-    const tc_probe_design *d;
-    const uint32_t *A, *B;
-    const model *md;
-    tc_gemm_incvt cv;
-    const int *ii, *jj;
-    int chunk, nruns;
-    const int *start;
-    size_t nfit;
-    float *rs;   /* nruns x nfit */
-} runsum_job;
-
-static void runsum_range(void *ctx, size_t lo, size_t hi)
-{
-    const runsum_job *j = ctx;
-    size_t k = (size_t)j->d->k, batch = gemm_batch(j->d->k);
-    batch = batch < hi - lo ? batch : hi - lo;
-    uint64_t *a = gemm_alloc(batch * k, sizeof *a), *b = gemm_alloc(batch * k, sizeof *b);
-    float *sum = gemm_alloc(batch, sizeof *sum);
-    tc_gemm_struct one = {.chunk = j->chunk, .splitk = 1};
-    for (size_t s0 = lo; s0 < hi; s0 += batch) {
-        size_t nb = hi - s0 < batch ? hi - s0 : batch;
-        for (size_t t = 0; t < nb; t++)
-            gemm_gather(j->A, j->B, j->d->n, j->d->k, j->ii[s0 + t], j->jj[s0 + t], a + t * k, b + t * k);
-        gemm_convert_inputs(j->cv, a, nb * k);
-        gemm_convert_inputs(j->cv, b, nb * k);
-        for (int r = 0; r < j->nruns; r++) {
-            int end = r + 1 < j->nruns ? j->start[r + 1] : j->d->k;
-            gemm_slice_sums(&one, j->md, j->d->k, nb, a, b, j->start[r], end, sum);
-            memcpy(j->rs + (size_t)r * j->nfit + s0, sum, nb * sizeof *sum);
-        }
-    }
-    free(a), free(b), free(sum);
-}
-
-/* ---- candidates ------------------------------------------------------------ */
-
-typedef struct {
-    const tc_probe_design *d;
-    const tc_probe_class *k;
-    const tc_format *out;
-    size_t nfit;
-    const uint32_t *got;      /* nfit */
-    const float *rs[8];       /* per conversion candidate */
-    tc_gemm_incvt cvs[8];
-    int ncv;
-    bool *any_ok;             /* nfit: some candidate predicted it */
-    uint32_t *best_pred;      /* nfit: the best candidate's */
-    uint32_t *pred;           /* scratch */
-    int *slice_of;            /* scratch, nruns */
-    float *v;                 /* scratch, TC_GEMM_MAX_SLICES */
-    tc_gemm_struct best;
-    tc_gemm_incvt best_cv;
-    size_t best_n;
-    bool have;
-    tc_probe_candidate top[4];
-    int ntop;
-    size_t best_by_cv[8];
-} search;
-
-/* Structure s shows exactly the class's runs (every run start at a tested
- * position); slice_of[r]: the slice of run r. */
-static bool runs_match(const tc_gemm_struct *s, int k, int gran, const tc_probe_class *c, int *slice_of)
-{
-    int cut[TC_GEMM_MAX_SLICES + 1], R = 0;
-    gemm_struct_bounds(s, k, cut);
-    for (int t = 0; t < s->splitk; t++) {
-        int lo = cut[t], hi = cut[t + 1], step = s->promote > 0 ? s->promote : hi - lo;
-        if (lo >= hi)
-            return false;
-        for (int x = lo; x < hi; x += step, R++) {
-            if (x % gran || R >= c->nruns || c->run_start[R] != x)
-                return false;
-            slice_of[R] = t;
-        }
-    }
-    return R == c->nruns;
-}
-
-static void describe(const tc_gemm_struct *s, tc_gemm_incvt cv, char *buf, size_t len)
-{
-    char slices[120] = "";
-    if (s->slice_unit == TC_GEMM_CUTS) {
-        size_t at = (size_t)snprintf(slices, sizeof slices, " cut at");
-        for (int t = 1; t < s->splitk && at < sizeof slices - 12; t++)
-            at += (size_t)snprintf(slices + at, sizeof slices - at, " %d", s->cut[t]);
-    } else if (s->slice_unit > 0) {
-        snprintf(slices, sizeof slices, " in units of %d", s->slice_unit);
-    }
-    snprintf(buf, len, "chunk %d, promote %d, split-K %d%s, %s, inputs %s", s->chunk, s->promote, s->splitk, slices,
-             tc_gemm_combine_name(s->combine), tc_gemm_incvt_name(cv));
-}
-
-static void keep_top(search *q, const tc_gemm_struct *s, tc_gemm_incvt cv, size_t n)
-{
-    int at = q->ntop;
-    while (at > 0 && q->top[at - 1].bit_exact < n)
-        at--;
-    if (at >= 4)
-        return;
-    int last = q->ntop < 4 ? q->ntop : 3;
-    memmove(&q->top[at + 1], &q->top[at], (size_t)(last - at) * sizeof q->top[0]);
-    describe(s, cv, q->top[at].desc, sizeof q->top[at].desc);
-    q->top[at].n = q->nfit, q->top[at].bit_exact = n;
-    q->ntop += q->ntop < 4;
-}
-
-/* One structure (if its runs are the class's), under every conversion. */
-static void try_struct(search *q, const tc_gemm_struct *s)
-{
-    if (s->splitk < 1 || s->splitk > TC_GEMM_MAX_SLICES || !runs_match(s, q->d->k, q->d->gran, q->k, q->slice_of))
-        return;
-    for (int x = 0; x < q->ncv; x++) {
-        size_t n = 0;
-        for (size_t e = 0; e < q->nfit; e++) {
-            for (int r = 0; r < q->k->nruns; r++) {
-                float x_r = q->rs[x][(size_t)r * q->nfit + e];
-                int t = q->slice_of[r];
-                q->v[t] = r == 0 || q->slice_of[r - 1] != t ? x_r : q->v[t] + x_r;
-            }
-            q->pred[e] = to_out(q->out, bits_of(gemm_combine(q->v, s->splitk, s->combine)));
-            n += q->pred[e] == q->got[e];
-            q->any_ok[e] |= q->pred[e] == q->got[e];
-        }
-        keep_top(q, s, q->cvs[x], n);
-        q->best_by_cv[x] = n > q->best_by_cv[x] ? n : q->best_by_cv[x];
-        if (!q->have || n > q->best_n) {
-            q->have = true, q->best = *s, q->best_cv = q->cvs[x], q->best_n = n;
-            memcpy(q->best_pred, q->pred, q->nfit * sizeof *q->pred);
-        }
-    }
-}
-
-/* Each way slices can meet, once per distinct arithmetic (two slices: one
- * order; three: last-to-first is pairwise). */
-static void try_orders(search *q, tc_gemm_struct s)
-{
-    static const tc_gemm_combine order[] = {GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE};
-    for (int o = 0; o < 3; o++) {
-        if ((o > 0 && s.splitk <= 2) || (o == 2 && s.splitk == 3))
-            continue;
-        s.combine = order[o];
-        try_struct(q, &s);
-    }
-}
-
-/* Promote every P (0: never) with the slices as the runs break the
- * period: a slice starts where the run before it was not P long. */
-static void try_found_cuts(search *q, int chunk, int P)
-{
-    const tc_probe_class *c = q->k;
-    tc_gemm_struct s = {.chunk = chunk, .promote = P, .slice_unit = TC_GEMM_CUTS};
-    s.cut[s.splitk++] = 0;
-    for (int r = 1; r < c->nruns; r++)
-        if (P == 0 || c->run_start[r] - c->run_start[r - 1] != P) {
-            if (s.splitk == TC_GEMM_MAX_SLICES)
-                return;
-            s.cut[s.splitk++] = c->run_start[r];
-        }
-    s.cut[s.splitk] = q->d->k;
-    try_orders(q, s);
-}
-
-/* Slices cut where promotions could also be (every run P long): which
- * run starts are slice starts only the outputs tell, so every choice of
- * S - 1 of them is tried while there are few (SUBSETS in all). */
-#define SUBSETS 20000
-
-static void try_cut_subsets(search *q, int chunk, int P)
-{
-    const tc_probe_class *c = q->k;
-    int B = c->nruns - 1, pick[TC_GEMM_MAX_SLICES];
-    long budget = SUBSETS;
-    for (int S = 2; S <= 16 && S - 1 <= B && budget > 0; S++) {
-        double count = 1;   /* C(B, S - 1) */
-        for (int t = 0; t < S - 1; t++)
-            count = count * (B - t) / (t + 1);
-        if (count > (double)budget)
-            break;
-        budget -= (long)count;
-        for (int t = 0; t < S - 1; t++)
-            pick[t] = t + 1;   /* run indices, ascending */
-        for (;;) {
-            tc_gemm_struct s = {.chunk = chunk, .promote = P, .splitk = S, .slice_unit = TC_GEMM_CUTS};
-            for (int t = 0; t < S - 1; t++)
-                s.cut[t + 1] = c->run_start[pick[t]];
-            s.cut[S] = q->d->k;
-            try_orders(q, s);
-            int t = S - 2;   /* the next subset */
-            while (t >= 0 && pick[t] == B - (S - 2 - t))
-                t--;
-            if (t < 0)
-                break;
-            pick[t]++;
-            for (int u = t + 1; u < S - 1; u++)
-                pick[u] = pick[u - 1] + 1;
-        }
-    }
-}
-
-static void candidates(search *q, int chunk)
-{
-    const tc_probe_class *c = q->k;
-    int P[9], np = 0, k = q->d->k;
-    P[np++] = 0;
-    for (int r = 0; r < c->nruns && np < 9; r++) {   /* the run lengths, each once */
-        int len = (r + 1 < c->nruns ? c->run_start[r + 1] : k) - c->run_start[r], seen = 0;
-        for (int x = 0; x < np; x++)
-            seen |= P[x] == len;
-        if (!seen)
-            P[np++] = len;
-    }
-    /* Fewest slices first: on a tie (outputs that cannot tell two
-     * structures apart) the simpler is kept. */
-    for (int S = 1; S <= TC_GEMM_MAX_SLICES && S <= k; S++)
-        for (int x = 0; x < np; x++)
-            for (long unit = 0; unit == 0 || unit * S <= k; unit = unit ? unit * 2 : chunk) {
-                tc_gemm_struct s = {.chunk = chunk, .promote = P[x], .splitk = S, .slice_unit = (int)unit};
-                try_orders(q, s);
-                if (S == 1)
-                    break;
-            }
-    for (int x = 0; x < np; x++)
-        try_found_cuts(q, chunk, P[x]);
-    for (int x = 1; x < np; x++)
-        try_cut_subsets(q, chunk, P[x]);
 }
 
 /* ---- per class ------------------------------------------------------------- */
@@ -309,75 +47,47 @@ static int fit_class(const tc_probe_design *d, const char *profile, const uint32
 {
     tc_probe_class *k = &r->cls[c];
     size_t nout = class_outputs(d, r, c, ii, jj);
-    /* All of them while cheap (2^26 products), else FIT_OUTPUTS spread over them. */
-    size_t cheap = ((size_t)1 << 26) / (size_t)d->k > FIT_OUTPUTS ? ((size_t)1 << 26) / (size_t)d->k : FIT_OUTPUTS;
-    size_t nfit = nout < cheap ? nout : cheap, stride = nfit ? nout / nfit : 1;
-    int *fi = gemm_alloc(nfit, sizeof *fi), *fj = gemm_alloc(nfit, sizeof *fj);
-    search q = {.d = d, .k = k, .out = r->out, .nfit = nfit};
-    uint32_t *got = gemm_alloc(nfit, sizeof *got);
-    for (size_t e = 0; e < nfit; e++) {
-        fi[e] = ii[e * stride], fj[e] = jj[e * stride];
-        got[e] = D[(size_t)fi[e] * d->n + fj[e]];
-    }
-    q.got = got;
-    q.ncv = tc_gemm_incvt_candidates(d->path, q.cvs);
-    int rc = -1;
-    for (int x = 0; x < q.ncv; x++) {
-        model *md = gemm_model_in(d->path, profile, q.cvs[x], err, errlen);
-        if (!md)
-            goto out;
-        float *rs = gemm_alloc((size_t)k->nruns * (nfit ? nfit : 1), sizeof *rs);
-        runsum_job j = {d, A, B, md, q.cvs[x], fi, fj, r->chunk, k->nruns, k->run_start, nfit, rs};
-        oracle_parallel(nfit, nfit * (size_t)d->k, runsum_range, &j);
-        model_free(md);
-        q.rs[x] = rs;
-    }
-    q.any_ok = gemm_alloc(nfit, sizeof *q.any_ok);
-    q.best_pred = gemm_alloc(nfit, sizeof *q.best_pred), q.pred = gemm_alloc(nfit, sizeof *q.pred);
-    q.slice_of = gemm_alloc((size_t)k->nruns, sizeof *q.slice_of);
-    q.v = gemm_alloc(TC_GEMM_MAX_SLICES, sizeof *q.v);
-    candidates(&q, r->chunk);
-    if (!q.have) {
-        snprintf(r->why, sizeof r->why, "class %d: %d runs fit no promote/split-K structure (up to %d slices)", c,
-                 k->nruns, TC_GEMM_MAX_SLICES);
+    uint32_t *got = gemm_alloc(nout, sizeof *got);
+    for (size_t e = 0; e < nout; e++)
+        got[e] = D[(size_t)ii[e] * d->n + jj[e]];
+    gemm_fit_in in = {d->path, profile, d->k, d->n, d->gran, r->chunk, r->out, k->nruns, k->run_start, A, B,
+                      nout, ii, jj, got};
+    gemm_fit_out f;
+    int rc = gemm_fit_structure(&in, &f, err, errlen);
+    if (rc || !f.have) {
+        if (!rc)
+            snprintf(r->why, sizeof r->why, "class %d: %d runs fit no promote/split-K structure (up to %d slices)",
+                     c, k->nruns, TC_GEMM_MAX_SLICES);
         k->s = (tc_gemm_struct){.chunk = r->chunk, .splitk = 1};
         k->n = nout;
-        rc = 0;
-        goto out;
+        free(got);
+        return rc;
     }
-    k->s = q.best;
+    k->s = f.s;
     int main = 0;   /* the largest class speaks for the call */
     for (int x = 1; x < r->nclass; x++)
         main = r->cls[x].blocks > r->cls[main].blocks ? x : main;
     if (c == main) {
-        r->cvt = q.best_cv, r->fit_n = nfit, r->ncand = q.ntop, r->cvt_tried = nfit;
-        memcpy(r->cand, q.top, sizeof q.top);
-        memcpy(r->cvt_bit_exact, q.best_by_cv, sizeof q.best_by_cv);
+        r->cvt = f.cv, r->fit_n = f.nfit, r->ncand = f.ncand, r->cvt_tried = f.nfit;
+        memcpy(r->cand, f.cand, sizeof f.cand);
+        memcpy(r->cvt_bit_exact, f.cvt_bit_exact, sizeof f.cvt_bit_exact);
     }
-    for (size_t e = 0; e < nfit; e++)
-        if (!q.any_ok[e])
-            keep_miss(r->unexplained, &r->nunexplained, fi[e], fj[e], got[e], q.best_pred[e]);
+    for (int e = 0; e < f.nunexplained; e++)
+        keep_miss(r->unexplained, &r->nunexplained, f.unexplained[e].i, f.unexplained[e].j, f.unexplained[e].got,
+                  f.unexplained[e].predicted);
     /* Every output of the class with the structure kept. */
     uint32_t *pred = gemm_alloc(nout, sizeof *pred);
-    if (gemm_predict(d->path, profile, &k->s, q.best_cv, A, B, d->n, d->k, nout, ii, jj, pred, err, errlen)) {
-        free(pred);
-        goto out;
-    }
+    rc = gemm_predict(d->path, profile, &k->s, f.cv, A, B, d->n, d->k, nout, ii, jj, pred, err, errlen);
     k->n = nout;
-    for (size_t e = 0; e < nout; e++) {
-        uint32_t want = D[(size_t)ii[e] * d->n + jj[e]], p = to_out(r->out, pred[e]);
+    for (size_t e = 0; e < nout && !rc; e++) {
+        uint32_t want = got[e], p = gemm_round_out(r->out, pred[e]);
         if (p == want)
             k->bit_exact++;
         else
             keep_miss(r->miss, &r->nmiss, ii[e], jj[e], want, p);
         r->vi[r->nout] = ii[e], r->vj[r->nout] = jj[e], r->vgot[r->nout] = want, r->vpred[r->nout++] = p;
     }
-    free(pred);
-    rc = 0;
-out:
-    for (int x = 0; x < q.ncv; x++)
-        free((void *)q.rs[x]);
-    free(fi), free(fj), free(got), free(q.any_ok), free(q.best_pred), free(q.pred), free(q.slice_of), free(q.v);
+    free(pred), free(got);
     return rc;
 }
 

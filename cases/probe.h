@@ -114,12 +114,6 @@ typedef struct {
     size_t n, bit_exact;       /* verify outputs in them, predicted bit for bit */
 } tc_probe_class;
 
-/* A candidate structure and how many fit outputs it predicted. */
-typedef struct {
-    char desc[200];
-    size_t n, bit_exact;
-} tc_probe_candidate;
-
 /* A masking output whose value no test expects. */
 typedef struct {
     tc_probe_product product;
@@ -147,7 +141,7 @@ typedef struct {
     tc_gemm_miss unexplained[TC_PROBE_KEEP];
     size_t fit_n;              /* outputs the candidates were tried on */
     int ncand;                 /* the best candidates (of the largest class), best first */
-    tc_probe_candidate cand[4];
+    tc_gemm_candidate cand[4];
     size_t nout;               /* every verify output, class by class: position, D, prediction (owned) */
     int *vi, *vj;
     uint32_t *vgot, *vpred;

@@ -158,6 +158,24 @@ static void test_inference_refuses_a_library_without_the_structure(void **state)
     tc_gemm_inferred_free(&r);
 }
 
+/* The same library through a case with --infer: not a bare verdict but
+ * "unexplained", the best candidates' rates and the outputs none predicts. */
+static void test_unexplained_says_what(void **state)
+{
+    (void)state;
+    tc_gemm_lib lib = {.name = "exact", .run = exact_run};
+    tc_gemm_case c = {.m = 32, .n = 32, .k = 256, .seed = 3, .samples = 300, .infer = true, .profile = PROFILE};
+    json_t *rec = tc_gemm_case_record(&lib, tc_gemm_path_by_name("f16"), &c);
+    json_t *st = json_object_get(rec, "structure");
+    assert_string_equal(json_string_value(json_object_get(st, "status")), "unexplained");
+    json_t *cands = json_object_get(st, "best_candidates");
+    assert_true(json_array_size(cands) > 0);
+    json_t *best = json_array_get(cands, 0);
+    assert_true(json_integer_value(json_object_get(best, "bit_exact")) < json_integer_value(json_object_get(best, "n")));
+    assert_true(json_array_size(json_object_get(st, "unexplained_outputs")) > 0);
+    json_decref(rec);
+}
+
 static float f32(uint64_t u)
 {
     uint32_t w = (uint32_t)u;
@@ -390,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_inference_recovers_given_structures),
         cmocka_unit_test(test_inference_recovers_uneven_reverse_split),
         cmocka_unit_test(test_inference_refuses_a_library_without_the_structure),
+        cmocka_unit_test(test_unexplained_says_what),
         cmocka_unit_test(test_predictor_matches_model_dot_per_run),
         cmocka_unit_test(test_case_predicts_the_simulated_library),
         cmocka_unit_test(test_tf32_input_conversion_recovered),
