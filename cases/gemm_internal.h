@@ -88,6 +88,11 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
 /* An FP32 result as an output of format out holds it (RNE; tc_f32 or NULL: as it is). */
 uint32_t gemm_round_out(const tc_format *out, uint32_t u);
 
+/* The replay of a probe record's object (cases/gemm_probe_replay.c): the
+ * recorded outputs got = D[ii[e]][jj[e]] predicted, the bit-exact ones counted. */
+int gemm_probe_replay(const struct json_t *rec, const char *profile_path, size_t nout, const int *ii, const int *jj,
+                      const uint32_t *got, size_t *bit_exact, char *err, size_t errlen);
+
 /* The inferred structure of a case and how many of the sampled outputs it
  * predicts bit for bit, into *o. */
 void gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c, const uint32_t *A,

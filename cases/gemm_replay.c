@@ -89,6 +89,16 @@ int tc_gemm_replay(const json_t *rec, const char *profile_path, size_t *n, size_
     if (!p || !dist || !sweep_dist_parse(dist, &c.dist) || c.m < 1 || c.n < 1 || c.k < 1 ||
         (size_t)c.m * c.k > ((size_t)1 << 28) || (size_t)c.n * c.k > ((size_t)1 << 28))
         return bad(err, errlen, "needs a known path, m, n, k (A, B at most 2^28 elements), dist and seed");
+    if (json_object_get(rec, "probe")) {   /* tcscope probe: its own inputs, a structure per block class */
+        int *pi = NULL, *pj = NULL, prc;
+        uint32_t *pgot = NULL;
+        size_t pn = 0;
+        prc = read_outputs(json_object_get(rec, "outputs"), c.m, c.n, &pn, &pi, &pj, &pgot, err, errlen) ||
+              gemm_probe_replay(rec, profile_path, pn, pi, pj, pgot, bit_exact, err, errlen) ? -1 : 0;
+        *n = pn;
+        free(pi), free(pj), free(pgot);
+        return prc;
+    }
     tc_gemm_struct s;
     tc_gemm_incvt cv;
     if (tc_gemm_struct_read(json_object_get(rec, "structure"), &s, &cv, err, errlen))

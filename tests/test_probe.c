@@ -23,6 +23,7 @@
 #include "cases/npy_write.h"
 #include "cases/probe.h"
 #include "oracle/oracle.h"
+#include "reports/record_gemm.h"
 #include "tests/testutil.h"
 
 #define PROFILE "oracle/profiles/h100.profile"
@@ -306,6 +307,15 @@ static void files_and_command(void **state)
     assert_non_null(strstr(text, "\"kind\":\"gemm\""));
     assert_non_null(strstr(text, "\"status\":\"explained\""));
     free(text);
+    /* replayed on the CPU like every gemm record: the inputs made again, the recorded outputs predicted */
+    json_t *recs = tc_gemm_records_load("/tmp/tcscope-test-probe2.jsonl", NULL, err, sizeof err);
+    assert_non_null(recs);
+    size_t nrep = 0, exact = 0;
+    if (tc_gemm_replay(json_array_get(recs, 0), PROFILE, &nrep, &exact, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(nrep, 512);
+    assert_int_equal(exact, 512);
+    json_decref(recs);
     /* malformed and mismatched files: exit 2, saying what */
     static const struct {
         const char *descr, *want;
