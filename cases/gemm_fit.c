@@ -7,6 +7,7 @@
  * bit for bit is kept (fewest slices first on a tie). Used by tcscope
  * probe (each class of output blocks) and by gemm --infer (when the
  * masking inference's own structure does not predict the outputs). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,24 @@ typedef struct {
     float *rs;   /* nruns x nfit */
 } runsum_job;
 
+/* Positions [lo, hi) of nb outputs as one FP32 FMA chain from +0 each
+ * (a SIMT kernel's accumulator: one rounding per product, in K order). */
+static void fma_runs(const gemm_fit_in *in, size_t nb, const uint64_t *a, const uint64_t *b, int lo, int hi,
+                     float *sum)
+{
+    size_t k = (size_t)in->k;
+    bool f32 = in->path->a == &tc_f32 && in->path->b == &tc_f32;
+    for (size_t t = 0; t < nb; t++) {
+        float acc = 0;
+        for (int q = lo; q < hi; q++) {
+            uint64_t ea = a[t * k + q], eb = b[t * k + q];
+            acc = f32 ? fmaf(f32_of((uint32_t)ea), f32_of((uint32_t)eb), acc)
+                      : fmaf((float)tc_decode_to_f64(in->path->a, ea), (float)tc_decode_to_f64(in->path->b, eb), acc);
+        }
+        sum[t] = acc;
+    }
+}
+
 static void runsum_range(void *ctx, size_t lo, size_t hi)
 {
     const runsum_job *j = ctx;
@@ -66,7 +85,10 @@ static void runsum_range(void *ctx, size_t lo, size_t hi)
         gemm_convert_inputs(j->cv, b, nb * k);
         for (int r = 0; r < in->nruns; r++) {
             int end = r + 1 < in->nruns ? in->run_start[r + 1] : in->k;
-            gemm_slice_sums(&one, j->md, in->k, nb, a, b, in->run_start[r], end, sum);
+            if (in->fma)
+                fma_runs(in, nb, a, b, in->run_start[r], end, sum);
+            else
+                gemm_slice_sums(&one, j->md, in->k, nb, a, b, in->run_start[r], end, sum);
             memcpy(j->rs + (size_t)r * j->nfit + s0, sum, nb * sizeof *sum);
         }
     }
@@ -270,18 +292,19 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
 {
     memset(o, 0, sizeof *o);
     /* All of the outputs while cheap (2^26 products), else FIT_OUTPUTS spread over them. */
-    size_t cheap = ((size_t)1 << 26) / (size_t)in->k > FIT_OUTPUTS ? ((size_t)1 << 26) / (size_t)in->k : FIT_OUTPUTS;
-    size_t nfit = in->nout < cheap ? in->nout : cheap, stride = nfit ? in->nout / nfit : 1;
+    size_t budget = (size_t)1 << (in->fma ? 29 : 26);   /* an FMA costs a few ns, a model product ~40 */
+    size_t cheap = budget / (size_t)in->k > FIT_OUTPUTS ? budget / (size_t)in->k : FIT_OUTPUTS;
+    size_t nfit = in->nout < cheap || in->all ? in->nout : cheap, stride = nfit ? in->nout / nfit : 1;
     int *fi = gemm_alloc(nfit, sizeof *fi), *fj = gemm_alloc(nfit, sizeof *fj);
     uint32_t *got = gemm_alloc(nfit, sizeof *got);
     for (size_t e = 0; e < nfit; e++)
         fi[e] = in->ii[e * stride], fj[e] = in->jj[e * stride], got[e] = in->got[e * stride];
     search q = {.in = in, .nfit = nfit, .got = got};
-    q.ncv = tc_gemm_incvt_candidates(in->path, q.cvs);
+    q.ncv = in->fma ? 1 : tc_gemm_incvt_candidates(in->path, q.cvs);   /* FMA: the FP32 inputs as they are */
     int rc = -1;
     for (int x = 0; x < q.ncv; x++) {
-        model *md = gemm_model_in(in->path, in->profile, q.cvs[x], err, errlen);
-        if (!md)
+        model *md = in->fma ? NULL : gemm_model_in(in->path, in->profile, q.cvs[x], err, errlen);
+        if (!md && !in->fma)
             goto out;
         float *rs = gemm_alloc((size_t)in->nruns * (nfit ? nfit : 1), sizeof *rs);
         runsum_job j = {in, md, q.cvs[x], fi, fj, nfit, rs};
@@ -299,6 +322,8 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
     memcpy(o->cand, q.top, sizeof q.top);
     memcpy(o->cvs, q.cvs, sizeof q.cvs);
     memcpy(o->cvt_bit_exact, q.best_by_cv, sizeof q.best_by_cv);
+    if (in->pred && nfit == in->nout && q.have)
+        memcpy(in->pred, q.best_pred, nfit * sizeof *in->pred);
     for (size_t e = 0; e < nfit && q.have; e++)
         if (!q.any_ok[e] && o->nunexplained < TC_GEMM_KEEP)
             o->unexplained[o->nunexplained++] = (tc_gemm_miss){fi[e], fj[e], got[e], q.best_pred[e]};

@@ -66,6 +66,9 @@ typedef struct {
     size_t nout;
     const int *ii, *jj;
     const uint32_t *got;
+    bool fma;                  /* runs are FP32 FMA chains from +0 in K order (no tensor core) */
+    bool all;                  /* try every output (else a spread subset when K makes that costly) */
+    uint32_t *pred;            /* NULL, or nout: the best structure's predictions when every output was tried */
 } gemm_fit_in;
 
 typedef struct {

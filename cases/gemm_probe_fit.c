@@ -42,6 +42,52 @@ static void keep_miss(tc_gemm_miss *list, int *n, int i, int j, uint32_t got, ui
         list[(*n)++] = (tc_gemm_miss){i, j, got, pred};
 }
 
+static void keep_miss(tc_gemm_miss *list, int *n, int i, int j, uint32_t got, uint32_t pred);
+
+/* A chain without fused steps: FP32 FMA runs from +0 (a SIMT kernel). The
+ * runs product cannot see where they restart (every boundary test reads
+ * "apart" in a chain that rounds each product), so runs of P positions
+ * are tried (P 0: one chain a slice; 256 .. K/2), each with every
+ * slicing; every output of the class is tried, the best kept. */
+static int fit_fma(gemm_fit_in *in, tc_probe_result *r, tc_probe_class *k, const uint32_t *got, char *err,
+                   size_t errlen)
+{
+    int *starts = gemm_alloc((size_t)in->k / 256 + 2, sizeof *starts), best_P = -1;
+    uint32_t *pred = gemm_alloc(in->nout, sizeof *pred);
+    gemm_fit_out f;
+    double best_rate = -1;
+    int rc = 0;
+    in->fma = true, in->chunk = 1, in->gran = 1, in->run_start = starts;
+    for (int pass = 0; pass < 2 && !rc; pass++)   /* P chosen on the outputs tried, then every output */
+        for (int P = pass ? best_P : 0; P < in->k && !rc && P >= 0; P = pass ? in->k : P ? P * 2 : 256) {
+            in->nruns = 0;
+            for (int x = 0; x < in->k; x += P ? P : in->k)
+                starts[in->nruns++] = x;
+            in->all = pass == 1, in->pred = pass ? pred : NULL;
+            rc = gemm_fit_structure(in, &f, err, errlen);
+            if (!rc && !pass && f.have && (double)f.best_n / f.nfit > best_rate)
+                best_rate = (double)f.best_n / f.nfit, best_P = P;
+        }
+    if (!rc && best_P >= 0 && f.have) {
+        k->s = f.s, k->n = in->nout, k->nruns = in->nruns;
+        r->fit_n = f.nfit, r->ncand = f.ncand;
+        memcpy(r->cand, f.cand, sizeof f.cand);
+        for (int e = 0; e < f.nunexplained; e++)
+            keep_miss(r->unexplained, &r->nunexplained, f.unexplained[e].i, f.unexplained[e].j, f.unexplained[e].got,
+                      f.unexplained[e].predicted);
+        for (size_t e = 0; e < in->nout; e++) {
+            if (pred[e] == got[e])
+                k->bit_exact++;
+            else
+                keep_miss(r->miss, &r->nmiss, in->ii[e], in->jj[e], got[e], pred[e]);
+            r->vi[r->nout] = in->ii[e], r->vj[r->nout] = in->jj[e], r->vgot[r->nout] = got[e];
+            r->vpred[r->nout++] = pred[e];
+        }
+    }
+    free(starts), free(pred);
+    return rc;
+}
+
 static int fit_class(const tc_probe_design *d, const char *profile, const uint32_t *D, const uint32_t *A,
                      const uint32_t *B, tc_probe_result *r, int c, int *ii, int *jj, char *err, size_t errlen)
 {
@@ -51,8 +97,10 @@ static int fit_class(const tc_probe_design *d, const char *profile, const uint32
     for (size_t e = 0; e < nout; e++)
         got[e] = D[(size_t)ii[e] * d->n + jj[e]];
     gemm_fit_in in = {d->path, profile, d->k, d->n, d->gran, r->chunk, r->out, k->nruns, k->run_start, A, B,
-                      nout, ii, jj, got};
+                      nout, ii, jj, got, false, false, NULL};
     gemm_fit_out f;
+    if (!r->chain)   /* no fused step: FP32 FMA chains */
+        return fit_fma(&in, r, k, got, err, errlen);
     int rc = gemm_fit_structure(&in, &f, err, errlen);
     if (rc || !f.have) {
         if (!rc)

@@ -25,24 +25,9 @@ int tc_probe_infer(const tc_probe_design *d, const char *profile_path, const uin
     r->out = &tc_f32;
     probe_read_step(d, D[PROBE_STEP], r);
     probe_read_runs(d, D[PROBE_RUNS], r);
-    if (!r->chain) {
-        /* Every small product kept from q = 2 on: no step fuses products
-         * (an FP32 FMA or add per product): no tensor-core model predicts it. */
-        snprintf(r->why, sizeof r->why, "no step fusing several products (chunk %d): not a reduced-precision "
-                 "tensor-core chain; FP32 FMA chains are not modelled, nothing predicted", r->chunk);
-        size_t cap = (size_t)((d->m + d->vrow - 1) / d->vrow) * ((d->n + d->vcol - 1) / d->vcol);
-        r->vi = gemm_alloc(cap, sizeof *r->vi), r->vj = gemm_alloc(cap, sizeof *r->vj);
-        r->vgot = gemm_alloc(cap, sizeof *r->vgot), r->vpred = gemm_alloc(cap, sizeof *r->vpred);
-        for (int i = 0; i < d->m; i += d->vrow)
-            for (int j = 0; j < d->n; j += d->vcol, r->nout++)
-                r->vi[r->nout] = i, r->vj[r->nout] = j, r->vgot[r->nout] = D[PROBE_VERIFY][(size_t)i * d->n + j];
-        r->n = r->nout;
-    } else if (probe_fit(d, profile_path, D[PROBE_VERIFY], verify_A, verify_B, r, err, errlen)) {
+    if (probe_fit(d, profile_path, D[PROBE_VERIFY], verify_A, verify_B, r, err, errlen))
         return -1;
-    }
     errors(d, verify_A, verify_B, r);
-    if (!r->chain)
-        return 0;
     r->explained = r->n > 0 && r->bit_exact * 1000 >= r->n * 999;
     if (!r->explained)
         snprintf(r->why + strlen(r->why), sizeof r->why - strlen(r->why), "%sthe best structure predicts %zu of "

@@ -48,9 +48,11 @@ static int main_class(const tc_probe_result *r)
 
 void tc_probe_summary(const tc_probe_design *d, const tc_probe_result *r, const json_t *call, char *buf, size_t len)
 {
-    char st[300] = "no structure (no tensor-core chain)";
-    if (r->chain && r->nclass)
-        struct_text(&r->cls[main_class(r)].s, st, sizeof st);
+    char st[300] = "no structure", body[260];
+    if (r->nclass) {
+        struct_text(&r->cls[main_class(r)].s, body, sizeof body);
+        snprintf(st, sizeof st, "%s%s", r->chain ? "" : "no fused step: FP32 FMA chains, ", body);
+    }
     size_t at = (size_t)snprintf(buf, len, "probe: %s on %s, %dx%dx%d %s: chunk %d, %s%s, inputs %s, output %s; "
                                  "%zu/%zu verify outputs bit-exact (%.4f%%)",
                                  call_str(call, "call_id", "(no call.json)"), gpu_of(call), d->m, d->n, d->k,
@@ -129,6 +131,8 @@ static json_t *probe_json(const tc_probe_design *d, const tc_probe_result *r, co
     json_object_set_new(o, "export_format", json_string(d->fmt->name));
     json_object_set_new(o, "chunk", json_integer(r->chunk));
     json_object_set_new(o, "tensor_core_chain", json_boolean(r->chain));
+    json_object_set_new(o, "model", json_string(r->chain ? d->path->instr : "fp32-fma (a fused multiply-add per "
+                                                "product, in K order, from +0 in each run)"));
     json_object_set_new(o, "output_format", json_string(r->out->name));
     json_object_set_new(o, "block_rows", json_integer(d->runs_r));
     json_object_set_new(o, "block_cols", json_integer(d->runs_c));

@@ -8,6 +8,7 @@
  * no structure explains is reported unexplained with the outputs no
  * candidate predicts and the best candidates' rates. Through the files:
  * the hashes, and a malformed or mismatched .npy is a clear error, exit 2. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,6 +218,57 @@ static void tf32_conversion(void **state)
     tc_probe_result_free(&r);
 }
 
+/* A SIMT "library": FP32 FMA chains, K split in two halves met in K order. */
+static int fma_run(void *ctx, const tc_gemm_path *p, int m, int n, int k, const uint32_t *A, const uint32_t *B,
+                   size_t nout, const int *ii, const int *jj, uint32_t *out, int warmup, int reps, double *ms,
+                   tc_gemm_algo *algo, char *err, size_t errlen)
+{
+    for (size_t e = 0; e < nout; e++) {
+        float half[2] = {0, 0};
+        for (int q = 0; q < k; q++) {
+            float a, b;
+            memcpy(&a, &A[(size_t)ii[e] * k + q], 4);
+            memcpy(&b, &B[(size_t)q * n + jj[e]], 4);
+            half[q >= k / 2] = fmaf(a, b, half[q >= k / 2]);
+        }
+        float d = half[0] + half[1];
+        memcpy(&out[e], &d, 4);
+    }
+    *ms = 0;
+    return 0;
+}
+
+static void fma_chains(void **state)
+{
+    (void)state;
+    tc_probe_design d;
+    char err[512];
+    assert_int_equal(tc_probe_design_make(32, 32, 512, "f32", 7, &d, err, sizeof err), 0);
+    tc_gemm_lib lib = {.name = "fma", .run = fma_run};
+    int *ii = malloc(32 * 32 * sizeof *ii), *jj = malloc(32 * 32 * sizeof *jj);
+    for (int e = 0; e < 32 * 32; e++)
+        ii[e] = e / 32, jj[e] = e % 32;
+    uint32_t *D[PROBE_NPRODUCTS], *A = calloc(32 * 512, 4), *B = calloc(512 * 32, 4);
+    for (int p = 0; p < PROBE_NPRODUCTS; p++) {
+        D[p] = malloc(32 * 32 * 4);
+        tc_probe_inputs(&d, (tc_probe_product)p, A, B);
+        double ms;
+        tc_gemm_algo algo;
+        lib.run(NULL, d.path, 32, 32, 512, A, B, 32 * 32, ii, jj, D[p], 0, 0, &ms, &algo, err, sizeof err);
+    }
+    tc_probe_result r;
+    assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, &r, err, sizeof err), 0);
+    assert_false(r.chain);
+    if (!r.explained || r.bit_exact != r.n)
+        fail_msg("FMA chains: %zu/%zu (%s)", r.bit_exact, r.n, r.why);
+    /* two chains added: split-K 2, or (the same arithmetic) one slice restarting its chain at 256 */
+    assert_true(r.cls[0].s.splitk == 2 || (r.cls[0].s.splitk == 1 && r.cls[0].s.promote == 256));
+    tc_probe_result_free(&r);
+    for (int p = 0; p < PROBE_NPRODUCTS; p++)
+        free(D[p]);
+    free(A), free(B), free(ii), free(jj);
+}
+
 /* A library with no such structure (its verify outputs one ulp off): not a
  * bare failure but the outputs and the candidates' rates. */
 static void unexplained_says_what(void **state)
@@ -386,6 +438,7 @@ int main(void)
         cmocka_unit_test(stream_k_blocks),
         cmocka_unit_test(sixteen_bit_output),
         cmocka_unit_test(tf32_conversion),
+        cmocka_unit_test(fma_chains),
         cmocka_unit_test(unexplained_says_what),
         cmocka_unit_test(files_and_command),
     };
