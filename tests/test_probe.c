@@ -340,6 +340,43 @@ static void exported(const char *dir, const char *fmt, int m, int n, int k, cons
     free(D);
 }
 
+/* choose ranks the probe record's structure for its GPU and caller only;
+ * another caller's is refused unless --allow-transfer, then labelled. */
+static void choose_from_the_record(const char *dir)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/call.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"framework\": \"torch\", \"call_id\": \"torch-matmul-bf16\", \"status\": \"ok\", \"host\": "
+          "{\"gpu\": \"NVIDIA H200\", \"driver\": \"580\"}, \"versions\": {\"cublasLt_version\": 130100}}", f);
+    fclose(f);
+    snprintf(path, sizeof path, "probe infer %s --out /tmp/tcscope-test-probe3.jsonl", dir);
+    tc_run_result rr = tc_run_cli(path);
+    assert_int_equal(rr.status, 0);
+    tc_run_result_free(&rr);
+    const char *base = "choose --m 64 --n 64 --k 1024 --max-rel-err 0.5 --backend model:h100 --outputs 8 "
+                       "--gemm-records /tmp/tcscope-test-probe3.jsonl,reports/baselines/h100-gemm.jsonl.gz --gpu H200";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --caller torch", base);
+    rr = tc_run_cli(cmd);
+    assert_int_equal(rr.status, 0);
+    if (!strstr(rr.out, "structure from GPU NVIDIA H200, torch version 130100, caller torch-matmul-bf16"))
+        fail_msg("%s", rr.out);
+    assert_null(strstr(rr.out, "torch bf16 [transferred]"));
+    tc_run_result_free(&rr);
+    snprintf(cmd, sizeof cmd, "%s --caller jax", base);
+    rr = tc_run_cli(cmd);
+    assert_non_null(strstr(rr.out, "not on H200 by jax: not ranked"));
+    tc_run_result_free(&rr);
+    snprintf(cmd, sizeof cmd, "%s --caller jax --allow-transfer", base);
+    rr = tc_run_cli(cmd);
+    assert_non_null(strstr(rr.out, "[transferred]"));
+    assert_non_null(strstr(rr.out, "(transferred: recorded on another GPU or by another caller)"));
+    tc_run_result_free(&rr);
+    remove("/tmp/tcscope-test-probe3.jsonl");
+}
+
 static void files_and_command(void **state)
 {
     (void)state;
@@ -368,6 +405,7 @@ static void files_and_command(void **state)
     assert_int_equal(nrep, 512);
     assert_int_equal(exact, 512);
     json_decref(recs);
+    choose_from_the_record(dir);
     /* malformed and mismatched files: exit 2, saying what */
     static const struct {
         const char *descr, *want;
