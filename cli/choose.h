@@ -22,7 +22,8 @@
 typedef struct {
     int m, n, k, rows;
     const char *samples, *dist, *metric, *backend, *report, *gemm_records;
-    bool no_library;
+    const char *gpu, *caller;   /* whose structures are ranked (NULL: the backend's GPU; tcscope's own calls) */
+    bool no_library, allow_transfer;
     int sweep_k[CHOOSE_MAX_SWEEP_K], nsweep_k;
     bool force;
     app_scaling scaling;
