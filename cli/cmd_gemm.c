@@ -130,13 +130,10 @@ static int parse(int argc, char **argv, gemm_args *a)
         case O_FROM: a->from = sc.val; break;
         case O_FORCE: a->force = true; break;
         case O_THREADS: a->threads = (int)sc.count; break;
-        case O_TIME_LIMIT: {
-            char *end;
-            a->time_limit = strtod(sc.val, &end);
-            if (end == sc.val || *end || !(a->time_limit > 0 && a->time_limit <= 1e7))
+        case O_TIME_LIMIT:
+            if (!cli_pos_double(sc.val, &a->time_limit) || a->time_limit > 1e7)
                 rc = cli_fail(CMD, "bad --time-limit '%s' (seconds, > 0)", sc.val);
             break;
-        }
         }
         if (rc)
             return rc;

@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+
+#include "reports/reports.h"
 #include "tests/testutil.h"
 
 #define H "tests/data/hostile/"
@@ -250,6 +253,26 @@ static void cases_not_utf8(void **state)
     refused(args, "ctl.profile:1: key '\\x01\\x02\\x1B[31m' outside a section");
 }
 
+/* 10, the rule behind it: a --json record that ends "partial" (an object
+ * failed its check) is remembered, and main turns exit 0 or 1 into 2. */
+static void partial_record_remembered(void **state)
+{
+    assert_false(tc_json_out_ended_partial());
+    int saved = dup(1), null = open("/dev/null", O_WRONLY);
+    assert_true(saved >= 0 && null >= 0);
+    fflush(stdout);
+    dup2(null, 1);
+    tc_json_out j = {.on = false};
+    tc_json_out_begin(&j, true, tc_record_header("cases", NULL, NULL, 0));
+    tc_json_out_put(&j, "case", json_pack("{s:s}", "case", "no other field")); /* fails the case table */
+    tc_json_out_end(&j, NULL);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(null);
+    close(saved);
+    assert_true(tc_json_out_ended_partial());
+}
+
 /* 15 (part): gemm --sim 0,,1 and 0,1, were read as 0,1 (strtok_r passes
  * over an empty item). */
 static void gemm_sim_empty_item(void **state)
@@ -375,6 +398,7 @@ int main(void)
         cmocka_unit_test(merge_conflict),
         cmocka_unit_test(shard_pair_parsed),
         cmocka_unit_test(cases_not_utf8),
+        cmocka_unit_test(partial_record_remembered),
         cmocka_unit_test(gemm_sim_empty_item),
         cmocka_unit_test(npy_header_as_defined),
         cmocka_unit_test(record_options_check_kind),
