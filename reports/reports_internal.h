@@ -12,12 +12,6 @@
 /* Writes a one-line message into err (when err has room). */
 void rep_set_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* The output folder's lock (reports/outdir_lock.c): 0, or -1 with err
- * naming the run that holds it. Unlock removes .lock when this run owns it. */
-struct tc_outdir_s;
-int rep_outdir_lock(struct tc_outdir_s *d, char *err, size_t len);
-void rep_outdir_unlock(struct tc_outdir_s *d);
-
 /* One record line: compact JSON, keys in order, reals that read back
  * exactly, then a newline. 0 or -1. */
 int rep_write_line(FILE *f, const json_t *o);
@@ -42,5 +36,11 @@ void rep_pareto_front(const double *speed, const double *error, size_t n, bool *
 /* An SVG from a record that may be inlined into a page: drawing elements
  * only, no script, event attribute, link or style (reports/svg_safe.c). */
 bool rep_svg_safe(const char *svg);
+
+/* The output folder's lock (reports/outdir_lock.c): 0, or -1 with err
+ * naming the run that holds it. Unlock removes .lock when this run owns it. */
+struct tc_outdir_s;
+int rep_outdir_lock(struct tc_outdir_s *d, char *err, size_t len);
+void rep_outdir_unlock(struct tc_outdir_s *d);
 
 #endif
