@@ -23,6 +23,24 @@ static const char *shown(const char *name, char buf[TC_TEXT_CUT_MAX])
     return buf;
 }
 
+const tc_tree_caps tc_tree_caps_default = {TC_TREE_MEMBER_MAX, TC_TREE_TOTAL_MAX, TC_TREE_FILES_MAX};
+
+/* A cap for messages: "64 MiB", or bytes below a MiB (the fuzzer's caps). */
+static const char *cap_text(size_t cap, char buf[32])
+{
+    if (cap >= ((size_t)1 << 20))
+        snprintf(buf, 32, "%zu MiB", cap >> 20);
+    else
+        snprintf(buf, 32, "%zu bytes", cap);
+    return buf;
+}
+
+static void tree_start(tc_tree *t, const tc_tree_caps *caps)
+{
+    memset(t, 0, sizeof *t);
+    t->caps = caps ? *caps : tc_tree_caps_default;
+}
+
 void tc_tree_free(tc_tree *t)
 {
     for (size_t i = 0; i < t->n; i++) {
@@ -79,8 +97,8 @@ static int add_file(tc_tree *t, char *name, unsigned char *data, size_t size, ch
         rep_set_err(err, len, "member '%s' is given twice", shown(name, b));
         goto fail;
     }
-    if (t->n >= TC_TREE_FILES_MAX) {
-        rep_set_err(err, len, "more than %d files", TC_TREE_FILES_MAX);
+    if (t->n >= t->caps.files_max) {
+        rep_set_err(err, len, "more than %zu files", t->caps.files_max);
         goto fail;
     }
     if (t->n == t->cap) {
@@ -133,14 +151,15 @@ static unsigned char *read_capped(read_fn rd, void *src, const tc_tree *t, const
             return buf;
         }
         n += (size_t)got;
-        if (n > TC_TREE_MEMBER_MAX) {
-            rep_set_err(err, len, "%s: larger than %zu MiB (the cap of one file, LIMITS.md)", shown(name, b),
-                        TC_TREE_MEMBER_MAX >> 20);
+        char c[32];
+        if (n > t->caps.member_max) {
+            rep_set_err(err, len, "%s: larger than %s (the cap of one file, LIMITS.md)", shown(name, b),
+                        cap_text(t->caps.member_max, c));
             break;
         }
-        if (t->total + n > TC_TREE_TOTAL_MAX) {
-            rep_set_err(err, len, "more than %zu MiB in all (the cap of an archive, LIMITS.md) at %s",
-                        TC_TREE_TOTAL_MAX >> 20, shown(name, b));
+        if (t->total + n > t->caps.total_max) {
+            rep_set_err(err, len, "more than %s in all (the cap of an archive, LIMITS.md) at %s",
+                        cap_text(t->caps.total_max, c), shown(name, b));
             break;
         }
     }
@@ -192,9 +211,10 @@ static int read_members(struct archive *a, tc_tree *t, char *err, size_t len)
                         shown(raw, b));
             return -1;
         }
-        if (archive_entry_size_is_set(e) && archive_entry_size(e) > (la_int64_t)TC_TREE_MEMBER_MAX) {
-            rep_set_err(err, len, "%s: larger than %zu MiB (the cap of one file, LIMITS.md)", shown(name, b),
-                        TC_TREE_MEMBER_MAX >> 20);
+        char c[32];
+        if (archive_entry_size_is_set(e) && archive_entry_size(e) > (la_int64_t)t->caps.member_max) {
+            rep_set_err(err, len, "%s: larger than %s (the cap of one file, LIMITS.md)", shown(name, b),
+                        cap_text(t->caps.member_max, c));
             free(name);
             return -1;
         }
@@ -250,7 +270,7 @@ static int finish(struct archive *a, int opened, tc_tree *t, char *err, size_t l
 
 int tc_tree_from_archive(const char *path, tc_tree *t, char *err, size_t len)
 {
-    memset(t, 0, sizeof *t);
+    tree_start(t, NULL);
     struct archive *a = new_reader();
     if (!a) {
         rep_set_err(err, len, "out of memory");
@@ -265,9 +285,9 @@ int tc_tree_from_archive(const char *path, tc_tree *t, char *err, size_t len)
     return rc;
 }
 
-int tc_tree_from_memory(const void *buf, size_t size, tc_tree *t, char *err, size_t len)
+int tc_tree_from_memory(const void *buf, size_t size, const tc_tree_caps *caps, tc_tree *t, char *err, size_t len)
 {
-    memset(t, 0, sizeof *t);
+    tree_start(t, caps);
     struct archive *a = new_reader();
     if (!a) {
         rep_set_err(err, len, "out of memory");
@@ -325,7 +345,7 @@ static int walk(const char *dir, const char *rel, int depth, tc_tree *t, char *e
 
 int tc_tree_from_dir(const char *root, int depth, tc_tree *t, char *err, size_t len)
 {
-    memset(t, 0, sizeof *t);
+    tree_start(t, NULL);
     int rc = walk(root, "", depth, t, err, len);
     if (rc)
         tc_tree_free(t);

@@ -21,17 +21,25 @@ typedef struct {
     size_t size;
 } tc_tree_file;
 
+/* The caps a read applies: LIMITS.md's (tc_tree_caps_default), or the
+ * fuzz harness's small ones, so that it reaches them with small inputs. */
+typedef struct {
+    size_t member_max, total_max, files_max;
+} tc_tree_caps;
+extern const tc_tree_caps tc_tree_caps_default;
+
 typedef struct {
     tc_tree_file *files;
     size_t n, cap, total;
+    tc_tree_caps caps;
 } tc_tree;
 
 /* An archive file / the same bytes in memory: every member a regular file
  * or a folder (a link, device or FIFO is refused, as is an absolute path or
  * a ".." part, and a name given twice), within the limits. 0, or -1 with
- * err naming the member; t is then empty. */
+ * err naming the member; t is then empty. caps: NULL for LIMITS.md's. */
 int tc_tree_from_archive(const char *path, tc_tree *t, char *err, size_t len);
-int tc_tree_from_memory(const void *buf, size_t size, tc_tree *t, char *err, size_t len);
+int tc_tree_from_memory(const void *buf, size_t size, const tc_tree_caps *caps, tc_tree *t, char *err, size_t len);
 /* The regular files of folder root exactly `depth` levels down (1: root's
  * own files), names not starting with '.', within the same limits. */
 int tc_tree_from_dir(const char *root, int depth, tc_tree *t, char *err, size_t len);

@@ -20,12 +20,6 @@ void rep_set_err(char *err, size_t len, const char *fmt, ...) __attribute__((for
  * field table (the older tcscope-gemm lines). false with err. */
 bool rep_check_ranges(const json_t *o, char *err, size_t len);
 
-/* The output folder's lock (reports/outdir_lock.c): 0, or -1 with err
- * naming the run that holds it. Unlock removes .lock when this run owns it. */
-struct tc_outdir_s;
-int rep_outdir_lock(struct tc_outdir_s *d, char *err, size_t len);
-void rep_outdir_unlock(struct tc_outdir_s *d);
-
 /* One record line: compact JSON, keys in order, reals that read back
  * exactly, then a newline. 0 or -1. */
 int rep_write_line(FILE *f, const json_t *o);
@@ -90,5 +84,11 @@ uint64_t pk_bits_get(const unsigned char *p, size_t e, int bits);
 /* The sha256 of the arrays a[0..n), each as packed bits of its format's hex
  * width, one after another, as 64 lower-case hex digits in out. -1 out of memory. */
 int pk_sha256_arrays(const pk_array *a, int n, char out[65]);
+
+/* The output folder's lock (reports/outdir_lock.c): 0, or -1 with err
+ * naming the run that holds it. Unlock removes .lock when this run owns it. */
+struct tc_outdir_s;
+int rep_outdir_lock(struct tc_outdir_s *d, char *err, size_t len);
+void rep_outdir_unlock(struct tc_outdir_s *d);
 
 #endif

@@ -11,11 +11,13 @@
 #include "tests/testutil.h"
 
 /* Scratch folders of this program: distinct for the sanitized and the
- * optimized build, which tests/run-tests may run at the same time. */
+ * optimized build, which tests/run-tests may run at the same time, and
+ * for every checkout (under its build/: a run into a folder another run
+ * holds is refused, reports/outdir_lock.c). */
 #if defined(__SANITIZE_ADDRESS__)
-#define T "/tmp/tcs-audit-san-"
+#define T "build/tcs-audit-san-"
 #else
-#define T "/tmp/tcs-audit-opt-"
+#define T "build/tcs-audit-opt-"
 #endif
 
 /* The exact backend must be fitted and verified like any target. */

@@ -25,8 +25,15 @@ static size_t count(const char *s, const char *what)
 static void json_is_a_record(int jobs)
 {
     char cmd[600], path[64], out[64];
-    snprintf(out, sizeof out, "/tmp/tcs-audit-json%d", jobs);
-    snprintf(path, sizeof path, "/tmp/tcs-audit-json%d.jsonl", jobs);
+    /* distinct for each build (run at the same time) and checkout: a folder
+     * another run holds is refused (reports/outdir_lock.c) */
+#if defined(__SANITIZE_ADDRESS__)
+    const char *build = "san";
+#else
+    const char *build = "opt";
+#endif
+    snprintf(out, sizeof out, "build/tcs-audit-json-%s%d", build, jobs);
+    snprintf(path, sizeof path, "build/tcs-audit-json-%s%d.jsonl", build, jobs);
     snprintf(cmd, sizeof cmd,
              "audit --backend exact --instr " INSTRS " --n 500 --no-timing --json --jobs %d --out %s --force", jobs,
              out);
