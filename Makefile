@@ -278,7 +278,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 RUNTIME_DATA = $(wildcard oracle/profiles/*.profile) reports/baselines/h100-bench.json.gz \
                reports/baselines/h100-sweep.json reports/baselines/h100-sweep-wgmma.json \
-               reports/baselines/h100-audit.jsonl.gz reports/baselines/h100-gemm.jsonl.gz
+               reports/baselines/h100-audit.jsonl.gz reports/baselines/h100-gemm.packed.xz
 .PHONY: install install-data man
 man: build/tcscope.1
 # Generated from the option tables (tcscope help --man), so it cannot drift.

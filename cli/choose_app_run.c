@@ -19,7 +19,7 @@
 #include "reports/record_gemm.h"
 #include "reports/reports.h"
 
-#define DEFAULT_GEMM "reports/baselines/h100-gemm.jsonl.gz"   /* library GEMM cases */
+#define DEFAULT_GEMM "reports/baselines/h100-gemm.packed.xz"   /* library GEMM cases */
 #define LIB_PROFILE "h100"   /* the gemm records are H100 runs: library paths use its model */
 
 static void progress(void *ctx, size_t done, size_t total, const char *what)

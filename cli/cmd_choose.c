@@ -4,7 +4,7 @@
  *    samples, a scaling, a metric and bound; every candidate is evaluated
  *    on the backend (the one backend rule: the GPU, else model:h100) at
  *    that K against exact references (reports/choose_app.h); with library
- *    GEMM records (reports/baselines/h100-gemm.jsonl.gz beside the binary,
+ *    GEMM records (reports/baselines/h100-gemm.packed.xz beside the binary,
  *    or --gemm-records FILE; --no-library: none) the ranked candidates are
  *    the recorded library paths, computed by the h100 model + each path's
  *    recorded structure, ranked by their measured GEMM TFLOP/s;

@@ -5,7 +5,7 @@
  *     {"kind":"gemm",...} object per case, trailer;
  *   - the older lines, one {"record":"tcscope-gemm","version":1|2,...}
  *     object per case, no header or trailer (the committed
- *     reports/baselines/h100-gemm.jsonl.gz).
+ *     reports/baselines/h100-gemm.packed.xz).
  * The per-case fields are the same in both; the one writer of a case's
  * object is tc_gemm_case_json below, from the struct cases/gemm.c fills. */
 #ifndef TC_RECORD_GEMM_H

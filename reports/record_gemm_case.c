@@ -1,6 +1,8 @@
 /* The object of one gemm case (reports/SCHEMA.md "gemm"), written from
  * what cases/gemm.c found (tc_gemm_case_result): the one writer of gemm
- * cases; cases/gemm_replay.c reads the inferred structure back. */
+ * cases; cases/gemm_replay.c reads the inferred structure back. What the
+ * structure and outputs fields mean is said once, in SCHEMA.md ("gemm
+ * objects: the meaning of their fields"), not in every object. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +26,6 @@ json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
             json_array_append_new(cuts, json_integer(s->cut[t]));
         json_object_set_new(o, "cuts", cuts);
     }
-    json_object_set_new(o, "meaning",
-                        json_string("K cut into splitk slices (slice_unit null: k/splitk each, the rest to the "
-                                    "last; else whole units of slice_unit positions, the units left over one each "
-                                    "to the last slices; cuts, when present: slice t is [cuts[t], cuts[t+1])); in a slice the tensor core accumulates runs of promote "
-                                    "positions (null: the whole slice), chunk per step; runs added in FP32 RNE in "
-                                    "K order; slices meet in FP32 RNE (seq: in K order; pairwise: a balanced "
-                                    "tree; reverse: from the last slice to the first)"));
     return o;
 }
 
@@ -108,8 +103,6 @@ static json_t *outputs_json(const tc_gemm_case_result *r)
         snprintf(hex + e * 8, 9, "%08X", r->got[e]);
     }
     json_object_set_new(o, "n", json_integer((json_int_t)r->nrec));
-    json_object_set_new(o, "meaning", json_string("the first n sampled outputs: D[i[e]][j[e]] has the FP32 bits "
-                                                  "d_hex[8e .. 8e+7]"));
     json_object_set_new(o, "i", ia);
     json_object_set_new(o, "j", ja);
     json_object_set_new(o, "d_hex", json_string(hex));

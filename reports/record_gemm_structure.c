@@ -20,8 +20,8 @@ static json_t *int_list(const int *v, int n, int max)
 static json_t *incvt_json(const tc_gemm_incvt_result *v)
 {
     if (v->ncand == 1)   /* no choice: nothing was inferred */
-        return json_pack("{s:[s],s:b,s:s,s:s}", "candidates", tc_gemm_incvt_name(v->cand[0]), "decided", 1, "used",
-                         tc_gemm_incvt_name(v->cand[0]), "meaning", "the path has one way to take its inputs");
+        return json_pack("{s:[s],s:b,s:s}", "candidates", tc_gemm_incvt_name(v->cand[0]), "decided", 1, "used",
+                         tc_gemm_incvt_name(v->cand[0]));
     json_t *o = json_object(), *list = json_array(), *fit = json_array();
     size_t nfit = 0;
     for (int x = 0; x < v->ncand; x++) {
@@ -35,12 +35,6 @@ static json_t *incvt_json(const tc_gemm_incvt_result *v)
     json_object_set_new(o, "fit", fit);
     json_object_set_new(o, "decided", json_boolean(nfit == 1));
     json_object_set_new(o, "used", json_string(tc_gemm_incvt_name(v->used)));
-    json_object_set_new(o, "meaning",
-                        json_string(nfit == 1   ? "exactly one conversion predicts every output tried: used"
-                                    : nfit > 1 ? "several conversions predict every output tried (these inputs "
-                                                 "cannot tell them apart): the first used"
-                                               : "no conversion predicts every output tried: the one predicting "
-                                                 "the most used"));
     return o;
 }
 

@@ -89,8 +89,12 @@ static int draw_chain(const json_t *o, pk_array *a, char *err, size_t len)
     uint64_t seed;
     if (!ins || !nc || !steps || seed_of(o, &seed, err, len))
         return -1;
-    if (steps > 1000000 || !tc_chain_fits(ins, nc, (int)steps, err, len))
-        return steps > 1000000 ? (rep_set_err(err, len, "\"len\" %zu is over 10^6", steps), -1) : -1;
+    if (steps > 1000000) { /* the recorder's bound: an int, and tc_chain_fits' arithmetic, stay in range */
+        rep_set_err(err, len, "\"len\" %zu is over 10^6", steps);
+        return -1;
+    }
+    if (!tc_instr_has_chains(ins, err, len) || !tc_chain_fits(ins, nc, (int)steps, err, len))
+        return -1; /* what the recorder ran: no sparse or integer chains */
     size_t M = (size_t)ins->m, K = (size_t)ins->k, st = nc * steps;
     a[0] = (pk_array){"a0", ins->a, NULL, nc * M * K};
     a[1] = (pk_array){"b", ins->b, NULL, st * K * K};

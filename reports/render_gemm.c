@@ -19,6 +19,15 @@
 #include "reports/reports_internal.h"
 
 #define MAX_PATHS 32
+/* What an inferred structure means (SCHEMA.md "gemm objects: the meaning of
+ * their fields"), the caption of its tree; the records carried it in every
+ * object before 2026-11-28, this reads neither form's copy. */
+#define STRUCTURE_MEANING                                                                                           \
+    "K cut into splitk slices (slice_unit null: k/splitk each, the rest to the last; else whole units of "       \
+    "slice_unit positions, the units left over one each to the last slices); in a slice the tensor core "        \
+    "accumulates runs of promote positions (null: the whole slice), chunk per step; runs added in FP32 RNE in K " \
+    "order; slices meet in FP32 RNE (seq: in K order; pairwise: a balanced tree; reverse: from the last slice "  \
+    "to the first)"
 
 static const char *str_of(const json_t *c, const char *key)
 {
@@ -289,8 +298,7 @@ static void structures(json_t *doc, json_t **sorted, size_t n)
         json_t *blocks = rdoc_details(doc, sum);
         rdoc_heading(blocks, 3, sum, id);
         if (rep_svg_safe(svg))
-            json_array_append_new(blocks, json_pack("{s:s, s:s}", "figure", svg, "caption",
-                                                    str_of(inf, "meaning")));
+            json_array_append_new(blocks, json_pack("{s:s, s:s}", "figure", svg, "caption", STRUCTURE_MEANING));
         else
             rdoc_para(blocks, "The record's tree picture is not shown: it holds markup other than plain drawing "
                               "(script, links, styles or unknown elements).");

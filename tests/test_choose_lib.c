@@ -1,5 +1,5 @@
 /* tcscope choose for an application with library GEMM paths as candidates,
- * on the committed H100 gemm record (reports/baselines/h100-gemm.jsonl.gz).
+ * on the committed H100 gemm record (reports/baselines/h100-gemm.packed.xz).
  * What each candidate must carry is checked against the record as this
  * test reads it itself (reports/record_gemm.h, the gemm records' reader):
  * the throughput is the record's timing.tflops at the recorded shape
@@ -20,7 +20,7 @@
 #include "tests/record_out.h"
 #include "tests/testutil.h"
 
-#define RECORD "reports/baselines/h100-gemm.jsonl.gz"
+#define RECORD "reports/baselines/h100-gemm.packed.xz"
 #define APP "--m 256 --n 256 --outputs 8 --backend model:h100 "
 
 static json_t *choose(const char *args)
@@ -249,8 +249,8 @@ static void test_report_names_throughput_source(void **state)
     snprintf(page, sizeof page, "%s/rep/choose.html", tc_tmp_root());
     char *html = tc_slurp(page);
     /* 256x256x64 is itself recorded for every path: the nearest shape is it */
-    assert_non_null(strstr(html, "h100-gemm.jsonl.gz: f16 at 256x256x64 (timing.tflops, measured)"));
-    assert_non_null(strstr(html, "h100-gemm.jsonl.gz: e4m3-fast at 256x256x64 (timing.tflops, measured)"));
+    assert_non_null(strstr(html, "h100-gemm.packed.xz: f16 at 256x256x64 (timing.tflops, measured)"));
+    assert_non_null(strstr(html, "h100-gemm.packed.xz: e4m3-fast at 256x256x64 (timing.tflops, measured)"));
     free(html);
 }
 

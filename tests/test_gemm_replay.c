@@ -3,7 +3,7 @@
  * and bits) predicted by the instruction model with the record's inferred
  * structure and input conversion, at least as many bit for bit as the
  * record says it predicted. Run on the committed H100 record
- * (reports/baselines/h100-gemm.jsonl.gz, the older tcscope-gemm lines;
+ * (reports/baselines/h100-gemm.packed.xz, the older tcscope-gemm lines;
  * skipped, loudly, only while that file is absent) and on the gemm record
  * the simulated library writes here, both read by tc_gemm_records_load /
  * _parse, where a changed output bit or a wrong conversion must show. */
@@ -23,7 +23,7 @@
 #include "reports/record_gemm.h"
 #include "tests/testutil.h"
 
-#define RECORD "reports/baselines/h100-gemm.jsonl.gz"
+#define RECORD "reports/baselines/h100-gemm.packed.xz"
 
 /* The repository's copy of the profile a record names (it names the file
  * on the machine that ran it). */

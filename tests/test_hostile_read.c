@@ -18,7 +18,7 @@
 #include "tests/testutil.h"
 
 #define H "tests/data/hostile/"
-#define GEMM "reports/baselines/h100-gemm.jsonl.gz"
+#define GEMM "reports/baselines/h100-gemm.packed.xz"
 #define HUNT "tests/data/hunt-fp8-subnormal.jsonl"
 
 /* Exit 2, the message in stderr, and no sanitizer report. */
@@ -109,8 +109,8 @@ static void compare_kinds_order_subset(void **state)
 static void compare_gemm_and_hunt(void **state)
 {
     const char *t = tc_tmp_root();
-    sh("zcat " GEMM " > %s/g.jsonl && zcat " GEMM " | sed -E 's/\"tflops\":([0-9.]+)/\"tflops\":1\\1/g' > "
-       "%s/g-fast.jsonl && zcat " GEMM " | sed -E 's/\"median_ulps\":0.40625,/\"median_ulps\":0.5,/' > %s/g-err.jsonl",
+    sh("build/tcscope pack " GEMM " --text > %s/g.jsonl && build/tcscope pack " GEMM " --text | sed -E 's/\"tflops\":([0-9.]+)/\"tflops\":1\\1/g' > "
+       "%s/g-fast.jsonl && build/tcscope pack " GEMM " --text | sed -E 's/\"median_ulps\":0.40625,/\"median_ulps\":0.5,/' > %s/g-err.jsonl",
        t, t, t);
     tc_run_result r = ran("compare %s/g.jsonl %s/g-fast.jsonl", t, t);
     assert_int_equal(r.status, 1);
@@ -156,7 +156,7 @@ static void gemm_fields_in_range(void **state)
     };
     char args[512];
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        sh("zcat " GEMM " | sed -E '%s' > %s/g-%s.jsonl", bad[i].sed, t, bad[i].name);
+        sh("build/tcscope pack " GEMM " --text | sed -E '%s' > %s/g-%s.jsonl", bad[i].sed, t, bad[i].name);
         snprintf(args, sizeof args, "gemm --report %s/rep-%s --from %s/g-%s.jsonl", t, bad[i].name, t, bad[i].name);
         refused(args, bad[i].msg);
         snprintf(args, sizeof args, "choose --m 256 --n 256 --k 256 --gemm-records %s/g-%s.jsonl", t, bad[i].name);
@@ -165,12 +165,12 @@ static void gemm_fields_in_range(void **state)
         refused(args, bad[i].name);
     }
     /* The older tcscope-gemm lines (no header) are checked alike. */
-    sh("zcat " GEMM " | sed -n 2p | sed 's/^{\"kind\":\"gemm\",/{\"record\":\"tcscope-gemm\",\"version\":2,/; "
+    sh("build/tcscope pack " GEMM " --text | sed -n 2p | sed 's/^{\"kind\":\"gemm\",/{\"record\":\"tcscope-gemm\",\"version\":2,/; "
        "s/\"k\":16,/\"k\":-16,/' > %s/g-old.jsonl", t);
     snprintf(args, sizeof args, "gemm --report %s/rep-old --from %s/g-old.jsonl", t, t);
     refused(args, "g-old.jsonl:1: not a gemm case (gemm: field 'k' is -16");
     /* A path whose every case was skipped is listed with why, not dropped. */
-    sh("zcat " GEMM " | sed -E '/\"path\":\"e4m3\"/s/,\"algo\":.*$/,\"skipped\":\"no FP8 heuristic\"}/' > "
+    sh("build/tcscope pack " GEMM " --text | sed -E '/\"path\":\"e4m3\"/s/,\"algo\":.*$/,\"skipped\":\"no FP8 heuristic\"}/' > "
        "%s/g-skip.jsonl", t);
     tc_run_result r = ran("choose --m 256 --n 256 --k 256 --gemm-records %s/g-skip.jsonl", t);
     assert_int_equal(r.status, 0);
@@ -375,7 +375,7 @@ static void smaller_reads(void **state)
     sh("sed '$s/\"objects\":7/\"objects\":7.0/' reports/baselines/h100-sweep.json > %s/t1.json", t);
     snprintf(args, sizeof args, "compare reports/baselines/h100-sweep.json %s/t1.json", t);
     refused(args, "t1.json:9: the trailer's \"objects\" is 7.0, not a count (the file has 7 objects)");
-    sh("(zcat " GEMM " | sed '$d'; echo '{\"kind\":\"end\",\"objects\":\"110\"}') > %s/t2.jsonl", t);
+    sh("(build/tcscope pack " GEMM " --text | sed '$d'; echo '{\"kind\":\"end\",\"objects\":\"110\"}') > %s/t2.jsonl", t);
     snprintf(args, sizeof args, "gemm --report %s/t2 --from %s/t2.jsonl", t, t);
     refused(args, "the trailer's \"objects\" is \"110\", not a count (the file has 110 cases)");
     sh("sed 's/\\[instr mma.m16n8k8.f16.f16.f16.f16\\]/[instr mma.m16n8k8.f16.f16.f16.f61]/' "

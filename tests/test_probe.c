@@ -356,7 +356,7 @@ static void choose_from_the_record(const char *dir)
     assert_int_equal(rr.status, 0);
     tc_run_result_free(&rr);
     const char *base = "choose --m 64 --n 64 --k 1024 --max-rel-err 0.5 --backend model:h100 --outputs 8 "
-                       "--gemm-records /tmp/tcscope-test-probe3.jsonl,reports/baselines/h100-gemm.jsonl.gz --gpu H200";
+                       "--gemm-records /tmp/tcscope-test-probe3.jsonl,reports/baselines/h100-gemm.packed.xz --gpu H200";
     char cmd[512];
     snprintf(cmd, sizeof cmd, "%s --caller torch", base);
     rr = tc_run_cli(cmd);

@@ -6,7 +6,8 @@
  * generator it does not know, blobs that run past the stream, a stream cut
  * short; the writer refuses inputs that are not the generator's. Today's
  * form is still read: a committed excerpt of the old .jsonl.gz chain
- * record reads as the same line the packed record gives. */
+ * record reads as the same line the packed record gives. pack --drop KEY
+ * (how gemm's repeated "meaning" left the record). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -287,6 +288,38 @@ static void todays_form_is_still_read(void **state)
     free(xz.p), free(old), free(all);
 }
 
+/* pack --drop KEY: every member KEY gone, at any depth, the rest of each
+ * line as the writers write it; lines without KEY untouched. */
+static void pack_drops_a_key_everywhere(void **state)
+{
+    char in[128], out[128], args[400];
+    snprintf(in, sizeof in, "%s/meaning.jsonl", tc_tmp_root());
+    snprintf(out, sizeof out, "%s/meaning.packed.xz", tc_tmp_root());
+    assert_int_equal(tc_put_file(in, "{\"kind\":\"gemm\",\"path\":\"f16\",\"meaning\":\"x\",\"structure\":{\"inferred\""
+                                     ":{\"chunk\":16,\"meaning\":\"y\"},\"list\":[{\"meaning\":1,\"v\":0.96969699859619141}]},"
+                                     "\"outputs\":{\"n\":1,\"meaning\":\"z\",\"d_hex\":\"3F3273FE\"}}\n"
+                                     "{\"kind\":\"end\", \"objects\":1}\n"),
+                     0);
+    snprintf(args, sizeof args, "pack %s --drop meaning --out %s", in, out);
+    tc_run_result r = tc_run_cli(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "4 members \"meaning\" removed"));
+    tc_run_result_free(&r);
+    snprintf(args, sizeof args, "pack %s --text", out);
+    r = tc_run_cli(args);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "{\"kind\":\"gemm\",\"path\":\"f16\",\"structure\":{\"inferred\":{\"chunk\":16},"
+                               "\"list\":[{\"v\":0.96969699859619141}]},\"outputs\":{\"n\":1,\"d_hex\":\"3F3273FE\"}}\n"
+                               "{\"kind\":\"end\", \"objects\":1}\n");
+    tc_run_result_free(&r);
+    /* OUT is never replaced */
+    snprintf(args, sizeof args, "pack %s --out %s", in, out);
+    r = tc_run_cli(args);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "exists"));
+    tc_run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +329,7 @@ int main(void)
         cmocka_unit_test(the_writer_refuses_inputs_not_the_generators),
         cmocka_unit_test(damaged_records_are_refused),
         cmocka_unit_test(todays_form_is_still_read),
+        cmocka_unit_test(pack_drops_a_key_everywhere),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }

@@ -9,9 +9,8 @@
 # "tcscope gemm records"); each case carries its first 512 sampled outputs
 # (positions and bits), which CPU tests replay (tests/test_gemm_replay.c).
 # Under $OUT:
-#   h100-gemm.jsonl.gz   the record (when it replaces the committed older
-#                        lines, drop that file's entry from the known list
-#                        of tests/test_baselines_schema.c: a record is checked)
+#   h100-gemm.packed.xz  the record, packed (reports/SCHEMA.md "Packed records";
+#                        tcscope pack F --text prints its lines)
 #   gemm-trees.tgz       the inferred structure of each case as SVG
 #   gemm.log             build time, progress, a summary table
 # Usage: tools/device-gemm.sh [SAMPLES] [TIME_LIMIT_S]
@@ -38,8 +37,7 @@ timeout "$(( LIMIT + 40 ))" build/tcscope gemm --json --infer --samples "$SAMPLE
   --k 16,64,256,1024,4096,16384,65536 --timing-size 1024,4096,8192 --time-limit "$LIMIT" \
   > /tmp/gemm.jsonl 2>> "$LOG"
 echo "gemm rc=$? lines=$(wc -l < /tmp/gemm.jsonl) secs=$(( $(date +%s) - t0 ))" | tee -a "$LOG"
-gzip -9 < /tmp/gemm.jsonl > "$OUT/h100-gemm.jsonl.gz"
-echo "h100-gemm.jsonl.gz: $(wc -c < "$OUT/h100-gemm.jsonl.gz") bytes" | tee -a "$LOG"
+build/tcscope pack /tmp/gemm.jsonl --out "$OUT/h100-gemm.packed.xz" 2>&1 | tee -a "$LOG"
 python3 - /tmp/gemm.jsonl <<'PY' 2>&1 | tee -a "$LOG"
 import json, os, sys
 os.makedirs("/tmp/gemm-trees", exist_ok=True)

@@ -17,7 +17,9 @@ timeout "${HUNT_TIMEOUT:-300}" build/tcscope hunt --backend gpu --instr all --n 
   --out "$OUT/hunt" > "$OUT/hunt.log" 2> "$OUT/hunt.err"
 echo "hunt rc=$? in $(( $(date +%s) - t0 )) s"
 tail -3 "$OUT/hunt.log"; grep -v ' 0 mismatches' "$OUT/hunt.log" | head -60; head -5 "$OUT/hunt.err"
-[ -f "$OUT/hunt/hunt.jsonl" ] && gzip -9 "$OUT/hunt/hunt.jsonl"
+# the record packed (reports/SCHEMA.md "Packed records"): the samples as bits, xz
+[ -f "$OUT/hunt/hunt.jsonl" ] && build/tcscope pack "$OUT/hunt/hunt.jsonl" --out "$OUT/hunt/hunt.packed.xz" \
+  && rm "$OUT/hunt/hunt.jsonl"
 if [ "$AUDIT" != "-" ]; then
   t0=$(date +%s)
   timeout "${AUDIT_TIMEOUT:-200}" build/tcscope audit --backend gpu --instr "$AUDIT" --n "$AUDIT_N" --no-timing \

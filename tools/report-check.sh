@@ -44,7 +44,7 @@ if ! "$BIN" choose --m 1024 --n 1024 --k 4096 --dist normal --max-rel-err 1e-3 -
     --report "$OUT/choose" >"$OUT/choose.txt" 2>&1; then
   echo "report-check: tcscope choose --report failed:" >&2; cat "$OUT/choose.txt" >&2; exit 2
 fi
-if ! "$BIN" gemm --report "$OUT/gemm" --from reports/baselines/h100-gemm.jsonl.gz >"$OUT/gemm.txt" 2>&1; then
+if ! "$BIN" gemm --report "$OUT/gemm" --from reports/baselines/h100-gemm.packed.xz >"$OUT/gemm.txt" 2>&1; then
   echo "report-check: tcscope gemm --report failed:" >&2; cat "$OUT/gemm.txt" >&2; exit 2
 fi
 

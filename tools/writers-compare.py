@@ -15,7 +15,7 @@ def cases(path):
 
 
 new = cases(sys.argv[1])
-old = cases(sys.argv[2] if len(sys.argv) > 2 else "reports/baselines/h100-gemm.jsonl.gz")
+old = cases(sys.argv[2] if len(sys.argv) > 2 else "reports/baselines/h100-gemm.packed.xz")
 bad = 0
 for key, o in sorted(new.items()):
     p = old[key]
