@@ -134,7 +134,8 @@ def decode(bits, fmt: str) -> np.ndarray:
     """The values (float64) of bit patterns `bits` (unsigned integers) of format `fmt`.
 
     Exact for every format of 53 significant bits or fewer (all but f64's
-    own, which is exact too) and the integer formats."""
+    own, which is exact too) and the integer formats; a NaN gives a NaN
+    (its sign and payload are not carried: keep the bits for those)."""
     a = np.asarray(bits)
     if a.dtype.kind != "u":
         raise TypeError(f"decode: bits must be unsigned integers (bit patterns), not {a.dtype}")
@@ -163,8 +164,9 @@ def operand_bits(x, fmt: str, what: str) -> np.ndarray:
                                True)
     bad = np.flatnonzero(flags & INEXACT)
     if bad.size:
-        i = np.unravel_index(bad[0], a.shape) if a.ndim else ()
-        raise ValueError(f"{what}{list(i) if a.ndim else ''} = {a[i]!r} is not exactly a {target} value "
+        i = tuple(int(v) for v in np.unravel_index(bad[0], a.shape))
+        where = f"[{', '.join(map(str, i))}]" if i else ""
+        raise ValueError(f"{what}{where} = {a[i].item()!r} is not exactly a {target} value "
                          f"({bad.size} such; convert() rounds)")
     return out.reshape(a.shape)
 
