@@ -3,6 +3,7 @@
 #define TC_API_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "api/tcscope.h"
 #include "formats/formats.h"
@@ -25,6 +26,11 @@ const tc_format *api_format(const char *what, const char *name, tc_format *scrat
 
 /* Instruction `name` of the catalogue, NULL with err when unknown. */
 const tc_instr *api_instr(const char *name, char *err, size_t errlen);
+
+/* Every element within format f's container (x64 or x32: whichever is
+ * given holds the n elements); -1 with err naming the first that is not. */
+int api_check_bits(const char *what, const tc_format *f, const uint64_t *x64, const uint32_t *x32, size_t n,
+                   char *err, size_t errlen);
 
 /* The profile file of spec (a name or a path), false with err when none. */
 int api_profile_path(const char *spec, char *path, size_t len, char *err, size_t errlen);

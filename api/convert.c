@@ -6,17 +6,6 @@
 
 #include "api/api_internal.h"
 
-/* Every x[i] within format f's container. */
-static int check_bits(const char *what, const tc_format *f, const uint64_t *x, size_t n, char *err, size_t errlen)
-{
-    uint64_t mask = tc_operand_mask(f);
-    for (size_t i = 0; i < n; i++)
-        if (x[i] & ~mask)
-            return api_fail(err, errlen, "%s[%zu] = 0x%llx is not a %s bit pattern", what, i,
-                            (unsigned long long)x[i], f->name);
-    return 0;
-}
-
 int tcscope_convert(const char *from, const uint64_t *x, size_t n, int daz, const char *to, const char *round,
                     const char *overflow, int ftz, const uint32_t *rbits, uint64_t *out, uint8_t *flags,
                     char *err, size_t errlen)
@@ -35,7 +24,7 @@ int tcscope_convert(const char *from, const uint64_t *x, size_t n, int daz, cons
         return api_fail(err, errlen, "tcscope_convert: x and out are required");
     if (n && r.mode == TC_RS && !rbits)
         return api_fail(err, errlen, "rounding rs needs rbits (one random word per value)");
-    if (check_bits("x", f, x, n, err, errlen))
+    if (api_check_bits("x", f, x, NULL, n, err, errlen))
         return -1;
     if (f == &tc_f32 && !flags) { /* the fast path the sweeps use; tests check it equals the one below */
         float *v = (float *)malloc(n ? n * sizeof *v : 1);
@@ -69,7 +58,7 @@ int tcscope_decode(const char *fmt, const uint64_t *x, size_t n, double *out, ch
         return -1;
     if (n && (!x || !out))
         return api_fail(err, errlen, "tcscope_decode: x and out are required");
-    if (check_bits("x", f, x, n, err, errlen))
+    if (api_check_bits("x", f, x, NULL, n, err, errlen))
         return -1;
     for (size_t i = 0; i < n; i++)
         out[i] = tc_decode_to_f64(f, x[i]);

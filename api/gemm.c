@@ -8,17 +8,6 @@
 #include "api/api_internal.h"
 #include "cases/gemm.h"
 
-/* Inputs within the path's upload format, positions as the library reads them. */
-static int check_upload(const char *what, const tc_format *f, const uint32_t *x, size_t n, char *err, size_t errlen)
-{
-    uint64_t mask = tc_operand_mask(f);
-    for (size_t i = 0; i < n; i++)
-        if (x[i] & ~mask)
-            return api_fail(err, errlen, "%s[%zu] = 0x%llx is not a %s bit pattern", what, i,
-                            (unsigned long long)x[i], f->name);
-    return 0;
-}
-
 int tcscope_gemm_predict(const char *path, const char *profile, int m, int n, int k, const uint32_t *A,
                          const uint32_t *B, int chunk, int promote, int splitk, const char *combine, int slice_unit,
                          const char *incvt, uint32_t *D, char *err, size_t errlen)
@@ -53,7 +42,8 @@ int tcscope_gemm_predict(const char *path, const char *profile, int m, int n, in
     if (!ok)
         return api_fail(err, errlen, "path %s has no input conversion %s (only the tf32 path chooses one)", p->name,
                         incvt);
-    if (check_upload("A", p->a, A, (size_t)m * k, err, errlen) || check_upload("B", p->b, B, (size_t)k * n, err, errlen))
+    if (api_check_bits("A", p->a, NULL, A, (size_t)m * k, err, errlen) ||
+        api_check_bits("B", p->b, NULL, B, (size_t)k * n, err, errlen))
         return -1;
     char ppath[4096];
     if (api_profile_path(profile, ppath, sizeof ppath, err, errlen))

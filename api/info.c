@@ -33,6 +33,19 @@ const tc_instr *api_instr(const char *name, char *err, size_t errlen)
     return ins;
 }
 
+int api_check_bits(const char *what, const tc_format *f, const uint64_t *x64, const uint32_t *x32, size_t n,
+                   char *err, size_t errlen)
+{
+    uint64_t mask = tc_operand_mask(f);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = x64 ? x64[i] : x32[i];
+        if (x & ~mask)
+            return api_fail(err, errlen, "%s[%zu] = 0x%llx is not a %s bit pattern", what, i, (unsigned long long)x,
+                            f->name);
+    }
+    return 0;
+}
+
 int api_profile_path(const char *spec, char *path, size_t len, char *err, size_t errlen)
 {
     if (!spec || !*spec || !tc_profile_path(spec, path, len))
