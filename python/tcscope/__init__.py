@@ -13,6 +13,7 @@ from ._lib import Error
 from .formats import INEXACT, OVERFLOW, SATURATED, FormatInfo, convert, decode, format_info, formats
 from .gemm import GemmPath, GemmStructure, gemm_path, gemm_paths, gemm_predict
 from .mma import InstrInfo, instr_info, instructions, mma
+from .probe import ProbeResult, probe, probe_export, probe_infer, to_numpy
 
 
 def version() -> str:
@@ -25,5 +26,5 @@ def version() -> str:
 __all__ = [
     "Error", "INEXACT", "OVERFLOW", "SATURATED", "FormatInfo", "convert", "decode", "format_info", "formats",
     "GemmPath", "GemmStructure", "gemm_path", "gemm_paths", "gemm_predict", "InstrInfo", "instr_info",
-    "instructions", "mma", "version",
+    "instructions", "mma", "version", "ProbeResult", "probe", "probe_export", "probe_infer", "to_numpy",
 ]
