@@ -305,6 +305,10 @@ build/libtcscope.so: $(PIC_OBJ) api/libtcscope.map
 	$(CC) -shared -o $@ $(PIC_OBJ) -Wl,--version-script=api/libtcscope.map -Wl,--no-undefined $(LDLIBS)
 build/pic/reports/record.o: CPPFLAGS += -DTCSCOPE_VERSION='"$(TC_GIT_VERSION)"'
 build/pic/reports/record.o: build/version.txt $(wildcard .git/index)
-.PHONY: lib
+.PHONY: lib install-lib
 lib: build/libtcscope.so
+# PREFIX/lib/libtcscope.so reads the profiles install-data puts in PREFIX/share/tcscope.
+install-lib: build/libtcscope.so install-data
+	install -D -m 755 build/libtcscope.so $(DESTDIR)$(PREFIX)/lib/libtcscope.so
+	install -D -m 644 api/tcscope.h $(DESTDIR)$(PREFIX)/include/tcscope.h
 # <<< capi
