@@ -23,7 +23,7 @@ CSTD     = -std=c11 -D_GNU_SOURCE
 CPPFLAGS = -I. $(DEPS_CFLAGS)
 OPTFLAGS = -O2 -g
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS   = $(DEPS_LDFLAGS) -ljansson -lmpfr -lgmp -lpthread -lm
+LDLIBS   = $(DEPS_LDFLAGS) -ljansson -lnettle -lmpfr -lgmp -lpthread -lm
 
 # A module's subfolder (cases/families: one case family per file) is named too.
 # api/: the C API of the shared library (tcscope.h), on top of the others.

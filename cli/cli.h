@@ -84,6 +84,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_choose(int argc, char **argv);
 int cmd_gemm(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 
@@ -103,6 +104,7 @@ extern const cli_command cmd_bench_cli;
 extern const cli_command cmd_compare_cli;
 extern const cli_command cmd_choose_cli;
 extern const cli_command cmd_gemm_cli;
+extern const cli_command cmd_probe_cli;
 extern const cli_command cmd_cases_cli;
 
 /* The command table (cli/commands.c): dispatch and help in one order. */

@@ -10,7 +10,7 @@ static const cli_entry commands[] = {
     {&cmd_regress_cli, cmd_regress},
     {&cmd_hunt_cli, cmd_hunt},       {&cmd_cases_cli, cmd_cases},     {&cmd_sweep_cli, cmd_sweep},
     {&cmd_bench_cli, cmd_bench},     {&cmd_compare_cli, cmd_compare}, {&cmd_choose_cli, cmd_choose},
-    {&cmd_gemm_cli, cmd_gemm},
+    {&cmd_gemm_cli, cmd_gemm},       {&cmd_probe_cli, cmd_probe},
     {&cmd_import_cli, cmd_import},
 };
 

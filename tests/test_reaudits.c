@@ -7,7 +7,13 @@
  * fingerprint field (`tcscope compare`); and each field either equals the
  * committed profile's or is one the record marks undecided at that budget,
  * with the profile's value among its equivalents (the committed profile was
- * fitted with a larger hunt budget and a hunt's counterexample). */
+ * fitted with a larger hunt budget and a hunt's counterexample).
+ *
+ * The --jobs and H200 records are slim (tools/audit-slim.py, reports/SCHEMA.md
+ * "Slim audit records"): an object whose answers equal the single-process
+ * record's (h100-audit.jsonl.gz) keeps only their sha256, the others keep
+ * them too. Checked here: every hash is that of the answers it stands for,
+ * and the H200 gave the --jobs run's answers to every case. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,8 +36,9 @@
 #define JIT "reports/baselines/h100-audit-jit.jsonl.gz"
 #define H200 "reports/baselines/h200-audit.jsonl.gz"
 #define PTXAS12 "reports/baselines/h100-audit-ptxas12.jsonl.gz"
+#define SINGLE "reports/baselines/h100-audit.jsonl.gz"
 
-static char tmp_jobs[64], tmp_jit[64], tmp_h200[64], tmp_p12[64];
+static char tmp_jobs[64], tmp_jit[64], tmp_h200[64], tmp_p12[64], tmp_single[64];
 
 static int unpack(void **state)
 {
@@ -39,9 +46,10 @@ static int unpack(void **state)
     snprintf(tmp_jit, sizeof tmp_jit, "/tmp/tcs-reaudit-jit-%d.jsonl", (int)getpid());
     snprintf(tmp_h200, sizeof tmp_h200, "/tmp/tcs-reaudit-h200-%d.jsonl", (int)getpid());
     snprintf(tmp_p12, sizeof tmp_p12, "/tmp/tcs-reaudit-p12-%d.jsonl", (int)getpid());
-    char cmd[512];
+    snprintf(tmp_single, sizeof tmp_single, "/tmp/tcs-reaudit-single-%d.jsonl", (int)getpid());
+    char cmd[640];
     snprintf(cmd, sizeof cmd, "gzip -dc " JOBS " > %s && gzip -dc " JIT " > %s && gzip -dc " H200 " > %s && gzip -dc "
-             PTXAS12 " > %s", tmp_jobs, tmp_jit, tmp_h200, tmp_p12);
+             PTXAS12 " > %s && gzip -dc " SINGLE " > %s", tmp_jobs, tmp_jit, tmp_h200, tmp_p12, tmp_single);
     return system(cmd);
 }
 
@@ -51,6 +59,7 @@ static int cleanup(void **state)
     unlink(tmp_jit);
     unlink(tmp_h200);
     unlink(tmp_p12);
+    unlink(tmp_single);
     return 0;
 }
 
@@ -204,6 +213,100 @@ static void ptxas12_gives_the_same_arithmetic(void **state)
     json_decref(b);
 }
 
+/* The sha256 of each value's canonical form (compact, keys sorted: what
+ * tools/audit-slim.py hashes), as 64 hex digits in hex[i]: each written to a
+ * file of a scratch folder, one sha256sum (coreutils) over them all. */
+static void canonical_sha256(const json_t *values, char (*hex)[65])
+{
+    char dir[] = "/tmp/tcs-reaudit-shaXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    size_t i, n = json_array_size(values);
+    json_t *v;
+    json_array_foreach(values, i, v) {
+        char path[64];
+        snprintf(path, sizeof path, "%s/%zu", dir, i);
+        assert_int_equal(json_dump_file(v, path, JSON_COMPACT | JSON_SORT_KEYS), 0);
+    }
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "cd %s && sha256sum -- * && rm -f -- *", dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t got = 0, k;
+    char h[65], name[32];
+    while (fscanf(p, "%64s %31s", h, name) == 2) {
+        assert_true(sscanf(name, "%zu", &k) == 1 && k < n);
+        memcpy(hex[k], h, sizeof h);
+        got++;
+    }
+    assert_int_equal(pclose(p), 0);
+    rmdir(dir);
+    assert_int_equal(got, n);
+}
+
+/* Checks each answers_sha256 of the slim record at path against the answers
+ * it stands for (its own, else the single-process record's for that
+ * instruction); returns the hashes by instruction and, in *left_out, how
+ * many objects rely on the single record's answers; name: the committed file. */
+static json_t *answers_hashes(const char *path, const char *name, const json_t *single, size_t *left_out)
+{
+    json_t *rec = lines(path), *vals = json_array(), *names = json_array(), *by_instr = json_object();
+    size_t i;
+    json_t *o;
+    *left_out = 0;
+    json_array_foreach(rec, i, o) {
+        const char *instr = json_string_value(json_object_get(o, "instr"));
+        const char *h = json_string_value(json_object_get(o, "answers_sha256"));
+        if (!instr || !h)
+            continue;
+        json_t *a = json_object_get(o, "answers");
+        if (!a) {
+            a = json_object_get(json_object_get(single, instr), "answers");
+            if (!a)
+                fail_msg("%s %s: no answers here or in " SINGLE, name, instr);
+            ++*left_out;
+        }
+        json_array_append(vals, a);
+        json_array_append_new(names, json_string(instr));
+        json_object_set_new(by_instr, instr, json_string(h));
+    }
+    char (*hex)[65] = calloc(json_array_size(vals) + 1, sizeof *hex);
+    canonical_sha256(vals, hex);
+    json_array_foreach(names, i, o) {
+        const char *instr = json_string_value(o);
+        const char *want = json_string_value(json_object_get(by_instr, instr));
+        if (strcmp(hex[i], want))
+            fail_msg("%s %s: answers_sha256 %s, the answers hash to %s", name, instr, want, hex[i]);
+    }
+    free(hex);
+    json_decref(vals);
+    json_decref(names);
+    json_decref(rec);
+    return by_instr;
+}
+
+static void slim_records_hold_the_hash_of_their_answers(void **state)
+{
+    json_t *all = lines(tmp_single), *single = json_object();
+    size_t i;
+    json_t *o;
+    json_array_foreach(all, i, o) {
+        const char *instr = json_string_value(json_object_get(o, "instr"));
+        if (instr)
+            json_object_set(single, instr, o);
+    }
+    size_t jobs_out, h200_out;
+    json_t *jobs = answers_hashes(tmp_jobs, JOBS, single, &jobs_out), *h200 = answers_hashes(tmp_h200, H200, single, &h200_out);
+    assert_int_equal(json_object_size(jobs), 252);
+    assert_true(json_equal(jobs, h200));   /* the H200 answered every case as the H100 */
+    printf("slim records: %zu answers hashed each; %zu (--jobs) and %zu (H200) equal to the single run's\n",
+           json_object_size(jobs), jobs_out, h200_out);
+    assert_true(jobs_out >= 242 && h200_out >= 242);
+    json_decref(jobs);
+    json_decref(h200);
+    json_decref(single);
+    json_decref(all);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +314,7 @@ int main(void)
         cmocka_unit_test(fields_match_the_profile_or_are_undecided),
         cmocka_unit_test(h200_is_the_h100s_arithmetic),
         cmocka_unit_test(ptxas12_gives_the_same_arithmetic),
+        cmocka_unit_test(slim_records_hold_the_hash_of_their_answers),
     };
     return cmocka_run_group_tests(tests, unpack, cleanup);
 }
