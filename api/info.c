@@ -54,6 +54,14 @@ int api_profile_path(const char *spec, char *path, size_t len, char *err, size_t
     return 0;
 }
 
+int tcscope_profile_path(const char *spec, char *path, size_t len, char *err, size_t errlen)
+{
+    API_ERR_BUF(err, errlen);
+    if (!path || !len)
+        return api_fail(err, errlen, "tcscope_profile_path: no buffer");
+    return api_profile_path(spec, path, len, err, errlen);
+}
+
 int tcscope_api_version(void) { return TCSCOPE_API_VERSION; }
 
 const char *tcscope_version(void) { return tc_version(); }

@@ -63,6 +63,10 @@ const char *tcscope_gemm_path_name(size_t i);
 int tcscope_gemm_path_info(const char *path, const char **fmt_a, const char **fmt_b, const char **instr,
                            char *err, size_t errlen);
 
+/* The file of profile spec (a name or a path, as above) into path (len
+ * bytes); -1 with err when there is none. */
+int tcscope_profile_path(const char *spec, char *path, size_t len, char *err, size_t errlen);
+
 /* ---- one instruction ---------------------------------------------------- */
 
 /* ntiles independent D = A*B + C of instruction instr as profile computes

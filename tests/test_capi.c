@@ -39,6 +39,10 @@ static void names_and_infos(void **state)
     assert_string_equal(a, "f32");
     assert_string_equal(ins, "wgmma.m64n256k8.f32.tf32.tf32");
     assert_int_equal(tcscope_api_version(), TCSCOPE_API_VERSION);
+    char p1[4096], p2[4096];
+    assert_int_equal(tcscope_profile_path("h100", p1, sizeof p1, NULL, 0), 0);
+    assert_true(tc_profile_path("h100", p2, sizeof p2));
+    assert_string_equal(p1, p2);
 }
 
 /* Two tiles through the API equal model_mma with the profile's parameters. */
@@ -133,6 +137,9 @@ static void bad_arguments_fail_with_a_message(void **state)
           tcscope_instr_info(NULL, shape, NULL, NULL, NULL, 0), "unknown instruction 'mma.nope'");
     FAILS(tcscope_format_info("e99m1x", info, err, sizeof err), tcscope_format_info(NULL, info, NULL, 0),
           "unknown format");
+    char path[64];
+    FAILS(tcscope_profile_path("nope", path, sizeof path, err, sizeof err),
+          tcscope_profile_path("h100", NULL, 0, NULL, 0), "unknown model profile 'nope'");
     FAILS(tcscope_mma(INSTR, "nope", 1, A, B, NULL, D, err, sizeof err), tcscope_mma(INSTR, "", 1, A, B, NULL, D, NULL, 0),
           "unknown model profile 'nope'");
     FAILS(tcscope_mma(INSTR, "h100", 1, A, NULL, NULL, D, err, sizeof err), tcscope_mma(INSTR, NULL, 1, A, B, NULL, D, NULL, 0),

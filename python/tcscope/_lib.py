@@ -48,6 +48,7 @@ _PROTOTYPES = {
     "tcscope_gemm_path_count": (_Z, []),
     "tcscope_gemm_path_name": (_S, [_Z]),
     "tcscope_gemm_path_info": (_I, [_S, _P, _P, _P, _P, _Z]),
+    "tcscope_profile_path": (_I, [_S, _P, _Z, _P, _Z]),
     "tcscope_mma": (_I, [_S, _S, _Z, _P, _P, _P, _P, _P, _Z]),
     "tcscope_convert": (_I, [_S, _P, _Z, _I, _S, _S, _S, _I, _P, _P, _P, _P, _Z]),
     "tcscope_decode": (_I, [_S, _P, _Z, _P, _P, _Z]),

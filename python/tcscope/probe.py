@@ -50,11 +50,13 @@ def probe_infer(dir: PathLike, *, profile: str = "h100", record: Union[PathLike,
     (when not explained: what it could not explain). A malformed or
     mismatched D.npy raises Error with the C message."""
     _need_probe()
+    ppath = ctypes.create_string_buffer(4096)   # the inference takes the profile's file
+    call("tcscope_profile_path", text(profile, "profile"), ppath, len(ppath))
     summary = ctypes.create_string_buffer(4096)
     err = ctypes.create_string_buffer(1024)
     rec = text(os.fspath(record), "record") if record is not None else None
-    rc = lib().tc_probe_infer_dir(text(os.fspath(dir), "dir"), text(profile, "profile"), rec, summary, len(summary),
-                                  err, len(err))
+    rc = lib().tc_probe_infer_dir(text(os.fspath(dir), "dir"), ppath.value, rec, summary, len(summary), err,
+                                  len(err))
     if rc not in (0, 1):
         raise Error(err.value.decode(errors="replace") or "tc_probe_infer_dir failed")
     return rc == 0, summary.value.decode(errors="replace")
