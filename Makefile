@@ -23,7 +23,7 @@ CSTD     = -std=c11 -D_GNU_SOURCE
 CPPFLAGS = -I. $(DEPS_CFLAGS)
 OPTFLAGS = -O2 -g
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS   = $(DEPS_LDFLAGS) -ljansson -lnettle -lmpfr -lgmp -lpthread -lm
+LDLIBS   = $(DEPS_LDFLAGS) -ljansson -lnettle -lmpfr -lgmp -llzma -larchive -lpthread -lm
 
 # A module's subfolder (cases/families: one case family per file) is named too.
 # api/: the C API of the shared library (tcscope.h), on top of the others.
@@ -130,6 +130,15 @@ test: deps
 	@$(MAKE) --no-print-directory $(TEST_JOBS) test-run
 test-run: build/tcscope build/san/tcscope $(TESTS_SAN) $(TESTS_OPT)
 	@tests/run-tests $(TESTS_SAN) $(TESTS_OPT)
+
+# reports/baselines/MANIFEST rewritten from the files (tools/manifest.py: hashes, each record's
+# header facts, the tracked files that read each; the human columns kept), and the CI check of
+# the tracked tree's size budget and of the manifest (tools/data-check.sh).
+.PHONY: manifest data-check
+manifest:
+	@python3 tools/manifest.py write
+data-check:
+	@tools/data-check.sh
 
 bench: build/tcscope $(BENCHES)
 	@for b in $(BENCHES); do $$b || exit $$?; done
@@ -269,7 +278,7 @@ fuzz-seeds: build/tcscope $(FUZZERS)
 # and the recorded H100 runs that choose, sweep, audit and regress default to.
 PREFIX  ?= /usr/local
 DESTDIR ?=
-RUNTIME_DATA = $(wildcard oracle/profiles/*.profile) reports/baselines/h100-bench.json \
+RUNTIME_DATA = $(wildcard oracle/profiles/*.profile) reports/baselines/h100-bench.json.gz \
                reports/baselines/h100-sweep.json reports/baselines/h100-sweep-wgmma.json \
                reports/baselines/h100-audit.jsonl.gz reports/baselines/h100-gemm.jsonl.gz
 .PHONY: install install-data man

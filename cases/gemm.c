@@ -34,12 +34,12 @@ static const tc_gemm_path paths[] = {
     {"tcscope-wgmma-f16", &tc_f16, &tc_f16, "wgmma.m64n128k16.f32.f16.f16", false,
      "tcscope's own GEMM (probes/cuda/gemm_wgmma.cu): A, B f16, wgmma.m64n128k16.f32.f16.f16 from shared memory "
      "(128-byte swizzle, cp.async, 4 stages), CTA tile 128x128 of two warpgroups, one FP32 accumulator per output "
-     "over all of K from +0, no split-K; FP32 output", "tcscope-wgmma", {16, 0, 1, GEMM_COMBINE_SEQ, 0}},
+     "over all of K from +0, no split-K; FP32 output", "tcscope-wgmma", {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}}},
     {"tcscope-wgmma-e4m3", &tc_e4m3, &tc_e4m3, "wgmma.m64n128k32.f32.e4m3.e4m3", true,
      "tcscope's own GEMM (probes/cuda/gemm_wgmma.cu): A, B e4m3, scales 1, wgmma.m64n128k32.f32.e4m3.e4m3 from "
      "shared memory (128-byte swizzle, cp.async, 4 stages), CTA tile 128x128 of two warpgroups, one FP32 "
      "accumulator per output over all of K from +0 (no promotion), no split-K; FP32 output", "tcscope-wgmma",
-     {32, 0, 1, GEMM_COMBINE_SEQ, 0}},
+     {32, 0, 1, GEMM_COMBINE_SEQ, 0, {0}}},
 };
 
 const tc_gemm_path *tc_gemm_paths(size_t *count)
@@ -166,8 +166,8 @@ static void err_range(void *ctx, size_t lo, size_t hi)
  * of inputs in formats fa, fb, summarised. The outputs are spread over the
  * cores once (each error is its own output's: the split changes no bit);
  * batches keep each thread's memory bounded. */
-static void errors(const tc_format *fa, const tc_format *fb, const uint32_t *A, const uint32_t *B, int n, int k,
-                   size_t nout, const int *ii, const int *jj, const uint32_t *got, oracle_err_stats *st)
+void gemm_errors(const tc_format *fa, const tc_format *fb, const uint32_t *A, const uint32_t *B, int n, int k,
+                 size_t nout, const int *ii, const int *jj, const uint32_t *got, oracle_err_stats *st)
 {
     err_job j = {{fa, fb, &tc_f32, &tc_f32}, A, B, got, ii, jj, n, k, 0, gemm_alloc(nout, sizeof(oracle_err))};
     j.batch = gemm_batch(k);
@@ -261,8 +261,8 @@ void tc_gemm_run_case(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_ge
         goto out;
     res->samples = nout;
     keep_outputs(res, nout, ii, jj, got);
-    errors(&tc_f32, &tc_f32, oa, ob, c->n, c->k, nout, ii, jj, got, &res->vs_original);
-    errors(p->a, p->b, ua, ub, c->n, c->k, nout, ii, jj, got, &res->vs_rounded);
+    gemm_errors(&tc_f32, &tc_f32, oa, ob, c->n, c->k, nout, ii, jj, got, &res->vs_original);
+    gemm_errors(p->a, p->b, ua, ub, c->n, c->k, nout, ii, jj, got, &res->vs_rounded);
     if (c->infer)
         gemm_infer_and_predict(lib, p, c, ua, ub, nout, ii, jj, got, &res->st);
 out:

@@ -42,13 +42,18 @@ typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE } t
  * slice_unit U > 0: K in whole units of U positions (the kernel's K tile),
  * ceil(k / U) of them, each slice floor(units / splitk) units and the
  * units left over one each to the LAST slices (the cut
- * gemm_struct_bounds makes). */
+ * gemm_struct_bounds makes); slice_unit TC_GEMM_CUTS: the slices are
+ * [cut[t], cut[t + 1]) as given (any uneven split-K, and a stream-K
+ * tile's share of K among blocks), cut[0] = 0, cut[splitk] = k. */
+#define TC_GEMM_MAX_SLICES 64
+#define TC_GEMM_CUTS (-1)
 typedef struct {
     int chunk;
     int promote;
     int splitk;
     tc_gemm_combine combine;
     int slice_unit;
+    int cut[TC_GEMM_MAX_SLICES + 1];   /* slice_unit TC_GEMM_CUTS only */
 } tc_gemm_struct;
 
 /* "seq", "pairwise", "reverse" (the records' names), and back. */
@@ -189,6 +194,14 @@ typedef struct {
     uint32_t got, predicted;
 } tc_gemm_miss;
 
+/* A candidate structure and how many of the outputs tried it predicted. */
+typedef struct {
+    char desc[200];
+    size_t n, bit_exact;
+} tc_gemm_candidate;
+
+#define TC_GEMM_KEEP 16
+
 /* What --infer found for a case: the structure, and its predictions. */
 typedef struct {
     bool failed;               /* the inference failed (why in error): nothing else holds */
@@ -202,6 +215,16 @@ typedef struct {
     size_t recorded_bit_exact; /* of those the record carries */
     int nmiss;                 /* first mismatches (at most 8) */
     tc_gemm_miss miss[8];
+    /* When the masking structure is inconsistent or predicts < 99.9%: every
+     * structure with the runs seen, fitted to the outputs (cases/gemm_fit.c);
+     * kept when it predicts more (fitted). Then explained or not, with the
+     * outputs no candidate predicts and the best candidates' rates. */
+    bool fitted, explained;
+    size_t fit_n;
+    int ncand;
+    tc_gemm_candidate cand[4];
+    int nunexplained;
+    tc_gemm_miss unexplained[TC_GEMM_KEEP];
 } tc_gemm_structure_result;
 
 /* One case as it ran: what reports/record_gemm.h writes as the case's

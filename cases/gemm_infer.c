@@ -377,6 +377,51 @@ void tc_gemm_inferred_free(tc_gemm_inferred *r)
     r->run_start = r->lca = NULL;
 }
 
+static void count_predicted(tc_gemm_structure_result *o, size_t nout, const int *ii, const int *jj,
+                            const uint32_t *got, const uint32_t *pred)
+{
+    o->n = nout, o->bit_exact = o->recorded_bit_exact = 0, o->nmiss = 0;
+    for (size_t e = 0; e < nout; e++) {
+        if (pred[e] == got[e]) {
+            o->bit_exact++;
+            o->recorded_bit_exact += e < GEMM_RECORDED_OUTPUTS;
+        } else if (o->nmiss < 8) {
+            o->miss[o->nmiss++] = (tc_gemm_miss){ii[e], jj[e], got[e], pred[e]};
+        }
+    }
+    o->explained = nout > 0 && o->bit_exact * 1000 >= nout * 999;
+}
+
+/* The masking structure does not fit or does not predict: every structure
+ * with the runs seen, fitted to the sampled outputs; the best kept when it
+ * predicts more, and what no candidate explains said. */
+static void refit(const tc_gemm_path *p, const tc_gemm_case *c, const uint32_t *A, const uint32_t *B, size_t nout,
+                  const int *ii, const int *jj, const uint32_t *got, uint32_t *pred, tc_gemm_structure_result *o)
+{
+    gemm_fit_in in = {p, c->profile, c->k, c->n, 1, o->r.s.chunk, &tc_f32, o->r.nruns, o->r.run_start, A, B,
+                      nout, ii, jj, got, false, false, NULL};
+    gemm_fit_out f;
+    char err[256];
+    if (gemm_fit_structure(&in, &f, err, sizeof err) || !f.have)
+        return;
+    o->fit_n = f.nfit, o->ncand = f.ncand, o->nunexplained = f.nunexplained;
+    memcpy(o->cand, f.cand, sizeof f.cand);
+    memcpy(o->unexplained, f.unexplained, sizeof f.unexplained);
+    size_t before = o->bit_exact;
+    tc_gemm_structure_result keep = *o;
+    if (gemm_predict(p, c->profile, &f.s, f.cv, A, B, c->n, c->k, nout, ii, jj, pred, err, sizeof err))
+        return;
+    o->r.s = f.s, o->cvt.used = f.cv;
+    count_predicted(o, nout, ii, jj, got, pred);
+    if (o->bit_exact <= before) {   /* no better: the masking structure stays */
+        o->r.s = keep.r.s, o->cvt.used = keep.cvt.used, o->n = keep.n, o->bit_exact = keep.bit_exact;
+        o->recorded_bit_exact = keep.recorded_bit_exact, o->nmiss = keep.nmiss, o->explained = keep.explained;
+        memcpy(o->miss, keep.miss, sizeof keep.miss);
+        return;
+    }
+    o->fitted = true;
+}
+
 void gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const tc_gemm_case *c, const uint32_t *A,
                             const uint32_t *B, size_t nout, const int *ii, const int *jj, const uint32_t *got,
                             tc_gemm_structure_result *o)
@@ -401,14 +446,8 @@ void gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const
         free(pred);
         return;
     }
-    o->n = nout;
-    for (size_t e = 0; e < nout; e++) {
-        if (pred[e] == got[e]) {
-            o->bit_exact++;
-            o->recorded_bit_exact += e < GEMM_RECORDED_OUTPUTS;
-        } else if (o->nmiss < 8) {
-            o->miss[o->nmiss++] = (tc_gemm_miss){ii[e], jj[e], got[e], pred[e]};
-        }
-    }
+    count_predicted(o, nout, ii, jj, got, pred);
+    if (!o->explained || !o->r.consistent)
+        refit(p, c, A, B, nout, ii, jj, got, pred, o);
     free(pred);
 }

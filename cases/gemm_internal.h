@@ -27,6 +27,11 @@ size_t gemm_batch(int k);
  * (k x n) into ub, drawn from c's seed and distribution. */
 void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, uint32_t *ub);
 
+/* Errors of outputs got (D[ii[e]][jj[e]], FP32 bits) against the exact
+ * sums of products of A, B in formats fa, fb, summarised into *st. */
+void gemm_errors(const tc_format *fa, const tc_format *fb, const uint32_t *A, const uint32_t *B, int n, int k,
+                 size_t nout, const int *ii, const int *jj, const uint32_t *got, oracle_err_stats *st);
+
 /* Row i of A (m x k) and column j of B (k x n) into a[k], b[k]. */
 void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b);
 
@@ -35,6 +40,61 @@ void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int 
  * oracle_parallel (gemm_predict spreads the outputs instead). */
 void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                       const uint64_t *b, uint32_t *out);
+
+/* Slice [lo, hi) of nout outputs (a, b: nout x k) under structure s (its
+ * chunk and promote): runs from +0 on the tensor core, each added in FP32
+ * RNE to the slice's sum, into sum[nout]. With promote 0, one run: the
+ * tensor core's own result of [lo, hi). */
+void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
+                     const uint64_t *b, int lo, int hi, float *sum);
+
+/* The S slice sums v met in FP32 (RNE) in order c (tc_gemm_struct). */
+float gemm_combine(const float *v, int S, tc_gemm_combine c);
+
+/* A structure fitted to outputs (cases/gemm_fit.c): the accumulator runs
+ * seen (run_start, nruns; every start a multiple of gran), the outputs
+ * got = D[ii[e]][jj[e]] of the uploaded A (m x k) and B (k x n), rounded
+ * to out (tc_f32: not rounded). */
+typedef struct {
+    const tc_gemm_path *path;
+    const char *profile;
+    int k, n, gran, chunk;
+    const tc_format *out;
+    int nruns;
+    const int *run_start;
+    const uint32_t *A, *B;
+    size_t nout;
+    const int *ii, *jj;
+    const uint32_t *got;
+    bool fma;                  /* runs are FP32 FMA chains from +0 in K order (no tensor core) */
+    bool all;                  /* try every output (else a spread subset when K makes that costly) */
+    uint32_t *pred;            /* NULL, or nout: the best structure's predictions when every output was tried */
+} gemm_fit_in;
+
+typedef struct {
+    bool have;                 /* some structure has the runs */
+    tc_gemm_struct s;          /* the one predicting the most fit outputs */
+    tc_gemm_incvt cv;
+    size_t nfit, best_n;       /* outputs tried, of them predicted by s */
+    int ncand;                 /* the best candidates, best first */
+    tc_gemm_candidate cand[4];
+    int ncv;                   /* each conversion's best count */
+    tc_gemm_incvt cvs[8];
+    size_t cvt_bit_exact[8];
+    int nunexplained;          /* outputs tried that no candidate predicted (first ones) */
+    tc_gemm_miss unexplained[TC_GEMM_KEEP];
+} gemm_fit_out;
+
+/* -1 with err when a model is missing. */
+int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t errlen);
+
+/* An FP32 result as an output of format out holds it (RNE; tc_f32 or NULL: as it is). */
+uint32_t gemm_round_out(const tc_format *out, uint32_t u);
+
+/* The replay of a probe record's object (cases/gemm_probe_replay.c): the
+ * recorded outputs got = D[ii[e]][jj[e]] predicted, the bit-exact ones counted. */
+int gemm_probe_replay(const struct json_t *rec, const char *profile_path, size_t nout, const int *ii, const int *jj,
+                      const uint32_t *got, size_t *bit_exact, char *err, size_t errlen);
 
 /* The inferred structure of a case and how many of the sampled outputs it
  * predicts bit for bit, into *o. */

@@ -10,6 +10,7 @@
 
 #include "cases/gemm_internal.h"
 #include "cases/probe.h"
+#include "cases/sweep_internal.h"
 
 static const tc_probe_format formats[] = {
     {"f16", "f16", "<f2", "<f2", "IEEE binary16 (numpy float16)"},
@@ -100,6 +101,7 @@ int tc_probe_design_make(int m, int n, int k, const char *format, uint64_t seed,
     for (s = s > 1 ? s : 1; s > 1 && (size_t)((m + s - 1) / s) * ((n + s - 1) / s) < 16384; s--)
         ;
     d->vrow = d->vcol = s;
+    d->dist = SWEEP_NORMAL;
     return 0;
 }
 
@@ -146,19 +148,44 @@ static void runs_inputs(const tc_probe_design *d, uint32_t *A, uint32_t *B)
     }
 }
 
-/* The gemm case draw (seed, normal), rounded to the upload formats, kept
- * in the grid's rows of A and columns of B. */
+void tc_probe_verify_originals(const tc_probe_design *d, uint32_t *A, uint32_t *B)
+{
+    tc_gemm_case c = {.m = d->m, .n = d->n, .k = d->k, .dist = d->dist, .seed = d->seed};
+    gemm_uploads(tc_gemm_path_by_name("f32"), &c, A, B);   /* FP32 as drawn */
+    sweep_rng r;
+    sweep_rng_seed(&r, d->seed, "probe-k-scales");
+    for (int q0 = 0; q0 < d->k; q0 += TC_PROBE_KBLOCK) {
+        int e = (int)(sweep_rng_next(&r) % (2 * TC_PROBE_KSCALE + 1)) - TC_PROBE_KSCALE;
+        for (int i = 0; i < d->m; i++)
+            for (int q = q0; q < q0 + TC_PROBE_KBLOCK && q < d->k; q++) {
+                float x;
+                memcpy(&x, &A[(size_t)i * d->k + q], 4);
+                x = ldexpf(x, e);   /* exact: normal draws stay far from FP32's range */
+                memcpy(&A[(size_t)i * d->k + q], &x, 4);
+            }
+    }
+}
+
+/* The originals rounded to the upload formats (RNE; FP8 saturating, as
+ * the gemm cases upload), kept in the grid's rows of A and columns of B. */
 static void verify_inputs(const tc_probe_design *d, uint32_t *A, uint32_t *B)
 {
-    tc_gemm_case c = {.m = d->m, .n = d->n, .k = d->k, .dist = SWEEP_NORMAL, .seed = d->seed};
-    gemm_uploads(d->path, &c, A, B);
+    tc_probe_verify_originals(d, A, B);
+    tc_rounding r = {.mode = TC_RNE, .ovf = d->path->fp8 ? TC_OVF_SAT : TC_OVF_INF};
     for (int i = 0; i < d->m; i++)
-        if (i % d->vrow)
-            memset(A + (size_t)i * d->k, 0, (size_t)d->k * sizeof *A);
-    for (int p = 0; p < d->k; p++)
-        for (int j = 0; j < d->n; j++)
-            if (j % d->vcol)
-                B[(size_t)p * d->n + j] = 0;
+        for (int q = 0; q < d->k; q++) {
+            uint32_t *x = &A[(size_t)i * d->k + q];
+            float f;
+            memcpy(&f, x, 4);
+            *x = i % d->vrow ? 0 : (uint32_t)tc_encode_f32(d->path->a, f, r);
+        }
+    for (int q = 0; q < d->k; q++)
+        for (int j = 0; j < d->n; j++) {
+            uint32_t *x = &B[(size_t)q * d->n + j];
+            float f;
+            memcpy(&f, x, 4);
+            *x = j % d->vcol ? 0 : (uint32_t)tc_encode_f32(d->path->b, f, r);
+        }
 }
 
 void tc_probe_inputs(const tc_probe_design *d, tc_probe_product p, uint32_t *A, uint32_t *B)

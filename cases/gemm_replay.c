@@ -54,8 +54,21 @@ int tc_gemm_struct_read(const json_t *st, tc_gemm_struct *s, tc_gemm_incvt *cv, 
     s->slice_unit = (int)json_integer_value(json_object_get(in, "slice_unit"));   /* null or absent: 0, equal slices */
     if (!tc_gemm_combine_parse(comb, &s->combine))
         return bad(err, errlen, "an unknown \"structure\".\"inferred\".\"combine\"");
-    if (s->chunk < 1 || s->promote < 0 || s->splitk < 1 || s->splitk > 64 || s->slice_unit < 0)
+    if (s->chunk < 1 || s->promote < 0 || s->splitk < 1 || s->splitk > TC_GEMM_MAX_SLICES || s->slice_unit < 0)
         return bad(err, errlen, "an inferred structure out of range");
+    const json_t *cuts = json_object_get(in, "cuts");
+    if (cuts) {   /* slices as cut: increasing from 0, splitk + 1 of them (the last is k: checked by the caller) */
+        if (!json_is_array(cuts) || json_array_size(cuts) != (size_t)s->splitk + 1)
+            return bad(err, errlen, "\"cuts\" needs splitk + 1 positions");
+        s->slice_unit = TC_GEMM_CUTS;
+        for (int t = 0; t <= s->splitk; t++) {
+            const json_t *c = json_array_get(cuts, (size_t)t);
+            s->cut[t] = json_is_integer(c) ? (int)json_integer_value(c) : -1;
+            if (!json_is_integer(c) || json_integer_value(c) < 0 || json_integer_value(c) > 65536 ||
+                (t == 0 ? s->cut[0] != 0 : s->cut[t] <= s->cut[t - 1]))
+                return bad(err, errlen, "\"cuts\" must rise from 0, one slice each");
+        }
+    }
     *cv = GEMM_IN_AS_UPLOADED;
     if (cvs && !tc_gemm_incvt_parse(cvs, cv))
         return bad(err, errlen, "an unknown input_conversion.used");
@@ -76,10 +89,22 @@ int tc_gemm_replay(const json_t *rec, const char *profile_path, size_t *n, size_
     if (!p || !dist || !sweep_dist_parse(dist, &c.dist) || c.m < 1 || c.n < 1 || c.k < 1 ||
         (size_t)c.m * c.k > ((size_t)1 << 28) || (size_t)c.n * c.k > ((size_t)1 << 28))
         return bad(err, errlen, "needs a known path, m, n, k (A, B at most 2^28 elements), dist and seed");
+    if (json_object_get(rec, "probe")) {   /* tcscope probe: its own inputs, a structure per block class */
+        int *pi = NULL, *pj = NULL, prc;
+        uint32_t *pgot = NULL;
+        size_t pn = 0;
+        prc = read_outputs(json_object_get(rec, "outputs"), c.m, c.n, &pn, &pi, &pj, &pgot, err, errlen) ||
+              gemm_probe_replay(rec, profile_path, pn, pi, pj, pgot, bit_exact, err, errlen) ? -1 : 0;
+        *n = pn;
+        free(pi), free(pj), free(pgot);
+        return prc;
+    }
     tc_gemm_struct s;
     tc_gemm_incvt cv;
     if (tc_gemm_struct_read(json_object_get(rec, "structure"), &s, &cv, err, errlen))
         return -1;
+    if (s.slice_unit == TC_GEMM_CUTS && s.cut[s.splitk] != c.k)
+        return bad(err, errlen, "\"cuts\" must end at k");
     int *ii = NULL, *jj = NULL, rc = -1;
     uint32_t *got = NULL, *ua = NULL, *ub = NULL, *pred = NULL;
     size_t nout = 0;

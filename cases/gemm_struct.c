@@ -24,7 +24,7 @@ static uint32_t bits_of(float x)
 }
 
 /* One slice [lo, hi) of every output: tensor-core runs, each added in FP32. */
-static void slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
+void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                        const uint64_t *b, int lo, int hi, float *sum)
 {
     int chunk = s->chunk > 0 ? s->chunk : 1;
@@ -61,6 +61,22 @@ static float pairwise(const float *v, int lo, int hi)
     return pairwise(v, lo, mid) + pairwise(v, mid, hi);
 }
 
+float gemm_combine(const float *v, int S, tc_gemm_combine c)
+{
+    float d = v[0];
+    if (c == GEMM_COMBINE_PAIRWISE) {
+        d = pairwise(v, 0, S);
+    } else if (c == GEMM_COMBINE_REVERSE) {
+        d = v[S - 1];
+        for (int t = S - 2; t >= 0; t--)
+            d += v[t];
+    } else {
+        for (int t = 1; t < S; t++)
+            d += v[t];
+    }
+    return d;
+}
+
 static const char *const combine_names[] = {"seq", "pairwise", "reverse"};
 
 const char *tc_gemm_combine_name(tc_gemm_combine c)
@@ -81,6 +97,10 @@ bool tc_gemm_combine_parse(const char *str, tc_gemm_combine *out)
 void gemm_struct_bounds(const tc_gemm_struct *s, int k, int *b)
 {
     int S = s->splitk > 1 ? s->splitk : 1;
+    if (s->slice_unit == TC_GEMM_CUTS) {
+        memcpy(b, s->cut, ((size_t)S + 1) * sizeof *b);
+        return;
+    }
     if (s->slice_unit <= 0) {
         for (int t = 0; t < S; t++)
             b[t] = t * (k / S);
@@ -101,22 +121,11 @@ void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nou
     gemm_struct_bounds(s, k, cut);
     float *sums = gemm_alloc((size_t)S * nout, sizeof *sums), *v = gemm_alloc((size_t)S, sizeof *v);
     for (int t = 0; t < S; t++)
-        slice_sums(s, m, k, nout, a, b, cut[t], cut[t + 1], sums + (size_t)t * nout);
+        gemm_slice_sums(s, m, k, nout, a, b, cut[t], cut[t + 1], sums + (size_t)t * nout);
     for (size_t e = 0; e < nout; e++) {
         for (int t = 0; t < S; t++)
             v[t] = sums[(size_t)t * nout + e];
-        float d = v[0];
-        if (s->combine == GEMM_COMBINE_PAIRWISE) {
-            d = pairwise(v, 0, S);
-        } else if (s->combine == GEMM_COMBINE_REVERSE) {
-            d = v[S - 1];
-            for (int t = S - 2; t >= 0; t--)
-                d += v[t];
-        } else {
-            for (int t = 1; t < S; t++)
-                d += v[t];
-        }
-        out[e] = bits_of(d);
+        out[e] = bits_of(gemm_combine(v, S, s->combine));
     }
     free(sums), free(v), free(cut);
 }
@@ -210,6 +219,8 @@ void tc_gemm_lib_sim_free(tc_gemm_lib *lib)
 
 bool tc_gemm_struct_same(const tc_gemm_struct *x, const tc_gemm_struct *y)
 {
-    return x->chunk == y->chunk && x->promote == y->promote && x->splitk == y->splitk && x->combine == y->combine &&
-           x->slice_unit == y->slice_unit;
+    if (x->chunk != y->chunk || x->promote != y->promote || x->splitk != y->splitk || x->combine != y->combine ||
+        x->slice_unit != y->slice_unit)
+        return false;
+    return x->slice_unit != TC_GEMM_CUTS || !memcmp(x->cut, y->cut, ((size_t)x->splitk + 1) * sizeof x->cut[0]);
 }

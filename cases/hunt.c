@@ -443,3 +443,17 @@ void hunt_fill_tile(const infer_target *t, int family, uint64_t *st, uint64_t *A
     default: nan_payload(&T); break;
     }
 }
+
+uint64_t hunt_tile_hash(const infer_target *t, const uint64_t *A, const uint64_t *B, const uint64_t *C)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    size_t n[3] = {(size_t)t->m * t->k, (size_t)t->k * t->n, (size_t)t->m * t->n};
+    const uint64_t *v[3] = {A, B, C};
+    for (int w = 0; w < 3; w++)
+        for (size_t i = 0; i < n[w]; i++)
+            for (int byte = 0; byte < 8; byte++) {
+                h ^= (v[w][i] >> (8 * byte)) & 0xff;
+                h *= 0x100000001b3ull;
+            }
+    return h;
+}

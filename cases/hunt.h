@@ -75,4 +75,9 @@ uint64_t hunt_family_seed(uint64_t seed, int family);
  * *st is the generator state (advanced). */
 void hunt_fill_tile(const infer_target *t, int family, uint64_t *st, uint64_t *A, uint64_t *B, uint64_t *C);
 
+/* FNV-1a of one tile's inputs (A, B, C bits, 8 bytes each, in that order):
+ * a record that keeps seeds instead of inputs names what the seeds must
+ * regenerate, so a changed generator is told apart from a changed answer. */
+uint64_t hunt_tile_hash(const infer_target *t, const uint64_t *A, const uint64_t *B, const uint64_t *C);
+
 #endif

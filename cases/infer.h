@@ -28,6 +28,12 @@
 typedef int (*infer_run_fn)(void *ctx, size_t ntiles, const uint64_t *A, const uint64_t *B,
                             const uint64_t *C, uint64_t *D, char *err, size_t errlen);
 
+/* Computes the model's answers to ntiles whole tiles, as model_mma does
+ * (the GPU model plugs in here: probes/model_gpu.h). 0, or -1 with err. */
+typedef int (*infer_model_fn)(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles,
+                              const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D, char *err,
+                              size_t errlen);
+
 typedef struct {
     int m, n, k;              /* instruction shape */
     oracle_formats f;         /* A, B, C, D formats */
@@ -43,6 +49,8 @@ typedef struct {
     const model_params *start; /* a fingerprint to descend from first (the fit that a refit
                                   corrects: its counterexamples usually move one field);
                                   NULL: the fixed starts only */
+    infer_model_fn model_run;  /* what computes the model's answers to verify's whole tiles */
+    void *model_ctx;           /* (NULL: model_mma on this CPU) */
 } infer_target;
 
 /* One dot product d = sum a[i]*b[i] + c with the target's answer. */

@@ -74,19 +74,88 @@ typedef struct {
      * FP8 steps keep too few bits for the cancelling form). */
     int runs_r, runs_c, gran, nbound;
     bool cancel;
-    /* verify: random in rows i % vrow == 0 of A and columns j % vcol == 0 of B. */
+    /* verify: random in rows i % vrow == 0 of A and columns j % vcol == 0
+     * of B: the gemm case draw (seed, dist normal), A's K blocks of
+     * TC_PROBE_KBLOCK positions scaled by 2^e, e uniform in [-5, 5] from the
+     * seed. Partial sums of unlike size: FP32 additions that round, so the
+     * outputs tell one summation order from another (FP8 steps keep so few
+     * bits that sums of like-sized FP8 products add exactly in any order). */
     int vrow, vcol;
+    sweep_dist dist;
 } tc_probe_design;
 
 /* The design of an export; -1 with err for a shape or format out of range
  * (M, N >= 16 and <= 16384, K a multiple of 16 in 16..65536). */
 int tc_probe_design_make(int m, int n, int k, const char *format, uint64_t seed, tc_probe_design *d, char *err,
                          size_t errlen);
+#define TC_PROBE_KBLOCK 32
+#define TC_PROBE_KSCALE 5
+
+/* The verify product's FP32 originals (bits; every row and column: the
+ * grid is cut by tc_probe_inputs), what its inputs are rounded from. */
+void tc_probe_verify_originals(const tc_probe_design *d, uint32_t *A, uint32_t *B);
+
 /* A product's inputs as element bits (A m x k, B k x n, row-major). */
 void tc_probe_inputs(const tc_probe_design *d, tc_probe_product p, uint32_t *A, uint32_t *B);
 const char *tc_probe_product_name(tc_probe_product p);
 /* The experiment index of output (i, j) in the step and runs products. */
 int tc_probe_step_q(const tc_probe_design *d, int i, int j);
 int tc_probe_runs_u(const tc_probe_design *d, int i, int j);
+
+/* ---- the inference (cases/gemm_probe_infer.c) -------------------------------- */
+
+/* Output blocks (runs_r x runs_c of the runs product) whose boundaries
+ * agree: one class, one structure (a stream-K kernel gives its tiles
+ * different shares of K, so different classes). */
+typedef struct {
+    tc_gemm_struct s;
+    int nruns, *run_start;     /* accumulator runs seen (owned) */
+    int blocks;                /* blocks of this class */
+    size_t n, bit_exact;       /* verify outputs in them, predicted bit for bit */
+} tc_probe_class;
+
+/* A masking output whose value no test expects. */
+typedef struct {
+    tc_probe_product product;
+    int i, j;
+    uint32_t got;
+} tc_probe_odd;
+
+#define TC_PROBE_KEEP 16
+
+typedef struct {
+    int chunk;                 /* K per tensor-core step (first q the small product survives at); 0: none < step_q */
+    bool chain;                /* a step fusing several products seen (chunk > 2): a reduced-precision chain */
+    size_t odd;                /* masking outputs with unexpected values */
+    int nodd;
+    tc_probe_odd odds[TC_PROBE_KEEP];
+    int nbm, nbn, *block_class;    /* blocks of the runs product and their class (owned) */
+    int nclass;
+    tc_probe_class *cls;       /* owned */
+    tc_gemm_incvt cvt;         /* input conversion (f32 exports) */
+    const tc_format *out;      /* what the D's were rounded to: tc_f32, or tc_f16 / tc_bf16 (a 16-bit output) */
+    size_t n, bit_exact;       /* every verify output */
+    int nmiss;                 /* verify outputs the structure missed (first ones) */
+    tc_gemm_miss miss[TC_PROBE_KEEP];
+    int nunexplained;          /* fit outputs no candidate predicted (first ones), best candidate's value */
+    tc_gemm_miss unexplained[TC_PROBE_KEEP];
+    size_t fit_n;              /* outputs the candidates were tried on */
+    int ncand;                 /* the best candidates (of the largest class), best first */
+    tc_gemm_candidate cand[4];
+    size_t nout;               /* every verify output, class by class: position, D, prediction (owned) */
+    int *vi, *vj;
+    uint32_t *vgot, *vpred;
+    oracle_err_stats vs_original, vs_rounded;   /* the verify outputs against the exact products */
+    size_t cvt_tried, cvt_bit_exact[8];   /* each conversion's best structure, on the fit outputs */
+    bool explained;            /* >= 99.9% of the verify outputs predicted bit for bit */
+    char why[300];             /* when not: what did not fit */
+} tc_probe_result;
+
+/* The structure from the D's (FP32 bits, m x n each) of design d's
+ * products; verify_A, verify_B: the verify product's inputs. -1 with err
+ * when the profile lacks the model. */
+int tc_probe_infer(const tc_probe_design *d, const char *profile_path, const uint32_t *const D[PROBE_NPRODUCTS],
+                   const uint32_t *verify_A, const uint32_t *verify_B, tc_probe_result *r, char *err, size_t errlen);
+void tc_probe_result_free(tc_probe_result *r);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "cases/hunt.h"
 #include "cases/infer_internal.h"
+#include "oracle/oracle.h"
 
 static const char *dist_names[VERIFY_NDIST] = {"near1", "wide", "cancel", "bits", "adversarial"};
 
@@ -143,16 +144,59 @@ static int shrink(const infer_target *t, const model *m, verify_failure *f, char
 typedef int (*tile_fill_fn)(const infer_target *t, void *arg, size_t q, uint64_t *st, uint64_t *A, uint64_t *B,
                             uint64_t *C, uint64_t *ka, uint64_t *kb);
 
+/* nt tiles (A, B, C) through the target (answers into D) and the model
+ * (into M), every element compared; tile q is of distribution dist[q], or
+ * all of dist1 when dist is NULL. ka and kb hold k elements. */
+static int check_tiles(const infer_target *t, const model *m, size_t nt, const uint64_t *A, const uint64_t *B,
+                       const uint64_t *C, uint64_t *D, uint64_t *M, const int *dist, int dist1, uint64_t *ka,
+                       uint64_t *kb, verify_result *r, char *err, size_t errlen)
+{
+    size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
+    if (t->run(t->ctx, nt, A, B, C, D, err, errlen))
+        return -1;
+    if (t->model_run) {
+        if (t->model_run(t->model_ctx, m, t->m, t->n, t->k, nt, A, B, C, M, err, errlen))
+            return -1;
+    } else {
+        model_mma(m, t->m, t->n, t->k, nt, A, B, C, M);
+    }
+    for (size_t q = 0; q < nt; q++) {
+        int dq = dist ? dist[q] : dist1;
+        for (size_t e = 0; e < tcn; e++) {
+            size_t o = q * tcn + e;
+            r->n++;
+            r->dist_n[dq]++;
+            if (D[o] == M[o])
+                continue;
+            r->mismatches++;
+            r->dist_mismatches[dq]++;
+            int i = (int)(e / (size_t)t->n), j = (int)(e % (size_t)t->n);
+            infer_case c = {verify_dist_name(dq), t->k, ka, kb, C[o], D[o]};
+            for (int kk = 0; kk < t->k; kk++) {
+                ka[kk] = A[q * ta + (size_t)i * t->k + kk];
+                kb[kk] = B[q * tb + (size_t)kk * t->n + j];
+            }
+            keep_failure(r, t, &c, M[o], dq);
+        }
+    }
+    return 0;
+}
+
+/* Tiles per call of check_tiles: VERIFY_MAX_N's memory bound (at most 2^21
+ * outputs at once, shared by `ways` streams drawn side by side), at most
+ * 4096 tiles. */
+static size_t chunk_tiles(const infer_target *t, size_t ways)
+{
+    size_t chunk = ((size_t)1 << 21) / ((size_t)t->m * t->n) / ways;
+    return chunk > 4096 ? 4096 : chunk < 1 ? 1 : chunk;
+}
+
 /* ntiles tiles through the target and the model, every element compared. */
 static int run_tiles(const infer_target *t, const model *m, size_t ntiles, uint64_t seed, tile_fill_fn fill,
                      void *arg, verify_result *r, char *err, size_t errlen)
 {
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    size_t chunk = ((size_t)1 << 21) / tcn;   /* tiles per call: VERIFY_MAX_N's memory bound */
-    if (chunk > 4096)
-        chunk = 4096;
-    if (chunk < 1)
-        chunk = 1;
+    size_t chunk = chunk_tiles(t, 1);
     uint64_t *A = malloc(chunk * ta * sizeof *A), *B = malloc(chunk * tb * sizeof *B);
     uint64_t *C = malloc(chunk * tcn * sizeof *C), *D = malloc(chunk * tcn * sizeof *D);
     uint64_t *M = malloc(chunk * tcn * sizeof *M);
@@ -169,28 +213,7 @@ static int run_tiles(const infer_target *t, const model *m, size_t ntiles, uint6
         size_t nt = ntiles - done < chunk ? ntiles - done : chunk;
         for (size_t q = 0; q < nt; q++)
             dist[q] = fill(t, arg, done + q, &st, A + q * ta, B + q * tb, C + q * tcn, ka, kb);
-        if (t->run(t->ctx, nt, A, B, C, D, err, errlen)) {
-            rc = -1;
-            break;
-        }
-        model_mma(m, t->m, t->n, t->k, nt, A, B, C, M);
-        for (size_t q = 0; q < nt; q++)
-            for (size_t e = 0; e < tcn; e++) {
-                size_t o = q * tcn + e;
-                r->n++;
-                r->dist_n[dist[q]]++;
-                if (D[o] == M[o])
-                    continue;
-                r->mismatches++;
-                r->dist_mismatches[dist[q]]++;
-                int i = (int)(e / (size_t)t->n), j = (int)(e % (size_t)t->n);
-                infer_case c = {verify_dist_name(dist[q]), t->k, ka, kb, C[o], D[o]};
-                for (int kk = 0; kk < t->k; kk++) {
-                    ka[kk] = A[q * ta + (size_t)i * t->k + kk];
-                    kb[kk] = B[q * tb + (size_t)kk * t->n + j];
-                }
-                keep_failure(r, t, &c, M[o], dist[q]);
-            }
+        rc = check_tiles(t, m, nt, A, B, C, D, M, dist, 0, ka, kb, r, err, errlen);
         done += nt;
     }
 out:
@@ -242,13 +265,24 @@ static int run_random(const infer_target *t, const model *m, size_t n, uint64_t 
     return run_tiles(t, m, ntiles, seed ? seed : 0xC0FFEE1234ull, fill_random, NULL, r, err, errlen);
 }
 
-/* One hunt family, every tile (cases/hunt.h). */
-static int fill_hunt(const infer_target *t, void *arg, size_t q, uint64_t *st, uint64_t *A, uint64_t *B,
-                     uint64_t *C, uint64_t *ka, uint64_t *kb)
+/* The hunt families' next nt tiles, each family its own stream (st[f]),
+ * drawn side by side: the families are independent, so each is the same
+ * stream whichever thread draws it (oracle_parallel). */
+typedef struct {
+    const infer_target *t;
+    size_t nt;
+    uint64_t st[HUNT_NFAMILIES];
+    uint64_t *A[HUNT_NFAMILIES], *B[HUNT_NFAMILIES], *C[HUNT_NFAMILIES];
+} hunt_draw;
+
+static void draw_families(void *ctx, size_t lo, size_t hi)
 {
-    int fam = *(const int *)arg;
-    hunt_fill_tile(t, fam, st, A, B, C);
-    return VERIFY_DIST_HUNT + fam;
+    hunt_draw *h = ctx;
+    const infer_target *t = h->t;
+    size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
+    for (size_t f = lo; f < hi; f++)
+        for (size_t q = 0; q < h->nt; q++)
+            hunt_fill_tile(t, (int)f, &h->st[f], h->A[f] + q * ta, h->B[f] + q * tb, h->C[f] + q * tcn);
 }
 
 int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint64_t seed, verify_result *r,
@@ -256,14 +290,42 @@ int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint
 {
     if (!hunt_applies(t))
         return 0;
-    size_t per_tile = (size_t)t->m * t->n;
-    size_t ntiles = (n_per_family + per_tile - 1) / per_tile;
-    for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
-        uint64_t st = hunt_family_seed(seed, fam);
-        if (run_tiles(t, m, ntiles, st, fill_hunt, &fam, r, err, errlen))
-            return -1;
+    size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
+    size_t ntiles = (n_per_family + tcn - 1) / tcn, chunk = chunk_tiles(t, HUNT_NFAMILIES);
+    chunk = chunk < ntiles ? chunk : ntiles;
+    hunt_draw h = {.t = t};
+    uint64_t *D = malloc(chunk * tcn * sizeof *D), *M = malloc(chunk * tcn * sizeof *M);
+    uint64_t *ka = malloc((size_t)t->k * sizeof *ka), *kb = malloc((size_t)t->k * sizeof *kb);
+    bool ok = D && M && ka && kb;
+    for (int f = 0; f < HUNT_NFAMILIES; f++) {
+        h.st[f] = hunt_family_seed(seed, f);
+        h.A[f] = malloc(chunk * ta * sizeof *h.A[f]);
+        h.B[f] = malloc(chunk * tb * sizeof *h.B[f]);
+        h.C[f] = malloc(chunk * tcn * sizeof *h.C[f]);
+        ok = ok && h.A[f] && h.B[f] && h.C[f];
     }
-    return 0;
+    int rc = ok ? 0 : -1;
+    if (!ok)
+        snprintf(err, errlen, "verify: out of memory");
+    /* a round draws every family's next chunk at once, then checks them in
+     * family order (usually one round: the families in turn, as before) */
+    for (size_t done = 0; done < ntiles && rc == 0; done += h.nt) {
+        h.nt = ntiles - done < chunk ? ntiles - done : chunk;
+        oracle_parallel(HUNT_NFAMILIES, h.nt * tcn * (size_t)t->k * HUNT_NFAMILIES, draw_families, &h);
+        for (int f = 0; f < HUNT_NFAMILIES && rc == 0; f++)
+            rc = check_tiles(t, m, h.nt, h.A[f], h.B[f], h.C[f], D, M, NULL, VERIFY_DIST_HUNT + f, ka, kb, r, err,
+                             errlen);
+    }
+    for (int f = 0; f < HUNT_NFAMILIES; f++) {
+        free(h.A[f]);
+        free(h.B[f]);
+        free(h.C[f]);
+    }
+    free(D);
+    free(M);
+    free(ka);
+    free(kb);
+    return rc;
 }
 
 int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_hunt, uint64_t seed,

@@ -47,6 +47,21 @@ bool cli_count(const char *cmd, const char *opt, const char *v, unsigned long lo
     return true;
 }
 
+bool cli_index_of(const char *cmd, const char *opt, const char *v, unsigned hi, unsigned *i, unsigned *n)
+{
+    unsigned long long a, b;
+    const char *slash = strchr(v, '/');
+    char first[32];
+    snprintf(first, sizeof first, "%.*s", slash && slash - v < 31 ? (int)(slash - v) : 31, v);
+    if (!slash || slash - v > 20 || !parse_u64(first, false, &a) || !parse_u64(slash + 1, false, &b) || b < 1 || b > hi || a >= b) {
+        cli_fail(cmd, "bad %s '%s' (I/N: whole numbers, 0 <= I < N <= %u)", opt, v, hi);
+        return false;
+    }
+    *i = (unsigned)a;
+    *n = (unsigned)b;
+    return true;
+}
+
 bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int hi, int *out)
 {
     unsigned long long x;
@@ -72,16 +87,19 @@ bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out)
     return cli_u64(cmd, opt, v, UINT64_MAX, out);
 }
 
+const char *cli_safe(const char *s)
+{
+    static char ring[8][400];
+    static unsigned next;
+    char *out = ring[next++ % 8];
+    tc_text_escape(s ? s : "", out, sizeof ring[0], false);
+    return out;
+}
+
 const char *cli_str(const struct json_t *obj, const char *key)
 {
-    static char ring[8][256];
-    static unsigned next;
     const char *v = json_string_value(json_object_get(obj, key));
-    if (!v)
-        return "?";
-    char *out = ring[next++ % 8];
-    tc_text_escape(v, out, sizeof ring[0], false);
-    return out;
+    return v ? cli_safe(v) : "?";
 }
 
 int cli_list_check(const char *cmd, const char *opt, const char *text, bool instrs)

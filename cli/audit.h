@@ -21,6 +21,7 @@ typedef struct {
     const char *profile_name;
     const char *timing_file;  /* bench record to attach instead of measuring */
     const char *merge;        /* comma-separated audit output folders to merge */
+    const char *prefer;       /* --merge: the folder whose result is taken where two differ */
     const char *render;       /* a record whose report is written, nothing run */
     const char *given_file;   /* a record whose failures (a hunt's) join the fits */
     size_t n;
@@ -41,10 +42,12 @@ int audit_begin_outputs(const audit_args *a, tc_outdir *d, int argc, char **argv
 int audit_write_outputs(const audit_args *a, tc_outdir *d, tc_record *rec, model_profile *prof,
                         const char *partial);
 /* Appends the record objects and verified profile entries of audit output
- * folders (a later one replaces an instruction an earlier one had); the
- * first folder's header starts *out when it has none. TC_EXIT_OK, or exit 2
+ * folders; the first folder's header starts *out when it has none. An
+ * instruction in two folders with one result is taken once; with two
+ * different results (fingerprint or verdict) the one of the folder prefer
+ * names, or (prefer NULL) exit 2 naming both folders. TC_EXIT_OK, or exit 2
  * after a message. */
-int audit_merge_into(const char *const *dirs, size_t n, tc_record *out, model_profile *prof);
+int audit_merge_into(const char *const *dirs, size_t n, const char *prefer, tc_record *out, model_profile *prof);
 /* --jobs: the selected instructions, each in a child process writing
  * OUT/parts/NAME/, merged into OUT as one run (d is begun). */
 int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallback, const tc_instr *const *list,

@@ -215,7 +215,7 @@ static int merge_parts(jobs *j, const tc_backend_info *info, bool fallback, tc_o
     tc_record rec = {NULL, NULL};
     model_profile prof;
     memset(&prof, 0, sizeof prof);
-    int rc = nd ? audit_merge_into(dirs, nd, &rec, &prof) : TC_EXIT_OK;
+    int rc = nd ? audit_merge_into(dirs, nd, NULL, &rec, &prof) : TC_EXIT_OK;
     free(dirs);
     if (rc == TC_EXIT_OK && !rec.header) { /* nothing finished: an empty record of this run */
         uint64_t seeds[1] = {j->a->seed};
@@ -249,6 +249,26 @@ static json_t *json_header(const audit_args *a, const tc_backend_info *info, boo
     return h;
 }
 
+/* OUT/parts and OUT/parts/NAME made (or found) here, as real folders: a
+ * symbolic link planted there is refused before any child writes through
+ * it (a child opens its folder by path, and follows what is already there). */
+static int make_part_dirs(const tc_outdir *d, const tc_instr *const *list, size_t n)
+{
+    char err[700];
+    tc_outdir parts, one;
+    if (tc_outdir_sub(d, "parts", &parts, err, sizeof err))
+        return cli_fail("audit", "%s", err);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        rc = tc_outdir_sub(&parts, list[i]->name, &one, err, sizeof err);
+        if (rc)
+            cli_fail("audit", "%s", err);
+        tc_outdir_close(&one);
+    }
+    tc_outdir_close(&parts);
+    return rc;
+}
+
 int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallback, const tc_instr *const *list,
                    size_t n, tc_outdir *d)
 {
@@ -277,6 +297,11 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
     for (size_t i = 0; i < n; i++) {
         snprintf(j.dir[i], sizeof j.dir[i], "%s/parts/%s", a->out, list[i]->name);
         build_args(&j, i, backend, topt, tval, nbuf, hbuf, sbuf);
+    }
+    if (make_part_dirs(d, list, n)) {
+        free(j.args), free(j.dir), free(j.done);
+        tc_outdir_close(d);
+        return TC_EXIT_USAGE;
     }
     if (!a->json)
         printf("# tcscope audit on %s (%s)%s: %zu instructions, %u at a time\n", info->backend, info->device,

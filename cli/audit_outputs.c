@@ -7,6 +7,7 @@
 #include "cli/audit.h"
 #include "cli/cli.h"
 #include "oracle/profile.h"
+#include "reports/record_audit.h"
 #include "reports/render.h"
 #include "reports/reports.h"
 
@@ -57,14 +58,44 @@ int audit_write_outputs(const audit_args *a, tc_outdir *d, tc_record *rec, model
     return TC_EXIT_OK;
 }
 
-int audit_merge_into(const char *const *dirs, size_t ndirs, tc_record *out, model_profile *prof)
+/* Two audits of one instruction with one result: the same fingerprint (in
+ * one form, reports/record_audit.h) and the same verification verdict.
+ * false with what differs in what. */
+static bool same_result(const json_t *a, const json_t *b, char *what, size_t len)
+{
+    json_t *na = tc_audit_normalized(a), *nb = tc_audit_normalized(b);
+    const json_t *fa = json_object_get(na, "fingerprint"), *fb = json_object_get(nb, "fingerprint");
+    const char *k;
+    json_t *v;
+    snprintf(what, len, "the verification");
+    bool same = json_equal(json_object_get(json_object_get(na, "verification"), "verified"),
+                           json_object_get(json_object_get(nb, "verification"), "verified"));
+    json_object_foreach((json_t *)fa, k, v) if (same && !json_equal(v, json_object_get(fb, k)))
+    {
+        snprintf(what, len, "fingerprint.%s", k);
+        same = false;
+    }
+    json_object_foreach((json_t *)fb, k, v) if (same && !json_object_get(fa, k))
+    {
+        snprintf(what, len, "fingerprint.%s", k);
+        same = false;
+    }
+    json_decref(na);
+    json_decref(nb);
+    return same;
+}
+
+int audit_merge_into(const char *const *dirs, size_t ndirs, const char *prefer, tc_record *out, model_profile *prof)
 {
     char err[512], path[4200];
+    json_t *from = json_object(); /* instruction -> the folder its object came from */
     for (size_t di = 0; di < ndirs; di++) {
         tc_record rec;
         snprintf(path, sizeof path, "%s/audit.jsonl", dirs[di]);
-        if (tc_record_load(path, &rec, err, sizeof err) != 0)
+        if (tc_record_load(path, &rec, err, sizeof err) != 0) {
+            json_decref(from);
             return cli_fail("audit", "--merge: %s", err);
+        }
         if (!out->header)
             *out = tc_record_new(json_deep_copy(rec.header));
         size_t i, nprofiled = 0;
@@ -76,12 +107,30 @@ int audit_merge_into(const char *const *dirs, size_t ndirs, tc_record *out, mode
             const char *instr = json_string_value(json_object_get(o, "instr"));
             size_t j;
             json_t *old;
+            bool keep_old = false;
             json_array_foreach(out->objects, j, old)
                 if (instr && !strcmp(instr, json_string_value(json_object_get(old, "instr")))) {
-                    json_array_remove(out->objects, j);
-                    profile_remove(prof, instr);
+                    /* one instruction twice: one result, or the folder --prefer names */
+                    char what[160];
+                    size_t dj = (size_t)json_integer_value(json_object_get(from, instr));
+                    if (!same_result(old, o, what, sizeof what) && !prefer) {
+                        cli_fail("audit", "--merge: %s and %s hold different results for %s (%s): give --prefer DIR "
+                                 "to take one", dirs[dj], dirs[di], cli_str(o, "instr"), what);
+                        tc_record_free(&rec);
+                        json_decref(from);
+                        return TC_EXIT_USAGE;
+                    }
+                    keep_old = !prefer || strcmp(prefer, dirs[di]);
+                    if (!keep_old) {
+                        json_array_remove(out->objects, j);
+                        profile_remove(prof, instr);
+                    }
                     break;
                 }
+            if (keep_old)
+                continue;
+            if (instr)
+                json_object_set_new(from, instr, json_integer((json_int_t)di));
             tc_record_add(out, json_deep_copy(o), err, sizeof err);
         }
         tc_record_free(&rec);
@@ -91,14 +140,17 @@ int audit_merge_into(const char *const *dirs, size_t ndirs, tc_record *out, mode
         snprintf(path, sizeof path, "%s/audit.profile", dirs[di]);
         if (profile_load(path, &part, err, sizeof err) != 0)
             return cli_fail("audit", "--merge: %s", err);
-        for (size_t j = 0; j < part.count; j++)
-            profile_set(prof, part.entries[j].instr, &part.entries[j].params);
+        for (size_t j = 0; j < part.count; j++) /* the profile follows the record: the objects kept */
+            if ((size_t)json_integer_value(json_object_get(from, part.entries[j].instr)) == di &&
+                json_object_get(from, part.entries[j].instr))
+                profile_set(prof, part.entries[j].instr, &part.entries[j].params);
         if (prof->nnotes == 0)
             for (size_t j = 0; j < part.nnotes; j++)
                 if (strcmp(part.notes[j].key, "run_id")) /* the shard's run; the merge writes its own */
                     profile_add_note(prof, part.notes[j].key, part.notes[j].value);
         profile_free(&part);
     }
+    json_decref(from);
     return TC_EXIT_OK;
 }
 
@@ -118,7 +170,11 @@ int audit_merge(const audit_args *a, int argc, char **argv)
     tc_record out = {NULL, NULL};
     model_profile prof;
     memset(&prof, 0, sizeof prof);
-    int status = audit_merge_into(dirs, nd, &out, &prof);
+    bool named = !a->prefer;
+    for (size_t i = 0; i < nd; i++)
+        named = named || !strcmp(a->prefer, dirs[i]);
+    int status = named ? audit_merge_into(dirs, nd, a->prefer, &out, &prof)
+                       : cli_fail("audit", "--prefer %s: not one of the --merge folders", a->prefer);
     free(dirs);
     free(list);
     size_t i;

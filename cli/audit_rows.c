@@ -142,6 +142,16 @@ static void about_notes(model_profile *prof, const tc_dots *d, const fit_result 
     }
 }
 
+static int emit_doc(FILE *f, const void *doc)
+{
+    return json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) || fputc('\n', f) < 0 ? -1 : 0;
+}
+
+static int emit_profile(FILE *f, const void *prof)
+{
+    return profile_write(f, prof);
+}
+
 int audit_rows(const audit_args *a, tc_backend *be)
 {
     size_t nsets;
@@ -149,8 +159,10 @@ int audit_rows(const audit_args *a, tc_backend *be)
     if (!sets)
         return cli_fail("audit", "%s is not a corpus backend", a->backend);
     const char *out = a->out ? a->out : "out/audit";
-    if (mkdir(out, 0777) && errno != EEXIST)
-        return cli_fail("audit", "%s: cannot be created", out);
+    char oerr[700];
+    tc_outdir dir;
+    if (tc_outdir_open(&dir, out, a->force, oerr, sizeof oerr))
+        return cli_fail("audit", "%s", oerr);
     char name[64];
     if (a->profile_name)
         snprintf(name, sizeof name, "%s", a->profile_name);
@@ -201,17 +213,13 @@ int audit_rows(const audit_args *a, tc_backend *be)
                    d->ins->name, r.fit_rows, r.best_rows);
         tc_fit_result_free(&r);
     }
-    char path[4200];
-    snprintf(path, sizeof path, "%.2000s/audit-rows.json", out);
-    FILE *f = rc == TC_EXIT_OK ? fopen(path, "w") : NULL;
-    if (rc == TC_EXIT_OK && (!f || json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) || fputc('\n', f) < 0))
-        rc = cli_fail("audit", "%s: write failed", path);
-    if (f && fclose(f))
-        rc = cli_fail("audit", "%s: write failed", path);
-    snprintf(path, sizeof path, "%.2000s/%.63s.profile", out, name);
-    f = rc == TC_EXIT_OK && prof.count ? fopen(path, "w") : NULL;
-    if (f && (profile_write(f, &prof) | fclose(f)))
-        rc = cli_fail("audit", "%s: write failed", path);
+    char pname[TC_OUT_NAME_MAX + 16];
+    snprintf(pname, sizeof pname, "%.63s.profile", name);
+    if (rc == TC_EXIT_OK && tc_out_write(&dir, "audit-rows.json", emit_doc, doc, oerr, sizeof oerr))
+        rc = cli_fail("audit", "%s", oerr);
+    if (rc == TC_EXIT_OK && prof.count && tc_out_write(&dir, pname, emit_profile, &prof, oerr, sizeof oerr))
+        rc = cli_fail("audit", "%s", oerr);
+    tc_outdir_close(&dir);
     json_decref(doc);
     profile_free(&prof);
     return rc;

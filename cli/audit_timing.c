@@ -11,7 +11,7 @@
 #include "reports/record_bench.h"
 #include "reports/reports.h"
 
-#define RECORDED_BENCH "reports/baselines/h100-bench.json"
+#define RECORDED_BENCH "reports/baselines/h100-bench.json.gz"
 
 /* The timing of a record file's bench objects (tc_bench_timing: the
  * figures, not the detail), or NULL with err set. */

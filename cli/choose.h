@@ -14,7 +14,7 @@
 #include "reports/choose.h"
 #include "reports/reports.h"
 
-#define CHOOSE_DEFAULT_BENCH "reports/baselines/h100-bench.json"
+#define CHOOSE_DEFAULT_BENCH "reports/baselines/h100-bench.json.gz"
 #define CHOOSE_MAX_FILES 16
 #define CHOOSE_APP_MAX_K (1 << 20)   /* application mode: sampled rows of this length are allocated */
 #define CHOOSE_MAX_SWEEP_K 16        /* --sweep-k values */
@@ -22,7 +22,8 @@
 typedef struct {
     int m, n, k, rows;
     const char *samples, *dist, *metric, *backend, *report, *gemm_records;
-    bool no_library;
+    const char *gpu, *caller;   /* whose structures are ranked (NULL: the backend's GPU; tcscope's own calls) */
+    bool no_library, allow_transfer;
     int sweep_k[CHOOSE_MAX_SWEEP_K], nsweep_k;
     bool force;
     app_scaling scaling;

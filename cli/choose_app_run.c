@@ -29,6 +29,29 @@ static void progress(void *ctx, size_t done, size_t total, const char *what)
         fprintf(stderr, "\rchoose: %zu/%zu %-40s%s", done, total, what, done == total ? "\n" : "");
 }
 
+/* The gemm cases of a comma list of record files, in order. */
+static json_t *load_gemm_list(const char *list, char *err, size_t len)
+{
+    json_t *all = json_array();
+    char *copy = strdup(list), *save = NULL;
+    for (char *f = copy ? strtok_r(copy, ",", &save) : NULL; f; f = strtok_r(NULL, ",", &save)) {
+        json_t *one = tc_gemm_records_load(f, NULL, err, len);
+        if (!one) {
+            json_decref(all), free(copy);
+            return NULL;
+        }
+        json_array_extend(all, one);
+        json_decref(one);
+    }
+    free(copy);
+    if (!json_array_size(all)) {
+        snprintf(err, len, "--gemm-records '%.200s': no record file", list);
+        json_decref(all);
+        return NULL;
+    }
+    return all;
+}
+
 static int print_record(const json_t *choices, tc_backend *b, uint64_t seed)
 {
     char err[512];
@@ -161,7 +184,7 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
     if (!rc && gemm_from && !tc_profile_path(LIB_PROFILE, lib_profile, sizeof lib_profile))
         rc = cli_fail("choose", "no %s profile beside the binary for the library paths' model (or --no-library)",
                       LIB_PROFILE);
-    if (!rc && gemm_from && !(gemm_recs = tc_gemm_records_load(gemm_from, NULL, err, sizeof err)))
+    if (!rc && gemm_from && !(gemm_recs = load_gemm_list(gemm_from, err, sizeof err)))
         rc = cli_fail("choose", "%s", err);
     tc_backend *b = rc ? NULL : cli_backend_open("choose", s->backend, NULL);
     if (!rc && !b)
@@ -173,7 +196,12 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
                                 s->scaling == APP_SCALE_TENSOR, err, sizeof err))
         rc = cli_fail("choose", "%s", err);
     if (!rc) {
-        tc_choose_app_opts o = {.dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
+        /* Whose structures are ranked: --gpu, else the backend's GPU (a model: its profile's name). */
+        const char *bk = tc_backend_get_info(b)->backend, *dev = tc_backend_get_info(b)->device;
+        const char *gpu = s->gpu ? s->gpu : !strncmp(bk, "model:", 6) ? bk + 6 : dev;
+        tc_choose_app_opts o = {.gpu = gpu, .caller = s->caller ? s->caller : "tcscope",
+                                .allow_transfer = s->allow_transfer,
+                                .dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
                                 .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
                                 .bench_from = bench_from, .gemm_recs = gemm_recs, .gemm_from = gemm_from,
                                 .profile = lib_profile, .progress = progress};

@@ -9,6 +9,7 @@
 #include "cases/sweep.h"
 #include "cli/choose.h"
 #include "cli/cli.h"
+#include "cli/record_arg.h"
 #include "reports/choose.h"
 #include "reports/reports.h"
 
@@ -18,17 +19,11 @@
 /* Loads each file and appends its objects of `kind` to `into`. */
 int choose_load_all(const char *const *paths, size_t n, const char *kind, json_t *into, tc_record *merged)
 {
-    char err[512];
     for (size_t i = 0; i < n; i++) {
         tc_record r;
-        if (tc_record_load_any(paths[i], &r, err, sizeof err))
-            return cli_fail("choose", "%s", err);
+        if (cli_record_of("choose", NULL, paths[i], kind, &r)) /* a file given for nothing would be a silent no-op */
+            return TC_EXIT_USAGE;
         json_t *objs = tc_record_objects_of(&r, kind);
-        if (json_array_size(objs) == 0) { /* a file given for nothing would be a silent no-op */
-            json_decref(objs);
-            tc_record_free(&r);
-            return cli_fail("choose", "%s holds no %s object", paths[i], kind);
-        }
         json_array_extend(into, objs);
         if (merged)
             json_array_extend(merged->objects, r.objects);

@@ -21,10 +21,14 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
 void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A record's string field, safe to print on a terminal (control and
- * non-UTF-8 bytes escaped, at most 255 bytes), "?" when absent. The result
+ * non-UTF-8 bytes escaped, at most 399 bytes), "?" when absent. The result
  * lives in one of 8 rotating buffers: up to 8 per printf call. */
 struct json_t;
 const char *cli_str(const struct json_t *obj, const char *key);
+/* s escaped for the terminal (reports/text.h: control characters, DEL and
+ * bytes outside UTF-8 as \xHH), cut at 400 bytes; from a ring of 8 buffers,
+ * so a printf may take several. */
+const char *cli_safe(const char *s);
 
 /* Counts and seeds (cli/args.c). A count is decimal digits in lo..hi; a
  * seed is 0..2^64-1 in decimal or 0x hex. None takes a sign, a blank
@@ -41,6 +45,9 @@ bool cli_range(const char *s, double *lo, double *hi);
  * out[0..*n). false after "tcscope CMD: bad OPT '...'" or "OPT: at most MAX
  * values"; an empty item is a bad count. */
 bool cli_count_list(const char *cmd, const char *opt, const char *v, int lo, int hi, int max, int *out, int *n);
+/* "I/N" (--shard): two counts, 1 <= N <= hi and I < N. false after
+ * "tcscope CMD: bad OPT 'V' (...)". */
+bool cli_index_of(const char *cmd, const char *opt, const char *v, unsigned hi, unsigned *i, unsigned *n);
 /* A comma list (--instr names, --merge folders): no empty item (",x", "x,",
  * "x,,y"); with instrs, every name in the catalogue ("all" alone).
  * TC_EXIT_OK, or TC_EXIT_USAGE with the message printed. */
@@ -87,6 +94,7 @@ int cmd_gemm(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 
 /* Each command's option table (cli/options.h), beside its parser. */
 extern const cli_command cmd_formats_cli;
@@ -106,6 +114,7 @@ extern const cli_command cmd_choose_cli;
 extern const cli_command cmd_gemm_cli;
 extern const cli_command cmd_probe_cli;
 extern const cli_command cmd_cases_cli;
+extern const cli_command cmd_pack_cli;
 
 /* The command table (cli/commands.c): dispatch and help in one order. */
 typedef struct {

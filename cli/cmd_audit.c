@@ -14,20 +14,23 @@
 #include "cli/audit_rows.h"
 #include "probes/dots.h"
 #include "cli/cli.h"
+#include "cli/record_arg.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
 #include "reports/reports.h"
 
 
 typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_RENDER, O_COUNTEREXAMPLES, O_SHARD, O_N,
-               O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
+               O_PREFER, O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE, exact or corpus:PATH (recorded rows: fitted, cli/audit_rows.c) (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
     [O_OUT] = {"--out", "DIR", "the output folder (default out/audit)"},
     [O_PROFILE_NAME] = {"--profile-name", "NAME", "the name of the profile written (a plain file name)"},
     [O_TIMING] = {"--timing", "BENCH.json", "attach this bench record's timing instead of measuring"},
-    [O_MERGE] = {"--merge", "DIR,DIR..", "merge these audit output folders (--shard runs) into --out: nothing is run"},
+    [O_MERGE] = {"--merge", "DIR,DIR..", "merge these audit output folders (--shard runs) into --out: nothing is run; "
+                                         "two different results for one instruction are refused"},
+    [O_PREFER] = {"--prefer", "DIR", "with --merge: where two folders differ on an instruction, take DIR's result"},
     [O_RENDER] = {"--render", "REC", "the Markdown/HTML report of a recorded audit (REC.jsonl[.gz]) into --out: nothing is run"},
     [O_COUNTEREXAMPLES] = {"--counterexamples", "HUNT.jsonl", "a hunt record whose failures join the fits "
                                                              "(re-asked on the backend)"},
@@ -71,15 +74,13 @@ static int parse_args(int argc, char **argv, audit_args *a)
         }
         case O_TIMING: a->timing_file = v; break;
         case O_MERGE: a->merge = v; break;
+        case O_PREFER: a->prefer = v; break;
         case O_RENDER: a->render = v; break;
         case O_COUNTEREXAMPLES: a->given_file = v; break;
-        case O_SHARD: {
-            char tail;
-            if (sscanf(v, "%u/%u%c", &a->shard, &a->nshards, &tail) != 2 || a->nshards == 0 ||
-                a->shard >= a->nshards)
-                return cli_fail("audit", "bad --shard '%s' (want I/N with 0 <= I < N)", v);
+        case O_SHARD:
+            if (!cli_index_of("audit", "--shard", v, 1000000, &a->shard, &a->nshards))
+                return TC_EXIT_USAGE;
             break;
-        }
         case O_N: a->n = (size_t)sc.count; break;
         case O_HUNT_N: a->hunt_n = (size_t)sc.count; break;
         case O_SEED:
@@ -142,8 +143,20 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
 static int load_given(const char *path, const tc_instr **list, size_t n, tc_record *rec)
 {
     char err[512];
-    if (tc_record_load(path, rec, err, sizeof err) != 0)
-        return cli_fail("audit", "--counterexamples: %s", err);
+    if (cli_record_of("audit", "--counterexamples", path, "hunt", rec))
+        return TC_EXIT_USAGE;
+    bool any = false;   /* a hunt of other instructions would add nothing, silently */
+    for (size_t i = 0; i < n && !any; i++) {
+        size_t j;
+        json_t *o;
+        json_array_foreach(rec->objects, j, o) any = any || !strcmp(cli_str(o, "instr"), list[i]->name);
+    }
+    if (!any) {
+        cli_fail("audit", "--counterexamples %s: no hunt of an audited instruction in it (it holds %s%s)", path,
+                 cli_str(json_array_get(rec->objects, 0), "instr"), json_array_size(rec->objects) > 1 ? ", .." : "");
+        tc_record_free(rec);
+        return TC_EXIT_USAGE;
+    }
     for (size_t i = 0; i < n; i++) {
         infer_case *g;
         size_t ng;

@@ -87,7 +87,7 @@ static int open_out(const bench_args *a, tc_outdir *d, const char **name)
     *name = slash ? slash + 1 : a->out;
     if (!tc_out_name_ok(*name, err, sizeof err))
         return cli_fail("bench", "--out %s: %s", a->out, err);
-    if (tc_outdir_open(d, dir, a->force, err, sizeof err) || tc_out_check_free(d, name, 1, err, sizeof err)) {
+    if (tc_outdir_open_for_file(d, dir, a->force, err, sizeof err) || tc_out_check_free(d, name, 1, err, sizeof err)) {
         tc_outdir_close(d);
         return cli_fail("bench", "%s", err);
     }

@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/run_info.h"
 #include "reports/reports.h"
+#include "reports/text.h"
 
 #define CMD "cases"
 
@@ -149,9 +150,10 @@ static void print_result(const tc_case_result *r, const cases_opts *o, const cha
     }
     /* a departure from a reference is a finding: "diff", not "fail" */
     bool finding = r->verdict == TC_VERDICT_FAIL && !r->expect_failed;
-    printf("%-4s  %s  on %s  (%s:%d)\n", finding ? "diff" : tc_verdict_name(r->verdict), c->name,
-           ins->name, c->file, c->line);
-    printf("      probes: %s\n", c->probes);
+    /* the case file's text, escaped: it must not drive the terminal */
+    printf("%-4s  %s  on %s  (%s:%d)\n", finding ? "diff" : tc_verdict_name(r->verdict), cli_safe(c->name),
+           ins->name, cli_safe(c->file), c->line);
+    printf("      probes: %s\n", cli_safe(c->probes));
     printf("      D = %s (%s); correctly rounded %s (%s)", d, dv, e, ev);
     if (r->nvariants > 1)
         printf("; %zu variants, %zu distinct", r->nvariants, r->ndistinct);
@@ -163,11 +165,11 @@ static void print_result(const tc_case_result *r, const cases_opts *o, const cha
         printf("      last variant: D = %s (%s)\n", l, lv);
     }
     if (r->failed[0])
-        printf("      %s: %s\n", finding ? "differs from" : "not as expected", r->failed);
+        printf("      %s: %s\n", finding ? "differs from" : "not as expected", cli_safe(r->failed));
     if (r->nmatched) {
         printf("      behaviour: ");
         for (int i = 0; i < r->nmatched; i++)
-            printf("%s%s", i ? "; " : "", r->matched[i]);
+            printf("%s%s", i ? "; " : "", cli_safe(r->matched[i]));
         putchar('\n');
     } else if (r->unrecognised)
         printf("      behaviour: unrecognised (none of the listed outcomes)\n");
@@ -197,7 +199,7 @@ static void print_summary(const tc_feature_summary *s, const cases_opts *o)
     if (s->ncommon) {
         printf("; shows: ");
         for (int i = 0; i < s->ncommon; i++)
-            printf("%s%s", i ? "; " : "", s->common[i]);
+            printf("%s%s", i ? "; " : "", cli_safe(s->common[i]));
     }
     putchar('\n');
 }
@@ -210,7 +212,21 @@ static void print_matrix(const tc_feature_summary *all, size_t n, const char *ba
     printf("Behaviour by instruction and feature on %s (each cell: what every case of the feature\n"
            "showed; \"as reference\": every case gave the reference result; -: not tested; -v: every case)\n\n",
            backend);
-    tc_features_write_matrix(all, n, stdout);
+    /* the cells hold the case files' behaviour words: escaped as a whole */
+    char *text = NULL, *safe = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        tc_features_write_matrix(all, n, m);
+        fclose(m);
+    }
+    if (text && (safe = malloc(4 * len + 1)) != NULL) {
+        tc_text_escape(text, safe, 4 * len + 1, true);
+        fputs(safe, stdout);
+    } else
+        fputs("(out of memory for the matrix)\n", stdout);
+    free(text);
+    free(safe);
     putchar('\n');
 }
 

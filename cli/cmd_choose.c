@@ -10,7 +10,7 @@
  *    recorded structure, ranked by their measured GEMM TFLOP/s;
  *  - from recorded sweeps (otherwise, as before): reports/baselines/h100-sweep.json (+
  *    h100-sweep-wgmma.json) by default (reports/choose.h).
- * Throughput in both: reports/baselines/h100-bench.json beside the binary
+ * Throughput in both: reports/baselines/h100-bench.json.gz beside the binary
  * unless --bench says otherwise.
  * This file reads the options; the modes are cli/choose_app_run.c and
  * cli/choose_recorded.c (cli/choose.h). */
@@ -30,7 +30,7 @@
 
 typedef enum { O_M, O_N, O_K, O_SAMPLES, O_SCALING, O_METRIC, O_MAX_REL_ERR, O_OUTPUTS, O_SEED, O_BACKEND,
                O_CHAIN, O_RANGE, O_NEED_INF_NAN, O_STAT, O_DIST, O_SWEEP, O_BENCH, O_JSON, O_REPORT, O_SWEEP_K,
-               O_FORCE, O_GEMM_RECORDS, O_NO_LIBRARY } choose_opt;
+               O_FORCE, O_GEMM_RECORDS, O_NO_LIBRARY, O_GPU, O_CALLER, O_ALLOW_TRANSFER } choose_opt;
 static const cli_option opts[] = {
     [O_M] = {"--m", "M", "rows of A (application mode, required there)", 1, APP_MAX_MN},
     [O_N] = {"--n", "N", "columns of B (application mode, required there)", 1, APP_MAX_MN},
@@ -56,8 +56,15 @@ static const cli_option opts[] = {
     [O_REPORT] = {"--report", "DIR", "application mode: also write DIR/choose.html (ranking, error vs K, error vs throughput)"},
     [O_SWEEP_K] = {"--sweep-k", "K1,K2,..", "with --report: the dot lengths of the error-vs-K plot (default 16, 64, ... below --k)"},
     [O_FORCE] = {"--force", NULL, "with --report: replace an existing DIR/choose.html"},
-    [O_GEMM_RECORDS] = {"--gemm-records", "FILE", "application mode: library GEMM records (tcscope gemm; default the "
-                        "H100 record): their paths are the ranked candidates"},
+    [O_GEMM_RECORDS] = {"--gemm-records", "FILE[,FILE..]", "application mode: library GEMM records (tcscope gemm, "
+                        "tcscope probe infer --out; default the H100 record): their paths are the ranked candidates"},
+    [O_GPU] = {"--gpu", "NAME", "application mode: the GPU whose recorded structures are ranked (default the "
+               "backend's: its GPU, or the model's profile name, h100 for model:h100); matched in a record's device"},
+    [O_CALLER] = {"--caller", "CALL", "application mode: the caller whose recorded structures are ranked: tcscope "
+                  "(default: tcscope gemm's own cuBLASLt and kernel calls) or a probe call id or its start "
+                  "(torch, torch-scaled_mm-e4m3-fast)"},
+    [O_ALLOW_TRANSFER] = {"--allow-transfer", NULL, "application mode: rank a structure recorded on another GPU or "
+                          "by another caller too (labelled transferred)"},
     [O_NO_LIBRARY] = {"--no-library", NULL, "application mode: rank instruction chains only (no library GEMM records)"},
 };
 const cli_command cmd_choose_cli = {
@@ -144,6 +151,9 @@ int cmd_choose(int argc, char **argv)
         case O_FORCE: app.force = true; app_mode = true; break;
         case O_GEMM_RECORDS: app.gemm_records = v; app_mode = true; break;
         case O_NO_LIBRARY: app.no_library = true; app_mode = true; break;
+        case O_GPU: app.gpu = v; app_mode = true; break;
+        case O_CALLER: app.caller = v; app_mode = true; break;
+        case O_ALLOW_TRANSFER: app.allow_transfer = true; app_mode = true; break;
         }
     }
     if (sc.status)

@@ -35,6 +35,13 @@ static void print_safe(const char *prefix, const char *msg)
     printf("%s%s\n", prefix, safe);
 }
 
+/* A change of what the instruction computes (its fingerprint): listed
+ * before the counters and timings. */
+static bool is_fingerprint(const json_t *d)
+{
+    return !strncmp(json_string_value(json_object_get(d, "field")), "fingerprint.", 12);
+}
+
 typedef enum { O_THRESHOLD, O_SUBSET, O_JSON } compare_opt;
 static const cli_option cmp_opts[] = {
     [O_THRESHOLD] = {"--threshold", "X", "relative change of a timing that counts, when the records hold no "
@@ -81,6 +88,12 @@ int cmd_compare(int argc, char **argv)
                 tc_record_free(&rec[0]);
             return cli_fail("compare", "%s", err);
         }
+    if (!tc_compare_check(&rec[0], files[0], err, sizeof err) || !tc_compare_check(&rec[1], files[1], err, sizeof err) ||
+        !tc_compare_check_kinds(&rec[0], &rec[1], err, sizeof err)) {
+        tc_record_free(&rec[0]);
+        tc_record_free(&rec[1]);
+        return cli_fail("compare", "%s", err);
+    }
 
     tc_json_out out; /* --json: a record (SCHEMA.md "Command output"), the two files named in its header */
     json_t *hdr = tc_record_header("compare", NULL, NULL, 0);
@@ -105,13 +118,17 @@ int cmd_compare(int argc, char **argv)
             free(y);
         }
     }
-    json_array_foreach(diffs, i, d)
-    {
-        if (json)
-            tc_json_out_put(&out, "difference", json_pack("{s:O}", "difference", d));
-        else
-            print_safe("changed: ", json_string_value(json_object_get(d, "message")));
-    }
+    /* what the instruction does first, then the counters and timings that follow from it */
+    for (int pass = 0; pass < 2; pass++)
+        json_array_foreach(diffs, i, d)
+        {
+            if (is_fingerprint(d) != (pass == 0))
+                continue;
+            if (json)
+                tc_json_out_put(&out, "difference", json_pack("{s:O}", "difference", d));
+            else
+                print_safe("changed: ", json_string_value(json_object_get(d, "message")));
+        }
     size_t nold = json_array_size(rec[0].objects), nnew = json_array_size(rec[1].objects);
     if (json) {
         tc_json_out_put(&out, "compare_summary",
@@ -122,6 +139,17 @@ int cmd_compare(int argc, char **argv)
         printf("%zu difference%s (%zu objects in OLD, %zu in NEW)\n", n, n == 1 ? "" : "s", nold, nnew);
     else
         printf("same: %zu objects compared, no difference\n", opts.new_is_subset ? nnew : nold);
+    size_t only_old = 0, only_new = 0;
+    json_array_foreach(diffs, i, d) if (!strcmp(json_string_value(json_object_get(d, "field")), "(object)"))
+    {
+        if (!strcmp(json_string_value(json_object_get(d, "new")), "absent"))
+            only_old++;
+        else
+            only_new++;
+    }
+    if (only_old && !only_new)
+        fprintf(stderr, "compare: every object of NEW is in OLD, %zu of OLD's are not in NEW: if NEW covers part "
+                        "of OLD on purpose, compare with --subset\n", only_old);
     json_decref(diffs);
     json_decref(context);
     tc_record_free(&rec[0]);

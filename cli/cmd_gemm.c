@@ -203,10 +203,26 @@ static void print_case(FILE *f, json_t *r, int done, int total, double secs)
     if (in)
         fprintf(f, "  chunk %lld promote %lld splitK %lld%s", json_integer_value(json_object_get(in, "chunk")),
                 json_integer_value(json_object_get(in, "promote")), json_integer_value(json_object_get(in, "splitk")),
-                json_is_true(json_object_get(st, "consistent")) ? "" : " (INCONSISTENT)");
+                json_is_true(json_object_get(st, "fitted")) ? " (fitted to the outputs)" : "");
     if (pr)
         fprintf(f, "  predicted %lld/%lld bit-exact", json_integer_value(json_object_get(pr, "bit_exact")),
                 json_integer_value(json_object_get(pr, "n")));
+    const char *status = json_string_value(json_object_get(st, "status"));
+    if (status && !strcmp(status, "unexplained")) {
+        /* never a bare verdict: why, the best candidates, the outputs none predicts */
+        fprintf(f, "  unexplained");
+        if (!json_is_true(json_object_get(st, "consistent")))
+            fprintf(f, " (masking: %s)", cli_str(st, "why"));
+        json_t *c = json_object_get(st, "best_candidates"), *x;
+        size_t i;
+        json_array_foreach(c, i, x) fprintf(f, "%s%s %lld/%lld", i ? "; " : "; best candidates: ",
+                                            cli_str(x, "structure"), json_integer_value(json_object_get(x, "bit_exact")),
+                                            json_integer_value(json_object_get(x, "n")));
+        size_t nu = json_array_size(json_object_get(st, "unexplained_outputs"));
+        if (nu)
+            fprintf(f, "; %zu%s outputs no candidate predicts (structure.unexplained_outputs)", nu,
+                    nu == TC_GEMM_KEEP ? "+" : "");
+    }
     fprintf(f, "\n");
     fflush(f);
 }
@@ -217,6 +233,8 @@ static int open_sim(const gemm_args *a, tc_gemm_struct *s, tc_gemm_incvt *cv)
 {
     char buf[128], *save = NULL;
     int field = 0;
+    if (cli_list_check(CMD, "--sim", a->sim, false))   /* strtok_r would pass over an empty item */
+        return TC_EXIT_USAGE;
     bool ok = strlen(a->sim) < sizeof buf;
     snprintf(buf, sizeof buf, "%s", a->sim);
     s->combine = GEMM_COMBINE_SEQ;

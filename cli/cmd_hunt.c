@@ -20,6 +20,7 @@
 #include "cases/hunt.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
+#include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
@@ -28,16 +29,18 @@
 #define CMD "hunt"
 
 typedef struct {
-    const char *backend, *profile, *instr, *out;
+    const char *backend, *profile, *instr, *out, *model_on;
     unsigned long long n, seed, sample;
     bool json;
 } hunt_args;
 
-typedef enum { O_BACKEND, O_PROFILE, O_INSTR, O_N, O_SEED, O_SAMPLE, O_OUT, O_JSON } hunt_opt;
+typedef enum { O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_SEED, O_SAMPLE, O_OUT, O_JSON } hunt_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the hardware to search (required): gpu, gpu:N, model:PROFILE or exact"},
     [O_PROFILE] = {"--profile", "P", "the model it is compared with: a name under oracle/profiles or a file "
                                      "(default h100)"},
+    [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the model's answers: the GPU model (the default "
+                                                "where a GPU is present; on the backend's GPU) or the CPU's"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions (default all)"},
     [O_N] = {"--n", "PER_FAMILY", "elements per hunt family and instruction (default 400000)", 1, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0x4b1d5eed)"},
@@ -51,13 +54,14 @@ const cli_command cmd_hunt_cli = {"hunt", "boundary-directed search for inputs w
 
 static int parse_args(int argc, char **argv, hunt_args *a)
 {
-    *a = (hunt_args){NULL, "h100", "all", NULL, 400000, 0x4B1D5EED, 128, false};
+    *a = (hunt_args){NULL, "h100", "all", NULL, NULL, 400000, 0x4B1D5EED, 128, false};
     uint64_t seed;
     cli_scan sc = cli_scan_start(&cmd_hunt_cli, argc, argv);
     while (cli_next(&sc))
         switch ((hunt_opt)sc.opt) {
         case O_BACKEND: a->backend = sc.val; break;
         case O_PROFILE: a->profile = sc.val; break;
+        case O_MODEL_ON: a->model_on = sc.val; break;
         case O_INSTR: a->instr = sc.val; break;
         case O_N: a->n = sc.count; break;
         case O_SEED:
@@ -184,10 +188,18 @@ int cmd_hunt(int argc, char **argv)
         free(list);
         return cli_fail(CMD, "%s", err);
     }
+    cli_model_on mo;
+    if ((rc = cli_model_on_open(CMD, a.model_on, a.backend, &mo)) != TC_EXIT_OK) {
+        tc_backend_close(be);
+        profile_free(&prof);
+        free(list);
+        return rc;
+    }
     const tc_backend_info *info = tc_backend_get_info(be);
     uint64_t seeds[1] = {a.seed};
     json_t *hdr = cli_record_header("hunt", info, seeds, 1);
     json_object_set_new(hdr, "profile", json_string(a.profile));
+    json_object_set_new(hdr, "model_on", json_string(mo.name));
     json_object_set_new(hdr, "per_family", json_integer((json_int_t)a.n));
     json_object_set_new(hdr, "sample", json_integer((json_int_t)a.sample));
     tc_json_out out; /* --json: the record hunt.jsonl holds, printed as it is made */
@@ -198,13 +210,14 @@ int cmd_hunt(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (!a.json)
-        printf("# tcscope hunt on %s (%s) vs model profile %s, %llu elements per family\n", info->backend,
-               info->device, a.profile, a.n);
+        printf("# tcscope hunt on %s (%s) vs model profile %s on %s, %llu elements per family\n", info->backend,
+               info->device, a.profile, mo.name, a.n);
     for (size_t i = 0; i < n; i++) {
         const tc_instr *ins = list[i];
         const model_params *p = profile_lookup(&prof, ins->name);
         audit_backend_ctx ctx = {be, ins};
         infer_target t = audit_target(&ctx, a.seed);
+        cli_model_on_attach(&mo, &t);
         char why[256];
         if (!p || !hunt_applies(&t) || !tc_backend_supports(be, ins, why, sizeof why)) {
             skipped++;
@@ -233,6 +246,7 @@ int cmd_hunt(int argc, char **argv)
         if (r.mismatches)
             status = TC_EXIT_DIFF;
         json_t *o = result_json(ins, &r, sample);
+        json_object_set_new(o, "model_elements", cli_model_on_take(&mo));
         if (a.json)
             tc_json_out_put(&out, "hunt", json_incref(o));
         else {
@@ -268,6 +282,7 @@ int cmd_hunt(int argc, char **argv)
         tc_outdir_close(&d);
     }
     tc_record_free(&rec);
+    cli_model_on_close(&mo);
     tc_backend_close(be);
     profile_free(&prof);
     free(list);

@@ -10,61 +10,75 @@
  * B column 0 plus C[0][0], the rest of the tile zero, the row's values at
  * K positions 0.. and zeros after. C is read as f32 and, for an fp16 output,
  * converted with RNE as the programs did (__float2half). Operands must be
- * exact in their format (checked: the programs converted them with RNE). */
+ * exact in their format (checked: the programs converted them with RNE).
+ *
+ * The data is read whole into memory first (reports/file_tree.h): a folder's
+ * GPU/FORMAT/ files, or a .tar.xz's members read by libarchive within
+ * LIMITS.md's caps, never unpacked to disk. The files are written as every
+ * output is (reports/outdir.c): never through a link, an existing one
+ * replaced only with --force, and two GPU folders that would write one file
+ * (names equal but for case, or in their first 31 bytes) are refused. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
-#include <dirent.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "probes/dots.h"
+#include "reports/file_tree.h"
 #include "reports/reports.h"
 #include "reports/record_dots.h"
+#include "reports/text.h"
 
 #define CMD "import"
 #define KM_SOURCE "Khattak & Mikaitis, MATLAB-tensor-core model_validation (github.com/north-numerical-computing/" \
                   "MATLAB-tensor-core), BSD 2-Clause; recorded by them, not by tcscope"
 
-extern char **environ;
+#define GPU_NAME_MAX 31 /* km-<gpu>.jsonl: the folder's name lower-cased, cut here */
 
-typedef enum { O_OUT } import_opt;
+typedef enum { O_OUT, O_FORCE } import_opt;
 static const cli_option opts[] = {
     [O_OUT] = {"--out", "DIR", "folder for km-<gpu>.jsonl (one per GPU folder of the data)"},
+    [O_FORCE] = {"--force", NULL, "replace km-<gpu>.jsonl files already in DIR"},
 };
 const cli_command cmd_import_cli = {"import", "convert third-party recorded GPU answers into dots corpora",
                                     "km DIR|TAR.xz", "km: Khattak & Mikaitis model_validation data (GPU/FORMAT/ "
-                                    "folders); a .tar.xz is unpacked with tar first", opts, CLI_NOPTS(opts), false};
+                                    "folders); a .tar.xz is read in memory (libarchive, within LIMITS.md's caps)",
+                                    opts, CLI_NOPTS(opts), false};
 
-/* Lines of hex (base 16) or binary (base 2) words; n words per line wanted
- * (0: the first line decides). Returns the array (rows * n) or NULL. */
-static uint32_t *read_words(const char *path, int base, size_t *rows, int *n)
+/* The data: its files, and the prefix of the GPU folders in it. */
+typedef struct {
+    tc_tree t;
+    char root[256]; /* "" or "TOP/" */
+} km_data;
+
+/* Lines of hex (base 16) or binary (base 2) words, the same count on every
+ * line. Returns the array (rows * n) or NULL. */
+static uint32_t *read_words(const tc_tree_file *file, int base, size_t *rows, int *n)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    if (!file || memchr(file->data, '\0', file->size))
         return NULL;
     size_t cap = 0, cnt = 0;
     uint32_t *x = NULL;
-    char *line = NULL;
-    size_t lc = 0;
     int per = -1;
     bool bad = false;
-    while (!bad && getline(&line, &lc, f) > 0) {
+    for (const char *line = (const char *)file->data; !bad && *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            end = line + strlen(line);
         int w = 0;
-        for (char *p = line, *e; ; p = e) {
-            while (isspace((unsigned char)*p))
+        for (const char *p = line; !bad; ) {
+            while (p < end && isspace((unsigned char)*p))
                 p++;
-            if (!*p || *p == '\xef') /* end, or a byte-order mark (none seen, but harmless) */
+            if (p == end || *p == '\xef') /* end, or a byte-order mark (none seen, but harmless) */
                 break;
+            char *e;
             unsigned long v = strtoul(p, &e, base);
-            if (e == p || v > 0xffffffffUL) {
+            if (e == p || e > end || v > 0xffffffffUL || *p == '-' || *p == '+') {
                 bad = true;
                 break;
             }
+            p = e;
             if (cnt + 1 > cap) {
                 cap = cap ? 2 * cap : 1024;
                 uint32_t *g = realloc(x, cap * 4);
@@ -77,6 +91,7 @@ static uint32_t *read_words(const char *path, int base, size_t *rows, int *n)
             x[cnt++] = (uint32_t)v;
             w++;
         }
+        line = *end ? end + 1 : end;
         if (w == 0)
             continue;
         if (per < 0)
@@ -84,8 +99,6 @@ static uint32_t *read_words(const char *path, int base, size_t *rows, int *n)
         else if (w != per)
             bad = true;
     }
-    free(line);
-    fclose(f);
     if (bad || per < 1) {
         free(x);
         return NULL;
@@ -120,16 +133,17 @@ static const tc_instr *instr_for(const tc_format *a, const tc_format *d)
 }
 
 /* One set: GPU/FMT with output out ("fp32"/"fp16"). 0, 1 (no such d file), or -1. */
-static int import_set(const char *root, const char *gpu, const char *fmt, const char *out, const char *inputs_of,
+static int import_set(const km_data *data, const char *gpu, const char *fmt, const char *out, const char *inputs_of,
                       FILE *o, const tc_instr **done_ins)
 {
-    char pa[4096], pb[4096], pc[4096], pd[4096];
-    snprintf(pd, sizeof pd, "%.2000s/%.100s/%.100s/d_%.100s_%.100s.txt", root, gpu, fmt, gpu, out);
-    if (access(pd, R_OK))
+    char pa[1024], pb[1024], pc[1024], pd[1024];
+    snprintf(pd, sizeof pd, "%s%.100s/%.100s/d_%.100s_%.100s.txt", data->root, gpu, fmt, gpu, out);
+    const tc_tree_file *fd_file = tc_tree_find(&data->t, pd);
+    if (!fd_file)
         return 1;
-    snprintf(pa, sizeof pa, "%.2000s/%.100s/%.100s/a_%.100s_%.100s.txt", root, gpu, fmt, gpu, fmt);
-    snprintf(pb, sizeof pb, "%.2000s/%.100s/%.100s/b_%.100s_%.100s.txt", root, gpu, fmt, gpu, fmt);
-    snprintf(pc, sizeof pc, "%.2000s/%.100s/%.100s/c_%.100s_fp32.txt", root, gpu, fmt, gpu);
+    snprintf(pa, sizeof pa, "%s%.100s/%.100s/a_%.100s_%.100s.txt", data->root, gpu, fmt, gpu, fmt);
+    snprintf(pb, sizeof pb, "%s%.100s/%.100s/b_%.100s_%.100s.txt", data->root, gpu, fmt, gpu, fmt);
+    snprintf(pc, sizeof pc, "%s%.100s/%.100s/c_%.100s_fp32.txt", data->root, gpu, fmt, gpu);
     tc_format sa, sd;
     const tc_format *fa = format_of(fmt, &sa), *fd = format_of(out, &sd);
     const tc_instr *ins = fa && fd ? instr_for(fa, fd) : NULL;
@@ -139,8 +153,9 @@ static int import_set(const char *root, const char *gpu, const char *fmt, const 
     }
     size_t ra, rb, rc, rd;
     int na, nb, nc, nd;
-    uint32_t *A = read_words(pa, 16, &ra, &na), *B = read_words(pb, 16, &rb, &nb), *C = read_words(pc, 2, &rc, &nc),
-             *D = read_words(pd, 2, &rd, &nd);
+    uint32_t *A = read_words(tc_tree_find(&data->t, pa), 16, &ra, &na),
+             *B = read_words(tc_tree_find(&data->t, pb), 16, &rb, &nb),
+             *C = read_words(tc_tree_find(&data->t, pc), 2, &rc, &nc), *D = read_words(fd_file, 2, &rd, &nd);
     int ret = -1;
     tc_dots s = {.ins = ins, .k = ins->k, .inputs_of = inputs_of};
     if (!A || !B || !C || !D || na != nb || na > ins->k || nc != 1 || nd != 1 || ra != rb || ra != rc || ra != rd) {
@@ -195,7 +210,10 @@ static int import_set(const char *root, const char *gpu, const char *fmt, const 
         cli_fail(CMD, "out of memory");
         goto done;
     }
-    printf("%s %s: %zu rows of %s (%d values a row)\n", gpu, fmt, s.rows, ins->name, na);
+    char sg[128], sf[128];
+    tc_text_escape(gpu, sg, sizeof sg, false);
+    tc_text_escape(fmt, sf, sizeof sf, false);
+    printf("%s %s: %zu rows of %s (%d values a row)\n", sg, sf, s.rows, ins->name, na);
     *done_ins = ins;
     ret = 0;
 done:
@@ -210,66 +228,169 @@ done:
     return ret;
 }
 
-static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
-
-/* Sub-folder names of path, sorted (a stable order of lines and files). */
-static size_t subdirs(const char *path, char ***out)
+/* A GPU folder's name becomes a file name and is printed: plain UTF-8 text,
+ * no control character. */
+static bool plain_name(const char *s)
 {
-    DIR *d = opendir(path);
-    size_t n = 0;
-    *out = NULL;
-    if (!d)
-        return 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char p[4096];
-        struct stat st;
-        snprintf(p, sizeof p, "%.3000s/%.255s", path, e->d_name);
-        if (e->d_name[0] == '.' || stat(p, &st) || !S_ISDIR(st.st_mode))
-            continue;
-        char **g = realloc(*out, (n + 1) * sizeof *g);
-        if (!g)
-            break;
-        *out = g;
-        (*out)[n++] = strdup(e->d_name);
+    for (; *s; s++) {
+        size_t n = tc_utf8_char_len(s);
+        if (n == 0 || (n == 1 && ((unsigned char)*s < 0x20 || *s == 0x7f)))
+            return false;
+        s += n - 1;
     }
-    closedir(d);
-    if (n) /* qsort takes no NULL, even for nothing */
-        qsort(*out, n, sizeof **out, cmp_str);
-    return n;
+    return true;
 }
 
-static void free_names(char **v, size_t n)
+/* km-<gpu>.jsonl: lower-cased, cut at GPU_NAME_MAX bytes. */
+static void out_name(const char *gpu, char *name, size_t len)
 {
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
+    char low[GPU_NAME_MAX + 1];
+    size_t i = 0;
+    for (; gpu[i] && i < GPU_NAME_MAX; i++)
+        low[i] = (char)tolower((unsigned char)gpu[i]);
+    low[i] = '\0';
+    snprintf(name, len, "km-%s.jsonl", low);
 }
 
-/* A .tar.xz unpacked by tar into a fresh folder; the data root inside. */
-static int unpack(const char *tar, char *tmp, size_t len)
+/* GPU folder g holds a data set: some FORMAT/a_GPU_FORMAT.txt (CUDA/ holds the programs). */
+static bool has_data(const km_data *src, const char *gpu)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(tmp, len, "%s/tcscope-import-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(tmp))
-        return -1;
-    char *argv[] = {"tar", "-xJf", (char *)tar, "-C", tmp, NULL};
-    pid_t pid;
-    int st = 0;
-    if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ) || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
-        WEXITSTATUS(st))
-        return -1;
-    return 0;
+    char **fmts, pre[600], a[1024];
+    snprintf(pre, sizeof pre, "%s%.300s/", src->root, gpu);
+    size_t nf = tc_tree_folders(&src->t, pre, &fmts);
+    bool any = false;
+    for (size_t f = 0; f < nf && !any; f++) {
+        snprintf(a, sizeof a, "%s%.100s/a_%.100s_%.100s.txt", pre, fmts[f], gpu, fmts[f]);
+        any = tc_tree_find(&src->t, a) != NULL;
+    }
+    tc_tree_names_free(fmts, nf);
+    return any;
+}
+
+/* One GPU's record, written by tc_out_write. */
+typedef struct {
+    const km_data *src;
+    const char *gpu;
+    int sets;
+    bool failed; /* a set was refused (the message is out) */
+} gpu_job;
+
+static int emit_gpu(FILE *o, const void *ctx)
+{
+    gpu_job *g = (gpu_job *)ctx;
+    char **fmts, pre[600], err[256];
+    snprintf(pre, sizeof pre, "%s%.300s/", g->src->root, g->gpu);
+    size_t nf = tc_tree_folders(&g->src->t, pre, &fmts);
+    /* a record "dots" (SCHEMA.md "Raw GPU records"): no backend ran, the
+     * header's gpu is the folder's */
+    tc_run_info run = {0};
+    snprintf(run.device, sizeof run.device, "%s", g->gpu);
+    json_t *h = tc_record_header("dots", &run, NULL, 0);
+    tc_record_stream st = {0};
+    int rc = tc_record_stream_begin(&st, o, h, err, sizeof err);
+    json_decref(h);
+    if (rc)
+        g->failed = cli_fail(CMD, "%s: %s", g->gpu, err) != 0;
+    for (size_t f = 0; f < nf && !rc; f++) {
+        const tc_instr *first = NULL; /* the fp32 line: an fp16 line of the same a, b files refers to it */
+        char a[1024];
+        snprintf(a, sizeof a, "%s%.100s/a_%.100s_%.100s.txt", pre, fmts[f], g->gpu, fmts[f]);
+        for (int oi = 0; oi < 2 && !rc && tc_tree_find(&g->src->t, a); oi++) {
+            const tc_instr *got = NULL;
+            int r = import_set(g->src, g->gpu, fmts[f], oi ? "fp16" : "fp32", first ? first->name : NULL, o, &got);
+            if (!first)
+                first = got;
+            if (r < 0)
+                rc = -1, g->failed = true;
+            g->sets += r == 0;
+            st.objects += r == 0;
+        }
+    }
+    tc_tree_names_free(fmts, nf);
+    if (!rc)
+        rc = tc_record_stream_end(&st, NULL);
+    return rc ? -1 : 0;
+}
+
+/* The data read into memory: a folder's GPU/FORMAT/FILE, or an archive's
+ * members, with the archive's one top folder (if any) as the root. */
+static int read_data(const char *from, km_data *src)
+{
+    char err[700];
+    memset(src, 0, sizeof *src);
+    size_t L = strlen(from);
+    bool archive = L > 7 && !strcmp(from + L - 7, ".tar.xz");
+    if (archive ? tc_tree_from_archive(from, &src->t, err, sizeof err) : tc_tree_from_dir(from, 3, &src->t, err, sizeof err))
+        return cli_fail(CMD, "%s", err);
+    char **top;
+    size_t nt = archive ? tc_tree_folders(&src->t, "", &top) : 0;
+    if (nt == 1 && strlen(top[0]) < sizeof src->root - 1)
+        snprintf(src->root, sizeof src->root, "%s/", top[0]);
+    if (archive)
+        tc_tree_names_free(top, nt);
+    return TC_EXIT_OK;
+}
+
+/* The GPU folders with data, their file names checked: plain, and no two
+ * the same. 0 with the lists (malloc'd), or exit 2. */
+static int plan_outputs(const km_data *src, char ***gpus_out, size_t *n_out, char (**names_out)[64])
+{
+    char **gpus;
+    size_t ng = tc_tree_folders(&src->t, src->root, &gpus), n = 0;
+    char (*names)[64] = calloc(ng + 1, sizeof *names);
+    int rc = names ? TC_EXIT_OK : cli_fail(CMD, "out of memory");
+    for (size_t g = 0; g < ng && rc == TC_EXIT_OK; g++) {
+        if (!has_data(src, gpus[g])) {
+            free(gpus[g]);
+            gpus[g] = NULL;
+            continue;
+        }
+        if (!plain_name(gpus[g])) {
+            char cut[TC_TEXT_CUT_MAX];
+            tc_text_cut(gpus[g], cut);
+            rc = cli_fail(CMD, "GPU folder '%s': a control character or a byte that is not UTF-8 (the name becomes "
+                               "a file name): rename it", cut);
+            break;
+        }
+        out_name(gpus[g], names[n], sizeof names[n]);
+        for (size_t k = 0; k < g && rc == TC_EXIT_OK; k++) {
+            if (!gpus[k])
+                continue;
+            char other[64], cut1[TC_TEXT_CUT_MAX], cut2[TC_TEXT_CUT_MAX];
+            out_name(gpus[k], other, sizeof other);
+            tc_text_cut(gpus[k], cut1);
+            tc_text_cut(gpus[g], cut2);
+            if (!strcmp(other, names[n]))
+                rc = cli_fail(CMD, "GPU folders '%s' and '%s' would both write %s (names are lower-cased and cut at %d "
+                                   "bytes): rename one", cut1, cut2, names[n], GPU_NAME_MAX);
+        }
+        n++;
+    }
+    /* the list keeps only the folders with data, in order */
+    size_t m = 0;
+    for (size_t g = 0; g < ng; g++)
+        if (gpus[g])
+            gpus[m++] = gpus[g];
+    if (rc != TC_EXIT_OK) {
+        tc_tree_names_free(gpus, m);
+        free(names);
+        return rc;
+    }
+    *gpus_out = gpus, *n_out = m, *names_out = names;
+    return TC_EXIT_OK;
 }
 
 int cmd_import(int argc, char **argv)
 {
     cli_scan s = cli_scan_start(&cmd_import_cli, argc, argv);
     const char *outdir = NULL, *ops[2] = {NULL, NULL};
+    bool force = false;
     int nops = 0;
     while (cli_next(&s)) {
         if (s.opt == O_OUT)
             outdir = s.val;
+        else if (s.opt == O_FORCE)
+            force = true;
         else if (nops < 2)
             ops[nops++] = s.val;
         else
@@ -279,83 +400,39 @@ int cmd_import(int argc, char **argv)
         return s.status;
     if (nops != 2 || strcmp(ops[0], "km") || !outdir)
         return cli_fail(CMD, "usage: tcscope import km DIR|TAR.xz --out DIR (only the km layout is known)");
-    char root[4096], tmp[4096] = "";
-    snprintf(root, sizeof root, "%s", ops[1]);
-    size_t L = strlen(ops[1]);
-    if (L > 7 && !strcmp(ops[1] + L - 7, ".tar.xz")) {
-        if (unpack(ops[1], tmp, sizeof tmp))
-            return cli_fail(CMD, "%s: tar -xJf failed", ops[1]);
-        char **top;
-        size_t nt = subdirs(tmp, &top);
-        snprintf(root, sizeof root, "%.2000s/%.1000s", tmp, nt == 1 ? top[0] : ".");
-        free_names(top, nt);
+    km_data src;
+    int rc = read_data(ops[1], &src);
+    if (rc != TC_EXIT_OK)
+        return rc;
+    char **gpus = NULL, (*names)[64] = NULL, err[700];
+    size_t ng = 0;
+    if ((rc = plan_outputs(&src, &gpus, &ng, &names)) != TC_EXIT_OK) {
+        tc_tree_free(&src.t);
+        return rc;
     }
-    char **gpus;
-    size_t ng = subdirs(root, &gpus);
-    int rc = TC_EXIT_OK, sets = 0;
-    mkdir(outdir, 0777);
+    const char **list = calloc(ng + 1, sizeof *list);
+    for (size_t g = 0; list && g < ng; g++)
+        list[g] = names[g];
+    tc_outdir d = {.fd = -1};
+    if (!list)
+        rc = cli_fail(CMD, "out of memory");
+    else if (ng == 0)
+        rc = cli_fail(CMD, "%s: no GPU/FORMAT/a_GPU_FORMAT.txt sets found", ops[1]);
+    else if (tc_outdir_open(&d, outdir, force, err, sizeof err) || tc_out_check_free(&d, list, ng, err, sizeof err))
+        rc = cli_fail(CMD, "%s", err);
+    int sets = 0;
     for (size_t g = 0; g < ng && rc == TC_EXIT_OK; g++) {
-        char **fmts, gdir[4096];
-        snprintf(gdir, sizeof gdir, "%.2000s/%.1000s", root, gpus[g]);
-        size_t nf = subdirs(gdir, &fmts);
-        char path[4096], low[32];
-        size_t i = 0;
-        for (; gpus[g][i] && i + 1 < sizeof low; i++)
-            low[i] = (char)tolower((unsigned char)gpus[g][i]);
-        low[i] = '\0';
-        FILE *o = NULL;
-        tc_record_stream st = {0};
-        for (size_t f = 0; f < nf && rc == TC_EXIT_OK; f++) {
-            const tc_instr *first = NULL; /* the fp32 line: an fp16 line of the same a, b files refers to it */
-            for (int oi = 0; oi < 2 && rc == TC_EXIT_OK; oi++) {
-                char a[4096];
-                snprintf(a, sizeof a, "%.2000s/%.100s/a_%.100s_%.100s.txt", gdir, fmts[f], gpus[g], fmts[f]);
-                if (access(a, R_OK)) /* not a data folder (CUDA/ holds the programs) */
-                    break;
-                if (!o) {
-                    snprintf(path, sizeof path, "%.3000s/km-%.31s.jsonl", outdir, low);
-                    if (!(o = fopen(path, "w"))) {
-                        rc = cli_fail(CMD, "%s: cannot be written", path);
-                        break;
-                    }
-                    /* a record "dots" (SCHEMA.md "Raw GPU records"): no backend
-                     * ran, the header's gpu is the folder's */
-                    tc_run_info run = {0};
-                    snprintf(run.device, sizeof run.device, "%s", gpus[g]);
-                    json_t *h = tc_record_header("dots", &run, NULL, 0);
-                    char err[256];
-                    int hr = tc_record_stream_begin(&st, o, h, err, sizeof err);
-                    json_decref(h);
-                    if (hr) {
-                        rc = cli_fail(CMD, "%s: %s", path, err);
-                        break;
-                    }
-                }
-                const tc_instr *got = NULL;
-                int r = import_set(root, gpus[g], fmts[f], oi ? "fp16" : "fp32", first ? first->name : NULL, o, &got);
-                if (!first)
-                    first = got;
-                if (r < 0)
-                    rc = TC_EXIT_USAGE;
-                sets += r == 0;
-                st.objects += r == 0;
-            }
-        }
-        if (o)
-            tc_record_stream_end(&st, rc == TC_EXIT_OK ? NULL : "stopped on an error (see stderr)");
-        if (o && fclose(o))
-            rc = cli_fail(CMD, "%s: write failed", path);
-        free_names(fmts, nf);
-    }
-    free_names(gpus, ng);
-    if (tmp[0]) {
-        char *argv2[] = {"rm", "-rf", "--", tmp, NULL};
-        pid_t pid;
-        int st;
-        if (!posix_spawnp(&pid, "rm", NULL, NULL, argv2, environ))
-            waitpid(pid, &st, 0);
+        gpu_job job = {&src, gpus[g], 0, false};
+        if (tc_out_write(&d, names[g], emit_gpu, &job, err, sizeof err))
+            rc = job.failed ? TC_EXIT_USAGE : cli_fail(CMD, "%s", err);
+        sets += job.sets;
     }
     if (rc == TC_EXIT_OK && sets == 0)
-        rc = cli_fail(CMD, "%s: no GPU/FORMAT/a_GPU_FORMAT.txt sets found", ops[1]);
+        rc = cli_fail(CMD, "%s: no GPU/FORMAT/d_GPU_OUT.txt sets found", ops[1]);
+    tc_outdir_close(&d);
+    free(list);
+    free(names);
+    tc_tree_names_free(gpus, ng);
+    tc_tree_free(&src.t);
     return rc;
 }

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/record_arg.h"
 #include "cli/run_info.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
@@ -133,6 +134,12 @@ int cmd_regress(int argc, char **argv)
     char err[600], ppath[4200], rpath[4200];
     if (!strcmp(a.record, DEFAULT_RECORD)) /* the default is data beside the binary, not the working folder */
         tc_data_path(DEFAULT_RECORD, rpath, sizeof rpath), a.record = rpath;
+    else {   /* one given is read now: a missing file or another kind of record would be found after the run */
+        tc_record given;
+        if (cli_record_of(REGRESS_CMD, "--record", a.record, "audit", &given))
+            return TC_EXIT_USAGE;
+        tc_record_free(&given);
+    }
     const char *spec = a.backend ? a.backend : a.model ? "model:h100" : "gpu";
     tc_backend *be = tc_backend_open(spec, err, sizeof err);
     if (!be) {

@@ -11,6 +11,7 @@
 #include "cases/audit.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
+#include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "reports/reports.h"
 #include "oracle/profile.h"
@@ -84,10 +85,12 @@ static json_t *failure_json(const tc_instr *ins, const verify_failure *f, size_t
                      "d_backend_value", dv, "d_model", mb, "d_model_value", mv);
 }
 
-typedef enum { O_BACKEND, O_PROFILE, O_INSTR, O_N, O_HUNT_N, O_SEED, O_JSON } verify_opt;
+typedef enum { O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_HUNT_N, O_SEED, O_JSON } verify_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the hardware (required): gpu, gpu:N, model:PROFILE or exact"},
     [O_PROFILE] = {"--profile", "P", "the model's profile (required): a name under oracle/profiles or a file"},
+    [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the model's answers to the random and hunt tiles: "
+                                                "the GPU model (the default where a GPU is present) or the CPU's"},
     [O_INSTR] = {"--instr", "NAME", "the instruction (required; tcscope list)"},
     [O_N] = {"--n", "COUNT", "random elements compared (default 1e6)", 1, VERIFY_MAX_N},
     [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 0, 100000000ull},
@@ -99,7 +102,7 @@ const cli_command cmd_verify_cli = {"verify", "the model with a profile against 
 
 int cmd_verify(int argc, char **argv)
 {
-    const char *backend = NULL, *profile = NULL, *instr = NULL;
+    const char *backend = NULL, *profile = NULL, *instr = NULL, *model_on = NULL;
     bool json = false, hunt_given = false;
     size_t n = 1000000, n_hunt = 0;
     uint64_t seed = 0;
@@ -108,6 +111,7 @@ int cmd_verify(int argc, char **argv)
         switch ((verify_opt)sc.opt) {
         case O_BACKEND: backend = sc.val; break;
         case O_PROFILE: profile = sc.val; break;
+        case O_MODEL_ON: model_on = sc.val; break;
         case O_INSTR: instr = sc.val; break;
         case O_N: n = (size_t)sc.count; break;
         case O_HUNT_N:
@@ -151,8 +155,19 @@ int cmd_verify(int argc, char **argv)
     /* the audit's target: a sparse instruction is verified on the K/2 terms it sums */
     audit_backend_ctx ctx = {be, ins};
     infer_target t = audit_target(&ctx, seed);
+    cli_model_on mo;
+    int rc = cli_model_on_open("verify", model_on, backend, &mo);
+    if (rc != TC_EXIT_OK) {
+        tc_backend_close(be);
+        return rc;
+    }
+    cli_model_on_attach(&mo, &t);
     verify_result r;
-    if (verify_run(&t, &params, n, n_hunt, seed, &r, err, sizeof err)) {
+    rc = verify_run(&t, &params, n, n_hunt, seed, &r, err, sizeof err);
+    json_t *model_elements = cli_model_on_take(&mo);
+    cli_model_on_close(&mo);
+    if (rc) {
+        json_decref(model_elements);
         tc_backend_close(be);
         return cli_fail("verify", "%s", err);
     }
@@ -163,6 +178,7 @@ int cmd_verify(int argc, char **argv)
         tc_json_out out;
         json_t *hdr = cli_record_header("verify", info, seeds, 1);
         json_object_set_new(hdr, "profile", json_string(profile));
+        json_object_set_new(hdr, "model_on", json_string(mo.name));
         tc_json_out_begin(&out, true, hdr);
         json_t *dists = json_object();
         for (int i = 0; i < VERIFY_NDIST; i++)
@@ -170,15 +186,17 @@ int cmd_verify(int argc, char **argv)
                                 json_pack("{s:I, s:I}", "n", (json_int_t)r.dist_n[i], "mismatches",
                                           (json_int_t)r.dist_mismatches[i]));
         tc_json_out_put(&out, "verify",
-                        json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:o}", "instr", ins->name, "backend",
+                        json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:o, s:o}", "instr", ins->name, "backend",
                                   info->backend, "device", info->device, "profile", profile, "n", (json_int_t)r.n,
-                                  "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists));
+                                  "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists,
+                                  "model_elements", model_elements));
         for (size_t i = 0; i < r.nfails; i++)
             tc_json_out_put(&out, "verify_failure", failure_json(ins, &r.fails[i], i));
         tc_json_out_end(&out, NULL);
     } else {
-        printf("%s on %s (%s) vs model profile %s: %zu elements, %zu mismatches: %s\n", ins->name,
-               info->backend, info->device, profile, r.n, r.mismatches, ok ? "VERIFIED" : "NOT VERIFIED");
+        json_decref(model_elements);
+        printf("%s on %s (%s) vs model profile %s on %s: %zu elements, %zu mismatches: %s\n", ins->name,
+               info->backend, info->device, profile, mo.name, r.n, r.mismatches, ok ? "VERIFIED" : "NOT VERIFIED");
         for (int i = 0; i < VERIFY_NDIST; i++)
             printf("  %-12s %10zu elements %8zu mismatches\n", verify_dist_name(i), r.dist_n[i],
                    r.dist_mismatches[i]);

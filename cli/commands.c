@@ -12,6 +12,7 @@ static const cli_entry commands[] = {
     {&cmd_bench_cli, cmd_bench},     {&cmd_compare_cli, cmd_compare}, {&cmd_choose_cli, cmd_choose},
     {&cmd_gemm_cli, cmd_gemm},       {&cmd_probe_cli, cmd_probe},
     {&cmd_import_cli, cmd_import},
+    {&cmd_pack_cli, cmd_pack},
 };
 
 const cli_entry *cli_commands(size_t *n)

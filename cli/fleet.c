@@ -100,18 +100,32 @@ static void run_phase(fleet *f, const char *label, const bool *ok)
                 f->status[f->idx[q]] = 127; /* never started (the pool said why) */
 }
 
-static int mkdir_p(const char *path)
+static int emit_fleet_record(FILE *out, const void *rec)
 {
-    char p[4200];
-    snprintf(p, sizeof p, "%s", path);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            if (mkdir(p, 0755) != 0 && errno != EEXIST)
-                return -1;
-            *s = '/';
-        }
-    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    return json_dumpf(rec, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) ? -1 : 0;
+}
+
+/* The fleet record: OUT/fleet.json in the fleet's folder, or bench's FILE;
+ * written as every output is (reports/outdir.c), never through a link. */
+static int write_fleet_record(const cli_fleet_job *j, tc_outdir *od, const json_t *rec, char *path, size_t len)
+{
+    char err[700], dir[4096];
+    const char *name = "fleet.json";
+    tc_outdir file = {.fd = -1};
+    if (strcmp(j->cmd, "bench"))
+        snprintf(path, len, "%s/fleet.json", j->out);
+    else {
+        const char *slash = strrchr(j->out, '/');
+        snprintf(path, len, "%s", j->out);
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - j->out) + (slash == j->out) : 1, slash ? j->out : ".");
+        name = slash ? slash + 1 : j->out;
+        if (tc_outdir_open_for_file(&file, dir, true, err, sizeof err))
+            return cli_fail(j->cmd, "%s", err);
+        od = &file;
+    }
+    int rc = tc_out_write(od, name, emit_fleet_record, rec, err, sizeof err);
+    tc_outdir_close(&file);
+    return rc ? cli_fail(j->cmd, "%s: cannot write the fleet record: %s", path, err) : TC_EXIT_OK;
 }
 
 /* audit: the selected instructions dealt out round-robin, one share per GPU. */
@@ -246,6 +260,7 @@ static void fleet_free(fleet *f)
 int cli_fleet_run(const cli_fleet_job *j)
 {
     fleet f = {.j = j};
+    tc_outdir od = {.fd = -1};
     f.n = cli_fleet_gpus(j->cmd, j->spec, &f.g);
     if (!f.n)
         return TC_EXIT_USAGE;
@@ -268,8 +283,9 @@ int cli_fleet_run(const cli_fleet_job *j)
         rc = cli_fail(j->cmd, "out of memory");
         goto done;
     }
-    if (j->out && strcmp(j->cmd, "bench") && mkdir_p(j->out) != 0) {
-        rc = cli_fail(j->cmd, "--out %s: %s", j->out, strerror(errno));
+    char err[700];
+    if (j->out && strcmp(j->cmd, "bench") && tc_outdir_open(&od, j->out, true, err, sizeof err) != 0) {
+        rc = cli_fail(j->cmd, "%s", err);
         goto done;
     }
     if (j->split && (rc = share_out(&f)) != TC_EXIT_OK)
@@ -356,13 +372,14 @@ int cli_fleet_run(const cli_fleet_job *j)
     fleet_summary(say, &f, st0, st1, cross, spread);
     /* the record: beside the GPUs' outputs; run's on stdout */
     char path[4300];
-    if (is_run)
-        path[0] = '\0';
-    else
-        snprintf(path, sizeof path, strcmp(j->cmd, "bench") ? "%s/fleet.json" : "%s", j->out);
-    if (path[0] ? json_dump_file(rec, path, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0
-                : json_dumpf(rec, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
-        rc = cli_fail(j->cmd, "%s: cannot write the fleet record", path[0] ? path : "stdout");
+    if (!is_run && !j->out) {
+        rc = cli_fail(j->cmd, "no --out for the fleet record");
+        goto done;
+    }
+    if (!is_run && (rc = write_fleet_record(j, &od, rec, path, sizeof path)) != TC_EXIT_OK)
+        goto done;
+    if (is_run && json_dumpf(rec, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
+        rc = cli_fail(j->cmd, "stdout: cannot write the fleet record");
         goto done;
     }
     if (is_run)
@@ -381,6 +398,7 @@ int cli_fleet_run(const cli_fleet_job *j)
         fprintf(stderr, "tcscope %s: %zu of %zu GPUs failed (failed_gpus in the fleet record); exit 2\n", j->cmd,
                 json_array_size(bad), n);
 done:
+    tc_outdir_close(&od);
     json_decref(rec), json_decref(results), json_decref(cross), json_decref(spread);
     free(st0), free(st1), free(ok), free(secs0);
     fleet_free(&f);

@@ -71,5 +71,11 @@ int main(int argc, char **argv)
     if (!e)
         return cli_unknown_command(argv[1]);
     int rc = meta_option(e->cmd, argc - 1, argv + 1);
-    return rc >= 0 ? rc : e->fn(argc - 1, argv + 1);
+    if (rc >= 0)
+        return rc;
+    rc = e->fn(argc - 1, argv + 1);
+    /* a --json record cut short ("partial") is no result, same or different */
+    if ((rc == TC_EXIT_OK || rc == TC_EXIT_DIFF) && tc_json_out_ended_partial())
+        rc = cli_fail(argv[1], "the --json record ended \"partial\" (why: above): not a complete result");
+    return rc;
 }

@@ -4,20 +4,9 @@
  * (bit operations, a table, or the reference's decode). */
 #include "oracle/model_kernel.h"
 
-static mdec dec_make(mval v)
-{
-    mdec d;
-    d.cls = v.cls;
-    d.sign = v.sign;
-    d.sig = (uint32_t)v.sig;
-    d.lsb = (int16_t)v.lsb;
-    d.e = (int16_t)v.e;
-    return d;
-}
-
 mdec model_input_decode(const model *m, int which, uint64_t bits)
 {
-    return dec_make(model_input_value(m, which, bits));
+    return mdec_of(model_input_value(m, which, bits));
 }
 
 void model_decode_operand(const model *m, int w, size_t n, size_t stride, const uint64_t *bits,

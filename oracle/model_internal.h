@@ -10,6 +10,7 @@
 
 #include "formats/formats.h"
 #include "oracle/model.h"
+#include "oracle/model_hd.h"
 
 typedef unsigned __int128 u128;
 typedef __int128 i128;
@@ -42,7 +43,7 @@ void mfmt_container(mfmt *out, const mfmt *f);
 mval mfmt_decode(const mfmt *f, uint64_t bits, bool daz);
 
 /* The same, inline for the kernels' hot loops. */
-static inline mval mfmt_decode_inline(const mfmt *f, uint64_t bits, bool daz)
+static inline TC_HD mval mfmt_decode_inline(const mfmt *f, uint64_t bits, bool daz)
 {
     mval v = {0};
     bits >>= f->shift;
@@ -79,22 +80,17 @@ static inline mval mfmt_decode_inline(const mfmt *f, uint64_t bits, bool daz)
     return v;
 }
 
-uint64_t mfmt_encode(const mfmt *f, mval v);
+/* mfmt_encode and mfmt_round, the model's one rounding: model_core.h. */
 
-/* Rounds (-1)^sign * (mag + sticky*tiny) * 2^lsb into f: the one rounding
- * of the model. ftz flushes a result that is subnormal after rounding. */
-mval mfmt_round(const mfmt *f, int sign, u128 mag, int lsb, bool sticky,
-                tc_round mode, bool ftz, tc_overflow ovf);
-
-static inline int bitlen64(uint64_t x)
+static inline TC_HD int bitlen64(uint64_t x)
 {
-    return x ? 64 - __builtin_clzll(x) : 0;
+    return x ? 64 - tc_clz64(x) : 0;
 }
 
-static inline int bitlen128(u128 x)
+static inline TC_HD int bitlen128(u128 x)
 {
     uint64_t hi = (uint64_t)(x >> 64);
-    return hi ? 128 - __builtin_clzll(hi) : bitlen64((uint64_t)x);
+    return hi ? 128 - tc_clz64(hi) : bitlen64((uint64_t)x);
 }
 
 /* The one rounding rule of the model: a magnitude cut to q (odd: q's last
@@ -102,7 +98,7 @@ static inline int bitlen128(u128 x)
  * was set, goes up by one when this says so. Every cut of bits uses it
  * (mfmt_round, products, the alignment onto the grid); RO (round to odd)
  * sets q's last bit when inexact, which is one up exactly when q is even. */
-static inline bool model_round_up(tc_round mode, int sign, bool odd, bool half, bool rest)
+static inline TC_HD bool model_round_up(tc_round mode, int sign, bool odd, bool half, bool rest)
 {
     switch (mode) {
     case TC_RNE: return half && (rest || odd);
@@ -116,7 +112,7 @@ static inline bool model_round_up(tc_round mode, int sign, bool odd, bool half, 
 
 /* The alignment modes are roundings of a magnitude: toward zero, toward
  * -Inf (two's complement), to nearest even. */
-static inline tc_round model_align_mode(model_align_round r)
+static inline TC_HD tc_round model_align_mode(model_align_round r)
 {
     return r == MODEL_ALIGN_FLOOR ? TC_RD : r == MODEL_ALIGN_RNE ? TC_RNE : TC_RZ;
 }
@@ -124,7 +120,7 @@ static inline tc_round model_align_mode(model_align_round r)
 /* The common case of mfmt_round: x != 0, no sticky, the result's exponent
  * strictly inside the normal range and no overflow. Returns false (nothing
  * written) for every other case, which mfmt_round's general path handles. */
-static inline bool mfmt_round_normal(const mfmt *f, int sign, uint64_t x, int lsb, tc_round mode,
+static inline TC_HD bool mfmt_round_normal(const mfmt *f, int sign, uint64_t x, int lsb, tc_round mode,
                           uint64_t *qo, int *tlo)
 {
     int m = f->mbits;
@@ -201,7 +197,7 @@ struct model {
 
 /* The exponent a value offers as alignment reference (model_params.exp_ref):
  * its exponent field, or the exponent of its leading bit. */
-static inline int32_t model_ref_exp(const model *m, mval v)
+static inline TC_HD int32_t model_ref_exp(const model *m, mval v)
 {
     if (v.cls != MV_FINITE)
         return 0;
@@ -212,11 +208,9 @@ static inline int32_t model_ref_exp(const model *m, mval v)
 
 /* One element, exact integers throughout: what every path must give. */
 uint64_t model_reference_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
-/* Its stages the fast paths share: an operand decoded (w = 0: A, 1: B),
- * what a step does, and the output rounding of the final accumulator. */
-mval model_input_value(const model *m, int w, uint64_t bits);
-void model_steps_init(const model *m, mstep *st, mstep *cst);
-uint64_t model_output(const model *m, int cls, int sign, u128 mag, int lsb, bool sticky);
+/* Its stages the fast paths share (an operand decoded, what a step does,
+ * the output rounding: model_input_value, model_steps_init, model_output)
+ * are in model_core.h, for the CPU and the GPU. */
 /* Test hook: 1 puts every element the wide path does not take on the reference. */
 extern int model_force_slow;
 
@@ -228,7 +222,7 @@ mdec model_input_decode(const model *m, int which, uint64_t bits);
  * ef is the exponent field, frac the fraction field as kept (mb bits; a
  * subnormal when ef is 0, flushed to zero under ftz). Shared by
  * model_direct_decode and the kernel's kdirect_decode (model_kernel.h). */
-static inline mdec mdec_finite(mdec d, unsigned ef, uint64_t frac, int mb, int emin, int bias, bool ftz)
+static inline TC_HD mdec mdec_finite(mdec d, unsigned ef, uint64_t frac, int mb, int emin, int bias, bool ftz)
 {
     if (ef == 0) {
         if (frac == 0 || ftz) {
@@ -248,7 +242,7 @@ static inline mdec mdec_finite(mdec d, unsigned ef, uint64_t frac, int mb, int e
 }
 /* An operand decoded with bit operations (see model_new: IEEE/FN container,
  * used as given or truncated to a format of the same exponent range). */
-static inline mdec model_direct_decode(const mfmt *f, uint64_t bits, uint64_t keep, bool ftz)
+static inline TC_HD mdec model_direct_decode(const mfmt *f, uint64_t bits, uint64_t keep, bool ftz)
 {
     mdec d;
     int mb = f->mbits, eb = f->ebits;
@@ -306,5 +300,8 @@ const char *model_wide_unsupported(const model_params *p);
 bool model_same_format(const tc_format *x, const tc_format *y);
 bool model_wide_payloads_ok(const model_params *p, oracle_formats f);
 uint64_t model_dot_wide(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
+
+/* The integer arithmetic the CPU and the GPU share (static inline). */
+#include "oracle/model_core.h"
 
 #endif

@@ -19,7 +19,10 @@
  * tests/test_model_reference.c checks that they do. Roundings into a format
  * go through mfmt_round, every other cut of bits through model_round_up
  * (model_internal.h): the model has one rounding. The one thing not here is
- * NaN payload propagation (nan_prop), which only the wide path models. */
+ * NaN payload propagation (nan_prop), which only the wide path models.
+ * Stages 1 (model_input_value) and 6 (model_output), and what a step does
+ * (model_steps_init), are in model_core.h, written once for every path,
+ * the GPU's included. */
 #include <limits.h>
 #include <stdlib.h>
 
@@ -82,22 +85,6 @@ static void set_val(const model *m, rnum *x, mval v)
     x->lsb = v.lsb;
     x->t = model_ref_exp(m, v);
     mpz_set_ui(x->sig, v.cls == MV_FINITE ? v.sig : 0);
-}
-
-/* 1. An operand (w = 0: A, 1: B). dropped_nan cuts the encoding first
- * (premask); a subnormal of the format used is flushed after conversion. */
-mval model_input_value(const model *m, int w, uint64_t bits)
-{
-    const mfmt *used = w ? &m->used_b : &m->used_a;
-    const model_cvt *cvt = w ? &m->p.cvt_b : &m->p.cvt_a;
-    mval v = mfmt_decode(w ? &m->src_b : &m->src_a, bits & m->mask_ab[w] & m->premask[w], false);
-    if (cvt->convert && v.cls == MV_FINITE)
-        v = mfmt_round(used, v.sign, v.sig, v.lsb, false, cvt->round, false, TC_OVF_INF);
-    if ((w ? m->p.ftz_b : m->p.ftz_a) && v.cls == MV_FINITE && v.sig < (UINT64_C(1) << used->mbits)) {
-        v.cls = MV_ZERO;
-        v.sig = 0;
-    }
-    return v;
 }
 
 /* 2. A product: IEEE classes (0 * Inf is NaN), else exact, then rounded
@@ -250,59 +237,6 @@ bool model_step_order(const model_params *p, int k, int *idx)
     for (; j < k; j++)
         idx[j] = j;
     return true;
-}
-
-/* 3.-5. What one kind of step does: the K steps, or adding C last. */
-void model_steps_init(const model *m, mstep *st, mstep *cst)
-{
-    st->F = m->p.align_bits;
-    st->align_round = m->p.align_round;
-    st->carry_bits = m->p.carry_bits;
-    st->acc_in_ref = m->p.align_with_acc;
-    st->exact = m->p.acc_exact;
-    st->rnd = m->p.acc_exact ? m->p.out_round : m->p.acc_round;
-    st->floored = m->p.floored;
-    st->floor = m->p.align_floor;
-    /* Adding C last is one IEEE-style addition: exact, then one rounding. */
-    cst->F = MODEL_EXACT;
-    cst->align_round = MODEL_ALIGN_TRUNC;
-    cst->carry_bits = MODEL_UNLIMITED;
-    cst->acc_in_ref = true;
-    cst->exact = m->p.acc_exact;
-    cst->rnd = m->p.acc_exact ? m->p.out_round : m->p.c_round;
-    cst->floored = false;
-    cst->floor = 0;
-}
-
-/* 6. The output rounding; Inf and NaN as the format and policy allow. */
-uint64_t model_output(const model *m, int cls, int sign, u128 mag, int lsb, bool sticky)
-{
-    mval v = {0};
-    v.sign = (uint8_t)sign;
-    switch (cls) {
-    case MV_NAN:
-        return m->p.nan_bits;
-    case MV_INF:
-        /* Inf stays Inf unless the policy saturates or the format has no Inf
-         * (the same stand-ins as tc_encode). */
-        if (m->out.specials != TC_SPECIALS_IEEE || m->p.out_ovf == TC_OVF_SAT) {
-            v = mfmt_round(&m->out, sign, 1, 100000, false, TC_RNE, false, m->p.out_ovf);
-            break;
-        }
-        v.cls = MV_INF;
-        break;
-    case MV_ZERO:
-        v.cls = MV_ZERO;
-        break;
-    default:
-        v = mfmt_round(&m->out, sign, mag, lsb, sticky, m->p.out_round, m->p.ftz_out, m->p.out_ovf);
-        break;
-    }
-    if (v.cls == MV_NAN)
-        return m->p.nan_bits;
-    if (v.cls == MV_ZERO && m->p.zero_positive)
-        v.sign = 0;   /* zero_sign: the hardware writes +0 for every zero result */
-    return mfmt_encode(&m->out, v);
 }
 
 uint64_t model_reference_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c)

@@ -6,13 +6,19 @@
 
 #include <stddef.h>
 
+/* Bytes of the well-formed UTF-8 character at s (1..4; 1 for ASCII, NUL
+ * included), or 0 when s does not start one (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF). */
+size_t tc_utf8_char_len(const char *s);
+
 /* The largest text file read (the case library is about 1.3 MB). */
 #define TC_TEXT_FILE_MAX ((size_t)64 << 20)
 
 /* The file ("-": standard input) as a new NUL-terminated buffer of *len
  * bytes (len may be NULL). NULL with "PATH: reason" (or "PATH:LINE: NUL
  * byte in the file") in err when it cannot be opened or read (a directory),
- * is larger than TC_TEXT_FILE_MAX, holds a NUL byte, or memory runs out. */
+ * is larger than TC_TEXT_FILE_MAX, holds a NUL byte or a byte outside
+ * UTF-8 ("PATH:LINE: byte \xHH is not UTF-8"), or memory runs out. */
 char *tc_read_text(const char *path, size_t *len, char *err, size_t errlen);
 
 #endif

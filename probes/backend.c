@@ -208,6 +208,14 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
             free(b);
             return NULL;
         }
+        for (size_t i = 0; i < b->prof.count; i++) /* a misspelt section would be passed over in silence */
+            if (!tc_instr_by_name(b->prof.entries[i].instr)) {
+                snprintf(err, errlen, "%s:%d: [instr %.96s]: not an instruction of the catalogue (tcscope list)", path,
+                         b->prof.entries[i].line, b->prof.entries[i].instr);
+                profile_free(&b->prof);
+                free(b);
+                return NULL;
+            }
         size_t n;
         tc_catalogue(&n);
         b->models = calloc(n, sizeof *b->models);

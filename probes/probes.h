@@ -65,7 +65,7 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen);
  * NAME[.profile] under oracle/profiles/ of the data (tc_data_path); false
  * when none exists. */
 bool tc_profile_path(const char *spec, char *path, size_t len);
-/* rel ("oracle/profiles/h100.profile", "reports/baselines/h100-bench.json")
+/* rel ("oracle/profiles/h100.profile", "reports/baselines/h100-bench.json.gz")
  * in the data beside the binary (probes/datadir.c): PREFIX/share/tcscope
  * for PREFIX/bin/tcscope, else the source tree the binary lies in (up to
  * three levels above its folder); never the working folder. false when no

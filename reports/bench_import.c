@@ -59,8 +59,8 @@ int tc_record_load_any(const char *path, tc_record *rec, char *err, size_t len)
         return 0;
     char first_err[512];
     snprintf(first_err, sizeof first_err, "%s", err ? err : "");
-    json_error_t je;
-    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    char doc_err[256];   /* unused: the record reader's reason is the one reported */
+    json_t *doc = tc_json_load_file(path, JSON_REJECT_DUPLICATES, doc_err, sizeof doc_err);
     if (!doc || !is_timing_bench(doc)) {
         json_decref(doc);
         rep_set_err(err, len, "%s", first_err);   /* not the other format either: the record reader's reason */

@@ -66,6 +66,11 @@ static void sources(FILE *f, const json_t *c)
                 (long long)json_integer_value(json_array_get(range, 1)),
                 json_is_true(json_object_get(sf, "consistent")) ? "consistent" : "NOT consistent",
                 tc_json_number(json_object_get(sf, "prediction_rate")), str_of(c, "input_conversion"), str_of(c, "instr"));
+    if (sf)   /* where the structure comes from */
+        fprintf(f, "; structure from GPU %s, %s version %lld, caller %s%s", str_of(sf, "gpu"), str_of(sf, "library"),
+                (long long)json_integer_value(json_object_get(sf, "library_version")), str_of(sf, "caller"),
+                json_is_true(json_object_get(c, "transferred")) ? " (transferred: recorded on another GPU or by "
+                                                                 "another caller)" : "");
     else if (!strcmp(str_of(c, "instr"), "-"))
         fprintf(f, "; no structure, no model: not evaluated");
     else

@@ -40,28 +40,51 @@ static double shape(const json_t *r, const char *key)
 typedef struct {
     const json_t *tput, *strc;
     int kmin, kmax;
+    size_t cases, unusable;   /* the path's recorded cases; those that did not run or have no shape */
+    const json_t *why;        /* the first such case */
 } path_recs;
 
-/* The records of one path that ran (not skipped, no error). */
-static path_recs pick(const json_t *recs, const char *path, const app_data *d)
+/* Who recorded a case: a probe record's call id, else tcscope gemm's own call. */
+static const char *caller_of(const json_t *r)
 {
-    path_recs pr = {NULL, NULL, 0, 0};
+    const char *c = json_string_value(json_object_get(json_object_get(r, "probe"), "call_id"));
+    return c ? c : "tcscope";
+}
+
+/* The case was recorded on the GPU and by the caller o asks for. */
+static bool own(const json_t *r, const tc_choose_app_opts *o)
+{
+    const char *dev = str_of(r, "device"), *gpu = o->gpu ? o->gpu : "";
+    bool gpu_ok = *gpu && (strcasestr(dev, gpu) || (*dev && strcasestr(gpu, dev)));
+    const char *c = caller_of(r), *want = o->caller ? o->caller : "tcscope";
+    return gpu_ok && !strncmp(c, want, strlen(want)) && (strcmp(want, "tcscope") || !strcmp(c, "tcscope"));
+}
+
+/* The records of one path that ran (not skipped, no error); structures
+ * only from the GPU and caller asked for unless any. */
+static path_recs pick(const json_t *recs, const char *path, const app_data *d, const tc_choose_app_opts *o, bool any)
+{
+    path_recs pr = {NULL, NULL, 0, 0, 0, 0, NULL};
     double lk = log(d->k), lmn = log((double)d->m * d->n), bt = INFINITY, bt2 = INFINITY,
            bs = INFINITY, bs2 = INFINITY;
     size_t i;
     const json_t *r;
     json_array_foreach(recs, i, r)
     {
-        if (strcmp(str_of(r, "path"), path) || json_object_get(r, "skipped") || json_object_get(r, "error"))
+        if (strcmp(str_of(r, "path"), path))
             continue;
+        pr.cases++;
         double k = shape(r, "k"), mn = shape(r, "m") * shape(r, "n"), tf = num_at(r, "timing", "tflops");
-        if (!(k >= 1 && mn >= 1))
+        if (json_object_get(r, "skipped") || json_object_get(r, "error") || !(k >= 1 && mn >= 1)) {
+            if (!pr.unusable++)
+                pr.why = r;
             continue;
+        }
         double dk = fabs(log(k) - lk), dmn = fabs(log(mn) - lmn), dt = dmn + dk;
         if (isfinite(tf) && tf > 0 && (dt < bt || (dt == bt && dk < bt2)))
             pr.tput = r, bt = dt, bt2 = dk;
         const json_t *in = json_object_get(json_object_get(r, "structure"), "inferred");
-        if (!json_is_integer(json_object_get(in, "chunk")))
+        if (!json_is_integer(json_object_get(in, "chunk")) || (!any && !own(r, o)))
             continue;
         pr.kmin = pr.strc && pr.kmin < k ? pr.kmin : (int)k;
         pr.kmax = pr.strc && pr.kmax > k ? pr.kmax : (int)k;
@@ -77,7 +100,9 @@ static const char *strategy_of(const tc_gemm_struct *s, char *buf, size_t len)
     if (s->promote)
         snprintf(pr, sizeof pr, "%d", s->promote);
     char unit[32] = "";
-    if (s->slice_unit)
+    if (s->slice_unit == TC_GEMM_CUTS)
+        snprintf(unit, sizeof unit, " (uneven cuts)");
+    else if (s->slice_unit)
         snprintf(unit, sizeof unit, " (cut in %d)", s->slice_unit);
     snprintf(buf, len, "chunk %d, promote %s, split-K %d %s%s", s->chunk, pr, s->splitk,
              tc_gemm_combine_name(s->combine), unit);
@@ -98,7 +123,7 @@ static json_t *base(const tc_gemm_path *p, const path_recs *pr, const app_data *
     snprintf(fmt, sizeof fmt, "%s", p->a == p->b ? p->a->name : "");
     if (p->a != p->b)
         snprintf(fmt, sizeof fmt, "%s*%s", p->a->name, p->b->name);
-    const json_t *any = pr->tput ? pr->tput : pr->strc;
+    const json_t *any = pr->tput ? pr->tput : pr->strc ? pr->strc : pr->why;
     snprintf(cand, sizeof cand, "%s %s", any ? str_of(any, "library") : "?", p->name);
     json_t *x = json_pack("{s:s, s:n, s:s, s:s, s:s, s:s, s:s, s:s}", "kind", "choice", "rank", "source", "library",
                           "path", p->name, "candidate", cand, "format", fmt, "instr", p->instr ? p->instr : "-",
@@ -152,6 +177,11 @@ static json_t *structure_from(const path_recs *pr, const app_data *d, char *why,
         *trust = why;
     }
     json_object_set_new(o, "trusted", json_boolean(!*trust));
+    /* where the structure comes from: GPU, library version, caller */
+    json_object_set_new(o, "gpu", json_string(str_of(pr->strc, "device")));
+    json_object_set_new(o, "library", json_string(str_of(pr->strc, "library")));
+    json_object_set_new(o, "library_version", json_integer(json_integer_value(json_object_get(pr->strc, "library_version"))));
+    json_object_set_new(o, "caller", json_string(caller_of(pr->strc)));
     return o;
 }
 
@@ -192,15 +222,42 @@ json_t *choose_lib(const app_data *d, const tc_choose_app_opts *o, char *err, si
     json_t *all = json_array();
     for (size_t i = 0; i < np; i++) {
         const tc_gemm_path *p = &paths[i];
-        path_recs pr = pick(o->gemm_recs, p->name, d);
-        if (!pr.tput && !pr.strc)
+        path_recs pr = pick(o->gemm_recs, p->name, d, o, false), other = pick(o->gemm_recs, p->name, d, o, true);
+        if (!other.cases)
             continue;   /* not in the records */
+        if (!pr.tput)   /* a probe record has no timing: the speed of the path is taken where it was measured */
+            pr.tput = other.tput;
+        bool transferred = !pr.strc && other.strc && o->allow_transfer;
+        if (transferred)
+            pr.strc = other.strc, pr.kmin = other.kmin, pr.kmax = other.kmax;
         app_scaling sc = p->fp8 ? o->scaling : APP_SCALE_NONE;
         json_t *x = base(p, &pr, d, o, sc);
+        if (!other.tput && !other.strc) {   /* in the records, but nothing usable: said, never dropped silently */
+            char why[400];
+            const char *first = json_string_value(json_object_get(other.why, "skipped"));
+            first = first ? first : json_string_value(json_object_get(other.why, "error"));
+            snprintf(why, sizeof why, "none of its %zu recorded cases has a measured TFLOP/s or an inferred "
+                     "structure (%zu skipped or failed%s%.200s%s)", other.cases, other.unusable, first ? ", the first: \"" : "",
+                     first ? first : "", first ? "\"" : "");
+            exclude(x, why);
+            json_array_append_new(all, x);
+            continue;
+        }
         if (o->progress)
             o->progress(o->progress_ctx, i, np, p->name);
-        char why[300];
-        if (!p->instr || !pr.strc) {
+        char why[600];
+        json_object_set_new(x, "transferred", json_boolean(transferred));
+        if (transferred) {   /* said wherever the candidate is named */
+            char named[160];
+            snprintf(named, sizeof named, "%s [transferred]", str_of(x, "candidate"));
+            json_object_set_new(x, "candidate", json_string(named));
+        }
+        if (!pr.strc && other.strc && p->instr) {
+            snprintf(why, sizeof why, "structure recorded on %s by %s, not on %s by %s: not ranked (--allow-transfer "
+                     "ranks it, labelled transferred)", str_of(other.strc, "device"), caller_of(other.strc),
+                     o->gpu ? o->gpu : "?", o->caller ? o->caller : "tcscope");
+            exclude(x, why);
+        } else if (!p->instr || !pr.strc) {
             snprintf(why, sizeof why, "%s: no tensor-core model of this path and no inferred structure in the "
                      "records: error not evaluated", p->instr ? "no structure recorded" : "SIMT/emulated FP32");
             exclude(x, why);

@@ -2,10 +2,11 @@
  * drivers, CUDA versions, GPUs or tcscope versions).
  *
  * Objects are matched by kind and key (instr; sweeps also by format and
- * settings). A difference is anything about the numbers or the speed:
+ * settings; gemm cases by path, shape, distribution and seed). A difference is anything about the numbers or the speed:
  * a fingerprint field, a verification result, corpus output bits, a SASS
  * opcode, a latency/throughput beyond the noise threshold, a sweep statistic,
- * an object present in one record only. Header facts (driver, GPU, date)
+ * a gemm case's structure, prediction rate, errors or TFLOP/s, a hunt's
+ * counts, an object present in one record only. Header facts (driver, GPU, date)
  * are context, never differences.
  */
 #ifndef TC_COMPARE_H
@@ -37,6 +38,14 @@ tc_compare_opts tc_compare_defaults(void);
  * of each record; *derived says whether runs were used. */
 double tc_compare_threshold(const json_t *old_runs, const json_t *new_runs,
                             const tc_compare_opts *o, bool *derived);
+
+/* A record compare can read whole: every object of a kind it compares
+ * (audit, corpus, bench, sweep, hunt, gemm, figure) and no two objects of
+ * one kind and key (which of them to compare would be a guess). false with
+ * err naming the object (name: the file, for the message). */
+bool tc_compare_check(const tc_record *r, const char *name, char *err, size_t len);
+/* Records of one kind: the headers' kinds equal, or one "mixed". */
+bool tc_compare_check_kinds(const tc_record *old_rec, const tc_record *new_rec, char *err, size_t len);
 
 /* Appends one object per difference to `diffs` (each has "kind", "instr",
  * "field", "old", "new" and a human "message") and one per differing header

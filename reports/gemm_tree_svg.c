@@ -123,6 +123,8 @@ char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k)
              s->chunk, s->promote, S, 0);
     if (s->slice_unit > 0)
         svg_line(&buf, &len, &cap, " cut in units of %.0f", s->slice_unit, 0, 0, 0);
+    else if (s->slice_unit == TC_GEMM_CUTS)
+        svg_line(&buf, &len, &cap, " cut as found", 0, 0, 0, 0);
     svg_line(&buf, &len, &cap, s->combine == GEMM_COMBINE_SEQ       ? ", slices in K order</text>\n"
                                : s->combine == GEMM_COMBINE_REVERSE ? ", slices last to first</text>\n"
                                                                     : ", slices pairwise</text>\n", 0, 0, 0, 0);

@@ -58,10 +58,11 @@ static int open_component(int at, const char *name, bool last, const char *shown
     return fd;
 }
 
-int tc_outdir_open(tc_outdir *d, const char *path, bool force, char *err, size_t len)
+static int outdir_open(tc_outdir *d, const char *path, bool force, bool lock, char *err, size_t len)
 {
     memset(d, 0, sizeof *d);
     d->fd = -1;
+    d->lock_fd = -1;
     d->force = force;
     size_t n = path ? strlen(path) : 0;
     if (n == 0 || n >= sizeof d->path) {
@@ -95,11 +96,43 @@ int tc_outdir_open(tc_outdir *d, const char *path, bool force, char *err, size_t
         return -1;
     }
     d->fd = at;
+    if (lock && rep_outdir_lock(d, err, len)) {
+        close(d->fd);
+        d->fd = -1;
+        return -1;
+    }
     return 0;
+}
+
+int tc_outdir_open(tc_outdir *d, const char *path, bool force, char *err, size_t len)
+{
+    return outdir_open(d, path, force, true, err, len);
+}
+
+int tc_outdir_open_for_file(tc_outdir *d, const char *path, bool force, char *err, size_t len)
+{
+    return outdir_open(d, path, force, false, err, len);
+}
+
+int tc_outdir_sub(const tc_outdir *parent, const char *name, tc_outdir *d, char *err, size_t len)
+{
+    memset(d, 0, sizeof *d);
+    d->fd = -1;
+    d->lock_fd = -1;
+    d->force = parent->force;
+    if (!tc_out_name_ok(name, err, len))
+        return -1;
+    if (snprintf(d->path, sizeof d->path, "%s/%s", parent->path, name) >= (int)sizeof d->path) {
+        rep_set_err(err, len, "%s/%s: path too long", parent->path, name);
+        return -1;
+    }
+    d->fd = open_component(parent->fd, name, true, d->path, err, len);
+    return d->fd < 0 ? -1 : 0;
 }
 
 void tc_outdir_close(tc_outdir *d)
 {
+    rep_outdir_unlock(d);
     if (d->fd >= 0)
         close(d->fd);
     d->fd = -1;

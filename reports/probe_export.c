@@ -1,44 +1,23 @@
 /* tcscope probe export (cases/probe.h tc_probe_export_dir): each product's
  * A and B as .npy in the output folder, then manifest.json with the shape,
  * formats, layout, seed, design, what each file is for, and each file's
- * SHA-256 (nettle), so that the inference refuses a file of another
- * export. Written last: a folder without a manifest is not an export. */
+ * SHA-256, so that the inference refuses a file of another export.
+ * Written last: a folder without a manifest is not an export. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
-#include <nettle/sha2.h>
 
 #include "cases/npy_write.h"
 #include "cases/probe.h"
 #include "reports/probe_files.h"
 #include "reports/reports.h"
 
-void tc_probe_sha256_hex(const unsigned char *data, size_t n, char hex[65])
-{
-    struct sha256_ctx c;
-    uint8_t digest[SHA256_DIGEST_SIZE];
-    sha256_init(&c);
-    for (size_t off = 0; off < n;) {   /* nettle takes size_t; pieces keep any one call modest */
-        size_t piece = n - off < ((size_t)1 << 30) ? n - off : (size_t)1 << 30;
-        sha256_update(&c, piece, data + off);
-        off += piece;
-    }
-    sha256_digest(&c, sizeof digest, digest);
-    for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-}
-
-void tc_probe_file_name(tc_probe_product p, char which, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s_%c.npy", tc_probe_product_name(p), which);
-}
-
 static const char *const purpose[] = {
     "masking inputs: K positions per tensor-core step (L at 0, -L at 1, a small product at q)",
     "masking inputs: where partial sums leave the tensor-core accumulator (one boundary test per output)",
-    "random inputs (seeded, normal, rounded RNE to the format) in a grid of rows and columns: the inferred "
+    "random inputs (verify_inputs) in a grid of rows and columns: the inferred "
     "structure must predict these outputs bit for bit",
 };
 
@@ -95,10 +74,13 @@ static json_t *manifest(const tc_probe_design *d, json_t *files)
                                                tc_probe_product_name((tc_probe_product)p), "a", a, "b", b, "d", dd,
                                                "purpose", purpose[p]));
     }
-    json_t *m = json_pack("{s:s, s:s, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:o, s:o, s:o}", "schema",
+    json_t *m = json_pack("{s:s, s:s, s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s, s:o, s:o, s:o}", "schema",
                           TC_PROBE_SCHEMA, "tcscope_version", tc_version(), "m", d->m, "n", d->n, "k", d->k,
                           "format", d->fmt->name, "a_format", d->path->a->name, "b_format", d->path->b->name,
                           "holds", d->fmt->holds, "predicted_by", d->path->instr, "seed", (json_int_t)d->seed,
+                          "verify_inputs",
+                          "normal(0, 1) drawn from the seed (the gemm cases' draw), A's K blocks of 32 scaled by "
+                          "2^e, e uniform in [-5, 5] from the seed, rounded RNE to the format (FP8 saturating)",
                           "layout",
                           "A: M x K, B: K x N, both C order (row-major), little-endian. For each product compute "
                           "D = A @ B (M x N) once with the call you probe and save D as float32 .npy (C order, "

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "reports/record_packed.h"
 #include "reports/reports_internal.h"
 #include "reports/reports.h"
 
@@ -219,6 +220,7 @@ static bool is_partial(const json_t *o)
 static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size_t len)
 {
     json_t *objects = json_array(), *header = NULL;
+    rep_slim *slim = NULL;
     bool ended = false;
     int lineno = 0, rc = -1;
     char *line;
@@ -250,6 +252,11 @@ static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size
                 rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
                 goto out;
             }
+            char why_slim[1024];
+            if (!(slim = rep_slim_open(path, header, why_slim, sizeof why_slim)) && why_slim[0]) {
+                rep_set_err(err, len, "%s", why_slim);
+                goto out;
+            }
             continue;
         }
         if (is_partial(o)) {
@@ -261,11 +268,9 @@ static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size
             goto out;
         }
         if (is_trailer(o)) {
-            json_t *cnt = json_object_get(o, "objects");
-            if (!json_is_integer(cnt) || (size_t)json_integer_value(cnt) != json_array_size(objects)) {
-                rep_set_err(err, len, "%s:%d: trailer says %lld objects, file has %zu (truncated or edited)",
-                        path, lineno, json_is_integer(cnt) ? (long long)json_integer_value(cnt) : -1LL,
-                        json_array_size(objects));
+            char why[200];
+            if (!rep_trailer_count_ok(o, json_array_size(objects), "objects", why, sizeof why)) {
+                rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
                 json_decref(o);
                 goto out;
             }
@@ -273,7 +278,12 @@ static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size
             ended = true;
             continue;
         }
-        char why[200];
+        char why[700];
+        if (slim && rep_slim_fill(slim, o, why, sizeof why)) {
+            rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
+            json_decref(o);
+            goto out;
+        }
         if (!tc_record_check_object(o, why, sizeof why)) {
             rep_set_err(err, len, "%s:%d: %s", path, lineno, why);
             json_decref(o);
@@ -304,6 +314,7 @@ static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size
     }
     rc = 0;
 out:
+    rep_slim_close(slim);
     if (rc == 0) {
         rec->header = header;
         rec->objects = objects;
@@ -317,14 +328,14 @@ out:
 int tc_record_load(const char *path, tc_record *rec, char *err, size_t len)
 {
     rec->header = rec->objects = NULL;
-    rep_stream st;
-    FILE *f = rep_record_open(path, &st, err, len);
+    tc_record_file st;
+    FILE *f = tc_record_open(path, &st, err, len);
     if (!f)
         return -1;
     int rc = load_lines(f, path, rec, err, len);
     if (rc == 0)
         rc = tc_record_check_current(path, rec->header, err, len);
-    if (rep_record_close(f, &st) != 0 && rc == 0) {
+    if (tc_record_close(f, &st) != 0 && rc == 0) {
         rep_set_err(err, len, "%s: gzip -dc failed (a truncated or corrupt file)", path);
         rc = -1;
     }
@@ -356,6 +367,23 @@ int rep_write_line(FILE *f, const json_t *o)
     int rc = fputs(s, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
     free(s);
     return rc;
+}
+
+bool rep_trailer_count_ok(const json_t *trailer, size_t have, const char *what, char *why, size_t len)
+{
+    json_t *cnt = json_object_get(trailer, "objects");
+    if (json_is_integer(cnt) && json_integer_value(cnt) >= 0 && (size_t)json_integer_value(cnt) == have)
+        return true;
+    if (json_is_integer(cnt))
+        snprintf(why, len, "the trailer says %lld %s, the file has %zu (truncated or edited)",
+                 (long long)json_integer_value(cnt), what, have);
+    else {
+        char *text = cnt ? json_dumps(cnt, JSON_ENCODE_ANY) : NULL;
+        snprintf(why, len, "the trailer's \"objects\" is %.56s, not a count (the file has %zu %s)",
+                 text ? text : "absent", have, what);
+        free(text);
+    }
+    return false;
 }
 
 json_t *rep_trailer_new(size_t objects, const char *partial)
@@ -418,7 +446,7 @@ int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
     tc_outdir d;
-    if (tc_outdir_open(&d, dir, true, err, len))
+    if (tc_outdir_open_for_file(&d, dir, true, err, len))
         return -1;
     int rc = tc_record_write(&d, slash ? slash + 1 : path, rec, NULL, err, len);
     tc_outdir_close(&d);

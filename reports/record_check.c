@@ -1,5 +1,6 @@
 /* Record validation: the required fields of each kind, as a table, so that
  * reports/SCHEMA.md and the code say the same thing. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "reports/record_audit.h"
 #include "reports/reports.h"
+#include "reports/reports_internal.h"
 
 typedef enum {
     F_STR, F_INT, F_NUM, F_NUM_NULL, F_INT_NULL, F_OBJ, F_OBJ_NULL, F_ARR, F_BOOL, F_BITS,
@@ -196,6 +198,51 @@ static const field gemm_fields[] = {
     {"error_vs_rounded", F_OBJ, OPT}, {"structure", F_OBJ, OPT}, {NULL, F_STR, REQ},
 };
 
+/* The numbers read for sizing or arithmetic, each with its range (both
+ * ends included; null passes where the type allows it): the object kind,
+ * or a nested object's path after it, the field, the range. A gemm case's
+ * m * n * k stays under 2^63, a hunt's counts are counts, a TFLOP/s is a
+ * speed and an error statistic is not negative. */
+#define DIM_MAX 1048576.0       /* a gemm or sweep side: 2^20 (gemm runs up to 16384 x 16384 x 65536) */
+#define COUNT_MAX 9007199254740992.0 /* 2^53: counts exact in a double */
+#define TFLOPS_MAX 1e6          /* a PFLOP/s: no GPU of this decade */
+typedef struct {
+    const char *where, *name;
+    double lo, hi;
+} span;
+static const span spans[] = {
+    {"gemm", "m", 1, DIM_MAX}, {"gemm", "n", 1, DIM_MAX}, {"gemm", "k", 1, DIM_MAX},
+    {"gemm", "library_version", 0, COUNT_MAX}, {"gemm", "samples", 0, COUNT_MAX}, {"gemm", "dist_log_range", 1, 60},
+    {"gemm.timing", "tflops", 1e-9, TFLOPS_MAX}, {"gemm.timing", "ms_median", 0, COUNT_MAX},
+    {"gemm.timing", "warmup", 0, COUNT_MAX}, {"gemm.timing", "reps", 0, COUNT_MAX},
+    {"gemm.error_vs_original", "n", 0, COUNT_MAX}, {"gemm.error_vs_original", "n_nan", 0, COUNT_MAX},
+    {"gemm.error_vs_original", "n_exact", 0, COUNT_MAX}, {"gemm.error_vs_original", "max_ulps", 0, INFINITY},
+    {"gemm.error_vs_original", "median_ulps", 0, INFINITY}, {"gemm.error_vs_original", "mean_ulps", 0, INFINITY},
+    {"gemm.error_vs_original", "max_rel", 0, INFINITY}, {"gemm.error_vs_original", "min_correct_bits", 0, 64},
+    {"gemm.error_vs_rounded", "n", 0, COUNT_MAX}, {"gemm.error_vs_rounded", "n_nan", 0, COUNT_MAX},
+    {"gemm.error_vs_rounded", "n_exact", 0, COUNT_MAX}, {"gemm.error_vs_rounded", "max_ulps", 0, INFINITY},
+    {"gemm.error_vs_rounded", "median_ulps", 0, INFINITY}, {"gemm.error_vs_rounded", "mean_ulps", 0, INFINITY},
+    {"gemm.error_vs_rounded", "max_rel", 0, INFINITY}, {"gemm.error_vs_rounded", "min_correct_bits", 0, 64},
+    {"gemm.outputs", "n", 0, COUNT_MAX},
+    {"gemm.structure.inferred", "chunk", 1, 65536}, {"gemm.structure.inferred", "splitk", 1, 64},
+    {"gemm.structure.inferred", "promote", 0, 65536}, {"gemm.structure.inferred", "slice_unit", 0, 65536},
+    {"gemm.structure.prediction", "n", 0, COUNT_MAX}, {"gemm.structure.prediction", "bit_exact", 0, COUNT_MAX},
+    {"gemm.structure.prediction", "rate", 0, 1},
+    {"hunt", "elements", 0, COUNT_MAX}, {"hunt", "mismatches", 0, COUNT_MAX},
+    {"hunt family", "elements", 0, COUNT_MAX}, {"hunt family", "mismatches", 0, COUNT_MAX},
+    {"audit", "fit_mismatches", 0, COUNT_MAX}, {"audit", "counterexample_rounds", 0, COUNT_MAX},
+    {"audit.verification", "elements", 0, COUNT_MAX}, {"audit.verification", "mismatches", 0, COUNT_MAX},
+    {"timing", "latency_cycles", 0, INFINITY}, {"timing", "throughput_fma_clk_sm", 0, INFINITY},
+    {"timing", "fraction_of_peak", 0, INFINITY}, {"timing", "tflops", 0, TFLOPS_MAX},
+    {"timing", "tflops_zero", 0, TFLOPS_MAX}, {"timing", "sm_clock_mhz", 0, INFINITY},
+    {"sweep", "k", 1, DIM_MAX}, {"sweep", "m", 1, DIM_MAX}, {"sweep", "trials", 1, 1e6}, {"sweep", "chain", 1, 1e5},
+    {"sweep", "log_range", 1, 60}, {"sweep", "cvt_mismatches", 0, COUNT_MAX}, {"sweep", "tflops", 0, TFLOPS_MAX},
+    {"sweep step", "median", 0, INFINITY}, {"sweep step", "p90", 0, INFINITY}, {"sweep step", "max", 0, INFINITY},
+    {"sweep step", "overflow", 0, INFINITY}, {"sweep step", "nan", 0, INFINITY}, {"sweep step", "time_s", 0, INFINITY},
+    {"sweep step", "local_median", 0, INFINITY}, {"sweep step", "local_p90", 0, INFINITY},
+    {"sweep step", "local_max", 0, INFINITY}, {"sweep step", "n", 0, COUNT_MAX},
+};
+
 /* Object kinds checked by their field table alone. */
 static const struct {
     const char *kind;
@@ -334,6 +381,55 @@ static bool check_fields(const json_t *o, const field *fs, const char *what, cha
     return true;
 }
 
+/* The spans of `where` and of the objects nested in it (where.PATH). */
+static bool check_spans(const json_t *o, const char *where, const char *what, char *err, size_t len)
+{
+    size_t wl = strlen(where);
+    for (const span *s = spans; s < spans + sizeof spans / sizeof *spans; s++) {
+        if (strncmp(s->where, where, wl) || (s->where[wl] && s->where[wl] != '.'))
+            continue;
+        const json_t *c = o;
+        for (const char *p = s->where + wl; *p == '.';) {
+            char part[64];
+            size_t n = strcspn(++p, ".");
+            snprintf(part, sizeof part, "%.*s", (int)n, p);
+            c = json_object_get(c, part);
+            p += n;
+        }
+        const json_t *v = json_object_get(c, s->name);
+        if (!v || json_is_null(v))
+            continue;
+        const char *in = s->where[wl] ? s->where + wl + 1 : "";
+        if (!json_is_number(v))
+            return fail(err, len, "%s: field '%s%s%s' must be a number", what, in, *in ? "." : "", s->name);
+        double x = json_number_value(v);
+        if (!(x >= s->lo && x <= s->hi)) {
+            char *text = json_dumps(v, JSON_ENCODE_ANY);
+            bool r = fail(err, len, "%s: field '%s%s%s' is %.40s, outside %.10g..%.10g", what, in, *in ? "." : "",
+                          s->name, text ? text : "?", s->lo, s->hi);
+            free(text);
+            return r;
+        }
+    }
+    return true;
+}
+
+bool rep_check_ranges(const json_t *o, char *err, size_t len)
+{
+    const char *kind = json_string_value(json_object_get(o, "kind"));
+    return !kind || check_spans(o, kind, kind, err, len);
+}
+
+/* A count of mismatches among elements: not more than the elements. */
+static bool check_mismatches(const json_t *o, const char *what, char *err, size_t len)
+{
+    json_int_t e = json_integer_value(json_object_get(o, "elements")),
+               m = json_integer_value(json_object_get(o, "mismatches"));
+    if (m > e)
+        return fail(err, len, "%s: %lld mismatches among %lld elements", what, (long long)m, (long long)e);
+    return true;
+}
+
 const char *tc_record_header_kind(const json_t *header)
 {
     const char *r = json_string_value(json_object_get(header, "record"));
@@ -376,15 +472,18 @@ static bool check_audit(const json_t *o, char *err, size_t len)
         !tc_fingerprint_check(json_object_get(o, "fingerprint"), json_object_get(o, "evidence"), err, len))
         return false;
     const json_t *t = json_object_get(o, "timing");
-    if (json_is_object(t) && !check_fields(t, timing_fields, "audit timing", err, len))
+    if (json_is_object(t) && (!check_fields(t, timing_fields, "audit timing", err, len) ||
+                              !check_spans(t, "timing", "audit timing", err, len)))
         return false;
-    return check_fields(json_object_get(o, "verification"), verification_fields, "audit verification",
-                        err, len);
+    return check_fields(json_object_get(o, "verification"), verification_fields, "audit verification", err, len) &&
+           check_spans(o, "audit", "audit", err, len) &&
+           check_mismatches(json_object_get(o, "verification"), "audit verification", err, len);
 }
 
 static bool check_hunt(const json_t *o, char *err, size_t len)
 {
-    if (!check_fields(o, hunt_fields, "hunt", err, len))
+    if (!check_fields(o, hunt_fields, "hunt", err, len) || !check_spans(o, "hunt", "hunt", err, len) ||
+        !check_mismatches(o, "hunt", err, len))
         return false;
     const char *k;
     json_t *v;
@@ -394,7 +493,8 @@ static bool check_hunt(const json_t *o, char *err, size_t len)
         snprintf(what, sizeof what, "hunt family %.60s", k);
         if (!json_is_object(v))
             return fail(err, len, "%s: not an object", what);
-        if (!check_fields(v, hunt_family_fields, what, err, len))
+        if (!check_fields(v, hunt_family_fields, what, err, len) || !check_spans(v, "hunt family", what, err, len) ||
+            !check_mismatches(v, what, err, len))
             return false;
     }
     size_t i;
@@ -426,7 +526,7 @@ static bool check_corpus(const json_t *o, char *err, size_t len)
 
 static bool check_sweep(const json_t *o, char *err, size_t len)
 {
-    if (!check_fields(o, sweep_fields, "sweep", err, len))
+    if (!check_fields(o, sweep_fields, "sweep", err, len) || !check_spans(o, "sweep", "sweep", err, len))
         return false;
     json_t *steps = json_object_get(o, "steps"), *s;
     json_int_t chain = json_integer_value(json_object_get(o, "chain"));
@@ -441,7 +541,7 @@ static bool check_sweep(const json_t *o, char *err, size_t len)
         snprintf(what, sizeof what, "sweep step %zu", i + 1);
         if (!json_is_object(s))
             return fail(err, len, "%s: not an object", what);
-        if (!check_fields(s, step_fields, what, err, len))
+        if (!check_fields(s, step_fields, what, err, len) || !check_spans(s, "sweep step", what, err, len))
             return false;
         if (json_integer_value(json_object_get(s, "step")) != (json_int_t)i + 1)
             return fail(err, len, "%s: field 'step' must be %zu", what, i + 1);
@@ -464,9 +564,11 @@ bool tc_record_check_object(const json_t *o, char *err, size_t len)
         return check_sweep(o, err, len);
     if (!strcmp(kind, "hunt"))
         return check_hunt(o, err, len);
+    if (!strcmp(kind, "bench"))
+        return check_fields(o, bench_fields, kind, err, len) && check_spans(o, "timing", kind, err, len);
     for (size_t i = 0; i < sizeof plain_kinds / sizeof *plain_kinds; i++)
         if (!strcmp(kind, plain_kinds[i].kind))
-            return check_fields(o, plain_kinds[i].fields, kind, err, len);
+            return check_fields(o, plain_kinds[i].fields, kind, err, len) && check_spans(o, kind, kind, err, len);
     return fail(err, len, "unknown object kind '%s'", kind);
 }
 

@@ -6,6 +6,7 @@
 
 #include "reports/record_gemm.h"
 #include "reports/reports.h"
+#include "reports/record_packed.h"
 #include "reports/reports_internal.h"
 
 json_t *tc_gemm_record_header(const tc_gemm_run_facts *f)
@@ -66,11 +67,8 @@ static int one_line(const char *line, size_t nth, const char *name, size_t linen
     if (*ended) {
         rep_set_err(err, len, "%s:%zu: data after the trailer", name, lineno);
     } else if (*hdr && kind && (!strcmp(kind, "end") || !strcmp(kind, "partial"))) {
-        json_t *cnt = json_object_get(o, "objects");
-        if (!json_is_integer(cnt) || (size_t)json_integer_value(cnt) != json_array_size(all)) {
-            rep_set_err(err, len, "%s:%zu: the trailer says %lld cases, the file has %zu (truncated or edited)",
-                        name, lineno, json_is_integer(cnt) ? (long long)json_integer_value(cnt) : -1LL,
-                        json_array_size(all));
+        if (!rep_trailer_count_ok(o, json_array_size(all), "cases", why, sizeof why)) {
+            rep_set_err(err, len, "%s:%zu: %s", name, lineno, why);
         } else {
             if (!strcmp(kind, "partial"))
                 json_object_set_new(*hdr, "stopped", json_string(json_is_string(json_object_get(o, "stopped"))
@@ -88,8 +86,12 @@ static int one_line(const char *line, size_t nth, const char *name, size_t linen
     } else if (!json_is_string(json_object_get(o, "path")) || !json_is_integer(json_object_get(o, "k"))) {
         rep_set_err(err, len, "%s:%zu: a gemm case without its path and k", name, lineno);
     } else {
-        json_array_append_new(all, *hdr ? o : from_line(o));
-        return 0;
+        o = *hdr ? o : from_line(o);
+        if (rep_check_ranges(o, why, sizeof why)) {
+            json_array_append_new(all, o);
+            return 0;
+        }
+        rep_set_err(err, len, "%s:%zu: not a gemm case (%s)", name, lineno, why);
     }
     json_decref(o);
     return -1;
@@ -133,12 +135,12 @@ json_t *tc_gemm_records_load(const char *path, json_t **header, char *err, size_
 {
     if (header)
         *header = NULL;
-    rep_stream st;
-    FILE *f = rep_record_open(path, &st, err, len);
+    tc_record_file st;
+    FILE *f = tc_record_open(path, &st, err, len);
     if (!f)
         return NULL;
     json_t *all = read_cases(f, path, header, err, len);
-    if (rep_record_close(f, &st) && all) {
+    if (tc_record_close(f, &st) && all) {
         rep_set_err(err, len, "%s: truncated or corrupt gzip stream", path);
         json_decref(all);
         if (header)

@@ -18,10 +18,16 @@ json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
     json_object_set_new(o, "splitk", json_integer(s->splitk));
     json_object_set_new(o, "combine", json_string(tc_gemm_combine_name(s->combine)));
     json_object_set_new(o, "slice_unit", s->slice_unit > 0 ? json_integer(s->slice_unit) : json_null());
+    if (s->slice_unit == TC_GEMM_CUTS) {   /* slices as cut: uneven split-K, a stream-K tile's share */
+        json_t *cuts = json_array();
+        for (int t = 0; t <= s->splitk; t++)
+            json_array_append_new(cuts, json_integer(s->cut[t]));
+        json_object_set_new(o, "cuts", cuts);
+    }
     json_object_set_new(o, "meaning",
                         json_string("K cut into splitk slices (slice_unit null: k/splitk each, the rest to the "
                                     "last; else whole units of slice_unit positions, the units left over one each "
-                                    "to the last slices); in a slice the tensor core accumulates runs of promote "
+                                    "to the last slices; cuts, when present: slice t is [cuts[t], cuts[t+1])); in a slice the tensor core accumulates runs of promote "
                                     "positions (null: the whole slice), chunk per step; runs added in FP32 RNE in "
                                     "K order; slices meet in FP32 RNE (seq: in K order; pairwise: a balanced "
                                     "tree; reverse: from the last slice to the first)"));

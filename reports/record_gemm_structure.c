@@ -94,5 +94,25 @@ json_t *tc_gemm_structure_json(const tc_gemm_structure_result *s, const tc_gemm_
     }
     json_object_set_new(o, "input_conversion", incvt_json(&s->cvt));
     json_object_set_new(o, "prediction", prediction_json(s, p, c));
+    json_object_set_new(o, "status", json_string(s->explained ? "explained" : "unexplained"));
+    if (s->fit_n) {   /* the structure was fitted to the outputs (cases/gemm_fit.c) */
+        json_t *cands = json_array(), *miss = json_array();
+        for (int x = 0; x < s->ncand; x++)
+            json_array_append_new(cands, json_pack("{s:s,s:I,s:I,s:f}", "structure", s->cand[x].desc, "n",
+                                                   (json_int_t)s->cand[x].n, "bit_exact",
+                                                   (json_int_t)s->cand[x].bit_exact, "rate",
+                                                   s->cand[x].n ? (double)s->cand[x].bit_exact / s->cand[x].n : 0));
+        for (int e = 0; e < s->nunexplained; e++) {
+            char g[16], q[16];
+            snprintf(g, sizeof g, "0x%08X", s->unexplained[e].got);
+            snprintf(q, sizeof q, "0x%08X", s->unexplained[e].predicted);
+            json_array_append_new(miss, json_pack("{s:i,s:i,s:s,s:s}", "i", s->unexplained[e].i, "j",
+                                                  s->unexplained[e].j, "got", g, "predicted", q));
+        }
+        json_object_set_new(o, "fitted", json_boolean(s->fitted));
+        json_object_set_new(o, "fit_outputs", json_integer((json_int_t)s->fit_n));
+        json_object_set_new(o, "best_candidates", cands);
+        json_object_set_new(o, "unexplained_outputs", miss);
+    }
     return o;
 }

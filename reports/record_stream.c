@@ -90,9 +90,18 @@ int tc_json_out_put(tc_json_out *j, const char *kind, json_t *o)
     return rc;
 }
 
+/* Whether a --json record of this process ended "partial" (main's exit status). */
+static bool ended_partial;
+
+bool tc_json_out_ended_partial(void)
+{
+    return ended_partial;
+}
+
 int tc_json_out_end(tc_json_out *j, const char *why)
 {
     int rc = 0;
+    ended_partial = ended_partial || (j->on && j->header && (why || j->failed));
     if (j->on && j->header)
         rc = tc_record_stream_end(&j->s, why ? why : j->failed ? "an object failed the schema check" : NULL);
     json_decref(j->header);

@@ -4,15 +4,28 @@
 
 #include "reports/render_doc.h"
 
+/* A record's text as Markdown text, never markup: the characters that
+ * start HTML or an entity become entities (a Markdown viewer passes raw
+ * HTML through), those that start a link, code or a table cell are
+ * backslash-escaped, a newline is a space and a control character \xHH. */
 static void md_text(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if (*s == '\n')
+        unsigned char c = (unsigned char)*s;
+        if (c == '<')
+            fputs("&lt;", f);
+        else if (c == '>')
+            fputs("&gt;", f);
+        else if (c == '&')
+            fputs("&amp;", f);
+        else if (strchr("|\\`[]", c))
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
             fputc(' ', f);
+        else if ((c < 0x20 && c != '\t') || c == 0x7f)
+            fprintf(f, "\\x%02X", c);
         else
-            fputc(*s, f);
+            fputc(c, f);
     }
 }
 
@@ -67,26 +80,38 @@ void rdoc_emit_markdown(FILE *f, const json_t *doc, const char *name)
                 fprintf(f, "<a id=\"%s\"></a>\n\n", id);
             for (json_int_t l = json_integer_value(json_object_get(b, "h")); l > 0; l--)
                 fputc('#', f);
-            fprintf(f, " %s\n\n", json_string_value(json_object_get(b, "text")));
+            fputc(' ', f);
+            md_text(f, json_string_value(json_object_get(b, "text")));
+            fputs("\n\n", f);
         } else if (json_object_get(b, "p")) {
-            fprintf(f, "%s\n\n", json_string_value(json_object_get(b, "p")));
+            md_text(f, json_string_value(json_object_get(b, "p")));
+            fputs("\n\n", f);
         } else if (json_object_get(b, "plot")) {
             const char *stat = json_string_value(json_object_get(b, "plot"));
             fprintf(f, "![%s relative error vs chain length](%s-%s.svg)\n\n", stat, name, stat);
             const char *cap = json_string_value(json_object_get(b, "caption"));
-            if (cap && *cap)
-                fprintf(f, "%s\n\n", cap);
+            if (cap && *cap) {
+                md_text(f, cap);
+                fputs("\n\n", f);
+            }
         } else if (json_object_get(b, "figure")) {
             const char *cap = json_string_value(json_object_get(b, "caption"));
-            fprintf(f, "(picture in the HTML report)%s%s\n\n", cap && *cap ? ": " : "", cap && *cap ? cap : "");
+            fprintf(f, "(picture in the HTML report)%s", cap && *cap ? ": " : "");
+            md_text(f, cap);
+            fputs("\n\n", f);
         } else if (json_object_get(b, "toc")) {
             size_t j;
             json_t *e;
-            json_array_foreach(json_object_get(b, "toc"), j, e)
-                fprintf(f, "- [%s](#%s)\n", json_string_value(json_array_get(e, 1)), json_string_value(json_array_get(e, 0)));
+            json_array_foreach(json_object_get(b, "toc"), j, e) {
+                fputs("- [", f);
+                md_text(f, json_string_value(json_array_get(e, 1)));
+                fprintf(f, "](#%s)\n", json_string_value(json_array_get(e, 0)));
+            }
             fputc('\n', f);
         } else if (json_object_get(b, "details")) {
-            fprintf(f, "<details><summary>%s</summary>\n\n", json_string_value(json_object_get(b, "details")));
+            fputs("<details><summary>", f);
+            md_text(f, json_string_value(json_object_get(b, "details")));
+            fputs("</summary>\n\n", f);
             rdoc_emit_markdown(f, json_object_get(b, "blocks"), name);
             fputs("</details>\n\n", f);
         } else {

@@ -104,6 +104,9 @@ int tc_json_out_put(tc_json_out *j, const char *kind, json_t *o);
 /* The trailer: "end" with the count, or "partial" with stopped = why when
  * why is not NULL (the command stopped on an error). Frees the header. */
 int tc_json_out_end(tc_json_out *j, const char *why);
+/* Whether a record of this process ended "partial": the command stopped
+ * short, so its exit status is never 0 or 1 (cli/tcscope.c makes it 2). */
+bool tc_json_out_ended_partial(void);
 /* A record held in a string (what a child's --json printed): as tc_record_load. */
 int tc_record_parse(const char *text, const char *name, tc_record *rec, char *err, size_t len);
 
@@ -116,6 +119,10 @@ int tc_record_load(const char *path, tc_record *rec, char *err, size_t len);
  * "tcscope-bench", version 1; the committed baselines), converted into
  * bench objects. */
 int tc_record_load_any(const char *path, tc_record *rec, char *err, size_t len);
+/* One JSON document from a file, gzip-compressed or not (as records are
+ * read; the committed h100-bench.json.gz): the document, or NULL with err
+ * set (unreadable, not JSON, a corrupt .gz). flags: jansson's load flags. */
+json_t *tc_json_load_file(const char *path, size_t flags, char *err, size_t len);
 /* Writes header, objects and trailer (each validated first) to path through
  * tc_record_write, replacing a regular file there. 0 or -1 + err. */
 int tc_record_save(const char *path, const tc_record *rec, char *err, size_t len);
@@ -133,8 +140,10 @@ void tc_record_free(tc_record *rec);
  * replaced only with force (--force). */
 #define TC_OUT_NAME_MAX 200
 
-typedef struct {
+typedef struct tc_outdir_s {
     int fd;               /* the folder, opened without following a link */
+    int lock_fd;          /* its .lock while this run holds it (owns_lock) */
+    bool owns_lock;       /* false: not locked, or inside the run that holds it */
     bool force;           /* replace existing files of the run's names */
     char path[4096];      /* as given, for messages */
     char run_name[TC_OUT_NAME_MAX + 1]; /* set by tc_run_begin: "audit", "sweep" */
@@ -145,8 +154,18 @@ typedef struct {
 /* Opens the folder, creating it and its missing parents. The folder itself
  * and every component created here are opened with O_NOFOLLOW: a symbolic
  * link there is refused. Existing parents are the user's path and followed.
+ * One run per folder at a time: the folder's .lock is taken (flock, see
+ * reports/outdir_lock.c); a folder another run holds is refused, naming it.
  * 0, or -1 with err. */
 int tc_outdir_open(tc_outdir *d, const char *path, bool force, char *err, size_t len);
+/* The same for the folder of one file written whole (tc_record_save, bench
+ * --out FILE): not locked, since its one rename cannot mix two runs. */
+int tc_outdir_open_for_file(tc_outdir *d, const char *path, bool force, char *err, size_t len);
+/* Folder `name` (a plain name, tc_out_name_ok) inside parent, created when
+ * missing, opened with O_NOFOLLOW: a symbolic link there is refused. Covered
+ * by the parent's lock. 0, or -1 with err. */
+int tc_outdir_sub(const tc_outdir *parent, const char *name, tc_outdir *d, char *err, size_t len);
+/* Releases the lock (removing .lock) and closes the folder. */
 void tc_outdir_close(tc_outdir *d);
 /* A plain file name: not empty, at most TC_OUT_NAME_MAX bytes, no '/', no
  * control character, not starting with '.' (so never '.' or '..'). */

@@ -8,10 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Bytes of the well-formed UTF-8 character at s (1..4; 1 for ASCII, NUL
- * included), or 0 when s does not start one (RFC 3629: no overlong forms,
- * no surrogates, nothing above U+10FFFF). */
-size_t tc_utf8_char_len(const char *s);
+/* tc_utf8_char_len: oracle/textfile.h (text files are checked when read). */
+#include "oracle/textfile.h"
 
 /* Replaces every byte that is not part of a well-formed UTF-8 character
  * with '?', in place: after a snprintf that cut a character in two, the
@@ -23,5 +21,11 @@ void tc_utf8_repair(char *s);
  * a terminal may safely print. A tab stays a tab; a newline stays too
  * only when keep_newlines. */
 void tc_text_escape(const char *in, char *out, size_t len, bool keep_newlines);
+
+/* A value quoted in a message as LIMITS.md says: escaped as above, and
+ * when longer than 64 bytes its first 56 (whole characters) and
+ * "...(long)". */
+#define TC_TEXT_CUT_MAX 80
+void tc_text_cut(const char *in, char out[TC_TEXT_CUT_MAX]);
 
 #endif

@@ -3,7 +3,10 @@
  * representative instructions (f16, bf16, tf32, emulated FP8 mma; FP8 wgmma)
  * against model:h100. The backend is the GPU when there is one, else the
  * model itself ("model_vs_model": the cost of the model side alone, twice);
- * both run the model on all cores, as `tcscope hunt` does. Best of 3. */
+ * both run the model on all cores, as `tcscope hunt` does. Best of 3.
+ * Where the GPU model opens (probes/model_gpu.h) the same hunt runs again
+ * with it computing the model's answers, and a third line gives the ratio
+ * of the two rates, measured in the same run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 #include "cases/audit.h"
 #include "cases/verify.h"
 #include "oracle/profile.h"
+#include "probes/model_gpu.h"
 #include "probes/probes.h"
 
 static double now(void)
@@ -24,6 +28,36 @@ static double now(void)
 static const char *const instrs[] = {"mma.m16n8k16.f32.f16.f16.f32", "mma.m16n8k16.f32.bf16.bf16.f32",
                                      "mma.m16n8k8.f32.tf32.tf32.f32", "mma.m16n8k32.f32.e4m3.e5m2.f32",
                                      "wgmma.m64n128k32.f32.e4m3.e4m3"};
+
+static tc_model_gpu_count counted;
+
+static int gpu_model(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
+                     const uint64_t *B, const uint64_t *C, uint64_t *D, char *err, size_t errlen)
+{
+    return tc_model_gpu_mma(ctx, m, mrows, ncols, k, ntiles, A, B, C, D, &counted, err, errlen);
+}
+
+/* Best of 3 hunts of t against m: elements/s, with the count and mismatches. */
+static double best_rate(const infer_target *t, const model *m, size_t *n, size_t *bad, int *rc)
+{
+    char err[512];
+    double best = 0;
+    for (int r = 0; r < 3 && *rc == 0; r++) {
+        verify_result v;
+        memset(&v, 0, sizeof v);
+        double t0 = now();
+        if (verify_hunt(t, m, 20000, 1, &v, err, sizeof err)) {
+            fprintf(stderr, "bench_hunt: %s\n", err);
+            *rc = 2;
+        }
+        double rate = (double)v.n / (now() - t0);
+        best = rate > best ? rate : best;
+        *n = v.n;
+        *bad = v.mismatches;
+        verify_result_free(&v);
+    }
+    return best;
+}
 
 /* The host CPU (the model side runs there), from /proc/cpuinfo. */
 static void cpu_name(char *buf, size_t len)
@@ -63,6 +97,7 @@ int main(void)
         return 2;
     }
     const tc_backend_info *info = tc_backend_get_info(be);
+    tc_model_gpu *g = tc_model_gpu_open(0, err, sizeof err);
     int rc = 0;
     for (size_t i = 0; i < sizeof instrs / sizeof instrs[0] && rc == 0; i++) {
         const tc_instr *ins = tc_instr_by_name(instrs[i]);
@@ -77,28 +112,28 @@ int main(void)
             rc = 2;
             break;
         }
-        double best = 0;
         size_t n = 0, bad = 0;
-        for (int r = 0; r < 3 && rc == 0; r++) {
-            verify_result v;
-            memset(&v, 0, sizeof v);
-            double t0 = now();
-            if (verify_hunt(&t, m, 20000, 1, &v, err, sizeof err)) {
-                fprintf(stderr, "bench_hunt: %s\n", err);
-                rc = 2;
-            }
-            double rate = (double)v.n / (now() - t0);
-            best = rate > best ? rate : best;
-            n = v.n;
-            bad = v.mismatches;
-            verify_result_free(&v);
-        }
-        model_free(m);
+        double best = best_rate(&t, m, &n, &bad, &rc);
         if (rc == 0)
             printf("{\"bench\": \"hunt %s %s\", \"value\": %.4g, \"unit\": \"elements/s\", \"elements\": %zu, "
                    "\"mismatches\": %zu, \"machine\": \"%s; host %s\"}\n",
                    kind, ins->name, best, n, bad, info->device, cpu);
+        if (g && rc == 0) {
+            t.model_run = gpu_model;
+            t.model_ctx = g;
+            counted.gpu = counted.cpu = 0;
+            double on_gpu = best_rate(&t, m, &n, &bad, &rc);
+            if (rc == 0)
+                printf("{\"bench\": \"hunt %s %s, model on %s\", \"value\": %.4g, \"unit\": \"elements/s\", "
+                       "\"elements\": %zu, \"mismatches\": %zu, \"model_elements\": {\"gpu\": %zu, \"cpu\": %zu}, "
+                       "\"machine\": \"%s; host %s\"}\n"
+                       "{\"bench\": \"hunt %s %s, GPU model over CPU model\", \"value\": %.4g, \"unit\": \"ratio\"}\n",
+                       kind, ins->name, tc_model_gpu_name(g), on_gpu, n, bad, counted.gpu, counted.cpu,
+                       info->device, cpu, kind, ins->name, best > 0 ? on_gpu / best : 0.0);
+        }
+        model_free(m);
     }
+    tc_model_gpu_close(g);
     tc_backend_close(be);
     profile_free(&prof);
     return rc;

@@ -1,7 +1,8 @@
 /* The schema checker on every committed record: each file under
- * reports/baselines/ (*.jsonl, *.jsonl.gz, *.json) is either a
+ * reports/baselines/ (*.jsonl, *.jsonl.gz, *.json, *.json.gz, *.packed.xz) is either a
  * tcscope-record/1 that tc_record_load_any accepts (header, objects of the
- * header's kind, trailer; a .gz decompressed first), or one of the other
+ * header's kind, trailer; a .gz decompressed first, a packed one read as
+ * its text), or one of the other
  * documented forms named below (SCHEMA.md "Other committed files"), which
  * must then not start like a record. A new committed file of neither kind
  * fails here until it is valid or documented. Then the checker itself must
@@ -58,7 +59,8 @@ static bool ends_with(const char *s, const char *tail)
     return n >= t && !strcmp(s + n - t, tail);
 }
 
-/* path, or for a .gz its contents in a temporary file (tmp, to be removed). */
+/* path, or for a .gz its contents in a temporary file (tmp, to be removed):
+ * what starts_like_a_record reads. */
 static const char *plain_copy(const char *path, char *tmp, size_t len)
 {
     if (!ends_with(path, ".gz"))
@@ -96,15 +98,15 @@ static void check_one(const char *dir, const char *name, size_t *nrec, size_t *n
 {
     char path[1100], tmp[64] = "", err[600];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    const char *plain = plain_copy(path, tmp, sizeof tmp);
     const char *form = other_form(name);
     if (form) {
-        if (starts_like_a_record(plain))
+        if (starts_like_a_record(plain_copy(path, tmp, sizeof tmp)))
             note(fails, len, name, "listed as not a record, but it starts like one: check it as a record");
         ++*nother;
     } else {
         tc_record rec;
-        if (tc_record_load_any(plain, &rec, err, sizeof err) != 0)
+        /* as committed: a slim record beside its full record */
+        if (tc_record_load_any(path, &rec, err, sizeof err) != 0)
             note(fails, len, name, err);
         else {
             tc_record_free(&rec);
@@ -132,7 +134,8 @@ static void every_committed_record_is_valid(void **state)
         while ((e = readdir(d)))
             if (i ? !strncmp(e->d_name, "km-", 3) && ends_with(e->d_name, ".jsonl.gz")
                   : ends_with(e->d_name, ".jsonl") || ends_with(e->d_name, ".jsonl.gz") ||
-                        ends_with(e->d_name, ".json"))
+                        ends_with(e->d_name, ".json") || ends_with(e->d_name, ".packed.xz") ||
+                        ends_with(e->d_name, ".json.gz"))
                 check_one(dirs[i], e->d_name, &nrec, &nother, fails, sizeof fails);
         closedir(d);
     }
@@ -141,7 +144,7 @@ static void every_committed_record_is_valid(void **state)
         fail_msg("committed files that are not valid tcscope-record/1:%s", fails);
     /* every listed other form is still there (a removed one is taken off the list) */
     assert_int_equal(nother, sizeof others / sizeof *others);
-    /* 3 audits, 6 hunts, 2 sweeps, the bench document, the test hunt, 4 corpus
+    /* 3 audits, 6 hunts, 2 sweeps, the H100 and H200 bench documents (.json.gz), the test hunt, 4 corpus
      * records, the chains record, 6 dots records: at least these */
     assert_true(nrec >= 24);
     print_message("%zu records valid, %zu files of other documented forms\n", nrec, nother);

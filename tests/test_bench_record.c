@@ -1,6 +1,6 @@
 /* The bench record (reports/record_bench.h) against the older bench file.
  *
- * The committed H100 bench (reports/baselines/h100-bench.json, the timing
+ * The committed H100 bench (reports/baselines/h100-bench.json.gz, the timing
  * probes' single-document "tcscope-bench" file) is read here, field by field
  * under its own names, into the structs the timing probes now hand over;
  * the writer turns them into a tcscope-record/1 bench record, which must
@@ -26,7 +26,7 @@
 #include "reports/reports.h"
 #include "tests/testutil.h"
 
-#define BASELINE "reports/baselines/h100-bench.json"
+#define BASELINE "reports/baselines/h100-bench.json.gz"
 
 static double num(const json_t *o, const char *key, double unknown)
 {
@@ -318,10 +318,10 @@ static void same_figures(const json_t *doc, const tc_record *fresh)
 
 static void test_committed_bench_rewritten_as_record(void **state)
 {
-    json_error_t je;
-    json_t *doc = json_load_file(BASELINE, 0, &je);
+    char err[300];
+    json_t *doc = tc_json_load_file(BASELINE, 0, err, sizeof err);
     if (!doc)
-        fail_msg("%s: %s", BASELINE, je.text);
+        fail_msg("%s", err);
     assert_true(json_array_size(json_object_get(doc, "instructions")) > 200);
     tc_record fresh = written(doc, "h100-bench.jsonl");
     assert_string_equal(tc_record_header_kind(fresh.header), "bench");
@@ -398,8 +398,8 @@ static void test_timing_is_the_figures(void **state)
     char err[300];
     if (tc_record_load_any(BASELINE, &old, err, sizeof err))
         fail_msg("%s", err);
-    json_error_t je;
-    json_t *doc = json_load_file(BASELINE, 0, &je);
+    json_t *doc = tc_json_load_file(BASELINE, 0, err, sizeof err);
+    assert_non_null(doc);
     tc_bench_result *r = malloc(sizeof *r);
     size_t i;
     json_t *in;
@@ -413,7 +413,7 @@ static void test_timing_is_the_figures(void **state)
         char *x = json_dumps(t, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
         char *y = json_dumps(json_array_get(old.objects, i), JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
         assert_string_equal(x, y);
-        /* an old file's objects (what audit --timing h100-bench.json reads) pass through unchanged */
+        /* an old file's objects (what audit --timing h100-bench.json.gz reads) pass through unchanged */
         json_t *again = tc_bench_timing(json_array_get(old.objects, i));
         char *z = json_dumps(again, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
         assert_string_equal(z, y);

@@ -20,14 +20,17 @@
 #include "probes/probes.h"
 #include "probes/record_json.h"
 #include "probes/sparse.h"
+#include "reports/record_packed.h"
 #include "reports/reports.h"
 #include "tests/corpus_lines.h"
 
 /* The H100 record, in files each under the fetch limit of the GPU machine;
- * .rs lines of the second refer to lines before them. */
+ * .rs lines of the second refer to lines before them. Packed records
+ * (reports/record_packed.h): the inputs are drawn again from the recorded
+ * seed and checked against the recorded sha256 as the files are opened. */
 static const char *const corpus_files[] = {
-    "reports/baselines/h100-corpus-mma.jsonl.gz", "reports/baselines/h100-corpus-wgmma.jsonl.gz",
-    "reports/baselines/h100-corpus-mma-sp.jsonl.gz", "reports/baselines/h100-corpus-wgmma-sp.jsonl.gz"};
+    "reports/baselines/h100-corpus-mma.packed.xz", "reports/baselines/h100-corpus-wgmma.packed.xz",
+    "reports/baselines/h100-corpus-mma-sp.packed.xz", "reports/baselines/h100-corpus-wgmma-sp.packed.xz"};
 #define NFILES (sizeof corpus_files / sizeof corpus_files[0])
 
 /* Errors of every output against the correctly rounded sum of what the
@@ -135,12 +138,6 @@ static void h100_corpus_replays_against_the_oracle(void **state)
     assert_non_null(model_b);
     assert_non_null(exact_b);
     size_t total_bad = 0, total_elems = 0, instr_bad = 0;
-    for (size_t fi = 0; fi < NFILES; fi++) {
-        FILE *p = fopen(corpus_files[fi], "rb");
-        if (!p)
-            fail_msg("%s is missing", corpus_files[fi]);
-        fclose(p);
-    }
     char *line = NULL;
     size_t cap = 0;
     ssize_t got;
@@ -151,13 +148,13 @@ static void h100_corpus_replays_against_the_oracle(void **state)
     print_message("%-38s %7s %7s %7s %7s %10s %9s %-6s %s\n", "instruction", "n", "exact%", "<=1/2%", "<1ulp%",
                   "max_ulps", "nan_diff", "native", "sass");
     for (size_t fi = 0; fi < NFILES; fi++) {
-        char cmd[160];
-        snprintf(cmd, sizeof cmd, "gzip -dc %s", corpus_files[fi]);
-        FILE *p = popen(cmd, "r");
-        assert_non_null(p);
+        char err[700];
+        tc_record_file rf;
+        FILE *p = tc_record_open(corpus_files[fi], &rf, err, sizeof err);
+        if (!p)
+            fail_msg("%s", err);
         tc_lines form; /* a record "corpus" (or bare lines) */
         tc_lines_init(&form, "corpus");
-        char err[384];
         while ((got = getline(&line, &cap, p)) > 0) {
             tc_corpus_rec rec;
             int role = tc_lines_next(&form, line, err, sizeof err);
@@ -202,7 +199,7 @@ static void h100_corpus_replays_against_the_oracle(void **state)
             else
                 tc_corpus_rec_free(&rec);
         }
-        assert_int_equal(pclose(p), 0);
+        assert_int_equal(tc_record_close(p, &rf), 0);
         if (tc_lines_end(&form, err, sizeof err))
             fail_msg("%s: %s", corpus_files[fi], err);
     }

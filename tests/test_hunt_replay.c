@@ -1,5 +1,5 @@
 /* The H100's answers to the boundary-directed search (tcscope hunt,
- * reports/baselines/h100-hunt-final.jsonl.gz) replayed through model:h100:
+ * reports/baselines/h100-hunt-final.packed.xz, read as its text) replayed through model:h100:
  * the record keeps, per instruction and hunt family, the hardware's first
  * 128 outputs; their inputs are regenerated here from the record's seed by
  * cases/hunt.c, so this also fails if the generator drifts from the one that
@@ -21,8 +21,9 @@
 #include "oracle/model.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
+#include "reports/record_packed.h"
 
-#define RECORD "reports/baselines/h100-hunt-final.jsonl.gz"
+#define RECORD "reports/baselines/h100-hunt-final.packed.xz"
 #define PROFILE "oracle/profiles/h100.profile"
 
 /* Mismatching sample elements of one record object (its family samples). */
@@ -82,8 +83,10 @@ static void load(hunt_data *h)
     char err[256];
     if (profile_load(PROFILE, &h->prof, err, sizeof err))
         fail_msg("%s", err);
-    FILE *f = popen("gzip -dc " RECORD, "r");
-    assert_non_null(f);
+    tc_record_file rf;
+    FILE *f = tc_record_open(RECORD, &rf, err, sizeof err);
+    if (!f)
+        fail_msg("%s", err);
     char *line = NULL;
     size_t cap = 0;
     h->objs = calloc(512, sizeof *h->objs);
@@ -103,7 +106,7 @@ static void load(hunt_data *h)
             json_decref(o);
     }
     free(line);
-    assert_int_equal(pclose(f), 0);
+    assert_int_equal(tc_record_close(f, &rf), 0);
     assert_true(h->seed != 0);
 }
 

@@ -4,7 +4,9 @@
  *   - model_dot (the dispatch), model_dot_int128, the int64 kernel
  *     (scalar and AVX-512 where the CPU has it: the elements it takes are
  *     counted, so the comparison is not vacuous), model_dot_wide for f64,
- *     and model_mma's whole tiles,
+ *     model_mma's whole tiles, and model_element_int128 (model_core.h: the
+ *     whole work of one thread of the GPU model, probes/cuda/model_gpu.cu,
+ *     here compiled for the CPU, without the decode tables),
  * for every instruction of the shipped profiles (oracle/profiles) and the
  * test profiles (tests/profiles), and for random parameters, on random
  * inputs and on adversarial families: cancellation, carries at the
@@ -136,7 +138,7 @@ static void family(int fam, oracle_formats f, int F, int k, uint64_t *a, uint64_
 }
 
 typedef struct {
-    long elements, bad, kernel_scalar, kernel_simd, wide, tile;
+    long elements, bad, kernel_scalar, kernel_simd, wide, tile, gpu_element;
 } tally;
 
 static void report(tally *t, const char *what, const model *m, int k, const uint64_t *a,
@@ -172,6 +174,12 @@ static void check_element(const model *m, int k, const uint64_t *a, const uint64
         return;
     }
     report(t, "model_dot_int128", m, k, a, b, c, want, model_dot_int128(m, k, a, b, c));
+    int order[MODEL_ELEMENT_MAX_K];
+    bool ordered = k <= MODEL_ELEMENT_MAX_K && model_step_order(&m->p, k, order);
+    if (model_element_int128(m, k, a, 1, b, 1, c, ordered ? order : NULL, &got) == 0) {
+        t->gpu_element++;
+        report(t, "model_element_int128 (the GPU model's element)", m, k, a, b, c, want, got);
+    }
     for (int simd = 0; simd < 2; simd++) {
         if (model_avx512_set(simd) != simd)
             continue;   /* no AVX-512 on this CPU */
@@ -252,8 +260,8 @@ static void check_profile(const char *path, tally *t)
 static void summary(const char *what, const tally *t)
 {
     printf("%s: %ld elements, %ld differ; int64 kernel took %ld (scalar) and %ld (AVX-512), wide %ld, "
-           "tile kernel on %ld tiles\n",
-           what, t->elements, t->bad, t->kernel_scalar, t->kernel_simd, t->wide, t->tile);
+           "tile kernel on %ld tiles, the GPU model's element %ld\n",
+           what, t->elements, t->bad, t->kernel_scalar, t->kernel_simd, t->wide, t->tile, t->gpu_element);
 }
 
 static void test_profiles_equal_reference(void **state)
@@ -270,6 +278,7 @@ static void test_profiles_equal_reference(void **state)
     assert_int_equal(t.bad, 0);
     /* the fast paths were exercised, not skipped */
     assert_true(t.kernel_scalar > t.elements / 4 && t.wide > 0);
+    assert_true(t.gpu_element > (t.elements - t.wide) * 9 / 10);
     if (model_avx512_set(true))
         assert_true(t.kernel_simd == t.kernel_scalar && t.tile > 0);
 }
@@ -348,7 +357,7 @@ static void test_random_settings_equal_reference(void **state)
     }
     summary("random settings", &t);
     assert_int_equal(t.bad, 0);
-    assert_true(t.kernel_scalar > 0 && t.wide > 0);
+    assert_true(t.kernel_scalar > 0 && t.wide > 0 && t.gpu_element > (t.elements - t.wide) / 2);
 }
 
 /* A step whose products are all zero, with align_with_acc off: the

@@ -147,10 +147,16 @@ static void writes_are_whole_kept_and_never_through_links(void **state)
     snprintf(outside, sizeof outside, "%s/escaped", tc_tmp_root());
     assert_int_not_equal(access(outside, F_OK), 0);
     char *ls = listing(path);
-    assert_string_equal(ls, "audit.md\nr.txt\n"); /* no temporary file left behind */
+    assert_string_equal(ls, ".lock\naudit.md\nr.txt\n"); /* no temporary file left behind; the run's lock */
     free(ls);
-    tc_outdir_close(&d);
-    tc_outdir_close(&force);
+    tc_outdir_close(&force); /* a second open in the run that holds the lock: it stays */
+    ls = listing(path);
+    assert_string_equal(ls, ".lock\naudit.md\nr.txt\n");
+    free(ls);
+    tc_outdir_close(&d); /* the holder: removed */
+    ls = listing(path);
+    assert_string_equal(ls, "audit.md\nr.txt\n");
+    free(ls);
 }
 
 static tc_record small_record(void)

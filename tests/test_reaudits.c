@@ -9,11 +9,13 @@
  * with the profile's value among its equivalents (the committed profile was
  * fitted with a larger hunt budget and a hunt's counterexample).
  *
- * The --jobs and H200 records are slim (tools/audit-slim.py, reports/SCHEMA.md
- * "Slim audit records"): an object whose answers equal the single-process
- * record's (h100-audit.jsonl.gz) keeps only their sha256, the others keep
- * them too. Checked here: every hash is that of the answers it stands for,
- * and the H200 gave the --jobs run's answers to every case. */
+ * These four records are slim (tools/audit-slim.py, reports/SCHEMA.md "Slim
+ * audit records"): where an object's answers, evidence or features equal the
+ * single-process record's (h100-audit.jsonl.gz) it keeps only their sha256,
+ * and the record reader puts them back. Checked here on the files as
+ * committed: every hash is that of the value it stands for; the H200 gave
+ * the --jobs run's answers, evidence and features, and the JIT and ptxas
+ * 12.9 audits its evidence and features, to every instruction. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,6 +32,7 @@
 #include "oracle/model_fields.h"
 #include "oracle/profile.h"
 #include "reports/record_audit.h"
+#include "reports/reports.h"
 #include "tests/testutil.h"
 
 #define JOBS "reports/baselines/h100-audit-jobs.jsonl.gz"
@@ -63,7 +66,9 @@ static int cleanup(void **state)
     return 0;
 }
 
-static json_t *lines(const char *path)
+/* The lines of a decompressed file as written (a slim record's hashes
+ * without the values they stand for). */
+static json_t *raw_lines(const char *path)
 {
     FILE *f = fopen(path, "r");
     assert_non_null(f);
@@ -82,9 +87,24 @@ static json_t *lines(const char *path)
     return all;
 }
 
+/* A committed record as every reader sees it (tc_record_load: a slim one
+ * completed from its full record): the header, then the objects. */
+static json_t *lines(const char *path)
+{
+    tc_record rec;
+    char err[1024];
+    if (tc_record_load(path, &rec, err, sizeof err))
+        fail_msg("%s", err);
+    json_t *all = json_array();
+    json_array_append(all, rec.header);
+    json_array_extend(all, rec.objects);
+    tc_record_free(&rec);
+    return all;
+}
+
 static void compilers_are_recorded_and_the_records_agree(void **state)
 {
-    json_t *a = lines(tmp_jobs), *b = lines(tmp_jit);
+    json_t *a = lines(JOBS), *b = lines(JIT);
     const json_t *ha = json_array_get(a, 0), *hb = json_array_get(b, 0);
     assert_non_null(strstr(json_string_value(json_object_get(ha, "compiler")), "ptxas V13.0"));
     assert_non_null(strstr(json_string_value(json_object_get(hb, "compiler")), "driver JIT 580.159.04"));
@@ -92,7 +112,7 @@ static void compilers_are_recorded_and_the_records_agree(void **state)
     json_decref(a);
     json_decref(b);
     char cmd[256];
-    snprintf(cmd, sizeof cmd, "compare %s %s", tmp_jobs, tmp_jit);
+    snprintf(cmd, sizeof cmd, "compare " JOBS " " JIT);
     tc_run_result r = tc_run_cli(cmd);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "256 objects compared, no difference"));
@@ -105,7 +125,7 @@ static void fields_match_the_profile_or_are_undecided(void **state)
     char err[256];
     if (profile_load("oracle/profiles/h100.profile", &prof, err, sizeof err))
         fail_msg("%s", err);
-    json_t *a = lines(tmp_jobs);
+    json_t *a = lines(JOBS);
     size_t i, verified = 0, fields = 0, same = 0, undecided = 0;
     json_t *o;
     json_array_foreach(a, i, o) {
@@ -186,7 +206,7 @@ static size_t same_arithmetic(const json_t *a, const json_t *b, const char *na, 
  * model:h200 is usable like model:h100. */
 static void h200_is_the_h100s_arithmetic(void **state)
 {
-    json_t *a = lines(tmp_jobs), *b = lines(tmp_h200);
+    json_t *a = lines(JOBS), *b = lines(H200);
     assert_string_equal(json_string_value(json_object_get(json_array_get(b, 0), "gpu")), "NVIDIA H200");
     size_t verified;
     assert_int_equal(same_arithmetic(a, b, "the H100", "the H200", true, &verified), 256);
@@ -204,7 +224,7 @@ static void h200_is_the_h100s_arithmetic(void **state)
  * instruction is verified, and each fingerprint and SASS opcode equals the ptxas 13.0 record's. */
 static void ptxas12_gives_the_same_arithmetic(void **state)
 {
-    json_t *a = lines(tmp_jobs), *b = lines(tmp_p12);
+    json_t *a = lines(JOBS), *b = lines(PTXAS12);
     assert_non_null(strstr(json_string_value(json_object_get(json_array_get(b, 0), "compiler")), "ptxas V12.9.86"));
     size_t verified;
     assert_int_equal(same_arithmetic(a, b, "ptxas 13.0", "ptxas 12.9", false, &verified), 256);
@@ -243,50 +263,78 @@ static void canonical_sha256(const json_t *values, char (*hex)[65])
     assert_int_equal(got, n);
 }
 
-/* Checks each answers_sha256 of the slim record at path against the answers
- * it stands for (its own, else the single-process record's for that
- * instruction); returns the hashes by instruction and, in *left_out, how
- * many objects rely on the single record's answers; name: the committed file. */
-static json_t *answers_hashes(const char *path, const char *name, const json_t *single, size_t *left_out)
+/* Checks every FIELD_sha256 of the slim record at path (raw: decompressed,
+ * as committed) against the value it stands for (the object's own, else the
+ * single-process record's for that instruction); returns the hashes as
+ * {instr: {field: hash}} and, in *left_out, how many values it relies on
+ * the single record for. name: the committed file, for the messages. */
+static json_t *slim_hashes(const char *path, const char *name, const json_t *single, size_t *left_out)
 {
-    json_t *rec = lines(path), *vals = json_array(), *names = json_array(), *by_instr = json_object();
-    size_t i;
-    json_t *o;
+    json_t *rec = raw_lines(path), *vals = json_array(), *where = json_array(), *by_instr = json_object();
+    const json_t *fields = json_object_get(json_object_get(json_array_get(rec, 0), "slim"), "fields");
+    assert_true(json_array_size(fields) > 0);
+    size_t i, k;
+    json_t *o, *f;
     *left_out = 0;
     json_array_foreach(rec, i, o) {
         const char *instr = json_string_value(json_object_get(o, "instr"));
-        const char *h = json_string_value(json_object_get(o, "answers_sha256"));
-        if (!instr || !h)
-            continue;
-        json_t *a = json_object_get(o, "answers");
-        if (!a) {
-            a = json_object_get(json_object_get(single, instr), "answers");
-            if (!a)
-                fail_msg("%s %s: no answers here or in " SINGLE, name, instr);
-            ++*left_out;
+        json_array_foreach(fields, k, f) {
+            const char *field = json_string_value(f);
+            char key[64];
+            snprintf(key, sizeof key, "%s_sha256", field);
+            const char *h = json_string_value(json_object_get(o, key));
+            if (!instr || !h)
+                continue;
+            json_t *v = json_object_get(o, field);
+            if (!v) {
+                v = json_object_get(json_object_get(single, instr), field);
+                if (!v)
+                    fail_msg("%s %s: no %s here or in " SINGLE, name, instr, field);
+                ++*left_out;
+            }
+            json_array_append(vals, v);
+            json_array_append_new(where, json_pack("[s,s,s]", instr, field, h));
+            json_t *per = json_object_get(by_instr, instr);
+            if (!per)
+                json_object_set_new(by_instr, instr, per = json_object());
+            json_object_set_new(per, field, json_string(h));
         }
-        json_array_append(vals, a);
-        json_array_append_new(names, json_string(instr));
-        json_object_set_new(by_instr, instr, json_string(h));
     }
     char (*hex)[65] = calloc(json_array_size(vals) + 1, sizeof *hex);
     canonical_sha256(vals, hex);
-    json_array_foreach(names, i, o) {
-        const char *instr = json_string_value(o);
-        const char *want = json_string_value(json_object_get(by_instr, instr));
+    json_array_foreach(where, i, o) {
+        const char *instr = json_string_value(json_array_get(o, 0)), *field = json_string_value(json_array_get(o, 1));
+        const char *want = json_string_value(json_array_get(o, 2));
         if (strcmp(hex[i], want))
-            fail_msg("%s %s: answers_sha256 %s, the answers hash to %s", name, instr, want, hex[i]);
+            fail_msg("%s %s: %s_sha256 %s, the %s hash to %s", name, instr, field, want, field, hex[i]);
     }
     free(hex);
     json_decref(vals);
-    json_decref(names);
+    json_decref(where);
     json_decref(rec);
     return by_instr;
 }
 
-static void slim_records_hold_the_hash_of_their_answers(void **state)
+/* Every field of b's hashes equals a's (b: the record named nb). */
+static void same_hashes(const json_t *a, const json_t *b, const char *nb, const char *const *fields, int nfields)
 {
-    json_t *all = lines(tmp_single), *single = json_object();
+    assert_int_equal(json_object_size(a), json_object_size(b));
+    const char *instr;
+    json_t *pa;
+    json_object_foreach((json_t *)a, instr, pa) {
+        const json_t *pb = json_object_get(b, instr);
+        for (int k = 0; k < nfields; k++) {
+            const char *ha = json_string_value(json_object_get(pa, fields[k]));
+            const char *hb = json_string_value(json_object_get(pb, fields[k]));
+            if (!ha != !hb || (ha && strcmp(ha, hb)))
+                fail_msg("%s %s: its %s differ from the --jobs run's", nb, instr, fields[k]);
+        }
+    }
+}
+
+static void slim_records_hold_the_hash_of_their_values(void **state)
+{
+    json_t *all = raw_lines(tmp_single), *single = json_object();
     size_t i;
     json_t *o;
     json_array_foreach(all, i, o) {
@@ -294,17 +342,42 @@ static void slim_records_hold_the_hash_of_their_answers(void **state)
         if (instr)
             json_object_set(single, instr, o);
     }
-    size_t jobs_out, h200_out;
-    json_t *jobs = answers_hashes(tmp_jobs, JOBS, single, &jobs_out), *h200 = answers_hashes(tmp_h200, H200, single, &h200_out);
-    assert_int_equal(json_object_size(jobs), 252);
-    assert_true(json_equal(jobs, h200));   /* the H200 answered every case as the H100 */
-    printf("slim records: %zu answers hashed each; %zu (--jobs) and %zu (H200) equal to the single run's\n",
-           json_object_size(jobs), jobs_out, h200_out);
-    assert_true(jobs_out >= 242 && h200_out >= 242);
+    size_t out_jobs, out_h200, out_jit, out_p12;
+    json_t *jobs = slim_hashes(tmp_jobs, JOBS, single, &out_jobs);
+    json_t *h200 = slim_hashes(tmp_h200, H200, single, &out_h200);
+    json_t *jit = slim_hashes(tmp_jit, JIT, single, &out_jit);
+    json_t *p12 = slim_hashes(tmp_p12, PTXAS12, single, &out_p12);
+    static const char *const all_fields[] = {"answers", "evidence", "features"};
+    assert_int_equal(json_object_size(jobs), 256);
+    same_hashes(jobs, h200, H200, all_fields, 3);   /* the H200 answered every case as the H100 */
+    same_hashes(jobs, jit, JIT, all_fields + 1, 2); /* the same evidence through the driver's JIT */
+    same_hashes(jobs, p12, PTXAS12, all_fields + 1, 2);
+    printf("slim records: values taken from the single run's record: %zu (--jobs), %zu (H200), %zu (JIT), "
+           "%zu (ptxas 12.9)\n", out_jobs, out_h200, out_jit, out_p12);
+    assert_true(out_jobs >= 740 && out_h200 >= 740 && out_jit >= 498 && out_p12 >= 498);
     json_decref(jobs);
     json_decref(h200);
+    json_decref(jit);
+    json_decref(p12);
     json_decref(single);
     json_decref(all);
+}
+
+/* A slim record away from its full record is refused, naming what is
+ * missing (never read with its evidence absent). */
+static void a_slim_record_needs_its_full_record(void **state)
+{
+    tc_record rec;
+    char err[1024];
+    assert_int_equal(tc_record_load(tmp_jit, &rec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "slim record: its full record"));
+    assert_non_null(strstr(err, "h100-audit.jsonl.gz"));
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "compare %s " JOBS, tmp_jit);
+    tc_run_result r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "slim record"));
+    tc_run_result_free(&r);
 }
 
 int main(void)
@@ -314,7 +387,8 @@ int main(void)
         cmocka_unit_test(fields_match_the_profile_or_are_undecided),
         cmocka_unit_test(h200_is_the_h100s_arithmetic),
         cmocka_unit_test(ptxas12_gives_the_same_arithmetic),
-        cmocka_unit_test(slim_records_hold_the_hash_of_their_answers),
+        cmocka_unit_test(slim_records_hold_the_hash_of_their_values),
+        cmocka_unit_test(a_slim_record_needs_its_full_record),
     };
     return cmocka_run_group_tests(tests, unpack, cleanup);
 }

@@ -66,7 +66,7 @@ static void counts_agree_with_the_c_loader(void **state)
     (void)state;
     if (!have_python())
         skip();
-    const char *paths[] = {"reports/baselines/h100-hunt-final.jsonl.gz", "reports/baselines/h100-sweep.json"};
+    const char *paths[] = {"reports/baselines/h100-hunt-final.packed.xz", "reports/baselines/h100-sweep.json"};
     for (size_t i = 0; i < 2; i++) {
         char cmd[400], out[4096], want[64];
         snprintf(cmd, sizeof cmd, READER " %s", paths[i]);

@@ -1,6 +1,6 @@
 /* Timing without a GPU: the peak table, NVML's absence handled as unknown,
  * the bench command's contract on a machine with no GPU, and the recorded
- * H100 baseline (reports/baselines/h100-bench.json) checked for the
+ * H100 baseline (reports/baselines/h100-bench.json.gz) checked for the
  * properties the bench promises (SASS verified, wgmma >= 97% of peak,
  * latency spread <= 1 cycle, fractions consistent with the peaks). */
 #include <setjmp.h>
@@ -17,6 +17,7 @@
 #include "probes/nvml.h"
 #include "probes/probes.h"
 #include "probes/timing.h"
+#include "reports/reports.h"
 #include "tests/record_out.h"
 #include "tests/testutil.h"
 
@@ -130,10 +131,10 @@ static void test_bench_bad_input(void **state)
 
 static json_t *baseline(void)
 {
-    json_error_t e;
-    json_t *rec = json_load_file("reports/baselines/h100-bench.json", 0, &e);
+    char err[300];
+    json_t *rec = tc_json_load_file("reports/baselines/h100-bench.json.gz", 0, err, sizeof err);
     if (!rec)
-        fail_msg("reports/baselines/h100-bench.json: %s (line %d)", e.text, e.line);
+        fail_msg("%s", err);
     return rec;
 }
 

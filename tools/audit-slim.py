@@ -1,23 +1,24 @@
 #!/usr/bin/env python3
-"""An audit record whose per-case answers another committed record already
-holds, kept without them (reports/SCHEMA.md "Slim audit records").
+"""An audit record whose bulky fields (`answers`, `evidence`, `features`)
+another committed record already holds, kept without them (reports/SCHEMA.md
+"Slim audit records"; reports/record_slim.c puts them back when it is read).
 
   tools/audit-slim.py REFERENCE.jsonl.gz FULL.jsonl.gz OUT.jsonl.gz
-      Writes FULL with, in each object that has `answers`, an
-      `answers_sha256`: the sha256 of those answers in canonical form
-      (compact JSON, keys sorted, as jansson's JSON_COMPACT|JSON_SORT_KEYS
-      writes it). Where REFERENCE's object of the same instruction has answers
-      of that hash, FULL's are left out (the hash takes their place);
-      otherwise they stay, the hash after them. The header gains
-      `slim` {`answers_in` (REFERENCE's name), `by`, `full_sha256` (of FULL's
-      lines)}. Every other byte is kept. gzip -9, no name or time.
+      Writes FULL with, for each of those fields an object has, FIELD_sha256:
+      the sha256 of the field's value in canonical form (compact JSON, keys
+      sorted, as jansson's JSON_COMPACT|JSON_SORT_KEYS writes it). Where
+      REFERENCE's object of the same instruction has a value of that hash,
+      FULL's is left out (the hash takes its place); otherwise it stays, the
+      hash after it. The header gains `slim` {`from` (REFERENCE's file name,
+      beside OUT), `fields`, `by`, `full_sha256` (of FULL's lines)}. Every
+      other byte is kept. gzip -9, no name or time.
   tools/audit-slim.py --restore REFERENCE.jsonl.gz SLIM.jsonl.gz
-      Puts the answers back from REFERENCE (their bytes as REFERENCE has
-      them), takes `answers_sha256` and `slim` off, and checks the result's
-      sha256 against `slim.full_sha256`: exit 0 when FULL comes back byte for
-      byte, 1 otherwise. Prints the counts.
+      Puts the values back from REFERENCE (their bytes as REFERENCE has
+      them), takes the hashes and `slim` off, and checks the result's sha256
+      against `slim.full_sha256`: exit 0 when FULL comes back byte for byte,
+      1 otherwise.
 
-tests/test_reaudits.c checks the hashes against REFERENCE in CI.
+tests/test_reaudits.c checks every hash against the value it stands for.
 Standard library only.
 """
 import gzip
@@ -27,7 +28,7 @@ import os
 import sys
 
 DEC = json.JSONDecoder()
-KEY = b'"answers":'
+FIELDS = ("evidence", "features", "answers")
 
 
 def lines_of(path):
@@ -43,25 +44,34 @@ def canonical_sha256(value):
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def answers_span(line):
-    """(start, end) of `"answers":VALUE` in the object line, or None."""
-    at = line.find(b',' + KEY)
-    if at < 0:
+def field_span(line, field):
+    """(start, end) of the top-level `"field":VALUE` in the object line, or None."""
+    o = json.loads(line)
+    if field not in o:
         return None
+    key = ('"%s":' % field).encode()
     text = line.decode()
-    start = len(line[:at].decode()) + 1
-    _, end = DEC.raw_decode(text, start + len(KEY))
-    return len(text[:start].encode()), len(text[:end].encode())
+    at = 0
+    while True:   # the top-level key: the one whose value parses to the object's
+        at = line.find(b"," + key, at)
+        if at < 0:
+            return None
+        start = len(line[:at].decode()) + 1
+        value, end = DEC.raw_decode(text, start + len(key.decode()))
+        if value == o[field]:
+            return len(text[:start].encode()), len(text[:end].encode())
+        at += 1
 
 
-def reference_answers(path):
-    """instr -> (canonical sha256, raw bytes of `"answers":VALUE`)."""
+def reference_values(path):
+    """(instr, field) -> (canonical sha256, raw bytes of `"field":VALUE`)."""
     out = {}
     for line in lines_of(path)[1][1:]:
         o = json.loads(line)
-        span = answers_span(line)
-        if "instr" in o and "answers" in o and span:
-            out[o["instr"]] = (canonical_sha256(o["answers"]), line[span[0]:span[1]])
+        for field in FIELDS:
+            span = field_span(line, field) if "instr" in o else None
+            if span:
+                out[o["instr"], field] = (canonical_sha256(o[field]), line[span[0]:span[1]])
     return out
 
 
@@ -71,36 +81,38 @@ def write_gz(path, data):
 
 
 def slim(ref_path, full_path, out_path):
-    ref = reference_answers(ref_path)
+    ref = reference_values(ref_path)
     data, lines = lines_of(full_path)
     header = json.loads(lines[0])
     if header.get("schema") != "tcscope-record/1" or "slim" in header:
         sys.exit("%s: not a full tcscope-record/1 audit record" % full_path)
-    note = {"answers_in": os.path.basename(ref_path), "by": "tools/audit-slim.py",
+    note = {"from": os.path.basename(ref_path), "fields": list(FIELDS), "by": "tools/audit-slim.py",
             "full_sha256": hashlib.sha256(data).hexdigest()}
     out = [lines[0][:-1] + b',"slim":' + json.dumps(note, separators=(",", ":")).encode() + b"}"]
-    dropped = kept = 0
+    dropped = {f: 0 for f in FIELDS}
+    kept = {f: 0 for f in FIELDS}
     for line in lines[1:]:
         o = json.loads(line)
-        span = answers_span(line)
-        if "answers" not in o or not span:
-            out.append(line)
-            continue
-        h = canonical_sha256(o["answers"])
-        tag = b'"answers_sha256":"' + h.encode() + b'"'
-        if ref.get(o["instr"], (None,))[0] == h:
-            out.append(line[:span[0]] + tag + line[span[1]:])
-            dropped += 1
-        else:
-            out.append(line[:span[1]] + b"," + tag + line[span[1]:])
-            kept += 1
+        for field in FIELDS:
+            span = field_span(line, field) if "instr" in o else None
+            if not span:
+                continue
+            h = canonical_sha256(o[field])
+            tag = ('"%s_sha256":"%s"' % (field, h)).encode()
+            if ref.get((o["instr"], field), (None,))[0] == h:
+                line = line[:span[0]] + tag + line[span[1]:]
+                dropped[field] += 1
+            else:
+                line = line[:span[1]] + b"," + tag + line[span[1]:]
+                kept[field] += 1
+        out.append(line)
     write_gz(out_path, b"\n".join(out) + b"\n")
-    print("%s: answers of %d objects left out (equal to %s's), %d kept (different)"
-          % (out_path, dropped, os.path.basename(ref_path), kept))
+    print("%s: left out (equal to %s's) %s; kept (different) %s" % (
+        out_path, os.path.basename(ref_path), dropped, kept))
 
 
 def restore(ref_path, slim_path):
-    ref = reference_answers(ref_path)
+    ref = reference_values(ref_path)
     _, lines = lines_of(slim_path)
     header = json.loads(lines[0])
     note = header.get("slim")
@@ -110,17 +122,18 @@ def restore(ref_path, slim_path):
     out = [lines[0].replace(cut, b"")]
     for line in lines[1:]:
         o = json.loads(line)
-        h = o.get("answers_sha256")
-        if h is None:
-            out.append(line)
-            continue
-        tag = b'"answers_sha256":"' + h.encode() + b'"'
-        if "answers" in o:
-            out.append(line.replace(b"," + tag, b""))
-        elif ref.get(o["instr"], (None,))[0] == h:
-            out.append(line.replace(tag, ref[o["instr"]][1]))
-        else:
-            sys.exit("%s: %s: no answers of sha256 %s in %s" % (slim_path, o["instr"], h, ref_path))
+        for field in note["fields"]:
+            h = o.get(field + "_sha256")
+            if h is None:
+                continue
+            tag = ('"%s_sha256":"%s"' % (field, h)).encode()
+            if field in o:
+                line = line.replace(b"," + tag, b"", 1)
+            elif ref.get((o["instr"], field), (None,))[0] == h:
+                line = line.replace(tag, ref[o["instr"], field][1], 1)
+            else:
+                sys.exit("%s: %s: no %s of sha256 %s in %s" % (slim_path, o["instr"], field, h, ref_path))
+        out.append(line)
     got = hashlib.sha256(b"\n".join(out) + b"\n").hexdigest()
     same = got == note["full_sha256"]
     print("%s: %d lines restored, sha256 %s: %s" % (slim_path, len(out), got,

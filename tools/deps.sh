@@ -2,7 +2,7 @@
 # Checks tcscope's Debian build dependencies; installs the missing ones when
 # run as root, else prints the exact apt-get line. `deps.sh check` only checks.
 set -u
-PKGS="build-essential python3 gzip libmpfr-dev libgmp-dev libjansson-dev libcmocka-dev nettle-dev gnuplot-nox"
+PKGS="build-essential python3 gzip libmpfr-dev libgmp-dev libjansson-dev libcmocka-dev liblzma-dev nettle-dev libarchive-dev gnuplot-nox"
 if [ -n "${DEPS_PREFIX:-}" ]; then exit 0; fi   # headers come from an unpacked prefix
 missing=""
 for p in $PKGS; do

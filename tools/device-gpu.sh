@@ -2,8 +2,10 @@
 # On the GPU machine (run tool): build, prove every layout, record the corpus
 # (dense and sparse) and the chains with SASS facts, run the GPU tests, bench
 # the executor. Results under $OUT, 8 files at most (the run tool's limit):
-#   h100-layout.jsonl, h100-corpus-{mma,wgmma,mma-sp,wgmma-sp}.jsonl.gz,
-#   h100-chain.jsonl.gz, bench.jsonl, device.log
+#   h100-layout.jsonl, h100-corpus-{mma,wgmma,mma-sp,wgmma-sp}.packed.xz,
+#   h100-chain.packed.xz, bench.jsonl, device.log
+# (packed records, reports/SCHEMA.md "Packed records": tcscope pack F --text
+# prints their text)
 # Usage: tools/device-gpu.sh [ELEMS_PER_INSTR] [CHAINS] [CHAIN_LEN]
 set -u
 N=${1:-10000}
@@ -54,18 +56,19 @@ for p, ls in out.items():
     open("/tmp/c-%s.jsonl" % p, "w").write("\n".join(lines[:1] + ls + [tail]) + "\n")
 EOF
 for p in mma wgmma mma-sp wgmma-sp; do
-  gzip -9 < /tmp/c-$p.jsonl > "$OUT/h100-corpus-$p.jsonl.gz"
+  $T pack /tmp/c-$p.jsonl --out "$OUT/h100-corpus-$p.packed.xz" >> "$LOG" 2>&1
   say "corpus $p: $(wc -l < /tmp/c-$p.jsonl) lines"
+  $T pack reports/baselines/h100-corpus-$p.packed.xz --text > /tmp/old-$p.jsonl
 done
 # the outputs against the committed record (same seed, same inputs)
 for p in mma wgmma mma-sp wgmma-sp; do
   python3 - "$p" <<'EOF' 2>&1 | tee -a "$LOG"
-import gzip, json, sys
+import json, sys
 p = sys.argv[1]
 old = {}
 def objects(f):  # the "tiles" objects of a record (or bare lines of before)
     return (r for r in map(json.loads, f) if r.get("kind", "tiles") == "tiles" and "schema" not in r)
-for r in objects(gzip.open("reports/baselines/h100-corpus-%s.jsonl.gz" % p, "rt")):
+for r in objects(open("/tmp/old-%s.jsonl" % p)):  # the committed record's text
     old[r["instr"]] = r
 same = diff = 0
 for r in objects(open("/tmp/c-%s.jsonl" % p)):
@@ -80,11 +83,12 @@ done
 
 say "== chains ($NCH chains x $LEN steps per instruction)"
 t0=$(date +%s)
-$T run --backend gpu --instr all --chain "$LEN" --random "$NCH" --seed 1 2>> "$LOG" | gzip -9 > "$OUT/h100-chain.jsonl.gz"
-say "chains rc=${PIPESTATUS[0]} lines=$(gzip -dc "$OUT/h100-chain.jsonl.gz" | wc -l) secs=$(( $(date +%s) - t0 ))"
+$T run --backend gpu --instr all --chain "$LEN" --random "$NCH" --seed 1 2>> "$LOG" > /tmp/chain.jsonl
+say "chains rc=$? lines=$(wc -l < /tmp/chain.jsonl) secs=$(( $(date +%s) - t0 ))"
+$T pack /tmp/chain.jsonl --out "$OUT/h100-chain.packed.xz" >> "$LOG" 2>&1
 # the objects (the headers differ: date, host)
-if cmp -s <(gzip -dc "$OUT/h100-chain.jsonl.gz" | grep '^{"kind":"chain"') \
-          <(gzip -dc reports/baselines/h100-chain.jsonl.gz | grep '^{"kind":"chain"'); then
+if cmp -s <(grep '^{"kind":"chain"' /tmp/chain.jsonl) \
+          <($T pack reports/baselines/h100-chain.packed.xz --text | grep '^{"kind":"chain"'); then
   say "chains: identical to the committed record"
 else
   say "chains: differ from the committed record"

@@ -19,7 +19,7 @@ t0=$(date +%s)
 $T run --backend gpu --instr all --random "$N" --seed 1 2>> "$LOG" | gzip -9 > "$OUT/h200-corpus.jsonl.gz"
 say "corpus rc=${PIPESTATUS[0]} lines=$(gzip -dc "$OUT/h200-corpus.jsonl.gz" | wc -l) secs=$(( $(date +%s) - t0 ))"
 python3 - <<'PY' 2>&1 | tee -a "$LOG"
-import gzip, json, os
+import gzip, json, os, subprocess
 def objects(f):  # the "tiles" objects of a record (or bare lines of before)
     return (r for r in map(json.loads, f) if r.get("kind", "tiles") == "tiles" and "schema" not in r)
 new = {}
@@ -27,7 +27,9 @@ for r in objects(gzip.open(os.environ["OUT"] + "/h200-corpus.jsonl.gz", "rt")):
     new[r["instr"]] = r
 same = diff = missing = 0
 for p in ("mma", "wgmma", "mma-sp", "wgmma-sp"):
-    for o in objects(gzip.open("reports/baselines/h100-corpus-%s.jsonl.gz" % p, "rt")):
+    text = subprocess.run(["build/tcscope", "pack", "reports/baselines/h100-corpus-%s.packed.xz" % p, "--text"],
+                          check=True, capture_output=True, text=True).stdout  # a packed record's text
+    for o in objects(text.splitlines()):
         r = new.get(o["instr"])
         if r is None:
             missing += 1
@@ -41,7 +43,7 @@ t0=$(date +%s)
 $T run --backend gpu --instr all --chain "$LEN" --random "$NCH" --seed 1 2>> "$LOG" | gzip -9 > "$OUT/h200-chain.jsonl.gz"
 say "chains rc=${PIPESTATUS[0]} secs=$(( $(date +%s) - t0 ))"
 cmp -s <(gzip -dc "$OUT/h200-chain.jsonl.gz" | grep '^{"kind":"chain"') \
-       <(gzip -dc reports/baselines/h100-chain.jsonl.gz | grep '^{"kind":"chain"') \
+       <($T pack reports/baselines/h100-chain.packed.xz --text | grep '^{"kind":"chain"') \
   && say "chains: identical to the H100 record" || say "chains: differ from the H100 record"
 t0=$(date +%s)
 timeout "${AUDIT_TIMEOUT:-400}" $T audit --instr all --out /tmp/h200 --profile-name h200 --force > /tmp/h200.log 2>&1

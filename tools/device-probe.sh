@@ -18,9 +18,12 @@
 #   probe-cupy.tar.xz, probe-numpy.tar.xz   CALL/CASE/{manifest.json, call.json,
 #                                          step_D.npy, runs_D.npy, verify_D.npy}
 #   summary.json    every framework's status and each call's (ok, error, missing)
-#   probe.log       build, GPU, package versions, export and framework times
+#   probe-records.tar.xz  records/CALL--CASE.jsonl (tcscope probe infer --out, as many as time allowed,
+#                   smallest K first) and records/summary.txt (one line each)
+#   probe.log       build, GPU, package versions, export, framework and inference times
 # Then on a CPU: tar xJf probe-torch.tar.xz; tcscope probe infer CALL/CASE.
-# Usage: tools/device-probe.sh [TOTAL_S]  (default 450: the whole script, build included)
+# Usage: [INFER_S=120] [CASES="M,N,K ..."] tools/device-probe.sh [TOTAL_S]  (default 450: the whole script, build included;
+# INFER_S: kept for the inference at the end)
 # Needs the nettle headers: nettle-dev's .deb among the carried .debs/ (libnettle8 is there already).
 set -u
 TOTAL=${1:-450}
@@ -37,8 +40,8 @@ python3 -m pip list 2>/dev/null | grep -i -E "^(torch|jax|jaxlib|jax-cuda|triton
 
 ROOT=/tmp/probe/exports
 rm -rf /tmp/probe && mkdir -p "$ROOT"
-CASES="256,256,1024 256,256,2048 256,256,4096 256,256,8192 256,256,16384 256,256,32768 256,256,65536
-96,768,3072 192,320,10048 320,192,24576"
+CASES=${CASES:-"256,256,1024 256,256,2048 256,256,4096 256,256,8192 256,256,16384 256,256,32768 256,256,65536
+96,768,3072 192,320,10048 320,192,24576"}
 t=$(date +%s)
 for c in $CASES; do
   IFS=, read -r m n k <<< "$c"
@@ -49,10 +52,25 @@ done | xargs -P 16 -n 4 sh -c 'build/tcscope probe export --m "$0" --n "$1" --k 
   --out "'"$ROOT"'/m$0n$1k$2/$3" > /dev/null || echo "export $0 $1 $2 $3 FAILED"' 2>&1 | tee -a "$LOG"
 echo "exports: $(find "$ROOT" -name manifest.json | wc -l) folders, $(du -sh "$ROOT" | cut -f1), $(( $(date +%s) - t )) s" | tee -a "$LOG"
 
-# what is left, less 30 s for the copies
-LEFT=$(( TOTAL - ($(date +%s) - T0) - 30 ))
+# the frameworks: what is left, less INFER_S for the inference and 20 s for the copies
+INFER_S=${INFER_S:-120}
+LEFT=$(( TOTAL - ($(date +%s) - T0) - INFER_S - 20 ))
 [ "$LEFT" -lt 60 ] && LEFT=60
 python3 tools/probe_frameworks.py "$ROOT" --out /tmp/probe/out --deadline-s "$LEFT" 2>&1 | tee -a "$LOG"
 cp /tmp/probe/out/*.tar.xz /tmp/probe/out/summary.json "$OUT"/ 2>> "$LOG"
+
+# best effort while time is left: tcscope probe infer on every call and case, cheapest (smallest K) first,
+# each on all cores; the records (and one summary line each) in probe-records.tar.xz. The same runs on any
+# CPU from the framework tarballs: tcscope probe infer CALL/CASE --out RECORD.
+mkdir -p /tmp/probe/records
+for d in $(ls -d /tmp/probe/out/*/m* 2>/dev/null | awk -F'k' '{print $NF" "$0}' | sort -n | cut -d' ' -f2); do
+  [ $(( $(date +%s) - T0 )) -ge $(( TOTAL - 20 )) ] && { echo "infer: out of time before $d" | tee -a "$LOG"; break; }
+  [ -f "$d/step_D.npy" ] || continue
+  name=$(basename "$(dirname "$d")")--$(basename "$d")
+  timeout $(( TOTAL - 10 - ($(date +%s) - T0) )) build/tcscope probe infer "$d" --out "/tmp/probe/records/$name.jsonl" \
+    >> /tmp/probe/records/summary.txt 2>&1 || echo "$name: exit $?" >> /tmp/probe/records/summary.txt
+done
+tail -n 40 /tmp/probe/records/summary.txt >> "$LOG" 2>/dev/null
+tar cJf "$OUT/probe-records.tar.xz" -C /tmp/probe records 2>> "$LOG"
 ls -la "$OUT" | tee -a "$LOG"
 echo "device-probe: $(( $(date +%s) - T0 )) s in all" | tee -a "$LOG"

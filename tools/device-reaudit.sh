@@ -23,7 +23,7 @@ fi
 t0=$(date +%s); i=0; dirs=""
 for ins in ${LIST//,/ }; do
   timeout "${AUDIT_TIMEOUT:-470}" build/tcscope audit --backend gpu --instr "$ins" --n 1000000 $hunt_opt \
-    --timing reports/baselines/h100-bench.json --out "/tmp/re/a$i" --force > "/tmp/re/a$i.log" 2>&1 &
+    --timing reports/baselines/h100-bench.json.gz --out "/tmp/re/a$i" --force > "/tmp/re/a$i.log" 2>&1 &
   dirs="$dirs,/tmp/re/a$i"; i=$((i + 1))
 done
 wait

@@ -10,7 +10,7 @@ LIST=$1; CE=$2; HUNT=${3:-4000000}
 device_build build/tcscope
 t0=$(date +%s)
 build/tcscope audit --backend gpu --instr "$LIST" --n 1000000 --hunt-n 400000 --counterexamples "$CE" \
-  --timing reports/baselines/h100-bench.json --out /tmp/refit/audit --force 2>&1 | grep -v '^#'
+  --timing reports/baselines/h100-bench.json.gz --out /tmp/refit/audit --force 2>&1 | grep -v '^#'
 echo "audit: $(( $(date +%s) - t0 )) s"
 mkdir -p /tmp/base && zcat reports/baselines/h100-audit.jsonl.gz > /tmp/base/audit.jsonl &&
   cp oracle/profiles/h100.profile /tmp/base/audit.profile

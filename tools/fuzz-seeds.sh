@@ -7,7 +7,7 @@
 set -eu
 T=build/tcscope
 S=build/fuzz/seeds
-rm -rf "$S"; mkdir -p "$S"/{value,format,profile,casefile,selector,corpus,record}
+rm -rf "$S"; mkdir -p "$S"/{value,format,profile,casefile,selector,corpus,record,archive}
 seed() { cat > "$(mktemp -p "$S/$1" s.XXXXXX)"; }
 # a format byte for the value harness: one of the 52 letters (it takes data[0] % formats)
 fbyte() { local L=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz; printf '%s' "${L:$((RANDOM % 52)):1}"; }
@@ -133,9 +133,9 @@ print(rec({"\u00e9" * 100: "x", "note": "a" + "\u00e9" * 150}) + "\0" +
 PY
 { cat tests/data/records/synthetic-bench.json; printf "\0"; sed "s/\"latency_cycles\": *[0-9.]*/\"latency_cycles\": 99/" tests/data/records/synthetic-bench.json; } | seed record
 # the timing probes' own bench document, two instructions of it
-python3 - reports/baselines/h100-bench.json <<'PY' | seed record
-import json, sys
-d = json.load(open(sys.argv[1]))
+python3 - reports/baselines/h100-bench.json.gz <<'PY' | seed record
+import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1]))
 d["instructions"] = d["instructions"][:2]
 d.pop("wgmma_type_best", None); d.pop("cublas", None)
 print(json.dumps(d))
@@ -163,3 +163,8 @@ print(rec(objs) + "\0" + rec(new), end="")
 PY
 seed record < "$S/kinds"; rm -f "$S/kinds"
 for d in "$S"/*; do echo "$(basename "$d"): $(ls "$d" | wc -l) seeds"; done
+
+# archives: the hostile test archives under 1 KB (not the caps' ones: each reads 64 MiB or more)
+for f in tests/data/hostile/km-*.tar.xz; do
+  if [ "$(wc -c < "$f")" -le 1024 ]; then seed archive < "$f"; fi
+done

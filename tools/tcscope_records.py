@@ -2,7 +2,11 @@
 """Read tcscope run records (schema tcscope-record/1, reports/SCHEMA.md).
 
 Standard library only. A record is JSON Lines: a header, the objects, and a
-trailer {"kind":"end","objects":N}; a .jsonl.gz is read decompressed.
+trailer {"kind":"end","objects":N}; a .jsonl.gz is read decompressed, and a
+packed record (.packed.xz, reports/SCHEMA.md "Packed records") with its
+outputs unpacked. Inputs a packed record does not store (drawn again by
+tcscope from the seed) are left null here, the object's "packed" member
+saying which generator draws them: `tcscope pack FILE --text` prints them.
 load() refuses what tcscope's own reader refuses at the record level: a
 first line that is not a tcscope-record/1 header (1.x minor versions are
 read), a file without the end trailer (truncated), a partial trailer (the
@@ -14,7 +18,7 @@ Example (from the repository root; `python3 -m doctest tools/tcscope_records.py`
 with PYTHONPATH=tools runs it):
 
     >>> import tcscope_records as tr
-    >>> header, objects, trailer = tr.load("reports/baselines/h100-hunt-final.jsonl.gz")
+    >>> header, objects, trailer = tr.load("reports/baselines/h100-hunt-final.packed.xz")
     >>> header["gpu"], len(objects) == trailer["objects"]
     ('NVIDIA H100 80GB HBM3', True)
     >>> sum(o["mismatches"] for o in objects)
@@ -28,6 +32,8 @@ From the shell, one summary line per record:
 import collections
 import gzip
 import json
+import lzma
+import os
 import sys
 
 SCHEMA_MAJOR = "tcscope-record/1"
@@ -37,7 +43,61 @@ class RecordError(ValueError):
     """A file that is not a complete tcscope-record/1."""
 
 
+PACKED_MAGIC = b"tcscope-packed/1\n"
+
+
+def _unpack_hex(blob, n, bits, upper):
+    """n elements of `bits` bits, packed little-endian in blob, as fixed-width hex."""
+    per_group = 1
+    while per_group * bits % 8:
+        per_group += 1
+    gbytes, mask, fmt = per_group * bits // 8, (1 << bits) - 1, "%%0%d%s" % (bits // 4, "X" if upper else "x")
+    out = []
+    for g in range(0, n, per_group):
+        v = int.from_bytes(blob[g // per_group * gbytes:(g // per_group + 1) * gbytes], "little")
+        out.extend(fmt % ((v >> (i * bits)) & mask) for i in range(min(per_group, n - g)))
+    return "".join(out)
+
+
+def _packed_lines(path):
+    """The lines of a packed record, outputs unpacked (SCHEMA.md "Packed records")."""
+    with open(path, "rb") as f:
+        raw = lzma.decompress(f.read())
+    if not raw.startswith(PACKED_MAGIC):
+        raise RecordError("%s: an xz file, but not a packed record" % path)
+    at, lineno = len(PACKED_MAGIC), 0
+    while at < len(raw):
+        lineno += 1
+        nl = raw.find(b"\n", at)
+        if nl < 0:
+            raise RecordError("%s:%d: cut short" % (path, lineno))
+        line, at = raw[at:nl], nl + 1
+        o = json.loads(line)
+        p = o.get("packed") if isinstance(o, dict) else None
+        if p is None:
+            yield lineno, line.decode("utf-8")
+            continue
+        for b in p.get("blobs", []):
+            n, bits = b["n"], b["bits"]
+            size = (n * bits + 7) // 8
+            if at + size > len(raw):
+                raise RecordError("%s:%d: a blob runs past the end" % (path, lineno))
+            where = o if len(b["at"]) == 1 else o[b["at"][0]]
+            where[b["at"][-1]] = _unpack_hex(raw[at:at + size], n, bits, b.get("upper", False))
+            at += size
+        if "inputs" in p:
+            o["packed"] = {"inputs": p["inputs"]}
+        else:
+            del o["packed"]
+        yield lineno, json.dumps(o, separators=(",", ":"))
+
+
 def _lines(path):
+    with open(path, "rb") as f:
+        packed = f.read(6) == b"\xfd7zXZ\x00"
+    if packed:
+        yield from _packed_lines(path)
+        return
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
@@ -85,7 +145,34 @@ def load(path):
         raise RecordError("%s: empty file, no record header" % path)
     if trailer is None:
         raise RecordError("%s: truncated: no end trailer" % path)
+    if "slim" in header:
+        _complete_slim(path, header, objects)
     return header, objects, trailer
+
+
+def _complete_slim(path, header, objects):
+    """A slim audit record's left-out fields (FIELD_sha256 without FIELD) from
+    the full record it names, beside it (SCHEMA.md "Slim audit records"; as
+    reports/record_slim.c does for tcscope)."""
+    slim = header["slim"]
+    from_ = slim.get("from") if isinstance(slim, dict) else None
+    if not isinstance(from_, str) or not from_ or "/" in from_ or from_.startswith("."):
+        raise RecordError("%s: slim record: \"slim\" needs \"from\" (a file name beside it)" % path)
+    full = os.path.join(os.path.dirname(path), from_)
+    try:
+        ref_header, ref_objects, _ = load(full)
+    except (OSError, RecordError) as e:
+        raise RecordError("%s: slim record: its full record %s: %s" % (path, full, e))
+    if "slim" in ref_header:
+        raise RecordError("%s: slim record used as another slim record's full record" % full)
+    by_instr = {o.get("instr"): o for o in ref_objects}
+    for o in objects:
+        for field in slim.get("fields", []):
+            if field not in o and field + "_sha256" in o:
+                if field not in by_instr.get(o.get("instr"), {}):
+                    raise RecordError("%s: slim record: %s of %s left out, and %s has none"
+                                      % (path, field, o.get("instr"), full))
+                o[field] = by_instr[o["instr"]][field]
 
 
 def summary(path):
@@ -100,13 +187,13 @@ def summary(path):
 
 def main(argv):
     if len(argv) < 2:
-        sys.stderr.write("usage: tcscope_records.py RECORD.jsonl[.gz]...\n")
+        sys.stderr.write("usage: tcscope_records.py RECORD.jsonl[.gz]|RECORD.packed.xz...\n")
         return 2
     status = 0
     for path in argv[1:]:
         try:
             print(summary(path))
-        except (OSError, RecordError, UnicodeDecodeError) as e:
+        except (OSError, RecordError, UnicodeDecodeError, lzma.LZMAError, ValueError, KeyError, TypeError) as e:
             sys.stderr.write("tcscope_records: %s\n" % e)
             status = 2
     return status

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime.h>
 
+#include "probes/cuda/cuda_check.cuh"
 #include "probes/gpu.h"
 #include "probes/layout.h"
 
@@ -25,19 +26,6 @@ struct tc_gpu {
     cudaEvent_t ev0, ev1;
     float last_ms;
 };
-
-static int fail(char *err, size_t len, const char *what, cudaError_t e)
-{
-    snprintf(err, len, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
-    return -1;
-}
-
-#define CK(call, what)                                   \
-    do {                                                 \
-        cudaError_t e_ = (call);                         \
-        if (e_ != cudaSuccess)                           \
-            return fail(err, errlen, what, e_);          \
-    } while (0)
 
 /* The entry named `name` in the generated tables of the families fams. */
 template <class T, size_t NF>
@@ -96,15 +84,8 @@ static void driver_version(char *out, size_t len)
 
 extern "C" int tc_gpu_open(int dev, tc_backend_info *info, tc_gpu **out, char *err, size_t errlen)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess)
-        return fail(err, errlen, "no usable GPU (cudaGetDeviceCount)", e);
-    if (dev < 0 || dev >= count) {
-        snprintf(err, errlen, "no GPU %d: this machine has %d", dev, count);
+    if (tc_cuda_use_device(dev, err, errlen))
         return -1;
-    }
-    CK(cudaSetDevice(dev), "cudaSetDevice");
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
     int clock_khz = 0, drv = 0, rt = 0;
@@ -167,18 +148,6 @@ extern "C" int tc_gpu_kernel_usable(tc_gpu *g, const tc_gpu_kernel *k, char *why
     return 0;
 }
 
-static int grow(void **p, size_t *cap, size_t need, char *err, size_t errlen)
-{
-    if (need <= *cap)
-        return 0;
-    cudaFree(*p);
-    *p = NULL;
-    *cap = 0;
-    CK(cudaMalloc(p, need), "cudaMalloc");
-    *cap = need;
-    return 0;
-}
-
 /* The device copy of a fragment table, built from probes/layout.c once. */
 static int table(tc_gpu *g, const tc_instr *ins, tc_operand op, uint16_t **out, char *err, size_t errlen)
 {
@@ -212,7 +181,7 @@ static int table(tc_gpu *g, const tc_instr *ins, tc_operand op, uint16_t **out, 
     free(h);
     if (e != cudaSuccess) {
         cudaFree(d);
-        return fail(err, errlen, "fragment table upload", e);
+        return tc_cuda_fail(err, errlen, "fragment table upload", e);
     }
     g->tables[idx][op] = d;
     *out = d;
@@ -232,7 +201,7 @@ extern "C" void *tc_gpu_host_buffer(tc_gpu *g, int which, size_t bytes, char *er
     g->host_cap[which] = 0;
     cudaError_t e = cudaHostAlloc(&g->host[which], bytes, cudaHostAllocDefault);
     if (e != cudaSuccess) {
-        fail(err, errlen, "cudaHostAlloc", e);
+        tc_cuda_fail(err, errlen, "cudaHostAlloc", e);
         return NULL;
     }
     g->host_cap[which] = bytes;
@@ -259,9 +228,9 @@ static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, s
            bb = bytes_of(ins->b, ntiles * ins->k * ins->n);
     size_t bc = bytes_of(ins->c, ntiles * ins->m * ins->n), bd = bytes_of(ins->d, ntiles * ins->m * ins->n);
     size_t be = sparse ? ntiles * meta_per_tile * sizeof(uint32_t) : 0;
-    if (grow(&g->dA, &g->capA, ba, err, errlen) || grow(&g->dB, &g->capB, bb, err, errlen) ||
-        grow(&g->dC, &g->capC, bc, err, errlen) || grow(&g->dD, &g->capD, bd, err, errlen) ||
-        (sparse && grow(&g->dE, &g->capE, be, err, errlen)))
+    if (tc_cuda_grow(&g->dA, &g->capA, ba, err, errlen) || tc_cuda_grow(&g->dB, &g->capB, bb, err, errlen) ||
+        tc_cuda_grow(&g->dC, &g->capC, bc, err, errlen) || tc_cuda_grow(&g->dD, &g->capD, bd, err, errlen) ||
+        (sparse && tc_cuda_grow(&g->dE, &g->capE, be, err, errlen)))
         return -1;
     tc_gpu_args a;
     memset(&a, 0, sizeof a);
@@ -326,9 +295,9 @@ extern "C" int tc_gpu_chain_exec(tc_gpu *g, const tc_gpu_chain_kernel *k, const 
     size_t ba = bytes_of(ins->a, nchains * M * K), bb = bytes_of(ins->b, steps * K * K),
            bc = bytes_of(ins->c, steps * M * K), bx = bytes_of(ins->a, steps * M * K),
            bd = bytes_of(ins->d, steps * M * K);
-    if (grow(&g->dA, &g->capA, ba, err, errlen) || grow(&g->dB, &g->capB, bb, err, errlen) ||
-        grow(&g->dC, &g->capC, bc, err, errlen) || grow(&g->dD, &g->capD, bd, err, errlen) ||
-        grow(&g->dX, &g->capX, bx, err, errlen))
+    if (tc_cuda_grow(&g->dA, &g->capA, ba, err, errlen) || tc_cuda_grow(&g->dB, &g->capB, bb, err, errlen) ||
+        tc_cuda_grow(&g->dC, &g->capC, bc, err, errlen) || tc_cuda_grow(&g->dD, &g->capD, bd, err, errlen) ||
+        tc_cuda_grow(&g->dX, &g->capX, bx, err, errlen))
         return -1;
     tc_chain_args a;
     memset(&a, 0, sizeof a);

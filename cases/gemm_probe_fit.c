@@ -1,0 +1,158 @@
+/* The probe's structure, class by class, from the verify outputs
+ * (cases/probe.h): each class's runs and verify outputs handed to
+ * gemm_fit_structure (cases/gemm_fit.c), then every verify output
+ * predicted with the structure kept. The D's may have been rounded to a
+ * 16-bit output (the call's output type): the outputs say so. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases/gemm_internal.h"
+#include "cases/gemm_probe_internal.h"
+
+/* The output format the verify D shows: f16 or bf16 when every output is
+ * one (random sums of K products never all are otherwise), else FP32. */
+static const tc_format *output_format(const tc_probe_design *d, const uint32_t *D)
+{
+    const tc_format *cand = !strcmp(d->fmt->name, "f16") ? &tc_f16 : !strcmp(d->fmt->name, "bf16") ? &tc_bf16 : NULL;
+    if (!cand)
+        return &tc_f32;
+    for (size_t e = 0; e < (size_t)d->m * d->n; e++)
+        if (gemm_round_out(cand, D[e]) != D[e])
+            return &tc_f32;
+    return cand;
+}
+
+/* ---- per class ------------------------------------------------------------- */
+
+/* The verify outputs of class c (grid rows and columns, blocks of c). */
+static size_t class_outputs(const tc_probe_design *d, const tc_probe_result *r, int c, int *ii, int *jj)
+{
+    size_t n = 0;
+    for (int i = 0; i < d->m; i += d->vrow)
+        for (int j = 0; j < d->n; j += d->vcol)
+            if (r->block_class[(size_t)(i / d->runs_r) * r->nbn + j / d->runs_c] == c)
+                ii[n] = i, jj[n] = j, n++;
+    return n;
+}
+
+static void keep_miss(tc_gemm_miss *list, int *n, int i, int j, uint32_t got, uint32_t pred)
+{
+    if (*n < TC_PROBE_KEEP)
+        list[(*n)++] = (tc_gemm_miss){i, j, got, pred};
+}
+
+static void keep_miss(tc_gemm_miss *list, int *n, int i, int j, uint32_t got, uint32_t pred);
+
+/* A chain without fused steps: FP32 FMA runs from +0 (a SIMT kernel). The
+ * runs product cannot see where they restart (every boundary test reads
+ * "apart" in a chain that rounds each product), so runs of P positions
+ * are tried (P 0: one chain a slice; 256 .. K/2), each with every
+ * slicing; every output of the class is tried, the best kept. */
+static int fit_fma(gemm_fit_in *in, tc_probe_result *r, tc_probe_class *k, const uint32_t *got, char *err,
+                   size_t errlen)
+{
+    int *starts = gemm_alloc((size_t)in->k / 256 + 2, sizeof *starts), best_P = -1;
+    uint32_t *pred = gemm_alloc(in->nout, sizeof *pred);
+    gemm_fit_out f;
+    double best_rate = -1;
+    int rc = 0;
+    in->fma = true, in->chunk = 1, in->gran = 1, in->run_start = starts;
+    for (int pass = 0; pass < 2 && !rc; pass++)   /* P chosen on the outputs tried, then every output */
+        for (int P = pass ? best_P : 0; P < in->k && !rc && P >= 0; P = pass ? in->k : P ? P * 2 : 256) {
+            in->nruns = 0;
+            for (int x = 0; x < in->k; x += P ? P : in->k)
+                starts[in->nruns++] = x;
+            in->all = pass == 1, in->pred = pass ? pred : NULL;
+            rc = gemm_fit_structure(in, &f, err, errlen);
+            if (!rc && !pass && f.have && (double)f.best_n / f.nfit > best_rate)
+                best_rate = (double)f.best_n / f.nfit, best_P = P;
+        }
+    if (!rc && best_P >= 0 && f.have) {
+        k->s = f.s, k->n = in->nout, k->nruns = in->nruns;
+        r->fit_n = f.nfit, r->ncand = f.ncand;
+        memcpy(r->cand, f.cand, sizeof f.cand);
+        for (int e = 0; e < f.nunexplained; e++)
+            keep_miss(r->unexplained, &r->nunexplained, f.unexplained[e].i, f.unexplained[e].j, f.unexplained[e].got,
+                      f.unexplained[e].predicted);
+        for (size_t e = 0; e < in->nout; e++) {
+            if (pred[e] == got[e])
+                k->bit_exact++;
+            else
+                keep_miss(r->miss, &r->nmiss, in->ii[e], in->jj[e], got[e], pred[e]);
+            r->vi[r->nout] = in->ii[e], r->vj[r->nout] = in->jj[e], r->vgot[r->nout] = got[e];
+            r->vpred[r->nout++] = pred[e];
+        }
+    }
+    free(starts), free(pred);
+    return rc;
+}
+
+static int fit_class(const tc_probe_design *d, const char *profile, const uint32_t *D, const uint32_t *A,
+                     const uint32_t *B, tc_probe_result *r, int c, int *ii, int *jj, char *err, size_t errlen)
+{
+    tc_probe_class *k = &r->cls[c];
+    size_t nout = class_outputs(d, r, c, ii, jj);
+    uint32_t *got = gemm_alloc(nout, sizeof *got);
+    for (size_t e = 0; e < nout; e++)
+        got[e] = D[(size_t)ii[e] * d->n + jj[e]];
+    gemm_fit_in in = {d->path, profile, d->k, d->n, d->gran, r->chunk, r->out, k->nruns, k->run_start, A, B,
+                      nout, ii, jj, got, false, false, NULL};
+    gemm_fit_out f;
+    if (!r->chain)   /* no fused step: FP32 FMA chains */
+        return fit_fma(&in, r, k, got, err, errlen);
+    int rc = gemm_fit_structure(&in, &f, err, errlen);
+    if (rc || !f.have) {
+        if (!rc)
+            snprintf(r->why, sizeof r->why, "class %d: %d runs fit no promote/split-K structure (up to %d slices)",
+                     c, k->nruns, TC_GEMM_MAX_SLICES);
+        k->s = (tc_gemm_struct){.chunk = r->chunk, .splitk = 1};
+        k->n = nout;
+        free(got);
+        return rc;
+    }
+    k->s = f.s;
+    int main = 0;   /* the largest class speaks for the call */
+    for (int x = 1; x < r->nclass; x++)
+        main = r->cls[x].blocks > r->cls[main].blocks ? x : main;
+    if (c == main) {
+        r->cvt = f.cv, r->fit_n = f.nfit, r->ncand = f.ncand, r->cvt_tried = f.nfit;
+        memcpy(r->cand, f.cand, sizeof f.cand);
+        memcpy(r->cvt_bit_exact, f.cvt_bit_exact, sizeof f.cvt_bit_exact);
+    }
+    for (int e = 0; e < f.nunexplained; e++)
+        keep_miss(r->unexplained, &r->nunexplained, f.unexplained[e].i, f.unexplained[e].j, f.unexplained[e].got,
+                  f.unexplained[e].predicted);
+    /* Every output of the class with the structure kept. */
+    uint32_t *pred = gemm_alloc(nout, sizeof *pred);
+    rc = gemm_predict(d->path, profile, &k->s, f.cv, A, B, d->n, d->k, nout, ii, jj, pred, err, errlen);
+    k->n = nout;
+    for (size_t e = 0; e < nout && !rc; e++) {
+        uint32_t want = got[e], p = gemm_round_out(r->out, pred[e]);
+        if (p == want)
+            k->bit_exact++;
+        else
+            keep_miss(r->miss, &r->nmiss, ii[e], jj[e], want, p);
+        r->vi[r->nout] = ii[e], r->vj[r->nout] = jj[e], r->vgot[r->nout] = want, r->vpred[r->nout++] = p;
+    }
+    free(pred), free(got);
+    return rc;
+}
+
+int probe_fit(const tc_probe_design *d, const char *profile_path, const uint32_t *D, const uint32_t *A,
+              const uint32_t *B, tc_probe_result *r, char *err, size_t errlen)
+{
+    r->out = output_format(d, D);
+    r->cvt = GEMM_IN_AS_UPLOADED;
+    size_t cap = (size_t)((d->m + d->vrow - 1) / d->vrow) * ((d->n + d->vcol - 1) / d->vcol);
+    int *ii = gemm_alloc(cap, sizeof *ii), *jj = gemm_alloc(cap, sizeof *jj);
+    r->vi = gemm_alloc(cap, sizeof *r->vi), r->vj = gemm_alloc(cap, sizeof *r->vj);
+    r->vgot = gemm_alloc(cap, sizeof *r->vgot), r->vpred = gemm_alloc(cap, sizeof *r->vpred);
+    int rc = 0;
+    for (int c = 0; c < r->nclass && !rc; c++) {
+        rc = fit_class(d, profile_path, D, A, B, r, c, ii, jj, err, errlen);
+        r->n += r->cls[c].n, r->bit_exact += r->cls[c].bit_exact;
+    }
+    free(ii), free(jj);
+    return rc;
+}

@@ -1,0 +1,123 @@
+/* The instruction model on the GPU (probes/model_gpu.h): one thread per
+ * output element runs model_element_int128 (oracle/model_core.h), the
+ * arithmetic the CPU's int128 path runs, compiled here for the device.
+ *
+ * A block is (ncols, rows) threads of one tile and blockIdx.x the tile, so
+ * no index needs a division (the GPU divides integers through its
+ * floating-point unit, and the SASS of this kernel must hold no
+ * floating-point instruction: tools/model-gpu-sass.sh). The model and the
+ * step order sit in constant memory, read the same by every thread. Every
+ * CUDA call is checked. */
+#include <stdio.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "oracle/model_internal.h"
+#include "probes/cuda/cuda_check.cuh"
+#include "probes/model_gpu_run.h"
+
+__constant__ model c_model;
+__constant__ int c_order[MODEL_ELEMENT_MAX_K];
+
+/* Tile blockIdx.x (of ntiles in this launch), row i, column j: D and a flag
+ * for the elements the CPU must compute (model_int128_steps said -1). */
+__global__ void tc_model_gpu_kernel(int mrows, int ncols, int k, int ordered, const uint64_t *A,
+                                    const uint64_t *B, const uint64_t *C, uint64_t *D,
+                                    unsigned long long *declined)
+{
+    int i = (int)(blockIdx.y * blockDim.y + threadIdx.y), j = (int)threadIdx.x;
+    if (i >= mrows || j >= ncols)
+        return;
+    size_t t = blockIdx.x, mn = (size_t)mrows * (size_t)ncols;
+    size_t o = t * mn + (size_t)i * (size_t)ncols + (size_t)j;
+    const uint64_t *a = A + t * (size_t)mrows * (size_t)k + (size_t)i * (size_t)k;
+    const uint64_t *b = B + t * (size_t)k * (size_t)ncols + (size_t)j;
+    uint64_t d = 0;
+    if (model_element_int128(&c_model, k, a, 1, b, (size_t)ncols, C[o], ordered ? c_order : NULL, &d) != 0) {
+        atomicAdd(declined, 1ull);
+        d = TC_MODEL_GPU_DECLINED;
+    }
+    D[o] = d;
+}
+
+struct tc_mgpu {
+    int dev;
+    void *dA, *dB, *dC, *dD;
+    unsigned long long *dN;
+    size_t capA, capB, capC, capD;
+};
+
+extern "C" int tc_mgpu_open(int dev, tc_mgpu **out, char *err, size_t errlen)
+{
+    if (tc_cuda_use_device(dev, err, errlen))
+        return -1;
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, tc_model_gpu_kernel), "no machine code for this GPU (cudaFuncGetAttributes)");
+    tc_mgpu *g = (tc_mgpu *)calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "GPU model: out of memory");
+        return -1;
+    }
+    g->dev = dev;
+    cudaError_t e = cudaMalloc((void **)&g->dN, sizeof *g->dN);
+    if (e != cudaSuccess) {
+        free(g);
+        return tc_cuda_fail(err, errlen, "cudaMalloc", e);
+    }
+    *out = g;
+    return 0;
+}
+
+extern "C" void tc_mgpu_close(tc_mgpu *g)
+{
+    if (!g)
+        return;
+    cudaSetDevice(g->dev);
+    cudaFree(g->dA);
+    cudaFree(g->dB);
+    cudaFree(g->dC);
+    cudaFree(g->dD);
+    cudaFree(g->dN);
+    free(g);
+}
+
+extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mrows, int ncols, int k,
+                           size_t ntiles, const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
+                           size_t *declined, char *err, size_t errlen)
+{
+    if (k < 1 || k > MODEL_ELEMENT_MAX_K || mrows < 1 || ncols < 1 || ncols > 1024 || ntiles > 0x7FFFFFFFu) {
+        snprintf(err, errlen, "GPU model: shape %dx%dx%d x %zu tiles outside what the kernel takes (internal error)",
+                 mrows, ncols, k, ntiles);
+        return -1;
+    }
+    *declined = 0;
+    if (ntiles == 0)
+        return 0;
+    CK(cudaSetDevice(g->dev), "cudaSetDevice");
+    size_t ba = ntiles * (size_t)mrows * (size_t)k * 8, bb = ntiles * (size_t)k * (size_t)ncols * 8,
+           bc = ntiles * (size_t)mrows * (size_t)ncols * 8;
+    if (tc_cuda_grow(&g->dA, &g->capA, ba, err, errlen) || tc_cuda_grow(&g->dB, &g->capB, bb, err, errlen) ||
+        tc_cuda_grow(&g->dC, &g->capC, bc, err, errlen) || tc_cuda_grow(&g->dD, &g->capD, bc, err, errlen))
+        return -1;
+    CK(cudaMemcpyToSymbol(c_model, m, sizeof *m), "copy the model to the GPU");
+    if (order)
+        CK(cudaMemcpyToSymbol(c_order, order, (size_t)k * sizeof *order), "copy the step order to the GPU");
+    CK(cudaMemcpy(g->dA, A, ba, cudaMemcpyHostToDevice), "copy A to the GPU");
+    CK(cudaMemcpy(g->dB, B, bb, cudaMemcpyHostToDevice), "copy B to the GPU");
+    CK(cudaMemcpy(g->dC, C, bc, cudaMemcpyHostToDevice), "copy C to the GPU");
+    CK(cudaMemset(g->dN, 0, sizeof *g->dN), "clear the count");
+    /* about 256 threads a block: whole rows of one tile */
+    int rows = 256 / ncols < 1 ? 1 : 256 / ncols;
+    rows = rows > mrows ? mrows : rows;
+    dim3 block((unsigned)ncols, (unsigned)rows), grid((unsigned)ntiles, (unsigned)((mrows + rows - 1) / rows));
+    tc_model_gpu_kernel<<<grid, block>>>(mrows, ncols, k, order != NULL, (const uint64_t *)g->dA,
+                                         (const uint64_t *)g->dB, (const uint64_t *)g->dC, (uint64_t *)g->dD, g->dN);
+    CK(cudaGetLastError(), "launch of the model kernel");
+    CK(cudaDeviceSynchronize(), "the model kernel");
+    unsigned long long n = 0;
+    CK(cudaMemcpy(&n, g->dN, sizeof n, cudaMemcpyDeviceToHost), "copy the count from the GPU");
+    CK(cudaMemcpy(D, g->dD, bc, cudaMemcpyDeviceToHost), "copy D from the GPU");
+    *declined = (size_t)n;
+    return 0;
+}

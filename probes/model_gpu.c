@@ -1,0 +1,126 @@
+/* The GPU model (probes/model_gpu.h): what the kernel computes, what the
+ * CPU computes, and the count of each. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/model_internal.h"
+#include "probes/model_gpu.h"
+#include "probes/model_gpu_run.h"
+
+struct tc_model_gpu {
+    tc_mgpu *g;
+    char name[16];
+};
+
+const char *tc_model_gpu_unsupported(const model *m, int k)
+{
+    if (m->wide)
+        return "operands over 31 significant bits (f64) take the CPU's wide path";
+    if (k > MODEL_ELEMENT_MAX_K)
+        return "K over MODEL_ELEMENT_MAX_K (64)";
+    return NULL;
+}
+
+#if TC_HAVE_CUDA
+
+tc_model_gpu *tc_model_gpu_open(int dev, char *err, size_t errlen)
+{
+    tc_model_gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "GPU model: out of memory");
+        return NULL;
+    }
+    if (tc_mgpu_open(dev, &g->g, err, errlen)) {
+        free(g);
+        return NULL;
+    }
+    snprintf(g->name, sizeof g->name, "gpu:%d", dev);
+    return g;
+}
+
+void tc_model_gpu_close(tc_model_gpu *g)
+{
+    if (!g)
+        return;
+    tc_mgpu_close(g->g);
+    free(g);
+}
+
+#else
+
+tc_model_gpu *tc_model_gpu_open(int dev, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "GPU model: this tcscope was built without nvcc (no CUDA)");
+    return NULL;
+}
+
+void tc_model_gpu_close(tc_model_gpu *g)
+{
+    free(g);
+}
+
+#endif
+
+const char *tc_model_gpu_name(const tc_model_gpu *g)
+{
+    return g->name;
+}
+
+#if TC_HAVE_CUDA
+/* Elements the kernel left holding TC_MODEL_GPU_DECLINED, on the CPU: every
+ * such element is recomputed (an output format of 64 bits could hold that
+ * pattern as an answer; recomputing it gives the same bits). */
+static size_t finish_on_cpu(const model *m, int mr, int nc, int k, size_t ntiles, const uint64_t *A,
+                            const uint64_t *B, const uint64_t *C, uint64_t *D)
+{
+    size_t mn = (size_t)mr * nc, n = 0;
+    uint64_t col[MODEL_ELEMENT_MAX_K];
+    for (size_t t = 0; t < ntiles; t++)
+        for (size_t e = 0; e < mn; e++) {
+            size_t o = t * mn + e;
+            if (D[o] != TC_MODEL_GPU_DECLINED)
+                continue;
+            size_t i = e / (size_t)nc, j = e % (size_t)nc;
+            const uint64_t *b = B + t * (size_t)k * nc;
+            for (int q = 0; q < k; q++)
+                col[q] = b[(size_t)q * nc + j];
+            D[o] = model_dot(m, k, A + t * mr * (size_t)k + i * (size_t)k, col, C[o]);
+            n++;
+        }
+    return n;
+}
+#endif
+
+int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int k, size_t ntiles,
+                     const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
+                     tc_model_gpu_count *count, char *err, size_t errlen)
+{
+    size_t mn = (size_t)mrows * ncols;
+    if (tc_model_gpu_unsupported(m, k) || ncols > 1024 || !g) {
+        model_mma(m, mrows, ncols, k, ntiles, A, B, C, D);
+        count->cpu += ntiles * mn;
+        return 0;
+    }
+#if TC_HAVE_CUDA
+    int order[MODEL_ELEMENT_MAX_K];
+    bool ordered = model_step_order(&m->p, k, order);
+    /* launches of at most 2^24 outputs: bounded device memory */
+    size_t chunk = ((size_t)1 << 24) / (mn ? mn : 1);
+    chunk = chunk < 1 ? 1 : chunk;
+    for (size_t t0 = 0; t0 < ntiles; t0 += chunk) {
+        size_t nt = ntiles - t0 < chunk ? ntiles - t0 : chunk, declined = 0;
+        const uint64_t *a = A + t0 * mrows * (size_t)k, *b = B + t0 * (size_t)k * ncols, *c = C + t0 * mn;
+        uint64_t *d = D + t0 * mn;
+        if (tc_mgpu_mma(g->g, m, ordered ? order : NULL, mrows, ncols, k, nt, a, b, c, d, &declined, err, errlen))
+            return -1;
+        size_t cpu = declined ? finish_on_cpu(m, mrows, ncols, k, nt, a, b, c, d) : 0;
+        count->cpu += cpu;
+        count->gpu += nt * mn - cpu;
+    }
+    return 0;
+#else
+    snprintf(err, errlen, "GPU model: this tcscope was built without nvcc (no CUDA)");
+    return -1;
+#endif
+}

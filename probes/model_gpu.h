@@ -1,0 +1,45 @@
+/* The instruction model on the GPU: model_mma's answers computed by one
+ * GPU thread per output element, with the CPU's own integer arithmetic
+ * (oracle/model_core.h, compiled for the device by probes/cuda/model_gpu.cu:
+ * no tensor-core and no floating-point instruction, tools/model-gpu-sass.sh
+ * checks the SASS).
+ *
+ * What it does not compute goes to the CPU model, element by element or
+ * whole, and is counted, so a record can say which model computed what:
+ * wide operands (f64: model_dot_wide), K over MODEL_ELEMENT_MAX_K, and the
+ * rare element whose step spans more bits than int128 holds (the GMP
+ * reference). Built without nvcc, tc_model_gpu_open refuses with a message. */
+#ifndef TC_MODEL_GPU_H
+#define TC_MODEL_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oracle/model.h"
+
+typedef struct tc_model_gpu tc_model_gpu;
+
+/* Elements computed by each side since the counters were last cleared. */
+typedef struct {
+    size_t gpu, cpu;
+} tc_model_gpu_count;
+
+/* GPU dev for model work; NULL with a message in err (no GPU, no nvcc). */
+tc_model_gpu *tc_model_gpu_open(int dev, char *err, size_t errlen);
+void tc_model_gpu_close(tc_model_gpu *g);
+/* "gpu:N", for records. */
+const char *tc_model_gpu_name(const tc_model_gpu *g);
+
+/* NULL when the GPU computes m's elements of K k, else why the CPU does. */
+const char *tc_model_gpu_unsupported(const model *m, int k);
+
+/* model_mma(m, mrows, ncols, k, ntiles, A, B, C, D) with the GPU doing what it
+ * can (every element of m equal to model_mma's; tests/test_model_gpu.c and
+ * tools/model-gpu-check.c). Adds to *count. 0, or -1 with err on a CUDA
+ * failure (nothing in D is then valid). */
+int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int k, size_t ntiles,
+                     const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
+                     tc_model_gpu_count *count, char *err, size_t errlen);
+
+#endif

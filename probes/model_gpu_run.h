@@ -1,0 +1,33 @@
+/* The CUDA side of the GPU model (probes/cuda/model_gpu.cu), called by
+ * probes/model_gpu.c only. Plain C types, so both compilers read it. */
+#ifndef TC_MODEL_GPU_RUN_H
+#define TC_MODEL_GPU_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct model;
+typedef struct tc_mgpu tc_mgpu;
+
+/* What a declined element's D holds until the CPU computes it (any value
+ * would do: the count, not the value, says an element was declined). */
+#define TC_MODEL_GPU_DECLINED UINT64_C(0xDEC11DEDDEC11DED)
+
+int tc_mgpu_open(int dev, tc_mgpu **out, char *err, size_t errlen);
+void tc_mgpu_close(tc_mgpu *g);
+/* ntiles tiles (row-major, as model_mma) through the kernel; order: the step
+ * order (model_step_order) or NULL. *declined: elements left holding
+ * TC_MODEL_GPU_DECLINED for the CPU. 0 or -1 with err. */
+int tc_mgpu_mma(tc_mgpu *g, const struct model *m, const int *order, int mrows, int ncols, int k, size_t ntiles,
+                const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D, size_t *declined,
+                char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

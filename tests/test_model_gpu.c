@@ -1,0 +1,435 @@
+/* The GPU model (probes/model_gpu.h, probes/cuda/model_gpu.cu):
+ *   - its kernel's SASS, recorded by tools/model-gpu-sass.sh in
+ *     tests/data/model_gpu_sass.txt, holds integer instructions only: no
+ *     tensor-core and no floating-point opcode (the checker is shown to
+ *     reject planted ones);
+ *   - on a GPU, tc_model_gpu_mma gives model_mma's bits on hunt tiles of
+ *     every instruction of the H100 profile (skipped without a GPU);
+ *   - without one, tc_model_gpu_mma computes on the CPU and counts it so;
+ *   - the equivalence record of a GPU run (tools/model_gpu_check.c,
+ *     reports/baselines/h200-model-gpu-check.json) replays: each pair's
+ *     sample inputs regenerate from the seed (their hash matches) and the
+ *     CPU model gives the recorded answers; its counts add up and nothing
+ *     differs. The replay is shown to fail on a changed answer.
+ * Its arithmetic on the CPU (model_element_int128) is checked against the
+ * reference by test_model_reference. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "cases/audit.h"
+#include "cases/hunt.h"
+#include "oracle/profile.h"
+#include "probes/model_gpu.h"
+#include "probes/probes.h"
+
+/* ---- the SASS histogram ---- */
+
+/* Opcodes (before the first '.') that are tensor-core or floating-point
+ * instructions, or that need them (I2F/F2I: conversions; MUFU: the special
+ * function unit, which integer division also goes through). */
+static const char *const forbidden[] = {
+    "FADD", "FMUL", "FFMA", "FMNMX", "FSET", "FSETP", "FCHK", "FSEL", "FRND", "FSWZADD", "FCMP",
+    "F2F", "F2I", "I2F", "I2FP", "F2FP", "F2IP", "MUFU", "DADD", "DMUL", "DFMA", "DMNMX", "DSET", "DSETP",
+    "HADD2", "HMUL2", "HFMA2", "HMNMX2", "HSET2", "HSETP2", "HMMA", "IMMA", "DMMA", "BMMA", "HGMMA", "IGMMA",
+    "QGMMA", "BGMMA", "UHMMA",
+};
+
+/* NULL when text is a histogram of the model kernel with integer opcodes
+ * only, else what is wrong (into why). */
+static const char *check_histogram(const char *text, char *why, size_t len)
+{
+    bool fn = false, target = false, imad = false;
+    long declared = -1, total = 0;
+    const char *line = text;
+    while (*line) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        char buf[256];
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < 255 ? n : 255), line);
+        line += n + (end != NULL);
+        char op[128];
+        long count;
+        if (buf[0] == '#') {
+            fn |= strncmp(buf, "# function ", 11) == 0 && strstr(buf, "tc_model_gpu_kernel");
+            target |= strcmp(buf, "# target sm_90a") == 0;
+            if (sscanf(buf, "# instructions %ld", &count) == 1)
+                declared = count;
+            continue;
+        }
+        if (!buf[0])
+            continue;
+        if (sscanf(buf, "%127s %ld", op, &count) != 2 || count < 1) {
+            snprintf(why, len, "unreadable line '%.80s'", buf);
+            return why;
+        }
+        total += count;
+        char stem[128];
+        snprintf(stem, sizeof stem, "%s", op);
+        stem[strcspn(stem, ".")] = '\0';
+        imad |= strcmp(stem, "IMAD") == 0;
+        for (size_t i = 0; i < sizeof forbidden / sizeof forbidden[0]; i++)
+            if (!strcmp(stem, forbidden[i]) || strstr(stem, "MMA")) {
+                snprintf(why, len, "%.60s appears %ld times: not an integer instruction", op, count);
+                return why;
+            }
+    }
+    if (!fn || !target) {
+        snprintf(why, len, "not the sm_90a SASS of tc_model_gpu_kernel");
+        return why;
+    }
+    if (declared != total || total < 1000 || !imad) {
+        snprintf(why, len, "%ld instructions counted, %ld declared: not a whole kernel", total, declared);
+        return why;
+    }
+    return NULL;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 20);
+    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+static void test_sass_is_integer_only(void **state)
+{
+    const char *path = getenv("TC_MODEL_GPU_SASS") ? getenv("TC_MODEL_GPU_SASS") : "tests/data/model_gpu_sass.txt";
+    char *text = slurp(path), why[256];
+    if (!text)
+        fail_msg("cannot read %s", path);
+    const char *bad = check_histogram(text, why, sizeof why);
+    if (bad)
+        fail_msg("%s: %s", path, bad);
+    /* the checker rejects what it must: each planted opcode fails it */
+    static const char *const planted[] = {"HMMA.16816.F32 1\n", "FFMA 2\n", "MUFU.RCP 1\n", "I2F.U32.RP 1\n",
+                                          "DADD 1\n", "HGMMA.64x8x16.F32 1\n", "HFMA2.MMA 3\n"};
+    for (size_t i = 0; i < sizeof planted / sizeof planted[0]; i++) {
+        size_t n = strlen(text) + 64;
+        char *t = malloc(n);
+        assert_non_null(t);
+        snprintf(t, n, "%s%s", text, planted[i]);
+        assert_non_null(check_histogram(t, why, sizeof why));
+        free(t);
+    }
+    /* and a histogram of another function, or a partial one */
+    char *other = strdup(text);
+    assert_non_null(other);
+    char *fn = strstr(other, "tc_model_gpu_kernel");
+    assert_non_null(fn);
+    fn[0] = 'x';
+    assert_non_null(check_histogram(other, why, sizeof why));
+    free(other);
+    free(text);
+}
+
+/* ---- the GPU model against the CPU model ---- */
+
+/* Two hunt tiles of every family of ins through both; counts into *cnt. */
+static void compare_on(tc_model_gpu *g, const tc_instr *ins, const model_params *p, tc_model_gpu_count *cnt)
+{
+    infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = {ins->a, ins->b, ins->c, ins->d}};
+    if (!hunt_applies(&t))
+        return;
+    char err[256];
+    model *m = model_new(p, t.f, err, sizeof err);
+    if (!m)
+        fail_msg("%s: %s", ins->name, err);
+    enum { NT = 2 };
+    size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n, mn = (size_t)t.m * t.n;
+    uint64_t *A = malloc(NT * ta * 8), *B = malloc(NT * tb * 8), *C = malloc(NT * mn * 8),
+             *Dg = malloc(NT * mn * 8), *Dc = malloc(NT * mn * 8);
+    assert_true(A && B && C && Dg && Dc);
+    for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
+        uint64_t st = hunt_family_seed(11, fam);
+        for (int q = 0; q < NT; q++)
+            hunt_fill_tile(&t, fam, &st, A + q * ta, B + q * tb, C + q * mn);
+        if (tc_model_gpu_mma(g, m, t.m, t.n, t.k, NT, A, B, C, Dg, cnt, err, sizeof err))
+            fail_msg("%s: %s", ins->name, err);
+        model_mma(m, t.m, t.n, t.k, NT, A, B, C, Dc);
+        for (size_t e = 0; e < NT * mn; e++)
+            if (Dg[e] != Dc[e])
+                fail_msg("%s %s element %zu: GPU model 0x%llx, CPU model 0x%llx", ins->name, hunt_family_name(fam),
+                         e, (unsigned long long)Dg[e], (unsigned long long)Dc[e]);
+    }
+    free(A), free(B), free(C), free(Dg), free(Dc);
+    model_free(m);
+}
+
+/* The first `most` instructions of the H100 profile. */
+static void compare_profile(tc_model_gpu *g, size_t most, tc_model_gpu_count *cnt)
+{
+    model_profile prof;
+    char err[256];
+    if (profile_load("oracle/profiles/h100.profile", &prof, err, sizeof err))
+        fail_msg("%s", err);
+    for (size_t i = 0; i < prof.count && i < most; i++) {
+        const tc_instr *ins = tc_instr_by_name(prof.entries[i].instr);
+        assert_non_null(ins);
+        compare_on(g, ins, &prof.entries[i].params, cnt);
+    }
+    profile_free(&prof);
+}
+
+static void test_gpu_model_equals_cpu_model(void **state)
+{
+    char err[256];
+    tc_model_gpu *g = tc_model_gpu_open(0, err, sizeof err);
+    if (!g) {
+        printf("no GPU model here (%s)\n", err);
+        skip();
+    }
+    tc_model_gpu_count cnt = {0, 0};
+    compare_profile(g, SIZE_MAX, &cnt);
+    printf("GPU model = CPU model on %zu elements computed on the GPU, %zu on the CPU\n", cnt.gpu, cnt.cpu);
+    assert_true(cnt.gpu > 100000 && cnt.cpu < cnt.gpu / 10);
+    tc_model_gpu_close(g);
+}
+
+/* Without a GPU the same call computes on the CPU, and says so. */
+static void test_without_gpu_the_cpu_computes(void **state)
+{
+    char err[256];
+    tc_model_gpu *g = tc_model_gpu_open(0, err, sizeof err);
+    if (g) {
+        tc_model_gpu_close(g);
+        skip();   /* a GPU is here: test_gpu_model_equals_cpu_model covers it */
+    }
+    assert_true(strstr(err, "GPU") != NULL);
+    tc_model_gpu_count cnt = {0, 0};
+    compare_profile(NULL, 6, &cnt);
+    assert_int_equal(cnt.gpu, 0);
+    assert_true(cnt.cpu > 10000);
+}
+
+/* ---- the equivalence record ---- */
+
+static bool bits_at(const json_t *arr, size_t i, uint64_t *v)
+{
+    const char *s = json_string_value(json_is_array(arr) ? json_array_get(arr, i) : arr);
+    char *end;
+    if (!s || strncmp(s, "0x", 2))
+        return false;
+    *v = strtoull(s + 2, &end, 16);
+    return *end == '\0';
+}
+
+/* true unless element0 (inputs and answer as bits) is the regenerated tile's
+ * first element and the CPU model (model_dot) gives its answer. */
+static bool element0_differs(const model *m, const infer_target *t, const uint64_t *A, const uint64_t *B,
+                             const uint64_t *C, const json_t *e0)
+{
+    const json_t *a = json_object_get(e0, "a"), *b = json_object_get(e0, "b");
+    uint64_t va[256], vb[256], c, d;
+    if (json_array_size(a) != (size_t)t->k || json_array_size(b) != (size_t)t->k || t->k > 256 ||
+        !bits_at(json_object_get(e0, "c"), 0, &c) || !bits_at(json_object_get(e0, "d"), 0, &d) || c != C[0])
+        return true;
+    for (int q = 0; q < t->k; q++)
+        if (!bits_at(a, (size_t)q, &va[q]) || !bits_at(b, (size_t)q, &vb[q]) || va[q] != A[q] ||
+            vb[q] != B[(size_t)q * t->n])
+            return true;
+    return model_dot(m, t->k, va, vb, c) != d;
+}
+
+/* Replays rec (model_gpu_check's record): 0, or -1 with what failed in why. */
+static int replay_record(const json_t *rec, char *why, size_t len)
+{
+    const char *pname = json_string_value(json_object_get(rec, "profile"));
+    json_int_t seed = json_integer_value(json_object_get(rec, "seed"));
+    const json_t *per = json_object_get(rec, "per_pair");
+    char path[1100], err[256];
+    model_profile prof;
+    if (!pname || !json_is_array(per) || !tc_profile_path(pname, path, sizeof path) ||
+        profile_load(path, &prof, err, sizeof err)) {
+        snprintf(why, len, "no profile, seed or pairs");
+        return -1;
+    }
+    int rc = 0;
+    json_int_t n_cpu = 0, d = 0, nelem0 = 0, unvisited = 0;
+    size_t i;
+    const json_t *e;
+    const tc_instr *last = NULL;   /* the pairs of an instruction follow each other: one model for them */
+    model *m = NULL;
+    json_array_foreach(per, i, e) {
+        const char *iname = json_string_value(json_object_get(e, "instr"));
+        const char *hex = json_string_value(json_object_get(e, "sample"));
+        const char *fnv = json_string_value(json_object_get(e, "sample_fnv"));
+        const char *fname = json_string_value(json_object_get(e, "family"));
+        int fam = fname ? hunt_family_by_name(fname) : -1;
+        const tc_instr *ins = iname ? tc_instr_by_name(iname) : NULL;
+        const model_params *p = ins ? profile_lookup(&prof, iname) : NULL;
+        n_cpu += json_integer_value(json_object_get(e, "gpu_vs_cpu"));
+        d += json_integer_value(json_object_get(e, "gpu_vs_cpu_differ")) +
+             json_integer_value(json_object_get(e, "gpu_vs_hw_differ"));
+        if (!p || !hex || !fnv || fam < 0) {
+            snprintf(why, len, "pair %zu: unknown instruction, family or no sample", i);
+            rc = -1;
+            break;
+        }
+        if (json_integer_value(json_object_get(e, "chunks")) == 0) {
+            unvisited++;   /* the run's time ended before this pair: no sample */
+            continue;
+        }
+        audit_backend_ctx ctx = {NULL, ins};
+        infer_target t = audit_target(&ctx, (uint64_t)seed);
+        size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n, mn = (size_t)t.m * t.n;
+        uint64_t *A = malloc(ta * 8), *B = malloc(tb * 8), *C = malloc(mn * 8), *col = malloc((size_t)t.k * 8);
+        if (ins != last) {
+            model_free(m);
+            m = model_new(p, t.f, err, sizeof err);
+            last = ins;
+        }
+        assert_true(A && B && C && col && m);
+        uint64_t st = hunt_family_seed((uint64_t)seed, fam);   /* chunk 0 */
+        hunt_fill_tile(&t, fam, &st, A, B, C);
+        char h[24];
+        snprintf(h, sizeof h, "0x%016llx", (unsigned long long)hunt_tile_hash(&t, A, B, C));
+        int digits = t.f.d->storage_bits / 4;
+        size_t ns = strlen(hex) / (size_t)digits;
+        if (strcmp(h, fnv)) {
+            snprintf(why, len, "%s %s: the inputs no longer regenerate (hash %s, recorded %s)", iname,
+                     hunt_family_name(fam), h, fnv);
+            rc = -1;
+        }
+        const json_t *e0 = json_object_get(e, "element0");
+        if (rc == 0 && e0 && element0_differs(m, &t, A, B, C, e0)) {
+            snprintf(why, len, "%s %s: element0's inputs or answer differ from the regenerated ones", iname,
+                     hunt_family_name(fam));
+            rc = -1;
+        }
+        nelem0 += e0 != NULL;
+        for (size_t q = 0; rc == 0 && q < ns && q < mn; q++) {
+            size_t row = q / (size_t)t.n, j = q % (size_t)t.n;   /* the sample: the tile's first outputs */
+            for (int kk = 0; kk < t.k; kk++)
+                col[kk] = B[(size_t)kk * t.n + j];
+            char want[24];
+            snprintf(want, sizeof want, "%0*llx", digits,
+                     (unsigned long long)model_dot(m, t.k, A + row * (size_t)t.k, col, C[q]));
+            if (strncmp(want, hex + q * (size_t)digits, (size_t)digits)) {
+                snprintf(why, len, "%s %s element %zu: recorded %.*s, the CPU model %s", iname,
+                         hunt_family_name(fam), q, digits, hex + q * (size_t)digits, want);
+                rc = -1;
+            }
+        }
+        free(A), free(B), free(C), free(col);
+        if (rc)
+            break;
+    }
+    model_free(m);
+    if (rc == 0 && (n_cpu != json_integer_value(json_object_get(json_object_get(rec, "gpu_vs_cpu"), "elements")) ||
+                    d != 0)) {
+        snprintf(why, len, "the pairs' counts do not add up to the totals, or some answer differs");
+        rc = -1;
+    }
+    if (rc == 0 && unvisited)
+        printf("%lld pairs of the record were not reached by its run (no sample to replay)\n", (long long)unvisited);
+    if (rc == 0 && !unvisited && json_array_size(per) >= HUNT_NFAMILIES &&
+        nelem0 * HUNT_NFAMILIES < (json_int_t)json_array_size(per)) {
+        snprintf(why, len, "%lld pairs hold their first element's inputs: fewer than one per instruction",
+                 (long long)nelem0);
+        rc = -1;
+    }
+    profile_free(&prof);
+    return rc;
+}
+
+/* A record of the shape model_gpu_check writes for two pairs, with the CPU
+ * model's answers: the replay passes it and fails it once an answer changes. */
+static void test_replay_catches_a_changed_answer(void **state)
+{
+    const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.f16.f16.f32");
+    assert_non_null(ins);
+    model_profile prof;
+    char err[256], why[300];
+    assert_int_equal(profile_load("oracle/profiles/h100.profile", &prof, err, sizeof err), 0);
+    audit_backend_ctx ctx = {NULL, ins};
+    infer_target t = audit_target(&ctx, 5);
+    model *m = model_new(profile_lookup(&prof, ins->name), t.f, err, sizeof err);
+    assert_non_null(m);
+    json_t *per = json_array();
+    for (int fam = 0; fam < 2; fam++) {
+        uint64_t A[16 * 16], B[16 * 8], C[128], D[128], st = hunt_family_seed(5, fam);
+        hunt_fill_tile(&t, fam, &st, A, B, C);
+        model_mma(m, t.m, t.n, t.k, 1, A, B, C, D);
+        char hex[16 * 8 + 1], fnv[24];
+        for (int q = 0; q < 16; q++)
+            snprintf(hex + q * 8, 9, "%08llx", (unsigned long long)D[q]);
+        snprintf(fnv, sizeof fnv, "0x%016llx", (unsigned long long)hunt_tile_hash(&t, A, B, C));
+        json_array_append_new(per, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:s, s:s}", "instr", ins->name, "family",
+                                             hunt_family_name(fam), "chunks", (json_int_t)64, "gpu_vs_cpu", (json_int_t)1000,
+                                             "gpu_vs_cpu_differ", (json_int_t)0, "gpu_vs_hw_differ",
+                                             (json_int_t)0, "sample", hex, "sample_fnv", fnv));
+    }
+    json_t *rec = json_pack("{s:s, s:I, s:{s:I}, s:o}", "profile", "h100", "seed", (json_int_t)5, "gpu_vs_cpu",
+                            "elements", (json_int_t)2000, "per_pair", per);
+    if (replay_record(rec, why, sizeof why))
+        fail_msg("%s", why);
+    json_t *e = json_array_get(per, 1);
+    char hex[16 * 8 + 1];
+    snprintf(hex, sizeof hex, "%s", json_string_value(json_object_get(e, "sample")));
+    hex[5] = hex[5] == '0' ? '1' : '0';
+    json_object_set_new(e, "sample", json_string(hex));
+    assert_int_equal(replay_record(rec, why, sizeof why), -1);
+    assert_non_null(strstr(why, "element 0"));
+    json_decref(rec);
+    model_free(m);
+    profile_free(&prof);
+}
+
+/* The committed record of a GPU run (skipped until one is committed). */
+static void test_equivalence_record_replays(void **state)
+{
+    const char *path = getenv("TC_MODEL_GPU_CHECK") ? getenv("TC_MODEL_GPU_CHECK")
+                                                     : "reports/baselines/h200-model-gpu-check.json.gz";
+    json_error_t je;
+    json_t *rec = NULL;
+    FILE *f = fopen(path, "rb");
+    if (f) {   /* committed gzip-compressed (tools/device-model-gpu.sh) */
+        fclose(f);
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "gzip -dcf -- '%s'", path);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        rec = json_loadf(p, 0, &je);
+        assert_int_equal(pclose(p), 0);
+        if (!rec)
+            fail_msg("%s: %s", path, je.text);
+    }
+    if (!rec) {
+        printf("no equivalence record %s yet (tools/device-model-gpu.sh writes it)\n", path);
+        skip();
+    }
+    char why[300];
+    if (replay_record(rec, why, sizeof why))
+        fail_msg("%s: %s", path, why);
+    printf("%s: %zu pairs replayed; GPU model = CPU model on %lld elements, = hardware on %lld\n", path,
+           json_array_size(json_object_get(rec, "per_pair")),
+           (long long)json_integer_value(json_object_get(json_object_get(rec, "gpu_vs_cpu"), "elements")),
+           (long long)json_integer_value(json_object_get(json_object_get(rec, "gpu_vs_hw"), "elements")));
+    json_decref(rec);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sass_is_integer_only),
+        cmocka_unit_test(test_gpu_model_equals_cpu_model),
+        cmocka_unit_test(test_without_gpu_the_cpu_computes),
+        cmocka_unit_test(test_replay_catches_a_changed_answer),
+        cmocka_unit_test(test_equivalence_record_replays),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
