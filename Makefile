@@ -1,7 +1,8 @@
 # tcscope build. Every folder of DESIGN.md is a library; sources are found by
 # wildcard so a new file needs no edit here.
 #
-#   make            build/tcscope (with the CUDA backend when nvcc exists)
+#   make            build/tcscope (with the CUDA backend when nvcc exists) and
+#                   build/libtcscope.so (CPU only: the C API of api/tcscope.h)
 #   make test       unit/property/golden tests, sanitized and optimized
 #   make bench      JSON lines, one per figure (on a GPU tcscope bench's record: one per instruction)
 #   make audit      the main job (GPU if present, else the recorded model)
@@ -25,7 +26,8 @@ SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 LDLIBS   = $(DEPS_LDFLAGS) -ljansson -lnettle -lmpfr -lgmp -llzma -larchive -lpthread -lm
 
 # A module's subfolder (cases/families: one case family per file) is named too.
-MODULES  = formats oracle probes cases cases/families reports
+# api/: the C API of the shared library (tcscope.h), on top of the others.
+MODULES  = formats oracle probes cases cases/families reports api
 LIB_SRC  = $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 CLI_SRC  = $(wildcard cli/*.c)
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -69,7 +71,7 @@ OPT_OBJ  = $(CU_OBJ) $(LIB_SRC:%.c=build/opt/%.o)
 SAN_OBJ  = $(LIB_SRC:%.c=build/san/%.o)
 
 .PHONY: all test test-run bench audit audit-run exhaustive clean deps
-all: build/tcscope
+all: build/tcscope build/libtcscope.so
 
 # The two README commands first make sure the Debian packages are there.
 deps:
@@ -296,3 +298,26 @@ install: build/tcscope build/tcscope.1
 install-data:
 	for f in $(RUNTIME_DATA); do install -D -m 644 $$f $(DESTDIR)$(PREFIX)/share/tcscope/$$f || exit 1; done
 # <<< install
+
+# >>> capi (owned by the Python package work: the shared library of api/tcscope.h)
+# build/libtcscope.so: the library again, position-independent (build/pic/),
+# CPU only (the model and exact backends: GPU runs stay with the binary);
+# TC_SHARED_LIB lets it find its data from its own file (probes/datadir.c).
+# It exports only the C API (api/libtcscope.map), so that the library's
+# internal names cannot meet another library's in a process (python3).
+# python/ binds it with ctypes (python/README.md).
+PIC_OBJ = $(LIB_SRC:%.c=build/pic/%.o)
+build/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(OPTFLAGS) -fPIC -DTC_SHARED_LIB=1 -DTC_HAVE_CUDA=0 $(CPPFLAGS) -MMD -MP -c $< -o $@
+build/libtcscope.so: $(PIC_OBJ) api/libtcscope.map
+	$(CC) -shared -o $@ $(PIC_OBJ) -Wl,--version-script=api/libtcscope.map -Wl,--no-undefined $(LDLIBS)
+build/pic/reports/record.o: CPPFLAGS += -DTCSCOPE_VERSION='"$(TC_GIT_VERSION)"'
+build/pic/reports/record.o: build/version.txt $(wildcard .git/index)
+.PHONY: lib install-lib
+lib: build/libtcscope.so
+# PREFIX/lib/libtcscope.so reads the profiles install-data puts in PREFIX/share/tcscope.
+install-lib: build/libtcscope.so install-data
+	install -D -m 755 build/libtcscope.so $(DESTDIR)$(PREFIX)/lib/libtcscope.so
+	install -D -m 644 api/tcscope.h $(DESTDIR)$(PREFIX)/include/tcscope.h
+# <<< capi
