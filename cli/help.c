@@ -87,7 +87,7 @@ static void print_man(FILE *f)
     roff(f, "the model profiles (oracle/profiles) and the recorded runs (reports/baselines) that model:NAME, "
             "choose and audit read; found from the binary's own place (PREFIX/bin/../share/tcscope, or the "
             "source tree the binary was built in), never from the working folder.");
-    fputs("\n.SH SEE ALSO\nREADME.md, LIMITS.md and reports/SCHEMA.md in the source tree.\n", f);
+    fputs("\n.SH SEE ALSO\nREADME.md, doc/, LIMITS.md and reports/SCHEMA.md in the source tree.\n", f);
 }
 
 static int print_option_names(const char *name)
