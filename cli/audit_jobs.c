@@ -51,9 +51,9 @@ static void build_args(jobs *j, size_t i, const char *backend, const char *timin
     v[k++] = "--out";
     v[k++] = j->dir[i];
     v[k++] = "--force";
-    v[k++] = "--n";
+    v[k++] = "--count";
     v[k++] = nbuf;
-    v[k++] = "--hunt-n";
+    v[k++] = "--hunt-count";
     v[k++] = hbuf;
     v[k++] = "--seed";
     v[k++] = sbuf;

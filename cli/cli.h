@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cli/options.h"
+#include "formats/formats.h"
 
 /* Exit statuses of the CLI contract. */
 enum { TC_EXIT_OK = 0, TC_EXIT_DIFF = 1, TC_EXIT_USAGE = 2 };
@@ -26,9 +27,10 @@ void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 struct json_t;
 const char *cli_str(const struct json_t *obj, const char *key);
 
-/* Counts and seeds (cli/args.c). A count is decimal digits in lo..hi; a
- * seed is 0..2^64-1 in decimal or 0x hex. None takes a sign, a blank
- * or a suffix. false after "tcscope CMD: bad OPT 'V' (...range...)". */
+/* Counts and seeds (cli/args.c). A count is a whole number in lo..hi,
+ * written as digits or as --help writes ranges ("1e5", "2.5e6"); a seed
+ * is 0..2^64-1 in decimal or 0x hex. None takes a sign, a blank or a
+ * suffix. false after "tcscope CMD: bad OPT 'V' (...range...)". */
 bool cli_count(const char *cmd, const char *opt, const char *v, unsigned long long lo,
                unsigned long long hi, unsigned long long *out);
 bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int hi, int *out);
@@ -37,6 +39,13 @@ bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int 
  * anything else, nothing printed: the command says what it wanted. */
 bool cli_pos_double(const char *s, double *out);
 bool cli_range(const char *s, double *lo, double *hi);
+/* A tolerance or bound: "0.05" or "5%" (the same number), in lo..hi.
+ * false on anything else, nothing printed. */
+bool cli_fraction(const char *s, double lo, double hi, double *out);
+/* A relative tolerance, 0..1: "0.05" or "5%". A bare number from 1 to 100
+ * is the old percent spelling ("5" = 5%), accepted with a warning. false
+ * after "tcscope CMD: bad OPT 'V' (...)". */
+bool cli_tolerance(const char *cmd, const char *opt, const char *v, double *out);
 /* "N1,N2,..": counts in lo..hi (cli_count_int), at most max of them, into
  * out[0..*n). false after "tcscope CMD: bad OPT '...'" or "OPT: at most MAX
  * values"; an empty item is a bad count. */
@@ -56,6 +65,12 @@ bool cli_instr_selected(const char *sel, const char *name);
 bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out);
 /* 0..max in decimal or 0x hex (a seed is 0..UINT64_MAX). */
 bool cli_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out);
+
+/* Decimal first (cli/decimal.c): the shortest decimal that reads back as
+ * the same value of format f, rounded to nearest (f NULL: of a double):
+ * "448", "0.001953125", "3.4028235e+38", "-inf", "nan". */
+void cli_decimal(const tc_format *f, double x, char *buf, size_t len);
+void cli_value_decimal(const tc_format *f, tc_value v, char *buf, size_t len);
 
 /* "did you mean" (cli/suggest.c): the name nearest to word within a few
  * edits, or NULL. The two reporters print "[OPT: ]unknown instruction 'X'

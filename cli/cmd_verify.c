@@ -84,15 +84,17 @@ static json_t *failure_json(const tc_instr *ins, const verify_failure *f, size_t
                      "d_backend_value", dv, "d_model", mb, "d_model_value", mv);
 }
 
-typedef enum { O_BACKEND, O_PROFILE, O_INSTR, O_N, O_HUNT_N, O_SEED, O_JSON } verify_opt;
+typedef enum { O_BACKEND, O_PROFILE, O_INSTR, O_N, O_HUNT_N, O_SEED, O_JSON, O_OLD_N, O_OLD_HUNT_N } verify_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the hardware (required): gpu, gpu:N, model:PROFILE or exact"},
     [O_PROFILE] = {"--profile", "P", "the model's profile (required): a name under oracle/profiles or a file"},
     [O_INSTR] = {"--instr", "NAME", "the instruction (required; tcscope list)"},
-    [O_N] = {"--n", "COUNT", "random elements compared (default 1e6)", 1, VERIFY_MAX_N},
-    [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 0, 100000000ull},
+    [O_N] = {"--count", "COUNT", "random elements compared (default 1e6)", 1, VERIFY_MAX_N},
+    [O_HUNT_N] = {"--hunt-count", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 0, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0)"},
     [O_JSON] = {"--json", NULL, "a tcscope-record/1: the verify object, then one verify_failure per failure"},
+    [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
+    [O_OLD_HUNT_N] = {CLI_ALIAS("--hunt-n", "--hunt-count")},
 };
 const cli_command cmd_verify_cli = {"verify", "the model with a profile against a backend, bit for bit", NULL,
                                     "Exit 1 on any mismatch.", opts, CLI_NOPTS(opts), false};
@@ -119,6 +121,7 @@ int cmd_verify(int argc, char **argv)
                 return TC_EXIT_USAGE;
             break;
         case O_JSON: json = true; break;
+        case O_OLD_N: case O_OLD_HUNT_N: break;   /* old spellings: cli_next answers as the new ones */
         }
     if (sc.status)
         return sc.status;

@@ -19,7 +19,7 @@
 /* Options a worker gets from the fleet instead of from the command line. */
 static bool dropped(const cli_fleet_job *j, const char *arg, bool *has_value)
 {
-    static const char *const with_value[] = {"--backend", "--out", "--device", "--instr"};
+    static const char *const with_value[] = {"--backend", "--out", "--device", "--instr"};   /* --device: bench's old --backend gpu:N */
     static const char *const flags[] = {"--cross-gpu", "--json"};
     for (int k = 0; k < 4; k++) {
         size_t len = strlen(with_value[k]);
@@ -142,8 +142,8 @@ static int build_phase0(fleet *f, size_t i)
     char *extra[12] = {"--backend", (char *)be};
     int k = 2;
     if (!strcmp(j->cmd, "bench")) {
-        extra[0] = "--device", extra[1] = "0"; /* bench times the one GPU the worker sees */
-        snprintf(f->path[i], sizeof f->path[i], "%s.gpu%d.json", j->out, f->g[i].index);
+        extra[1] = "gpu:0"; /* bench times the one GPU the worker sees */
+        snprintf(f->path[i], sizeof f->path[i], "%s/gpu%d", j->out, f->g[i].index);
         extra[k++] = "--out", extra[k++] = f->path[i], extra[k++] = "--force";
     } else if (j->out) {
         snprintf(f->path[i], sizeof f->path[i], "%s/gpu%d", j->out, f->g[i].index);
@@ -251,8 +251,8 @@ int cli_fleet_run(const cli_fleet_job *j)
         return TC_EXIT_USAGE;
     if (!strcmp(j->cmd, "bench") && !j->out) {
         free(f.g);
-        return cli_fail(j->cmd, "--backend %s needs --out FILE: the fleet record, each GPU's record beside it "
-                                "(FILE.gpuN.json)", j->spec);
+        return cli_fail(j->cmd, "--backend %s needs --out DIR: the fleet record DIR/fleet.json, each GPU's "
+                                "DIR/gpuN/bench.json", j->spec);
     }
     size_t n = f.n;
     f.argv = calloc(n, sizeof *f.argv), f.env = calloc(n, sizeof *f.env), f.path = calloc(n, sizeof *f.path);
@@ -268,7 +268,7 @@ int cli_fleet_run(const cli_fleet_job *j)
         rc = cli_fail(j->cmd, "out of memory");
         goto done;
     }
-    if (j->out && strcmp(j->cmd, "bench") && mkdir_p(j->out) != 0) {
+    if (j->out && mkdir_p(j->out) != 0) {
         rc = cli_fail(j->cmd, "--out %s: %s", j->out, strerror(errno));
         goto done;
     }
@@ -359,7 +359,7 @@ int cli_fleet_run(const cli_fleet_job *j)
     if (is_run)
         path[0] = '\0';
     else
-        snprintf(path, sizeof path, strcmp(j->cmd, "bench") ? "%s/fleet.json" : "%s", j->out);
+        snprintf(path, sizeof path, "%s/fleet.json", j->out);
     if (path[0] ? json_dump_file(rec, path, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0
                 : json_dumpf(rec, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
         rc = cli_fail(j->cmd, "%s: cannot write the fleet record", path[0] ? path : "stdout");

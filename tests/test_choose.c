@@ -219,7 +219,7 @@ static void bad_input_exits_two(void **state)
         {FILES "--max-rel-err -1", "bad --max-rel-err '-1'"},
         {FILES "--range 5:1", "bad --range '5:1'"},
         {FILES "--chain 0", "bad --chain '0'"},
-        {FILES "--stat mean", "bad --stat 'mean'"},
+        {FILES "--metric mean", "bad --metric 'mean'"},
         {"--sweep " REC "synthetic-bench.json", "no sweep object"},
         {FILES "--frob", "unknown option '--frob'"},
     };
@@ -320,9 +320,9 @@ static void quantization_of_the_inputs_is_counted(void **state)
     write_raw(pe, exact, 8);
     write_raw(pi, inexact, 8);
     char args[512];
-    snprintf(args, sizeof args, "--k 64 --metric median --samples %s", pe);
+    snprintf(args, sizeof args, "--k 64 --metric median --samples-file %s", pe);
     json_t *re = app_choose(args);
-    snprintf(args, sizeof args, "--k 64 --metric median --samples %s", pi);
+    snprintf(args, sizeof args, "--k 64 --metric median --samples-file %s", pi);
     json_t *ri = app_choose(args);
     const json_t *ce = choice_for(re, E4M3_CHAIN, "chained"), *ci = choice_for(ri, E4M3_CHAIN, "chained");
     assert_true(num(ce, "error") == 0);
@@ -482,7 +482,7 @@ static void npy_files_read_like_raw_ones(void **state)
     json_t *res[3];
     for (int i = 0; i < 3; i++) {
         char args[256];
-        snprintf(args, sizeof args, "--k 64 --samples %s", paths[i]);
+        snprintf(args, sizeof args, "--k 64 --samples-file %s", paths[i]);
         res[i] = app_choose(args);
         unlink(paths[i]);
     }
@@ -532,7 +532,7 @@ static void hostile_sample_files_exit_two(void **state)
             close(fd);
         }
         char cmd[512];
-        snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples %s", path);
+        snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples-file %s", path);
         tc_run_result r = tc_run_cli(cmd);
         if (r.status != 2 || !strstr(r.err, bad[i].msg))
             fail_msg("case %zu: status %d, stderr '%s' (want '%s')", i, r.status, r.err, bad[i].msg);
@@ -544,14 +544,14 @@ static void hostile_sample_files_exit_two(void **state)
     float vals[2] = {one, nan};
     write_raw(path, vals, 2);
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples %s", path);
+    snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples-file %s", path);
     tc_run_result r = tc_run_cli(cmd);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "not finite"));
     tc_run_result_free(&r);
     unlink(path);
     static const char *const usage[][2] = {
-        {"choose --m 64 --n 64 --k 32 --samples /nonexistent.npy", "/nonexistent.npy"},
+        {"choose --m 64 --n 64 --k 32 --samples-file /nonexistent.npy", "/nonexistent.npy"},
         {"choose --m 64 --k 32", "needs --m, --n and --k"},
         {"choose --m 64 --n 64 --k 32 --dist normal:0,-1", "bad --dist"},
         {"choose --m 64 --n 64 --k 32 --dist cauchy", "bad --dist"},
