@@ -189,14 +189,15 @@ static bool bench_done(void *ctx, size_t q, int status, const char *out, double 
 
 static char **bench_argv(void *ctx, size_t i)
 {
-    static char *v[8];
+    static char *v[8], dir[4200];
     jobs *j = ctx;
     (void)i;
+    snprintf(dir, sizeof dir, "%s/parts", j->a->out);   /* bench writes j->bench_path, dir/bench.json */
     v[0] = "bench";
     v[1] = "--instr";
     v[2] = strchr(j->a->instr, ',') ? "all" : (char *)j->a->instr;
     v[3] = "--out";
-    v[4] = j->bench_path;
+    v[4] = dir;
     v[5] = "--force";
     v[6] = "--no-cublas";
     v[7] = NULL;

@@ -60,6 +60,11 @@ int cli_list_check(const char *cmd, const char *opt, const char *text, bool inst
 #define CLI_RECORDED_MODEL "model:h100"
 struct tc_backend;
 struct tc_backend *cli_backend_open(const char *cmd, const char *spec, bool *fallback);
+/* "tcscope CMD: no GPU (why); without one, the recorded model answers:
+ * --backend model:h100" (or, with instead, that text after "without one, "),
+ * the one wording of every command; TC_EXIT_USAGE. */
+int cli_no_gpu(const char *cmd, const char *why);
+int cli_no_gpu_instead(const char *cmd, const char *why, const char *instead);
 /* name is in a checked --instr list (or the list is "all"). */
 bool cli_instr_selected(const char *sel, const char *name);
 bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out);
@@ -79,6 +84,10 @@ void cli_value_decimal(const tc_format *f, tc_value v, char *buf, size_t len);
 const char *cli_nearest(const char *word, const char *const *names, size_t n);
 int cli_unknown_instr(const char *cmd, const char *opt, const char *name);
 int cli_unknown_format(const char *cmd, const char *opt, const char *name);
+/* A format named by a user: any case ("E4M3"), else NULL after a message
+ * that suggests the name (fp8 -> "e4m3 or e5m2", fp16 -> f16, a typo ->
+ * the nearest name). */
+const tc_format *cli_format_named(const char *cmd, const char *opt, const char *name, tc_format *scratch);
 
 /* --render REC --out DIR (cli/render_record.c): the report of a recorded
  * run written into DIR, named after REC, nothing run; --force replaces an

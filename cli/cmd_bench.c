@@ -213,7 +213,8 @@ int cmd_bench(int argc, char **argv)
             return TC_EXIT_OK;
         }
         tc_outdir_close(&d);
-        return cli_fail("bench", "%s", err);
+        return cli_no_gpu_instead("bench", err, "the H100's recorded timing is reports/baselines/h100-bench.json "
+                                                "(audit --timing and choose --bench read it)");
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -147,8 +147,8 @@ int cmd_convert(int argc, char **argv)
         }
         switch ((convert_opt)sc.opt) {
         case O_TO:
-            if (!(o.f = tc_format_by_name(v, &scratch)))
-                rc = cli_unknown_format(CMD, "--to", v);
+            if (!(o.f = cli_format_named(CMD, "--to", v, &scratch)))
+                rc = TC_EXIT_USAGE;
             break;
         case O_ROUND:
             if (!tc_round_parse(v, &o.r.mode))

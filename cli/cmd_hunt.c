@@ -181,11 +181,11 @@ int cmd_hunt(int argc, char **argv)
         free(list);
         return cli_fail(CMD, "%s", err);
     }
-    tc_backend *be = tc_backend_open(a.backend, err, sizeof err);
+    tc_backend *be = cli_backend_open(CMD, a.backend, NULL);   /* the no-GPU message of every command */
     if (!be) {
         profile_free(&prof);
         free(list);
-        return cli_fail(CMD, "%s", err);
+        return TC_EXIT_USAGE;
     }
     const tc_backend_info *info = tc_backend_get_info(be);
     uint64_t seeds[1] = {a.seed};

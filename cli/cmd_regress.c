@@ -143,8 +143,8 @@ int cmd_regress(int argc, char **argv)
     tc_backend *be = tc_backend_open(spec, err, sizeof err);
     if (!be) {
         if (!a.backend && !a.model)
-            return cli_fail(REGRESS_CMD, "no GPU here (%s): regress checks hardware against a baseline; --model replays the "
-                                 "recorded model instead (it proves the pipeline, not any hardware)", err);
+            return cli_no_gpu_instead(REGRESS_CMD, err, "--model replays the recorded model " CLI_RECORDED_MODEL
+                                      " (it proves the pipeline, not any hardware)");
         return cli_fail(REGRESS_CMD, "%s", err);
     }
     const tc_backend_info *info = tc_backend_get_info(be);

@@ -319,9 +319,9 @@ static int parse_targets(const sweep_opts *o, const tc_format **fmts, const tc_i
             else
                 fmts[nf] = inss[nf]->a, nf++;
         } else {
-            fmts[nf] = tc_format_by_name(t, &scratch[nf]);
+            fmts[nf] = cli_format_named("sweep", "--formats", t, &scratch[nf]);
             if (!fmts[nf])
-                rc = cli_unknown_format("sweep", "--formats", t);
+                rc = TC_EXIT_USAGE;
             else if (strcmp(fmts[nf]->name, "f32") && !sweep_instr_for(fmts[nf]))
                 rc = cli_fail("sweep", "no tensor-core instruction takes %s inputs for a chain", t);
             else

@@ -158,9 +158,9 @@ int cmd_verify(int argc, char **argv)
     }
     model_params params = *p;
     profile_free(&prof);
-    tc_backend *be = tc_backend_open(backend, err, sizeof err);
+    tc_backend *be = cli_backend_open("verify", backend, NULL);   /* the no-GPU message of every command */
     if (!be)
-        return cli_fail("verify", "%s", err);
+        return TC_EXIT_USAGE;
     char why[256];
     if (!tc_backend_supports(be, ins, why, sizeof why)) {
         tc_backend_close(be);
