@@ -1,4 +1,4 @@
-# tcscope build. Every folder of DESIGN.md is a library; sources are found by
+# tcscope build. Every folder of doc/design.md is a library; sources are found by
 # wildcard so a new file needs no edit here.
 #
 #   make            build/tcscope (with the CUDA backend when nvcc exists) and

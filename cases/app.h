@@ -37,17 +37,20 @@
 #include "formats/formats.h"
 #include "probes/probes.h"
 
-typedef enum { APP_NORMAL, APP_UNIFORM, APP_LOGNORMAL, APP_SAMPLES } app_dist_kind;
+/* The distributions the sweep has too (loguniform, ints) are drawn as the
+ * sweep draws them (sweep_draw): one name, one distribution, every command. */
+typedef enum { APP_NORMAL, APP_UNIFORM, APP_LOGNORMAL, APP_LOGUNIFORM, APP_INTS, APP_SAMPLES } app_dist_kind;
 
 typedef struct {
     app_dist_kind kind;
-    double p1, p2;           /* normal/lognormal: mu, sigma; uniform: lo, hi */
+    double p1, p2;           /* normal/lognormal: mu, sigma; uniform: lo, hi; loguniform: R binades each side */
     double *samples;         /* APP_SAMPLES: the user's values (owned) */
     size_t nsamples;
     char desc[300];          /* "normal(mu=0, sigma=1)", "samples of FILE (n values)" */
 } app_dist;
 
-/* "normal[:MU,SIGMA]", "uniform[:LO,HI]", "lognormal[:MU,SIGMA]". false + err. */
+/* "normal[:MU,SIGMA]", "uniform[:LO,HI]", "lognormal[:MU,SIGMA]",
+ * "loguniform[:R]" (R 1..60, default 16), "ints". false + err. */
 bool app_dist_parse(const char *s, app_dist *d, char *err, size_t len);
 /* The values of FILE: a .npy file (little-endian float32 or float64, C or
  * Fortran order, any shape) when it starts with the NPY magic, else raw

@@ -21,6 +21,30 @@ static bool two_numbers(const char *s, double *a, double *b)
     return end != t && !*end && isfinite(*a) && isfinite(*b);
 }
 
+/* The sweep's distributions by the sweep's names and ranges (cases/sweep.h). */
+static bool sweep_kind(const char *s, app_dist *d, char *err, size_t len)
+{
+    bool logu = !strncmp(s, "loguniform", 10) && (!s[10] || s[10] == ':');
+    if (!logu && strcmp(s, "ints"))
+        return false;
+    d->kind = logu ? APP_LOGUNIFORM : APP_INTS;
+    d->p1 = 16;
+    if (logu && s[10]) {
+        char *end;
+        long r = strtol(s + 11, &end, 10);
+        if (end == s + 11 || *end || r < 1 || r > SWEEP_MAX_LOG_RANGE) {
+            snprintf(err, len, "bad --dist '%s' (loguniform:R with R 1..%d)", s, SWEEP_MAX_LOG_RANGE);
+            return false;
+        }
+        d->p1 = (double)r;
+    }
+    if (logu)
+        snprintf(d->desc, sizeof d->desc, "loguniform(2^-%g..2^%g, random sign)", d->p1, d->p1);
+    else
+        snprintf(d->desc, sizeof d->desc, "ints(-2..2)");
+    return true;
+}
+
 bool app_dist_parse(const char *s, app_dist *d, char *err, size_t len)
 {
     static const struct {
@@ -32,6 +56,11 @@ bool app_dist_parse(const char *s, app_dist *d, char *err, size_t len)
                  {"uniform", APP_UNIFORM, -1, 1, "LO,HI"},
                  {"lognormal", APP_LOGNORMAL, 0, 1, "MU,SIGMA"}};
     memset(d, 0, sizeof *d);
+    err[0] = '\0';
+    if (sweep_kind(s, d, err, len))
+        return true;
+    if (err[0])
+        return false;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         size_t n = strlen(kinds[i].name);
         if (strncmp(s, kinds[i].name, n) || (s[n] && s[n] != ':'))
@@ -55,7 +84,7 @@ bool app_dist_parse(const char *s, app_dist *d, char *err, size_t len)
             snprintf(d->desc, sizeof d->desc, "%s(mu=%g, sigma=%g)", kinds[i].name, d->p1, d->p2);
         return true;
     }
-    snprintf(err, len, "bad --dist '%s' (normal[:MU,SIGMA], uniform[:LO,HI], lognormal[:MU,SIGMA])", s);
+    snprintf(err, len, "bad --dist '%s' (normal[:MU,SIGMA], uniform[:LO,HI], lognormal[:MU,SIGMA], loguniform[:R], ints)", s);
     return false;
 }
 
@@ -76,6 +105,8 @@ static double draw(sweep_rng *r, const app_dist *d)
     case APP_NORMAL: return d->p1 + d->p2 * sweep_draw(r, SWEEP_NORMAL, 0);
     case APP_UNIFORM: return d->p1 + (d->p2 - d->p1) * unit(r);
     case APP_LOGNORMAL: return exp(d->p1 + d->p2 * sweep_draw(r, SWEEP_NORMAL, 0));
+    case APP_LOGUNIFORM: return sweep_draw(r, SWEEP_LOGUNIFORM, (int)d->p1);
+    case APP_INTS: return sweep_draw(r, SWEEP_INTS, 0);
     case APP_SAMPLES: return d->samples[sweep_rng_next(r) % d->nsamples];
     }
     return 0;

@@ -39,7 +39,7 @@ int tc_gemm_lib_gpu(tc_gemm_lib *lib, int device, char *err, size_t errlen)
     return 0;
 #else
     (void)device;
-    snprintf(err, errlen, "this tcscope was built without CUDA (no nvcc)");
+    snprintf(err, errlen, TC_NO_GPU_BUILD);
     return -1;
 #endif
 }

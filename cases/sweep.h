@@ -4,7 +4,7 @@
  * One chain (per trial) on the instruction chosen for the format, tile
  * M x K (M = ins->m, K = ins->k):
  *   X_0 = A0,  D_i = X_{i-1} * B_i  (B_i is K x K, C_i = 0),
- *   X_i = D_i converted into the format (scaled first with --scale pertensor).
+ *   X_i = D_i converted into the format (scaled first with --scaling per-tensor).
  * The reference is the exact chain value E_i = E_{i-1} * B_i (E_0 = A0, the
  * inputs as fed in, times the same power-of-two scales), computed exactly
  * with MPFR (precision grows until mpfr_sum reports an exact sum). Per step:

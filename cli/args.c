@@ -35,12 +35,54 @@ static bool parse_u64(const char *v, bool hex_ok, unsigned long long *x)
     return !errno && !*end;
 }
 
+/* "1e5", "2.5e6", "1E+9": a whole number written as --help writes one,
+ * rewritten as its digits ("100000") so parse_u64 reads it exactly; false
+ * for a value that is not whole ("1.5e0") or not of that form. */
+static bool sci_digits(const char *v, char *buf, size_t len)
+{
+    size_t n = 0, frac = 0;
+    const char *p = v;
+    for (; isdigit((unsigned char)*p); p++)
+        if (n < len - 1)
+            buf[n++] = *p;
+    if (n == 0)
+        return false;
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++, frac++)
+            if (n < len - 1)
+                buf[n++] = *p;
+    if (*p != 'e' && *p != 'E')
+        return false;
+    p++;
+    if (*p == '+')
+        p++;
+    if (!isdigit((unsigned char)*p) || strlen(p) > 2)
+        return false;
+    for (const char *q = p; *q; q++)
+        if (!isdigit((unsigned char)*q))
+            return false;
+    long exp = strtol(p, NULL, 10) - (long)frac;
+    for (; exp < 0; exp++) {   /* the fraction's digits must be zeros the exponent moves back */
+        if (buf[n - 1] != '0')
+            return false;
+        n--;
+    }
+    if (n + (size_t)exp >= len)
+        return false;
+    for (; exp > 0; exp--)
+        buf[n++] = '0';
+    buf[n] = '\0';
+    return true;
+}
+
 bool cli_count(const char *cmd, const char *opt, const char *v, unsigned long long lo,
                unsigned long long hi, unsigned long long *out)
 {
     unsigned long long x;
-    if (!parse_u64(v, false, &x) || x < lo || x > hi) {
-        cli_fail(cmd, "bad %s '%s' (a whole number in %llu..%llu)", opt, v, lo, hi);
+    char digits[32];
+    bool ok = parse_u64(v, false, &x) || (sci_digits(v, digits, sizeof digits) && parse_u64(digits, false, &x));
+    if (!ok || x < lo || x > hi) {
+        cli_fail(cmd, "bad %s '%s' (a whole number in %llu..%llu, as 100000 or 1e5)", opt, v, lo, hi);
         return false;
     }
     *out = x;
@@ -136,6 +178,39 @@ bool cli_pos_double(const char *s, double *out)
     if (end == s || *end || errno || !(v > 0) || !isfinite(v))
         return false;
     *out = v;
+    return true;
+}
+
+bool cli_fraction(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !isfinite(v) || isspace((unsigned char)*s))
+        return false;
+    if (*end == '%') {
+        v /= 100;
+        end++;
+    }
+    if (*end || !(v >= lo && v <= hi))
+        return false;
+    *out = v;
+    return true;
+}
+
+bool cli_tolerance(const char *cmd, const char *opt, const char *v, double *out)
+{
+    double x;
+    bool percent = strchr(v, '%') != NULL;
+    if (!cli_fraction(v, 0, 100, &x) || (percent && x > 1)) {
+        cli_fail(cmd, "bad %s '%s' (0.05 or 5%%, at most 100%%)", opt, v);
+        return false;
+    }
+    if (!percent && x >= 1) {   /* the old spelling: a bare percentage ("5") */
+        cli_warn(cmd, "%s %s is the old spelling of %g%% (write %g%% or %g)", opt, v, x, x, x / 100);
+        x /= 100;
+    }
+    *out = x;
     return true;
 }
 

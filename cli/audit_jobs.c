@@ -51,9 +51,9 @@ static void build_args(jobs *j, size_t i, const char *backend, const char *timin
     v[k++] = "--out";
     v[k++] = j->dir[i];
     v[k++] = "--force";
-    v[k++] = "--n";
+    v[k++] = "--count";
     v[k++] = nbuf;
-    v[k++] = "--hunt-n";
+    v[k++] = "--hunt-count";
     v[k++] = hbuf;
     v[k++] = "--seed";
     v[k++] = sbuf;
@@ -91,6 +91,33 @@ static bool part_current(const char *dir, char **args)
     free(want);
     json_decref(m);
     return ok;
+}
+
+/* A folder where an earlier run of this very command stopped after finishing
+ * some instructions: named, with the two ways on (--resume keeps them,
+ * --force starts over), instead of silently starting over. */
+static int unfinished_run(jobs *j)
+{
+    size_t kept = 0, shown = 0;
+    char names[600] = "";
+    for (size_t i = 0; i < j->n; i++) {
+        if (!part_current(j->dir[i], item_args(j, i)))
+            continue;
+        kept++;
+        size_t len = strlen(names);
+        if (shown < 3 && len < sizeof names - 100)
+            snprintf(names + len, sizeof names - len, "%s%s", shown++ ? ", " : "", j->list[i]->name);
+    }
+    if (!kept)
+        return TC_EXIT_OK;
+    if (j->a->force) {
+        cli_warn("audit", "%s/parts: %zu finished instructions of an earlier run are run again (--force)", j->a->out,
+                 kept);
+        return TC_EXIT_OK;
+    }
+    return cli_fail("audit", "%s holds an unfinished run of this command: %zu of %zu instructions finished (%s%s); "
+                    "--resume keeps them and runs the others, --force starts over", j->a->out, kept, j->n, names,
+                    kept > shown ? ", ..." : "");
 }
 
 /* --json: one object of the printed record (the answers stay in the files). */
@@ -189,14 +216,15 @@ static bool bench_done(void *ctx, size_t q, int status, const char *out, double 
 
 static char **bench_argv(void *ctx, size_t i)
 {
-    static char *v[8];
+    static char *v[8], dir[4200];
     jobs *j = ctx;
     (void)i;
+    snprintf(dir, sizeof dir, "%s/parts", j->a->out);   /* bench writes j->bench_path, dir/bench.json */
     v[0] = "bench";
     v[1] = "--instr";
     v[2] = strchr(j->a->instr, ',') ? "all" : (char *)j->a->instr;
     v[3] = "--out";
-    v[4] = j->bench_path;
+    v[4] = dir;
     v[5] = "--force";
     v[6] = "--no-cublas";
     v[7] = NULL;
@@ -282,6 +310,7 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
         return cli_fail("audit", "out of memory");
     }
     char nbuf[32], hbuf[32], sbuf[32];
+    int rc0;
     snprintf(nbuf, sizeof nbuf, "%zu", a->n);
     snprintf(hbuf, sizeof hbuf, "%zu", a->hunt_n ? a->hunt_n : a->n / 16 ? a->n / 16 : 1);
     snprintf(sbuf, sizeof sbuf, "0x%llx", (unsigned long long)a->seed);
@@ -297,6 +326,11 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
     for (size_t i = 0; i < n; i++) {
         snprintf(j.dir[i], sizeof j.dir[i], "%s/parts/%s", a->out, list[i]->name);
         build_args(&j, i, backend, topt, tval, nbuf, hbuf, sbuf);
+    }
+    if (!a->resume && (rc0 = unfinished_run(&j)) != TC_EXIT_OK) {
+        free(j.args), free(j.dir), free(j.done);
+        tc_outdir_close(d);
+        return rc0;
     }
     if (make_part_dirs(d, list, n)) {
         free(j.args), free(j.dir), free(j.done);

@@ -2,9 +2,27 @@
  * --backend; else the GPU when there is one; else the recorded model
  * (model:h100), said on stderr and named in every output as the backend. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "probes/probes.h"
+
+/* A GPU that is not there (no build, no driver, no device), not a bad spec. */
+static bool gpu_missing(const char *err)
+{
+    return strstr(err, TC_NO_GPU_BUILD) || strstr(err, "no NVIDIA driver") || strstr(err, "no usable") ||
+           strstr(err, "insufficient");
+}
+
+int cli_no_gpu_instead(const char *cmd, const char *why, const char *instead)
+{
+    return cli_fail(cmd, "no GPU (%s); without one, %s", why, instead);
+}
+
+int cli_no_gpu(const char *cmd, const char *why)
+{
+    return cli_no_gpu_instead(cmd, why, "the recorded model answers: --backend " CLI_RECORDED_MODEL);
+}
 
 tc_backend *cli_backend_open(const char *cmd, const char *spec, bool *fallback)
 {
@@ -13,7 +31,9 @@ tc_backend *cli_backend_open(const char *cmd, const char *spec, bool *fallback)
         *fallback = false;
     if (spec) {
         tc_backend *b = tc_backend_open(spec, err, sizeof err);
-        if (!b)
+        if (!b && !strncmp(spec, "gpu", 3) && gpu_missing(err))
+            cli_no_gpu(cmd, err);
+        else if (!b)
             cli_fail(cmd, "backend %s: %s", spec, err);
         return b;
     }

@@ -40,7 +40,7 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
     int shown = 0;
     printf("constraints: %s relative error", o->stat);
     if (isnan(o->max_rel_err))
-        printf(" (any)");
+        printf(" (no bound: listed by error, most accurate first; ranking by speed needs --max-rel-err)");
     else
         printf(" <= %g", o->max_rel_err);
     printf(" at chain depth %d", o->depth);
@@ -84,6 +84,26 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
         printf("  %-6s %-36s %s\n", cli_str(c, "format"),
                cli_str(c, "instr"), cli_str(c, "reason"));
     }
+}
+
+/* The answer in one line (the text's last). */
+static void print_recommendation(const json_t *res, const tc_choose_opts *o)
+{
+    const json_t *first = NULL, *c;
+    size_t i;
+    json_array_foreach(res, i, c) if (json_integer_value(json_object_get(c, "rank")) == 1) first = c;
+    if (first && isnan(o->max_rel_err))
+        printf("\nRecommended: none yet, because no --max-rel-err was given and ranking by speed alone would favour "
+               "the least accurate; the most accurate is %s %s (%s error %.3g at depth %d): give a bound (0.01 or 1%%) "
+               "to rank by speed\n", cli_str(first, "format"), cli_str(first, "instr"), o->stat,
+               tc_json_number(json_object_get(first, "error")), o->depth);
+    else if (first)
+        printf("\nRecommended: %s %s because it is the fastest meeting %s <= %g at depth %d (%.1f TFLOP/s peak, "
+               "error %.3g)\n", cli_str(first, "format"), cli_str(first, "instr"), o->stat, o->max_rel_err, o->depth,
+               tc_json_number(json_object_get(first, "tflops")), tc_json_number(json_object_get(first, "error")));
+    else
+        printf("\nRecommended: none, because no format with a throughput record meets the constraints (the "
+               "reasons above)\n");
 }
 
 int choose_recorded(tc_choose_opts *o, const char *dist_arg, const char **sweeps, size_t ns, const char **benches,
@@ -143,6 +163,7 @@ int choose_recorded(tc_choose_opts *o, const char *dist_arg, const char **sweeps
             if (o->k)
                 printf("(recorded sweeps have their own dot lengths; for an evaluation at K = %d on your shape "
                        "and data give --m and --n)\n", o->k);
+            print_recommendation(res, o);
         }
         json_decref(res);
     }

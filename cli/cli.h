@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cli/options.h"
+#include "formats/formats.h"
 
 /* Exit statuses of the CLI contract. */
 enum { TC_EXIT_OK = 0, TC_EXIT_DIFF = 1, TC_EXIT_USAGE = 2 };
@@ -30,9 +31,10 @@ const char *cli_str(const struct json_t *obj, const char *key);
  * so a printf may take several. */
 const char *cli_safe(const char *s);
 
-/* Counts and seeds (cli/args.c). A count is decimal digits in lo..hi; a
- * seed is 0..2^64-1 in decimal or 0x hex. None takes a sign, a blank
- * or a suffix. false after "tcscope CMD: bad OPT 'V' (...range...)". */
+/* Counts and seeds (cli/args.c). A count is a whole number in lo..hi,
+ * written as digits or as --help writes ranges ("1e5", "2.5e6"); a seed
+ * is 0..2^64-1 in decimal or 0x hex. None takes a sign, a blank or a
+ * suffix. false after "tcscope CMD: bad OPT 'V' (...range...)". */
 bool cli_count(const char *cmd, const char *opt, const char *v, unsigned long long lo,
                unsigned long long hi, unsigned long long *out);
 bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int hi, int *out);
@@ -41,6 +43,13 @@ bool cli_count_int(const char *cmd, const char *opt, const char *v, int lo, int 
  * anything else, nothing printed: the command says what it wanted. */
 bool cli_pos_double(const char *s, double *out);
 bool cli_range(const char *s, double *lo, double *hi);
+/* A tolerance or bound: "0.05" or "5%" (the same number), in lo..hi.
+ * false on anything else, nothing printed. */
+bool cli_fraction(const char *s, double lo, double hi, double *out);
+/* A relative tolerance, 0..1: "0.05" or "5%". A bare number from 1 to 100
+ * is the old percent spelling ("5" = 5%), accepted with a warning. false
+ * after "tcscope CMD: bad OPT 'V' (...)". */
+bool cli_tolerance(const char *cmd, const char *opt, const char *v, double *out);
 /* "N1,N2,..": counts in lo..hi (cli_count_int), at most max of them, into
  * out[0..*n). false after "tcscope CMD: bad OPT '...'" or "OPT: at most MAX
  * values"; an empty item is a bad count. */
@@ -58,11 +67,22 @@ int cli_list_check(const char *cmd, const char *opt, const char *text, bool inst
 #define CLI_RECORDED_MODEL "model:h100"
 struct tc_backend;
 struct tc_backend *cli_backend_open(const char *cmd, const char *spec, bool *fallback);
+/* "tcscope CMD: no GPU (why); without one, the recorded model answers:
+ * --backend model:h100" (or, with instead, that text after "without one, "),
+ * the one wording of every command; TC_EXIT_USAGE. */
+int cli_no_gpu(const char *cmd, const char *why);
+int cli_no_gpu_instead(const char *cmd, const char *why, const char *instead);
 /* name is in a checked --instr list (or the list is "all"). */
 bool cli_instr_selected(const char *sel, const char *name);
 bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out);
 /* 0..max in decimal or 0x hex (a seed is 0..UINT64_MAX). */
 bool cli_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out);
+
+/* Decimal first (cli/decimal.c): the shortest decimal that reads back as
+ * the same value of format f, rounded to nearest (f NULL: of a double):
+ * "448", "0.001953125", "3.4028235e+38", "-inf", "nan". */
+void cli_decimal(const tc_format *f, double x, char *buf, size_t len);
+void cli_value_decimal(const tc_format *f, tc_value v, char *buf, size_t len);
 
 /* "did you mean" (cli/suggest.c): the name nearest to word within a few
  * edits, or NULL. The two reporters print "[OPT: ]unknown instruction 'X'
@@ -71,6 +91,10 @@ bool cli_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint
 const char *cli_nearest(const char *word, const char *const *names, size_t n);
 int cli_unknown_instr(const char *cmd, const char *opt, const char *name);
 int cli_unknown_format(const char *cmd, const char *opt, const char *name);
+/* A format named by a user: any case ("E4M3"), else NULL after a message
+ * that suggests the name (fp8 -> "e4m3 or e5m2", fp16 -> f16, a typo ->
+ * the nearest name). */
+const tc_format *cli_format_named(const char *cmd, const char *opt, const char *name, tc_format *scratch);
 
 /* --render REC --out DIR (cli/render_record.c): the report of a recorded
  * run written into DIR, named after REC, nothing run; --force replaces an

@@ -21,7 +21,8 @@
 
 
 typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_RENDER, O_COUNTEREXAMPLES, O_SHARD, O_N,
-               O_PREFER, O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART } audit_opt;
+               O_PREFER, O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART,
+               O_OLD_N, O_OLD_HUNT_N } audit_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE, exact or corpus:PATH (recorded rows: fitted, cli/audit_rows.c) (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
@@ -35,9 +36,9 @@ static const cli_option opts[] = {
     [O_COUNTEREXAMPLES] = {"--counterexamples", "HUNT.jsonl", "a hunt record whose failures join the fits "
                                                              "(re-asked on the backend)"},
     [O_SHARD] = {"--shard", "I/N", "audit every N-th instruction from the I-th (0 <= I < N)"},
-    [O_N] = {"--n", "COUNT", "random elements in the proof (default 1e6 on a GPU, 1e5 on the recorded model)", 1,
+    [O_N] = {"--count", "COUNT", "random elements in the proof (default 1e6 on a GPU, 1e5 on the recorded model)", 1,
              AUDIT_MAX_N},
-    [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family in the proof (default COUNT / 16)", 1,
+    [O_HUNT_N] = {"--hunt-count", "PER_FAMILY", "elements per hunt family in the proof (default COUNT / 16)", 1,
                   100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0x7c5c09e)"},
     [O_JSON] = {"--json", NULL, "print the record instead of the text: header, one object per instruction (its answers only in OUT/audit.jsonl), trailer"},
@@ -49,6 +50,8 @@ static const cli_option opts[] = {
     [O_RESUME] = {"--resume", NULL, "keep the parts (DIR/parts/NAME) an earlier run of the same command finished; "
                                     "run the others"},
     [O_PART] = {"--part", NULL, "internal: one child of --jobs (its record and profile, no reports)"},
+    [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
+    [O_OLD_HUNT_N] = {CLI_ALIAS("--hunt-n", "--hunt-count")},
 };
 const cli_command cmd_audit_cli = {"audit", "fingerprint, proof, features and timing of each instruction: "
                                             "a record, a profile, Markdown and HTML reports",
@@ -94,6 +97,7 @@ static int parse_args(int argc, char **argv, audit_args *a)
         case O_JOBS: a->jobs = (unsigned)sc.count; break;
         case O_RESUME: a->resume = a->force = true; break; /* the top-level outputs are rebuilt from the parts */
         case O_PART: a->part = true, a->jobs = 1; break;
+        case O_OLD_N: case O_OLD_HUNT_N: break;   /* old spellings: cli_next answers as the new ones */
         }
     }
     if (sc.status)

@@ -30,11 +30,11 @@ typedef enum { O_INSTR, O_BACKEND, O_DEVICE, O_OUT, O_FORCE, O_SASS, O_NO_CUBLAS
                O_NO_WHOLE_GPU } bench_opt;
 static const cli_option opts[] = {
     [O_INSTR] = {"--instr", "NAME|all", "the instructions to time (default all)"},
-    [O_BACKEND] = {"--backend", "gpu:all|gpu:I,J,..", "every GPU named times the instructions, one worker each: "
-                                                      "FILE.gpuN.json each, FILE the fleet record (needs --out)"},
-    [O_DEVICE] = {"--device", "N", "the CUDA device", 0, 64},
-    [O_OUT] = {"--out", "FILE", "write the bench record (tcscope-record/1) to FILE (must not exist, unless --force)"},
-    [O_FORCE] = {"--force", NULL, "replace --out FILE"},
+    [O_BACKEND] = {"--backend", "B", "gpu or gpu:N, the GPU timed (default gpu:0); gpu:all or gpu:I,J,..: every GPU "
+                                     "named, one worker each: DIR/gpuN/bench.json, DIR/fleet.json (needs --out)"},
+    [O_DEVICE] = {CLI_ALIAS_HINT("--device", "--backend", "--backend gpu:N")},
+    [O_OUT] = {"--out", "DIR", "write DIR/bench.json, the bench record (tcscope-record/1); an earlier one is kept unless --force"},
+    [O_FORCE] = {"--force", NULL, "replace an earlier DIR/bench.json"},
     [O_SASS] = {"--sass", "FILE", "check the opcodes against this disassembly (default: cuobjdump of this binary)"},
     [O_NO_CUBLAS] = {"--no-cublas", NULL, "skip the cuBLAS reference GEMM"},
     [O_CUBLAS_SIZE] = {"--cublas-size", "N", "the cuBLAS GEMM's M = N = K, a multiple of 256", 256, 16384},
@@ -45,6 +45,27 @@ static const cli_option opts[] = {
 const cli_command cmd_bench_cli = {"bench", "latency and throughput of each instruction on the GPU, and cuBLAS",
                                    NULL, NULL, opts, CLI_NOPTS(opts), false};
 
+/* "gpu" (device 0), "gpu:N", or the bare N of the old --device N. */
+static bool one_gpu(const char *v, int *device)
+{
+    if (!strcmp(v, "gpu")) {
+        *device = 0;
+        return true;
+    }
+    const char *n = !strncmp(v, "gpu:", 4) ? v + 4 : v;
+    if (!*n || strlen(n) > 2 || strspn(n, "0123456789") != strlen(n) || atoi(n) > 64)
+        return false;
+    *device = atoi(n);
+    return true;
+}
+
+/* --out FILE.json: the old form (a file, not a folder). */
+static bool old_out_form(const char *out)
+{
+    size_t n = strlen(out);
+    return (n >= 5 && !strcmp(out + n - 5, ".json")) || (n >= 6 && !strcmp(out + n - 6, ".jsonl"));
+}
+
 static int parse(int argc, char **argv, bench_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -54,8 +75,12 @@ static int parse(int argc, char **argv, bench_args *a)
     while (cli_next(&sc))
         switch ((bench_opt)sc.opt) {
         case O_INSTR: a->instr = sc.val; break;
-        case O_BACKEND: a->backend = sc.val; break;
-        case O_DEVICE: a->device = (int)sc.count; break;
+        case O_BACKEND:
+            if (!cli_fleet_spec(sc.val) && !one_gpu(sc.val, &a->device))
+                return cli_fail("bench", "--backend %s: bench times the GPU: gpu, gpu:N, gpu:all or gpu:I,J,..", sc.val);
+            a->backend = cli_fleet_spec(sc.val) ? sc.val : NULL;
+            break;
+        case O_DEVICE: break;   /* the old spelling: cli_next answers as --backend */
         case O_OUT: a->out = sc.val; break;
         case O_FORCE: a->force = true; break;
         case O_SASS: a->sass = sc.val; break;
@@ -73,15 +98,27 @@ static int parse(int argc, char **argv, bench_args *a)
         return sc.status;
     if (strcmp(a->instr, "all") && !tc_instr_by_name(a->instr))
         return cli_unknown_instr("bench", "--instr", a->instr);
-    if (a->backend && !cli_fleet_spec(a->backend))
-        return cli_fail("bench", "--backend %s: bench takes gpu:all or gpu:I,J,.. (one GPU: --device N)", a->backend);
+    if (a->out && old_out_form(a->out)) {
+        if (a->backend)
+            return cli_fail("bench", "--backend %s: --out is a folder (DIR/fleet.json, DIR/gpuN/bench.json), not %s",
+                            a->backend, a->out);
+        cli_warn("bench", "--out %s: a file is the old form of --out; --out DIR writes DIR/bench.json", a->out);
+    }
     return -1;
 }
 
-/* --out FILE: the folder and the name inside it (a plain name). */
+/* --out DIR: DIR/bench.json; the old --out FILE: its folder and the name inside it (a plain name). */
 static int open_out(const bench_args *a, tc_outdir *d, const char **name)
 {
     char err[600], dir[4096];
+    if (!old_out_form(a->out)) {
+        *name = "bench.json";
+        if (tc_outdir_open(d, a->out, a->force, err, sizeof err) || tc_out_check_free(d, name, 1, err, sizeof err)) {
+            tc_outdir_close(d);
+            return cli_fail("bench", "%s", err);
+        }
+        return TC_EXIT_OK;
+    }
     const char *slash = strrchr(a->out, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->out) + (slash == a->out) : 1, slash ? a->out : ".");
     *name = slash ? slash + 1 : a->out;
@@ -176,7 +213,8 @@ int cmd_bench(int argc, char **argv)
             return TC_EXIT_OK;
         }
         tc_outdir_close(&d);
-        return cli_fail("bench", "%s", err);
+        return cli_no_gpu_instead("bench", err, "the H100's recorded timing is reports/baselines/h100-bench.json "
+                                                "(audit --timing and choose --bench read it)");
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

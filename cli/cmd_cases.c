@@ -21,6 +21,7 @@
 #include "cases/gen.h"
 #include "cli/cli.h"
 #include "cli/run_info.h"
+#include "reports/render.h"
 #include "reports/reports.h"
 #include "reports/text.h"
 
@@ -266,6 +267,12 @@ static int run_files(cases_opts *o)
             rc = cli_fail(CMD, "out of memory");
     }
     bool named = o->instr && strcmp(o->instr, "all") && tc_instr_by_name(o->instr);
+    /* a count and the time left on a terminal (the Fasi file on every instruction runs for seconds) */
+    size_t nsel = 0, done = 0;
+    for (size_t ii = 0; ii < ncat; ii++)
+        nsel += instr_selected(o, &cat[ii]);
+    tc_progress prog;
+    tc_progress_start(&prog, "cases", nsel);
     for (size_t ii = 0; ii < ncat && !rc; ii++) {
         const tc_instr *ins = &cat[ii];
         if (!instr_selected(o, ins))
@@ -275,9 +282,11 @@ static int run_files(cases_opts *o)
             for (size_t c = 0; c < files[f].n; c++)
                 if (tc_case_applies(&files[f].cases[c], ins))
                     sel[n++] = &files[f].cases[c];
+        tc_progress_update(&prog, done++);
         if (n == 0)
             continue;
         char why[256];
+        tc_progress_clear(&prog);   /* what follows prints on a clean line */
         if (!tc_backend_supports(be, ins, why, sizeof why)) {
             if (named) {
                 rc = cli_fail(CMD, "backend %s cannot run %s: %s", bname, ins->name, why);
@@ -290,6 +299,7 @@ static int run_files(cases_opts *o)
             rc = cli_fail(CMD, "%s", err);
             break;
         }
+        tc_progress_clear(&prog);
         ninstr++;
         bool detail = o->json || o->verbose;
         for (size_t i = 0; i < n; i++) {
@@ -323,6 +333,7 @@ static int run_files(cases_opts *o)
             nall += ns;
         }
     }
+    tc_progress_clear(&prog);   /* the bar goes before the matrix is printed */
     if (!rc && !o->json && !o->verbose)
         print_matrix(all, nall, bname);
     if (!rc && total == 0)

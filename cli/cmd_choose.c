@@ -30,16 +30,16 @@
 
 typedef enum { O_M, O_N, O_K, O_SAMPLES, O_SCALING, O_METRIC, O_MAX_REL_ERR, O_OUTPUTS, O_SEED, O_BACKEND,
                O_CHAIN, O_RANGE, O_NEED_INF_NAN, O_STAT, O_DIST, O_SWEEP, O_BENCH, O_JSON, O_REPORT, O_SWEEP_K,
-               O_FORCE, O_GEMM_RECORDS, O_NO_LIBRARY, O_GPU, O_CALLER, O_ALLOW_TRANSFER } choose_opt;
+               O_FORCE, O_GEMM_RECORDS, O_NO_LIBRARY, O_GPU, O_CALLER, O_ALLOW_TRANSFER, O_OLD_SAMPLES } choose_opt;
 static const cli_option opts[] = {
     [O_M] = {"--m", "M", "rows of A (application mode, required there)", 1, APP_MAX_MN},
     [O_N] = {"--n", "N", "columns of B (application mode, required there)", 1, APP_MAX_MN},
     [O_K] = {"--k", "K", "the dot length (application mode: required, up to 2^20; record mode: "
              "the dot length each product needs, default any)", 1, MAX_K},
-    [O_SAMPLES] = {"--samples", "FILE", "draw A and B from these values: .npy (float32/float64) or raw float32"},
+    [O_SAMPLES] = {"--samples-file", "FILE", "draw A and B from these values: .npy (float32/float64) or raw float32"},
     [O_SCALING] = {"--scaling", "S", "none (default), per-tensor, per-row, block32: E8M0 scales of FP8 inputs"},
-    [O_METRIC] = {"--metric", "X", "median, p90 (default), p99, max (relative, per output) or normwise"},
-    [O_MAX_REL_ERR] = {"--max-rel-err", "E", "the largest error allowed (a positive number)"},
+    [O_METRIC] = {"--metric", "X", "the error statistic: median, p90 (default), max; application mode also p99 (relative, per output) and normwise"},
+    [O_MAX_REL_ERR] = {"--max-rel-err", "E", "the largest error allowed: 0.01 or 1% (positive); without it nothing is ranked by speed"},
     [O_OUTPUTS] = {"--outputs", "R", "application mode: sampled outputs R x R (default 100: 10^4)", 8, 1000},
     [O_SEED] = {"--seed", "S", "application mode: random seed (default 1)"},
     [O_BACKEND] = {"--backend", "B", "application mode: gpu, model:PROFILE or exact (default: the GPU, else "
@@ -47,9 +47,9 @@ static const cli_option opts[] = {
     [O_CHAIN] = {"--chain", "D", "the chain depth whose error counts (default 1)", 1, SWEEP_MAX_CHAIN},
     [O_RANGE] = {"--range", "LO:HI", "the magnitudes the data spans (0 < LO < HI)"},
     [O_NEED_INF_NAN] = {"--need-inf-nan", NULL, "only formats with infinities and NaNs"},
-    [O_STAT] = {"--stat", "median|p90|max", "the error statistic compared (default p90)"},
-    [O_DIST] = {"--dist", "D", "application: normal[:MU,SIGMA] (default), uniform[:LO,HI], lognormal[:MU,SIGMA]; "
-                "record mode: only sweeps of normal, uniform, loguniform, ints"},
+    [O_STAT] = {CLI_ALIAS("--stat", "--metric")},
+    [O_DIST] = {"--dist", "D", "application: normal[:MU,SIGMA] (default), uniform[:LO,HI], lognormal[:MU,SIGMA], "
+                "loguniform[:R], ints; record mode: only sweeps of normal, uniform, loguniform, ints"},
     [O_SWEEP] = {"--sweep", "FILE", "a sweep record (repeatable, 16 at most; default the H100 baselines)"},
     [O_BENCH] = {"--bench", "FILE", "a bench record (repeatable, 16 at most; default the H100 baseline)"},
     [O_JSON] = {"--json", NULL, "a tcscope-record/1: choice objects (application mode) or recorded_choice objects (recorded sweeps)"},
@@ -66,13 +66,14 @@ static const cli_option opts[] = {
     [O_ALLOW_TRANSFER] = {"--allow-transfer", NULL, "application mode: rank a structure recorded on another GPU or "
                           "by another caller too (labelled transferred)"},
     [O_NO_LIBRARY] = {"--no-library", NULL, "application mode: rank instruction chains only (no library GEMM records)"},
+    [O_OLD_SAMPLES] = {CLI_ALIAS("--samples", "--samples-file")},
 };
 const cli_command cmd_choose_cli = {
     "choose", "precision advice for a GEMM of your shape and data (model or GPU), or from recorded sweeps", NULL,
-    "Application mode with --m/--n (and --samples --scaling --metric --outputs --seed --backend);\n"
-    "otherwise advice from recorded sweeps (--sweep --chain --stat --range --need-inf-nan).\n"
+    "Application mode with --m/--n (and --samples-file --scaling --outputs --seed --backend);\n"
+    "otherwise advice from recorded sweeps (--sweep --chain --range --need-inf-nan); --metric in both.\n"
     "Errors are against the exact product of the ORIGINAL inputs (input rounding counted); a candidate\n"
-    "whose error exceeds 1 is never ranked; without --max-rel-err candidates are listed by error.\n"
+    "whose error exceeds 1 is never ranked; without --max-rel-err nothing is ranked by speed.\n"
     "With library GEMM records (the H100 ones by default; --gemm-records, --no-library) the ranked\n"
     "candidates are the library paths (the model + each path's structure recorded at the nearest K,\n"
     "the TFLOP/s measured at the recorded shape nearest in log M*N + log K); instruction chains are listed beside.",
@@ -85,14 +86,14 @@ int cmd_choose(int argc, char **argv)
     size_t ns = 0, nb = 0;
     bool json = false, record_mode = false, app_mode = false;
     app_settings app = {.scaling = APP_SCALE_NONE, .metric = "p90", .rows = APP_ROWS, .seed = 1};
-    const char *dist_arg = NULL;
+    const char *dist_arg = NULL, *metric = NULL;
     cli_scan sc = cli_scan_start(&cmd_choose_cli, argc, argv);
     while (cli_next(&sc)) {
         const char *v = sc.val;
         switch ((choose_opt)sc.opt) {
         case O_MAX_REL_ERR:
-            if (!cli_pos_double(v, &o.max_rel_err))
-                return cli_fail("choose", "bad --max-rel-err '%s' (a positive number)", v);
+            if (!cli_fraction(v, 0, INFINITY, &o.max_rel_err) || !(o.max_rel_err > 0))
+                return cli_fail("choose", "bad --max-rel-err '%s' (a positive number: 0.01 or 1%%)", v);
             break;
         case O_M: app.m = (int)sc.count; app_mode = true; break;
         case O_N: app.n = (int)sc.count; app_mode = true; break;
@@ -103,12 +104,7 @@ int cmd_choose(int argc, char **argv)
             if (!app_scaling_parse(v, &app.scaling))
                 return cli_fail("choose", "bad --scaling '%s' (none, per-tensor, per-row, block32)", v);
             break;
-        case O_METRIC:
-            app_mode = true;
-            if (!app_metric_ok(v))
-                return cli_fail("choose", "bad --metric '%s' (median, p90, p99, max, normwise)", v);
-            app.metric = v;
-            break;
+        case O_METRIC: metric = v; break;
         case O_OUTPUTS: app.rows = (int)sc.count; app_mode = true; break;
         case O_SEED:
             app_mode = true;
@@ -123,12 +119,7 @@ int cmd_choose(int argc, char **argv)
                 return cli_fail("choose", "bad --range '%s' (LO:HI, 0 < LO < HI)", v);
             break;
         case O_NEED_INF_NAN: o.need_inf_nan = true, record_mode = true; break;
-        case O_STAT:
-            record_mode = true;
-            if (strcmp(v, "median") && strcmp(v, "p90") && strcmp(v, "max"))
-                return cli_fail("choose", "bad --stat '%s' (median, p90 or max)", v);
-            o.stat = v;
-            break;
+        case O_STAT: case O_OLD_SAMPLES: break;   /* old spellings: cli_next answers as the new ones */
         case O_DIST: dist_arg = v; break;
         case O_SWEEP:
             record_mode = true;
@@ -159,8 +150,18 @@ int cmd_choose(int argc, char **argv)
     if (sc.status)
         return sc.status;
     if (app_mode && record_mode)
-        return cli_fail("choose", "application options (--m --n --samples --scaling --metric --outputs --seed "
-                        "--backend --report --sweep-k --force --gemm-records --no-library) and record options (--sweep --chain --stat --range --need-inf-nan) exclude each other");
+        return cli_fail("choose", "application options (--m --n --samples-file --scaling --outputs --seed "
+                        "--backend --report --sweep-k --force --gemm-records --no-library) and record options (--sweep --chain --range --need-inf-nan) exclude each other");
+    /* One statistic option for both modes; recorded sweeps hold median, p90 and max only. */
+    if (metric && app_mode && !app_metric_ok(metric))
+        return cli_fail("choose", "bad --metric '%s' (median, p90, p99, max, normwise)", metric);
+    if (metric && !app_mode && strcmp(metric, "median") && strcmp(metric, "p90") && strcmp(metric, "max"))
+        return cli_fail("choose", "bad --metric '%s' (median, p90 or max: what recorded sweeps hold; p99 and "
+                        "normwise need application mode, --m --n --k)", metric);
+    if (metric && app_mode)
+        app.metric = metric;
+    else if (metric)
+        o.stat = metric;
     if (app_mode) {
         app.k = o.k;
         app.bound = o.max_rel_err;

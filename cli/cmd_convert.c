@@ -69,9 +69,10 @@ static int convert_one(convert_opts *o, const char *text)
         char flags[40];
         snprintf(flags, sizeof flags, "%s%s%s", inexact ? " inexact" : "", overflow ? " overflow" : "",
                  saturated ? " saturated" : "");
-        printf("%s -> %s %s/%s%s: bits %s = %s = %s   (input %s, %s)   flags:%s\n", text, o->f->name,
+        /* decimal first (exact), the hex float and the bits beside it */
+        printf("%s -> %s %s/%s%s: %s = %s   bits %s   (input %s, %s)   flags:%s\n", text, o->f->name,
                tc_round_name(o->r.mode), tc_overflow_name(o->r.ovf), o->r.ftz ? "/ftz" : "",
-               bits_s, out_hex, out_dec, in_hex, exactness, *flags ? flags : " none");
+               out_dec, out_hex, bits_s, in_hex, exactness, *flags ? flags : " none");
     }
     return TC_EXIT_OK;
 }
@@ -146,8 +147,8 @@ int cmd_convert(int argc, char **argv)
         }
         switch ((convert_opt)sc.opt) {
         case O_TO:
-            if (!(o.f = tc_format_by_name(v, &scratch)))
-                rc = cli_unknown_format(CMD, "--to", v);
+            if (!(o.f = cli_format_named(CMD, "--to", v, &scratch)))
+                rc = TC_EXIT_USAGE;
             break;
         case O_ROUND:
             if (!tc_round_parse(v, &o.r.mode))

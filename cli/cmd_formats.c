@@ -48,7 +48,7 @@ int cmd_formats(int argc, char **argv)
     tc_json_out out;
     tc_json_out_begin(&out, json, tc_record_header("formats", NULL, NULL, 0));
     if (!json)
-        printf("%-6s %4s %5s %6s %5s %-23s %-11s %-11s %-9s %-26s %s\n", "name", "bits", "bias",
+        printf("%-6s %4s %5s %6s %5s %-23s %-23s %-21s %-21s %-26s %s\n", "name", "bits", "bias",
                "emin", "emax", "max", "min_normal", "min_sub", "eps", "specials", "nan_bits");
     for (size_t i = 0; i < n; i++) {
         const tc_format *f = list[i];
@@ -75,11 +75,17 @@ int cmd_formats(int argc, char **argv)
             json_object_set_new(o, "emax", isint ? json_null() : json_integer(tc_format_emax(f)));
             tc_json_out_put(&out, "format", o);
         } else if (isint) {
-            printf("%-6s %4d %5s %6s %5s %-23s %-11s %-11s %-9s %-26s %s\n", f->name, bits, "-",
+            printf("%-6s %4d %5s %6s %5s %-23s %-23s %-21s %-21s %-26s %s\n", f->name, bits, "-",
                    "-", "-", maxdec, "-", "-", "1", specials_name(f), "-");
         } else {
-            printf("%-6s %4d %5d %6d %5d %-23s %-11s %-11s %-9s %-26s %s\n", f->name, bits,
-                   f->bias, tc_format_emin(f), tc_format_emax(f), mx, mn, ms, eps,
+            /* decimal for people (448, not 0x1.cp+8); --json keeps the exact hex floats */
+            char dmx[32], dmn[32], dms[32], deps[32];
+            cli_value_decimal(f, tc_format_max(f), dmx, sizeof dmx);
+            cli_value_decimal(f, tc_format_min_normal(f), dmn, sizeof dmn);
+            cli_value_decimal(f, tc_format_min_subnormal(f), dms, sizeof dms);
+            cli_value_decimal(f, e, deps, sizeof deps);
+            printf("%-6s %4d %5d %6d %5d %-23s %-23s %-21s %-21s %-26s %s\n", f->name, bits,
+                   f->bias, tc_format_emin(f), tc_format_emax(f), dmx, dmn, dms, deps,
                    specials_name(f), has_nan ? nan : "-");
         }
     }

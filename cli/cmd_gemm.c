@@ -313,8 +313,8 @@ int cmd_gemm(int argc, char **argv)
             return cli_fail(CMD, "bad --backend '%s' (gpu, gpu:N, or model:PROFILE for the inference self-test)",
                             a.backend);
         if (tc_gemm_lib_gpu(&lib, dev, err, sizeof err) != 0)
-            return cli_fail(CMD, "%s; gemm needs a GPU (--backend model:h100 runs only the structure-inference "
-                                 "self-test on a simulated library)", err);
+            return cli_no_gpu_instead(CMD, err, "--backend " CLI_RECORDED_MODEL " runs the structure-inference "
+                                                "self-test on a simulated library, and choose reads the recorded GEMMs");
     }
     size_t np;
     const tc_gemm_path *paths = tc_gemm_paths(&np);

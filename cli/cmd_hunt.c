@@ -34,7 +34,7 @@ typedef struct {
     bool json;
 } hunt_args;
 
-typedef enum { O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_SEED, O_SAMPLE, O_OUT, O_JSON } hunt_opt;
+typedef enum { O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_SEED, O_SAMPLE, O_OUT, O_JSON, O_OLD_N, O_OLD_SAMPLE } hunt_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the hardware to search (required): gpu, gpu:N, model:PROFILE or exact"},
     [O_PROFILE] = {"--profile", "P", "the model it is compared with: a name under oracle/profiles or a file "
@@ -42,11 +42,13 @@ static const cli_option opts[] = {
     [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the model's answers: the GPU model (the default "
                                                 "where a GPU is present; on the backend's GPU) or the CPU's"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions (default all)"},
-    [O_N] = {"--n", "PER_FAMILY", "elements per hunt family and instruction (default 400000)", 1, 100000000ull},
+    [O_N] = {"--count", "PER_FAMILY", "elements per hunt family and instruction (default 400000)", 1, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0x4b1d5eed)"},
-    [O_SAMPLE] = {"--sample", "N", "with --out: the backend's answers to the first N elements of every family, for replay (default 128)", 0, 4096},
+    [O_SAMPLE] = {"--samples", "N", "with --out: the backend's answers to the first N elements of every family, for replay (default 128)", 0, 4096},
     [O_OUT] = {"--out", "DIR", "write DIR/hunt.jsonl: elements and mismatches per family, the smallest failing inputs, the replay sample"},
     [O_JSON] = {"--json", NULL, "the hunt record (as --out writes it), printed as each instruction finishes"},
+    [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
+    [O_OLD_SAMPLE] = {CLI_ALIAS("--sample", "--samples")},
 };
 const cli_command cmd_hunt_cli = {"hunt", "boundary-directed search for inputs where the backend and the model differ",
                                   NULL, "Exit 1 when any answer differs from the model.", opts, CLI_NOPTS(opts),
@@ -72,6 +74,7 @@ static int parse_args(int argc, char **argv, hunt_args *a)
         case O_SAMPLE: a->sample = sc.count; break;
         case O_OUT: a->out = sc.val; break;
         case O_JSON: a->json = true; break;
+        case O_OLD_N: case O_OLD_SAMPLE: break;   /* old spellings: cli_next answers as the new ones */
         }
     if (sc.status)
         return sc.status;
@@ -182,11 +185,11 @@ int cmd_hunt(int argc, char **argv)
         free(list);
         return cli_fail(CMD, "%s", err);
     }
-    tc_backend *be = tc_backend_open(a.backend, err, sizeof err);
+    tc_backend *be = cli_backend_open(CMD, a.backend, NULL);   /* the no-GPU message of every command */
     if (!be) {
         profile_free(&prof);
         free(list);
-        return cli_fail(CMD, "%s", err);
+        return TC_EXIT_USAGE;
     }
     cli_model_on mo;
     if ((rc = cli_model_on_open(CMD, a.model_on, a.backend, &mo)) != TC_EXIT_OK) {

@@ -36,10 +36,9 @@ int cmd_list(int argc, char **argv)
         return sc.status;
     tc_backend *b = NULL;
     if (backend) {
-        char err[384];
-        b = tc_backend_open(backend, err, sizeof err);
+        b = cli_backend_open(CMD, backend, NULL);   /* the no-GPU message of every command */
         if (!b)
-            return cli_fail(CMD, "%s", err);
+            return TC_EXIT_USAGE;
     }
     size_t n;
     const tc_instr *cat = tc_catalogue(&n);

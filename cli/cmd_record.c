@@ -1,8 +1,8 @@
 /* tcscope record MODE: the runs whose answers are kept as records
  * (reports/baselines/), on one backend, over --instr NAME, NAME,NAME.. or
  * all:
- *   corpus  one line of N random elements per instruction (--n N, --seed S)
- *   chains  one line of N chains of LEN steps per instruction (--n N,
+ *   corpus  one line of N random elements per instruction (--count N, --seed S)
+ *   chains  one line of N chains of LEN steps per instruction (--count N,
  *           --len LEN, --cvt, --seed S)
  *   layout  the on-device proof of the fragment layout, one line each
  * The lines are probes/backend_corpus.h's, written through cli/record.h as
@@ -20,25 +20,26 @@
 
 #define CMD "record"
 
-typedef enum { O_BACKEND, O_INSTR, O_N, O_LEN, O_CVT, O_SEED, O_JSON } record_opt;
+typedef enum { O_BACKEND, O_INSTR, O_N, O_LEN, O_CVT, O_SEED, O_JSON, O_OLD_N } record_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded "
                                      "model " CLI_RECORDED_MODEL ", said so); corpus: gpu:all or gpu:I,J,.., the same "
                                      "inputs on every GPU, their bits compared (a fleet record on stdout)"},
     [O_INSTR] = {"--instr", "NAME", "the instruction (tcscope list), all, or NAME,NAME.. (required)"},
-    [O_N] = {"--n", "N", "corpus: random elements per instruction; chains: chains per instruction (required)", 1,
+    [O_N] = {"--count", "N", "corpus: random elements per instruction; chains: chains per instruction (required)", 1,
              TC_CORPUS_MAX_ELEMS},
     [O_LEN] = {"--len", "LEN", "chains: steps per chain, D fed back as A (required)", 1, CLI_RECORD_MAX_LEN},
     [O_CVT] = {"--cvt", "ROUND[,OVERFLOW]", "chains: the D -> A conversion between steps (default rne,sat; "
                                             "rne,inf for tf32 A and when A is D's format)"},
     [O_SEED] = {"--seed", "S", "corpus, chains: random seed (default 1)"},
     [O_JSON] = {"--json", NULL, "record layout only: a tcscope-record/1 of layout objects (corpus and chain lines are their own format; refused there)"},
+    [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
 };
 const cli_command cmd_record_cli = {
     "record", "record a random corpus, chains or the layout proof of instructions on a backend",
     "corpus|chains|layout",
-    "  record corpus --backend B --instr NAME|all --n N [--seed S]\n"
-    "  record chains --backend B --instr NAME|all --n N --len LEN [--cvt ROUND[,OVERFLOW]] [--seed S]\n"
+    "  record corpus --backend B --instr NAME|all --count N [--seed S]\n"
+    "  record chains --backend B --instr NAME|all --count N --len LEN [--cvt ROUND[,OVERFLOW]] [--seed S]\n"
     "  record layout --backend B --instr NAME|all [--json]\n"
     "A record on stdout, one object per instruction (reports/SCHEMA.md \"Raw GPU records\"); run --random,\n"
     "run --random --chain and run --check-layout are aliases, the same bytes.\n"
@@ -48,7 +49,7 @@ const cli_command cmd_record_cli = {
 int cmd_record(int argc, char **argv)
 {
     static const char *const modes[] = {"corpus", "chains", "layout"};
-    cli_record_job j = {CMD, "--n", "--len", argc, argv, CLI_RECORD_CORPUS, .seed = 1};
+    cli_record_job j = {CMD, "--count", "--len", argc, argv, CLI_RECORD_CORPUS, .seed = 1};
     const char *mode = NULL;
     bool seed_given = false;
     cli_scan sc = cli_scan_start(&cmd_record_cli, argc, argv);
@@ -77,6 +78,7 @@ int cmd_record(int argc, char **argv)
             seed_given = true;
             break;
         case O_JSON: j.json = true; break;
+        case O_OLD_N: break;   /* the old spelling: cli_next answers as --count */
         }
     }
     if (sc.status)
@@ -92,13 +94,13 @@ int cmd_record(int argc, char **argv)
     if (!j.instr)
         return cli_fail(CMD, "--instr NAME is required (see tcscope list)");
     if (j.mode != CLI_RECORD_LAYOUT && !j.n)
-        return cli_fail(CMD, "record %s needs --n N", mode);
+        return cli_fail(CMD, "record %s needs --count N", mode);
     if (j.mode == CLI_RECORD_CHAINS && !j.len)
         return cli_fail(CMD, "record chains needs --len LEN");
     if (j.mode != CLI_RECORD_CHAINS && (j.len || j.cvt_given))
         return cli_fail(CMD, "%s only applies to record chains", j.len ? "--len" : "--cvt");
     if (j.mode == CLI_RECORD_LAYOUT && (j.n || seed_given))
-        return cli_fail(CMD, "%s does not apply to record layout (it draws nothing at random)", j.n ? "--n" : "--seed");
+        return cli_fail(CMD, "%s does not apply to record layout (it draws nothing at random)", j.n ? "--count" : "--seed");
     if (j.json && j.mode != CLI_RECORD_LAYOUT) /* they print their record anyway: say so rather than ignore it */
         return cli_fail(CMD, "--json only applies to record layout: corpus and chains always print their record "
                              "(reports/SCHEMA.md \"Raw GPU records\")");

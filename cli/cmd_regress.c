@@ -31,7 +31,7 @@
 #define DEFAULT_RECORD "reports/baselines/h100-audit.jsonl.gz"
 
 typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
-               O_NO_TIMING, O_JSON, O_CROSS_GPU } regress_opt;
+               O_NO_TIMING, O_JSON, O_CROSS_GPU, O_OLD_N, O_OLD_HUNT_N } regress_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the backend checked (default gpu; a software backend only with --backend); "
                                      "gpu:all or gpu:I,J,..: every GPU checked, one worker each (OUT/fleet.json)"},
@@ -41,16 +41,18 @@ static const cli_option opts[] = {
                                                   "(default reports/baselines/h100-audit.jsonl.gz)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions checked (default all of the profile)"},
     [O_OUT] = {"--out", "DIR", "scratch folder: the bench record and the refits (default out/regress)"},
-    [O_N] = {"--n", "COUNT", "random elements per instruction (default 1e5)", 1, 1000000000ull},
-    [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 1, 100000000ull},
+    [O_N] = {"--count", "COUNT", "random elements per instruction (default 1e5)", 1, 1000000000ull},
+    [O_HUNT_N] = {"--hunt-count", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 1, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0x4e6e55)"},
     [O_JOBS] = {"--jobs", "J", "checks at once, one child process each (default: one per CPU)", 1, 1024},
-    [O_TOL] = {"--timing-tol", "PCT", "latency or throughput differing by more than PCT percent is a difference "
-                                      "(default 5)", 0, 100},
+    [O_TOL] = {"--timing-tol", "X", "latency or throughput differing by more than X is a difference: 0.05 or 5% "
+                                    "(default 5%; 0..100%)"},
     [O_NO_TIMING] = {"--no-timing", NULL, "compare neither SASS nor timing"},
     [O_JSON] = {"--json", NULL, "a tcscope-record/1: one regress object per instruction"},
     [O_CROSS_GPU] = {"--cross-gpu", NULL, "with gpu:all or gpu:I,J,..: also the same random inputs (COUNT "
                                           "elements, at most 10^6) on every GPU, the output bits compared"},
+    [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
+    [O_OLD_HUNT_N] = {CLI_ALIAS("--hunt-n", "--hunt-count")},
 };
 const cli_command cmd_regress_cli = {REGRESS_CMD, "this GPU, driver and toolkit against a baseline audit: exit 0 same, "
                                           "1 a difference (listed), 2 no GPU unless --model",
@@ -77,10 +79,14 @@ static int parse_args(int argc, char **argv, regress_args *a)
                 return TC_EXIT_USAGE;
             break;
         case O_JOBS: a->jobs = (unsigned)sc.count; break;
-        case O_TOL: a->tol = (double)sc.count / 100.0; break;
+        case O_TOL:
+            if (!cli_tolerance(REGRESS_CMD, "--timing-tol", v, &a->tol))
+                return TC_EXIT_USAGE;
+            break;
         case O_NO_TIMING: a->timing = false; break;
         case O_JSON: a->json = true; break;
         case O_CROSS_GPU: a->cross_gpu = true; break;
+        case O_OLD_N: case O_OLD_HUNT_N: break;   /* old spellings: cli_next answers as the new ones */
         }
     }
     if (sc.status)
@@ -144,8 +150,8 @@ int cmd_regress(int argc, char **argv)
     tc_backend *be = tc_backend_open(spec, err, sizeof err);
     if (!be) {
         if (!a.backend && !a.model)
-            return cli_fail(REGRESS_CMD, "no GPU here (%s): regress checks hardware against a baseline; --model replays the "
-                                 "recorded model instead (it proves the pipeline, not any hardware)", err);
+            return cli_no_gpu_instead(REGRESS_CMD, err, "--model replays the recorded model " CLI_RECORDED_MODEL
+                                      " (it proves the pipeline, not any hardware)");
         return cli_fail(REGRESS_CMD, "%s", err);
     }
     const tc_backend_info *info = tc_backend_get_info(be);
@@ -203,7 +209,7 @@ int cmd_regress(int argc, char **argv)
         tc_record base = {NULL, NULL}, fresh = {NULL, NULL};
         char bench[4300];
         snprintf(bench, sizeof bench, "%s/bench.json", a.out);
-        const char *bv[] = {"bench", "--instr", "all", "--out", bench, "--force", "--no-cublas", "--no-whole-gpu", NULL};
+        const char *bv[] = {"bench", "--instr", "all", "--out", a.out, "--force", "--no-cublas", "--no-whole-gpu", NULL};
         set_args(&c, 0, bv);
         tc_pool bp = {1, "timing", item_argv, bench_done, &c, NULL};
         tc_pool_run(&bp, 1);
@@ -224,7 +230,7 @@ int cmd_regress(int argc, char **argv)
     snprintf(c.args[2], sizeof c.args[2], "0x%llx", (unsigned long long)a.seed);
     for (size_t i = 0; i < c.n; i++) {
         const char *v[] = {"verify", "--backend", c.backend, "--profile", ppath, "--instr", c.it[i].ins->name,
-                           "--n", c.args[0], "--hunt-n", c.args[1], "--seed", c.args[2], "--json", NULL};
+                           "--count", c.args[0], "--hunt-count", c.args[1], "--seed", c.args[2], "--json", NULL};
         set_args(&c, i, v);
     }
     tc_pool vp = {c.n, "verify", item_argv, regress_verify_done, &c, NULL};
@@ -242,8 +248,8 @@ int cmd_regress(int argc, char **argv)
             goto done;
         }
         snprintf(c.dir[i], sizeof c.dir[i], "%s/refit/%s", a.out, c.it[i].ins->name);
-        const char *v[] = {"audit", "--part", "--backend", c.backend, "--instr", c.it[i].ins->name, "--n", c.args[0],
-                           "--hunt-n", c.args[1], "--seed", c.args[2], "--no-timing", "--out", c.dir[i], "--force", NULL};
+        const char *v[] = {"audit", "--part", "--backend", c.backend, "--instr", c.it[i].ins->name, "--count", c.args[0],
+                           "--hunt-count", c.args[1], "--seed", c.args[2], "--no-timing", "--out", c.dir[i], "--force", NULL};
         memset(c.argv + i * REGRESS_NARGS, 0, REGRESS_NARGS * sizeof *c.argv);
         set_args(&c, i, v);
         c.idx[nfail++] = i;

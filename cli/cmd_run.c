@@ -4,7 +4,7 @@
  * The recording jobs are tcscope record's (cli/cmd_record.c); run keeps
  * them as aliases, for the scripts that use them, through the same job
  * (cli/record.h), so they write the same bytes: --random N is record
- * corpus --n N, --random N --chain LEN record chains --n N --len LEN, and
+ * corpus --count N, --random N --chain LEN record chains --count N --len LEN, and
  * --check-layout record layout.
  *
  * Its options and their ranges are the table below (tcscope run --help).
@@ -157,6 +157,11 @@ static int run_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
         exact = strdup(mpfr_signbit(x) ? "-inf" : "inf");
     else
         exact = mpfr_to_hex(x);
+    char exact_dec[64];   /* 17 significant digits: the hex float beside it is exact */
+    if (mpfr_nan_p(x) || mpfr_inf_p(x))
+        snprintf(exact_dec, sizeof exact_dec, "%s", exact ? exact : "?");
+    else
+        mpfr_snprintf(exact_dec, sizeof exact_dec, "%.17Rg", x);
     mpfr_clear(x);
     char dbits[24], rbits[24], dval[64], rval[64];
     hex_bits(d, ins->d, dbits, sizeof dbits);
@@ -188,11 +193,15 @@ static int run_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
         json_object_set_new(j, "err_ulps", tc_json_real_or_null(ulps));
         tc_json_out_put(o->out, "run", j);
     } else {
+        /* decimal first, then the exact hex float and the bits (--json: the bits and hex) */
+        char ddec[2100], rdec[2100];
+        cli_value_decimal(ins->d, tc_decode(ins->d, d, false), ddec, sizeof ddec);
+        cli_value_decimal(ins->d, tc_decode(ins->d, rounded, false), rdec, sizeof rdec);
         printf("%s on %s (k = %d; values beyond those given are +0)\n", ins->name, tc_backend_get_info(b)->backend,
                k);
-        printf("  D          %s = %s\n", dbits, dval);
-        printf("  exact      %s\n", exact ? exact : "?");
-        printf("  oracle     %s = %s   (correctly rounded, rne)\n", rbits, rval);
+        printf("  D          %s = %s   bits %s\n", ddec, dval, dbits);
+        printf("  exact      %s = %s\n", exact_dec, exact ? exact : "?");
+        printf("  oracle     %s = %s   bits %s (correctly rounded, rne)\n", rdec, rval, rbits);
         printf("  error      %g ulps\n", ulps);
     }
     free(exact);
@@ -206,8 +215,8 @@ static const cli_option opts[] = {
     [O_A] = {"--a", "V,..", "one element: A's K values (decimal, hex float, inf, nan, bits:0x..)"},
     [O_B] = {"--b", "V,..", "one element: B's K values"},
     [O_C] = {"--c", "V", "one element: the accumulator C"},
-    [O_RANDOM] = {"--random", "N", "alias of record corpus --n N: a recorded corpus of N random elements (or of "
-                                   "record chains --n N with --chain)", 1, TC_CORPUS_MAX_ELEMS},
+    [O_RANDOM] = {"--random", "N", "alias of record corpus --count N: a recorded corpus of N random elements (or of "
+                                   "record chains --count N with --chain)", 1, TC_CORPUS_MAX_ELEMS},
     [O_CHAIN] = {"--chain", "LEN", "with --random: alias of record chains --len LEN, chains of LEN steps, D fed back "
                                    "as A", 1, CLI_RECORD_MAX_LEN},
     [O_CVT] = {"--cvt", "ROUND[,OVERFLOW]", "the D -> A conversion between chain steps (default rne,sat; "
@@ -220,8 +229,8 @@ const cli_command cmd_run_cli = {
     "run", "one element against the exact oracle (a corpus, chains, the layout proof: see record)", NULL,
     "  run --backend B --instr NAME --a V,.. --b V,.. --c V\n"
     "The recording jobs are tcscope record's; run keeps them as aliases, the same bytes:\n"
-    "  run --backend B --instr NAME|all --random N [--seed S]          record corpus --n N\n"
-    "  run ... --random N --chain LEN [--cvt ROUND[,OVERFLOW]]          record chains --n N --len LEN\n"
+    "  run --backend B --instr NAME|all --random N [--seed S]          record corpus --count N\n"
+    "  run ... --random N --chain LEN [--cvt ROUND[,OVERFLOW]]          record chains --count N --len LEN\n"
     "  run --backend B --instr NAME|all --check-layout                  record layout\n"
     "chains x LEN within a line's 2^27 elements, checked for every instruction before any runs.",
     opts, CLI_NOPTS(opts), false};

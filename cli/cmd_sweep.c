@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cases/app.h"
 #include "cases/sweep.h"
 #include "cli/cli.h"
 #include "cli/record_arg.h"
@@ -41,8 +42,11 @@ static int parse_dist(const char *s, sweep_dist *d, int *range)
     const char *colon = strchr(s, ':');
     char name[32];
     snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - s) : (int)strlen(s), s);
+    if (!strcmp(name, "lognormal"))
+        return cli_fail("sweep", "bad --dist '%s': lognormal is choose's (application mode); a sweep draws "
+                        "normal, uniform, loguniform[:R] or ints", s);
     if (!sweep_dist_parse(name, d) || (colon && *d != SWEEP_LOGUNIFORM))
-        return cli_fail("sweep", "bad distribution '%s' (normal, uniform, loguniform[:R], ints)", s);
+        return cli_fail("sweep", "bad --dist '%s' (normal, uniform, loguniform[:R], ints)", s);
     if (colon && !cli_count_int("sweep", "loguniform range", colon + 1, 1, SWEEP_MAX_LOG_RANGE, range))
         return TC_EXIT_USAGE;
     return TC_EXIT_OK;
@@ -180,7 +184,7 @@ static int apply_like(const char *path, sweep_opts *o)
 }
 
 typedef enum { O_BACKEND, O_FORMATS, O_INSTR, O_CHAIN, O_TRIALS, O_DIST, O_FROM, O_ROUND, O_SCALE, O_SEED,
-               O_THREADS, O_LIKE, O_BENCH, O_OUT, O_FORCE, O_RENDER, O_JSON } sweep_opt;
+               O_THREADS, O_LIKE, O_BENCH, O_OUT, O_FORCE, O_RENDER, O_JSON, O_OLD_SCALE } sweep_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded model " CLI_RECORDED_MODEL ", said so)"},
     [O_FORMATS] = {"--formats", "FMT,..", "the formats swept (default " DEFAULT_FORMATS ")"},
@@ -190,7 +194,7 @@ static const cli_option opts[] = {
     [O_DIST] = {"--dist", "D", "normal (default), uniform, loguniform[:R] (R 1..60, default 16) or ints"},
     [O_FROM] = {"--from", "f32|direct", "draw in f32 then convert with --round (default), or round directly"},
     [O_ROUND] = {"--round", "MODE", "the conversion's rounding: rne (default), rna, rz, ru, rd, ro"},
-    [O_SCALE] = {"--scale", "pertensor|none", "FP8: a power-of-two scale per tensor (default pertensor)"},
+    [O_SCALE] = {"--scaling", "per-tensor|none", "FP8: a power-of-two scale per tensor (default per-tensor)"},
     [O_SEED] = {"--seed", "S", "random seed (default 1)"},
     [O_THREADS] = {"--threads", "N", "worker threads, 0: one per core (default 0)", 0, MAX_THREADS},
     [O_LIKE] = {"--like", "REC", "every setting of the sweeps in record REC; options given as well override it"},
@@ -199,6 +203,7 @@ static const cli_option opts[] = {
     [O_FORCE] = {"--force", NULL, "replace an earlier sweep in --out DIR"},
     [O_RENDER] = {"--render", "REC", "with --out: the report of a recorded sweep, nothing run"},
     [O_JSON] = {"--json", NULL, "print the whole record (header, one sweep per format, trailer)"},
+    [O_OLD_SCALE] = {CLI_ALIAS("--scale", "--scaling")},
 };
 const cli_command cmd_sweep_cli = {
     "sweep", "chain-length error sweeps against the exact chain, per format", NULL,
@@ -243,11 +248,17 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
             if (!tc_round_parse(v, &o->p.round) || o->p.round == TC_RS)
                 return cli_fail("sweep", "bad rounding mode '%s' (rne, rna, rz, ru, rd, ro)", v);
             break;
-        case O_SCALE:
-            if (strcmp(v, "pertensor") && strcmp(v, "none"))
-                return cli_fail("sweep", "bad --scale '%s' (pertensor or none)", v);
-            o->p.pertensor = !strcmp(v, "pertensor");
+        case O_SCALE: {
+            /* the value names of choose --scaling (cases/app.h); a sweep scales per tensor or not at all */
+            app_scaling s = APP_SCALE_TENSOR;
+            if (!strcmp(v, "pertensor"))
+                cli_warn("sweep", "--scaling pertensor is an old spelling of per-tensor (write per-tensor)");
+            else if (!app_scaling_parse(v, &s) || (s != APP_SCALE_NONE && s != APP_SCALE_TENSOR))
+                return cli_fail("sweep", "bad --scaling '%s' (per-tensor or none; per-row and block32 are choose's)", v);
+            o->p.pertensor = s == APP_SCALE_TENSOR;
             break;
+        }
+        case O_OLD_SCALE: break;   /* the old spelling: cli_next answers as --scaling */
         case O_SEED:
             if (!cli_seed("sweep", "--seed", v, &o->p.seed))
                 return TC_EXIT_USAGE;
@@ -309,9 +320,9 @@ static int parse_targets(const sweep_opts *o, const tc_format **fmts, const tc_i
             else
                 fmts[nf] = inss[nf]->a, nf++;
         } else {
-            fmts[nf] = tc_format_by_name(t, &scratch[nf]);
+            fmts[nf] = cli_format_named("sweep", "--formats", t, &scratch[nf]);
             if (!fmts[nf])
-                rc = cli_unknown_format("sweep", "--formats", t);
+                rc = TC_EXIT_USAGE;
             else if (strcmp(fmts[nf]->name, "f32") && !sweep_instr_for(fmts[nf]))
                 rc = cli_fail("sweep", "no tensor-core instruction takes %s inputs for a chain", t);
             else

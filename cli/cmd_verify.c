@@ -27,6 +27,21 @@ static int load_profile(const char *spec, model_profile *p, char *err, size_t er
     return -1;
 }
 
+/* Whether backend is model:Q with the same arithmetic for ins as params:
+ * the model checked against itself, which proves nothing about hardware. */
+static bool is_self_check(const char *backend, const char *instr, const model_params *params)
+{
+    model_profile q;
+    char err[512];
+    if (strncmp(backend, "model:", 6) || load_profile(backend + 6, &q, err, sizeof err))
+        return false;
+    const model_params *p = profile_lookup(&q, instr);
+    const char *first;
+    bool same = p && model_params_diff(p, params, &first) == 0;
+    profile_free(&q);
+    return same;
+}
+
 static void hex_of(const tc_format *f, uint64_t bits, char *buf, size_t len)
 {
     tc_value_to_hex(tc_decode(f, bits, false), buf, len);
@@ -85,17 +100,19 @@ static json_t *failure_json(const tc_instr *ins, const verify_failure *f, size_t
                      "d_backend_value", dv, "d_model", mb, "d_model_value", mv);
 }
 
-typedef enum { O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_HUNT_N, O_SEED, O_JSON } verify_opt;
+typedef enum { O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_HUNT_N, O_SEED, O_JSON, O_OLD_N, O_OLD_HUNT_N } verify_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the hardware (required): gpu, gpu:N, model:PROFILE or exact"},
     [O_PROFILE] = {"--profile", "P", "the model's profile (required): a name under oracle/profiles or a file"},
     [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the model's answers to the random and hunt tiles: "
                                                 "the GPU model (the default where a GPU is present) or the CPU's"},
     [O_INSTR] = {"--instr", "NAME", "the instruction (required; tcscope list)"},
-    [O_N] = {"--n", "COUNT", "random elements compared (default 1e6)", 1, VERIFY_MAX_N},
-    [O_HUNT_N] = {"--hunt-n", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 0, 100000000ull},
+    [O_N] = {"--count", "COUNT", "random elements compared (default 1e6)", 1, VERIFY_MAX_N},
+    [O_HUNT_N] = {"--hunt-count", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 0, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0)"},
     [O_JSON] = {"--json", NULL, "a tcscope-record/1: the verify object, then one verify_failure per failure"},
+    [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
+    [O_OLD_HUNT_N] = {CLI_ALIAS("--hunt-n", "--hunt-count")},
 };
 const cli_command cmd_verify_cli = {"verify", "the model with a profile against a backend, bit for bit", NULL,
                                     "Exit 1 on any mismatch.", opts, CLI_NOPTS(opts), false};
@@ -123,6 +140,7 @@ int cmd_verify(int argc, char **argv)
                 return TC_EXIT_USAGE;
             break;
         case O_JSON: json = true; break;
+        case O_OLD_N: case O_OLD_HUNT_N: break;   /* old spellings: cli_next answers as the new ones */
         }
     if (sc.status)
         return sc.status;
@@ -144,9 +162,9 @@ int cmd_verify(int argc, char **argv)
     }
     model_params params = *p;
     profile_free(&prof);
-    tc_backend *be = tc_backend_open(backend, err, sizeof err);
+    tc_backend *be = cli_backend_open("verify", backend, NULL);   /* the no-GPU message of every command */
     if (!be)
-        return cli_fail("verify", "%s", err);
+        return TC_EXIT_USAGE;
     char why[256];
     if (!tc_backend_supports(be, ins, why, sizeof why)) {
         tc_backend_close(be);
@@ -172,7 +190,7 @@ int cmd_verify(int argc, char **argv)
         return cli_fail("verify", "%s", err);
     }
     const tc_backend_info *info = tc_backend_get_info(be);
-    bool ok = r.mismatches == 0;
+    bool ok = r.mismatches == 0, self = is_self_check(backend, instr, &params);
     if (json) {
         uint64_t seeds[1] = {seed};
         tc_json_out out;
@@ -185,18 +203,26 @@ int cmd_verify(int argc, char **argv)
             json_object_set_new(dists, verify_dist_name(i),
                                 json_pack("{s:I, s:I}", "n", (json_int_t)r.dist_n[i], "mismatches",
                                           (json_int_t)r.dist_mismatches[i]));
-        tc_json_out_put(&out, "verify",
-                        json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:o, s:o}", "instr", ins->name, "backend",
-                                  info->backend, "device", info->device, "profile", profile, "n", (json_int_t)r.n,
-                                  "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists,
-                                  "model_elements", model_elements));
+        json_t *v = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:o, s:o}", "instr", ins->name, "backend",
+                              info->backend, "device", info->device, "profile", profile, "n", (json_int_t)r.n,
+                              "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists,
+                              "model_elements", model_elements);
+        if (self)   /* the backend is the model with this very profile: nothing about hardware was checked */
+            json_object_set_new(v, "self_check", json_true());
+        tc_json_out_put(&out, "verify", v);
         for (size_t i = 0; i < r.nfails; i++)
             tc_json_out_put(&out, "verify_failure", failure_json(ins, &r.fails[i], i));
         tc_json_out_end(&out, NULL);
     } else {
         json_decref(model_elements);
-        printf("%s on %s (%s) vs model profile %s on %s: %zu elements, %zu mismatches: %s\n", ins->name,
-               info->backend, info->device, profile, mo.name, r.n, r.mismatches, ok ? "VERIFIED" : "NOT VERIFIED");
+        if (self)   /* not VERIFIED: no hardware answered */
+            printf("%s on %s vs model profile %s: %zu elements, %zu mismatches: the model checked against itself "
+                   "(%s and the profile give this instruction the same arithmetic), which proves nothing about any "
+                   "GPU; give --backend gpu to verify hardware\n", ins->name, info->backend, profile, r.n,
+                   r.mismatches, info->backend);
+        else
+            printf("%s on %s (%s) vs model profile %s on %s: %zu elements, %zu mismatches: %s\n", ins->name,
+                   info->backend, info->device, profile, mo.name, r.n, r.mismatches, ok ? "VERIFIED" : "NOT VERIFIED");
         for (int i = 0; i < VERIFY_NDIST; i++)
             printf("  %-12s %10zu elements %8zu mismatches\n", verify_dist_name(i), r.dist_n[i],
                    r.dist_mismatches[i]);

@@ -19,7 +19,7 @@
 /* Options a worker gets from the fleet instead of from the command line. */
 static bool dropped(const cli_fleet_job *j, const char *arg, bool *has_value)
 {
-    static const char *const with_value[] = {"--backend", "--out", "--device", "--instr"};
+    static const char *const with_value[] = {"--backend", "--out", "--device", "--instr"};   /* --device: bench's old --backend gpu:N */
     static const char *const flags[] = {"--cross-gpu", "--json"};
     for (int k = 0; k < 4; k++) {
         size_t len = strlen(with_value[k]);
@@ -109,23 +109,11 @@ static int emit_fleet_record(FILE *out, const void *rec)
  * written as every output is (reports/outdir.c), never through a link. */
 static int write_fleet_record(const cli_fleet_job *j, tc_outdir *od, const json_t *rec, char *path, size_t len)
 {
-    char err[700], dir[4096];
-    const char *name = "fleet.json";
-    tc_outdir file = {.fd = -1};
-    if (strcmp(j->cmd, "bench"))
-        snprintf(path, len, "%s/fleet.json", j->out);
-    else {
-        const char *slash = strrchr(j->out, '/');
-        snprintf(path, len, "%s", j->out);
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - j->out) + (slash == j->out) : 1, slash ? j->out : ".");
-        name = slash ? slash + 1 : j->out;
-        if (tc_outdir_open_for_file(&file, dir, true, err, sizeof err))
-            return cli_fail(j->cmd, "%s", err);
-        od = &file;
-    }
-    int rc = tc_out_write(od, name, emit_fleet_record, rec, err, sizeof err);
-    tc_outdir_close(&file);
-    return rc ? cli_fail(j->cmd, "%s: cannot write the fleet record: %s", path, err) : TC_EXIT_OK;
+    char err[700];
+    snprintf(path, len, "%s/fleet.json", j->out);   /* bench too: --out is a folder everywhere */
+    return tc_out_write(od, "fleet.json", emit_fleet_record, rec, err, sizeof err)
+               ? cli_fail(j->cmd, "%s: cannot write the fleet record: %s", path, err)
+               : TC_EXIT_OK;
 }
 
 /* audit: the selected instructions dealt out round-robin, one share per GPU. */
@@ -156,8 +144,8 @@ static int build_phase0(fleet *f, size_t i)
     char *extra[12] = {"--backend", (char *)be};
     int k = 2;
     if (!strcmp(j->cmd, "bench")) {
-        extra[0] = "--device", extra[1] = "0"; /* bench times the one GPU the worker sees */
-        snprintf(f->path[i], sizeof f->path[i], "%s.gpu%d.json", j->out, f->g[i].index);
+        extra[1] = "gpu:0"; /* bench times the one GPU the worker sees */
+        snprintf(f->path[i], sizeof f->path[i], "%s/gpu%d", j->out, f->g[i].index);
         extra[k++] = "--out", extra[k++] = f->path[i], extra[k++] = "--force";
     } else if (j->out) {
         snprintf(f->path[i], sizeof f->path[i], "%s/gpu%d", j->out, f->g[i].index);
@@ -266,8 +254,8 @@ int cli_fleet_run(const cli_fleet_job *j)
         return TC_EXIT_USAGE;
     if (!strcmp(j->cmd, "bench") && !j->out) {
         free(f.g);
-        return cli_fail(j->cmd, "--backend %s needs --out FILE: the fleet record, each GPU's record beside it "
-                                "(FILE.gpuN.json)", j->spec);
+        return cli_fail(j->cmd, "--backend %s needs --out DIR: the fleet record DIR/fleet.json, each GPU's "
+                                "DIR/gpuN/bench.json", j->spec);
     }
     size_t n = f.n;
     f.argv = calloc(n, sizeof *f.argv), f.env = calloc(n, sizeof *f.env), f.path = calloc(n, sizeof *f.path);
@@ -284,7 +272,7 @@ int cli_fleet_run(const cli_fleet_job *j)
         goto done;
     }
     char err[700];
-    if (j->out && strcmp(j->cmd, "bench") && tc_outdir_open(&od, j->out, true, err, sizeof err) != 0) {
+    if (j->out && tc_outdir_open(&od, j->out, true, err, sizeof err) != 0) {
         rc = cli_fail(j->cmd, "%s", err);
         goto done;
     }

@@ -17,7 +17,8 @@ void cli_print_usage(FILE *f)
         fprintf(f, "  %-9s %s\n", c[i].cmd->name, c[i].cmd->summary);
     fprintf(f, "\nEvery command takes --json (one object per line) and --help (its options).\n"
                "Exit status: 0 success, 1 a difference was found, 2 bad input or environment.\n"
-               "Counts are decimal digits; seeds (S) 0..2^64-1, decimal or 0x hex. LIMITS.md lists every range.\n");
+               "Counts as 100000 or 1e5; tolerances as 0.05 or 5%%; seeds (S) 0..2^64-1, decimal or 0x hex.\n"
+               "LIMITS.md lists every range; doc/commands.md the names shared by every command.\n");
 }
 
 /* roff text: backslashes and hyphens escaped, no line read as a request. */
@@ -46,6 +47,8 @@ static void man_command(FILE *f, const cli_command *c)
     fputs("\n", f);
     for (unsigned k = 0; k < c->nopts; k++) {
         const cli_option *o = &c->opts[k];
+        if (o->now)
+            continue;
         fputs(".TP\n.B ", f);
         roff(f, o->name);
         if (o->arg) {
@@ -87,7 +90,7 @@ static void print_man(FILE *f)
     roff(f, "the model profiles (oracle/profiles) and the recorded runs (reports/baselines) that model:NAME, "
             "choose and audit read; found from the binary's own place (PREFIX/bin/../share/tcscope, or the "
             "source tree the binary was built in), never from the working folder.");
-    fputs("\n.SH SEE ALSO\nREADME.md, LIMITS.md and reports/SCHEMA.md in the source tree.\n", f);
+    fputs("\n.SH SEE ALSO\nREADME.md, doc/, LIMITS.md and reports/SCHEMA.md in the source tree.\n", f);
 }
 
 static int print_option_names(const char *name)
@@ -96,7 +99,8 @@ static int print_option_names(const char *name)
     if (!e)
         return cli_fail("help", "unknown command '%s' (tcscope help --commands lists them)", name);
     for (unsigned k = 0; k < e->cmd->nopts; k++)
-        puts(e->cmd->opts[k].name);
+        if (!e->cmd->opts[k].now)
+            puts(e->cmd->opts[k].name);
     puts(CLI_HELP_OPT);
     puts(CLI_VERSION_OPT);
     return TC_EXIT_OK;

@@ -29,13 +29,23 @@ static int lookup(const cli_command *c, const char *arg, const char **inline_val
     return -1;
 }
 
+/* The index of the option an old spelling stands for. */
+static int current_name(const cli_command *c, const char *name)
+{
+    for (unsigned k = 0; k < c->nopts; k++)
+        if (!c->opts[k].now && !strcmp(c->opts[k].name, name))
+            return (int)k;
+    return -1;
+}
+
 static bool refuse_unknown(cli_scan *s, const char *arg)
 {
     const cli_command *c = s->cmd;
     const char *names[64];
     size_t n = 0, len = strcspn(arg, "=");
     for (unsigned k = 0; k < c->nopts && n < 64; k++)
-        names[n++] = c->opts[k].name;
+        if (!c->opts[k].now)
+            names[n++] = c->opts[k].name;
     char word[128];
     snprintf(word, sizeof word, "%.*s", (int)(len < 127 ? len : 127), arg);
     const char *near = cli_nearest(word, names, n);
@@ -77,6 +87,15 @@ bool cli_next(cli_scan *s)
     int k = lookup(s->cmd, arg, &val);
     if (k < 0)
         return refuse_unknown(s, arg);
+    if (s->cmd->opts[k].now) {
+        int to = current_name(s->cmd, s->cmd->opts[k].now);
+        const cli_option *old = &s->cmd->opts[k];
+        cli_warn(s->cmd->name, "%s is the old name of %s (it still works; write %s)", old->name, old->now,
+                 old->help ? old->help : old->now);
+        if (to < 0)
+            return refuse_unknown(s, arg);   /* a table error; unreachable in a tested table */
+        k = to;
+    }
     const cli_option *o = &s->cmd->opts[k];
     if (o->arg && !val) {
         if (s->i + 1 >= s->argc) {
@@ -143,6 +162,8 @@ void cli_print_help(FILE *f, const cli_command *c)
             c->operands ? c->operands : "", c->summary);
     for (unsigned k = 0; k < c->nopts; k++) {
         char help[512];
+        if (c->opts[k].now)
+            continue;
         cli_option_help(&c->opts[k], help, sizeof help);
         print_option(f, c->opts[k].name, c->opts[k].arg, help);
     }

@@ -14,7 +14,17 @@ typedef struct {
     /* A count (hi > 0): cli_next checks lo..hi (cli_count) and hands the
      * number over in cli_scan.count; --help prints the range from here. */
     unsigned long long lo, hi;
+    /* An old spelling kept as an alias: the name of the option that
+     * replaced it (in the same table). cli_next warns on stderr (naming
+     * help, when given, as what to write instead) and answers as that
+     * option; no help, man page or completion lists it. */
+    const char *now;
 } cli_option;
+
+/* An old spelling of an option: {CLI_ALIAS("--scale", "--scaling")}. */
+#define CLI_ALIAS(old, new_name) .name = (old), .now = (new_name)
+/* The same with what to write instead: CLI_ALIAS_HINT("--device", "--backend", "--backend gpu:N"). */
+#define CLI_ALIAS_HINT(old, new_name, hint) .name = (old), .now = (new_name), .help = (hint)
 
 typedef struct {
     const char *name;       /* "audit" */

@@ -164,9 +164,11 @@ size_t tc_pool_run(const tc_pool *p, unsigned jobs)
             c->pid = 0;
             running--;
             finished++;
-            tc_progress_update(&prog, finished);
+            tc_progress_clear(&prog);   /* the result line starts on a clean line, the bar below it */
             if (!p->done(p->ctx, c->item, status, c->out ? c->out : "", now_s() - c->t0))
                 stop = true;
+            fflush(stdout);
+            tc_progress_update(&prog, finished);
             free(c->out);
             c->out = NULL;
         }

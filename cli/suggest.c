@@ -1,5 +1,6 @@
 /* "did you mean": the nearest known name to a mistyped one (an option, an
  * instruction, a format), by edit distance with transpositions. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,40 @@ int cli_unknown_instr(const char *cmd, const char *opt, const char *name)
              name, near ? "did you mean " : "", near ? near : "", near ? "? " : "");
     free(names);
     return TC_EXIT_USAGE;
+}
+
+/* Names people use for more than one format: every candidate is named
+ * (the unambiguous ones, fp16, bfloat16, ..., are formats/'s aliases). */
+static const char *format_alias(const char *low)
+{
+    static const char *const alias[][2] = {{"fp8", "e4m3 or e5m2"}, {"float8", "e4m3 or e5m2"},
+                                           {"fp6", "e3m2 or e2m3"}, {"float6", "e3m2 or e2m3"}};
+    for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
+        if (!strcmp(low, alias[i][0]))
+            return alias[i][1];
+    return NULL;
+}
+
+const tc_format *cli_format_named(const char *cmd, const char *opt, const char *name, tc_format *scratch)
+{
+    /* a generic eXmY format keeps a pointer to its name: the lowercase copy must outlive the call */
+    static char ring[32][64];
+    static unsigned next;
+    char *low = ring[next++ % 32];
+    size_t i = 0;
+    for (; name[i] && i + 1 < sizeof ring[0]; i++)
+        low[i] = (char)tolower((unsigned char)name[i]);
+    low[i] = '\0';
+    const tc_format *f = name[i] ? NULL : tc_format_by_name(low, scratch);   /* E4M3 is e4m3 */
+    if (f)
+        return f;
+    const char *alias = name[i] ? NULL : format_alias(low);
+    if (alias)
+        cli_fail(cmd, "%s%sunknown format '%s' (did you mean %s? see tcscope formats)", opt ? opt : "", opt ? ": " : "",
+                 name, alias);
+    else
+        cli_unknown_format(cmd, opt, name);
+    return NULL;
 }
 
 int cli_unknown_format(const char *cmd, const char *opt, const char *name)

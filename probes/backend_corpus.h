@@ -30,7 +30,7 @@
 
 /* Budgets, checked before anything is allocated, for lines written and
  * lines read alike (a damaged count cannot ask for terabytes):
- *  - a corpus asks at most TC_CORPUS_MAX_ELEMS outputs (`record corpus --n N`, alias `run --random N`);
+ *  - a corpus asks at most TC_CORPUS_MAX_ELEMS outputs (`record corpus --count N`, alias `run --random N`);
  *  - the arrays of one corpus or chain line hold at most TC_LINE_MAX_ELEMS
  *    elements in all (2^27: 1 GiB as uint64_t, about 1.5 GB with the hex
  *    text). For chains that is C * L * (K*K + 3*M*K) + C*M*K: about 1.3e5

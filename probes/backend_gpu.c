@@ -609,7 +609,7 @@ bool tc_gpub_device_failed(const tc_gpub *b)
 
 #else /* built without nvcc */
 
-#define NO_GPU "no GPU backend: built without nvcc"
+#define NO_GPU TC_NO_GPU_BUILD
 
 int tc_gpub_open(int dev, tc_backend_info *info, tc_gpub **out, char *err, size_t errlen)
 {

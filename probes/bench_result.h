@@ -1,7 +1,7 @@
 /* What `tcscope bench` measured, as plain C structs: the timing probes
  * (probes/timing.c) fill them, reports/record_bench.c writes them as the
  * bench record. Here in probes/, the producer, so that data flows one way
- * (DESIGN.md: probes/ knows nothing of reports/). */
+ * (doc/design.md: probes/ knows nothing of reports/). */
 #ifndef TC_BENCH_RESULT_H
 #define TC_BENCH_RESULT_H
 

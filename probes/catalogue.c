@@ -20,7 +20,7 @@ static char names[CAT_MAX][NAME_LEN];
 static size_t ncat;
 static pthread_once_t cat_once = PTHREAD_ONCE_INIT;
 
-/* Appends one entry; the name follows DESIGN.md:
+/* Appends one entry; the name follows doc/design.md:
  *   mma[.sp].mMnNkK.D.A.B.C, wmma.mMnNkK.D.A.B.C, wgmma[.sp].mMnNkK.D.A.B[.rs] */
 static void add(const char *api, int m, int n, int k, const tc_format *a, const tc_format *b,
                 const tc_format *c, const tc_format *d, const char *sass, int sm, bool rs)

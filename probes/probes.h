@@ -138,6 +138,10 @@ const char *tc_backend_fault(const tc_backend *b);
  * at all (no kernel module, no libcuda.so.1) is replaced by one that says
  * so; any other message is left as it is. */
 void tc_say_no_driver(char *err, size_t errlen);
+/* Why there is no GPU in a build without nvcc: one wording for the backend,
+ * the bench and the GEMM paths. */
+#define TC_NO_GPU_BUILD "no GPU backend: built without nvcc"
+
 
 /* GPU backend: how the instruction's kernel was compiled, read from the SASS
  * of this very binary (cuobjdump -sass), never assumed. -1 with err when the

@@ -60,7 +60,7 @@ uint64_t *tc_hex_get(json_t *j, const char *key, size_t n, const tc_format *f)
 
 /* ---- Bare lines or a record of them (record_json.h) --------------------- */
 
-/* The probes do not include reports/reports.h (the layers of DESIGN.md): this
+/* The probes do not include reports/reports.h (the layers of doc/design.md): this
  * is its TC_RECORD_SCHEMA, which test_corpus checks is the same string. */
 #define LINES_SCHEMA "tcscope-record/1"
 

@@ -106,6 +106,7 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
     b->quick = o->quick;
     b->no_whole_gpu = o->no_whole_gpu;
     if (tct_open(o->device, &b->dev, err, errlen) != 0) {
+        tc_say_no_driver(err, errlen);   /* "driver version is insufficient" where there is no driver */
         free(b);
         return NULL;
     }
@@ -455,7 +456,7 @@ struct tc_bench {
 
 tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
 {
-    snprintf(err, errlen, "no GPU: tcscope was built without CUDA (no nvcc at build time)");
+    snprintf(err, errlen, TC_NO_GPU_BUILD);
     return NULL;
 }
 void tc_bench_close(tc_bench *b) {}

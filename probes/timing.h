@@ -2,7 +2,7 @@
  * checked against the SASS (probes/sass.h), handed over as the structs of
  * reports/record_bench.h (whose writer makes the bench record).
  *
- * What is measured (DESIGN.md "Performance is recorded with the numbers"):
+ * What is measured (doc/design.md "Performance is recorded with the numbers"):
  *  - completion latency: one warp (one warpgroup for wgmma), a dependent
  *    accumulator chain, clock64 around the loop; 5 runs and their spread;
  *    for wgmma also the back-to-back issue interval;

@@ -96,6 +96,13 @@ static json_t *candidate(const json_t *s, const tc_choose_opts *o, double err)
     return c;
 }
 
+static int by_error(const void *a, const void *b)
+{
+    double x = tc_json_number(json_object_get(*(json_t *const *)a, "error"));
+    double y = tc_json_number(json_object_get(*(json_t *const *)b, "error"));
+    return (x > y) - (x < y);
+}
+
 static int by_tflops_desc(const void *a, const void *b)
 {
     double x = tc_json_number(json_object_get(*(json_t *const *)a, "tflops"));
@@ -136,7 +143,8 @@ json_t *tc_choose(const json_t *sweeps, const tc_record *bench, const tc_choose_
     json_t **v = malloc((n ? n : 1) * sizeof *v);
     for (i = 0; i < n; i++)
         v[i] = json_array_get(ranked, i);
-    qsort(v, n, sizeof *v, by_tflops_desc);
+    /* Without a bound, speed alone would rank the least accurate first: most accurate first then. */
+    qsort(v, n, sizeof *v, isnan(o->max_rel_err) ? by_error : by_tflops_desc);
     json_t *result = json_array();
     for (i = 0; i < n; i++) {
         json_object_set_new(v[i], "rank", json_integer((json_int_t)i + 1));

@@ -162,7 +162,8 @@ static void mark_pareto(json_t *all)
             t[i] = num_of(c, "tflops");
             e[i] = num_of(c, "error");
             if (!(e[i] <= 1) || json_integer_value(json_object_get(json_object_get(c, "vs_original"), "not_finite")) ||
-                json_is_true(json_object_get(c, "comparison")) || json_object_get(c, "structure_note"))
+                json_is_true(json_object_get(c, "comparison")) || json_object_get(c, "structure_note") ||
+                json_is_true(json_object_get(c, "reference")))
                 e[i] = NAN;   /* not a candidate for the front */
         }
         rep_pareto_front(t, e, n, front);

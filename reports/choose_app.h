@@ -41,6 +41,10 @@ json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, 
 
 /* The objects as text: workload, ranking, exclusions. */
 void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d);
+/* The answer in one line, "Recommended: X because ...", or why nothing is
+ * (no bound given, nothing meets it); the text's last line and the HTML's
+ * summary. tcscope's own kernels ("reference": true) are never recommended. */
+void tc_choose_app_recommendation(const json_t *choices, const tc_choose_app_opts *o, char *buf, size_t len);
 
 /* DIR/choose.html (reports/render_choose.c): the ranking first (main: the
  * choices at the user's K), then error vs K per candidate, log-log (per_k:

@@ -19,6 +19,23 @@ static bool is_lib(const json_t *c)
     return !strcmp(str_of(c, "source"), "library");
 }
 
+static bool is_ref(const json_t *c)
+{
+    return json_is_true(json_object_get(c, "reference"));
+}
+
+static const char *name_of(const json_t *c)
+{
+    return is_lib(c) ? str_of(c, "candidate") : str_of(c, "instr");
+}
+
+/* An error that says something: finite, at most 1, every output finite. */
+static bool usable(const json_t *c)
+{
+    double e = tc_json_number(json_object_get(c, "error"));
+    return e <= 1 && !json_integer_value(json_object_get(json_object_get(c, "vs_original"), "not_finite"));
+}
+
 /* Library: the structure; instruction: accumulator and strategy. */
 static const char *accumulation(const json_t *c, char *acc, size_t len)
 {
@@ -76,6 +93,48 @@ static void sources(FILE *f, const json_t *c)
     else
         fprintf(f, "; not evaluated (the reason below)");
     fprintf(f, "\n");
+}
+
+void tc_choose_app_recommendation(const json_t *choices, const tc_choose_app_opts *o, char *buf, size_t len)
+{
+    const json_t *first = NULL, *best = NULL, *chain = NULL, *c;
+    size_t i;
+    json_array_foreach(choices, i, c)
+    {
+        if (is_ref(c))
+            continue;   /* tcscope's own kernels: references, never the answer */
+        if (json_integer_value(json_object_get(c, "rank")) == 1)
+            first = c;
+        if (usable(c) && (!best || tc_json_number(json_object_get(c, "error")) <
+                                       tc_json_number(json_object_get(best, "error"))))
+            best = c;
+        if (json_is_true(json_object_get(c, "comparison")) && !chain)
+            chain = c;
+    }
+    if (isnan(o->bound)) {
+        if (best)
+            snprintf(buf, len, "Recommended: none yet, because no --max-rel-err was given and ranking by speed alone "
+                     "would favour the least accurate; the most accurate is %s (%s error %.3g): give a bound "
+                     "(0.01 or 1%%) to rank by speed", name_of(best), o->metric,
+                     tc_json_number(json_object_get(best, "error")));
+        else
+            snprintf(buf, len, "Recommended: none, because no candidate has a usable error (each above 1 or with "
+                     "outputs not finite)");
+    } else if (first) {
+        double tf = tc_json_number(json_object_get(first, "tflops"));
+        snprintf(buf, len, "Recommended: %s because it is the fastest %s meeting %s <= %g (%.1f TFLOP/s %s, "
+                 "error %.3g)", name_of(first), is_lib(first) ? "library path" : "instruction", o->metric, o->bound,
+                 tf, is_lib(first) ? "measured" : "peak", tc_json_number(json_object_get(first, "error")));
+    } else if (chain) {
+        snprintf(buf, len, "Recommended: no library path, because none meets %s <= %g; of the instruction chains "
+                 "%s does (%s error %.3g), a kernel you would write yourself", o->metric, o->bound, name_of(chain),
+                 o->metric, tc_json_number(json_object_get(chain, "error")));
+    } else if (best) {
+        snprintf(buf, len, "Recommended: none, because no candidate meets %s <= %g; the most accurate, %s, has %.3g",
+                 o->metric, o->bound, name_of(best), tc_json_number(json_object_get(best, "error")));
+    } else
+        snprintf(buf, len, "Recommended: none, because no candidate meets %s <= %g (none has a usable error)",
+                 o->metric, o->bound);
 }
 
 void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opts *o, const app_data *d)
@@ -151,7 +210,23 @@ void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opt
             fprintf(f, "\nexcluded:\n");
         any = true;
         char acc[96];
-        fprintf(f, "  %-34s %-9s %-38s %s\n", is_lib(c) ? str_of(c, "candidate") : str_of(c, "instr"),
-                str_of(c, "format"), accumulation(c, acc, sizeof acc), str_of(c, "reason"));
+        fprintf(f, "  %-34s %-9s %-38s %s\n", name_of(c), str_of(c, "format"), accumulation(c, acc, sizeof acc),
+                str_of(c, "reason"));
     }
+    any = false;
+    json_array_foreach(choices, i, c) if (is_ref(c))
+    {
+        if (!any) {
+            fprintf(f, "\ntcscope's own kernels, for reference (not a library you call, never recommended):\n");
+            head(f);
+        }
+        any = true;
+        if (json_object_get(c, "reason") && isnan(tc_json_number(json_object_get(c, "error"))))
+            fprintf(f, "%-4s %-34s %-9s %s\n", "ref", name_of(c), str_of(c, "format"), str_of(c, "reason"));
+        else
+            row(f, c, "ref");
+    }
+    char line[600];
+    tc_choose_app_recommendation(choices, o, line, sizeof line);
+    fprintf(f, "\n%s\n", line);
 }

@@ -154,6 +154,15 @@ static void exclude(json_t *x, const char *why)
     json_object_set_new(x, "reason", json_string(why));
 }
 
+/* tcscope's own kernel (p->kernel): a reference beside the libraries, never a
+ * candidate (no user calls it); why it would not be ranked is kept. */
+static void reference(json_t *x, const char *why)
+{
+    json_object_set_new(x, "reference", json_true());
+    if (why)
+        json_object_set_new(x, "reason", json_string(why));
+}
+
 /* The structure's provenance; *trust: NULL, or why it is not trusted here. */
 static json_t *structure_from(const path_recs *pr, const app_data *d, char *why, size_t len, const char **trust)
 {
@@ -208,7 +217,9 @@ static int evaluate(json_t *x, const tc_gemm_path *p, const path_recs *pr, const
     const char *no = choose_exclusion(&r, o, tf, why, sizeof why);
     if (trust)
         json_object_set_new(x, "structure_note", json_string(trust));
-    if (no || trust)
+    if (p->kernel)
+        reference(x, no ? no : trust);
+    else if (no || trust)
         exclude(x, no ? no : trust);
     else
         json_object_set_new(x, "sort_key", json_real(isnan(o->bound) ? e : -tf));
@@ -260,9 +271,10 @@ json_t *choose_lib(const app_data *d, const tc_choose_app_opts *o, char *err, si
         } else if (!p->instr || !pr.strc) {
             snprintf(why, sizeof why, "%s: no tensor-core model of this path and no inferred structure in the "
                      "records: error not evaluated", p->instr ? "no structure recorded" : "SIMT/emulated FP32");
-            exclude(x, why);
+            (p->kernel ? reference : exclude)(x, why);
         } else if (sc == APP_SCALE_BLOCK32) {
-            exclude(x, "block32: the recorded path takes one scale per tensor, no per-block scales: not evaluated");
+            (p->kernel ? reference : exclude)(x, "block32: the recorded path takes one scale per tensor, no "
+                                                 "per-block scales: not evaluated");
         } else if (evaluate(x, p, &pr, d, o, sc, err, len)) {
             json_decref(x);
             json_decref(all);

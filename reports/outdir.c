@@ -156,7 +156,7 @@ static int entry_state(const tc_outdir *d, const char *name, char *err, size_t l
         rep_set_err(err, len, "%s/%s exists and is not a regular file", d->path, name);
         return -1;
     }
-    rep_set_err(err, len, "%s/%s exists: kept (give --force to replace it, or another --out)", d->path, name);
+    rep_set_err(err, len, "%s/%s exists: kept (give --force to replace it, or another folder)", d->path, name);
     return 1;
 }
 

@@ -46,6 +46,15 @@ void tc_progress_update(tc_progress *p, size_t done)
     fflush(stderr);
 }
 
+void tc_progress_clear(tc_progress *p)
+{
+    if (!p->enabled || p->last_permille < 0)
+        return;
+    fputs("\r\033[K", stderr);   /* to the line's start, the line erased */
+    fflush(stderr);
+    p->last_permille = -1;        /* drawn again at the next update */
+}
+
 void tc_progress_end(tc_progress *p)
 {
     if (!p->enabled)

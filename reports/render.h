@@ -68,5 +68,8 @@ typedef struct {
 void tc_progress_start(tc_progress *p, const char *label, size_t total);
 void tc_progress_update(tc_progress *p, size_t done);
 void tc_progress_end(tc_progress *p);
+/* Erases the bar before a result line is printed; the next update draws
+ * it again below that line (a line is never printed after the bar). */
+void tc_progress_clear(tc_progress *p);
 
 #endif

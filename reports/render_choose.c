@@ -12,10 +12,13 @@
 #include "reports/render_doc.h"
 #include "reports/reports_internal.h"
 
+/* A choice's string field, "" when it has none: a library path has "path",
+ * an instruction chain does not (a "?" would also make *str_of(c, "path")
+ * true for every candidate and print "?" in the tables and legends). */
 static const char *str_of(const json_t *c, const char *key)
 {
     const char *s = json_string_value(json_object_get(c, key));
-    return s ? s : "?";
+    return s ? s : "";
 }
 
 /* A candidate is its instruction and accumulation strategy. */
@@ -52,6 +55,9 @@ static void workload_text(const tc_choose_app_opts *o, const app_data *d, const 
 static void summary(json_t *doc, const json_t *main, const tc_choose_app_opts *o)
 {
     rdoc_heading(doc, 2, "Summary", "summary");
+    char answer[600];
+    tc_choose_app_recommendation(main, o, answer, sizeof answer);
+    rdoc_para(doc, "%s.", answer);
     if (isnan(o->bound))
         rdoc_para(doc, "No bound given: candidates listed by %s error, most accurate first (ranking by speed "
                        "needs a bound).", o->metric);
@@ -78,9 +84,13 @@ static void summary(json_t *doc, const json_t *main, const tc_choose_app_opts *o
         else
             snprintf(acc, sizeof acc, "%s %s", str_of(c, "accumulator"), str_of(c, "strategy"));
         json_t *front = json_object_get(c, "pareto");
+        char refwhy[400];
+        snprintf(refwhy, sizeof refwhy, "tcscope's own kernel: a reference, not a library you call%s%s",
+                 *str_of(c, "reason") ? "; " : "", str_of(c, "reason"));
         const char *why = json_is_true(json_object_get(c, "comparison"))
                               ? "instruction chain, for comparison: its TFLOP/s is one instruction's peak"
-                              : str_of(c, "reason");
+                          : json_is_true(json_object_get(c, "reference")) ? refwhy
+                                                                            : str_of(c, "reason");
         rdoc_row(rows, rdoc_cell(json_object_get(c, "rank")), rdoc_cell(json_object_get(c, "format")),
                  rdoc_str(lib ? str_of(c, "candidate") : str_of(c, "instr")), rdoc_str(acc),
                  rdoc_cell(json_object_get(c, "tflops")), rdoc_str(str_of(c, "tflops_from")),
@@ -173,7 +183,10 @@ static json_t *build(const json_t *main, const json_t *per_k, const tc_choose_ap
         if (leader[i] != i)
             continue;
         const json_t *ci = json_array_get(main, i);
-        if (same[i])
+        if (*str_of(ci, "path"))   /* a library path: its name and structure */
+            snprintf(legends[i], sizeof legends[i], "%s (%s)%s", str_of(ci, "candidate"), str_of(ci, "strategy"),
+                     json_is_true(json_object_get(ci, "reference")) ? ", reference" : "");
+        else if (same[i])
             snprintf(legends[i], sizeof legends[i], "%s in, %s acc, %s: %s (+%zu with the same errors)",
                      str_of(ci, "format"), str_of(ci, "accumulator"), str_of(ci, "strategy"), str_of(ci, "instr"),
                      same[i]);

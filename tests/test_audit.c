@@ -25,7 +25,7 @@ static void audit_of_exact_backend_is_verified(void **state)
 {
     assert_int_equal(system("rm -rf " T "new"), 0);
     tc_run_result r = tc_run_cli("audit --backend exact --instr mma.m16n8k16.f32.f16.f16.f32 "
-                                 "--n 2000 --no-timing --out " T "new/deeper/exact --json");
+                                 "--count 2000 --no-timing --out " T "new/deeper/exact --json");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"instr\":\"mma.m16n8k16.f32.f16.f16.f32\""));
     assert_non_null(strstr(r.out, "\"verified\":true"));
@@ -42,7 +42,7 @@ static void audit_of_exact_backend_is_verified(void **state)
 static void audit_recovers_a_narrow_accumulator(void **state)
 {
     tc_run_result r = tc_run_cli("audit --backend model:tests/profiles/narrow-acc.profile "
-                                 "--instr wgmma.m64n8k32.f32.e4m3.e4m3 --n 2000 --no-timing "
+                                 "--instr wgmma.m64n8k32.f32.e4m3.e4m3 --count 2000 --no-timing "
                                  "--out " T "narrow --force --json");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"align_bits\":13,"));   /* a JSON number (reports/SCHEMA.md) */
@@ -60,7 +60,7 @@ static void fallback_is_labelled_as_the_recorded_model(void **state)
         tc_backend_close(g);
         skip();
     }
-    tc_run_result r = tc_run_cli("audit --instr mma.m16n8k8.f32.bf16.bf16.f32 --n 1000 "
+    tc_run_result r = tc_run_cli("audit --instr mma.m16n8k8.f32.bf16.bf16.f32 --count 1000 "
                                  "--out " T "fallback --force");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.err, "RECORDED MODEL"));
@@ -71,7 +71,7 @@ static void fallback_is_labelled_as_the_recorded_model(void **state)
 
 static void shards_merge_into_one_record(void **state)
 {
-    const char *base = "audit --backend exact --n 500 --no-timing --instr "
+    const char *base = "audit --backend exact --count 500 --no-timing --instr "
                        "mma.m16n8k8.f32.f16.f16.f32,mma.m16n8k8.f32.bf16.bf16.f32";
     char cmd[512];
     for (int i = 0; i < 2; i++) {
@@ -134,7 +134,7 @@ static void given_counterexamples_are_asked_again(void **state)
     for (int i = 0; i < 2; i++) {
         char cmd[512];
         snprintf(cmd, sizeof cmd,
-                 "audit --backend %s --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --n 2000 --no-timing "
+                 "audit --backend %s --instr mma.m16n8k32.f16.e4m3.e5m2.f16 --count 2000 --no-timing "
                  "--counterexamples tests/data/hunt-fp8-subnormal.jsonl --out " T "ce%d --force",
                  backends[i][0], i);
         tc_run_result r = tc_run_cli(cmd);
@@ -168,11 +168,11 @@ static char *record_body(const char *path)
  * record objects and profile as one process. */
 static void jobs_match_one_process(void **state)
 {
-    tc_run_result r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --n 3000 --jobs 1 --no-timing "
+    tc_run_result r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --count 3000 --jobs 1 --no-timing "
                                  "--out " T "j1 --force");
     assert_int_equal(r.status, 0);
     tc_run_result_free(&r);
-    r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --n 3000 --jobs 3 --no-timing "
+    r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --count 3000 --jobs 3 --no-timing "
                    "--out " T "j3 --force");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "3 instructions, 3 at a time"));
@@ -195,7 +195,7 @@ static void jobs_match_one_process(void **state)
  * part and runs nothing. */
 static void jobs_fault_then_resume(void **state)
 {
-    const char *cmd = "audit --backend model:h100 --instr " JOBS_INSTRS " --n 3000 --jobs 2 --no-timing "
+    const char *cmd = "audit --backend model:h100 --instr " JOBS_INSTRS " --count 3000 --jobs 2 --no-timing "
                       "--out " T "jr";
     assert_int_equal(system("rm -rf " T "jr"), 0);
     setenv("TCSCOPE_FAULT_AFTER", "1", 1);
@@ -236,8 +236,8 @@ static void bad_input_exits_two(void **state)
     static const char *const cases[][2] = {
         {"audit --backend exact --instr mma.bogus", "unknown instruction 'mma.bogus'"},
         {"audit --backend exact --shard 3/2", "bad --shard '3/2'"},
-        {"audit --backend exact --n 0", "bad --n '0' (a whole number in 1..1000000000)"},
-        {"audit --backend exact --n=12x", "bad --n '12x'"},
+        {"audit --backend exact --count 0", "bad --count '0' (a whole number in 1..1000000000"},
+        {"audit --backend exact --count=12x", "bad --count '12x'"},
         {"audit --backend exact --seed=-1", "bad --seed '-1'"},
         {"audit --backend exact --instr mma.m16n8k8.f32.f16.f16.f32 --timing /nonexistent.json",
          "--timing"},

@@ -35,7 +35,7 @@ static void json_is_a_record(int jobs)
     snprintf(out, sizeof out, "build/tcs-audit-json-%s%d", build, jobs);
     snprintf(path, sizeof path, "build/tcs-audit-json-%s%d.jsonl", build, jobs);
     snprintf(cmd, sizeof cmd,
-             "audit --backend exact --instr " INSTRS " --n 500 --no-timing --json --jobs %d --out %s --force", jobs,
+             "audit --backend exact --instr " INSTRS " --count 500 --no-timing --json --jobs %d --out %s --force", jobs,
              out);
     tc_run_result r = tc_run_cli(cmd);
     assert_int_equal(r.status, 0);

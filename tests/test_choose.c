@@ -81,9 +81,9 @@ static const json_t *entry_for(const json_t *res, const char *fmt)
 
 static void ranking_follows_recorded_throughput(void **state)
 {
-    json_t *res = choose(FILES BENCH, 0), *bench = load_objects(REC "synthetic-bench.json", "bench");
+    json_t *res = choose(FILES BENCH " --max-rel-err 1e300", 0), *bench = load_objects(REC "synthetic-bench.json", "bench");
     json_t *sweeps = all_sweeps();
-    /* Without constraints every sweep with a bench figure is ranked, fastest first. */
+    /* With a bound every sweep meets, every sweep with a bench figure is ranked, fastest first. */
     size_t ranked = 0, i;
     json_t *c, *s;
     double last = INFINITY;
@@ -162,8 +162,8 @@ static void swapped_throughput_swaps_the_ranking(void **state)
     }
     fclose(f);
     char args[512];
-    snprintf(args, sizeof args, FILES "--bench %s", path);
-    json_t *res = choose(args, 0), *orig = choose(FILES BENCH, 0);
+    snprintf(args, sizeof args, FILES "--bench %s --max-rel-err 1e300", path);
+    json_t *res = choose(args, 0), *orig = choose(FILES BENCH "--max-rel-err 1e300", 0);
     json_int_t r16 = json_integer_value(json_object_get(entry_for(res, "f16"), "rank"));
     json_int_t rb16 = json_integer_value(json_object_get(entry_for(res, "bf16"), "rank"));
     json_int_t o16 = json_integer_value(json_object_get(entry_for(orig, "f16"), "rank"));
@@ -219,7 +219,7 @@ static void bad_input_exits_two(void **state)
         {FILES "--max-rel-err -1", "bad --max-rel-err '-1'"},
         {FILES "--range 5:1", "bad --range '5:1'"},
         {FILES "--chain 0", "bad --chain '0'"},
-        {FILES "--stat mean", "bad --stat 'mean'"},
+        {FILES "--metric mean", "bad --metric 'mean'"},
         {"--sweep " REC "synthetic-bench.json", "no sweep object"},
         {FILES "--frob", "unknown option '--frob'"},
     };
@@ -320,9 +320,9 @@ static void quantization_of_the_inputs_is_counted(void **state)
     write_raw(pe, exact, 8);
     write_raw(pi, inexact, 8);
     char args[512];
-    snprintf(args, sizeof args, "--k 64 --metric median --samples %s", pe);
+    snprintf(args, sizeof args, "--k 64 --metric median --samples-file %s", pe);
     json_t *re = app_choose(args);
-    snprintf(args, sizeof args, "--k 64 --metric median --samples %s", pi);
+    snprintf(args, sizeof args, "--k 64 --metric median --samples-file %s", pi);
     json_t *ri = app_choose(args);
     const json_t *ce = choice_for(re, E4M3_CHAIN, "chained"), *ci = choice_for(ri, E4M3_CHAIN, "chained");
     assert_true(num(ce, "error") == 0);
@@ -449,6 +449,105 @@ static void ranked_by_throughput_with_a_bound_by_error_without(void **state)
     json_decref(bench);
 }
 
+/* line ("\nRecommended: ...") is one line, the text's last. */
+static bool is_last_line(const char *line)
+{
+    const char *nl = strchr(line + 1, '\n');
+    return !nl || nl[1] == '\0';
+}
+
+/* Without a bound, recorded sweeps are not ranked by speed (the fastest is
+ * the least accurate): by error, the smallest first, and the answer says why
+ * nothing is recommended (issue 31, as application mode does). */
+static void recorded_without_a_bound_ranks_by_error(void **state)
+{
+    json_t *res = choose(FILES BENCH, 0);
+    size_t i, ranked = 0;
+    json_t *c;
+    double last = -1;
+    json_array_foreach(res, i, c) if (json_is_integer(json_object_get(c, "rank")))
+    {
+        assert_true(json_number_value(json_object_get(c, "error")) >= last);
+        last = json_number_value(json_object_get(c, "error"));
+        ranked++;
+    }
+    assert_true(ranked >= 5);
+    json_decref(res);
+    tc_run_result r = tc_run_cli("choose " FILES BENCH);
+    assert_int_equal(r.status, 0);
+    const char *line = strstr(r.out, "\nRecommended: none yet, because no --max-rel-err was given");
+    assert_non_null(line);
+    assert_true(is_last_line(line));
+    tc_run_result_free(&r);
+    r = tc_run_cli("choose " FILES BENCH " --max-rel-err 50%");
+    assert_int_equal(r.status, 0);
+    line = strstr(r.out, "\nRecommended: ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "because it is the fastest meeting p90 <= 0.5"));
+    assert_true(is_last_line(line));
+    tc_run_result_free(&r);
+}
+
+/* Application mode ends with one line that answers; tcscope's own kernels are
+ * references, never ranked or recommended; the HTML report has no "?" (a
+ * missing field once printed as "?" and made every candidate a library path). */
+static void application_answers_in_one_line(void **state)
+{
+    const char *cmd = "choose --m 256 --n 256 --k 256 --outputs 8 --backend model:h100 --max-rel-err 1%";
+    tc_run_result r = tc_run_cli(cmd);
+    assert_int_equal(r.status, 0);
+    const char *line = strstr(r.out, "\nRecommended: ");
+    if (!line)
+        fail_msg("%s: no Recommended line:\n%s", cmd, r.out);
+    assert_true(is_last_line(line));
+    assert_non_null(strstr(line, " because "));
+    assert_null(strstr(line, "tcscope-wgmma"));
+    assert_non_null(strstr(r.out, "\ntcscope's own kernels, for reference"));
+    assert_non_null(strstr(r.out, "\nref  tcscope-wgmma tcscope-wgmma-f16"));
+    tc_run_result_free(&r);
+    const char *jcmd = "choose --json --m 256 --n 256 --k 256 --outputs 8 --backend model:h100 --max-rel-err 1%";
+    r = tc_run_cli(jcmd);
+    assert_int_equal(r.status, 0);
+    json_t *res = tc_out_objects(r.out, jcmd, "choice");
+    tc_run_result_free(&r);
+    size_t i, refs = 0;
+    json_t *c;
+    json_array_foreach(res, i, c)
+    {
+        const char *cand = json_string_value(json_object_get(c, "candidate"));
+        if (cand && strstr(cand, "tcscope-wgmma")) {
+            assert_true(json_is_true(json_object_get(c, "reference")));
+            assert_true(json_is_null(json_object_get(c, "rank")));
+            assert_null(json_object_get(c, "pareto"));
+            refs++;
+        }
+    }
+    assert_int_equal(refs, 2);
+    json_decref(res);
+    /* no bound: nothing recommended, the reason said */
+    r = tc_run_cli("choose --m 256 --n 256 --k 256 --outputs 8 --backend model:h100");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nRecommended: none yet, because no --max-rel-err was given"));
+    tc_run_result_free(&r);
+    /* the HTML report */
+    char dir[] = "/tmp/tcs-choose-htmlXXXXXX", html[64], run[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(run, sizeof run, "%s --report %s/r --sweep-k 16,64", cmd, dir);
+    r = tc_run_cli(run);
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+    snprintf(html, sizeof html, "%s/r/choose.html", dir);
+    char *text = tc_slurp(html);
+    assert_true(strlen(text) > 1000);
+    const char *q = strchr(text, '?');
+    if (q)
+        fail_msg("choose.html has a '?': ...%.80s...", q > text + 40 ? q - 40 : text);
+    assert_non_null(strstr(text, "Recommended: cublaslt"));
+    free(text);
+    snprintf(run, sizeof run, "rm -rf %s", dir);
+    assert_int_equal(system(run), 0);
+}
+
 static void dot_length_is_the_one_asked(void **state)
 {
     /* The old choose excluded everything at K = 4096 (its records had K = 32):
@@ -482,7 +581,7 @@ static void npy_files_read_like_raw_ones(void **state)
     json_t *res[3];
     for (int i = 0; i < 3; i++) {
         char args[256];
-        snprintf(args, sizeof args, "--k 64 --samples %s", paths[i]);
+        snprintf(args, sizeof args, "--k 64 --samples-file %s", paths[i]);
         res[i] = app_choose(args);
         unlink(paths[i]);
     }
@@ -532,7 +631,7 @@ static void hostile_sample_files_exit_two(void **state)
             close(fd);
         }
         char cmd[512];
-        snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples %s", path);
+        snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples-file %s", path);
         tc_run_result r = tc_run_cli(cmd);
         if (r.status != 2 || !strstr(r.err, bad[i].msg))
             fail_msg("case %zu: status %d, stderr '%s' (want '%s')", i, r.status, r.err, bad[i].msg);
@@ -544,14 +643,14 @@ static void hostile_sample_files_exit_two(void **state)
     float vals[2] = {one, nan};
     write_raw(path, vals, 2);
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples %s", path);
+    snprintf(cmd, sizeof cmd, "choose --m 64 --n 64 --k 32 --samples-file %s", path);
     tc_run_result r = tc_run_cli(cmd);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "not finite"));
     tc_run_result_free(&r);
     unlink(path);
     static const char *const usage[][2] = {
-        {"choose --m 64 --n 64 --k 32 --samples /nonexistent.npy", "/nonexistent.npy"},
+        {"choose --m 64 --n 64 --k 32 --samples-file /nonexistent.npy", "/nonexistent.npy"},
         {"choose --m 64 --k 32", "needs --m, --n and --k"},
         {"choose --m 64 --n 64 --k 32 --dist normal:0,-1", "bad --dist"},
         {"choose --m 64 --n 64 --k 32 --dist cauchy", "bad --dist"},
@@ -605,6 +704,8 @@ int main(void)
         cmocka_unit_test(npy_files_read_like_raw_ones),
         cmocka_unit_test(hostile_sample_files_exit_two),
         cmocka_unit_test(scaling_reaches_fp8_only),
+        cmocka_unit_test(recorded_without_a_bound_ranks_by_error),
+        cmocka_unit_test(application_answers_in_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,15 +108,15 @@ static void every_command_lists_and_accepts_its_options(void **state)
 static void options_from_the_sources_are_documented(void **state)
 {
     static const char *const known[][2] = {
-        {"audit", "--no-timing"}, {"audit", "--no-cases"}, {"audit", "--counterexamples"}, {"audit", "--hunt-n"},
+        {"audit", "--no-timing"}, {"audit", "--no-cases"}, {"audit", "--counterexamples"}, {"audit", "--hunt-count"},
         {"audit", "--shard"},     {"audit", "--force"},    {"audit", "--merge"},           {"audit", "--timing"},
         {"audit", "--profile-name"}, {"compare", "--subset"}, {"compare", "--threshold"}, {"sweep", "--like"},
-        {"sweep", "--threads"},   {"sweep", "--render"},   {"sweep", "--from"},            {"sweep", "--scale"},
-        {"hunt", "--sample"},     {"hunt", "--out"},       {"bench", "--if-gpu"},          {"bench", "--no-cublas"},
-        {"bench", "--cublas-size"}, {"bench", "--sass"},   {"bench", "--device"},          {"convert", "--sat"},
+        {"sweep", "--threads"},   {"sweep", "--render"},   {"sweep", "--from"},            {"sweep", "--scaling"},
+        {"hunt", "--samples"},    {"hunt", "--out"},       {"bench", "--if-gpu"},          {"bench", "--no-cublas"},
+        {"bench", "--cublas-size"}, {"bench", "--sass"},   {"bench", "--backend"},         {"convert", "--sat"},
         {"convert", "--nosat"},   {"convert", "--ftz"},    {"convert", "--daz"},           {"convert", "--rbits"},
         {"list", "--all"},        {"run", "--check-layout"}, {"run", "--cvt"},            {"choose", "--need-inf-nan"},
-        {"choose", "--sweep"},    {"verify", "--hunt-n"},  {"cases", "--emit"},            {"formats", "--json"},
+        {"choose", "--sweep"},    {"verify", "--hunt-count"},  {"cases", "--emit"},            {"formats", "--json"},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         tc_run_result h = run_fmt("%s --help", known[i][0]);

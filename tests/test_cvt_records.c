@@ -1,4 +1,4 @@
-/* The recorded exhaustive conversion sweeps (README: "the encoders equal the
+/* The recorded exhaustive conversion sweeps (doc/findings.md: "the encoders equal the
  * MPFR-built reference on all 2^32 inputs in every rounding, overflow and ftz
  * mode for every format ... 0 mismatches"): reports/baselines/
  * h100-cvt-exhaustive{,-full,-mx}.json, read together. Every result is well
@@ -83,7 +83,7 @@ static int check_result(json_t *r, bool has_provenance, unsigned char full[NFMT]
     return 0;
 }
 
-/* 0 when the records together back the README sentence; else -1 + msg. */
+/* 0 when the records together back the doc/findings.md sentence; else -1 + msg. */
 static int check_cvt_records(json_t *const *recs, size_t n, char *msg, size_t len)
 {
     unsigned char full[NFMT][28];

@@ -18,7 +18,7 @@
  * control run against the exact sum), so batch N is instruction N. */
 #define INT1 "mma.m16n8k32.s32.s8.s8.s32"
 #define INT2 "mma.m16n8k32.s32.s8.u8.s32"
-#define AUDIT_INTS "audit --backend exact --instr " INT1 "," INT2 " --n 100 --no-timing"
+#define AUDIT_INTS "audit --backend exact --instr " INT1 "," INT2 " --count 100 --no-timing"
 
 static tc_run_result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static tc_run_result run(const char *fmt, ...)
@@ -92,7 +92,7 @@ static void names_from_options_stay_inside_out(void **state)
     snprintf(out, sizeof out, "%s/a/b", tc_tmp_root());
     snprintf(escaped, sizeof escaped, "%s/ESCAPED.profile", tc_tmp_root());
     /* reproducer 14: --out /tmp/a/b --profile-name ../../ESCAPED */
-    tc_run_result r = run("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --n 100 --no-timing --out %s "
+    tc_run_result r = run("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --count 100 --no-timing --out %s "
                           "--profile-name ../../ESCAPED",
                           out);
     expect_status(&r, 2, "--profile-name");
@@ -103,8 +103,8 @@ static void names_from_options_stay_inside_out(void **state)
         r = run(AUDIT_INTS " --out %s --profile-name '%s'", out, bad[i]);
         expect_status(&r, 2, "bad --profile-name");
     }
-    /* bench --out FILE: the name part must be a plain name too */
-    r = run("bench --out %s/", tc_tmp_root());
+    /* bench's old --out FILE: the name part must be a plain name too */
+    r = run("bench --out %s/.json", tc_tmp_root());
     expect_status(&r, 2, "bad output name");
 }
 
@@ -132,7 +132,7 @@ static void an_earlier_record_is_kept_without_force(void **state)
     free(second);
     r = run("compare %s %s", rec, rec);
     expect_status(&r, 0, NULL);
-    /* bench --out FILE keeps an existing file the same way (checked before any GPU is needed) */
+    /* bench's old --out FILE keeps an existing file the same way (checked before any GPU is needed) */
     r = run("bench --out %s", rec);
     expect_status(&r, 2, "give --force");
     again = tc_slurp(rec);
@@ -185,7 +185,7 @@ static void a_device_error_keeps_what_was_done(void **state)
 
     /* a fault inside a floating-point instruction's inference: nothing of it kept */
     setenv("TCSCOPE_FAULT_AFTER", "3", 1);
-    r = run("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --n 100 --no-timing --out %s --force", bad);
+    r = run("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --count 100 --no-timing --out %s --force", bad);
     unsetenv("TCSCOPE_FAULT_AFTER");
     expect_status(&r, 2, "stopped at instruction 1 of 1");
     snprintf(rec, sizeof rec, "%s/audit.jsonl", bad);

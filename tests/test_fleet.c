@@ -240,7 +240,7 @@ static void regress_cross_gpu_merges_the_gpus(void **state)
 {
     char args[700], path[300];
     snprintf(args, sizeof args, "regress --backend gpu:0,2 --cross-gpu --instr " INSTR
-             ",mma.m16n8k8.f32.tf32.tf32.f32 --n 200 --out %s/rg", tc_tmp_root());
+             ",mma.m16n8k8.f32.tf32.tf32.f32 --count 200 --out %s/rg", tc_tmp_root());
     tc_run_result r = run_env("TCSCOPE_FAKE_GPUS=3", args);
     if (r.status != 0)
         fail_msg("exit %d:\n%s\n%s", r.status, r.out, r.err);
@@ -271,7 +271,7 @@ static void audit_shares_out_and_merges(void **state)
 {
     char args[700], path[300];
     snprintf(args, sizeof args, "audit --backend gpu:all --instr " INSTR
-             ",mma.m16n8k8.f32.tf32.tf32.f32 --n 200 --no-timing --jobs 1 --out %s/au", tc_tmp_root());
+             ",mma.m16n8k8.f32.tf32.tf32.f32 --count 200 --no-timing --jobs 1 --out %s/au", tc_tmp_root());
     tc_run_result r = run_env("TCSCOPE_FAKE_GPUS=2", args);
     if (r.status != 0)
         fail_msg("exit %d:\n%s\n%s", r.status, r.out, r.err);
@@ -321,7 +321,7 @@ static void bad_gpu_sets_exit_2(void **state)
         return;
     }
     static const char *const cmds[] = {"run --backend gpu:all --instr " INSTR " --random 10", "audit --backend gpu:all",
-                                       "regress --backend gpu:all", "bench --backend gpu:all --out x.json"};
+                                       "regress --backend gpu:all", "bench --backend gpu:all --out x"};
     for (int i = 0; i < 4; i++) {
         r = run_env("env -u TCSCOPE_FAKE_GPUS", cmds[i]);
         assert_int_equal(r.status, 2);

@@ -38,15 +38,15 @@ static bool exists(const char *path)
 static void audit_n_out_of_range(void **state)
 {
     expect_usage("audit --backend exact --instr mma.m16n8k32.s32.s8.s8.s32 --no-timing "
-                 "--n 9223372036854775808 --out /tmp/tcs-hostile-never",
-                 "bad --n '9223372036854775808' (a whole number in 1..1000000000)");
+                 "--count 9223372036854775808 --out /tmp/tcs-hostile-never",
+                 "bad --count '9223372036854775808' (a whole number in 1..1000000000");
     expect_usage("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --no-timing "
-                 "--n 18446744073709551615 --out /tmp/tcs-hostile-never", "bad --n '18446744073709551615'");
-    expect_usage("audit --backend exact --n 1000000001 --out /tmp/tcs-hostile-never", "1..1000000000");
-    expect_usage("audit --backend exact --n 0 --out /tmp/tcs-hostile-never", "bad --n '0'");
-    expect_usage("audit --backend exact --n -5 --out /tmp/tcs-hostile-never", "bad --n '-5'");
+                 "--count 18446744073709551615 --out /tmp/tcs-hostile-never", "bad --count '18446744073709551615'");
+    expect_usage("audit --backend exact --count 1000000001 --out /tmp/tcs-hostile-never", "1..1000000000");
+    expect_usage("audit --backend exact --count 0 --out /tmp/tcs-hostile-never", "bad --count '0'");
+    expect_usage("audit --backend exact --count -5 --out /tmp/tcs-hostile-never", "bad --count '-5'");
     expect_usage("verify --backend exact --profile oracle/profiles/h100.profile "
-                 "--instr mma.m16n8k8.f16.f16.f16.f16 --n 0x10", "bad --n '0x10'");
+                 "--instr mma.m16n8k8.f16.f16.f16.f16 --count 0x10", "bad --count '0x10'");
     assert_false(exists("/tmp/tcs-hostile-never"));
 }
 
@@ -71,7 +71,7 @@ static void audit_control_in_chunks(void **state)
     char dir[] = "/tmp/tcs-hostile-XXXXXX", args[256];
     assert_non_null(mkdtemp(dir));
     snprintf(args, sizeof args, "audit --backend exact --instr mma.m16n8k32.s32.s8.s8.s32 --no-timing "
-                                "--n 140000 --json --out %s/a", dir);
+                                "--count 140000 --json --out %s/a", dir);
     tc_run_result r = tc_run_cli(args);
     assert_int_equal(r.status, 0);
     /* 140000 elements round up to 1094 tiles of 16 x 8 */
@@ -311,7 +311,7 @@ static void seeds_checked(void **state)
  * merged nothing and said nothing. */
 static void audit_lists(void **state)
 {
-    expect_usage("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16,bogus --n 100 --no-timing "
+    expect_usage("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16,bogus --count 100 --no-timing "
                  "--out /tmp/tcs-hostile-never", "--instr: unknown instruction 'bogus'");
     expect_usage("audit --backend exact --instr ,mma.m16n8k8.f16.f16.f16.f16 --out /tmp/tcs-hostile-never",
                  "--instr: empty item in ',mma.m16n8k8.f16.f16.f16.f16'");
@@ -325,7 +325,7 @@ static void choose_and_timing_inputs(void **state)
     expect_usage("choose --dist bogus", "bad --dist 'bogus' (normal, uniform, loguniform, ints)");
     expect_usage("choose --bench " H "compare-utf8-key-old.jsonl", "compare-utf8-key-old.jsonl holds no bench object");
     expect_usage("choose --sweep reports/baselines/h100-bench.json.gz", "h100-bench.json.gz holds no sweep object");
-    expect_usage("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --n 100 --timing "
+    expect_usage("audit --backend exact --instr mma.m16n8k8.f16.f16.f16.f16 --count 100 --timing "
                  "reports/baselines/h100-sweep.json --out /tmp/tcs-hostile-never",
                  "--timing reports/baselines/h100-sweep.json: the record holds no bench object");
     assert_false(exists("/tmp/tcs-hostile-never"));
@@ -362,7 +362,7 @@ static void tables_escape_record_text(void **state)
  * budgets (chain lines, sweeps) before anything is allocated. */
 static void count_ranges(void **state)
 {
-    expect_usage("run --instr all --random 0", "bad --random '0' (a whole number in 1..1000000)");
+    expect_usage("run --instr all --random 0", "bad --random '0' (a whole number in 1..1000000");
     expect_usage("run --instr all --random 1000001", "1..1000000");
     expect_usage("run --instr mma.m16n8k16.f32.f16.f16.f32 --random 4 --chain 0", "bad --chain '0'");
     expect_usage("run --instr mma.m16n8k16.f32.f16.f16.f32 --random 4 --chain 1000001", "1..1000000");

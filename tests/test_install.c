@@ -52,8 +52,8 @@ static void installed_binary_reads_its_prefix(void **state)
     expect(elsewhere, bin, RUN_ARGS, 0, "mma.m16n8k16.f32.f16.f16.f32");
     expect(elsewhere, bin, "list --backend model:h100", 0, "wgmma.");
     expect(elsewhere, bin, "choose --max-rel-err 0.01", 0, NULL);
-    expect(elsewhere, bin, "verify --backend exact --profile h100 --instr mma.m16n8k8.f32.f16.f16.f32 --n 64 "
-                           "--hunt-n 0", 1, NULL);   /* exact is not an H100: found, and it differs */
+    expect(elsewhere, bin, "verify --backend exact --profile h100 --instr mma.m16n8k8.f32.f16.f16.f32 --count 64 "
+                           "--hunt-count 0", 1, NULL);   /* exact is not an H100: found, and it differs */
 
     /* without the data: refused, from elsewhere and from the source tree */
     snprintf(cmd, sizeof cmd, "rm -rf '%s/share'", prefix);

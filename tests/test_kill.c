@@ -43,7 +43,7 @@ static pid_t start_audit(const char *out, unsigned seed)
         snprintf(s, sizeof s, "%u", seed);
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
             _exit(127);
-        execl(BIN, BIN, "audit", "--backend", "model:h100", "--instr", INSTRS, "--n", "100", "--no-timing",
+        execl(BIN, BIN, "audit", "--backend", "model:h100", "--instr", INSTRS, "--count", "100", "--no-timing",
               "--seed", s, "--force", "--out", out, (char *)NULL);
         _exit(127);
     }

@@ -1,4 +1,4 @@
-/* The folders' dependency arrows (DESIGN.md "The pipeline"): formats/ ->
+/* The folders' dependency arrows (doc/design.md "The pipeline"): formats/ ->
  * oracle/ -> probes/ -> cases/ -> reports/ (probes/ runs the model of
  * oracle/, cases/ drives probes/, reports/ writes what cases/ and probes/
  * hand it). A file may include its own folder's headers and those of

@@ -1,4 +1,4 @@
-/* The recorded H100 layout proofs (README: "proved all 256 layouts", and the
+/* The recorded H100 layout proofs (doc/findings.md: "proved all 256 layouts", and the
  * sparse fragments and metadata "proven on the H100 for all six two-of-four
  * patterns"): reports/baselines/h100-layout.jsonl and h100-sparse-layout.jsonl
  * hold one line per catalogue entry, each a pass on the GPU, with well-formed
@@ -38,7 +38,7 @@ static int check_sparse_fields(const tc_instr *ins, json_t *o, char *msg, size_t
     if (!op || !v || strncmp(op, ins->sass, strlen(ins->sass)) || !strstr(op, ".SP"))
         return REFUSE("%s: SASS opcode %s", ins->name, op ? op : "missing");
     /* native: one tensor opcode, no conversions; emulated only where the
-     * README says so (FP8 mma.sp: 2 x HMMA.SP with unpacking) */
+     * doc/findings.md says so (FP8 mma.sp: 2 x HMMA.SP with unpacking) */
     bool fp8_mma = !strcmp(ins->api, "mma.sp") && ins->a->storage_bits == 8 && !tc_format_is_int(ins->a);
     bool native = json_is_true(json_object_get(s, "native"));
     json_int_t per = json_integer_value(json_object_get(s, "per_mma")),

@@ -99,7 +99,7 @@ static char *direct(size_t n, int len, uint64_t seed, const tc_rounding *cvt)
 static void record_corpus_is_run_random(void **state)
 {
     (void)state;
-    char *rec = out_of("record corpus " BACKEND "--instr " LIST " --n 300 --seed 9");
+    char *rec = out_of("record corpus " BACKEND "--instr " LIST " --count 300 --seed 9");
     char *run = out_of("run " BACKEND "--instr " LIST " --random 300 --seed 9");
     char *ref = direct(300, 0, 9, NULL), *lines_rec = body(rec, "corpus", 9);
     assert_int_equal(lines(lines_rec), 3);
@@ -107,7 +107,7 @@ static void record_corpus_is_run_random(void **state)
     assert_string_equal(lines_rec, ref);
     drop_date(rec), drop_date(run);
     assert_string_equal(rec, run);
-    char *other = out_of("record corpus " BACKEND "--instr " LIST " --n 300 --seed 10"),
+    char *other = out_of("record corpus " BACKEND "--instr " LIST " --count 300 --seed 10"),
          *lines_other = body(other, "corpus", 10);
     assert_int_equal(lines(lines_other), 3);
     assert_string_not_equal(lines_other, lines_rec); /* the seed reaches the inputs */
@@ -118,7 +118,7 @@ static void record_chains_is_run_chain(void **state)
 {
     (void)state;
     /* a list, with an explicit cvt: the lines written one by one */
-    char *rec = out_of("record chains " BACKEND "--instr " LIST " --n 2 --len 3 --cvt rz,inf --seed 5");
+    char *rec = out_of("record chains " BACKEND "--instr " LIST " --count 2 --len 3 --cvt rz,inf --seed 5");
     char *run = out_of("run " BACKEND "--instr " LIST " --random 2 --chain 3 --cvt rz,inf --seed 5");
     tc_rounding rz = {.mode = TC_RZ, .ovf = TC_OVF_INF};
     char *ref = direct(2, 3, 5, &rz), *lines_rec = body(rec, "chains", 5);
@@ -129,7 +129,7 @@ static void record_chains_is_run_chain(void **state)
     assert_string_equal(rec, run);
     free(rec), free(run), free(ref), free(lines_rec);
     /* all, default cvt: twins written as same_as, the same either way */
-    rec = out_of("record chains " BACKEND "--instr all --n 1 --len 2 --seed 5");
+    rec = out_of("record chains " BACKEND "--instr all --count 1 --len 2 --seed 5");
     run = out_of("run " BACKEND "--instr all --random 1 --chain 2 --seed 5");
     free(body(rec, "chains", 5));
     assert_true(lines(rec) > 100);
@@ -186,7 +186,7 @@ static void record_corpus_on_a_fleet_is_run_random(void **state)
 {
     (void)state;
     setenv("TCSCOPE_FAKE_GPUS", "2", 1);
-    tc_run_result rec = tc_run_cli("record corpus --backend gpu:all --instr " LIST " --n 100 --seed 4");
+    tc_run_result rec = tc_run_cli("record corpus --backend gpu:all --instr " LIST " --count 100 --seed 4");
     tc_run_result run = tc_run_cli("run --backend gpu:all --instr " LIST " --random 100 --seed 4");
     unsetenv("TCSCOPE_FAKE_GPUS");
     assert_int_equal(rec.status, 0);
@@ -208,20 +208,20 @@ static void bad_combinations_exit_two(void **state)
         {"record --instr all", "which recording? corpus, chains or layout"},
         {"record corpses --instr all", "unknown mode 'corpses'"},
         {"record corpus layout --instr all", "one mode only"},
-        {"record corpus --n 3", "--instr NAME is required"},
-        {"record corpus --instr all", "record corpus needs --n N"},
-        {"record chains --instr all --n 3", "record chains needs --len LEN"},
-        {"record corpus --instr all --n 3 --len 2", "--len only applies to record chains"},
+        {"record corpus --count 3", "--instr NAME is required"},
+        {"record corpus --instr all", "record corpus needs --count N"},
+        {"record chains --instr all --count 3", "record chains needs --len LEN"},
+        {"record corpus --instr all --count 3 --len 2", "--len only applies to record chains"},
         {"record layout --instr all --cvt rz", "--cvt only applies to record chains"},
         {"record layout --instr all --seed 2", "--seed does not apply to record layout"},
-        {"record chains --instr all --n 3 --len 2 --cvt rs", "--cvt: bad rounding in 'rs'"},
-        {"record corpus --instr all --n 0", "bad --n '0'"},
-        {"record chains --instr all --n 100000 --len 100", "--n 100000 --len 100: "},
-        {"record corpus " BACKEND "--instr mma.nosuch --n 3", "mma.nosuch"},
+        {"record chains --instr all --count 3 --len 2 --cvt rs", "--cvt: bad rounding in 'rs'"},
+        {"record corpus --instr all --count 0", "bad --count '0'"},
+        {"record chains --instr all --count 100000 --len 100", "--count 100000 --len 100: "},
+        {"record corpus " BACKEND "--instr mma.nosuch --count 3", "mma.nosuch"},
         {"record layout --backend gpu:all --instr all", "runs record corpus only"},
         {"run --instr all --random 3 --check-layout", "--random and --check-layout do not go together"},
-        {"record corpus " BACKEND "--instr all --n 3 --json", "--json only applies to record layout"},
-        {"record chains " BACKEND "--instr all --n 3 --len 2 --json", "--json only applies to record layout"},
+        {"record corpus " BACKEND "--instr all --count 3 --json", "--json only applies to record layout"},
+        {"record chains " BACKEND "--instr all --count 3 --len 2 --json", "--json only applies to record layout"},
         {"run " BACKEND "--instr all --random 3 --json", "--json does not go with --random"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

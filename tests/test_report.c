@@ -351,7 +351,7 @@ static void committed_h100_sweep_is_complete_and_consistent(void **state)
     tc_record_free(&r);
 }
 
-/* The README's chain-sweep sentence ("median relative error after 100
+/* doc/findings.md's chain-sweep sentence ("median relative error after 100
  * chained products is 0.35 (e4m3), 0.61 (e5m2), 0.027 (bf16), 0.0034 (f16),
  * 0.0040 (tf32), 1.1e-6 (f32), 2.2e-15 (f64)") against the record, and what
  * the numbers must satisfy whatever they are: steps 1..chain in order, each
@@ -398,9 +398,9 @@ static void committed_h100_sweep_backs_the_readme(void **state)
         }
         if (at100[w] < 0)
             fail_msg("no %s sweep", want[w].fmt);
-        /* the README's two significant digits */
+        /* doc/findings.md's two significant digits */
         if (fabs(at100[w] - want[w].readme) > 0.051 * want[w].readme)
-            fail_msg("%s: median at step 100 is %g, the README says %g", want[w].fmt, at100[w], want[w].readme);
+            fail_msg("%s: median at step 100 is %g, doc/findings.md says %g", want[w].fmt, at100[w], want[w].readme);
     }
     for (size_t w = 0; w + 1 < 7; w++)
         if (want[w].bits < want[w + 1].bits && !(at100[w] > at100[w + 1]))

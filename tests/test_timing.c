@@ -222,13 +222,13 @@ static void test_baseline_timings_keep_their_promises(void **state)
     json_decref(rec);
 }
 
-/* What the record must satisfy whatever the numbers are, and the README's
+/* What the record must satisfy whatever the numbers are, and doc/findings.md's
  * timing sentence: every catalogue entry timed once; no point of any table
  * above the instruction's peak (fraction <= 1); the latency the mean of its
  * runs; latency grows with wgmma's N; and "every dense wgmma type reaches
  * 99.4-99.8% of its per-SM-per-clock peak at N=256; latency ... 201 cycles at
  * N=256 and 77 at N=8; mma.sync k16 runs at 66% of peak; FP8 mma.sync at
- * 21-27%", each to the README's rounding. */
+ * 21-27%", each to doc/findings.md's rounding. */
 /* The number `key` of the record's line for `name`. */
 static double field_of(json_t *list, const char *name, const char *key)
 {
@@ -275,7 +275,7 @@ static void test_baseline_is_physical_and_backs_the_readme(void **state)
         if (!seen[k])
             fail_msg("%s: not in the bench record", cat[k].name);
     free(seen);
-    /* the README, to its rounding */
+    /* doc/findings.md, to its rounding */
     json_t *types = json_object_get(rec, "wgmma_type_best");
     const char *key;
     json_t *tb;

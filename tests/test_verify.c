@@ -25,7 +25,7 @@
  * checked against itself. */
 static void test_exact_model_against_the_oracle_is_verified(void **state)
 {
-    tc_run_result r = tc_run_cli("verify --backend exact --profile tests/profiles/exact.profile " INSTR " --n 20000");
+    tc_run_result r = tc_run_cli("verify --backend exact --profile tests/profiles/exact.profile " INSTR " --count 20000");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "0 mismatches: VERIFIED"));
     tc_run_result_free(&r);
@@ -79,7 +79,7 @@ static void test_one_flipped_output_bit_is_caught(void **state)
 static void test_other_profile_is_not_verified_and_shows_inputs(void **state)
 {
     tc_run_result r = tc_run_cli("verify --backend model:" SYNTH " --profile tests/profiles/exact.profile " INSTR
-                                 " --n 5000 --json");
+                                 " --count 5000 --json");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "\"verified\":false"));
     assert_non_null(strstr(r.out, "\"failure\":1"));
@@ -101,11 +101,11 @@ static void test_other_profile_is_not_verified_and_shows_inputs(void **state)
 static void test_sparse_instruction_is_verified_on_its_kept_terms(void **state)
 {
     tc_run_result r = tc_run_cli("verify --backend model:h100 --profile h100 --instr wgmma.sp.m64n8k32.f32.f16.f16 "
-                                 "--n 5000");
+                                 "--count 5000");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "0 mismatches: VERIFIED"));
+    assert_non_null(strstr(r.out, "0 mismatches: the model checked against itself"));
     tc_run_result_free(&r);
-    r = tc_run_cli("verify --backend exact --profile h100 --instr mma.sp.m16n8k32.f32.f16.f16.f32 --n 5000 --json");
+    r = tc_run_cli("verify --backend exact --profile h100 --instr mma.sp.m16n8k32.f32.f16.f16.f32 --count 5000 --json");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "\"failure\":1"));
     assert_non_null(strstr(r.out, "\"k\":16"));
@@ -117,7 +117,7 @@ static void test_bad_input_exits_2_with_a_message(void **state)
     static const char *const args[] = {
         "verify --backend model:" SYNTH " --profile " SYNTH " --instr mma.nope",
         "verify --backend model:" SYNTH " --profile no-such-profile " INSTR,
-        "verify --backend model:" SYNTH " --profile " SYNTH " " INSTR " --n 0",
+        "verify --backend model:" SYNTH " --profile " SYNTH " " INSTR " --count 0",
         "verify --backend model:" SYNTH " --profile " SYNTH,
         "verify --backend model:" SYNTH " --profile " SYNTH " --instr mma.m16n8k4.f64.f64.f64.f64",
         "verify --backend model:" SYNTH " --profile tests/profiles/synthetic.profile " INSTR " --bogus",
@@ -130,6 +130,27 @@ static void test_bad_input_exits_2_with_a_message(void **state)
     }
 }
 
+/* The model with a profile against model:the same profile checks nothing
+ * about hardware: said so, never VERIFIED (issue 31); the record marks it. A
+ * model against another arithmetic is a real check and is not marked. */
+static void test_model_against_itself_says_so(void **state)
+{
+    tc_run_result r = tc_run_cli("verify --backend model:h100 --profile h100 " INSTR " --count 2000");
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "VERIFIED"));
+    assert_non_null(strstr(r.out, "the model checked against itself"));
+    assert_non_null(strstr(r.out, "proves nothing about any GPU"));
+    tc_run_result_free(&r);
+    r = tc_run_cli("verify --backend model:h100 --profile oracle/profiles/h100.profile " INSTR " --count 2000 --json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"self_check\":true"));
+    tc_run_result_free(&r);
+    r = tc_run_cli("verify --backend exact --profile tests/profiles/exact.profile " INSTR " --count 2000 --json");
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "self_check"));
+    tc_run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -138,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_other_profile_is_not_verified_and_shows_inputs),
         cmocka_unit_test(test_sparse_instruction_is_verified_on_its_kept_terms),
         cmocka_unit_test(test_bad_input_exits_2_with_a_message),
+        cmocka_unit_test(test_model_against_itself_says_so),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

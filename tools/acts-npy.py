@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the README's example activations: N float32 values (default 65536),
+"""Writes doc/choose.md's example activations: N float32 values (default 65536),
 Laplace(0, 1) with 1% of them multiplied by 50 (heavy-tailed, as activations
 often are), as a little-endian .npy file. Standard library only; seed 1 by
-default, so the README's `choose --samples acts.npy` question is reproducible.
+default, so doc/choose.md's `choose --samples-file acts.npy` question is reproducible.
 Usage: tools/acts-npy.py OUT.npy [N] [SEED]"""
 import random
 import struct

@@ -17,7 +17,7 @@ dirs=""
 # so one catalogue audit can be split over two calls of the device tool.
 FIRST=${FIRST:-0}; LAST=$(( FIRST + ${COUNT:-$SHARDS} ))
 for ((i = FIRST; i < LAST; i++)); do
-  timeout "${SHARD_TIMEOUT:-480}" build/tcscope audit --backend gpu --instr "$INSTR" --n "$N" --shard "$i/$SHARDS" \
+  timeout "${SHARD_TIMEOUT:-480}" build/tcscope audit --backend gpu --instr "$INSTR" --count "$N" --shard "$i/$SHARDS" \
     --timing "${TIMING:-reports/baselines/h100-bench.json.gz}" --out "/tmp/audit$i" --force > "/tmp/audit$i.log" 2>&1 &
 done
 wait

@@ -13,7 +13,7 @@ device_build build/tcscope
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/smi.csv"
 lscpu | grep -E 'Model name|^CPU\(s\)' | tee -a "$OUT/smi.csv"
 t0=$(date +%s)
-timeout "${HUNT_TIMEOUT:-300}" build/tcscope hunt --backend gpu --instr all --n "$N" --sample "${SAMPLE:-128}" \
+timeout "${HUNT_TIMEOUT:-300}" build/tcscope hunt --backend gpu --instr all --count "$N" --samples "${SAMPLE:-128}" \
   --out "$OUT/hunt" > "$OUT/hunt.log" 2> "$OUT/hunt.err"
 echo "hunt rc=$? in $(( $(date +%s) - t0 )) s"
 tail -3 "$OUT/hunt.log"; grep -v ' 0 mismatches' "$OUT/hunt.log" | head -60; head -5 "$OUT/hunt.err"
@@ -22,7 +22,7 @@ tail -3 "$OUT/hunt.log"; grep -v ' 0 mismatches' "$OUT/hunt.log" | head -60; hea
   && rm "$OUT/hunt/hunt.jsonl"
 if [ "$AUDIT" != "-" ]; then
   t0=$(date +%s)
-  timeout "${AUDIT_TIMEOUT:-200}" build/tcscope audit --backend gpu --instr "$AUDIT" --n "$AUDIT_N" --no-timing \
+  timeout "${AUDIT_TIMEOUT:-200}" build/tcscope audit --backend gpu --instr "$AUDIT" --count "$AUDIT_N" --no-timing \
     --out "$OUT/audit" > "$OUT/audit.log" 2>&1
   echo "audit rc=$? in $(( $(date +%s) - t0 )) s"; grep -v '^#' "$OUT/audit.log" | head -30
   rm -f "$OUT/audit/audit.html"

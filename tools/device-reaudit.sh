@@ -10,7 +10,7 @@
 # Usage: tools/device-reaudit.sh HUNT_N|0 NAME,NAME,.. [HUNT_PER_FAMILY]
 set -u
 HN=$1; LIST=$2; HUNT=${3:-}
-hunt_opt=""; [ "$HN" != 0 ] && hunt_opt="--hunt-n $HN"   # 0: the audit's default, n/16
+hunt_opt=""; [ "$HN" != 0 ] && hunt_opt="--hunt-count $HN"   # 0: the audit's default, n/16
 mkdir -p /tmp/re
 . tools/device-env.sh
 device_build build/tcscope build/opt/tools/model_eval
@@ -22,7 +22,7 @@ if [ -n "${SETTLE:-}" ]; then
 fi
 t0=$(date +%s); i=0; dirs=""
 for ins in ${LIST//,/ }; do
-  timeout "${AUDIT_TIMEOUT:-470}" build/tcscope audit --backend gpu --instr "$ins" --n 1000000 $hunt_opt \
+  timeout "${AUDIT_TIMEOUT:-470}" build/tcscope audit --backend gpu --instr "$ins" --count 1000000 $hunt_opt \
     --timing reports/baselines/h100-bench.json.gz --out "/tmp/re/a$i" --force > "/tmp/re/a$i.log" 2>&1 &
   dirs="$dirs,/tmp/re/a$i"; i=$((i + 1))
 done
@@ -43,7 +43,7 @@ for d in /tmp/re/a*/; do rm -f "$d"/*.html "$d"/*.svg "$d"/*.md; done
 tar czf "$OUT/re.tgz" -C /tmp re
 [ -n "$HUNT" ] || exit 0
 t0=$(date +%s)
-timeout "${HUNT_TIMEOUT:-200}" build/tcscope hunt --backend gpu --instr all --n "$HUNT" --sample 128 $profile \
+timeout "${HUNT_TIMEOUT:-200}" build/tcscope hunt --backend gpu --instr all --count "$HUNT" --samples 128 $profile \
   --out "$OUT/hunt" > "$OUT/hunt.log" 2>&1
 echo "hunt rc=$? in $(( $(date +%s) - t0 )) s"; grep -v ' 0 mismatches' "$OUT/hunt.log" | head -30; tail -1 "$OUT/hunt.log"
 [ -f "$OUT/hunt/hunt.jsonl" ] && gzip -9 "$OUT/hunt/hunt.jsonl"

@@ -9,7 +9,7 @@ LIST=$1; CE=$2; HUNT=${3:-4000000}
 . tools/device-env.sh
 device_build build/tcscope
 t0=$(date +%s)
-build/tcscope audit --backend gpu --instr "$LIST" --n 1000000 --hunt-n 400000 --counterexamples "$CE" \
+build/tcscope audit --backend gpu --instr "$LIST" --count 1000000 --hunt-count 400000 --counterexamples "$CE" \
   --timing reports/baselines/h100-bench.json.gz --out /tmp/refit/audit --force 2>&1 | grep -v '^#'
 echo "audit: $(( $(date +%s) - t0 )) s"
 mkdir -p /tmp/base && zcat reports/baselines/h100-audit.jsonl.gz > /tmp/base/audit.jsonl &&
@@ -18,7 +18,7 @@ build/tcscope audit --merge /tmp/base,/tmp/refit/audit --out /tmp/refit/merged -
   > /tmp/refit/merge.log 2>&1
 echo "merge rc=$?"
 for s in 0x4b1d5eed 0x5eed2; do
-  build/tcscope hunt --backend gpu --instr "$LIST" --n "$HUNT" --seed $s --profile /tmp/refit/merged/h100.profile \
+  build/tcscope hunt --backend gpu --instr "$LIST" --count "$HUNT" --seed $s --profile /tmp/refit/merged/h100.profile \
     --out "/tmp/refit/hunt$s" 2>&1 | tail -2
 done
 rm -f /tmp/refit/*/*.html /tmp/refit/audit/*.md

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README table across GPUs, generated from what is committed, never typed:
+"""The table across GPUs (doc/findings.md), generated from what is committed, never typed:
 
   - measured here: oracle/profiles/h100.profile and h200.profile (tcscope audit on the GPU),
     for the instructions the recorded data also has;
@@ -8,7 +8,7 @@
     only where the record says "decided", else "not decidable (values)".
 
   tools/km_table.py            print the table
-  tools/km_table.py --update README.md   replace the text between the km-table markers
+  tools/km_table.py --update doc/findings.md   replace the text between the km-table markers
 """
 import glob
 import json

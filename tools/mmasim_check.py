@@ -158,7 +158,7 @@ def composed_fp8(dname, k, F=25, contiguous=False):
     operands widened to f16 (exact), two MMA-Sim Hopper HMMA.16816 steps from
     +0, K dealt to them in runs of 2, then C added with one rounding to
     nearest. The structure is the one the SASS shows and the profile infers
-    (README), so this checks MMA-Sim's HMMA arithmetic on widened FP8
+    (doc/findings.md), so this checks MMA-Sim's HMMA arithmetic on widened FP8
     operands, not the structure. F and contiguous: the controls."""
     t = MMA(ARCH, "m16n8k16.%s.f16.f16.%s" % (dname, dname)).arithmetic_op
     hm = fdpa.MMA_T_FDPA(F, t.rho, t.L_max, t.e_zero, "f16", "f16")
