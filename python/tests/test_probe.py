@@ -134,8 +134,15 @@ def test_fn_gets_each_product_and_its_d_is_saved(tmp_path):
 @pytest.mark.parametrize("fmt,path,structure", [
     ("f16", "f16", tcscope.GemmStructure(chunk=16)),
     ("e4m3", "e4m3", tcscope.GemmStructure(chunk=32, promote=128)),
-    ("bf16", "bf16", tcscope.GemmStructure(chunk=16, splitk=3, combine="pairwise")),
+    ("bf16", "bf16", tcscope.GemmStructure(chunk=16, splitk=3, combine="pairwise", slice_unit=64)),
+    ("bf16", "bf16", tcscope.GemmStructure(chunk=16, splitk=4, combine="pairwise")),
     ("e4m3", "e4m3-fast", tcscope.GemmStructure(chunk=32, splitk=5, combine="reverse", slice_unit=64)),
+    ("f16", "f16", tcscope.GemmStructure(chunk=16, splitk=7, combine="reverse", slice_unit=32)),
+    ("f16", "f16", tcscope.GemmStructure(chunk=16, splitk=16, slice_unit=64)),
+    # equal slices of 1024 / 3 = 341 positions, not whole K tiles: the probe tests
+    # boundaries every `gran` positions only, and says so (unexplained)
+    pytest.param("bf16", "bf16", tcscope.GemmStructure(chunk=16, splitk=3), marks=pytest.mark.xfail(
+        strict=True, reason="probe infer: split-K boundaries off its granularity (341, 682) are not found")),
 ])
 def test_probe_finds_the_simulated_structure(tmp_path, fmt, path, structure):
     r = tcscope.probe(simulated(path, structure), fmt, 64, 64, 1024, dir=tmp_path)
