@@ -17,8 +17,8 @@ parsers() {
     casefile) echo "cases/casefile.c:. cases/casefile_bind.c:." ;;
     selector) echo "cases/casefile_bind.c:(term_match|tc_selector_match)$" ;;
     corpus)   echo "probes/backend_corpus.c:^(tc_corpus_parse|tc_chain_parse|tc_corpus_resolve|tc_chain_resolve|tc_chain_key|backend_corpus.c:(hex_field|from_hex|corpus_line_elems|chain_dims_of|copy_str|twin_matches|dup_elems))$" ;;
-    archive)  echo "reports/file_tree.c:!(tc_tree_from_dir|walk|read_fd|tc_tree_from_archive)$" ;;
     record)   echo "reports/record.c:(tc_record_load|read_line|is_trailer) reports/record_check.c:. reports/bench_import.c:. reports/compare.c:. reports/text.c:utf8" ;;
+    archive)  echo "reports/file_tree.c:!(tc_tree_from_dir|walk|read_fd|tc_tree_from_archive)$" ;;
   esac
 }
 mkdir -p build/fuzzcov/prof
