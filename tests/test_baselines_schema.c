@@ -43,6 +43,8 @@ static const struct {
     {"h100-cvt-exhaustive-mx.json", "one document, tools/exhaustive_f32 (schema 1)"},
     {"h100-cvt-bench-host.json", "one document, schema tcscope.bench/1"},
     {"h100-fleet-audit-1gpu.json", "one document, record tcscope-fleet (cli/fleet.c, reports/SCHEMA.md)"},
+    {"h200-cvt-exhaustive.jsonl", "tools/exhaustive_f32 lines, one per format x mode x overflow x ftz x daz"},
+    {"h200-model-gpu-check.json.gz", "one document, record model-gpu-check (tools/model_gpu_check.c)"},
 };
 
 static const char *other_form(const char *name)
