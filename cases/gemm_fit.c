@@ -17,26 +17,12 @@
 
 #define FIT_OUTPUTS 2048
 
-static float f32_of(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
-static uint32_t bits_of(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
 uint32_t gemm_round_out(const tc_format *out, uint32_t u)
 {
     if (!out || out == &tc_f32)
         return u;
     tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
-    return bits_of((float)tc_decode_to_f64(out, tc_encode_f64(out, f32_of(u), r)));
+    return gemm_bits_of((float)tc_decode_to_f64(out, tc_encode_f64(out, gemm_f32_of(u), r)));
 }
 
 /* ---- run sums ------------------------------------------------------------- */
@@ -61,7 +47,7 @@ static void fma_runs(const gemm_fit_in *in, size_t nb, const uint64_t *a, const 
         float acc = 0;
         for (int q = lo; q < hi; q++) {
             uint64_t ea = a[t * k + q], eb = b[t * k + q];
-            acc = f32 ? fmaf(f32_of((uint32_t)ea), f32_of((uint32_t)eb), acc)
+            acc = f32 ? fmaf(gemm_f32_of((uint32_t)ea), gemm_f32_of((uint32_t)eb), acc)
                       : fmaf((float)tc_decode_to_f64(in->path->a, ea), (float)tc_decode_to_f64(in->path->b, eb), acc);
         }
         sum[t] = acc;
@@ -178,7 +164,7 @@ static void try_struct(search *q, const tc_gemm_struct *s)
                 int t = q->slice_of[r];
                 q->v[t] = r == 0 || q->slice_of[r - 1] != t ? x_r : q->v[t] + x_r;
             }
-            q->pred[e] = gemm_round_out(q->in->out, bits_of(gemm_combine(q->v, s->splitk, s->combine)));
+            q->pred[e] = gemm_round_out(q->in->out, gemm_bits_of(gemm_combine(q->v, s->splitk, s->combine)));
             n += q->pred[e] == q->got[e];
             q->any_ok[e] |= q->pred[e] == q->got[e];
         }

@@ -10,6 +10,23 @@
 #define GEMM_RECORDED_OUTPUTS 512
 #define GEMM_CVT_TRIED 1024
 
+#include <string.h>
+
+/* FP32 bits as a float and back. */
+static inline float gemm_f32_of(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+static inline uint32_t gemm_bits_of(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
 /* An enumeration's name from its table of names ("?" out of range), and
  * the value of a name (-1 when none): the combines, the input conversions. */
 const char *gemm_name_of(const char *const *table, size_t n, int v);

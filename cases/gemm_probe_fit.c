@@ -99,9 +99,13 @@ static int fit_class(const tc_probe_design *d, const char *profile, const uint32
     gemm_fit_in in = {d->path, profile, d->k, d->n, d->gran, r->chunk, r->out, k->nruns, k->run_start, A, B,
                       nout, ii, jj, got, false, false, NULL};
     gemm_fit_out f;
-    if (!r->chain)   /* no fused step: FP32 FMA chains */
-        return fit_fma(&in, r, k, got, err, errlen);
-    int rc = gemm_fit_structure(&in, &f, err, errlen);
+    int rc;
+    if (!r->chain) {   /* no fused step: FP32 FMA chains */
+        rc = fit_fma(&in, r, k, got, err, errlen);
+        free(got);
+        return rc;
+    }
+    rc = gemm_fit_structure(&in, &f, err, errlen);
     if (rc || !f.have) {
         if (!rc)
             snprintf(r->why, sizeof r->why, "class %d: %d runs fit no promote/split-K structure (up to %d slices)",

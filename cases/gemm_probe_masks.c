@@ -10,13 +10,6 @@
 #include "cases/gemm_internal.h"
 #include "cases/gemm_probe_internal.h"
 
-static float f32_of(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
 static void odd(tc_probe_result *r, tc_probe_product p, int i, int j, uint32_t got)
 {
     r->odd++;
@@ -39,7 +32,7 @@ void probe_read_step(const tc_probe_design *d, const uint32_t *D, tc_probe_resul
         for (int j = 0; j < d->n; j++) {
             int q = tc_probe_step_q(d, i, j);
             uint32_t u = D[(size_t)i * d->n + j];
-            float v = f32_of(u);
+            float v = gemm_f32_of(u);
             if (q < 2 || q >= Q) {   /* controls: L - L */
                 if (v != 0)
                     odd(r, PROBE_STEP, i, j, u);
@@ -109,11 +102,11 @@ void probe_read_runs(const tc_probe_design *d, const uint32_t *D, tc_probe_resul
             int u = tc_probe_runs_u(d, i, j);
             uint32_t w = D[(size_t)i * d->n + j];
             if (u < 1 || u >= nb) {   /* no experiment here */
-                if (f32_of(w) != 0)
+                if (gemm_f32_of(w) != 0)
                     odd(r, PROBE_RUNS, i, j, w);
                 continue;
             }
-            signed char o = boundary(d, f32_of(w));
+            signed char o = boundary(d, gemm_f32_of(w));
             if (o < 0)
                 odd(r, PROBE_RUNS, i, j, w);
             else

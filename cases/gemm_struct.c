@@ -9,20 +9,6 @@
 #include "oracle/profile.h"
 #include "probes/probes.h"
 
-static float f32_of(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
-static uint32_t bits_of(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
 /* One slice [lo, hi) of every output: tensor-core runs, each added in FP32. */
 void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                        const uint64_t *b, int lo, int hi, float *sum)
@@ -47,7 +33,7 @@ void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout
             acc = next, next = x;
         }
         for (size_t t = 0; t < nout; t++)
-            sum[t] = r0 == lo ? f32_of((uint32_t)acc[t]) : sum[t] + f32_of((uint32_t)acc[t]);
+            sum[t] = r0 == lo ? gemm_f32_of((uint32_t)acc[t]) : sum[t] + gemm_f32_of((uint32_t)acc[t]);
     }
     free(ta), free(tb), free(acc), free(next);
 }
@@ -125,7 +111,7 @@ void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nou
     for (size_t e = 0; e < nout; e++) {
         for (int t = 0; t < S; t++)
             v[t] = sums[(size_t)t * nout + e];
-        out[e] = bits_of(gemm_combine(v, S, s->combine));
+        out[e] = gemm_bits_of(gemm_combine(v, S, s->combine));
     }
     free(sums), free(v), free(cut);
 }

@@ -29,6 +29,19 @@
 
 #define PROFILE "oracle/profiles/h100.profile"
 
+/* The scratch folder of this program (mkdtemp) and paths in it: fmt
+ * names it %1$s; 8 results live at once. */
+static char scratch[] = "/tmp/tcscope-probe-XXXXXX";
+
+static const char *S(const char *fmt)
+{
+    static char buf[8][128];
+    static int at;
+    at = (at + 1) % 8;
+    snprintf(buf[at], sizeof buf[at], fmt, scratch);
+    return buf[at];
+}
+
 /* D of product p: output (i, j) from lib when row i of A and column j of
  * B share a nonzero position (blocks: the struct of each output block,
  * NULL: one library for all), else 0; out16: rounded to f16 (a 16-bit output). */
@@ -351,13 +364,14 @@ static void choose_from_the_record(const char *dir)
     fputs("{\"framework\": \"torch\", \"call_id\": \"torch-matmul-bf16\", \"status\": \"ok\", \"host\": "
           "{\"gpu\": \"NVIDIA H200\", \"driver\": \"580\"}, \"versions\": {\"cublasLt_version\": 130100}}", f);
     fclose(f);
-    snprintf(path, sizeof path, "probe infer %s --out /tmp/tcscope-test-probe3.jsonl", dir);
+    snprintf(path, sizeof path, "probe infer %s --out %s", dir, S("%1$s/p3.jsonl"));
     tc_run_result rr = tc_run_cli(path);
     assert_int_equal(rr.status, 0);
     tc_run_result_free(&rr);
-    const char *base = "choose --m 64 --n 64 --k 1024 --max-rel-err 0.5 --backend model:h100 --outputs 8 "
-                       "--gemm-records /tmp/tcscope-test-probe3.jsonl,reports/baselines/h100-gemm.packed.xz --gpu H200";
-    char cmd[512];
+    char base[300];
+    snprintf(base, sizeof base, "choose --m 64 --n 64 --k 1024 --max-rel-err 0.5 --backend model:h100 --outputs 8 "
+             "--gemm-records %s,reports/baselines/h100-gemm.packed.xz --gpu H200", S("%1$s/p3.jsonl"));
+    char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s --caller torch", base);
     rr = tc_run_cli(cmd);
     assert_int_equal(rr.status, 0);
@@ -374,30 +388,32 @@ static void choose_from_the_record(const char *dir)
     assert_non_null(strstr(rr.out, "[transferred]"));
     assert_non_null(strstr(rr.out, "(transferred: recorded on another GPU or by another caller)"));
     tc_run_result_free(&rr);
-    remove("/tmp/tcscope-test-probe3.jsonl");
+    remove(S("%1$s/p3.jsonl"));
 }
 
 static void files_and_command(void **state)
 {
     (void)state;
-    const char *dir = "/tmp/tcscope-test-probe";
+    assert_non_null(mkdtemp(scratch));   /* its own: the sanitized and optimized builds run at once */
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s", S("%1$s/p"));
     tc_gemm_struct s = {.chunk = 16, .promote = 128, .splitk = 2, .slice_unit = 32};
     exported(dir, "bf16", 32, 32, 1024, &s);
     char summary[2048], err[1024];
-    assert_int_equal(tc_probe_infer_dir(dir, PROFILE, "/tmp/tcscope-test-probe.jsonl", summary, sizeof summary, err,
+    assert_int_equal(tc_probe_infer_dir(dir, PROFILE, S("%1$s/p.jsonl"), summary, sizeof summary, err,
                                         sizeof err), 0);
     if (!strstr(summary, ": explained") || !strstr(summary, "promote every 128, split-K 2"))
         fail_msg("%s", summary);
     /* the record: a gemm object whose structure the replay reads */
-    tc_run_result rr = tc_run_cli("probe infer /tmp/tcscope-test-probe --out /tmp/tcscope-test-probe2.jsonl");
+    tc_run_result rr = tc_run_cli(S("probe infer %1$s/p --out %1$s/p2.jsonl"));
     assert_int_equal(rr.status, 0);
     tc_run_result_free(&rr);
-    char *text = tc_slurp("/tmp/tcscope-test-probe2.jsonl");
+    char *text = tc_slurp(S("%1$s/p2.jsonl"));
     assert_non_null(strstr(text, "\"kind\":\"gemm\""));
     assert_non_null(strstr(text, "\"status\":\"explained\""));
     free(text);
     /* replayed on the CPU like every gemm record: the inputs made again, the recorded outputs predicted */
-    json_t *recs = tc_gemm_records_load("/tmp/tcscope-test-probe2.jsonl", NULL, err, sizeof err);
+    json_t *recs = tc_gemm_records_load(S("%1$s/p2.jsonl"), NULL, err, sizeof err);
     assert_non_null(recs);
     size_t nrep = 0, exact = 0;
     if (tc_gemm_replay(json_array_get(recs, 0), PROFILE, &nrep, &exact, err, sizeof err))
@@ -421,7 +437,7 @@ static void files_and_command(void **state)
         fwrite(buf, 1, n, f);
         fclose(f);
         free(buf);
-        rr = tc_run_cli("probe infer /tmp/tcscope-test-probe");
+        rr = tc_run_cli(S("probe infer %1$s/p"));
         assert_int_equal(rr.status, 2);
         if (!strstr(rr.err, bad[x].want))
             fail_msg("wanted '%s' in: %s", bad[x].want, rr.err);
@@ -442,7 +458,7 @@ static void files_and_command(void **state)
         fwrite(edits[x][1], 1, strlen(edits[x][1]), f);
         fclose(f);
         free(t);
-        rr = tc_run_cli("probe infer /tmp/tcscope-test-probe");
+        rr = tc_run_cli(S("probe infer %1$s/p"));
         assert_int_equal(rr.status, 2);
         if (!strstr(rr.err, edits[x][2]))
             fail_msg("wanted '%s' in: %s", edits[x][2], rr.err);
@@ -450,22 +466,20 @@ static void files_and_command(void **state)
         exported(dir, "bf16", 32, 32, 1024, &s);
     }
     /* an input file of another export (another seed): its hash differs */
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf /tmp/tcscope-test-probe-other && %s probe export --m 32 --n 32 --k 1024 "
-             "--format bf16 --seed 8 --out /tmp/tcscope-test-probe-other >/dev/null && cp "
-             "/tmp/tcscope-test-probe-other/verify_A.npy /tmp/tcscope-test-probe/", tc_cli_path());
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s probe export --m 32 --n 32 --k 1024 --format bf16 --seed 8 --out %s >/dev/null "
+             "&& cp %s %s/", tc_cli_path(), S("%1$s/other"), S("%1$s/other/verify_A.npy"), dir);
     assert_int_equal(system(cmd), 0);
-    rr = tc_run_cli("probe infer /tmp/tcscope-test-probe");
+    rr = tc_run_cli(S("probe infer %1$s/p"));
     assert_int_equal(rr.status, 2);
     assert_non_null(strstr(rr.err, "verify_A.npy: not the file this export wrote"));
     tc_run_result_free(&rr);
     /* the inputs may stay behind: made again from the manifest */
-    assert_int_equal(system("rm /tmp/tcscope-test-probe/*_A.npy /tmp/tcscope-test-probe/*_B.npy"), 0);
-    rr = tc_run_cli("probe infer /tmp/tcscope-test-probe");
+    assert_int_equal(system(S("rm %1$s/p/*_A.npy %1$s/p/*_B.npy")), 0);
+    rr = tc_run_cli(S("probe infer %1$s/p"));
     assert_int_equal(rr.status, 0);
     tc_run_result_free(&rr);
-    assert_int_equal(system("rm -rf /tmp/tcscope-test-probe /tmp/tcscope-test-probe-other "
-                            "/tmp/tcscope-test-probe.jsonl /tmp/tcscope-test-probe2.jsonl"), 0);
+    assert_int_equal(system(S("rm -rf %1$s")), 0);
 }
 
 int main(void)
