@@ -102,6 +102,28 @@ static void test_committed_h100_record(void **state)
     assert_true(n > 0);
 }
 
+/* The H200 records: tcscope's own cuBLASLt FP8 calls at 256 x 256 x 16384
+ * (the case whose inference failed before it said "unexplained"), and the
+ * framework probes (tools/device-probe.sh, tools/probe_collect.py): every
+ * case with a prediction replays at least as the record says. */
+static void test_committed_h200_records(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"reports/baselines/h200-gemm-e4m3-k16384.jsonl",
+                                        "reports/baselines/h200-gemm-e4m3-fast-k16384.jsonl",
+                                        "reports/baselines/h200-frameworks.jsonl.gz"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char err[600];
+        json_t *cases = tc_gemm_records_load(files[i], NULL, err, sizeof err);
+        if (!cases)
+            fail_msg("%s", err);
+        int n = replay_all(cases, "h200");
+        json_decref(cases);
+        if (n == 0)
+            fail_msg("%s: no case replayed", files[i]);
+    }
+}
+
 /* The committed record's line for path at K (NULL when absent). */
 static json_t *record_case(const char *path, int k)
 {
@@ -220,6 +242,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_committed_h100_record),
+        cmocka_unit_test(test_committed_h200_records),
         cmocka_unit_test(test_uneven_split_k_explained),
         cmocka_unit_test(test_simulated_records),
         cmocka_unit_test(test_incomplete_record),

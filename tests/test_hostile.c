@@ -349,7 +349,7 @@ static void messages_escape_binary(void **state)
  * record whose format and instruction hold terminal escape sequences). */
 static void tables_escape_record_text(void **state)
 {
-    tc_run_result r = tc_run_cli("choose --sweep " H "sweep-escape-names.json --max-rel-err 1e-2 --chain 10");
+    tc_run_result r = tc_run_cli("choose --sweep " H "sweep-escape-names.json.gz --max-rel-err 1e-2 --chain 10");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "f16\\x1B[31mRED"));
     for (const unsigned char *p = (const unsigned char *)r.out; *p; p++)
