@@ -17,8 +17,8 @@
 static const char *const purpose[] = {
     "masking inputs: K positions per tensor-core step (L at 0, -L at 1, a small product at q)",
     "masking inputs: where partial sums leave the tensor-core accumulator (one boundary test per output)",
-    "random inputs (verify_inputs) in a grid of rows and columns: the inferred "
-    "structure must predict these outputs bit for bit",
+    ("random inputs (verify_inputs) in a grid of rows and columns: the inferred "
+     "structure must predict these outputs bit for bit"),
 };
 
 typedef struct {
