@@ -213,7 +213,7 @@ int cmd_bench(int argc, char **argv)
             return TC_EXIT_OK;
         }
         tc_outdir_close(&d);
-        return cli_no_gpu_instead("bench", err, "the H100's recorded timing is reports/baselines/h100-bench.json "
+        return cli_no_gpu_instead("bench", err, "the H100's recorded timing is reports/baselines/h100-bench.json.gz "
                                                 "(audit --timing and choose --bench read it)");
     }
     struct timespec t0, t1;

@@ -2,7 +2,7 @@
  * written on the exact backend and the H100 model, read back and replayed step by step with zero mismatches;
  * a planted one-bit change is found; damaged lines are refused; a wgmma of
  * another N (and .rs) is written as same_as its twin. And the recorded H100
- * chains (reports/baselines/h100-chain.jsonl.gz) replayed on the model,
+ * chains (reports/baselines/h100-chain.packed.xz) replayed on the model,
  * each line written back byte for byte from what was read. */
 #include <setjmp.h>
 #include <stdarg.h>

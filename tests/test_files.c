@@ -20,16 +20,7 @@
 #define INT2 "mma.m16n8k32.s32.s8.u8.s32"
 #define AUDIT_INTS "audit --backend exact --instr " INT1 "," INT2 " --count 100 --no-timing"
 
-static tc_run_result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static tc_run_result run(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return tc_run_cli(cmd);
-}
+#define run tc_run_clif   /* tests/testutil.h */
 
 static void expect_status(tc_run_result *r, int status, const char *in_err)
 {

@@ -18,16 +18,7 @@
 #define C "mma.m16n8k8.f32.tf32.tf32.f32"
 #define AUDIT "audit --backend model:h100 --count 2000 --no-timing --jobs 2 --out %s --instr "
 
-static tc_run_result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static tc_run_result run(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return tc_run_cli(cmd);
-}
+#define run tc_run_clif   /* tests/testutil.h */
 
 static void unfinished_parts_are_named_with_resume(void **state)
 {

@@ -18,16 +18,7 @@
 
 #define INS "mma.m16n8k16.f32.f16.f16.f32"
 
-static tc_run_result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static tc_run_result run(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return tc_run_cli(cmd);
-}
+#define run tc_run_clif   /* tests/testutil.h */
 
 /* Every "--name" in text is an option of cmd (its table, or --help/--version). */
 static void options_exist(const char *cmd, const char *text, const char *what)
@@ -80,7 +71,7 @@ static void suggested_options_exist(void **state)
     /* an existing result in the folder: kept, and the way out named */
     static const char *const kept[][2] = {
         {"choose", "choose --m 16 --n 16 --k 16 --outputs 8 --backend model:h100 --no-library --report %s"},
-        {"gemm", "gemm --report %s --from reports/baselines/h100-gemm.jsonl.gz"},
+        {"gemm", "gemm --report %s --from reports/baselines/h100-gemm.packed.xz"},
         {"bench", "bench --out %s"},
         {"audit", "audit --backend exact --instr mma.m16n8k32.s32.s8.s8.s32 --count 10 --no-timing --out %s"},
         {"sweep", "sweep --backend exact --formats f16 --chain 1..2 --trials 2 --out %s"},
@@ -155,7 +146,7 @@ static void one_no_gpu_message(void **state)
         skip();   /* a GPU here: nothing to refuse */
     }
     static const char *const cmds[][2] = {
-        {"bench", "reports/baselines/h100-bench.json"},
+        {"bench", "reports/baselines/h100-bench.json.gz"},
         {"regress", "--model"},
         {"gemm --path f16 --k 64", "--backend model:h100"},
         {"run --backend gpu --instr " INS " --a 1 --b 1 --c 0", "--backend model:h100"},

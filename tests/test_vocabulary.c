@@ -17,16 +17,7 @@
 #define INS "mma.m16n8k16.f32.f16.f16.f32"
 #define RECORDED "choose --sweep tests/data/records/synthetic-model-sweep.json --chain 1 "
 
-static tc_run_result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static tc_run_result run(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return tc_run_cli(cmd);
-}
+#define run tc_run_clif   /* tests/testutil.h */
 
 /* A record's "date":"..." (and any "elapsed_s" number) blanked: the runs
  * compared are a second apart. */

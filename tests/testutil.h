@@ -3,6 +3,7 @@
 #ifndef TC_TESTUTIL_H
 #define TC_TESTUTIL_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,18 @@ static inline tc_run_result tc_run_cli_stdin(const char *args, const char *input
 static inline tc_run_result tc_run_cli(const char *args)
 {
     return tc_run_cli_stdin(args, NULL);
+}
+
+/* tc_run_cli with the arguments formatted as printf does. */
+static inline tc_run_result tc_run_clif(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline tc_run_result tc_run_clif(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    return tc_run_cli(cmd);
 }
 
 static inline void tc_run_result_free(tc_run_result *r)
