@@ -417,6 +417,12 @@ static bool check_spans(const json_t *o, const char *where, const char *what, ch
 bool rep_check_ranges(const json_t *o, char *err, size_t len)
 {
     const char *kind = json_string_value(json_object_get(o, "kind"));
+    if (kind && !strcmp(kind, "gemm"))   /* sizes: whole numbers (the older lines have no field table) */
+        for (const char *const *f = (const char *const[]){"m", "n", "k", NULL}; *f; f++) {
+            const json_t *v = json_object_get(o, *f);
+            if (v && !json_is_null(v) && !json_is_integer(v))
+                return fail(err, len, "gemm: field '%s' must be an integer", *f);
+        }
     return !kind || check_spans(o, kind, kind, err, len);
 }
 
