@@ -7,7 +7,7 @@ mkdir -p /tmp/deps
 for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
 export DEPS_PREFIX=/tmp/deps/usr PATH=$PATH:/usr/local/cuda/bin
 # the headers the build needs beyond MPFR/GMP/jansson: say which .deb is missing before make fails on it
-for h in lzma.h:liblzma-dev openssl/evp.h:"libssl-dev and libssl3"; do
+for h in lzma.h:liblzma-dev nettle/sha2.h:nettle-dev archive.h:libarchive-dev; do
   [ -f "/usr/include/${h%%:*}" ] || [ -f "$DEPS_PREFIX/include/${h%%:*}" ] \
     || { echo "tcscope: ${h%%:*} missing here: carry ${h#*:} (.deb) in .debs/"; exit 1; }
 done
