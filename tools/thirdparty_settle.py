@@ -16,6 +16,7 @@ disagreement; tests/test_thirdparty_settled.c replays it in CI.
 import argparse
 import collections
 import gzip
+import io
 import json
 import sys
 
@@ -58,7 +59,7 @@ def record(answers_path, device, qpath, out_path):
     if len(gpu) != len(qs):
         die("%d answers for %d questions" % (len(gpu), len(qs)))
     tally = collections.OrderedDict()
-    with gzip.open(out_path, "wt") as out:
+    with gzip.GzipFile(out_path, "wb", mtime=0) as z, io.TextIOWrapper(z) as out:
         for (v, ins, a, b, c, o, t), g in zip(qs, gpu):
             try:
                 gv = int(g, 16)

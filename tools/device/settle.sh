@@ -15,7 +15,7 @@ device_build build/opt/tools/model_eval
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$W/device.txt"
 echo "CUDA $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')" >> "$W/device.txt"
 t0=$(date +%s)
-timeout "${SETTLE_TIMEOUT:-240}" build/opt/tools/model_eval --backend gpu < <(gzip -dc "$Q") > "$W/answers.txt" 2>> "$LOG"
+timeout "${SETTLE_TIMEOUT:-180}" build/opt/tools/model_eval --backend gpu < <(gzip -dc "$Q") > "$W/answers.txt" 2>> "$LOG"
 rc=$?
 nq=$(gzip -dc "$Q" | grep -vc '^#')
 echo "settle rc=$rc: $(wc -l < "$W/answers.txt") answers to $nq questions in $(( $(date +%s) - t0 )) s" | tee -a "$LOG"
