@@ -6,16 +6,17 @@
 # answers, the device line and the log into $OUT/thirdparty-settle.tar.xz;
 # tools/thirdparty_settle.py record turns them into the settled record.
 # Usage (from the repository root, $OUT set): bash tools/device/settle.sh
+# (SETTLE_BACKEND=model:h200 runs the same chain without a GPU: a dry run.)
 set -u
 Q=tools/data/thirdparty-questions.txt.gz
 W=/tmp/thirdparty-settle; rm -rf "$W"; mkdir -p "$W"
 LOG="$W/settle.log"
 . tools/device-env.sh
 device_build build/opt/tools/model_eval
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$W/device.txt"
-echo "CUDA $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')" >> "$W/device.txt"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$W/device.txt" 2>> "$LOG"
+echo "CUDA $(nvcc --version 2>> "$LOG" | sed -n 's/.*release \([0-9.]*\).*/\1/p'), backend ${SETTLE_BACKEND:-gpu}" >> "$W/device.txt"
 t0=$(date +%s)
-timeout "${SETTLE_TIMEOUT:-180}" build/opt/tools/model_eval --backend gpu < <(gzip -dc "$Q") > "$W/answers.txt" 2>> "$LOG"
+timeout "${SETTLE_TIMEOUT:-180}" build/opt/tools/model_eval --backend "${SETTLE_BACKEND:-gpu}" < <(gzip -dc "$Q") > "$W/answers.txt" 2>> "$LOG"
 rc=$?
 nq=$(gzip -dc "$Q" | grep -vc '^#')
 echo "settle rc=$rc: $(wc -l < "$W/answers.txt") answers to $nq questions in $(( $(date +%s) - t0 )) s" | tee -a "$LOG"
