@@ -32,6 +32,7 @@ static const struct {
     {"h200-layout.jsonl", "tcscope run --layout lines, one per instruction"},
     {"h100-sparse-layout.jsonl", "tcscope run lines of the sparse instructions"},
     {"h100-mmasim-settled.jsonl.gz", "tools/mmasim_settle.py answers"},
+    {"h200-thirdparty-settled.jsonl.gz", "tools/thirdparty_settle.py answers"},
     {"h100-bench-audit.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"vm-bench-audit.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h100-corpus-executor-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
