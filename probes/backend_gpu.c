@@ -52,13 +52,25 @@ void tc_gpub_close(tc_gpub *b)
 
 bool tc_gpub_supports(tc_gpub *b, const tc_instr *ins, char *why, size_t len)
 {
-    if (b->info.sm < ins->sm_min) {
-        snprintf(why, len, "%s needs sm_%d or later; %s is sm_%d", ins->name, ins->sm_min, b->info.device,
-                 b->info.sm);
+    /* The device's architecture must have the instruction (probes/isa/arch),
+     * and so must the code this binary runs for it: the warp-level
+     * executors' (a compute_80 build on an H200 runs no FP8 mma). */
+    int arch = tc_arch_of_device(b->info.sm);
+    if (!arch) {
+        snprintf(why, len, "%s: %s is sm_%d, which this build has no code for (it builds sm_75, sm_80, sm_86, "
+                 "sm_89, sm_90a, sm_100a, sm_120a)", ins->name, b->info.device, b->info.sm);
         return false;
     }
-    if (!strncmp(ins->api, "wgmma", 5) && b->info.sm != 90) {
-        snprintf(why, len, "%s needs sm_90a (Hopper); %s is sm_%d", ins->name, b->info.device, b->info.sm);
+    if (!tc_instr_on_arch(ins, arch)) {
+        snprintf(why, len, "%s is not an instruction of %s (%s is sm_%d)", ins->name, tc_arch_target(arch),
+                 b->info.device, b->info.sm);
+        return false;
+    }
+    int exec = tc_gpu_exec_arch(b->g);
+    bool warp = !strncmp(ins->api, "mma", 3) || !strcmp(ins->api, "wmma");
+    if (warp && !tc_instr_on_arch(ins, exec)) {
+        snprintf(why, len, "%s: this binary's warp-level kernels run on %s as %s code, which lacks it", ins->name,
+                 b->info.device, exec ? tc_arch_target(exec) : "no");
         return false;
     }
     const tc_gpu_kernel *k = tc_gpu_kernel_find(ins->name);
