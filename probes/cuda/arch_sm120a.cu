@@ -2,7 +2,7 @@
  * ARCH_GENCODE); tools/arch-sass-check.py checks each kernel's SASS opcode. */
 #include <stdint.h>
 
-/* mma.m8n8k4.f16.f16.f16.f16: HMMA */
+/* mma.m8n8k4.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k4_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 13;
@@ -27,7 +27,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k4_f16_f16_f16_f16(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m8n8k4.f32.f16.f16.f16: HMMA */
+/* mma.m8n8k4.f32.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k4_f32_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -60,7 +60,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k4_f32_f16_f16_f16(const unsigned 
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* mma.m8n8k4.f32.f16.f16.f32: HMMA */
+/* mma.m8n8k4.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k4_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 21;
@@ -97,7 +97,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k4_f32_f16_f16_f32(const unsigned 
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* mma.m16n8k8.f16.f16.f16.f16: HMMA */
+/* mma.m16n8k8.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k8_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 8;
@@ -115,7 +115,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k8_f16_f16_f16_f16(const unsigned
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k8.f32.f16.f16.f32: HMMA */
+/* mma.m16n8k8.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k8_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -139,7 +139,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k8_f32_f16_f16_f32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m8n8k16.s32.s8.s8.s32: IMMA */
+/* mma.m8n8k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -156,7 +156,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k16_s32_s8_s8_s32(const unsigned l
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k16.s32.s8.u8.s32: IMMA */
+/* mma.m8n8k16.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k16_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -173,7 +173,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k16_s32_s8_u8_s32(const unsigned l
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k16.s32.u8.s8.s32: IMMA */
+/* mma.m8n8k16.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k16_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -190,7 +190,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k16_s32_u8_s8_s32(const unsigned l
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k16.s32.u8.u8.s32: IMMA */
+/* mma.m8n8k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -207,7 +207,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k16_s32_u8_u8_s32(const unsigned l
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k32.s32.s4.s4.s32: IMMA */
+/* mma.m8n8k32.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k32_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -224,7 +224,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k32_s32_s4_s4_s32(const unsigned l
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k32.s32.s4.u4.s32: IMMA */
+/* mma.m8n8k32.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k32_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -241,7 +241,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k32_s32_s4_u4_s32(const unsigned l
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k32.s32.u4.s4.s32: IMMA */
+/* mma.m8n8k32.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k32_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -258,7 +258,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k32_s32_u4_s4_s32(const unsigned l
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k32.s32.u4.u4.s32: IMMA */
+/* mma.m8n8k32.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k32_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -275,7 +275,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k32_s32_u4_u4_s32(const unsigned l
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k128.s32.b1.b1.s32.xor.popc: BMMA */
+/* mma.m8n8k128.s32.b1.b1.s32.xor.popc */
 extern "C" __global__ void tca_sm120a_mma_m8n8k128_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -292,7 +292,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k128_s32_b1_b1_s32_xor_popc(const 
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* wmma.m16n16k16.f16.f16.f16.f16: HMMA */
+/* wmma.m16n16k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -329,7 +329,7 @@ extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f16_f16_f16_f16(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m16n16k16.f16.f16.f16.f32: HMMA */
+/* wmma.m16n16k16.f16.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f16_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -370,7 +370,7 @@ extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f16_f16_f16_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m16n16k16.f32.f16.f16.f16: HMMA */
+/* wmma.m16n16k16.f32.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f32_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -415,7 +415,7 @@ extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f32_f16_f16_f16(const unsig
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m16n16k16.f32.f16.f16.f32: HMMA */
+/* wmma.m16n16k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 33;
@@ -464,7 +464,7 @@ extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f32_f16_f16_f32(const unsig
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.f16.f16.f16.f16: HMMA */
+/* wmma.m32n8k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -501,7 +501,7 @@ extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f16_f16_f16_f16(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m32n8k16.f16.f16.f16.f32: HMMA */
+/* wmma.m32n8k16.f16.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f16_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -542,7 +542,7 @@ extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f16_f16_f16_f32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m32n8k16.f32.f16.f16.f16: HMMA */
+/* wmma.m32n8k16.f32.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f32_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -587,7 +587,7 @@ extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f32_f16_f16_f16(const unsign
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.f32.f16.f16.f32: HMMA */
+/* wmma.m32n8k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 33;
@@ -636,7 +636,7 @@ extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f32_f16_f16_f32(const unsign
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.f16.f16.f16.f16: HMMA */
+/* wmma.m8n32k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -673,7 +673,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f16_f16_f16_f16(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m8n32k16.f16.f16.f16.f32: HMMA */
+/* wmma.m8n32k16.f16.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f16_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -714,7 +714,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f16_f16_f16_f32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m8n32k16.f32.f16.f16.f16: HMMA */
+/* wmma.m8n32k16.f32.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f32_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -759,7 +759,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f32_f16_f16_f16(const unsign
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.f32.f16.f16.f32: HMMA */
+/* wmma.m8n32k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 33;
@@ -808,7 +808,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f32_f16_f16_f32(const unsign
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m16n16k16.s32.s8.s8.s32: IMMA */
+/* wmma.m16n16k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm120a_wmma_m16n16k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 21;
@@ -845,7 +845,7 @@ extern "C" __global__ void tca_sm120a_wmma_m16n16k16_s32_s8_s8_s32(const unsigne
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m16n16k16.s32.u8.u8.s32: IMMA */
+/* wmma.m16n16k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm120a_wmma_m16n16k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 21;
@@ -882,7 +882,7 @@ extern "C" __global__ void tca_sm120a_wmma_m16n16k16_s32_u8_u8_s32(const unsigne
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.s32.s8.s8.s32: IMMA */
+/* wmma.m32n8k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm120a_wmma_m32n8k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 22;
@@ -920,7 +920,7 @@ extern "C" __global__ void tca_sm120a_wmma_m32n8k16_s32_s8_s8_s32(const unsigned
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.s32.u8.u8.s32: IMMA */
+/* wmma.m32n8k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm120a_wmma_m32n8k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 22;
@@ -958,7 +958,7 @@ extern "C" __global__ void tca_sm120a_wmma_m32n8k16_s32_u8_u8_s32(const unsigned
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.s32.s8.s8.s32: IMMA */
+/* wmma.m8n32k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm120a_wmma_m8n32k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 22;
@@ -996,7 +996,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n32k16_s32_s8_s8_s32(const unsigned
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.s32.u8.u8.s32: IMMA */
+/* wmma.m8n32k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm120a_wmma_m8n32k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 22;
@@ -1034,7 +1034,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n32k16_s32_u8_u8_s32(const unsigned
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n8k32.s32.s4.s4.s32: IMMA */
+/* wmma.m8n8k32.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm120a_wmma_m8n8k32_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1051,7 +1051,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n8k32_s32_s4_s4_s32(const unsigned 
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* wmma.m8n8k32.s32.u4.u4.s32: IMMA */
+/* wmma.m8n8k32.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm120a_wmma_m8n8k32_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1068,7 +1068,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n8k32_s32_u4_u4_s32(const unsigned 
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* wmma.m8n8k128.s32.b1.b1.s32.xor.popc: BMMA */
+/* wmma.m8n8k128.s32.b1.b1.s32.xor.popc */
 extern "C" __global__ void tca_sm120a_wmma_m8n8k128_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1085,7 +1085,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n8k128_s32_b1_b1_s32_xor_popc(const
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k16.f16.f16.f16.f16: HMMA */
+/* mma.m16n8k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -1106,7 +1106,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_f16_f16_f16(const unsigne
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k16.f32.f16.f16.f32: HMMA */
+/* mma.m16n8k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1133,7 +1133,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_f16_f16_f32(const unsigne
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k8.f32.bf16.bf16.f32: HMMA */
+/* mma.m16n8k8.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k8_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1157,7 +1157,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k8_f32_bf16_bf16_f32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.f32.bf16.bf16.f32: HMMA */
+/* mma.m16n8k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1184,7 +1184,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_bf16_bf16_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k4.f32.tf32.tf32.f32: HMMA */
+/* mma.m16n8k4.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k4_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1208,7 +1208,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k4_f32_tf32_tf32_f32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k8.f32.tf32.tf32.f32: HMMA */
+/* mma.m16n8k8.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k8_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1235,7 +1235,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k8_f32_tf32_tf32_f32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m8n8k4.f64.f64.f64.f64: DMMA */
+/* mma.m8n8k4.f64.f64.f64.f64 */
 extern "C" __global__ void tca_sm120a_mma_m8n8k4_f64_f64_f64_f64(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1252,7 +1252,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k4_f64_f64_f64_f64(const unsigned 
     out[threadIdx.x * 2 + 0] = (unsigned long long)__double_as_longlong(v0);
     out[threadIdx.x * 2 + 1] = (unsigned long long)__double_as_longlong(v1);
 }
-/* mma.m16n8k16.s32.s8.s8.s32: IMMA */
+/* mma.m16n8k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1276,7 +1276,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_s32_s8_s8_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.s32.s8.u8.s32: IMMA */
+/* mma.m16n8k16.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1300,7 +1300,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_s32_s8_u8_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.s32.u8.s8.s32: IMMA */
+/* mma.m16n8k16.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1324,7 +1324,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_s32_u8_s8_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.s32.u8.u8.s32: IMMA */
+/* mma.m16n8k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1348,7 +1348,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_s32_u8_u8_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.s8.s8.s32: IMMA */
+/* mma.m16n8k32.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1375,7 +1375,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_s8_s8_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.s8.u8.s32: IMMA */
+/* mma.m16n8k32.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1402,7 +1402,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_s8_u8_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.u8.s8.s32: IMMA */
+/* mma.m16n8k32.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1429,7 +1429,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_u8_s8_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.u8.u8.s32: IMMA */
+/* mma.m16n8k32.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1456,7 +1456,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_u8_u8_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.s4.s4.s32: IMMA */
+/* mma.m16n8k32.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1480,7 +1480,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_s4_s4_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.s4.u4.s32: IMMA */
+/* mma.m16n8k32.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1504,7 +1504,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_s4_u4_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.u4.s4.s32: IMMA */
+/* mma.m16n8k32.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1528,7 +1528,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_u4_s4_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.u4.u4.s32: IMMA */
+/* mma.m16n8k32.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1552,7 +1552,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_s32_u4_u4_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.s32.s4.s4.s32: IMMA */
+/* mma.m16n8k64.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k64_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1579,7 +1579,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k64_s32_s4_s4_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.s32.s4.u4.s32: IMMA */
+/* mma.m16n8k64.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k64_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1606,7 +1606,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k64_s32_s4_u4_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.s32.u4.s4.s32: IMMA */
+/* mma.m16n8k64.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k64_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1633,7 +1633,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k64_s32_u4_s4_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.s32.u4.u4.s32: IMMA */
+/* mma.m16n8k64.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k64_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1660,7 +1660,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k64_s32_u4_u4_s32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m8n8k128.s32.b1.b1.s32.and.popc: BMMA */
+/* mma.m8n8k128.s32.b1.b1.s32.and.popc */
 extern "C" __global__ void tca_sm120a_mma_m8n8k128_s32_b1_b1_s32_and_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1677,7 +1677,7 @@ extern "C" __global__ void tca_sm120a_mma_m8n8k128_s32_b1_b1_s32_and_popc(const 
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k128.s32.b1.b1.s32.xor.popc: BMMA */
+/* mma.m16n8k128.s32.b1.b1.s32.xor.popc */
 extern "C" __global__ void tca_sm120a_mma_m16n8k128_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1701,7 +1701,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k128_s32_b1_b1_s32_xor_popc(const
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k128.s32.b1.b1.s32.and.popc: BMMA */
+/* mma.m16n8k128.s32.b1.b1.s32.and.popc */
 extern "C" __global__ void tca_sm120a_mma_m16n8k128_s32_b1_b1_s32_and_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1725,7 +1725,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k128_s32_b1_b1_s32_and_popc(const
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k256.s32.b1.b1.s32.xor.popc: BMMA */
+/* mma.m16n8k256.s32.b1.b1.s32.xor.popc */
 extern "C" __global__ void tca_sm120a_mma_m16n8k256_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1752,7 +1752,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k256_s32_b1_b1_s32_xor_popc(const
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k256.s32.b1.b1.s32.and.popc: BMMA */
+/* mma.m16n8k256.s32.b1.b1.s32.and.popc */
 extern "C" __global__ void tca_sm120a_mma_m16n8k256_s32_b1_b1_s32_and_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1779,7 +1779,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k256_s32_b1_b1_s32_and_popc(const
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k16.f16.f16.f16.f16: HMMA */
+/* mma.sp.m16n8k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 10;
@@ -1799,7 +1799,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k16_f16_f16_f16_f16(const unsi
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k16.f32.f16.f16.f32: HMMA */
+/* mma.sp.m16n8k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -1825,7 +1825,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k16_f32_f16_f16_f32(const unsi
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.f16.f16.f16.f16: HMMA */
+/* mma.sp.m16n8k32.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -1849,7 +1849,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_f16_f16_f16_f16(const unsi
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k32.f32.f16.f16.f32: HMMA */
+/* mma.sp.m16n8k32.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -1879,7 +1879,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_f32_f16_f16_f32(const unsi
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k16.f32.bf16.bf16.f32: HMMA */
+/* mma.sp.m16n8k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -1905,7 +1905,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k16_f32_bf16_bf16_f32(const un
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.f32.bf16.bf16.f32: HMMA */
+/* mma.sp.m16n8k32.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -1935,7 +1935,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_f32_bf16_bf16_f32(const un
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k8.f32.tf32.tf32.f32: HMMA */
+/* mma.sp.m16n8k8.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k8_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -1961,7 +1961,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k8_f32_tf32_tf32_f32(const uns
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k16.f32.tf32.tf32.f32: HMMA */
+/* mma.sp.m16n8k16.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k16_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -1991,7 +1991,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k16_f32_tf32_tf32_f32(const un
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.s32.s8.s8.s32: IMMA */
+/* mma.sp.m16n8k32.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2017,7 +2017,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_s32_s8_s8_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.s32.s8.u8.s32: IMMA */
+/* mma.sp.m16n8k32.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2043,7 +2043,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_s32_s8_u8_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.s32.u8.s8.s32: IMMA */
+/* mma.sp.m16n8k32.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2069,7 +2069,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_s32_u8_s8_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.s32.u8.u8.s32: IMMA */
+/* mma.sp.m16n8k32.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2095,7 +2095,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k32_s32_u8_u8_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.s8.s8.s32: IMMA */
+/* mma.sp.m16n8k64.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2125,7 +2125,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_s8_s8_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.s8.u8.s32: IMMA */
+/* mma.sp.m16n8k64.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2155,7 +2155,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_s8_u8_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.u8.s8.s32: IMMA */
+/* mma.sp.m16n8k64.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2185,7 +2185,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_u8_s8_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.u8.u8.s32: IMMA */
+/* mma.sp.m16n8k64.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2215,7 +2215,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_u8_u8_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.s4.s4.s32: IMMA */
+/* mma.sp.m16n8k64.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2241,7 +2241,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_s4_s4_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.s4.u4.s32: IMMA */
+/* mma.sp.m16n8k64.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2267,7 +2267,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_s4_u4_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.u4.s4.s32: IMMA */
+/* mma.sp.m16n8k64.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2293,7 +2293,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_u4_s4_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.u4.u4.s32: IMMA */
+/* mma.sp.m16n8k64.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2319,7 +2319,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_s32_u4_u4_s32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k128.s32.s4.s4.s32: IMMA */
+/* mma.sp.m16n8k128.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k128_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2349,7 +2349,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k128_s32_s4_s4_s32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k128.s32.s4.u4.s32: IMMA */
+/* mma.sp.m16n8k128.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k128_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2379,7 +2379,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k128_s32_s4_u4_s32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k128.s32.u4.s4.s32: IMMA */
+/* mma.sp.m16n8k128.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k128_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2409,7 +2409,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k128_s32_u4_s4_s32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k128.s32.u4.u4.s32: IMMA */
+/* mma.sp.m16n8k128.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k128_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2439,7 +2439,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k128_s32_u4_u4_s32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m16n16k16.f32.bf16.bf16.f32: HMMA */
+/* wmma.m16n16k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -2480,7 +2480,7 @@ extern "C" __global__ void tca_sm120a_wmma_m16n16k16_f32_bf16_bf16_f32(const uns
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.f32.bf16.bf16.f32: HMMA */
+/* wmma.m32n8k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 27;
@@ -2523,7 +2523,7 @@ extern "C" __global__ void tca_sm120a_wmma_m32n8k16_f32_bf16_bf16_f32(const unsi
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.f32.bf16.bf16.f32: HMMA */
+/* wmma.m8n32k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 27;
@@ -2566,7 +2566,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n32k16_f32_bf16_bf16_f32(const unsi
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m16n16k8.f32.tf32.tf32.f32: HMMA */
+/* wmma.m16n16k8.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm120a_wmma_m16n16k8_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -2607,7 +2607,7 @@ extern "C" __global__ void tca_sm120a_wmma_m16n16k8_f32_tf32_tf32_f32(const unsi
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n8k4.f64.f64.f64.f64: DMMA */
+/* wmma.m8n8k4.f64.f64.f64.f64 */
 extern "C" __global__ void tca_sm120a_wmma_m8n8k4_f64_f64_f64_f64(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -2624,7 +2624,7 @@ extern "C" __global__ void tca_sm120a_wmma_m8n8k4_f64_f64_f64_f64(const unsigned
     out[threadIdx.x * 2 + 0] = (unsigned long long)__double_as_longlong(v0);
     out[threadIdx.x * 2 + 1] = (unsigned long long)__double_as_longlong(v1);
 }
-/* mma.m16n8k32.f16.e4m3.e4m3.f16: HMMA */
+/* mma.m16n8k32.f16.e4m3.e4m3.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e4m3_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -2645,7 +2645,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e4m3_f16(const unsig
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e4m3.e5m2.f16: HMMA */
+/* mma.m16n8k32.f16.e4m3.e5m2.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e5m2_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -2666,7 +2666,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e5m2_f16(const unsig
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e5m2.e4m3.f16: HMMA */
+/* mma.m16n8k32.f16.e5m2.e4m3.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e4m3_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -2687,7 +2687,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e4m3_f16(const unsig
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e5m2.e5m2.f16: HMMA */
+/* mma.m16n8k32.f16.e5m2.e5m2.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e5m2_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -2708,7 +2708,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e5m2_f16(const unsig
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f32.e4m3.e4m3.f32: HMMA */
+/* mma.m16n8k32.f32.e4m3.e4m3.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e4m3_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -2735,7 +2735,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e4m3_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e5m2.f32: HMMA */
+/* mma.m16n8k32.f32.e4m3.e5m2.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e5m2_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -2762,7 +2762,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e5m2_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e4m3.f32: HMMA */
+/* mma.m16n8k32.f32.e5m2.e4m3.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e4m3_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -2789,7 +2789,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e4m3_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e5m2.f32: HMMA */
+/* mma.m16n8k32.f32.e5m2.e5m2.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e5m2_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -2816,7 +2816,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e5m2_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.f16.e4m3.e4m3.f16: HMMA */
+/* mma.m16n8k16.f16.e4m3.e4m3.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_e4m3_e4m3_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 8;
@@ -2834,7 +2834,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_e4m3_e4m3_f16(const unsig
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k16.f16.e4m3.e5m2.f16: HMMA */
+/* mma.m16n8k16.f16.e4m3.e5m2.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_e4m3_e5m2_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 8;
@@ -2852,7 +2852,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_e4m3_e5m2_f16(const unsig
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k16.f16.e5m2.e4m3.f16: HMMA */
+/* mma.m16n8k16.f16.e5m2.e4m3.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_e5m2_e4m3_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 8;
@@ -2870,7 +2870,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_e5m2_e4m3_f16(const unsig
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k16.f16.e5m2.e5m2.f16: HMMA */
+/* mma.m16n8k16.f16.e5m2.e5m2.f16 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_e5m2_e5m2_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 8;
@@ -2888,7 +2888,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f16_e5m2_e5m2_f16(const unsig
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k16.f32.e4m3.e4m3.f32: HMMA */
+/* mma.m16n8k16.f32.e4m3.e4m3.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_e4m3_e4m3_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -2912,7 +2912,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_e4m3_e4m3_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.f32.e4m3.e5m2.f32: HMMA */
+/* mma.m16n8k16.f32.e4m3.e5m2.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_e4m3_e5m2_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -2936,7 +2936,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_e4m3_e5m2_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.f32.e5m2.e4m3.f32: HMMA */
+/* mma.m16n8k16.f32.e5m2.e4m3.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_e5m2_e4m3_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -2960,7 +2960,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_e5m2_e4m3_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.f32.e5m2.e5m2.f32: HMMA */
+/* mma.m16n8k16.f32.e5m2.e5m2.f32 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_e5m2_e5m2_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -2984,7 +2984,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f32_e5m2_e5m2_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e4m3.e4m3.f32: HMMA */
+/* mma.sp.m16n8k64.f32.e4m3.e4m3.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e4m3_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -3014,7 +3014,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e4m3_f32(const un
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e4m3.e5m2.f32: HMMA */
+/* mma.sp.m16n8k64.f32.e4m3.e5m2.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e5m2_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -3044,7 +3044,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e5m2_f32(const un
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e5m2.e4m3.f32: HMMA */
+/* mma.sp.m16n8k64.f32.e5m2.e4m3.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e4m3_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -3074,7 +3074,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e4m3_f32(const un
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e5m2.e5m2.f32: HMMA */
+/* mma.sp.m16n8k64.f32.e5m2.e5m2.f32 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e5m2_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -3104,7 +3104,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e5m2_f32(const un
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k4.f64.f64.f64.f64: DMMA */
+/* mma.m16n8k4.f64.f64.f64.f64 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k4_f64_f64_f64_f64(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -3128,7 +3128,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k4_f64_f64_f64_f64(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)__double_as_longlong(v2);
     out[threadIdx.x * 4 + 3] = (unsigned long long)__double_as_longlong(v3);
 }
-/* mma.m16n8k8.f64.f64.f64.f64: DMMA */
+/* mma.m16n8k8.f64.f64.f64.f64 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k8_f64_f64_f64_f64(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3155,7 +3155,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k8_f64_f64_f64_f64(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)__double_as_longlong(v2);
     out[threadIdx.x * 4 + 3] = (unsigned long long)__double_as_longlong(v3);
 }
-/* mma.m16n8k16.f64.f64.f64.f64: DMMA */
+/* mma.m16n8k16.f64.f64.f64.f64 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k16_f64_f64_f64_f64(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 21;
@@ -3188,7 +3188,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k16_f64_f64_f64_f64(const unsigne
     out[threadIdx.x * 4 + 2] = (unsigned long long)__double_as_longlong(v2);
     out[threadIdx.x * 4 + 3] = (unsigned long long)__double_as_longlong(v3);
 }
-/* mma.m16n8k32.f16.e4m3.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e4m3.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3209,7 +3209,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e4m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e4m3.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e4m3.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3230,7 +3230,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e5m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e4m3.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e4m3.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3251,7 +3251,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e3m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e4m3.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e4m3.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3272,7 +3272,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e2m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e4m3.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e4m3.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3293,7 +3293,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e4m3_e2m1_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e5m2.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e5m2.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3314,7 +3314,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e4m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e5m2.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e5m2.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3335,7 +3335,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e5m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e5m2.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e5m2.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3356,7 +3356,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e3m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e5m2.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e5m2.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3377,7 +3377,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e2m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e5m2.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e5m2.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3398,7 +3398,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e5m2_e2m1_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e3m2.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e3m2.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3419,7 +3419,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e4m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e3m2.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e3m2.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3440,7 +3440,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e5m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e3m2.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e3m2.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3461,7 +3461,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e3m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e3m2.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e3m2.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3482,7 +3482,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e2m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e3m2.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e3m2.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3503,7 +3503,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e3m2_e2m1_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m3.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m3.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3524,7 +3524,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e4m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m3.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m3.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3545,7 +3545,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e5m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m3.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m3.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3566,7 +3566,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e3m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m3.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m3.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3587,7 +3587,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e2m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m3.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m3.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3608,7 +3608,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m3_e2m1_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m1.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m1.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3629,7 +3629,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e4m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m1.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m1.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3650,7 +3650,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e5m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m1.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m1.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3671,7 +3671,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e3m2_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m1.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m1.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3692,7 +3692,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e2m3_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f16.e2m1.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f16.e2m1.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -3713,7 +3713,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f16_e2m1_e2m1_f16_kind__f8f6f
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k32.f32.e4m3.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e4m3.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3740,7 +3740,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e4m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e4m3.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3767,7 +3767,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e5m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e4m3.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3794,7 +3794,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e3m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e4m3.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3821,7 +3821,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e2m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e4m3.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3848,7 +3848,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e2m1_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e5m2.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3875,7 +3875,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e4m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e5m2.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3902,7 +3902,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e5m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e5m2.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3929,7 +3929,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e3m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e5m2.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3956,7 +3956,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e2m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e5m2.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -3983,7 +3983,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e2m1_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e3m2.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4010,7 +4010,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e4m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e3m2.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4037,7 +4037,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e5m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e3m2.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4064,7 +4064,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e3m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e3m2.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4091,7 +4091,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e2m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e3m2.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4118,7 +4118,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e2m1_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m3.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4145,7 +4145,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e4m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m3.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4172,7 +4172,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e5m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m3.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4199,7 +4199,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e3m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m3.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4226,7 +4226,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e2m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m3.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4253,7 +4253,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e2m1_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m1.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4280,7 +4280,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e4m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m1.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4307,7 +4307,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e5m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m1.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4334,7 +4334,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e3m2_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m1.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4361,7 +4361,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e2m3_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.m16n8k32.f32.e2m1.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -4388,7 +4388,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e2m1_f32_kind__f8f6f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e4m3.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e4m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4417,7 +4417,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e4m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e4m3.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e5m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4446,7 +4446,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e5m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e4m3.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e3m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4475,7 +4475,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e3m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e4m3.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e2m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4504,7 +4504,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e2m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e4m3.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e4m3.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e2m1_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4533,7 +4533,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e4m3_e2m1_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e5m2.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e4m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4562,7 +4562,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e4m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e5m2.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e5m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4591,7 +4591,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e5m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e5m2.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e3m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4620,7 +4620,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e3m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e5m2.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e2m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4649,7 +4649,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e2m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e5m2.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e5m2.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e2m1_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4678,7 +4678,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e5m2_e2m1_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e3m2.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e4m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4707,7 +4707,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e4m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e3m2.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e5m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4736,7 +4736,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e5m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e3m2.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e3m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4765,7 +4765,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e3m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e3m2.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e2m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4794,7 +4794,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e2m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e3m2.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e3m2.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e2m1_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4823,7 +4823,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e3m2_e2m1_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m3.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e4m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4852,7 +4852,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e4m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m3.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e5m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4881,7 +4881,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e5m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m3.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e3m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4910,7 +4910,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e3m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m3.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e2m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4939,7 +4939,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e2m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m3.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m3.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e2m1_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4968,7 +4968,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m3_e2m1_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m1.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e4m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -4997,7 +4997,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e4m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m1.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e5m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -5026,7 +5026,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e5m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m1.e3m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e3m2_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -5055,7 +5055,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e3m2_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m1.e2m3.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e2m3_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -5084,7 +5084,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e2m3_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.f32.e2m1.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0: HMMA */
+/* mma.m16n8k32.f32.e2m1.e2m1.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e2m1_f32_kind__mxf8f6f4_block_scale_scale_vec__1X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -5113,7 +5113,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k32_f32_e2m1_e2m1_f32_kind__mxf8f
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4.block_scale.scale_vec::2X.ue8m0: HMMA */
+/* mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4.block_scale.scale_vec::2X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k64_f32_e2m1_e2m1_f32_kind__mxf4_block_scale_scale_vec__2X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -5142,7 +5142,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k64_f32_e2m1_e2m1_f32_kind__mxf4_
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4nvf4.block_scale.scale_vec::2X.ue8m0: HMMA */
+/* mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4nvf4.block_scale.scale_vec::2X.ue8m0 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k64_f32_e2m1_e2m1_f32_kind__mxf4nvf4_block_scale_scale_vec__2X_ue8m0(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -5171,7 +5171,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k64_f32_e2m1_e2m1_f32_kind__mxf4n
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4nvf4.block_scale.scale_vec::4X.ue4m3: HMMA */
+/* mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4nvf4.block_scale.scale_vec::4X.ue4m3 */
 extern "C" __global__ void tca_sm120a_mma_m16n8k64_f32_e2m1_e2m1_f32_kind__mxf4nvf4_block_scale_scale_vec__4X_ue4m3(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -5200,7 +5200,7 @@ extern "C" __global__ void tca_sm120a_mma_m16n8k64_f32_e2m1_e2m1_f32_kind__mxf4n
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f16.e4m3.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e4m3.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5224,7 +5224,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e4m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e4m3.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e4m3.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5248,7 +5248,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e5m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e4m3.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e4m3.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5272,7 +5272,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e3m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e4m3.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e4m3.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5296,7 +5296,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e2m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e4m3.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e4m3.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5320,7 +5320,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e4m3_e2m1_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e5m2.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e5m2.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5344,7 +5344,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e4m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e5m2.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e5m2.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5368,7 +5368,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e5m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e5m2.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e5m2.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5392,7 +5392,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e3m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e5m2.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e5m2.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5416,7 +5416,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e2m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e5m2.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e5m2.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5440,7 +5440,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e5m2_e2m1_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e3m2.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e3m2.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5464,7 +5464,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e4m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e3m2.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e3m2.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5488,7 +5488,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e5m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e3m2.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e3m2.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5512,7 +5512,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e3m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e3m2.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e3m2.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5536,7 +5536,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e2m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e3m2.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e3m2.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5560,7 +5560,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e3m2_e2m1_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m3.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m3.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5584,7 +5584,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e4m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m3.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m3.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5608,7 +5608,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e5m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m3.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m3.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5632,7 +5632,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e3m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m3.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m3.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5656,7 +5656,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e2m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m3.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m3.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5680,7 +5680,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m3_e2m1_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m1.e4m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m1.e4m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e4m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5704,7 +5704,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e4m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m1.e5m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m1.e5m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e5m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5728,7 +5728,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e5m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m1.e3m2.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m1.e3m2.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e3m2_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5752,7 +5752,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e3m2_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m1.e2m3.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m1.e2m3.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e2m3_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5776,7 +5776,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e2m3_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f16.e2m1.e2m1.f16.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f16.e2m1.e2m1.f16.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e2m1_f16_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -5800,7 +5800,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f16_e2m1_e2m1_f16_kind__f8
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k64.f32.e4m3.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e4m3.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -5830,7 +5830,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e4m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e4m3.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e4m3.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -5860,7 +5860,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e5m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e4m3.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e4m3.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -5890,7 +5890,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e3m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e4m3.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e4m3.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -5920,7 +5920,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e2m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e4m3.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e4m3.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -5950,7 +5950,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e4m3_e2m1_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e5m2.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e5m2.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -5980,7 +5980,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e4m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e5m2.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e5m2.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6010,7 +6010,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e5m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e5m2.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e5m2.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6040,7 +6040,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e3m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e5m2.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e5m2.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6070,7 +6070,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e2m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e5m2.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e5m2.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6100,7 +6100,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e5m2_e2m1_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e3m2.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e3m2.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6130,7 +6130,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e4m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e3m2.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e3m2.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6160,7 +6160,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e5m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e3m2.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e3m2.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6190,7 +6190,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e3m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e3m2.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e3m2.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6220,7 +6220,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e2m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e3m2.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e3m2.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6250,7 +6250,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e3m2_e2m1_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m3.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m3.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6280,7 +6280,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e4m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m3.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m3.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6310,7 +6310,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e5m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m3.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m3.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6340,7 +6340,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e3m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m3.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m3.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6370,7 +6370,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e2m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m3.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m3.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6400,7 +6400,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m3_e2m1_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m1.e4m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m1.e4m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m1_e4m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6430,7 +6430,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m1_e4m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m1.e5m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m1.e5m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m1_e5m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6460,7 +6460,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m1_e5m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m1.e3m2.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m1.e3m2.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m1_e3m2_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6490,7 +6490,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m1_e3m2_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m1.e2m3.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m1.e2m3.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m1_e2m3_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -6520,7 +6520,7 @@ extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m1_e2m3_f32_kind__f8
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.f32.e2m1.e2m1.f32.kind::f8f6f4: HMMA */
+/* mma.sp.m16n8k64.f32.e2m1.e2m1.f32.kind::f8f6f4 */
 extern "C" __global__ void tca_sm120a_mma_sp_m16n8k64_f32_e2m1_e2m1_f32_kind__f8f6f4(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;

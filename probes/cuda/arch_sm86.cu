@@ -2,7 +2,7 @@
  * ARCH_GENCODE); tools/arch-sass-check.py checks each kernel's SASS opcode. */
 #include <stdint.h>
 
-/* mma.m8n8k4.f16.f16.f16.f16: HMMA */
+/* mma.m8n8k4.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_mma_m8n8k4_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 13;
@@ -27,7 +27,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k4_f16_f16_f16_f16(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m8n8k4.f32.f16.f16.f16: HMMA */
+/* mma.m8n8k4.f32.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_mma_m8n8k4_f32_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 17;
@@ -60,7 +60,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k4_f32_f16_f16_f16(const unsigned lo
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* mma.m8n8k4.f32.f16.f16.f32: HMMA */
+/* mma.m8n8k4.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_mma_m8n8k4_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 21;
@@ -97,7 +97,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k4_f32_f16_f16_f32(const unsigned lo
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* mma.m16n8k8.f16.f16.f16.f16: HMMA */
+/* mma.m16n8k8.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_mma_m16n8k8_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 8;
@@ -115,7 +115,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k8_f16_f16_f16_f16(const unsigned l
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k8.f32.f16.f16.f32: HMMA */
+/* mma.m16n8k8.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k8_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -139,7 +139,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k8_f32_f16_f16_f32(const unsigned l
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m8n8k16.s32.s8.s8.s32: IMMA */
+/* mma.m8n8k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_m8n8k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -156,7 +156,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k16_s32_s8_s8_s32(const unsigned lon
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k16.s32.s8.u8.s32: IMMA */
+/* mma.m8n8k16.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_m8n8k16_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -173,7 +173,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k16_s32_s8_u8_s32(const unsigned lon
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k16.s32.u8.s8.s32: IMMA */
+/* mma.m8n8k16.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_m8n8k16_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -190,7 +190,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k16_s32_u8_s8_s32(const unsigned lon
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k16.s32.u8.u8.s32: IMMA */
+/* mma.m8n8k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_m8n8k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -207,7 +207,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k16_s32_u8_u8_s32(const unsigned lon
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k32.s32.s4.s4.s32: IMMA */
+/* mma.m8n8k32.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_m8n8k32_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -224,7 +224,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k32_s32_s4_s4_s32(const unsigned lon
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k32.s32.s4.u4.s32: IMMA */
+/* mma.m8n8k32.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_m8n8k32_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -241,7 +241,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k32_s32_s4_u4_s32(const unsigned lon
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k32.s32.u4.s4.s32: IMMA */
+/* mma.m8n8k32.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_m8n8k32_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -258,7 +258,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k32_s32_u4_s4_s32(const unsigned lon
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k32.s32.u4.u4.s32: IMMA */
+/* mma.m8n8k32.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_m8n8k32_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -275,7 +275,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k32_s32_u4_u4_s32(const unsigned lon
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m8n8k128.s32.b1.b1.s32.xor.popc: BMMA */
+/* mma.m8n8k128.s32.b1.b1.s32.xor.popc */
 extern "C" __global__ void tca_sm86_mma_m8n8k128_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -292,7 +292,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k128_s32_b1_b1_s32_xor_popc(const un
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* wmma.m16n16k16.f16.f16.f16.f16: HMMA */
+/* wmma.m16n16k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_wmma_m16n16k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -329,7 +329,7 @@ extern "C" __global__ void tca_sm86_wmma_m16n16k16_f16_f16_f16_f16(const unsigne
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m16n16k16.f16.f16.f16.f32: HMMA */
+/* wmma.m16n16k16.f16.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_wmma_m16n16k16_f16_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -370,7 +370,7 @@ extern "C" __global__ void tca_sm86_wmma_m16n16k16_f16_f16_f16_f32(const unsigne
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m16n16k16.f32.f16.f16.f16: HMMA */
+/* wmma.m16n16k16.f32.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_wmma_m16n16k16_f32_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -415,7 +415,7 @@ extern "C" __global__ void tca_sm86_wmma_m16n16k16_f32_f16_f16_f16(const unsigne
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m16n16k16.f32.f16.f16.f32: HMMA */
+/* wmma.m16n16k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_wmma_m16n16k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 33;
@@ -464,7 +464,7 @@ extern "C" __global__ void tca_sm86_wmma_m16n16k16_f32_f16_f16_f32(const unsigne
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.f16.f16.f16.f16: HMMA */
+/* wmma.m32n8k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_wmma_m32n8k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -501,7 +501,7 @@ extern "C" __global__ void tca_sm86_wmma_m32n8k16_f16_f16_f16_f16(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m32n8k16.f16.f16.f16.f32: HMMA */
+/* wmma.m32n8k16.f16.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_wmma_m32n8k16_f16_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -542,7 +542,7 @@ extern "C" __global__ void tca_sm86_wmma_m32n8k16_f16_f16_f16_f32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m32n8k16.f32.f16.f16.f16: HMMA */
+/* wmma.m32n8k16.f32.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_wmma_m32n8k16_f32_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -587,7 +587,7 @@ extern "C" __global__ void tca_sm86_wmma_m32n8k16_f32_f16_f16_f16(const unsigned
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.f32.f16.f16.f32: HMMA */
+/* wmma.m32n8k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_wmma_m32n8k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 33;
@@ -636,7 +636,7 @@ extern "C" __global__ void tca_sm86_wmma_m32n8k16_f32_f16_f16_f32(const unsigned
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.f16.f16.f16.f16: HMMA */
+/* wmma.m8n32k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_wmma_m8n32k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -673,7 +673,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n32k16_f16_f16_f16_f16(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m8n32k16.f16.f16.f16.f32: HMMA */
+/* wmma.m8n32k16.f16.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_wmma_m8n32k16_f16_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -714,7 +714,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n32k16_f16_f16_f16_f32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m8n32k16.f32.f16.f16.f16: HMMA */
+/* wmma.m8n32k16.f32.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_wmma_m8n32k16_f32_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 29;
@@ -759,7 +759,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n32k16_f32_f16_f16_f16(const unsigned
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.f32.f16.f16.f32: HMMA */
+/* wmma.m8n32k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_wmma_m8n32k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 33;
@@ -808,7 +808,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n32k16_f32_f16_f16_f32(const unsigned
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m16n16k16.s32.s8.s8.s32: IMMA */
+/* wmma.m16n16k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm86_wmma_m16n16k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 21;
@@ -845,7 +845,7 @@ extern "C" __global__ void tca_sm86_wmma_m16n16k16_s32_s8_s8_s32(const unsigned 
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m16n16k16.s32.u8.u8.s32: IMMA */
+/* wmma.m16n16k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm86_wmma_m16n16k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 21;
@@ -882,7 +882,7 @@ extern "C" __global__ void tca_sm86_wmma_m16n16k16_s32_u8_u8_s32(const unsigned 
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.s32.s8.s8.s32: IMMA */
+/* wmma.m32n8k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm86_wmma_m32n8k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 22;
@@ -920,7 +920,7 @@ extern "C" __global__ void tca_sm86_wmma_m32n8k16_s32_s8_s8_s32(const unsigned l
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.s32.u8.u8.s32: IMMA */
+/* wmma.m32n8k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm86_wmma_m32n8k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 22;
@@ -958,7 +958,7 @@ extern "C" __global__ void tca_sm86_wmma_m32n8k16_s32_u8_u8_s32(const unsigned l
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.s32.s8.s8.s32: IMMA */
+/* wmma.m8n32k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm86_wmma_m8n32k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 22;
@@ -996,7 +996,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n32k16_s32_s8_s8_s32(const unsigned l
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.s32.u8.u8.s32: IMMA */
+/* wmma.m8n32k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm86_wmma_m8n32k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 22;
@@ -1034,7 +1034,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n32k16_s32_u8_u8_s32(const unsigned l
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n8k32.s32.s4.s4.s32: IMMA */
+/* wmma.m8n8k32.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm86_wmma_m8n8k32_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1051,7 +1051,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n8k32_s32_s4_s4_s32(const unsigned lo
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* wmma.m8n8k32.s32.u4.u4.s32: IMMA */
+/* wmma.m8n8k32.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm86_wmma_m8n8k32_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1068,7 +1068,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n8k32_s32_u4_u4_s32(const unsigned lo
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* wmma.m8n8k128.s32.b1.b1.s32.xor.popc: BMMA */
+/* wmma.m8n8k128.s32.b1.b1.s32.xor.popc */
 extern "C" __global__ void tca_sm86_wmma_m8n8k128_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1085,7 +1085,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n8k128_s32_b1_b1_s32_xor_popc(const u
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k16.f16.f16.f16.f16: HMMA */
+/* mma.m16n8k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_mma_m16n8k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 11;
@@ -1106,7 +1106,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k16_f16_f16_f16_f16(const unsigned 
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k16.f32.f16.f16.f32: HMMA */
+/* mma.m16n8k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1133,7 +1133,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k16_f32_f16_f16_f32(const unsigned 
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k8.f32.bf16.bf16.f32: HMMA */
+/* mma.m16n8k8.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k8_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1157,7 +1157,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k8_f32_bf16_bf16_f32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.f32.bf16.bf16.f32: HMMA */
+/* mma.m16n8k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1184,7 +1184,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k16_f32_bf16_bf16_f32(const unsigne
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k4.f32.tf32.tf32.f32: HMMA */
+/* mma.m16n8k4.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k4_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1208,7 +1208,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k4_f32_tf32_tf32_f32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k8.f32.tf32.tf32.f32: HMMA */
+/* mma.m16n8k8.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k8_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1235,7 +1235,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k8_f32_tf32_tf32_f32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m8n8k4.f64.f64.f64.f64: DMMA */
+/* mma.m8n8k4.f64.f64.f64.f64 */
 extern "C" __global__ void tca_sm86_mma_m8n8k4_f64_f64_f64_f64(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1252,7 +1252,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k4_f64_f64_f64_f64(const unsigned lo
     out[threadIdx.x * 2 + 0] = (unsigned long long)__double_as_longlong(v0);
     out[threadIdx.x * 2 + 1] = (unsigned long long)__double_as_longlong(v1);
 }
-/* mma.m16n8k16.s32.s8.s8.s32: IMMA */
+/* mma.m16n8k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1276,7 +1276,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k16_s32_s8_s8_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.s32.s8.u8.s32: IMMA */
+/* mma.m16n8k16.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k16_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1300,7 +1300,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k16_s32_s8_u8_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.s32.u8.s8.s32: IMMA */
+/* mma.m16n8k16.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k16_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1324,7 +1324,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k16_s32_u8_s8_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k16.s32.u8.u8.s32: IMMA */
+/* mma.m16n8k16.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1348,7 +1348,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k16_s32_u8_u8_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.s8.s8.s32: IMMA */
+/* mma.m16n8k32.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1375,7 +1375,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_s8_s8_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.s8.u8.s32: IMMA */
+/* mma.m16n8k32.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1402,7 +1402,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_s8_u8_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.u8.s8.s32: IMMA */
+/* mma.m16n8k32.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1429,7 +1429,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_u8_s8_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.u8.u8.s32: IMMA */
+/* mma.m16n8k32.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1456,7 +1456,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_u8_u8_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.s4.s4.s32: IMMA */
+/* mma.m16n8k32.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1480,7 +1480,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_s4_s4_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.s4.u4.s32: IMMA */
+/* mma.m16n8k32.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1504,7 +1504,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_s4_u4_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.u4.s4.s32: IMMA */
+/* mma.m16n8k32.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1528,7 +1528,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_u4_s4_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k32.s32.u4.u4.s32: IMMA */
+/* mma.m16n8k32.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1552,7 +1552,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k32_s32_u4_u4_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.s32.s4.s4.s32: IMMA */
+/* mma.m16n8k64.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k64_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1579,7 +1579,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k64_s32_s4_s4_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.s32.s4.u4.s32: IMMA */
+/* mma.m16n8k64.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k64_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1606,7 +1606,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k64_s32_s4_u4_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.s32.u4.s4.s32: IMMA */
+/* mma.m16n8k64.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k64_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1633,7 +1633,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k64_s32_u4_s4_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k64.s32.u4.u4.s32: IMMA */
+/* mma.m16n8k64.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_m16n8k64_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1660,7 +1660,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k64_s32_u4_u4_s32(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m8n8k128.s32.b1.b1.s32.and.popc: BMMA */
+/* mma.m8n8k128.s32.b1.b1.s32.and.popc */
 extern "C" __global__ void tca_sm86_mma_m8n8k128_s32_b1_b1_s32_and_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;
@@ -1677,7 +1677,7 @@ extern "C" __global__ void tca_sm86_mma_m8n8k128_s32_b1_b1_s32_and_popc(const un
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.m16n8k128.s32.b1.b1.s32.xor.popc: BMMA */
+/* mma.m16n8k128.s32.b1.b1.s32.xor.popc */
 extern "C" __global__ void tca_sm86_mma_m16n8k128_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1701,7 +1701,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k128_s32_b1_b1_s32_xor_popc(const u
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k128.s32.b1.b1.s32.and.popc: BMMA */
+/* mma.m16n8k128.s32.b1.b1.s32.and.popc */
 extern "C" __global__ void tca_sm86_mma_m16n8k128_s32_b1_b1_s32_and_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 12;
@@ -1725,7 +1725,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k128_s32_b1_b1_s32_and_popc(const u
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k256.s32.b1.b1.s32.xor.popc: BMMA */
+/* mma.m16n8k256.s32.b1.b1.s32.xor.popc */
 extern "C" __global__ void tca_sm86_mma_m16n8k256_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1752,7 +1752,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k256_s32_b1_b1_s32_xor_popc(const u
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.m16n8k256.s32.b1.b1.s32.and.popc: BMMA */
+/* mma.m16n8k256.s32.b1.b1.s32.and.popc */
 extern "C" __global__ void tca_sm86_mma_m16n8k256_s32_b1_b1_s32_and_popc(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 15;
@@ -1779,7 +1779,7 @@ extern "C" __global__ void tca_sm86_mma_m16n8k256_s32_b1_b1_s32_and_popc(const u
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k16.f16.f16.f16.f16: HMMA */
+/* mma.sp.m16n8k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 10;
@@ -1799,7 +1799,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k16_f16_f16_f16_f16(const unsign
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k16.f32.f16.f16.f32: HMMA */
+/* mma.sp.m16n8k16.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k16_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -1825,7 +1825,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k16_f32_f16_f16_f32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.f16.f16.f16.f16: HMMA */
+/* mma.sp.m16n8k32.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -1849,7 +1849,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_f16_f16_f16_f16(const unsign
     out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
     out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
-/* mma.sp.m16n8k32.f32.f16.f16.f32: HMMA */
+/* mma.sp.m16n8k32.f32.f16.f16.f32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -1879,7 +1879,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_f32_f16_f16_f32(const unsign
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k16.f32.bf16.bf16.f32: HMMA */
+/* mma.sp.m16n8k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -1905,7 +1905,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k16_f32_bf16_bf16_f32(const unsi
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.f32.bf16.bf16.f32: HMMA */
+/* mma.sp.m16n8k32.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -1935,7 +1935,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_f32_bf16_bf16_f32(const unsi
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k8.f32.tf32.tf32.f32: HMMA */
+/* mma.sp.m16n8k8.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k8_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -1961,7 +1961,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k8_f32_tf32_tf32_f32(const unsig
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k16.f32.tf32.tf32.f32: HMMA */
+/* mma.sp.m16n8k16.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k16_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -1991,7 +1991,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k16_f32_tf32_tf32_f32(const unsi
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.s32.s8.s8.s32: IMMA */
+/* mma.sp.m16n8k32.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2017,7 +2017,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_s32_s8_s8_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.s32.s8.u8.s32: IMMA */
+/* mma.sp.m16n8k32.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2043,7 +2043,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_s32_s8_u8_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.s32.u8.s8.s32: IMMA */
+/* mma.sp.m16n8k32.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2069,7 +2069,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_s32_u8_s8_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k32.s32.u8.u8.s32: IMMA */
+/* mma.sp.m16n8k32.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2095,7 +2095,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k32_s32_u8_u8_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.s8.s8.s32: IMMA */
+/* mma.sp.m16n8k64.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2125,7 +2125,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_s8_s8_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.s8.u8.s32: IMMA */
+/* mma.sp.m16n8k64.s32.s8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2155,7 +2155,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_s8_u8_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.u8.s8.s32: IMMA */
+/* mma.sp.m16n8k64.s32.u8.s8.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2185,7 +2185,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_u8_s8_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.u8.u8.s32: IMMA */
+/* mma.sp.m16n8k64.s32.u8.u8.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2215,7 +2215,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_u8_u8_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.s4.s4.s32: IMMA */
+/* mma.sp.m16n8k64.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2241,7 +2241,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_s4_s4_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.s4.u4.s32: IMMA */
+/* mma.sp.m16n8k64.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2267,7 +2267,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_s4_u4_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.u4.s4.s32: IMMA */
+/* mma.sp.m16n8k64.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2293,7 +2293,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_u4_s4_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k64.s32.u4.u4.s32: IMMA */
+/* mma.sp.m16n8k64.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 14;
@@ -2319,7 +2319,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k64_s32_u4_u4_s32(const unsigned
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k128.s32.s4.s4.s32: IMMA */
+/* mma.sp.m16n8k128.s32.s4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k128_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2349,7 +2349,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k128_s32_s4_s4_s32(const unsigne
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k128.s32.s4.u4.s32: IMMA */
+/* mma.sp.m16n8k128.s32.s4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k128_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2379,7 +2379,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k128_s32_s4_u4_s32(const unsigne
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k128.s32.u4.s4.s32: IMMA */
+/* mma.sp.m16n8k128.s32.u4.s4.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k128_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2409,7 +2409,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k128_s32_u4_s4_s32(const unsigne
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* mma.sp.m16n8k128.s32.u4.u4.s32: IMMA */
+/* mma.sp.m16n8k128.s32.u4.u4.s32 */
 extern "C" __global__ void tca_sm86_mma_sp_m16n8k128_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 18;
@@ -2439,7 +2439,7 @@ extern "C" __global__ void tca_sm86_mma_sp_m16n8k128_s32_u4_u4_s32(const unsigne
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
-/* wmma.m16n16k16.f32.bf16.bf16.f32: HMMA */
+/* wmma.m16n16k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm86_wmma_m16n16k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -2480,7 +2480,7 @@ extern "C" __global__ void tca_sm86_wmma_m16n16k16_f32_bf16_bf16_f32(const unsig
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m32n8k16.f32.bf16.bf16.f32: HMMA */
+/* wmma.m32n8k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm86_wmma_m32n8k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 27;
@@ -2523,7 +2523,7 @@ extern "C" __global__ void tca_sm86_wmma_m32n8k16_f32_bf16_bf16_f32(const unsign
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n32k16.f32.bf16.bf16.f32: HMMA */
+/* wmma.m8n32k16.f32.bf16.bf16.f32 */
 extern "C" __global__ void tca_sm86_wmma_m8n32k16_f32_bf16_bf16_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 27;
@@ -2566,7 +2566,7 @@ extern "C" __global__ void tca_sm86_wmma_m8n32k16_f32_bf16_bf16_f32(const unsign
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m16n16k8.f32.tf32.tf32.f32: HMMA */
+/* wmma.m16n16k8.f32.tf32.tf32.f32 */
 extern "C" __global__ void tca_sm86_wmma_m16n16k8_f32_tf32_tf32_f32(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 25;
@@ -2607,7 +2607,7 @@ extern "C" __global__ void tca_sm86_wmma_m16n16k8_f32_tf32_tf32_f32(const unsign
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* wmma.m8n8k4.f64.f64.f64.f64: DMMA */
+/* wmma.m8n8k4.f64.f64.f64.f64 */
 extern "C" __global__ void tca_sm86_wmma_m8n8k4_f64_f64_f64_f64(const unsigned long long *in, unsigned long long *out)
 {
     const unsigned long long *w = in + threadIdx.x * 7;

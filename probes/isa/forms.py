@@ -7,6 +7,11 @@ the architecture it inherits from and the forms it does not carry over
 
   TC_ISA_ARCH(sm, target, parent, dropped)      once, first; dropped: the
       parent's forms it lacks, as name patterns (fnmatch) joined by "|"
+  TC_ISA_SASS(pattern, sass)
+      on this architecture (and those inheriting from it) the forms whose
+      name matches pattern (fnmatch) compile to sass instead of their row's:
+      cuobjdump's word for what ptxas does there ("-": no tensor-core
+      opcode at all, the form is emulated)
   TC_ISA_FORM(api, m, n, k, d, a, b, c, mod, sass, isa_sm)
       api   mma, mma.sp, wmma, wgmma, wgmma.sp, tcgen05.mma, tcgen05.mma.sp
       d..c  PTX types; a field "x|y" stands for each of them (the rows are
@@ -35,7 +40,7 @@ ARCHS = ("sm75", "sm80", "sm86", "sm89", "sm90a", "sm100a", "sm120a")
 BITS = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "f64": 64, "e4m3": 8, "e5m2": 8,
         "e3m2": 8, "e2m3": 8, "e2m1": 8, "s8": 8, "u8": 8, "s32": 32, "s4": 4, "u4": 4, "b1": 1}
 
-Arch = namedtuple("Arch", "key sm target parent dropped")
+Arch = namedtuple("Arch", "key sm target parent dropped sass")
 Form = namedtuple("Form", "name api m n k d a b c mod sass isa_sm first")
 
 
@@ -59,11 +64,13 @@ def form_name(api, m, n, k, d, a, b, c, mod):
 def load(key):
     """(Arch, [Form]) of one table: the forms it adds, in table order."""
     path = os.path.join(ARCH_DIR, key + ".def")
-    arch, forms = None, []
+    arch, forms, rules = None, [], []
     with open(path) as f:
         for macro, v in _rows(f.read()):
             if macro == "TC_ISA_ARCH":
-                arch = Arch(key, int(v[0]), v[1], v[2] or None, tuple(x for x in v[3].split("|") if x))
+                arch = Arch(key, int(v[0]), v[1], v[2] or None, tuple(x for x in v[3].split("|") if x), rules)
+            elif macro == "TC_ISA_SASS":
+                rules.append((v[0], v[1]))
             elif macro == "TC_ISA_FORM":
                 api, m, n, k, d, a, b, c, mod, sass, isa_sm = v
                 m, n, k = int(m), int(n), int(k)
@@ -92,7 +99,15 @@ def forms_on(key, t=None):
     inherited = []
     if arch.parent:
         inherited = [f for f in forms_on(arch.parent, t) if not dropped(arch, f)]
-    return inherited + own
+    return [_sass_here(arch, f) for f in inherited + own]
+
+
+def _sass_here(arch, f):
+    """f with the SASS stem arch's TC_ISA_SASS rules give it (the last match)."""
+    for pattern, stem in arch.sass:
+        if fnmatch.fnmatchcase(f.name, pattern):
+            f = f._replace(sass=stem)
+    return f
 
 
 def dropped(arch, f):

@@ -67,7 +67,7 @@ def arch_file(key, t):
          " * ARCH_GENCODE); tools/arch-sass-check.py checks each kernel's SASS opcode. */\n" %
          (arch.target, GENERATED % key, arch.target), "#include <stdint.h>\n\n"]
     for f in forms.forms_on(key, t):
-        L.append("/* %s: %s */\n" % (f.name, f.sass))
+        L.append("/* %s */\n" % f.name)
         L.append(form_kernel(key, f))
     return "".join(L)
 
