@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "probes/probes.h"
+#include "tests/testutil.h"
 
 static void names_parse_both_ways(void **state)
 {
@@ -101,6 +102,45 @@ static void a_model_backend_keeps_to_its_architecture(void **state)
     tc_backend_close(b);
 }
 
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* The command line: list --arch (header and one line per instruction),
+ * run and audit --arch on the model refusing what the architecture lacks,
+ * an unknown architecture, and --arch with the recorded model's name. */
+static void the_cli_keeps_to_an_architecture(void **state)
+{
+    tc_run_result r = tc_run_clif("list --arch sm_80");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(lines(r.out), 1 + 25);
+    assert_null(strstr(r.out, "e4m3"));
+    tc_run_result_free(&r);
+    r = tc_run_clif("list --arch sm_89");
+    assert_int_equal(lines(r.out), 1 + 37);
+    tc_run_result_free(&r);
+    r = tc_run_clif("list --arch sm_70");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "not an architecture tcscope builds"));
+    tc_run_result_free(&r);
+    r = tc_run_clif("run --backend model:h100 --arch sm_86 --instr mma.m16n8k32.f32.e4m3.e4m3.f32 --a 1 --b 1 --c 0");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "not an instruction of sm_86"));
+    tc_run_result_free(&r);
+    r = tc_run_clif("run --backend model:h100 --arch sm_89 --instr mma.m16n8k32.f32.e4m3.e4m3.f32 --a 1 --b 1 --c 0");
+    assert_int_equal(r.status, 0);
+    tc_run_result_free(&r);
+    r = tc_run_clif("audit --backend model:h100 --arch sm_75 --instr mma.m16n8k16.f32.f16.f16.f32 --no-timing "
+                    "--out /nonexistent/never-written");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "not an instruction of sm_75"));
+    tc_run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +148,7 @@ int main(void)
         cmocka_unit_test(each_gpu_runs_one_architecture),
         cmocka_unit_test(architectures_have_what_the_isa_gives_them),
         cmocka_unit_test(a_model_backend_keeps_to_its_architecture),
+        cmocka_unit_test(the_cli_keeps_to_an_architecture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
