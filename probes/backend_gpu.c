@@ -515,7 +515,10 @@ static int chain_fmt(const tc_format *f)
 /* Which cvt the ISA has for D's format -> A's format on sm_90 (ptxas is the
  * judge: .satfinite only with .rn/.rz for f16 and bf16, only with .rna for
  * tf32; FP8 only .rn.satfinite). Returns the rounding code or -1. */
-static int chain_mode(int afmt, int dfmt, tc_rounding r, char *why, size_t len)
+/* The cvt the chain kernel runs between steps, on architecture arch (the
+ * code it runs as): tf32's .rn, .rz and .satfinite need sm_90
+ * (probes/gpu_kernels.cuh traps without them). */
+static int chain_mode(int afmt, int dfmt, tc_rounding r, int arch, char *why, size_t len)
 {
     bool sat = r.ovf == TC_OVF_SAT;
     if (afmt == dfmt) { /* no conversion: X is D, which a saturating cvt would not keep (Inf) */
@@ -537,11 +540,13 @@ static int chain_mode(int afmt, int dfmt, tc_rounding r, char *why, size_t len)
         else if (afmt == TC_CF_BF16)
             ok = m == TC_CR_RN || m == TC_CR_RZ;
         else if (afmt == TC_CF_TF32)
-            ok = sat ? m == TC_CR_RNA : (m == TC_CR_RN || m == TC_CR_RZ || m == TC_CR_RNA);
+            ok = arch < 90 ? m == TC_CR_RNA && !sat
+                           : sat ? m == TC_CR_RNA : (m == TC_CR_RN || m == TC_CR_RZ || m == TC_CR_RNA);
     }
     if (!ok) {
-        snprintf(why, len, "the GPU has no cvt with rounding %s, overflow %s%s into this format on sm_90",
-                 tc_round_name(r.mode), tc_overflow_name(r.ovf), r.ftz ? ", ftz" : "");
+        const char *t = tc_arch_target(arch);
+        snprintf(why, len, "the GPU has no cvt with rounding %s, overflow %s%s into this format on %s",
+                 tc_round_name(r.mode), tc_overflow_name(r.ovf), r.ftz ? ", ftz" : "", t ? t : "this GPU");
         return -1;
     }
     return m;
@@ -561,7 +566,8 @@ int tc_gpub_chain(tc_gpub *b, const tc_instr *ins, size_t nchains, int len, cons
         return -1;
     }
     int afmt = chain_fmt(ins->a), dfmt = chain_fmt(ins->d);
-    int mode = chain_mode(afmt, dfmt, cvt, why, sizeof why);
+    bool warp = !strncmp(ins->api, "mma", 3) || !strcmp(ins->api, "wmma");
+    int mode = chain_mode(afmt, dfmt, cvt, warp ? tc_gpu_exec_arch(b->g) : 90, why, sizeof why);
     if (mode < 0) {
         snprintf(err, errlen, "%s: %s", ins->name, why);
         return -1;
