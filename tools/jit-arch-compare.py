@@ -27,10 +27,17 @@ def read(path):
     return header, {l["instr"]: l for l in lines if l.get("kind") == "audit" and "instr" in l}
 
 
+def norm(v):
+    """A field's value as text, lower case: records of other versions write a
+    number as 25 or "25", a NaN as 0x7FFF or 0x7fff."""
+    return json.dumps(v).strip('"').lower() if v is not None else None
+
+
 def diff(a, b):
     """The fingerprint fields where a and b differ: 'field: a -> b'."""
     fa, fb = a.get("fingerprint", {}), b.get("fingerprint", {})
-    return ["%s: %s -> %s" % (k, fa.get(k), fb.get(k)) for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k)]
+    return ["%s: %s -> %s" % (k, fa.get(k), fb.get(k)) for k in sorted(set(fa) | set(fb))
+            if norm(fa.get(k)) != norm(fb.get(k))]
 
 
 def verdict(o):
