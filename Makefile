@@ -38,7 +38,17 @@ TOOL_SRC = $(wildcard tools/*.c)
 ifneq ($(NVCC),)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 CU_SRC    = $(wildcard probes/cuda/*.cu)
-NVCCFLAGS = -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90a,code=compute_90a -Xcompiler -Wall,-Werror -Werror all-warnings -I. $(DEPS_CFLAGS)
+# The architectures of the portable build, one ISA table each (probes/isa/arch/smXX.def).
+ARCHS     = 75 80 86 89 90a 100a 120a
+gencode   = $(foreach a,$(1),-gencode=arch=compute_$(a),code=sm_$(a))
+# Most kernels are sm_90a SASS and PTX (gpu:jit); the warp-level executors
+# (mma, mma.sp, wmma) are SASS for every architecture (WARP_GENCODE: the
+# device task tools/device/jit-arch.sh builds them as compute_80 or
+# compute_89 PTX only); each form-kernel file probes/cuda/arch_smXX.cu for
+# its own architecture only.
+NVCC_GENCODE = -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90a,code=compute_90a
+WARP_GENCODE ?= $(call gencode,$(ARCHS)) -gencode=arch=compute_90a,code=compute_90a
+NVCCFLAGS = -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -Wall,-Werror -Werror all-warnings -I. $(DEPS_CFLAGS)
 CUDA_DEF  = -DTC_HAVE_CUDA=1
 # PTXAS=/path/to/ptxas: the kernels' SASS from another toolkit's assembler (for
 # example CUDA 12.x's, from the nvidia-cuda-nvcc-cu12 wheel), this toolkit's
@@ -91,6 +101,10 @@ build/ptxas-other/ptxas:
 build/opt/%.cu.o: %.cu | $(PTXAS_DIR)
 	@mkdir -p $(dir $@)
 	$(NVCC_RUN) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+ifneq ($(NVCC),)
+build/opt/probes/cuda/mma_gen.cu.o build/opt/probes/cuda/mma_sp_gen.cu.o: NVCC_GENCODE = $(WARP_GENCODE)
+build/opt/probes/cuda/arch_%.cu.o: NVCC_GENCODE = $(call gencode,$(patsubst arch_sm%,%,$(notdir $*)))
+endif
 
 build/opt/libtcscope.a: $(OPT_OBJ)
 	@rm -f $@; ar rcs $@ $^
@@ -190,7 +204,9 @@ gen-check:
 
 # What compiled the kernels, in every record (tc_backend_info.compiler).
 ifneq ($(NVCC),)
-TC_KERNEL_COMPILER := nvcc $(shell $(NVCC) --version | grep -o 'V[0-9][0-9.]*' | tail -1), ptxas $(shell $(PTXAS_BIN) --version | grep -o 'V[0-9][0-9.]*' | tail -1)$(if $(PTXAS), (another toolkit: PTX .version lowered to the one it accepts where it refused the front end)): sm_90a SASS
+# A WARP_GENCODE given to make (tools/device/jit-arch.sh: compute_80 PTX only) is named in it.
+WARP_NOTE := $(if $(filter command line,$(origin WARP_GENCODE)),; warp-level executors: $(WARP_GENCODE))
+TC_KERNEL_COMPILER := nvcc $(shell $(NVCC) --version | grep -o 'V[0-9][0-9.]*' | tail -1), ptxas $(shell $(PTXAS_BIN) --version | grep -o 'V[0-9][0-9.]*' | tail -1)$(if $(PTXAS), (another toolkit: PTX .version lowered to the one it accepts where it refused the front end)): sm_90a SASS$(WARP_NOTE)
 build/opt/probes/backend.o build/san/probes/backend.o: CPPFLAGS += -DTC_KERNEL_COMPILER='"$(TC_KERNEL_COMPILER)"'
 endif
 

@@ -16,6 +16,7 @@
 
 typedef struct {
     const char *backend;      /* NULL: the GPU if there is one, else the recorded model */
+    const char *arch;         /* --arch: a model backend keeps to this architecture's instructions */
     const char *instr;
     const char *out;
     const char *profile_name;

@@ -52,3 +52,27 @@ tc_backend *cli_backend_open(const char *cmd, const char *spec, bool *fallback)
         cli_fail(cmd, "%s", err);
     return b;
 }
+
+int cli_arch_parse(const char *cmd, const char *arch, int *sm)
+{
+    *sm = tc_arch_parse(arch);
+    if (*sm < 0)
+        return cli_fail(cmd, "--arch %s: not an architecture tcscope builds (sm_75, sm_80, sm_86, sm_89, sm_90a, "
+                        "sm_100a, sm_120a)", arch);
+    return TC_EXIT_OK;
+}
+
+int cli_backend_arch(const char *cmd, tc_backend *b, const char *arch)
+{
+    int sm = 0;
+    if (!arch)
+        return TC_EXIT_OK;
+    if (cli_arch_parse(cmd, arch, &sm))
+        return TC_EXIT_USAGE;
+    const tc_backend_info *info = tc_backend_get_info(b);
+    if (info->sm)
+        return cli_fail(cmd, "--arch %s: %s is sm_%d, and its own architecture decides what it runs; --arch is for "
+                        "the model backends", arch, info->device, info->sm);
+    tc_backend_set_arch(b, sm);
+    return TC_EXIT_OK;
+}

@@ -67,6 +67,14 @@ int cli_list_check(const char *cmd, const char *opt, const char *text, bool inst
 #define CLI_RECORDED_MODEL "model:h100"
 struct tc_backend;
 struct tc_backend *cli_backend_open(const char *cmd, const char *spec, bool *fallback);
+/* --arch ARCH: the architecture's sm (probes/probes.h tc_arch_parse) in *sm,
+ * or TC_EXIT_USAGE naming the seven. */
+int cli_arch_parse(const char *cmd, const char *arch, int *sm);
+/* --arch ARCH (NULL: none) on an opened backend: a software backend keeps to
+ * that architecture's instructions (every other one refused, exit 2 where a
+ * command names it); a GPU is refused (its own architecture decides).
+ * TC_EXIT_OK, or TC_EXIT_USAGE with the message printed. */
+int cli_backend_arch(const char *cmd, struct tc_backend *b, const char *arch);
 /* "tcscope CMD: no GPU (why); without one, the recorded model answers:
  * --backend model:h100" (or, with instead, that text after "without one, "),
  * the one wording of every command; TC_EXIT_USAGE. */

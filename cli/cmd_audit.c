@@ -22,7 +22,7 @@
 
 typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_RENDER, O_COUNTEREXAMPLES, O_SHARD, O_N,
                O_PREFER, O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART,
-               O_OLD_N, O_OLD_HUNT_N } audit_opt;
+               O_ARCH, O_OLD_N, O_OLD_HUNT_N } audit_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE, exact or corpus:PATH (recorded rows: fitted, cli/audit_rows.c) (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
@@ -50,6 +50,8 @@ static const cli_option opts[] = {
     [O_RESUME] = {"--resume", NULL, "keep the parts (DIR/parts/NAME) an earlier run of the same command finished; "
                                     "run the others"},
     [O_PART] = {"--part", NULL, "internal: one child of --jobs (its record and profile, no reports)"},
+    [O_ARCH] = {"--arch", "sm_XX", "a model backend keeps to this architecture's instructions (sm_75 ... sm_120a, "
+                                   "probes/isa/arch/; the profile's arithmetic still); one it lacks is refused (exit 2)"},
     [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
     [O_OLD_HUNT_N] = {CLI_ALIAS("--hunt-n", "--hunt-count")},
 };
@@ -66,6 +68,7 @@ static int parse_args(int argc, char **argv, audit_args *a)
         const char *v = sc.val;
         switch ((audit_opt)sc.opt) {
         case O_BACKEND: a->backend = v; break;
+        case O_ARCH: a->arch = v; break;
         case O_INSTR: a->instr = v; break;
         case O_OUT: a->out = v; break;
         case O_PROFILE_NAME: {
@@ -134,7 +137,10 @@ static size_t select_instrs(tc_backend *be, const audit_args *a, const tc_instr 
         else
             nunsupported++;
     }
-    if (nunsupported)
+    if (nunsupported && a->arch)
+        fprintf(stderr, "tcscope audit: %zu instructions left out: not on %s (--arch), or not available on %s\n",
+                nunsupported, a->arch, tc_backend_get_info(be)->backend);
+    else if (nunsupported)
         fprintf(stderr, "tcscope audit: %zu instructions not available on %s (e.g. no verified "
                         "profile entry, or no kernel built)\n",
                 nunsupported, tc_backend_get_info(be)->backend);
@@ -199,6 +205,10 @@ int cmd_audit(int argc, char **argv)
     tc_backend *be = open_backend(&a, &fallback);
     if (!be)
         return TC_EXIT_USAGE;
+    if (cli_backend_arch("audit", be, a.arch)) { /* the list below keeps to it; the children need no --arch */
+        tc_backend_close(be);
+        return TC_EXIT_USAGE;
+    }
     if (tc_dots_of_backend(be, &(size_t){0})) { /* recorded rows: a fixed set, fitted (cli/audit_rows.h) */
         rc = audit_rows(&a, be);
         tc_backend_close(be);

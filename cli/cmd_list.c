@@ -12,9 +12,11 @@
 
 #define CMD "list"
 
-typedef enum { O_BACKEND, O_ALL, O_JSON } list_opt;
+typedef enum { O_BACKEND, O_ARCH, O_ALL, O_JSON } list_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "only what backend B can run (gpu, gpu:N, model:PROFILE or exact)"},
+    [O_ARCH] = {"--arch", "sm_XX", "only the instructions of this architecture (sm_75, sm_80, sm_86, sm_89, sm_90a, "
+                                   "sm_100a, sm_120a: probes/isa/arch/); with --backend, a model backend"},
     [O_ALL] = {"--all", NULL, "with --backend: every instruction, each with the backend's reason when it cannot"},
     [O_JSON] = {"--json", NULL, "a tcscope-record/1: one instr object per instruction (reports/SCHEMA.md)"},
 };
@@ -23,22 +25,30 @@ const cli_command cmd_list_cli = {"list", "the instruction catalogue, or what on
 
 int cmd_list(int argc, char **argv)
 {
-    const char *backend = NULL;
+    const char *backend = NULL, *arch = NULL;
     bool json = false, all = false;
     cli_scan sc = cli_scan_start(&cmd_list_cli, argc, argv);
     while (cli_next(&sc))
         switch ((list_opt)sc.opt) {
         case O_BACKEND: backend = sc.val; break;
+        case O_ARCH: arch = sc.val; break;
         case O_ALL: all = true; break;
         case O_JSON: json = true; break;
         }
     if (sc.status)
         return sc.status;
     tc_backend *b = NULL;
+    int sm = 0;
+    if (arch && cli_arch_parse(CMD, arch, &sm))
+        return TC_EXIT_USAGE;
     if (backend) {
         b = cli_backend_open(CMD, backend, NULL);   /* the no-GPU message of every command */
         if (!b)
             return TC_EXIT_USAGE;
+        if (cli_backend_arch(CMD, b, arch)) {
+            tc_backend_close(b);
+            return TC_EXIT_USAGE;
+        }
     }
     size_t n;
     const tc_instr *cat = tc_catalogue(&n);
@@ -50,6 +60,8 @@ int cmd_list(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         const tc_instr *ins = &cat[i];
         char why[384] = "";
+        if (!b && sm && !tc_instr_on_arch(ins, sm))
+            continue; /* --arch alone: that architecture's catalogue */
         bool ok = b ? tc_backend_supports(b, ins, why, sizeof why) : true;
         if (b && !ok && !all)
             continue; /* list shows what the backend can run; --all shows the refusals too */

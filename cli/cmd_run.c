@@ -208,9 +208,11 @@ static int run_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
     return TC_EXIT_OK;
 }
 
-typedef enum { O_BACKEND, O_INSTR, O_A, O_B, O_C, O_RANDOM, O_CHAIN, O_CVT, O_SEED, O_CHECK_LAYOUT, O_JSON } run_opt;
+typedef enum { O_BACKEND, O_ARCH, O_INSTR, O_A, O_B, O_C, O_RANDOM, O_CHAIN, O_CVT, O_SEED, O_CHECK_LAYOUT, O_JSON } run_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded model " CLI_RECORDED_MODEL ", said so); with --random, gpu:all or gpu:I,J,..: the same inputs on every GPU, their bits compared (a fleet record on stdout)"},
+    [O_ARCH] = {"--arch", "sm_XX", "one element only: a model backend keeps to this architecture's instructions "
+                                   "(sm_75 ... sm_120a, probes/isa/arch/); one it lacks is refused (exit 2)"},
     [O_INSTR] = {"--instr", "NAME", "the instruction (tcscope list); all, or NAME,NAME.., with --random or --check-layout"},
     [O_A] = {"--a", "V,..", "one element: A's K values (decimal, hex float, inf, nan, bits:0x..)"},
     [O_B] = {"--b", "V,..", "one element: B's K values"},
@@ -238,12 +240,14 @@ const cli_command cmd_run_cli = {
 int cmd_run(int argc, char **argv)
 {
     run_opts o = {.seed = 1};
+    const char *arch = NULL;
     cli_scan sc = cli_scan_start(&cmd_run_cli, argc, argv);
     while (cli_next(&sc)) {
         const char *v = sc.val;
         int rc;
         switch ((run_opt)sc.opt) {
         case O_BACKEND: o.backend = v; break;
+        case O_ARCH: arch = v; break;
         case O_INSTR: o.instr = v; break;
         case O_A: o.a = v; break;
         case O_B: o.b = v; break;
@@ -278,6 +282,8 @@ int cmd_run(int argc, char **argv)
                              "(reports/SCHEMA.md \"Raw GPU records\")");
     if (o.cvt_given && !o.chain)
         return cli_fail(CMD, "--cvt only applies to --chain");
+    if (arch && (o.random || o.check_layout))
+        return cli_fail(CMD, "--arch goes with one element (--a, --b, --c), not --random or --check-layout");
     if (o.random || o.check_layout) { /* the aliases of tcscope record */
         cli_record_job j = {CMD, "--random", "--chain", argc, argv,
                             o.chain ? CLI_RECORD_CHAINS : o.random ? CLI_RECORD_CORPUS : CLI_RECORD_LAYOUT,
@@ -297,6 +303,10 @@ int cmd_run(int argc, char **argv)
     tc_backend *b = cli_backend_open(CMD, o.backend, NULL);
     if (!b)
         return TC_EXIT_USAGE;
+    if (cli_backend_arch(CMD, b, arch)) {
+        tc_backend_close(b);
+        return TC_EXIT_USAGE;
+    }
     tc_json_out out; /* one run draws nothing at random: no seeds */
     tc_json_out_begin(&out, o.json, cli_record_header(CMD, tc_backend_get_info(b), NULL, 0));
     o.out = &out;

@@ -26,6 +26,7 @@ struct tc_backend {
     size_t nmodels;
     tc_gpub *gpu;           /* BK_GPU */
     bool jit;               /* BK_GPU: the driver compiled the kernels from PTX */
+    int arch;               /* tc_backend_set_arch: only this architecture's instructions (0: any) */
     unsigned long long batches;     /* tc_backend_mma and tc_backend_chain calls so far */
     unsigned long long fault_after; /* TCSCOPE_FAULT_AFTER: this batch fails (0: never) */
     char fault[320];                /* a device error: sticky, every later batch refuses */
@@ -335,8 +336,19 @@ static model *model_of(tc_backend *b, const tc_instr *ins, char *why, size_t len
     return b->models[idx];
 }
 
+void tc_backend_set_arch(tc_backend *b, int sm)
+{
+    b->arch = sm;
+}
+
 bool tc_backend_supports(tc_backend *b, const tc_instr *ins, char *why, size_t len)
 {
+    if (b->arch && !tc_instr_on_arch(ins, b->arch)) {
+        const char *t = tc_arch_target(b->arch);
+        snprintf(why, len, "%s is not an instruction of %s (probes/isa/arch/%.2s%s.def)", ins->name,
+                 t ? t : "this architecture", t ? t : "", t ? t + 3 : "");
+        return false;
+    }
     switch (b->kind) {
     case BK_EXACT:
         return true;

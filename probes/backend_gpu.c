@@ -52,13 +52,25 @@ void tc_gpub_close(tc_gpub *b)
 
 bool tc_gpub_supports(tc_gpub *b, const tc_instr *ins, char *why, size_t len)
 {
-    if (b->info.sm < ins->sm_min) {
-        snprintf(why, len, "%s needs sm_%d or later; %s is sm_%d", ins->name, ins->sm_min, b->info.device,
-                 b->info.sm);
+    /* The device's architecture must have the instruction (probes/isa/arch),
+     * and so must the code this binary runs for it: the warp-level
+     * executors' (a compute_80 build on an H200 runs no FP8 mma). */
+    int arch = tc_arch_of_device(b->info.sm);
+    if (!arch) {
+        snprintf(why, len, "%s: %s is sm_%d, which this build has no code for (it builds sm_75, sm_80, sm_86, "
+                 "sm_89, sm_90a, sm_100a, sm_120a)", ins->name, b->info.device, b->info.sm);
         return false;
     }
-    if (!strncmp(ins->api, "wgmma", 5) && b->info.sm != 90) {
-        snprintf(why, len, "%s needs sm_90a (Hopper); %s is sm_%d", ins->name, b->info.device, b->info.sm);
+    if (!tc_instr_on_arch(ins, arch)) {
+        snprintf(why, len, "%s is not an instruction of %s (%s is sm_%d)", ins->name, tc_arch_target(arch),
+                 b->info.device, b->info.sm);
+        return false;
+    }
+    int exec = tc_gpu_exec_arch(b->g);
+    bool warp = !strncmp(ins->api, "mma", 3) || !strcmp(ins->api, "wmma");
+    if (warp && !tc_instr_on_arch(ins, exec)) {
+        snprintf(why, len, "%s: this binary's warp-level kernels run on %s as %s code, which lacks it", ins->name,
+                 b->info.device, exec ? tc_arch_target(exec) : "no");
         return false;
     }
     const tc_gpu_kernel *k = tc_gpu_kernel_find(ins->name);
@@ -503,7 +515,10 @@ static int chain_fmt(const tc_format *f)
 /* Which cvt the ISA has for D's format -> A's format on sm_90 (ptxas is the
  * judge: .satfinite only with .rn/.rz for f16 and bf16, only with .rna for
  * tf32; FP8 only .rn.satfinite). Returns the rounding code or -1. */
-static int chain_mode(int afmt, int dfmt, tc_rounding r, char *why, size_t len)
+/* The cvt the chain kernel runs between steps, on architecture arch (the
+ * code it runs as): tf32's .rn, .rz and .satfinite need sm_90
+ * (probes/gpu_kernels.cuh traps without them). */
+static int chain_mode(int afmt, int dfmt, tc_rounding r, int arch, char *why, size_t len)
 {
     bool sat = r.ovf == TC_OVF_SAT;
     if (afmt == dfmt) { /* no conversion: X is D, which a saturating cvt would not keep (Inf) */
@@ -525,11 +540,13 @@ static int chain_mode(int afmt, int dfmt, tc_rounding r, char *why, size_t len)
         else if (afmt == TC_CF_BF16)
             ok = m == TC_CR_RN || m == TC_CR_RZ;
         else if (afmt == TC_CF_TF32)
-            ok = sat ? m == TC_CR_RNA : (m == TC_CR_RN || m == TC_CR_RZ || m == TC_CR_RNA);
+            ok = arch < 90 ? m == TC_CR_RNA && !sat
+                           : sat ? m == TC_CR_RNA : (m == TC_CR_RN || m == TC_CR_RZ || m == TC_CR_RNA);
     }
     if (!ok) {
-        snprintf(why, len, "the GPU has no cvt with rounding %s, overflow %s%s into this format on sm_90",
-                 tc_round_name(r.mode), tc_overflow_name(r.ovf), r.ftz ? ", ftz" : "");
+        const char *t = tc_arch_target(arch);
+        snprintf(why, len, "the GPU has no cvt with rounding %s, overflow %s%s into this format on %s",
+                 tc_round_name(r.mode), tc_overflow_name(r.ovf), r.ftz ? ", ftz" : "", t ? t : "this GPU");
         return -1;
     }
     return m;
@@ -549,7 +566,8 @@ int tc_gpub_chain(tc_gpub *b, const tc_instr *ins, size_t nchains, int len, cons
         return -1;
     }
     int afmt = chain_fmt(ins->a), dfmt = chain_fmt(ins->d);
-    int mode = chain_mode(afmt, dfmt, cvt, why, sizeof why);
+    bool warp = !strncmp(ins->api, "mma", 3) || !strcmp(ins->api, "wmma");
+    int mode = chain_mode(afmt, dfmt, cvt, warp ? tc_gpu_exec_arch(b->g) : 90, why, sizeof why);
     if (mode < 0) {
         snprintf(err, errlen, "%s: %s", ins->name, why);
         return -1;

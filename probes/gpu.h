@@ -89,6 +89,13 @@ typedef struct tc_gpu tc_gpu;
 int tc_gpu_open(int dev, tc_backend_info *info, tc_gpu **out, char *err, size_t errlen);
 void tc_gpu_close(tc_gpu *g);
 
+/* The architecture (75 ... 120, __CUDA_ARCH__ / 10) of the warp-level
+ * executors (mma, mma.sp, wmma) as this device runs them: the SASS the
+ * runtime picked, or the PTX the driver compiled (a compute_80 build on an
+ * H200 gives 80). Read once at open; 0 when unknown. */
+int tc_gpu_exec_arch(const tc_gpu *g);
+int tc_gpu_exec_arch_launch(int *out);   /* probes/cuda/mma_gen.cu */
+
 /* 0 if the kernel has machine code for this device, else -1 with why. */
 int tc_gpu_kernel_usable(tc_gpu *g, const tc_gpu_kernel *k, char *why, size_t len);
 

@@ -258,9 +258,27 @@ __device__ __forceinline__ uint32_t tc_f32_to_f16(float x, int mode, bool sat)
     return h;
 }
 
+/* The cvt forms below need the architecture of the formats they round into
+ * (bf16 and tf32 .rna sm_80, FP8 sm_89; tf32 .rn, .rz and .satfinite
+ * sm_90): the warp-level executors are built for sm_75 up (probes/isa/arch);
+ * a chain of an instruction the architecture lacks is never launched, and a
+ * rounding its cvt lacks traps (a device error the backend reports). */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define TC_CVT_BF16_TF32 1
+#endif
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 890
+#define TC_CVT_FP8 1
+#endif
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define TC_CVT_TF32_SM90 1
+#endif
+
 __device__ __forceinline__ uint32_t tc_f32_to_bf16(float x, int mode, bool sat)
 {
-    unsigned short h;
+    unsigned short h = 0;
+#ifndef TC_CVT_BF16_TF32
+    __trap();
+#else
     if (sat) {
         if (mode == 0)
             asm("cvt.rn.satfinite.bf16.f32 %0, %1;" : "=h"(h) : "f"(x));
@@ -272,28 +290,45 @@ __device__ __forceinline__ uint32_t tc_f32_to_bf16(float x, int mode, bool sat)
         else
             asm("cvt.rz.bf16.f32 %0, %1;" : "=h"(h) : "f"(x));
     }
+#endif
     return h;
 }
 
 __device__ __forceinline__ uint32_t tc_f32_to_tf32(float x, int mode, bool sat)
 {
-    uint32_t r;
+    uint32_t r = 0;
+#ifndef TC_CVT_BF16_TF32
+    __trap();
+#else
     if (sat) { /* sm_90: .satfinite with .rna only (the host refuses the rest) */
+#ifdef TC_CVT_TF32_SM90
         asm("cvt.rna.satfinite.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+#else
+        __trap();
+#endif
     } else {
         switch (mode) {
+#ifdef TC_CVT_TF32_SM90
         case 0: asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(x)); break;
         case 1: asm("cvt.rz.tf32.f32 %0, %1;" : "=r"(r) : "f"(x)); break;
+#else
+        case 0:
+        case 1: __trap(); break;
+#endif
         default: asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x)); break;
         }
     }
+#endif
     return r;
 }
 
 /* FP8 from f32 or f16: the ISA has only .rn.satfinite. */
 __device__ __forceinline__ uint32_t tc_to_fp8(uint64_t d, int dfmt, int afmt)
 {
-    unsigned short r;
+    unsigned short r = 0;
+#ifndef TC_CVT_FP8
+    __trap();
+#else
     if (dfmt == TC_CF_F32) {
         float x = __uint_as_float((uint32_t)d);
         if (afmt == TC_CF_E4M3)
@@ -307,6 +342,7 @@ __device__ __forceinline__ uint32_t tc_to_fp8(uint64_t d, int dfmt, int afmt)
         else
             asm("cvt.rn.satfinite.e5m2x2.f16x2 %0, %1;" : "=h"(r) : "r"(x2));
     }
+#endif
     return r & 0xFFu;
 }
 

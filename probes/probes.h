@@ -31,6 +31,21 @@ typedef struct {
 
 const tc_instr *tc_catalogue(size_t *count);
 
+/* The architectures of the portable build, one ISA table each
+ * (probes/isa/arch/smXX.def), and which of them has each catalogue entry
+ * (probes/arch.c). An sm is 75, 80, 86, 89, 90 (sm_90a), 100 (sm_100a) or
+ * 120 (sm_120a). */
+/* "sm_80", "sm80", "80", "sm_90a" -> 80, 90; -1 when not one of the seven. */
+int tc_arch_parse(const char *s);
+/* 90 -> "sm_90a"; NULL when not one of the seven. */
+const char *tc_arch_target(int sm);
+/* The architecture whose code a GPU of compute capability cc (major*10 +
+ * minor) runs: the 'a' targets only on their own cc (9.0, 10.0, 12.0), the
+ * others on any later minor of their major (sm_86 on 8.7); 0 for none. */
+int tc_arch_of_device(int cc);
+/* true if architecture sm has ins (its table or one it inherits). */
+bool tc_instr_on_arch(const tc_instr *ins, int sm);
+
 /* Bits an operand register may carry: the whole container for a format held
  * in a wider register (TF32 in 32 bits), since what the tensor core does with
  * the low bits is a question the audit asks; else the format's own bits.
@@ -100,6 +115,10 @@ void tc_kernel_compiler(const char *driver, char *out, size_t len);
 
 /* true if the backend can run the instruction; else why says why. */
 bool tc_backend_supports(tc_backend *b, const tc_instr *ins, char *why, size_t len);
+/* Restricts backend b to the instructions of architecture sm (--arch for
+ * the model backends): every other one is refused by tc_backend_supports,
+ * naming the architecture. */
+void tc_backend_set_arch(tc_backend *b, int sm);
 
 /* ntiles independent MMAs. Element bit patterns, one uint64_t each:
  *   A: ntiles * m * k, row-major (A[t][i][kk])

@@ -18,6 +18,7 @@
 struct tc_gpu {
     int dev;
     int sm_count;
+    int exec_arch;      /* tc_gpu_exec_arch */
     void *dA, *dB, *dC, *dD, *dX, *dE;
     size_t capA, capB, capC, capD, capX, capE;
     uint16_t *tables[TC_MAX_INSTR][3]; /* per catalogue entry: A, B, C/D fragment tables */
@@ -82,6 +83,30 @@ static void driver_version(char *out, size_t len)
     fclose(f);
 }
 
+/* g->exec_arch from the one-thread kernel of probes/cuda/mma_gen.cu. A
+ * device without code for it (an architecture this build lacks) gives 0,
+ * not an error: the backend then refuses every warp-level instruction. */
+static int read_exec_arch(tc_gpu *g, char *err, size_t errlen)
+{
+    int *d = NULL, h = 0;
+    CK(cudaMalloc((void **)&d, sizeof *d), "cudaMalloc(exec arch)");
+    cudaError_t e = cudaMemset(d, 0, sizeof *d);
+    if (e == cudaSuccess && tc_gpu_exec_arch_launch(d) == (int)cudaSuccess)
+        e = cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost);
+    else if (e == cudaSuccess)
+        cudaGetLastError(); /* no kernel image: clear it, the device stays usable */
+    cudaFree(d);
+    if (e != cudaSuccess)
+        return tc_cuda_fail(err, errlen, "reading the executors' architecture", e);
+    g->exec_arch = h;
+    return 0;
+}
+
+extern "C" int tc_gpu_exec_arch(const tc_gpu *g)
+{
+    return g->exec_arch;
+}
+
 extern "C" int tc_gpu_open(int dev, tc_backend_info *info, tc_gpu **out, char *err, size_t errlen)
 {
     if (tc_cuda_use_device(dev, err, errlen))
@@ -101,6 +126,10 @@ extern "C" int tc_gpu_open(int dev, tc_backend_info *info, tc_gpu **out, char *e
     g->sm_count = p.multiProcessorCount;
     CK(cudaEventCreate(&g->ev0), "cudaEventCreate");
     CK(cudaEventCreate(&g->ev1), "cudaEventCreate");
+    if (read_exec_arch(g, err, errlen)) {
+        tc_gpu_close(g);
+        return -1;
+    }
     memset(info, 0, sizeof *info);
     snprintf(info->backend, sizeof info->backend, "gpu:%d", dev);
     snprintf(info->device, sizeof info->device, "%.127s", p.name);

@@ -10,9 +10,13 @@ struct op_mma_m16n8k8_f16_f16_f16_f16 {
     static __device__ __forceinline__ void run(uint32_t (&d)[2], const uint32_t (&a)[2],
                                                const uint32_t (&b)[1], const uint32_t (&c)[2])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4}, {%5,%6};"
                      : "=r"(d[0]), "=r"(d[1])
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f16_f16_f16_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f16_f16_f16_f16, false>(g); }
@@ -33,9 +37,13 @@ struct op_mma_m16n8k8_f32_f16_f16_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[2],
                                                const uint32_t (&b)[1], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f32_f16_f16_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f32_f16_f16_f32, false>(g); }
@@ -56,9 +64,13 @@ struct op_mma_m16n8k8_f32_bf16_bf16_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[2],
                                                const uint32_t (&b)[1], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f32_bf16_bf16_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f32_bf16_bf16_f32, false>(g); }
@@ -79,9 +91,13 @@ struct op_mma_m16n8k16_f16_f16_f16_f16 {
     static __device__ __forceinline__ void run(uint32_t (&d)[2], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[2])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
                      : "=r"(d[0]), "=r"(d[1])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f16_f16_f16_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k16_f16_f16_f16_f16, false>(g); }
@@ -102,9 +118,13 @@ struct op_mma_m16n8k16_f32_f16_f16_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f32_f16_f16_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k16_f32_f16_f16_f32, false>(g); }
@@ -125,9 +145,13 @@ struct op_mma_m16n8k16_f32_bf16_bf16_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f32_bf16_bf16_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k16_f32_bf16_bf16_f32, false>(g); }
@@ -148,9 +172,13 @@ struct op_mma_m16n8k4_f32_tf32_tf32_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[2],
                                                const uint32_t (&b)[1], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k4_f32_tf32_tf32_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k4_f32_tf32_tf32_f32, false>(g); }
@@ -171,9 +199,13 @@ struct op_mma_m16n8k8_f32_tf32_tf32_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f32_tf32_tf32_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f32_tf32_tf32_f32, false>(g); }
@@ -194,9 +226,13 @@ struct op_mma_m16n8k32_f32_e4m3_e4m3_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e4m3_e4m3_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f32_e4m3_e4m3_f32, false>(g); }
@@ -217,9 +253,13 @@ struct op_mma_m16n8k32_f16_e4m3_e4m3_f16 {
     static __device__ __forceinline__ void run(uint32_t (&d)[2], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[2])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
                      : "=r"(d[0]), "=r"(d[1])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e4m3_e4m3_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f16_e4m3_e4m3_f16, false>(g); }
@@ -240,9 +280,13 @@ struct op_mma_m16n8k32_f32_e4m3_e5m2_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e4m3_e5m2_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f32_e4m3_e5m2_f32, false>(g); }
@@ -263,9 +307,13 @@ struct op_mma_m16n8k32_f16_e4m3_e5m2_f16 {
     static __device__ __forceinline__ void run(uint32_t (&d)[2], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[2])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
                      : "=r"(d[0]), "=r"(d[1])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e4m3_e5m2_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f16_e4m3_e5m2_f16, false>(g); }
@@ -286,9 +334,13 @@ struct op_mma_m16n8k32_f32_e5m2_e4m3_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e5m2_e4m3_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f32_e5m2_e4m3_f32, false>(g); }
@@ -309,9 +361,13 @@ struct op_mma_m16n8k32_f16_e5m2_e4m3_f16 {
     static __device__ __forceinline__ void run(uint32_t (&d)[2], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[2])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
                      : "=r"(d[0]), "=r"(d[1])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e5m2_e4m3_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f16_e5m2_e4m3_f16, false>(g); }
@@ -332,9 +388,13 @@ struct op_mma_m16n8k32_f32_e5m2_e5m2_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f32_e5m2_e5m2_f32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f32_e5m2_e5m2_f32, false>(g); }
@@ -355,9 +415,13 @@ struct op_mma_m16n8k32_f16_e5m2_e5m2_f16 {
     static __device__ __forceinline__ void run(uint32_t (&d)[2], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[2])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
                      : "=r"(d[0]), "=r"(d[1])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_f16_e5m2_e5m2_f16(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_f16_e5m2_e5m2_f16, false>(g); }
@@ -378,9 +442,13 @@ struct op_mma_m8n8k4_f64_f64_f64_f64 {
     static __device__ __forceinline__ void run(unsigned long long (&d)[2], const unsigned long long (&a)[1],
                                                const unsigned long long (&b)[1], const unsigned long long (&c)[2])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};"
                      : "=l"(d[0]), "=l"(d[1])
                      : "l"(a[0]), "l"(b[0]), "l"(c[0]), "l"(c[1]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m8n8k4_f64_f64_f64_f64(tc_gpu_args g) { tc_warp_body<op_mma_m8n8k4_f64_f64_f64_f64, false>(g); }
@@ -401,9 +469,13 @@ struct op_mma_m16n8k4_f64_f64_f64_f64 {
     static __device__ __forceinline__ void run(unsigned long long (&d)[4], const unsigned long long (&a)[2],
                                                const unsigned long long (&b)[1], const unsigned long long (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
                      : "=l"(d[0]), "=l"(d[1]), "=l"(d[2]), "=l"(d[3])
                      : "l"(a[0]), "l"(a[1]), "l"(b[0]), "l"(c[0]), "l"(c[1]), "l"(c[2]), "l"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k4_f64_f64_f64_f64(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k4_f64_f64_f64_f64, false>(g); }
@@ -424,9 +496,13 @@ struct op_mma_m16n8k8_f64_f64_f64_f64 {
     static __device__ __forceinline__ void run(unsigned long long (&d)[4], const unsigned long long (&a)[4],
                                                const unsigned long long (&b)[2], const unsigned long long (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=l"(d[0]), "=l"(d[1]), "=l"(d[2]), "=l"(d[3])
                      : "l"(a[0]), "l"(a[1]), "l"(a[2]), "l"(a[3]), "l"(b[0]), "l"(b[1]), "l"(c[0]), "l"(c[1]), "l"(c[2]), "l"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k8_f64_f64_f64_f64(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k8_f64_f64_f64_f64, false>(g); }
@@ -447,9 +523,13 @@ struct op_mma_m16n8k16_f64_f64_f64_f64 {
     static __device__ __forceinline__ void run(unsigned long long (&d)[4], const unsigned long long (&a)[8],
                                                const unsigned long long (&b)[4], const unsigned long long (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%16,%17,%18,%19};"
                      : "=l"(d[0]), "=l"(d[1]), "=l"(d[2]), "=l"(d[3])
                      : "l"(a[0]), "l"(a[1]), "l"(a[2]), "l"(a[3]), "l"(a[4]), "l"(a[5]), "l"(a[6]), "l"(a[7]), "l"(b[0]), "l"(b[1]), "l"(b[2]), "l"(b[3]), "l"(c[0]), "l"(c[1]), "l"(c[2]), "l"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k16_f64_f64_f64_f64(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k16_f64_f64_f64_f64, false>(g); }
@@ -470,9 +550,13 @@ struct op_mma_m16n8k32_s32_s8_s8_s32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_s8_s8_s32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_s32_s8_s8_s32, false>(g); }
@@ -487,9 +571,13 @@ struct op_mma_m16n8k32_s32_s8_u8_s32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_s8_u8_s32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_s32_s8_u8_s32, false>(g); }
@@ -504,9 +592,13 @@ struct op_mma_m16n8k32_s32_u8_s8_s32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_u8_s8_s32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_s32_u8_s8_s32, false>(g); }
@@ -521,9 +613,13 @@ struct op_mma_m16n8k32_s32_u8_u8_s32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4])
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_m16n8k32_s32_u8_u8_s32(tc_gpu_args g) { tc_warp_body<op_mma_m16n8k32_s32_u8_u8_s32, false>(g); }
@@ -537,6 +633,7 @@ struct op_wmma_m16n16k16_f16_f16_f16_f16 {
     static constexpr int M = 16, N = 16, K = 16, AB = 16, CB = 16;
     static __device__ __forceinline__ void run(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8_t *D)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
         wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
         wmma::fragment<wmma::accumulator, 16, 16, 16, half> fc;
@@ -545,6 +642,9 @@ struct op_wmma_m16n16k16_f16_f16_f16_f16 {
         wmma::load_matrix_sync(fc, (const half *)C, 16, wmma::mem_row_major);
         wmma::mma_sync(fc, fa, fb, fc);
         wmma::store_matrix_sync((half *)D, fc, 16, wmma::mem_row_major);
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_wmma_m16n16k16_f16_f16_f16_f16(tc_gpu_args g) { tc_wmma_body<op_wmma_m16n16k16_f16_f16_f16_f16>(g); }
@@ -564,6 +664,7 @@ struct op_wmma_m16n16k16_f32_f16_f16_f32 {
     static constexpr int M = 16, N = 16, K = 16, AB = 16, CB = 32;
     static __device__ __forceinline__ void run(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8_t *D)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
         wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
         wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
@@ -572,6 +673,9 @@ struct op_wmma_m16n16k16_f32_f16_f16_f32 {
         wmma::load_matrix_sync(fc, (const float *)C, 16, wmma::mem_row_major);
         wmma::mma_sync(fc, fa, fb, fc);
         wmma::store_matrix_sync((float *)D, fc, 16, wmma::mem_row_major);
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_wmma_m16n16k16_f32_f16_f16_f32(tc_gpu_args g) { tc_wmma_body<op_wmma_m16n16k16_f32_f16_f16_f32>(g); }
@@ -591,6 +695,7 @@ struct op_wmma_m16n16k16_f32_bf16_bf16_f32 {
     static constexpr int M = 16, N = 16, K = 16, AB = 16, CB = 32;
     static __device__ __forceinline__ void run(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8_t *D)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> fa;
         wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::row_major> fb;
         wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
@@ -599,6 +704,9 @@ struct op_wmma_m16n16k16_f32_bf16_bf16_f32 {
         wmma::load_matrix_sync(fc, (const float *)C, 16, wmma::mem_row_major);
         wmma::mma_sync(fc, fa, fb, fc);
         wmma::store_matrix_sync((float *)D, fc, 16, wmma::mem_row_major);
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_wmma_m16n16k16_f32_bf16_bf16_f32(tc_gpu_args g) { tc_wmma_body<op_wmma_m16n16k16_f32_bf16_bf16_f32>(g); }
@@ -618,6 +726,7 @@ struct op_wmma_m16n16k8_f32_tf32_tf32_f32 {
     static constexpr int M = 16, N = 16, K = 8, AB = 32, CB = 32;
     static __device__ __forceinline__ void run(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8_t *D)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fa;
         wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fb;
         wmma::fragment<wmma::accumulator, 16, 16, 8, float> fc;
@@ -626,6 +735,9 @@ struct op_wmma_m16n16k8_f32_tf32_tf32_f32 {
         wmma::load_matrix_sync(fc, (const float *)C, 16, wmma::mem_row_major);
         wmma::mma_sync(fc, fa, fb, fc);
         wmma::store_matrix_sync((float *)D, fc, 16, wmma::mem_row_major);
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_wmma_m16n16k8_f32_tf32_tf32_f32(tc_gpu_args g) { tc_wmma_body<op_wmma_m16n16k8_f32_tf32_tf32_f32>(g); }
@@ -709,4 +821,17 @@ extern "C" const tc_gpu_kernel *tc_gpu_kernels_mma(size_t *n)
 {
     *n = sizeof kernels / sizeof kernels[0];
     return kernels;
+}
+
+extern "C" __global__ void tcx_exec_arch(int *out)
+{
+#ifdef __CUDA_ARCH__
+    *out = __CUDA_ARCH__ / 10;
+#endif
+}
+
+extern "C" int tc_gpu_exec_arch_launch(int *out)
+{
+    tcx_exec_arch<<<1, 1>>>(out);
+    return (int)cudaGetLastError();
 }

@@ -6,9 +6,13 @@ struct op_mma_sp_m16n8k16_f16_f16_f16_f16 {
     static __device__ __forceinline__ void run(uint32_t (&d)[2], const uint32_t (&a)[2],
                                                const uint32_t (&b)[2], const uint32_t (&c)[2], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4,%5}, {%6,%7}, %8, 0;"
                      : "=r"(d[0]), "=r"(d[1])
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f16_f16_f16_f16(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k16_f16_f16_f16_f16, true>(g); }
@@ -23,9 +27,13 @@ struct op_mma_sp_m16n8k16_f32_f16_f16_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[2],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11}, %12, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f32_f16_f16_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k16_f32_f16_f16_f32, true>(g); }
@@ -40,9 +48,13 @@ struct op_mma_sp_m16n8k16_f32_bf16_bf16_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[2],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11}, %12, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f32_bf16_bf16_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k16_f32_bf16_bf16_f32, true>(g); }
@@ -57,9 +69,13 @@ struct op_mma_sp_m16n8k8_f32_tf32_tf32_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[2],
                                                const uint32_t (&b)[2], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11}, %12, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k8_f32_tf32_tf32_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k8_f32_tf32_tf32_f32, true>(g); }
@@ -74,9 +90,13 @@ struct op_mma_sp_m16n8k32_f16_f16_f16_f16 {
     static __device__ __forceinline__ void run(uint32_t (&d)[2], const uint32_t (&a)[4],
                                                const uint32_t (&b)[4], const uint32_t (&c)[2], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7,%8,%9}, {%10,%11}, %12, 0;"
                      : "=r"(d[0]), "=r"(d[1])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k32_f16_f16_f16_f16(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k32_f16_f16_f16_f16, true>(g); }
@@ -91,9 +111,13 @@ struct op_mma_sp_m16n8k32_f32_f16_f16_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[4], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k32_f32_f16_f16_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k32_f32_f16_f16_f32, true>(g); }
@@ -108,9 +132,13 @@ struct op_mma_sp_m16n8k32_f32_bf16_bf16_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[4], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k32_f32_bf16_bf16_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k32_f32_bf16_bf16_f32, true>(g); }
@@ -125,9 +153,13 @@ struct op_mma_sp_m16n8k16_f32_tf32_tf32_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[4], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k16_f32_tf32_tf32_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k16_f32_tf32_tf32_f32, true>(g); }
@@ -142,9 +174,13 @@ struct op_mma_sp_m16n8k64_f32_e4m3_e4m3_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[4], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e4m3_e4m3_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k64_f32_e4m3_e4m3_f32, true>(g); }
@@ -159,9 +195,13 @@ struct op_mma_sp_m16n8k64_f32_e4m3_e5m2_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[4], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e4m3_e5m2_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k64_f32_e4m3_e5m2_f32, true>(g); }
@@ -176,9 +216,13 @@ struct op_mma_sp_m16n8k64_f32_e5m2_e4m3_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[4], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e5m2.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e5m2_e4m3_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k64_f32_e5m2_e4m3_f32, true>(g); }
@@ -193,9 +237,13 @@ struct op_mma_sp_m16n8k64_f32_e5m2_e5m2_f32 {
     static __device__ __forceinline__ void run(uint32_t (&d)[4], const uint32_t (&a)[4],
                                                const uint32_t (&b)[4], const uint32_t (&c)[4], uint32_t e)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e5m2.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0;"
                      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e));
+#else
+        __trap();
+#endif
     }
 };
 extern "C" __global__ void __launch_bounds__(256) tcx_mma_sp_m16n8k64_f32_e5m2_e5m2_f32(tc_gpu_args g) { tc_warp_body<op_mma_sp_m16n8k64_f32_e5m2_e5m2_f32, true>(g); }

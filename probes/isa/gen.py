@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Writes the CUDA kernels from the instruction table probes/isa/sm90a.def:
 the executor kernels (probes/cuda/*_gen*.cu, gen_exec.py) and the timing
-kernels (probes/cuda/timing_*.cu, gen_timing.py). The .cu files are
-committed, so a build needs no Python.
+kernels (probes/cuda/timing_*.cu, gen_timing.py); and from the
+per-architecture tables probes/isa/arch/*.def the form kernels
+(probes/cuda/arch_*.cu) and each catalogue instruction's architectures
+(probes/catalogue_archs.c, gen_arch.py). The generated files are committed,
+so a build needs no Python.
 
   python3 probes/isa/gen.py            write them (make gen)
   python3 probes/isa/gen.py --check    exit 1, naming the files, if writing
@@ -13,6 +16,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import gen_arch  # noqa: E402
 import gen_exec  # noqa: E402
 import gen_timing  # noqa: E402
 import isa  # noqa: E402
@@ -27,6 +31,7 @@ def main(argv):
     instrs = isa.catalogue()
     out = gen_exec.files(instrs)
     out.update(gen_timing.files(instrs))
+    out.update(gen_arch.files(instrs))
     stale = []
     for rel, text in sorted(out.items()):
         path = os.path.join(ROOT, rel)
@@ -43,7 +48,7 @@ def main(argv):
             with open(path, "w") as f:
                 f.write(text)
     if stale:
-        sys.stderr.write("generated files differ from probes/isa/sm90a.def (run make gen and commit):\n  %s\n"
+        sys.stderr.write("generated files differ from probes/isa/sm90a.def or probes/isa/arch/ (run make gen and commit):\n  %s\n"
                          % "\n  ".join(stale))
         return 1
     return 0
