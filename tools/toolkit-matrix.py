@@ -12,7 +12,7 @@ a kernel holding an instruction that the older ISA lacks is dropped and
 recorded "not assemblable" with ptxas's reason (usually "needs PTX ISA x.y").
 nvdisasm (one version for every toolkit) disassembles the cubins; per kernel
 the tensor-core instructions (opcode and modifiers, in order: tools/sass_diff.py)
-and a hash of the whole opcode sequence are kept.
+and a hash of the whole opcode sequence (NOPs left out) are kept.
 
   toolkit-matrix.py run [--toolkits 12.0,...] [--files F,...] [--kernels REGEX] [--out REC] [--keep]
       Network: pip downloads each nvidia-cuda-nvcc(-cu12) wheel (the newest
@@ -34,6 +34,9 @@ and a hash of the whole opcode sequence are kept.
       tools/device/toolkit-audit.sh): DIR/<file>.cubin, DIR/version.txt,
       DIR/failed.txt.
   toolkit-matrix.py write-doc [--doc doc/toolkits.md]   puts the table there
+  toolkit-matrix.py drop --ptxas PATH IN.ptx OUT.ptx
+      IN without the kernels PATH refuses (tools/ptxas-other.sh with
+      TC_PTXAS_DROP=1: a build with an older ptxas, those kernels left out).
   toolkit-matrix.py table [--record REC]      the doc/toolkits.md table (Markdown)
   toolkit-matrix.py check [--record REC] [--doc doc/toolkits.md]
       The record's structure, and the doc's table equal to what `table` writes
@@ -290,6 +293,8 @@ def assemble(ptxas, ptx_path, workdir):
         lines = [l for k, l in enumerate(lines) if k not in skip]
         dropped.update(bad)
         if not entries(lines):
+            with open(src, "w") as f:   # what is left (no kernel), for drop
+                f.write("\n".join(lines))
             return None, lowered, dropped, None
     return None, lowered, dropped, "ptxas kept refusing after 200 passes"
 
@@ -327,7 +332,10 @@ def disassemble(nvdisasm, cubin):
     for name, body in funcs.items():
         ops = [sass_diff.opcode(x) for x in body]
         tc = [o for o in ops if sass_diff.TC.match(o)]
-        out[name] = (" ".join(tc), hashlib.sha256(" ".join(ops).encode()).hexdigest()[:10])
+        # NOPs left out of the hash: where ptxas pads for alignment is not other code
+        # (12.9 and 13.0 differ only there in mma_sp_gen's kernels)
+        real = " ".join(o for o in ops if o != "NOP")
+        out[name] = (" ".join(tc), hashlib.sha256(real.encode()).hexdigest()[:10])
     return out
 
 
@@ -846,6 +854,27 @@ def cmd_jit(a):
     return 0
 
 
+def cmd_drop(a):
+    """For tools/ptxas-other.sh (TC_PTXAS_DROP=1): IN's PTX without the kernels
+    PTXAS refuses (.version lowered as it asks) into OUT, each dropped kernel
+    on stdout with the reason (all of them may go: a PTX without kernels assembles)."""
+    global KEEP
+    KEEP = None
+    if not os.access(a.ptxas, os.X_OK) or not os.path.isfile(a.input):
+        raise Bad("drop: %s is not an executable ptxas or %s not a file" % (a.ptxas, a.input))
+    w = tempfile.mkdtemp()
+    try:
+        cubin, low, dropped, err = assemble(a.ptxas, a.input, w)
+        if err:
+            raise Bad("%s: %s refuses more than kernels: %s" % (a.input, a.ptxas, err))
+        shutil.copyfile(os.path.join(w, "in.ptx"), a.output)   # every kernel refused: the PTX without any
+    finally:
+        shutil.rmtree(w)
+    for k, why in sorted(dropped.items()):
+        print("%s dropped: %s" % (k, why))
+    return 0
+
+
 def main(argv):
     p = argparse.ArgumentParser(prog="toolkit-matrix.py", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -866,6 +895,10 @@ def main(argv):
     j.add_argument("dir")
     j.add_argument("--files")
     j.add_argument("--record", default=RECORD)
+    d = sub.add_parser("drop")
+    d.add_argument("--ptxas", required=True)
+    d.add_argument("input")
+    d.add_argument("output")
     i = sub.add_parser("ingest")
     i.add_argument("name")
     i.add_argument("dir")
@@ -877,7 +910,8 @@ def main(argv):
             s.add_argument("--doc", default=DOC)
     a = p.parse_args(argv)
     fn = {"run": cmd_run, "regress": cmd_regress, "ingest": cmd_ingest, "table": cmd_table, "check": cmd_check,
-          "differs": cmd_differs, "write-doc": cmd_write_doc, "jit": cmd_jit}[a.cmd]
+          "differs": cmd_differs, "write-doc": cmd_write_doc, "jit": cmd_jit,
+          "drop": cmd_drop}[a.cmd]
     try:
         return fn(a)
     except Bad as e:
