@@ -34,6 +34,7 @@ and a hash of the whole opcode sequence (NOPs left out) are kept.
       tools/device/toolkit-audit.sh): DIR/<file>.cubin, DIR/version.txt,
       DIR/failed.txt.
   toolkit-matrix.py write-doc [--doc doc/toolkits.md]   puts the table there
+  toolkit-matrix.py fetch 12.4 DIR       DIR/ptxas-VERSION.xz, for a device task to carry
   toolkit-matrix.py drop --ptxas PATH IN.ptx OUT.ptx
       IN without the kernels PATH refuses (tools/ptxas-other.sh with
       TC_PTXAS_DROP=1: a build with an older ptxas, those kernels left out).
@@ -875,6 +876,23 @@ def cmd_drop(a):
     return 0
 
 
+def cmd_fetch(a):
+    """DIR/ptxas-VERSION.xz: one release's ptxas for a device task to carry
+    (tools/device/toolkit-audit.sh, tools/device-ptxas.sh)."""
+    for minor, package in TOOLKITS:
+        if minor == a.toolkit:
+            version, ptxas = fetch_ptxas(minor, package)
+            if version is None:
+                raise Bad("no %s==%s.* on PyPI" % (package, minor))
+            os.makedirs(a.dir, exist_ok=True)
+            out = os.path.join(a.dir, "ptxas-%s.xz" % version)
+            with open(ptxas, "rb") as src, lzma.open(out, "wb", preset=9) as dst:
+                shutil.copyfileobj(src, dst)
+            print("%s: %d bytes" % (out, os.path.getsize(out)))
+            return 0
+    raise Bad("unknown toolkit %s (one of %s)" % (a.toolkit, ", ".join(t for t, _ in TOOLKITS)))
+
+
 def main(argv):
     p = argparse.ArgumentParser(prog="toolkit-matrix.py", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -895,6 +913,9 @@ def main(argv):
     j.add_argument("dir")
     j.add_argument("--files")
     j.add_argument("--record", default=RECORD)
+    f = sub.add_parser("fetch")
+    f.add_argument("toolkit")
+    f.add_argument("dir")
     d = sub.add_parser("drop")
     d.add_argument("--ptxas", required=True)
     d.add_argument("input")
@@ -911,7 +932,7 @@ def main(argv):
     a = p.parse_args(argv)
     fn = {"run": cmd_run, "regress": cmd_regress, "ingest": cmd_ingest, "table": cmd_table, "check": cmd_check,
           "differs": cmd_differs, "write-doc": cmd_write_doc, "jit": cmd_jit,
-          "drop": cmd_drop}[a.cmd]
+          "drop": cmd_drop, "fetch": cmd_fetch}[a.cmd]
     try:
         return fn(a)
     except Bad as e:

@@ -7,7 +7,9 @@
 # included, built with that ptxas (carried as .ptxas/ptxas-VERSION.xz,
 # tools/device-ptxas.sh's form; the kernels it refuses, other instructions of
 # the same files, left out: TC_PTXAS_DROP=1), compared with the committed
-# H200 audit (ptxas 13.0). Everything in $OUT/toolkit-audit.tar.xz; back here:
+# H200 audit (ptxas 13.0). Before the device call: tools/toolkit-matrix.py fetch
+# 12.4 .ptxas (7.3 MB; .ptxas/ is untracked and travels with the tree).
+# Everything in $OUT/toolkit-audit.tar.xz; back here:
 #   tools/toolkit-matrix.py ingest "driver JIT" DIR/tka/jit && tools/toolkit-matrix.py write-doc
 set -u
 . tools/device-env.sh
