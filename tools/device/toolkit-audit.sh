@@ -16,7 +16,7 @@ set -u
 d=/tmp/tka; rm -rf $d; mkdir -p $d
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $d/gpu.txt
 t0=$(date +%s)
-TKM_CACHE=$d/cache TKM_JOBS=16 timeout "${JIT_TIMEOUT:-200}" python3 tools/toolkit-matrix.py jit $d/jit > $d/jit.log 2>&1
+TKM_CACHE=$d/cache TKM_JOBS=16 timeout "${JIT_TIMEOUT:-150}" python3 tools/toolkit-matrix.py jit $d/jit > $d/jit.log 2>&1
 echo "driver JIT: exit $? in $(( $(date +%s) - t0 )) s; $(ls $d/jit/*.cubin 2>/dev/null | wc -l) cubins, $(wc -l < $d/jit/failed.txt 2>/dev/null) kernels refused"
 tail -3 $d/jit.log
 rm -rf $d/cache
@@ -35,7 +35,7 @@ for x in .ptxas/ptxas-*.xz; do
   cp build/ptxas-other/lowered.log $d/dropped-ptxas$v.log 2>/dev/null
   t0=$(date +%s)
   # timing included: the 12.4 difference is in the timing kernels
-  timeout "${AUDIT_TIMEOUT:-150}" build/tcscope audit --instr "$list" --jobs 4 --out $d/audit-ptxas$v --force \
+  timeout "${AUDIT_TIMEOUT:-120}" build/tcscope audit --instr "$list" --jobs 4 --out $d/audit-ptxas$v --force \
     > $d/audit-ptxas$v.log 2>&1
   echo "audit (ptxas $v) of $list: exit $? in $(( $(date +%s) - t0 )) s"; tail -6 $d/audit-ptxas$v.log
   build/tcscope compare --subset reports/baselines/h200-audit.jsonl.gz $d/audit-ptxas$v/audit.jsonl \
