@@ -829,6 +829,11 @@ def cmd_jit(a):
     nvcc_ver, ptx = make_ptx(files, nvcc)
     os.makedirs(a.dir, exist_ok=True)
     failed = []
+    # first, so that a run cut by a timeout still leaves an ingestible folder
+    smi = sh(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"]).stdout.strip()
+    with open(os.path.join(a.dir, "version.txt"), "w") as o:
+        o.write("driver JIT %s (CUDA driver API %d.%d), PTX of nvcc %s\n" % (
+            smi.split(",")[-1].strip() if smi else "?", drv.value // 1000, drv.value % 1000 // 10, nvcc_ver))
 
     def one(item):
         cuda.cuCtxSetCurrent(ctx)
@@ -846,10 +851,6 @@ def cmd_jit(a):
 
     with ThreadPoolExecutor(max_workers=jobs()) as ex:
         list(ex.map(one, sorted(ptx.items())))
-    smi = sh(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"]).stdout.strip()
-    with open(os.path.join(a.dir, "version.txt"), "w") as o:
-        o.write("driver JIT %s (CUDA driver API %d.%d), PTX of nvcc %s\n" % (
-            smi.split(",")[-1].strip() if smi else "?", drv.value // 1000, drv.value % 1000 // 10, nvcc_ver))
     with open(os.path.join(a.dir, "failed.txt"), "w") as o:
         o.write("".join(l + "\n" for l in failed))
     return 0
