@@ -763,7 +763,7 @@ def cmd_regress(a):
 
 def cmd_ingest(a):
     global DISASM
-    DISASM = find_nvdisasm(download=False)
+    DISASM = find_nvdisasm(download=True)   # where the toolkit lacks one: the PyPI wheel, into the cache
     header, kl, sl, rows = read_record(a.record)
     try:
         version = open(os.path.join(a.dir, "version.txt")).read().strip()
