@@ -24,6 +24,7 @@ comments. Standard library only.
 import gzip
 import hashlib
 import json
+import lzma
 import os
 import subprocess
 import sys
@@ -84,9 +85,11 @@ def sha256_of(path):
 
 def first_json(path):
     """The file's header object: a JSON document's top level, or the first
-    line of JSON Lines (gzip-compressed or not); None when neither."""
+    line of JSON Lines (gzip-compressed, .jsonl.xz, or not); None when neither."""
     try:
-        opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+        magic = open(path, "rb").read(6)
+        xz = magic == b"\xfd7zXZ\x00" and path.endswith(".jsonl.xz")   # not the packed records (*.packed.xz)
+        opener = gzip.open if magic[:2] == b"\x1f\x8b" else lzma.open if xz else open
         with opener(path, "rb") as f:
             head = f.read(1 << 16)
             if path.endswith((".json", ".json.gz")):   # a document, or a record named .json
@@ -96,7 +99,7 @@ def first_json(path):
                 except ValueError:
                     pass
             return json.loads(head.split(b"\n", 1)[0])
-    except (OSError, ValueError, EOFError):
+    except (OSError, ValueError, EOFError, lzma.LZMAError):
         return None
 
 
