@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Issue #28 items 1-2, one run: a deciding input for every pair of every
+# field's whole range (tcscope decide export, on this machine's CPUs, from
+# the committed profile), asked of the backend (decide ask); the inputs the
+# profile's model answers otherwise refit their instructions (audit
+# --counterexamples), merged into the committed baseline as
+# tools/device-refit.sh does; then the deciding inputs are built again from
+# the merged profile for the whole catalogue and asked again, decide infer
+# says field by field what the answers decide (--compare h100: where the
+# H100 profile holds another value than the H200's answers decided), and the
+# refit instructions are hunted against the merged profile.
+# Everything in $OUT/decide.tar.xz (folder dec/), the log also in $OUT/decide.log.
+# Usage: bash tools/device/decide.sh [BACKEND [BASE]]   (default: gpu h200)
+#   BACKEND model:PROFILE runs it here without a GPU (CPU build, the model answering).
+set -u
+BACKEND=${1:-gpu}; BASE=${2:-h200}
+: "${OUT:?set OUT to an empty folder}"
+W=/tmp/dec; rm -rf "$W"; mkdir -p "$W"
+LOG="$W/decide.log"
+say() { echo "$@" | tee -a "$LOG"; }
+T=build/tcscope
+if [ "${BACKEND#model:}" != "$BACKEND" ]; then
+  PATH=/usr/lib/ccache:$PATH make NVCC= -j"$(nproc)" "$T" > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
+  JOBS=$(nproc)
+else
+  . tools/device-env.sh
+  device_build "$T"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$LOG"
+  JOBS=16
+fi
+say "commit $(cat .tcscope-version 2>/dev/null || git describe --always --dirty 2>/dev/null) backend $BACKEND base $BASE"
+step() { # NAME CMD..: runs CMD, its output in the log, says its exit status and time
+  local name=$1 t0 rc; shift; t0=$(date +%s)
+  "$@" >> "$LOG" 2>&1; rc=$?
+  say "$name rc=$rc secs=$(( $(date +%s) - t0 ))"; return $rc
+}
+step export1 $T decide export --profile "$BASE" --out "$W/export1" --threads "$JOBS"
+step ask1 $T decide ask --backend "$BACKEND" --in "$W/export1/decide.jsonl" --profile "$BASE" --out "$W/ask1"
+LIST=$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if o.get("kind") == "hunt" and o["mismatches"]: print(o["instr"])' "$W/ask1/hunt.jsonl" | paste -sd,)
+say "answered otherwise than $BASE: ${LIST:-none}"
+PROFILE="oracle/profiles/$BASE.profile"
+if [ -n "$LIST" ]; then
+  TIMING=(--timing "reports/baselines/$BASE-bench.json.gz")
+  [ -f "${TIMING[1]}" ] || TIMING=(--no-timing)
+  step refit $T audit --backend "$BACKEND" --instr "$LIST" --count 1000000 --hunt-count 100000 \
+    --counterexamples "$W/ask1/hunt.jsonl" "${TIMING[@]}" --jobs "$JOBS" --out "$W/refit" --force
+  mkdir -p "$W/base" && zcat "reports/baselines/$BASE-audit.jsonl.gz" > "$W/base/audit.jsonl" &&
+    cp "$PROFILE" "$W/base/audit.profile"
+  step merge $T audit --merge "$W/base,$W/refit" --prefer "$W/refit" --out "$W/merged" --profile-name "$BASE" --force
+  PROFILE="$W/merged/$BASE.profile"
+  python3 - "oracle/profiles/$BASE.profile" "$PROFILE" <<'PY' | tee -a "$LOG"
+import sys
+def load(p):
+    d, cur = {}, None
+    for l in open(p):
+        l = l.strip()
+        if l.startswith("[instr "): cur = l[7:-1]; d[cur] = {}
+        elif cur and "=" in l and not l.startswith("#"):
+            k, v = l.split("=", 1); d[cur][k.strip()] = v.strip()
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+for i in sorted(b):
+    for k in sorted(b[i]):
+        if a.get(i, {}).get(k) != b[i][k]: print("refit changed %s %s: %s -> %s" % (i, k, a.get(i, {}).get(k), b[i][k]))
+PY
+fi
+step export2 $T decide export --profile "$PROFILE" --out "$W/export2" --threads "$JOBS"
+step ask2 $T decide ask --backend "$BACKEND" --in "$W/export2/decide.jsonl" --profile "$PROFILE" --out "$W/ask2"
+step infer $T decide infer --in "$W/ask2/decide.jsonl" --profile "$PROFILE" --compare oracle/profiles/h100.profile \
+  --out "$W/infer"
+if [ -n "$LIST" ]; then
+  step hunt $T hunt --backend "$BACKEND" --instr "$LIST" --count 400000 --profile "$PROFILE" --out "$W/hunt"
+fi
+tail -n 40 "$LOG" | grep -E '^\| \*\*all|^# [0-9]+ instr' | tee "$OUT/decide.summary"
+rm -f "$W"/*/*.html "$W"/refit/*.md "$W/base/audit.jsonl"
+for f in "$W"/*/audit.jsonl "$W"/*/hunt.jsonl "$W"/*/decide.jsonl; do [ -f "$f" ] && gzip -9 "$f"; done
+cp "$LOG" "$OUT/decide.log"
+tar cJf "$OUT/decide.tar.xz" -C /tmp dec
+ls -la "$OUT"
