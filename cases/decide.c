@@ -85,7 +85,8 @@ int decide_pool_pick(const tc_instr *ins, uint64_t seed, size_t per_family, cons
  * (down past their smallest subnormals), around 1 and the top of D's
  * range; d = 1..32, then every 4th to 60; s = +-1. The first product's
  * factors are normal, or one is its format's smallest subnormal (A's, or
- * B's) and the other makes up the exponent.
+ * B's) and the other makes up the exponent; the small products' factors
+ * are normal, or subnormal in the same operand as the first's.
  * One cut bit, or a sum of them, or a tie broken by them shows the
  * alignment floor, width and rounding, the rounding of the result, over-
  * and underflow, and what a widening does to a subnormal operand's
@@ -112,7 +113,9 @@ static bool ladder_terms(const oracle_formats *f, int k, int prec_d, int prec_ac
                          int d, double sg, const uint64_t *zero, uint64_t *a, uint64_t *b)
 {
     uint64_t sa, sb, ta = zero[0], tb = zero[1];
-    if (!power_product(f, e1, 1.0, sub, &a[0], &b[0]) || !power_product(f, e1 - d, sg, 0, &sa, &sb))
+    /* sub 0..2: the first product's kind (normal, A's or B's subnormal); 3, 4: the small ones' too */
+    if (!power_product(f, e1, 1.0, sub > 2 ? sub - 2 : sub, &a[0], &b[0]) ||
+        !power_product(f, e1 - d, sg, sub > 2 ? sub - 2 : 0, &sa, &sb))
         return false;
     int from = 1;
     if (layout >= LADDER_TIE_D) {
@@ -147,7 +150,7 @@ static int ladder_make(const tc_instr *ins, int k, const model_params *v, cset *
             bool walked = false;
             for (int p = 0; p < r; p++)
                 walked |= e1 >= from[p] && e1 <= to[p];
-            for (int q = 0; !walked && q < 3; q++)
+            for (int q = 0; !walked && q < 5; q++)
                 for (int lay = 0; lay < LADDER_LAYOUTS; lay++)
                     for (int dd = 1; dd <= 60; dd += dd < 32 ? 1 : 4)
                         for (int sg = 0; sg < 2; sg++)

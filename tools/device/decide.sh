@@ -11,9 +11,10 @@
 # refit instructions are hunted against the merged profile.
 # Everything in $OUT/decide.tar.xz (folder dec/), the log also in $OUT/decide.log.
 # Usage: bash tools/device/decide.sh [BACKEND [BASE]]   (default: gpu h200)
-#   BACKEND model:PROFILE runs it here without a GPU (CPU build, the model answering).
+#   BACKEND model:PROFILE runs it here without a GPU (CPU build, the model answering);
+#   INSTR=NAME,NAME.. (environment) limits it to those instructions (default all).
 set -u
-BACKEND=${1:-gpu}; BASE=${2:-h200}
+BACKEND=${1:-gpu}; BASE=${2:-h200}; INSTR=${INSTR:-all}
 : "${OUT:?set OUT to an empty folder}"
 W=/tmp/dec; rm -rf "$W"; mkdir -p "$W"
 LOG="$W/decide.log"
@@ -28,13 +29,14 @@ else
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$LOG"
   JOBS=16
 fi
+say "instructions $INSTR"
 say "commit $(cat .tcscope-version 2>/dev/null || git describe --always --dirty 2>/dev/null) backend $BACKEND base $BASE"
 step() { # NAME CMD..: runs CMD, its output in the log, says its exit status and time
   local name=$1 t0 rc; shift; t0=$(date +%s)
   "$@" >> "$LOG" 2>&1; rc=$?
   say "$name rc=$rc secs=$(( $(date +%s) - t0 ))"; return $rc
 }
-step export1 $T decide export --profile "$BASE" --out "$W/export1" --threads "$JOBS"
+step export1 $T decide export --profile "$BASE" --instr "$INSTR" --out "$W/export1" --threads "$JOBS"
 step ask1 $T decide ask --backend "$BACKEND" --in "$W/export1/decide.jsonl" --profile "$BASE" --out "$W/ask1"
 LIST=$(python3 -c '
 import json, sys
@@ -48,8 +50,12 @@ if [ -n "$LIST" ]; then
   [ -f "${TIMING[1]}" ] || TIMING=(--no-timing)
   step refit $T audit --backend "$BACKEND" --instr "$LIST" --count 1000000 --hunt-count 100000 \
     --counterexamples "$W/ask1/hunt.jsonl" "${TIMING[@]}" --jobs "$JOBS" --out "$W/refit" --force
+  # the committed baseline; a slim one reads its left-out fields from the full record it names, beside it
   mkdir -p "$W/base" && zcat "reports/baselines/$BASE-audit.jsonl.gz" > "$W/base/audit.jsonl" &&
     cp "$PROFILE" "$W/base/audit.profile"
+  REF=$(zcat "reports/baselines/$BASE-audit.jsonl.gz" | head -1 |
+        python3 -c 'import json,sys; print(json.load(sys.stdin).get("slim", {}).get("from", ""))')
+  [ -n "$REF" ] && cp "reports/baselines/$REF" "$W/base/$REF"
   step merge $T audit --merge "$W/base,$W/refit" --prefer "$W/refit" --out "$W/merged" --profile-name "$BASE" --force
   PROFILE="$W/merged/$BASE.profile"
   python3 - "oracle/profiles/$BASE.profile" "$PROFILE" <<'PY' | tee -a "$LOG"
@@ -68,7 +74,7 @@ for i in sorted(b):
         if a.get(i, {}).get(k) != b[i][k]: print("refit changed %s %s: %s -> %s" % (i, k, a.get(i, {}).get(k), b[i][k]))
 PY
 fi
-step export2 $T decide export --profile "$PROFILE" --out "$W/export2" --threads "$JOBS"
+step export2 $T decide export --profile "$PROFILE" --instr "$INSTR" --out "$W/export2" --threads "$JOBS"
 step ask2 $T decide ask --backend "$BACKEND" --in "$W/export2/decide.jsonl" --profile "$PROFILE" --out "$W/ask2"
 step infer $T decide infer --in "$W/ask2/decide.jsonl" --profile "$PROFILE" --compare oracle/profiles/h100.profile \
   --out "$W/infer"
@@ -76,8 +82,26 @@ if [ -n "$LIST" ]; then
   step hunt $T hunt --backend "$BACKEND" --instr "$LIST" --count 400000 --profile "$PROFILE" --out "$W/hunt"
 fi
 tail -n 40 "$LOG" | grep -E '^\| \*\*all|^# [0-9]+ instr' | tee "$OUT/decide.summary"
-rm -f "$W"/*/*.html "$W"/refit/*.md "$W/base/audit.jsonl"
-for f in "$W"/*/audit.jsonl "$W"/*/hunt.jsonl "$W"/*/decide.jsonl; do [ -f "$f" ] && gzip -9 "$f"; done
+rm -rf "$W"/*/*.html "$W"/merged/*.md "$W"/refit/*.md "$W/base" "$W/refit/parts"
+for f in "$W"/*/audit.jsonl "$W"/*/hunt.jsonl "$W"/*/decide.jsonl; do [ -f "$f" ] && gzip -9n "$f"; done
+if [ -n "${REF:-}" ] && [ -f "$W/merged/audit.jsonl.gz" ]; then
+  # audit --merge read the slim base whole (its left-out fields put back) but kept its header's "slim" and
+  # the FIELD_sha256 keys: drop both (a full record), then slim it again against the same full record
+  python3 - "$W/merged/audit.jsonl.gz" "$W/merged/full.jsonl.gz" <<'PY'
+import gzip, json, sys
+out = []
+for i, l in enumerate(gzip.open(sys.argv[1], "rt")):
+    o = json.loads(l)
+    if i == 0: o.pop("slim", None)
+    for f in ("evidence", "features", "answers"):
+        if f in o: o.pop(f + "_sha256", None)
+    out.append(json.dumps(o, separators=(",", ":"), ensure_ascii=False))
+with open(sys.argv[2], "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as g:
+    g.write(("\n".join(out) + "\n").encode())
+PY
+  python3 tools/audit-slim.py "reports/baselines/$REF" "$W/merged/full.jsonl.gz" "$W/merged/$BASE-audit.jsonl.gz" &&
+    rm "$W/merged/audit.jsonl.gz" "$W/merged/full.jsonl.gz"
+fi
 cp "$LOG" "$OUT/decide.log"
 tar cJf "$OUT/decide.tar.xz" -C /tmp dec
 ls -la "$OUT"
