@@ -90,7 +90,8 @@ int decide_pool_pick(const tc_instr *ins, uint64_t seed, size_t per_family, cons
  * One cut bit, or a sum of them, or a tie broken by them shows the
  * alignment floor, width and rounding, the rounding of the result, over-
  * and underflow, and what a widening does to a subnormal operand's
- * exponent. Built only when a pair outlives the pool. */
+ * exponent. First, zero results: every product -0 (A -0 times B 1, or A +0
+ * times B -1) and C -0. Built only when a pair outlives the pool. */
 
 /* sig * 2^e as a*b: sub 0, both factors normal where they can be; 1, a is
  * A's smallest subnormal; 2, b is B's (the other factor makes up the rest). */
@@ -145,6 +146,17 @@ static int ladder_make(const tc_instr *ins, int k, const model_params *v, cset *
     memset(s, 0, sizeof *s);
     if (k < 2 || k > INFER_KMAX || !infer_split(&f, 0.0, &zero[0], &zero[1]) || !infer_enc(ins->c, 0.0, &zero_c))
         return 0;
+    /* zero results of every sign: all products -0 (A -0 times B 1, or A +0 times B -1), C -0 */
+    for (int q = 0; q < 2; q++) {
+        uint64_t za, ob, c;
+        if (!infer_enc(ins->a, q ? 0.0 : -0.0, &za) || !infer_enc(ins->b, q ? -1.0 : 1.0, &ob) ||
+            !infer_enc(ins->c, -0.0, &c))
+            continue;
+        for (int x = 0; x < k; x++)
+            a[x] = za, b[x] = ob;
+        if (cset_add_bits(s, "ladder", k, a, b, c))
+            return -1;
+    }
     for (int r = 0; r < 4; r++)
         for (int e1 = from[r]; e1 <= to[r]; e1++) {
             bool walked = false;
