@@ -294,6 +294,12 @@ static int ask_run(const decide_args *a, const tc_record *in, const model_profil
             break;
         }
         free(hw0);
+        char why[256];
+        if (!tc_backend_supports(be, s.ins, why, sizeof why)) { /* said, and left out of both records */
+            cli_warn(CMD, "%s: not asked: %s", s.ins->name, why);
+            decide_set_free(&s);
+            continue;
+        }
         const model_params *p = prof ? profile_lookup(prof, s.ins->name) : &s.v;
         audit_backend_ctx ctx = {be, s.ins};
         infer_target t = audit_target(&ctx, seed);

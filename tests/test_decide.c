@@ -178,6 +178,7 @@ static void test_a_one_field_change_is_caught(void **state)
     assert_non_null(r);
     model_field_scope sc = scope_of(ins);
     size_t caught = 0;
+    uint64_t *hv = answers(&s, v);
     for (int f = 0; f < model_field_count(); f++) {
         int n = model_field_range(f, v, &sc, r);
         for (int j = 0; j < n; j++) {
@@ -194,16 +195,22 @@ static void test_a_one_field_change_is_caught(void **state)
             }
             model_free(m);
             uint64_t *hw = answers(&s, &r[j]);
-            size_t contra;
-            assert_int_equal(decide_classify(&s, v, hw, df, &contra, err, sizeof err), 0);
-            if (contra == 0)
+            size_t differ = 0;
+            for (size_t i = 0; i < s.ninputs; i++)
+                differ += hw[i] != hv[i];
+            if (differ == 0)
                 fail_msg("%s = %s is not told from %s's value", model_fields[f].key, t, INSTR);
-            assert_int_equal(df[f].status, DECIDE_UNDECIDED);
-            caught++;
+            if (caught++ % 16 == 0) { /* what infer says of such answers, for some of them */
+                size_t contra;
+                assert_int_equal(decide_classify(&s, v, hw, df, &contra, err, sizeof err), 0);
+                assert_int_equal(contra, differ);
+                assert_int_equal(df[f].status, DECIDE_UNDECIDED);
+            }
             free(hw);
         }
     }
     assert_true(caught > 150);
+    free(hv);
     free(r);
     free(df);
     decide_set_free(&s);
