@@ -3,6 +3,7 @@
 #include "cases/decide.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,18 +437,19 @@ static bool listed_open(const decide_set *s, int field, const char *value)
     return false;
 }
 
-static bool excluded(const decide_set *s, const model *mw, const uint64_t *hw)
+/* The first input on which w's answer is not the hardware's (SIZE_MAX: none). */
+static size_t excluding_input(const decide_set *s, const model *mw, const uint64_t *hw, uint64_t *w_answer)
 {
     for (size_t i = 0; hw && i < s->ninputs; i++) {
         const infer_case *c = &s->inputs[i];
-        if (model_dot(mw, c->k, c->a, c->b, c->c) != hw[i])
-            return true;
+        if ((*w_answer = model_dot(mw, c->k, c->a, c->b, c->c)) != hw[i])
+            return i;
     }
-    return false;
+    return SIZE_MAX;
 }
 
-int decide_classify(const decide_set *s, const model_params *p, const uint64_t *hw, decide_field *out,
-                    size_t *contradicted, char *err, size_t errlen)
+int decide_classify_pairs(const decide_set *s, const model_params *p, const uint64_t *hw, decide_field *out,
+                          size_t *contradicted, decide_pair_fn each, void *ctx, char *err, size_t errlen)
 {
     const tc_instr *ins = s->ins;
     oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
@@ -474,19 +476,28 @@ int decide_classify(const decide_set *s, const model_params *p, const uint64_t *
         for (int j = 0; j < nr; j++) {
             if (model_fields[i].same(p, &range[j]))
                 continue;
-            char merr[128], text[64];
+            char merr[128];
+            decide_pair pr = {i, "", SIZE_MAX, 0, 0, 0, DECIDE_PAIR_OPEN};
             model *mw = model_new(&range[j], f, merr, sizeof merr);
             if (!mw)
                 continue;
             d->alternatives++;
-            model_field_text(&range[j], i, text, sizeof text);
-            if (excluded(s, mw, hw))
+            model_field_text(&range[j], i, pr.value, sizeof pr.value);
+            pr.input = excluding_input(s, mw, hw, &pr.w_answer);
+            if (pr.input != SIZE_MAX) {
+                const infer_case *c = &s->inputs[pr.input];
+                pr.v_answer = model_dot(mp, c->k, c->a, c->b, c->c);
+                pr.hw_answer = hw[pr.input];
+                pr.kind = DECIDE_PAIR_EXCLUDED;
                 d->excluded++;
-            else if (built_from_p && listed_open(s, i, text))
+            } else if (built_from_p && listed_open(s, i, pr.value)) {
+                pr.kind = DECIDE_PAIR_INSEPARABLE;
                 d->inseparable++;
-            else if (!d->open++)
-                snprintf(d->first_open, sizeof d->first_open, "%s", text);
+            } else if (!d->open++)
+                snprintf(d->first_open, sizeof d->first_open, "%s", pr.value);
             model_free(mw);
+            if (each)
+                each(ctx, &pr);
         }
         /* answers p misses leave every field open: which one is wrong is the refit's to say */
         d->status = !hw ? DECIDE_SAMPLED : d->open || *contradicted ? DECIDE_UNDECIDED : DECIDE_CONSTRUCTION;
@@ -494,4 +505,10 @@ int decide_classify(const decide_set *s, const model_params *p, const uint64_t *
     model_free(mp);
     free(range);
     return 0;
+}
+
+int decide_classify(const decide_set *s, const model_params *p, const uint64_t *hw, decide_field *out,
+                    size_t *contradicted, char *err, size_t errlen)
+{
+    return decide_classify_pairs(s, p, hw, out, contradicted, NULL, NULL, err, errlen);
 }

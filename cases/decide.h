@@ -101,4 +101,22 @@ typedef struct {
 int decide_classify(const decide_set *s, const model_params *p, const uint64_t *hw, decide_field *out,
                     size_t *contradicted, char *err, size_t errlen);
 
+/* One alternative as decide_classify judged it: excluded by the first input
+ * (index into s->inputs) whose hardware answer w's model does not give,
+ * with p's, w's and the hardware's answers there; or shown inseparable by
+ * the search; or open. */
+typedef enum { DECIDE_PAIR_EXCLUDED, DECIDE_PAIR_INSEPARABLE, DECIDE_PAIR_OPEN } decide_pair_kind;
+typedef struct {
+    int field;
+    char value[64];       /* w, in profile syntax */
+    size_t input;         /* EXCLUDED: the input; else SIZE_MAX */
+    uint64_t v_answer, w_answer, hw_answer;
+    decide_pair_kind kind;
+} decide_pair;
+typedef void (*decide_pair_fn)(void *ctx, const decide_pair *pr);
+
+/* decide_classify, calling each (when not NULL) on every alternative walked. */
+int decide_classify_pairs(const decide_set *s, const model_params *p, const uint64_t *hw, decide_field *out,
+                          size_t *contradicted, decide_pair_fn each, void *ctx, char *err, size_t errlen);
+
 #endif

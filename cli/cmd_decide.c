@@ -39,11 +39,12 @@ typedef struct {
     const char *mode, *instr, *profile, *compare, *out, *in, *backend;
     uint64_t seed;
     unsigned long long per_family, mutations, threads;
-    bool force;
+    bool force, pairs;
 } decide_args;
 
 typedef enum {
-    O_INSTR, O_PROFILE, O_COMPARE, O_OUT, O_IN, O_BACKEND, O_SEED, O_COUNT, O_MUTATIONS, O_THREADS, O_FORCE
+    O_INSTR, O_PROFILE, O_COMPARE, O_OUT, O_IN, O_BACKEND, O_SEED, O_COUNT, O_MUTATIONS, O_THREADS, O_FORCE,
+    O_PAIRS
 } decide_opt;
 static const cli_option opts[] = {
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "export, ask, infer: the instructions (default all)"},
@@ -61,13 +62,15 @@ static const cli_option opts[] = {
                      1, 1000000},
     [O_THREADS] = {"--threads", "T", "export: instructions searched at once (default: every CPU)", 1, 1024},
     [O_FORCE] = {"--force", NULL, "replace the files of an earlier run in --out"},
+    [O_PAIRS] = {"--pairs", NULL, "infer: every alternative of every field: the input that excludes it with the "
+                                  "profile's, the alternative's and the hardware's answers there, or why none"},
 };
 const cli_command cmd_decide_cli = {
     "decide", "a deciding input for every pair of a field's values; what the hardware's answers decide",
     "export|ask|infer",
     "  decide export --profile P [--instr L] --out DIR [--seed S] [--count N] [--mutations M] [--threads T]\n"
     "  decide ask --backend B --in DIR/decide.jsonl [--profile P] --out DIR2\n"
-    "  decide infer --in DIR2/decide.jsonl [--profile P] [--compare P2] [--out DIR3]\n"
+    "  decide infer --in DIR2/decide.jsonl [--profile P] [--compare P2] [--out DIR3] [--pairs]\n"
     "ask exits 1 when the backend answers an input otherwise than the model (DIR2/hunt.jsonl lists them:\n"
     "give it to audit --counterexamples); infer exits 1 when the profile misses an answer.",
     opts, CLI_NOPTS(opts), false};
@@ -98,6 +101,7 @@ static int parse_args(int argc, char **argv, decide_args *a)
         case O_MUTATIONS: a->mutations = sc.count; break;
         case O_THREADS: a->threads = sc.count; break;
         case O_FORCE: a->force = true; break;
+        case O_PAIRS: a->pairs = true; break;
         }
     }
     if (sc.status)
@@ -346,6 +350,22 @@ typedef struct {
     size_t by[DECIDE_NSTATUS];
 } field_counts;
 
+/* --pairs: one line per alternative. */
+static void print_pair(void *ctx, const decide_pair *pr)
+{
+    const decide_set *s = ctx;
+    const char *key = model_fields[pr->field].key;
+    if (pr->kind == DECIDE_PAIR_EXCLUDED)
+        printf("  %s = %s: excluded by input %zu%s (profile 0x%llx, %s 0x%llx, hardware 0x%llx)\n", key, pr->value,
+               pr->input, pr->input < s->npool ? "" : " (ladder or mutated)", (unsigned long long)pr->v_answer,
+               pr->value, (unsigned long long)pr->w_answer, (unsigned long long)pr->hw_answer);
+    else if (pr->kind == DECIDE_PAIR_INSEPARABLE)
+        printf("  %s = %s: no input separates it (pool of %zu, the ladder, %zu mutations)\n", key, pr->value,
+               s->pool, s->opts.mutations);
+    else
+        printf("  %s = %s: open: answers every input as the hardware did\n", key, pr->value);
+}
+
 static int infer_run(const decide_args *a, const tc_record *in, const model_profile *prof, const model_profile *cmp)
 {
     int nf = model_field_count();
@@ -382,7 +402,10 @@ static int infer_run(const decide_args *a, const tc_record *in, const model_prof
         size_t contra = 0;
         if (!p)
             status = cli_fail(CMD, "%s: no entry in profile %s", s.ins->name, a->profile);
-        else if (decide_classify(&s, p, hw, df, &contra, err, sizeof err))
+        else if (a->pairs)
+            printf("%s\n", s.ins->name);
+        if (status == TC_EXIT_OK && p &&
+            decide_classify_pairs(&s, p, hw, df, &contra, a->pairs ? print_pair : NULL, &s, err, sizeof err))
             status = cli_fail(CMD, "%s: %s", s.ins->name, err);
         if (status != TC_EXIT_OK) {
             free(hw);
@@ -468,8 +491,8 @@ int cmd_decide(int argc, char **argv)
         return cli_fail(CMD, "infer needs --in RECORD");
     if (!ask && a.backend)
         return cli_fail(CMD, "--backend goes with ask only");
-    if (!inf && a.compare)
-        return cli_fail(CMD, "--compare goes with infer only");
+    if (!inf && (a.compare || a.pairs))
+        return cli_fail(CMD, "--compare and --pairs go with infer only");
     model_profile prof, cmp;
     bool have_prof = false, have_cmp = false;
     if (a.profile) {

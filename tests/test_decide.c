@@ -137,6 +137,17 @@ static uint64_t *answers(const decide_set *s, const model_params *p)
     return hw;
 }
 
+/* Every excluded pair: the hardware gave v's answer there, and w's differs. */
+static void check_pair(void *ctx, const decide_pair *pr)
+{
+    size_t *n = ctx;
+    if (pr->kind != DECIDE_PAIR_EXCLUDED)
+        return;
+    assert_int_equal(pr->hw_answer, pr->v_answer);
+    assert_true(pr->w_answer != pr->v_answer);
+    ++*n;
+}
+
 static void test_answers_of_v_decide_every_field(void **state)
 {
     char err[256];
@@ -147,8 +158,10 @@ static void test_answers_of_v_decide_every_field(void **state)
     decide_field *df = calloc((size_t)nf, sizeof *df);
     size_t contra;
     uint64_t *hw = answers(&s, v);
-    assert_int_equal(decide_classify(&s, v, hw, df, &contra, err, sizeof err), 0);
+    size_t npairs = 0;
+    assert_int_equal(decide_classify_pairs(&s, v, hw, df, &contra, check_pair, &npairs, err, sizeof err), 0);
     assert_int_equal(contra, 0);
+    assert_int_equal(npairs, s.pairs - s.nopen);
     size_t alt = 0, insep = 0;
     for (int f = 0; f < nf; f++) {
         assert_int_equal(df[f].status, DECIDE_CONSTRUCTION);
