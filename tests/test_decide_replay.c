@@ -16,24 +16,41 @@
 #define RECORD "reports/baselines/h200-decide.jsonl.gz"
 #define TABLE "reports/baselines/h200-decide.md"
 
+/* The sanitized build replays the refit's instructions and a few others
+ * (the whole record takes ~25 s optimized, several minutes sanitized); the
+ * optimized build the whole record and its table. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SOME "mma.m16n8k32.f16.e4m3.e5m2.f16,mma.m16n8k32.f16.e5m2.e4m3.f16,wgmma.m64n256k8.f32.tf32.tf32," \
+             "mma.m16n8k16.f32.bf16.bf16.f32,mma.m16n8k8.f64.f64.f64.f64"
+#define WHOLE false
+#else
+#define SOME "all"
+#define WHOLE true
+#endif
+
 static void the_answers_give_the_committed_table(void **state)
 {
     if (access(RECORD, R_OK) != 0) {
         print_message("%s is not committed yet (tools/device/decide.sh makes it)\n", RECORD);
         skip();
     }
-    tc_run_result r = tc_run_cli("decide infer --in " RECORD " --profile h200");
-    if (r.status != 0)
-        fail_msg("decide infer exit %d: %s%s", r.status, r.err, r.out);
-    assert_non_null(strstr(r.out, "; 0 whose profile entry misses an answer"));
+    tc_run_result r = tc_run_cli("decide infer --in " RECORD " --profile h200 --instr " SOME);
+    bool ok = r.status == 0 && strstr(r.out, "; 0 whose profile entry misses an answer");
+    if (!ok)
+        print_message("decide infer exit %d: %s%s", r.status, r.err, r.out);
+    if (!ok || !WHOLE) {
+        tc_run_result_free(&r);
+        assert_true(ok);
+        return;
+    }
     char *table = tc_slurp(TABLE);
-    assert_non_null(table);
     const char *at = strstr(r.out, "| field |");
-    assert_non_null(at);
-    if (strncmp(at, table, strlen(table)) != 0)
-        fail_msg("the table decide infer recomputes differs from %s:\n%s", TABLE, at);
+    bool same = table && at && table[0] && strncmp(at, table, strlen(table)) == 0;
+    if (!same)
+        print_message("the table decide infer recomputes differs from %s:\n%s", TABLE, at ? at : r.out);
     free(table);
     tc_run_result_free(&r);
+    assert_true(same);
 }
 
 int main(void)
