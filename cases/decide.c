@@ -1,8 +1,8 @@
-/* decide: deciding inputs by directed search over the model, and what the
- * answers to them decide (see decide.h). */
+/* decide: deciding inputs by directed search over the model (see decide.h):
+ * the pool, the search, the set. The ladder: decide_ladder.c; what answers
+ * decide: decide_classify.c. */
 #include "cases/decide.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 
 #include "cases/audit.h"
 #include "cases/hunt.h"
+#include "cases/decide_internal.h"
 #include "cases/infer_internal.h"
 #include "oracle/model_fields.h"
 #include "oracle/model_ranges.h"
@@ -74,104 +75,6 @@ int decide_pool_pick(const tc_instr *ins, uint64_t seed, size_t per_family, cons
         s.v[idx[i]].a = s.v[idx[i]].b = NULL;   /* moved to out */
     }
     cset_free(&s);
-    return 0;
-}
-
-/* ---- the ladder: terms at every exponent pair where a field acts ----
- *
- * A first product 2^e1 and small ones s*2^(e1-d): in the second K position
- * only, or in every other one; or a tie (half an ulp of D's, or of the
- * accumulator's, precision at 2^e1, or an ulp and a half of D's) in the
- * second and the small ones after it; C +0. e1 runs over the bottom of D's and of the accumulator's range
- * (down past their smallest subnormals), around 1 and the top of D's
- * range; d = 1..32, then every 4th to 60; s = +-1. The first product's
- * factors are normal, or one is its format's smallest subnormal (A's, or
- * B's) and the other makes up the exponent; the small products' factors
- * are normal, or subnormal in the same operand as the first's.
- * One cut bit, or a sum of them, or a tie broken by them shows the
- * alignment floor, width and rounding, the rounding of the result, over-
- * and underflow, and what a widening does to a subnormal operand's
- * exponent. First, zero results: every product -0 (A -0 times B 1, or A +0
- * times B -1) and C -0. Built only when a pair outlives the pool. */
-
-/* sig * 2^e as a*b: sub 0, both factors normal where they can be; 1, a is
- * A's smallest subnormal; 2, b is B's (the other factor makes up the rest). */
-static bool power_product(const oracle_formats *f, int e, double sig, int sub, uint64_t *a, uint64_t *b)
-{
-    const tc_format *fs = sub == 2 ? f->b : f->a;
-    int lo = tc_format_emin(fs), hi = tc_format_emax(fs);
-    int es = sub ? lo - fs->mbits : e / 2 < lo ? lo : e / 2 > hi ? hi : e / 2;
-    if (sub && fs->mbits == 0)
-        return false;
-    uint64_t *ps = sub == 2 ? b : a, *po = sub == 2 ? a : b;
-    return infer_enc(fs, ldexp(sub ? 1.0 : sig, es), ps) &&
-           infer_enc(sub == 2 ? f->a : f->b, ldexp(sub ? sig : 1.0, e - es), po);
-}
-
-enum { LADDER_ONE, LADDER_SPREAD, LADDER_TIE_D, LADDER_TIE_ACC, LADDER_TIE_ODD, LADDER_LAYOUTS };
-
-/* The ladder's K terms for one (e1, first factor, layout, d, sign); false when a value does not exist. */
-static bool ladder_terms(const oracle_formats *f, int k, int prec_d, int prec_acc, int e1, int sub, int layout,
-                         int d, double sg, const uint64_t *zero, uint64_t *a, uint64_t *b)
-{
-    uint64_t sa, sb, ta = zero[0], tb = zero[1];
-    /* sub 0..2: the first product's kind (normal, A's or B's subnormal); 3, 4: the small ones' too */
-    if (!power_product(f, e1, 1.0, sub > 2 ? sub - 2 : sub, &a[0], &b[0]) ||
-        !power_product(f, e1 - d, sg, sub > 2 ? sub - 2 : 0, &sa, &sb))
-        return false;
-    int from = 1;
-    if (layout >= LADDER_TIE_D) {
-        /* half an ulp above 2^e1, or an ulp and a half (a tie after an odd last bit) */
-        int at = layout == LADDER_TIE_ACC ? prec_acc : prec_d;
-        if (k < 3 || !power_product(f, e1 - at + (layout == LADDER_TIE_ODD), layout == LADDER_TIE_ODD ? 1.5 : 1.0,
-                                    0, &ta, &tb))
-            return false;
-        from = 2;
-    }
-    for (int x = 1; x < k; x++) {
-        bool small = x >= from && (layout != LADDER_ONE || x == 1);
-        a[x] = x < from ? ta : small ? sa : zero[0];
-        b[x] = x < from ? tb : small ? sb : zero[1];
-    }
-    return true;
-}
-
-static int ladder_make(const tc_instr *ins, int k, const model_params *v, cset *s)
-{
-    oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
-    const tc_format *d = ins->d, *acc = v->acc_exact ? &tc_f32 : &v->acc_fmt;
-    int from[4] = {tc_format_emin(d) - d->mbits - 24, tc_format_emin(acc) - acc->mbits - 24, -4,
-                   tc_format_emax(d) - 4};
-    int to[4] = {tc_format_emin(d) + 4, tc_format_emin(acc) + 4, 4, tc_format_emax(d) + 1};
-    uint64_t a[INFER_KMAX], b[INFER_KMAX], zero[2], zero_c;
-    memset(s, 0, sizeof *s);
-    if (k < 2 || k > INFER_KMAX || !infer_split(&f, 0.0, &zero[0], &zero[1]) || !infer_enc(ins->c, 0.0, &zero_c))
-        return 0;
-    /* zero results of every sign: all products -0 (A -0 times B 1, or A +0 times B -1), C -0 */
-    for (int q = 0; q < 2; q++) {
-        uint64_t za, ob, c;
-        if (!infer_enc(ins->a, q ? 0.0 : -0.0, &za) || !infer_enc(ins->b, q ? -1.0 : 1.0, &ob) ||
-            !infer_enc(ins->c, -0.0, &c))
-            continue;
-        for (int x = 0; x < k; x++)
-            a[x] = za, b[x] = ob;
-        if (cset_add_bits(s, "ladder", k, a, b, c))
-            return -1;
-    }
-    for (int r = 0; r < 4; r++)
-        for (int e1 = from[r]; e1 <= to[r]; e1++) {
-            bool walked = false;
-            for (int p = 0; p < r; p++)
-                walked |= e1 >= from[p] && e1 <= to[p];
-            for (int q = 0; !walked && q < 5; q++)
-                for (int lay = 0; lay < LADDER_LAYOUTS; lay++)
-                    for (int dd = 1; dd <= 60; dd += dd < 32 ? 1 : 4)
-                        for (int sg = 0; sg < 2; sg++)
-                            if (ladder_terms(&f, k, d->mbits + 1, acc->mbits + 1, e1, q, lay, dd, sg ? -1.0 : 1.0,
-                                             zero, a, b) &&
-                                cset_add_bits(s, "ladder", k, a, b, zero_c))
-                                return -1;
-        }
     return 0;
 }
 
@@ -262,7 +165,7 @@ static int separated_by_ladder(search *s, const model_params *v, const model *mv
 {
     if (!s->have_ladder) {
         s->have_ladder = true;
-        if (ladder_make(s->ins, s->pool.n ? s->pool.v[0].k : 0, v, &s->ladder) ||
+        if (decide_ladder_make(s->ins, s->pool.n ? s->pool.v[0].k : 0, v, &s->ladder) ||
             !(s->dv_ladder = malloc((s->ladder.n + 1) * sizeof *s->dv_ladder)))
             return -1;
         for (size_t i = 0; i < s->ladder.n; i++) {
@@ -297,7 +200,7 @@ static int separated_by_mutation(search *s, const model *mv, const model *mw, si
     return 0;
 }
 
-static model_field_scope scope_of(const tc_instr *ins, int k)
+model_field_scope decide_scope(const tc_instr *ins, int k)
 {
     model_field_scope sc = {{ins->a, ins->b, ins->c, ins->d}, k, NULL, 0};
     return sc;
@@ -372,7 +275,7 @@ int decide_build(const tc_instr *ins, const model_params *v, const decide_opts *
         goto oom;
     for (size_t i = 0; i < s.pool.n; i++)
         s.dv[i] = model_dot(mv, s.pool.v[i].k, s.pool.v[i].a, s.pool.v[i].b, s.pool.v[i].c);
-    model_field_scope sc = scope_of(ins, out->k);
+    model_field_scope sc = decide_scope(ins, out->k);
     for (int i = 0; i < model_field_count(); i++) {
         int nr = model_field_range(i, v, &sc, range);
         for (int j = 0; j < nr; j++) {
@@ -419,96 +322,4 @@ void decide_set_free(decide_set *s)
     free(s->open);
     s->inputs = NULL, s->from_pool = NULL, s->open = NULL;
     s->ninputs = s->npool = s->nopen = 0;
-}
-
-/* ---- what the answers decide ---- */
-
-const char *decide_status_name(decide_status s)
-{
-    static const char *const names[DECIDE_NSTATUS] = {"construction", "sampled", "undecided"};
-    return s < DECIDE_NSTATUS ? names[s] : "?";
-}
-
-static bool listed_open(const decide_set *s, int field, const char *value)
-{
-    for (size_t i = 0; i < s->nopen; i++)
-        if (s->open[i].field == field && !strcmp(s->open[i].value, value))
-            return true;
-    return false;
-}
-
-/* The first input on which w's answer is not the hardware's (SIZE_MAX: none). */
-static size_t excluding_input(const decide_set *s, const model *mw, const uint64_t *hw, uint64_t *w_answer)
-{
-    for (size_t i = 0; hw && i < s->ninputs; i++) {
-        const infer_case *c = &s->inputs[i];
-        if ((*w_answer = model_dot(mw, c->k, c->a, c->b, c->c)) != hw[i])
-            return i;
-    }
-    return SIZE_MAX;
-}
-
-int decide_classify_pairs(const decide_set *s, const model_params *p, const uint64_t *hw, decide_field *out,
-                          size_t *contradicted, decide_pair_fn each, void *ctx, char *err, size_t errlen)
-{
-    const tc_instr *ins = s->ins;
-    oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
-    model *mp = model_new(p, f, err, errlen);
-    model_params *range = malloc(MODEL_RANGE_MAX * sizeof *range);
-    if (!mp || !range) {
-        if (mp)
-            snprintf(err, errlen, "out of memory");
-        model_free(mp);
-        free(range);
-        return -1;
-    }
-    *contradicted = 0;
-    for (size_t i = 0; hw && i < s->ninputs; i++) {
-        const infer_case *c = &s->inputs[i];
-        *contradicted += model_dot(mp, c->k, c->a, c->b, c->c) != hw[i];
-    }
-    bool built_from_p = model_params_diff(&s->v, p, NULL) == 0;
-    model_field_scope sc = scope_of(ins, s->k);
-    for (int i = 0; i < model_field_count(); i++) {
-        decide_field *d = &out[i];
-        memset(d, 0, sizeof *d);
-        int nr = model_field_range(i, p, &sc, range);
-        for (int j = 0; j < nr; j++) {
-            if (model_fields[i].same(p, &range[j]))
-                continue;
-            char merr[128];
-            decide_pair pr = {i, "", SIZE_MAX, 0, 0, 0, DECIDE_PAIR_OPEN};
-            model *mw = model_new(&range[j], f, merr, sizeof merr);
-            if (!mw)
-                continue;
-            d->alternatives++;
-            model_field_text(&range[j], i, pr.value, sizeof pr.value);
-            pr.input = excluding_input(s, mw, hw, &pr.w_answer);
-            if (pr.input != SIZE_MAX) {
-                const infer_case *c = &s->inputs[pr.input];
-                pr.v_answer = model_dot(mp, c->k, c->a, c->b, c->c);
-                pr.hw_answer = hw[pr.input];
-                pr.kind = DECIDE_PAIR_EXCLUDED;
-                d->excluded++;
-            } else if (built_from_p && listed_open(s, i, pr.value)) {
-                pr.kind = DECIDE_PAIR_INSEPARABLE;
-                d->inseparable++;
-            } else if (!d->open++)
-                snprintf(d->first_open, sizeof d->first_open, "%s", pr.value);
-            model_free(mw);
-            if (each)
-                each(ctx, &pr);
-        }
-        /* answers p misses leave every field open: which one is wrong is the refit's to say */
-        d->status = !hw ? DECIDE_SAMPLED : d->open || *contradicted ? DECIDE_UNDECIDED : DECIDE_CONSTRUCTION;
-    }
-    model_free(mp);
-    free(range);
-    return 0;
-}
-
-int decide_classify(const decide_set *s, const model_params *p, const uint64_t *hw, decide_field *out,
-                    size_t *contradicted, char *err, size_t errlen)
-{
-    return decide_classify_pairs(s, p, hw, out, contradicted, NULL, NULL, err, errlen);
 }

@@ -25,6 +25,7 @@
 #include "cases/hunt.h"
 #include "cli/cli.h"
 #include "cli/pool.h"
+#include "cli/decide.h"
 #include "cli/record_arg.h"
 #include "cli/run_info.h"
 #include "oracle/model_fields.h"
@@ -33,14 +34,7 @@
 #include "reports/record_decide.h"
 #include "reports/reports.h"
 
-#define CMD "decide"
-
-typedef struct {
-    const char *mode, *instr, *profile, *compare, *out, *in, *backend;
-    uint64_t seed;
-    unsigned long long per_family, mutations, threads;
-    bool force, pairs;
-} decide_args;
+#define CMD DECIDE_CMD
 
 typedef enum {
     O_INSTR, O_PROFILE, O_COMPARE, O_OUT, O_IN, O_BACKEND, O_SEED, O_COUNT, O_MUTATIONS, O_THREADS, O_FORCE,
@@ -121,8 +115,7 @@ static int load_profile(const char *name, model_profile *p)
     return TC_EXIT_OK;
 }
 
-/* Writes rec as DIR/name. */
-static int write_record(const char *dir, bool force, const char *name, const tc_record *rec)
+int decide_write_record(const char *dir, bool force, const char *name, const tc_record *rec)
 {
     char err[600];
     tc_outdir d = {.fd = -1};
@@ -228,249 +221,12 @@ static int export_run(const decide_args *a, const model_profile *prof)
     if (status == TC_EXIT_OK) {
         printf("# %zu instructions, %zu pairs, %zu separated by %zu inputs, %zu open\n", j.n, pairs, pairs - open,
                inputs, open);
-        status = write_record(a->out, a->force, "decide.jsonl", &rec);
+        status = decide_write_record(a->out, a->force, "decide.jsonl", &rec);
     }
     tc_record_free(&rec);
     for (size_t i = 0; j.sets && i < j.n; i++)
         decide_set_free(&j.sets[i]);
     free(j.list), free(j.v), free(j.sets), free(j.rc), free(j.secs), free(j.err);
-    return status;
-}
-
-/* ---- ask ---- */
-
-static json_t *bits_array(const uint64_t *v, int k)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < k; i++)
-        json_array_append_new(a, tc_json_bits(v[i]));
-    return a;
-}
-
-/* The hunt object of the inputs m answers otherwise than hw. */
-static json_t *hunt_of(const decide_set *s, const model *m, const uint64_t *hw, size_t *bad)
-{
-    json_t *fails = json_array();
-    *bad = 0;
-    for (size_t i = 0; i < s->ninputs; i++) {
-        const infer_case *c = &s->inputs[i];
-        uint64_t x = model_dot(m, c->k, c->a, c->b, c->c);
-        if (x == hw[i])
-            continue;
-        ++*bad;
-        json_array_append_new(fails, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "family", "decide", "a",
-                                               bits_array(c->a, c->k), "b", bits_array(c->b, c->k), "c",
-                                               tc_json_bits(c->c), "hw", tc_json_bits(hw[i]), "model",
-                                               tc_json_bits(x)));
-    }
-    json_t *fam = json_pack("{s:{s:I, s:I}}", "decide", "elements", (json_int_t)s->ninputs, "mismatches",
-                            (json_int_t)*bad);
-    return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}", "kind", "hunt", "instr", s->ins->name, "elements",
-                     (json_int_t)s->ninputs, "mismatches", (json_int_t)*bad, "families", fam, "failures", fails);
-}
-
-static int ask_run(const decide_args *a, const tc_record *in, const model_profile *prof)
-{
-    tc_backend *be = cli_backend_open(CMD, a->backend, NULL);
-    if (!be)
-        return TC_EXIT_USAGE;
-    const tc_backend_info *info = tc_backend_get_info(be);
-    json_t *seeds = json_object_get(in->header, "seeds");
-    uint64_t seed = 0;
-    tc_json_get_bits(json_array_get(seeds, 0), &seed);
-    json_t *hd = cli_record_header("decide", info, &seed, 1), *hh = cli_record_header("hunt", info, &seed, 1);
-    json_object_set_new(hh, "profile", json_string(a->profile ? a->profile : "the decide record's fingerprints"));
-    json_object_set_new(hd, "profile", json_incref(json_object_get(in->header, "profile")));
-    tc_record rd = tc_record_new(hd), rh = tc_record_new(hh);
-    int status = TC_EXIT_OK;
-    size_t total = 0, bad_total = 0, n = 0;
-    printf("# tcscope decide ask on %s (%s)\n", info->backend, info->device);
-    size_t i;
-    json_t *o;
-    json_array_foreach(in->objects, i, o) {
-        char err[600];
-        decide_set s;
-        uint64_t *hw0;
-        if (!cli_instr_selected(a->instr, cli_str(o, "instr")))
-            continue;
-        if (tc_decide_read(o, &s, &hw0, err, sizeof err)) {
-            status = cli_fail(CMD, "%s: %s", a->in, err);
-            break;
-        }
-        free(hw0);
-        char why[256];
-        if (!tc_backend_supports(be, s.ins, why, sizeof why)) { /* said, and left out of both records */
-            cli_warn(CMD, "%s: not asked: %s", s.ins->name, why);
-            decide_set_free(&s);
-            continue;
-        }
-        const model_params *p = prof ? profile_lookup(prof, s.ins->name) : &s.v;
-        audit_backend_ctx ctx = {be, s.ins};
-        infer_target t = audit_target(&ctx, seed);
-        uint64_t *hw = malloc((s.ninputs + 1) * sizeof *hw);
-        model *m = p ? model_new(p, t.f, err, sizeof err) : NULL;
-        if (!p)
-            snprintf(err, sizeof err, "no entry in profile %s", a->profile);
-        if (!hw || !m || infer_run_cases(&t, s.inputs, s.ninputs, err, sizeof err)) {
-            status = cli_fail(CMD, "%s: %s", s.ins->name, hw ? err : "out of memory");
-        } else {
-            size_t bad;
-            for (size_t q = 0; q < s.ninputs; q++)
-                hw[q] = s.inputs[q].d;
-            json_t *h = hunt_of(&s, m, hw, &bad);
-            total += s.ninputs, bad_total += bad, n++;
-            printf("%-44s %4zu inputs %4zu answered otherwise than the model\n", s.ins->name, s.ninputs, bad);
-            if (tc_record_add(&rd, tc_decide_object(&s, hw), err, sizeof err) ||
-                tc_record_add(&rh, h, err, sizeof err))
-                status = cli_fail(CMD, "%s", err);
-        }
-        model_free(m);
-        free(hw);
-        decide_set_free(&s);
-        if (status != TC_EXIT_OK)
-            break;
-    }
-    tc_backend_close(be);
-    if (status == TC_EXIT_OK) {
-        printf("# %zu instructions, %zu inputs, %zu answered otherwise than the model\n", n, total, bad_total);
-        status = write_record(a->out, a->force, "decide.jsonl", &rd);
-        if (status == TC_EXIT_OK)
-            status = write_record(a->out, true, "hunt.jsonl", &rh);
-        if (status == TC_EXIT_OK && bad_total)
-            status = TC_EXIT_DIFF;
-    }
-    tc_record_free(&rd);
-    tc_record_free(&rh);
-    return status;
-}
-
-/* ---- infer ---- */
-
-typedef struct {
-    size_t by[DECIDE_NSTATUS];
-} field_counts;
-
-/* --pairs: one line per alternative. */
-static void print_pair(void *ctx, const decide_pair *pr)
-{
-    const decide_set *s = ctx;
-    const char *key = model_fields[pr->field].key;
-    if (pr->kind == DECIDE_PAIR_EXCLUDED)
-        printf("  %s = %s: excluded by input %zu%s (profile 0x%llx, %s 0x%llx, hardware 0x%llx)\n", key, pr->value,
-               pr->input, pr->input < s->npool ? "" : " (ladder or mutated)", (unsigned long long)pr->v_answer,
-               pr->value, (unsigned long long)pr->w_answer, (unsigned long long)pr->hw_answer);
-    else if (pr->kind == DECIDE_PAIR_INSEPARABLE)
-        printf("  %s = %s: no input separates it (pool of %zu, the ladder, %zu mutations)\n", key, pr->value,
-               s->pool, s->opts.mutations);
-    else
-        printf("  %s = %s: open: answers every input as the hardware did\n", key, pr->value);
-}
-
-static int infer_run(const decide_args *a, const tc_record *in, const model_profile *prof, const model_profile *cmp)
-{
-    int nf = model_field_count();
-    field_counts *fc = calloc((size_t)nf, sizeof *fc);
-    decide_field *df = calloc((size_t)nf, sizeof *df);
-    char *md = NULL;
-    size_t mdlen = 0;
-    FILE *mf = open_memstream(&md, &mdlen);
-    if (!fc || !df || !mf) {
-        free(fc), free(df);
-        if (mf)
-            fclose(mf);
-        free(md);
-        return cli_fail(CMD, "out of memory");
-    }
-    const char *gpu = cli_str(in->header, "gpu");
-    printf("# tcscope decide infer: %s (answers of %s, %s) against %s\n", a->in, cli_str(in->header, "backend"), gpu,
-           a->profile ? a->profile : "the fingerprints it was built from");
-    int status = TC_EXIT_OK;
-    size_t ninstr = 0, contradicted_instrs = 0, differ = 0;
-    size_t i;
-    json_t *o;
-    json_array_foreach(in->objects, i, o) {
-        char err[600];
-        decide_set s;
-        uint64_t *hw;
-        if (!cli_instr_selected(a->instr, cli_str(o, "instr")))
-            continue;
-        if (tc_decide_read(o, &s, &hw, err, sizeof err)) {
-            status = cli_fail(CMD, "%s: %s", a->in, err);
-            break;
-        }
-        const model_params *p = prof ? profile_lookup(prof, s.ins->name) : &s.v;
-        size_t contra = 0;
-        if (!p)
-            status = cli_fail(CMD, "%s: no entry in profile %s", s.ins->name, a->profile);
-        else if (a->pairs)
-            printf("%s\n", s.ins->name);
-        if (status == TC_EXIT_OK && p &&
-            decide_classify_pairs(&s, p, hw, df, &contra, a->pairs ? print_pair : NULL, &s, err, sizeof err))
-            status = cli_fail(CMD, "%s: %s", s.ins->name, err);
-        if (status != TC_EXIT_OK) {
-            free(hw);
-            decide_set_free(&s);
-            break;
-        }
-        size_t by[DECIDE_NSTATUS] = {0};
-        char firstu[160] = "";
-        for (int f = 0; f < nf; f++) {
-            by[df[f].status]++;
-            fc[f].by[df[f].status]++;
-            if (df[f].status == DECIDE_UNDECIDED && !firstu[0])
-                snprintf(firstu, sizeof firstu, "  e.g. %s: %d values answer as the hardware did (%s, ..)",
-                         model_fields[f].key, df[f].open, df[f].first_open);
-        }
-        ninstr++;
-        contradicted_instrs += contra > 0;
-        printf("%-44s construction %2zu  sampled %2zu  undecided %2zu  inputs %4zu  missed %zu%s\n", s.ins->name,
-               by[DECIDE_CONSTRUCTION], by[DECIDE_SAMPLED], by[DECIDE_UNDECIDED], s.ninputs, contra, firstu);
-        const model_params *q = cmp ? profile_lookup(cmp, s.ins->name) : NULL;
-        for (int f = 0; q && f < nf; f++)
-            if (!model_fields[f].same(p, q) && df[f].status == DECIDE_CONSTRUCTION) {
-                char pv[64], qv[64];
-                model_field_text(p, f, pv, sizeof pv);
-                model_field_text(q, f, qv, sizeof qv);
-                printf("  %s holds %s = %s; decided on %s: %s\n", a->compare, model_fields[f].key, qv, gpu, pv);
-                differ++;
-            }
-        free(hw);
-        decide_set_free(&s);
-    }
-    if (status == TC_EXIT_OK) {
-        size_t tot[DECIDE_NSTATUS] = {0};
-        fprintf(mf, "| field | by construction | sampled only | undecided |\n|---|---|---|---|\n");
-        for (int f = 0; f < nf; f++) {
-            fprintf(mf, "| `%s` | %zu | %zu | %zu |\n", model_fields[f].key, fc[f].by[0], fc[f].by[1], fc[f].by[2]);
-            for (int st = 0; st < DECIDE_NSTATUS; st++)
-                tot[st] += fc[f].by[st];
-        }
-        size_t all = tot[0] + tot[1] + tot[2];
-        double d = all ? 100.0 / (double)all : 0;
-        fprintf(mf, "| **all %zu fields x %zu instructions** | **%zu (%.2f%%)** | **%zu (%.2f%%)** | **%zu (%.2f%%)** |\n",
-                (size_t)nf, ninstr, tot[0], d * (double)tot[0], tot[1], d * (double)tot[1], tot[2],
-                d * (double)tot[2]);
-        fclose(mf);
-        mf = NULL;
-        printf("\n%s", md);
-        printf("# %zu instructions; %zu whose profile entry misses an answer%s", ninstr, contradicted_instrs,
-               cmp ? "" : "\n");
-        if (cmp)
-            printf("; %zu fields of %s differ from what the answers decided\n", differ, a->compare);
-        if (a->out) {
-            char err[600];
-            tc_outdir dd = {.fd = -1};
-            if (tc_outdir_open(&dd, a->out, a->force, err, sizeof err) != 0 ||
-                tc_out_write_text(&dd, "decide.md", md, err, sizeof err) != 0)
-                status = cli_fail(CMD, "cannot write %s/decide.md: %s", a->out, err);
-            tc_outdir_close(&dd);
-        }
-        if (status == TC_EXIT_OK && contradicted_instrs)
-            status = TC_EXIT_DIFF;
-    }
-    if (mf)
-        fclose(mf);
-    free(md), free(fc), free(df);
     return status;
 }
 
@@ -508,8 +264,8 @@ int cmd_decide(int argc, char **argv)
         have_in = true;
     if (rc == TC_EXIT_OK)
         rc = exp   ? export_run(&a, &prof)
-             : ask ? ask_run(&a, &in, have_prof ? &prof : NULL)
-                   : infer_run(&a, &in, have_prof ? &prof : NULL, have_cmp ? &cmp : NULL);
+             : ask ? decide_ask_run(&a, &in, have_prof ? &prof : NULL)
+                   : decide_infer_run(&a, &in, have_prof ? &prof : NULL, have_cmp ? &cmp : NULL);
     if (have_in)
         tc_record_free(&in);
     if (have_prof)
