@@ -32,6 +32,10 @@ else
 fi
 say "instructions $INSTR"
 say "commit $(cat .tcscope-version 2>/dev/null || git describe --always --dirty 2>/dev/null) backend $BACKEND base $BASE"
+pack() { # what there is so far (the audits' records at the end only), so that a run cut short brings some back
+  cp "$LOG" "$OUT/decide.log"
+  tar cJf "$OUT/decide.tar.xz" --exclude='*/base' --exclude='*/parts' --exclude='*.html' "$@" -C /tmp dec
+}
 step() { # NAME CMD..: runs CMD, its output in the log, says its exit status and time
   local name=$1 t0 rc; shift; t0=$(date +%s)
   "$@" >> "$LOG" 2>&1; rc=$?
@@ -45,11 +49,12 @@ for l in open(sys.argv[1]):
     o = json.loads(l)
     if o.get("kind") == "hunt" and o["mismatches"]: print(o["instr"])' "$W/ask1/hunt.jsonl" | paste -sd,)
 say "answered otherwise than $BASE: ${LIST:-none}"
+pack --exclude='audit.jsonl'
 PROFILE="oracle/profiles/$BASE.profile"
 if [ -n "$LIST" ]; then
   TIMING=(--timing "reports/baselines/$BASE-bench.json.gz")
   [ -f "${TIMING[1]}" ] || TIMING=(--no-timing)
-  step refit $T audit --backend "$BACKEND" --instr "$LIST" --count 1000000 --hunt-count 100000 \
+  step refit timeout 300 $T audit --backend "$BACKEND" --instr "$LIST" --count 1000000 --hunt-count 100000 \
     --counterexamples "$W/ask1/hunt.jsonl" "${TIMING[@]}" --jobs "$JOBS" --out "$W/refit" --force
   # the committed baseline; a slim one reads its left-out fields from the full record it names, beside it
   mkdir -p "$W/base" && zcat "reports/baselines/$BASE-audit.jsonl.gz" > "$W/base/audit.jsonl" &&
@@ -77,6 +82,7 @@ PY
 fi
 step export2 $T decide export --profile "$PROFILE" --instr "$INSTR" --out "$W/export2" --threads "$JOBS"
 step ask2 $T decide ask --backend "$BACKEND" --in "$W/export2/decide.jsonl" --profile "$PROFILE" --out "$W/ask2"
+pack --exclude='audit.jsonl' --exclude='*.md'
 step infer $T decide infer --in "$W/ask2/decide.jsonl" --profile "$PROFILE" --compare oracle/profiles/h100.profile \
   --out "$W/infer"
 # the H100 profile against the H200's answers (exit 1: it misses one; the fields are named above by --compare)
@@ -106,6 +112,5 @@ PY
   python3 tools/audit-slim.py "reports/baselines/$REF" "$W/merged/full.jsonl.gz" "$W/merged/$BASE-audit.jsonl.gz" &&
     rm "$W/merged/audit.jsonl.gz" "$W/merged/full.jsonl.gz"
 fi
-cp "$LOG" "$OUT/decide.log"
-tar cJf "$OUT/decide.tar.xz" -C /tmp dec
+pack
 ls -la "$OUT"
