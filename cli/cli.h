@@ -127,6 +127,7 @@ int cmd_probe(int argc, char **argv);
 int cmd_cases(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
+int cmd_decide(int argc, char **argv);
 
 /* Each command's option table (cli/options.h), beside its parser. */
 extern const cli_command cmd_formats_cli;
@@ -146,6 +147,7 @@ extern const cli_command cmd_choose_cli;
 extern const cli_command cmd_gemm_cli;
 extern const cli_command cmd_probe_cli;
 extern const cli_command cmd_cases_cli;
+extern const cli_command cmd_decide_cli;
 extern const cli_command cmd_pack_cli;
 
 /* The command table (cli/commands.c): dispatch and help in one order. */

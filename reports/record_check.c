@@ -69,6 +69,13 @@ static const field hunt_fields[] = {
     {"instr", F_STR, REQ}, {"elements", F_INT, REQ}, {"mismatches", F_INT, REQ}, {"families", F_OBJ, REQ},
     {"failures", F_ARR, OPT}, {"sample", F_OBJ, OPT}, {NULL, F_STR, REQ},
 };
+/* The deciding inputs of one instruction (reports/record_decide.h). */
+static const field decide_fields[] = {
+    {"instr", F_STR, REQ},  {"k", F_INT, REQ},        {"seed", F_BITS, REQ},  {"per_family", F_INT, REQ},
+    {"mutations", F_INT, REQ}, {"pool", F_INT, REQ},  {"pool_hash", F_HASH, REQ}, {"fingerprint", F_OBJ, REQ},
+    {"inputs", F_ARR, REQ}, {"pairs", F_INT, REQ},    {"explicit", F_ARR, REQ}, {"open", F_OBJ, REQ},
+    {"hw", F_STR, OPT},     {NULL, F_STR, REQ},
+};
 static const field hunt_family_fields[] = {{"elements", F_INT, REQ}, {"mismatches", F_INT, REQ}, {NULL, F_STR, REQ}};
 static const field hunt_failure_fields[] = {
     {"family", F_STR, REQ}, {"a", F_BITS_ARR, REQ}, {"b", F_BITS_ARR, REQ}, {"c", F_BITS, REQ},
@@ -229,6 +236,8 @@ static const span spans[] = {
     {"gemm.structure.prediction", "n", 0, COUNT_MAX}, {"gemm.structure.prediction", "bit_exact", 0, COUNT_MAX},
     {"gemm.structure.prediction", "rate", 0, 1},
     {"hunt", "elements", 0, COUNT_MAX}, {"hunt", "mismatches", 0, COUNT_MAX},
+    {"decide", "k", 1, 1024}, {"decide", "per_family", 0, 65536}, {"decide", "mutations", 0, 1e6},
+    {"decide", "pool", 0, COUNT_MAX}, {"decide", "pairs", 0, COUNT_MAX},
     {"hunt family", "elements", 0, COUNT_MAX}, {"hunt family", "mismatches", 0, COUNT_MAX},
     {"audit", "fit_mismatches", 0, COUNT_MAX}, {"audit", "counterexample_rounds", 0, COUNT_MAX},
     {"audit.verification", "elements", 0, COUNT_MAX}, {"audit.verification", "mismatches", 0, COUNT_MAX},
@@ -259,7 +268,7 @@ static const struct {
     {"regress", regress_fields}, {"recorded_choice", recorded_choice_fields},
     {"gemm", gemm_fields},
     {"tiles", tiles_fields},     {"chain", chain_fields},
-    {"dots", dots_fields},
+    {"dots", dots_fields},       {"decide", decide_fields},
 };
 
 /* Header kinds whose objects are of other kinds: a command's --json record
@@ -286,7 +295,7 @@ static const struct {
 
 static const char *const header_kinds[] = {"audit", "corpus", "bench", "sweep", "hunt", "choice", "mixed",
                                            "list", "formats", "convert", "run", "verify", "cases", "compare",
-                                           "regress", "choose", "gemm", "chains", "dots", NULL};
+                                           "regress", "choose", "gemm", "chains", "dots", "decide", NULL};
 
 static bool fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail(char *err, size_t len, const char *fmt, ...)

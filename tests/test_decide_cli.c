@@ -1,0 +1,111 @@
+/* tcscope decide on the command line: bad input exits 2 with a message; an
+ * export, the model asked, and infer give the statuses they should (sampled
+ * only without answers, by construction with answers the profile gives,
+ * exit 1 and the misses as a hunt record when it does not); a record whose
+ * answers were cut or whose pool changed is refused. Scratch folders under
+ * build/, one per build. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/testutil.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define T "build/tcs-decide-san"
+#else
+#define T "build/tcs-decide-opt"
+#endif
+/* h100 and h200 agree on this one; on the e4m3 x e5m2 one h100 widens A to f16 and h200 does not */
+#define SAME "mma.m16n8k8.f32.bf16.bf16.f32"
+#define DIFF "mma.m16n8k32.f16.e4m3.e5m2.f16"
+
+static void expect(const char *args, int status, const char *in_err)
+{
+    tc_run_result r = tc_run_cli(args);
+    bool ok = r.status == status && (!in_err || strstr(r.err, in_err));
+    if (!ok)
+        print_message("tcscope %s: exit %d (want %d), stderr: %s\n", args, r.status, status, r.err);
+    tc_run_result_free(&r);
+    assert_true(ok);
+}
+
+static void bad_input_exits_two(void **state)
+{
+    expect("decide", 2, "needs a mode");
+    expect("decide frob", 2, "unknown mode");
+    expect("decide export --out " T "/x", 2, "--profile");
+    expect("decide export --profile no-such-profile --out " T "/x", 2, "unknown profile");
+    expect("decide export --profile h200 --instr no.such.instr --out " T "/x", 2, "unknown instruction");
+    expect("decide ask --in x --out " T "/x", 2, "--backend");
+    expect("decide infer", 2, "--in");
+    expect("decide infer --in reports/baselines/h200-audit.jsonl.gz", 2, "holds no decide object");
+    expect("decide export --profile h200 --out " T "/x --count 0", 2, "--count");
+    expect("decide export --profile h200 --out " T "/x --compare h100", 2, "infer only");
+}
+
+static void export_ask_infer(void **state)
+{
+    expect("decide export --profile h200 --instr " SAME "," DIFF " --count 64 --mutations 100 --out " T
+           "/exp --force",
+           0, NULL);
+    tc_run_result r = tc_run_cli("decide infer --in " T "/exp/decide.jsonl");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "| **all 27 fields x 2 instructions** | **0 (0.00%)** | **54 (100.00%)** |"));
+    tc_run_result_free(&r);
+    /* the model of the other profile as the hardware: the e4m3 x e5m2 entry misses answers */
+    r = tc_run_cli("decide ask --backend model:h100 --in " T "/exp/decide.jsonl --out " T "/ask --force");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, DIFF));
+    tc_run_result_free(&r);
+    char *hunt = tc_slurp(T "/ask/hunt.jsonl");
+    assert_non_null(strstr(hunt, "\"family\":\"decide\""));
+    free(hunt);
+    r = tc_run_cli("decide infer --in " T "/ask/decide.jsonl --compare h100");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "; 1 whose profile entry misses an answer"));
+    assert_non_null(strstr(r.out, SAME "                construction 27  sampled  0  undecided  0"));
+    tc_run_result_free(&r);
+    /* judged against the profile that answered: every field decided */
+    r = tc_run_cli("decide infer --in " T "/ask/decide.jsonl --instr " SAME " --profile h100 --pairs");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "excluded by input"));
+    tc_run_result_free(&r);
+    /* the refit's counterexamples are taken by audit */
+    expect("audit --backend model:h100 --instr " DIFF " --count 2000 --hunt-count 100 --no-timing --counterexamples " T
+           "/ask/hunt.jsonl --out " T "/refit --force",
+           0, NULL);
+    /* and the refit reproduces every deciding input's answer (a fit this small may pick another
+       explanation than the profile's; the deciding inputs built from it are the next round's question) */
+    r = tc_run_cli("decide infer --in " T "/ask/decide.jsonl --instr " DIFF " --profile " T "/refit/audit.profile");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "; 0 whose profile entry misses an answer"));
+    tc_run_result_free(&r);
+}
+
+static void changed_records_are_refused(void **state)
+{
+    expect("decide export --profile h200 --instr " SAME " --count 64 --mutations 100 --out " T "/c --force", 0,
+           NULL);
+    expect("decide ask --backend model:h200 --in " T "/c/decide.jsonl --out " T "/c2 --force", 0, NULL);
+    /* one hex digit of the answers cut */
+    int rc = system("sed -E 's/(\"hw\":\"[0-9a-f]*)[0-9a-f]\"/\\1\"/' " T "/c2/decide.jsonl > " T "/cut.jsonl");
+    assert_int_equal(rc, 0);
+    expect("decide infer --in " T "/cut.jsonl", 2, "hw");
+    rc = system("sed -E 's/\"pool_hash\":\"0x[0-9a-f]{16}\"/\"pool_hash\":\"0x0000000000000001\"/' " T
+                "/c2/decide.jsonl > " T "/hash.jsonl");
+    assert_int_equal(rc, 0);
+    expect("decide infer --in " T "/hash.jsonl", 2, "pool_hash");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_input_exits_two),
+        cmocka_unit_test(export_ask_infer),
+        cmocka_unit_test(changed_records_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
