@@ -39,6 +39,12 @@ static void w_align_floor(range *r, const model_params *cur, const model_field_s
     const tc_format *d = s->f.d, *acc = acc_format(cur);
     int hi = imax(tc_format_emin(d), tc_format_emin(acc));
     int lo = imin(tc_format_emin(d) - d->mbits, tc_format_emin(acc) - acc->mbits) - 16;
+    /* The products are aligned before the accumulator rounds: a floor may
+     * sit anywhere above the smallest product (two subnormals), which lies
+     * below an f16 accumulator's range (2^-48 against 2^-24; the H200's
+     * f16-output floor is 2^-46). Reach it, at most 32 binades further. */
+    int prod = tc_format_emin(s->f.a) - s->f.a->mbits + tc_format_emin(s->f.b) - s->f.b->mbits;
+    lo = imin(lo, imax(prod - 2, lo - 32));
     model_params p = *cur;
     p.floored = true;
     for (int e = hi; e >= lo; e--) {

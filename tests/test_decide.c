@@ -101,6 +101,19 @@ static void test_ranges_reach_the_limits(void **state)
         snprintf(t, sizeof t, "%d", e);
         assert_true(find_text(r, n, model_field_find("align_floor"), t) >= 0);
     }
+    /* f16 x f16 -> f16 with an f16 accumulator: the products reach 2^-48, below the
+     * accumulator's 2^-24, and the H200's floor is 2^-46 (h200-thirdparty-settled). */
+    const char *f16name = "mma.m16n8k16.f16.f16.f16.f16";
+    const tc_instr *h = tc_instr_by_name(f16name);
+    const model_params *hv = h ? profile_lookup(&prof, f16name) : NULL;
+    assert_non_null(hv);
+    model_field_scope hs = scope_of(h);
+    int hn = model_field_range(model_field_find("align_floor"), hv, &hs, r);
+    for (int e = -14; e >= -50; e--) {
+        char t[16];
+        snprintf(t, sizeof t, "%d", e);
+        assert_true(find_text(r, hn, model_field_find("align_floor"), t) >= 0);
+    }
     n = model_field_range(model_field_find("block"), v, &s, r);
     for (int b = 1; b <= 8; b++) {
         char t[16];
