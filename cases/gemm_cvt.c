@@ -112,8 +112,7 @@ static void predict_range(void *ctx, size_t lo, size_t hi)
     uint64_t *a = gemm_alloc(batch * k, sizeof *a), *b = gemm_alloc(batch * k, sizeof *b);
     for (size_t s0 = lo; s0 < hi; s0 += batch) {
         size_t nb = hi - s0 < batch ? hi - s0 : batch;
-        for (size_t t = 0; t < nb; t++)
-            gemm_gather(j->A, j->B, j->n, j->k, j->ii[s0 + t], j->jj[s0 + t], a + t * k, b + t * k);
+        gemm_gather(j->A, j->B, j->n, j->k, nb, j->ii + s0, j->jj + s0, a, b);
         gemm_convert_inputs(j->c, a, nb * k);
         gemm_convert_inputs(j->c, b, nb * k);
         gemm_struct_dots(j->s, j->md, j->k, nb, a, b, j->pred + s0);   /* model_mma inline: one thread */

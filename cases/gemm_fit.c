@@ -36,20 +36,26 @@ typedef struct {
     float *rs;   /* nruns x nfit */
 } runsum_job;
 
-/* Positions [lo, hi) of nb outputs as one FP32 FMA chain from +0 each
- * (a SIMT kernel's accumulator: one rounding per product, in K order). */
+/* Elements of format f as FP32 bits (exact: every input format is
+ * narrower), decoded once a batch rather than once a run. */
+static void widen_f32(const tc_format *f, uint64_t *x, size_t n)
+{
+    if (f == &tc_f32)
+        return;
+    for (size_t i = 0; i < n; i++)
+        x[i] = gemm_bits_of((float)tc_decode_to_f64(f, x[i]));
+}
+
+/* Positions [lo, hi) of nb outputs (FP32 bits) as one FP32 FMA chain from
+ * +0 each (a SIMT kernel's accumulator: one rounding per product, in K order). */
 static void fma_runs(const gemm_fit_in *in, size_t nb, const uint64_t *a, const uint64_t *b, int lo, int hi,
                      float *sum)
 {
     size_t k = (size_t)in->k;
-    bool f32 = in->path->a == &tc_f32 && in->path->b == &tc_f32;
     for (size_t t = 0; t < nb; t++) {
         float acc = 0;
-        for (int q = lo; q < hi; q++) {
-            uint64_t ea = a[t * k + q], eb = b[t * k + q];
-            acc = f32 ? fmaf(gemm_f32_of((uint32_t)ea), gemm_f32_of((uint32_t)eb), acc)
-                      : fmaf((float)tc_decode_to_f64(in->path->a, ea), (float)tc_decode_to_f64(in->path->b, eb), acc);
-        }
+        for (int q = lo; q < hi; q++)
+            acc = fmaf(gemm_f32_of((uint32_t)a[t * k + q]), gemm_f32_of((uint32_t)b[t * k + q]), acc);
         sum[t] = acc;
     }
 }
@@ -65,10 +71,11 @@ static void runsum_range(void *ctx, size_t lo, size_t hi)
     tc_gemm_struct one = {.chunk = in->chunk, .splitk = 1};
     for (size_t s0 = lo; s0 < hi; s0 += batch) {
         size_t nb = hi - s0 < batch ? hi - s0 : batch;
-        for (size_t t = 0; t < nb; t++)
-            gemm_gather(in->A, in->B, in->n, in->k, j->ii[s0 + t], j->jj[s0 + t], a + t * k, b + t * k);
+        gemm_gather(in->A, in->B, in->n, in->k, nb, j->ii + s0, j->jj + s0, a, b);
         gemm_convert_inputs(j->cv, a, nb * k);
         gemm_convert_inputs(j->cv, b, nb * k);
+        if (in->fma)
+            widen_f32(in->path->a, a, nb * k), widen_f32(in->path->b, b, nb * k);
         for (int r = 0; r < in->nruns; r++) {
             int end = r + 1 < in->nruns ? in->run_start[r + 1] : in->k;
             if (in->fma)
@@ -83,6 +90,14 @@ static void runsum_range(void *ctx, size_t lo, size_t hi)
 
 /* ---- candidates ------------------------------------------------------------ */
 
+/* A structure scoring stopped early (exact pruning): the outputs from
+ * `from` on were not tried, so it may still predict one no other does. */
+typedef struct {
+    tc_gemm_struct s;
+    int x;                    /* conversion */
+    size_t from;
+} pruned_struct;
+
 typedef struct {
     const gemm_fit_in *in;
     size_t nfit;
@@ -92,9 +107,10 @@ typedef struct {
     int ncv;
     bool *any_ok;             /* nfit: some candidate predicted it */
     uint32_t *best_pred;      /* nfit: the best candidate's */
-    uint32_t *pred;           /* scratch */
+    uint32_t *pred;           /* scratch, nfit */
     int *slice_of;            /* scratch, nruns */
-    float *v;                 /* scratch, TC_GEMM_MAX_SLICES */
+    float *v;                 /* scratch, TC_GEMM_MAX_SLICES (one output) */
+    float *blk;               /* scratch: slice sums of a block of outputs, then the pairwise levels */
     tc_gemm_struct best;
     tc_gemm_incvt best_cv;
     size_t best_n;
@@ -102,6 +118,8 @@ typedef struct {
     tc_gemm_candidate top[4];
     int ntop;
     size_t best_by_cv[8];
+    pruned_struct *pruned;    /* scored on a prefix of the outputs only */
+    size_t npruned, cap_pruned;
 } search;
 
 /* Structure s shows exactly the class's runs (every run start at a tested
@@ -151,22 +169,130 @@ static void keep_top(search *q, const tc_gemm_struct *s, tc_gemm_incvt cv, size_
     q->ntop += q->ntop < 4;
 }
 
+/* ---- scoring ------------------------------------------------------------------
+ * The outputs are scored in blocks of FIT_BLOCK, each slice's FP32 sum kept
+ * for the whole block (the same additions in the same order as one output
+ * at a time: only faster). A structure stops when, even predicting every
+ * output left, it could neither beat the best, nor its conversion's best,
+ * nor enter the best four: exactly what the full scoring would keep, it
+ * keeps. Only "some candidate predicts this output" (any_ok, for the
+ * unexplained list) needs the outputs a stopped structure skipped:
+ * settle_pruned tries them, at the end, where that list looks. */
+#define FIT_BLOCK 256
+#define PAIRWISE_LEVELS 8   /* log2(TC_GEMM_MAX_SLICES) + 2 */
+
+/* The slices [lo, hi) of a block (stride FIT_BLOCK in v) met as a balanced
+ * tree into out (tmp: PAIRWISE_LEVELS blocks of scratch). */
+static void pairwise_block(const float *v, int lo, int hi, size_t nb, float *out, float *tmp)
+{
+    if (hi - lo == 1) {
+        memcpy(out, v + (size_t)lo * FIT_BLOCK, nb * sizeof *out);
+        return;
+    }
+    int mid = lo + (hi - lo) / 2;
+    pairwise_block(v, lo, mid, nb, out, tmp + FIT_BLOCK);
+    pairwise_block(v, mid, hi, nb, tmp, tmp + FIT_BLOCK);
+    for (size_t e = 0; e < nb; e++)
+        out[e] += tmp[e];
+}
+
+/* Structure s (slice_of set) under conversion x on outputs [e0, e1):
+ * predictions into q->pred, any_ok marked, the bit-exact ones counted. */
+static size_t score_block(search *q, const tc_gemm_struct *s, int x, size_t e0, size_t e1)
+{
+    const gemm_fit_in *in = q->in;
+    size_t nb = e1 - e0, n = 0;
+    int S = s->splitk;
+    float *v = q->blk, *d = v + (size_t)TC_GEMM_MAX_SLICES * FIT_BLOCK, *tmp = d + FIT_BLOCK;
+    for (int r = 0; r < in->nruns; r++) {
+        const float *x_r = q->rs[x] + (size_t)r * q->nfit + e0;
+        float *vt = v + (size_t)q->slice_of[r] * FIT_BLOCK;
+        if (r == 0 || q->slice_of[r - 1] != q->slice_of[r])
+            memcpy(vt, x_r, nb * sizeof *vt);
+        else
+            for (size_t e = 0; e < nb; e++)
+                vt[e] += x_r[e];
+    }
+    if (s->combine == GEMM_COMBINE_PAIRWISE) {
+        pairwise_block(v, 0, S, nb, d, tmp);
+    } else {   /* gemm_combine's seq and reverse */
+        bool rev = s->combine == GEMM_COMBINE_REVERSE;
+        memcpy(d, v + (size_t)(rev ? S - 1 : 0) * FIT_BLOCK, nb * sizeof *d);
+        for (int t = 1; t < S; t++) {
+            const float *vt = v + (size_t)(rev ? S - 1 - t : t) * FIT_BLOCK;
+            for (size_t e = 0; e < nb; e++)
+                d[e] += vt[e];
+        }
+    }
+    for (size_t e = 0; e < nb; e++) {
+        uint32_t p = gemm_round_out(in->out, gemm_bits_of(d[e]));
+        bool ok = p == q->got[e0 + e];
+        q->pred[e0 + e] = p, n += ok;
+        q->any_ok[e0 + e] |= ok;
+    }
+    return n;
+}
+
+/* One output under structure s (slice_of set): the reference arithmetic
+ * (gemm_combine), for the outputs a stopped structure skipped. */
+static uint32_t predict_one(search *q, const tc_gemm_struct *s, int x, size_t e)
+{
+    for (int r = 0; r < q->in->nruns; r++) {
+        float x_r = q->rs[x][(size_t)r * q->nfit + e];
+        int t = q->slice_of[r];
+        q->v[t] = r == 0 || q->slice_of[r - 1] != t ? x_r : q->v[t] + x_r;
+    }
+    return gemm_round_out(q->in->out, gemm_bits_of(gemm_combine(q->v, s->splitk, s->combine)));
+}
+
+/* Could a structure predicting at most `bound` outputs change what is kept? */
+static bool can_matter(const search *q, int x, size_t bound)
+{
+    return q->in->exhaustive || !q->have || bound > q->best_n || bound > q->best_by_cv[x] || q->ntop < 4 ||
+           bound > q->top[3].bit_exact;
+}
+
+static void keep_pruned(search *q, const tc_gemm_struct *s, int x, size_t from)
+{
+    if (q->npruned == q->cap_pruned) {
+        size_t cap = q->cap_pruned ? q->cap_pruned * 2 : 1024;
+        pruned_struct *p = realloc(q->pruned, cap * sizeof *p);
+        if (!p) {
+            fprintf(stderr, "tcscope: out of memory (%zu pruned structures)\n", cap);
+            exit(2);
+        }
+        q->pruned = p, q->cap_pruned = cap;
+    }
+    q->pruned[q->npruned++] = (pruned_struct){*s, x, from};
+}
+
+/* The first outputs no fully scored structure predicts (as many as the
+ * unexplained list keeps): does a stopped one, on the outputs it skipped? */
+static void settle_pruned(search *q)
+{
+    size_t left = TC_GEMM_KEEP;
+    for (size_t e = 0; e < q->nfit && left > 0; e++) {
+        for (size_t p = 0; p < q->npruned && !q->any_ok[e]; p++) {
+            const pruned_struct *ps = &q->pruned[p];
+            if (ps->from <= e && runs_match(&ps->s, q->in, q->slice_of))
+                q->any_ok[e] = predict_one(q, &ps->s, ps->x, e) == q->got[e];
+        }
+        left -= !q->any_ok[e];
+    }
+}
+
 /* One structure (if its runs are the class's), under every conversion. */
 static void try_struct(search *q, const tc_gemm_struct *s)
 {
     if (s->splitk < 1 || s->splitk > TC_GEMM_MAX_SLICES || !runs_match(s, q->in, q->slice_of))
         return;
     for (int x = 0; x < q->ncv; x++) {
-        size_t n = 0;
-        for (size_t e = 0; e < q->nfit; e++) {
-            for (int r = 0; r < q->in->nruns; r++) {
-                float x_r = q->rs[x][(size_t)r * q->nfit + e];
-                int t = q->slice_of[r];
-                q->v[t] = r == 0 || q->slice_of[r - 1] != t ? x_r : q->v[t] + x_r;
-            }
-            q->pred[e] = gemm_round_out(q->in->out, gemm_bits_of(gemm_combine(q->v, s->splitk, s->combine)));
-            n += q->pred[e] == q->got[e];
-            q->any_ok[e] |= q->pred[e] == q->got[e];
+        size_t n = 0, e0 = 0;
+        for (; e0 < q->nfit && can_matter(q, x, n + (q->nfit - e0)); e0 += FIT_BLOCK)
+            n += score_block(q, s, x, e0, e0 + FIT_BLOCK < q->nfit ? e0 + FIT_BLOCK : q->nfit);
+        if (e0 < q->nfit) {
+            keep_pruned(q, s, x, e0);
+            continue;
         }
         keep_top(q, s, q->cvs[x], n);
         q->best_by_cv[x] = n > q->best_by_cv[x] ? n : q->best_by_cv[x];
@@ -302,7 +428,9 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
     q.best_pred = gemm_alloc(nfit, sizeof *q.best_pred), q.pred = gemm_alloc(nfit, sizeof *q.pred);
     q.slice_of = gemm_alloc((size_t)in->nruns, sizeof *q.slice_of);
     q.v = gemm_alloc(TC_GEMM_MAX_SLICES, sizeof *q.v);
+    q.blk = gemm_alloc((size_t)(TC_GEMM_MAX_SLICES + 1 + PAIRWISE_LEVELS) * FIT_BLOCK, sizeof *q.blk);
     candidates(&q, in->chunk);
+    settle_pruned(&q);
     o->have = q.have, o->s = q.best, o->cv = q.best_cv, o->nfit = nfit, o->best_n = q.best_n;
     o->ncand = q.ntop, o->ncv = q.ncv;
     memcpy(o->cand, q.top, sizeof q.top);
@@ -317,6 +445,7 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
 out:
     for (int x = 0; x < q.ncv; x++)
         free((void *)q.rs[x]);
-    free(fi), free(fj), free(got), free(q.any_ok), free(q.best_pred), free(q.pred), free(q.slice_of), free(q.v);
+    free(fi), free(fj), free(got), free(q.any_ok), free(q.best_pred), free(q.pred), free(q.slice_of), free(q.v), free(q.blk),
+        free(q.pruned);
     return rc;
 }

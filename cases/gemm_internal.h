@@ -49,8 +49,10 @@ void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, ui
 void gemm_errors(const tc_format *fa, const tc_format *fb, const uint32_t *A, const uint32_t *B, int n, int k,
                  size_t nout, const int *ii, const int *jj, const uint32_t *got, oracle_err_stats *st);
 
-/* Row i of A (m x k) and column j of B (k x n) into a[k], b[k]. */
-void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b);
+/* For each of nout outputs t, row ii[t] of A (m x k) and column jj[t] of B
+ * (k x n) into a[t * k ..], b[t * k ..] (nout x k each). */
+void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
+                 uint64_t *a, uint64_t *b);
 
 /* tc_gemm_struct_dot for nout outputs at once (a, b: nout x k row-major);
  * model_mma spreads each instruction step over the cores, except inside
@@ -86,6 +88,8 @@ typedef struct {
     bool fma;                  /* runs are FP32 FMA chains from +0 in K order (no tensor core) */
     bool all;                  /* try every output (else a spread subset when K makes that costly) */
     uint32_t *pred;            /* NULL, or nout: the best structure's predictions when every output was tried */
+    bool exhaustive;           /* score every structure on every output: the reference the pruned scoring
+                                * (the default, cases/gemm_fit.c) must equal */
 } gemm_fit_in;
 
 typedef struct {

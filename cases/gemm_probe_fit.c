@@ -97,7 +97,7 @@ static int fit_class(const tc_probe_design *d, const char *profile, const uint32
     for (size_t e = 0; e < nout; e++)
         got[e] = D[(size_t)ii[e] * d->n + jj[e]];
     gemm_fit_in in = {d->path, profile, d->k, d->n, d->gran, r->chunk, r->out, k->nruns, k->run_start, A, B,
-                      nout, ii, jj, got, false, false, NULL};
+                      nout, ii, jj, got, false, false, NULL, false};
     gemm_fit_out f;
     int rc;
     if (!r->chain) {   /* no fused step: FP32 FMA chains */
