@@ -72,8 +72,8 @@ static void runsum_range(void *ctx, size_t lo, size_t hi)
     for (size_t s0 = lo; s0 < hi; s0 += batch) {
         size_t nb = hi - s0 < batch ? hi - s0 : batch;
         gemm_gather(in->A, in->B, in->n, in->k, nb, j->ii + s0, j->jj + s0, a, b);
-        gemm_convert_inputs(j->cv, a, nb * k);
-        gemm_convert_inputs(j->cv, b, nb * k);
+        gemm_convert_inputs(j->cv, in->path->a, a, nb * k);
+        gemm_convert_inputs(j->cv, in->path->b, b, nb * k);
         if (in->fma)
             widen_f32(in->path->a, a, nb * k), widen_f32(in->path->b, b, nb * k);
         for (int r = 0; r < in->nruns; r++) {
@@ -120,6 +120,7 @@ typedef struct {
     size_t best_by_cv[8];
     pruned_struct *pruned;    /* scored on a prefix of the outputs only */
     size_t npruned, cap_pruned;
+    size_t scored;            /* structures x conversions scored on every output */
 } search;
 
 /* Structure s shows exactly the class's runs (every run start at a tested
@@ -294,6 +295,7 @@ static void try_struct(search *q, const tc_gemm_struct *s)
             keep_pruned(q, s, x, e0);
             continue;
         }
+        q->scored++;
         keep_top(q, s, q->cvs[x], n);
         q->best_by_cv[x] = n > q->best_by_cv[x] ? n : q->best_by_cv[x];
         if (!q->have || n > q->best_n) {
@@ -370,6 +372,28 @@ static void try_cut_subsets(search *q, int chunk, int P)
     }
 }
 
+/* Slices of ceil(K / S) rounded up to whole units, the rest to the last
+ * one: CUTLASS's split-K (GemmUniversal: gemm_k_size = round_up(
+ * ceil_div(K, slices), kAlignK)), which gemm_struct_bounds (leftover units
+ * to the last slices) does not make, so these are cut explicitly. Tried
+ * after every other candidate: what was kept before changes only where
+ * one of these predicts strictly more outputs. */
+static void try_ceil_slices(search *q, int chunk, int P)
+{
+    long k = q->in->k;
+    for (long S = 2; S <= TC_GEMM_MAX_SLICES && S <= k; S++)
+        for (long unit = chunk > 0 ? chunk : 1; unit * S <= k; unit *= 2) {
+            long per = ((k + S - 1) / S + unit - 1) / unit * unit;
+            if ((S - 1) * per >= k)
+                continue;
+            tc_gemm_struct s = {.chunk = chunk, .promote = P, .splitk = (int)S, .slice_unit = TC_GEMM_CUTS};
+            for (long t = 0; t < S; t++)
+                s.cut[t] = (int)(t * per);
+            s.cut[S] = (int)k;
+            try_orders(q, s);
+        }
+}
+
 static void candidates(search *q, int chunk)
 {
     const gemm_fit_in *c = q->in;
@@ -396,6 +420,8 @@ static void candidates(search *q, int chunk)
         try_found_cuts(q, chunk, P[x]);
     for (int x = 1; x < np; x++)
         try_cut_subsets(q, chunk, P[x]);
+    for (int x = 0; x < np; x++)
+        try_ceil_slices(q, chunk, P[x]);
 }
 
 /* ---- the fit ---------------------------------------------------------------- */
@@ -413,6 +439,8 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
         fi[e] = in->ii[e * stride], fj[e] = in->jj[e * stride], got[e] = in->got[e * stride];
     search q = {.in = in, .nfit = nfit, .got = got};
     q.ncv = in->fma ? 1 : tc_gemm_incvt_candidates(in->path, q.cvs);   /* FMA: the FP32 inputs as they are */
+    if (in->force_cv)
+        q.ncv = 1, q.cvs[0] = in->only_cv;
     int rc = -1;
     for (int x = 0; x < q.ncv; x++) {
         model *md = in->fma ? NULL : gemm_model_in(in->path, in->profile, q.cvs[x], err, errlen);
@@ -432,7 +460,7 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
     candidates(&q, in->chunk);
     settle_pruned(&q);
     o->have = q.have, o->s = q.best, o->cv = q.best_cv, o->nfit = nfit, o->best_n = q.best_n;
-    o->ncand = q.ntop, o->ncv = q.ncv;
+    o->ncand = q.ntop, o->ncv = q.ncv, o->scored = q.scored, o->pruned = q.npruned;
     memcpy(o->cand, q.top, sizeof q.top);
     memcpy(o->cvs, q.cvs, sizeof q.cvs);
     memcpy(o->cvt_bit_exact, q.best_by_cv, sizeof q.best_by_cv);

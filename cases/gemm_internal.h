@@ -90,6 +90,8 @@ typedef struct {
     uint32_t *pred;            /* NULL, or nout: the best structure's predictions when every output was tried */
     bool exhaustive;           /* score every structure on every output: the reference the pruned scoring
                                 * (the default, cases/gemm_fit.c) must equal */
+    tc_gemm_incvt only_cv;     /* with force_cv: this conversion, not the path's candidates */
+    bool force_cv;
 } gemm_fit_in;
 
 typedef struct {
@@ -104,6 +106,7 @@ typedef struct {
     size_t cvt_bit_exact[8];
     int nunexplained;          /* outputs tried that no candidate predicted (first ones) */
     tc_gemm_miss unexplained[TC_GEMM_KEEP];
+    size_t scored, pruned;     /* structures scored on every output, stopped early (not a result: the cost) */
 } gemm_fit_out;
 
 /* -1 with err when a model is missing. */
@@ -133,9 +136,10 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
                  const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
                  uint32_t *pred, char *err, size_t errlen);
 
-/* The elements (FP32 bits in x[0..n)) as the tensor core sees them under
- * c: tf32 bits for the rounding conversions, unchanged otherwise. */
-void gemm_convert_inputs(tc_gemm_incvt c, uint64_t *x, size_t n);
+/* The elements (bits of upload format f in x[0..n)) as the tensor core
+ * sees them under c: tf32 bits for the rounding conversions (of FP32), f16
+ * bits for fp8-as-f16, unchanged otherwise. */
+void gemm_convert_inputs(tc_gemm_incvt c, const tc_format *f, uint64_t *x, size_t n);
 
 /* Which of p's candidate conversions predict the outputs got (under s)
  * into *o (o->used: the one to predict with). -1 with err when a model is

@@ -12,7 +12,8 @@
 # (one line a case, in the order above), and probe-infer.log.
 # Usage: bash tools/device/probe-infer.sh [TOTAL_S]   (default 540: the whole script, build included)
 #   JOBS=N      cases at once (default: one per core)
-#   MIN_K=K     skip cases with K below K (e.g. 4096: the cases the first run inferred)
+#   MIN_K=K, MAX_K=K   only cases with MIN_K <= K <= MAX_K (e.g. MIN_K=4096: not the cases the first run
+#               inferred; MAX_K=3072: only those, to compare)
 #   PRIORITY="CALL--CASE ..."   first (default the H200 e4m3 256x256x16384 cases of issue 27)
 set -u
 TOTAL=${1:-540}
@@ -20,6 +21,7 @@ T0=$(date +%s)
 LOG="$OUT/probe-infer.log"
 JOBS=${JOBS:-$(nproc)}
 MIN_K=${MIN_K:-0}
+MAX_K=${MAX_K:-65536}
 PRIORITY=${PRIORITY:-"torch-scaled_mm-e4m3--m256n256k16384 torch-scaled_mm-e4m3-fast--m256n256k16384"}
 . tools/device-env.sh
 device_build NVCC= build/tcscope | tee -a "$LOG"
@@ -34,7 +36,7 @@ for d in "$W"/d/*/m*; do
   [ -f "$d/verify_D.npy" ] || continue
   name=$(basename "$(dirname "$d")")--$(basename "$d")
   k=${name##*k}
-  [ "$k" -lt "$MIN_K" ] && continue
+  { [ "$k" -lt "$MIN_K" ] || [ "$k" -gt "$MAX_K" ]; } && continue
   pri=1
   for p in $PRIORITY; do [ "$p" = "$name" ] && pri=0; done
   echo "$pri $k $name"
