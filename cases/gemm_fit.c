@@ -235,7 +235,8 @@ static size_t score_block(search *q, const tc_gemm_struct *s, int x, size_t e0, 
 }
 
 /* One output under structure s (slice_of set): the reference arithmetic
- * (gemm_combine), for the outputs a stopped structure skipped. */
+ * (gemm_combine), for the outputs a stopped structure skipped and for the
+ * exhaustive scoring (gemm_fit_in.exhaustive) tests compare with. */
 static uint32_t predict_one(search *q, const tc_gemm_struct *s, int x, size_t e)
 {
     for (int r = 0; r < q->in->nruns; r++) {
@@ -249,7 +250,7 @@ static uint32_t predict_one(search *q, const tc_gemm_struct *s, int x, size_t e)
 /* Could a structure predicting at most `bound` outputs change what is kept? */
 static bool can_matter(const search *q, int x, size_t bound)
 {
-    return q->in->exhaustive || !q->have || bound > q->best_n || bound > q->best_by_cv[x] || q->ntop < 4 ||
+    return !q->have || bound > q->best_n || bound > q->best_by_cv[x] || q->ntop < 4 ||
            bound > q->top[3].bit_exact;
 }
 
@@ -289,6 +290,12 @@ static void try_struct(search *q, const tc_gemm_struct *s)
         return;
     for (int x = 0; x < q->ncv; x++) {
         size_t n = 0, e0 = 0;
+        if (q->in->exhaustive)   /* the reference: one output at a time, every output */
+            for (; e0 < q->nfit; e0++) {
+                q->pred[e0] = predict_one(q, s, x, e0);
+                n += q->pred[e0] == q->got[e0];
+                q->any_ok[e0] |= q->pred[e0] == q->got[e0];
+            }
         for (; e0 < q->nfit && can_matter(q, x, n + (q->nfit - e0)); e0 += FIT_BLOCK)
             n += score_block(q, s, x, e0, e0 + FIT_BLOCK < q->nfit ? e0 + FIT_BLOCK : q->nfit);
         if (e0 < q->nfit) {

@@ -88,8 +88,8 @@ typedef struct {
     bool fma;                  /* runs are FP32 FMA chains from +0 in K order (no tensor core) */
     bool all;                  /* try every output (else a spread subset when K makes that costly) */
     uint32_t *pred;            /* NULL, or nout: the best structure's predictions when every output was tried */
-    bool exhaustive;           /* score every structure on every output: the reference the pruned scoring
-                                * (the default, cases/gemm_fit.c) must equal */
+    bool exhaustive;           /* score every structure on every output, one output at a time: the
+                                * reference the blocked, pruned scoring (the default) must equal */
     tc_gemm_incvt only_cv;     /* with force_cv: this conversion, not the path's candidates */
     bool force_cv;
 } gemm_fit_in;
