@@ -103,6 +103,8 @@ typedef struct {
     size_t nfit;
     const uint32_t *got;      /* nfit */
     const float *rs[8];       /* per conversion candidate */
+    float *table[8];          /* per conversion: the FP32 sum of runs [a, b) at (a * (nruns + 1) + b) * nfit,
+                               * when small enough (SLICE_TABLE_BYTES); NULL: summed per structure */
     tc_gemm_incvt cvs[8];
     int ncv;
     bool *any_ok;             /* nfit: some candidate predicted it */
@@ -182,12 +184,12 @@ static void keep_top(search *q, const tc_gemm_struct *s, tc_gemm_incvt cv, size_
 #define FIT_BLOCK 256
 #define PAIRWISE_LEVELS 8   /* log2(TC_GEMM_MAX_SLICES) + 2 */
 
-/* The slices [lo, hi) of a block (stride FIT_BLOCK in v) met as a balanced
+/* The slices [lo, hi) of a block (v[t]: slice t's sums) met as a balanced
  * tree into out (tmp: PAIRWISE_LEVELS blocks of scratch). */
-static void pairwise_block(const float *v, int lo, int hi, size_t nb, float *out, float *tmp)
+static void pairwise_block(const float *const *v, int lo, int hi, size_t nb, float *out, float *tmp)
 {
     if (hi - lo == 1) {
-        memcpy(out, v + (size_t)lo * FIT_BLOCK, nb * sizeof *out);
+        memcpy(out, v[lo], nb * sizeof *out);
         return;
     }
     int mid = lo + (hi - lo) / 2;
@@ -202,27 +204,37 @@ static void pairwise_block(const float *v, int lo, int hi, size_t nb, float *out
 static size_t score_block(search *q, const tc_gemm_struct *s, int x, size_t e0, size_t e1)
 {
     const gemm_fit_in *in = q->in;
-    size_t nb = e1 - e0, n = 0;
+    size_t nb = e1 - e0, n = 0, R = (size_t)in->nruns;
     int S = s->splitk;
     float *v = q->blk, *d = v + (size_t)TC_GEMM_MAX_SLICES * FIT_BLOCK, *tmp = d + FIT_BLOCK;
-    for (int r = 0; r < in->nruns; r++) {
-        const float *x_r = q->rs[x] + (size_t)r * q->nfit + e0;
-        float *vt = v + (size_t)q->slice_of[r] * FIT_BLOCK;
-        if (r == 0 || q->slice_of[r - 1] != q->slice_of[r])
-            memcpy(vt, x_r, nb * sizeof *vt);
-        else
-            for (size_t e = 0; e < nb; e++)
-                vt[e] += x_r[e];
+    const float *vt[TC_GEMM_MAX_SLICES];
+    for (size_t r = 0, t = 0; r < R; t++) {   /* slice t: runs [r, r1), in order */
+        size_t r1 = r + 1;
+        while (r1 < R && q->slice_of[r1] == (int)t)
+            r1++;
+        if (q->table[x]) {   /* that slice's sums, made once for every structure */
+            vt[t] = q->table[x] + (r * (R + 1) + r1) * q->nfit + e0;
+        } else {
+            float *w = v + t * FIT_BLOCK;
+            memcpy(w, q->rs[x] + r * q->nfit + e0, nb * sizeof *w);
+            for (size_t u = r + 1; u < r1; u++) {
+                const float *x_u = q->rs[x] + u * q->nfit + e0;
+                for (size_t e = 0; e < nb; e++)
+                    w[e] += x_u[e];
+            }
+            vt[t] = w;
+        }
+        r = r1;
     }
     if (s->combine == GEMM_COMBINE_PAIRWISE) {
-        pairwise_block(v, 0, S, nb, d, tmp);
+        pairwise_block(vt, 0, S, nb, d, tmp);
     } else {   /* gemm_combine's seq and reverse */
         bool rev = s->combine == GEMM_COMBINE_REVERSE;
-        memcpy(d, v + (size_t)(rev ? S - 1 : 0) * FIT_BLOCK, nb * sizeof *d);
+        memcpy(d, vt[rev ? S - 1 : 0], nb * sizeof *d);
         for (int t = 1; t < S; t++) {
-            const float *vt = v + (size_t)(rev ? S - 1 - t : t) * FIT_BLOCK;
+            const float *w = vt[rev ? S - 1 - t : t];
             for (size_t e = 0; e < nb; e++)
-                d[e] += vt[e];
+                d[e] += w[e];
         }
     }
     for (size_t e = 0; e < nb; e++) {
@@ -433,6 +445,31 @@ static void candidates(search *q, int chunk)
 
 /* ---- the fit ---------------------------------------------------------------- */
 
+/* Every run range's FP32 sum (added in K order from its first run), made
+ * once: each slice of each structure is one of them, so a structure costs
+ * a few additions an output instead of one a run. Only while the table
+ * stays within SLICE_TABLE_BYTES (few runs: where the cut subsets are many). */
+#define SLICE_TABLE_BYTES ((size_t)128 << 20)
+
+static float *slice_table(const float *rs, size_t R, size_t nfit)
+{
+    if (R < 2 || !nfit || (R + 1) * (R + 1) * nfit * sizeof(float) > SLICE_TABLE_BYTES)
+        return NULL;
+    float *t = gemm_alloc((R + 1) * (R + 1) * nfit, sizeof *t);
+    for (size_t a = 0; a < R; a++) {
+        float *prev = t + (a * (R + 1) + a + 1) * nfit;
+        memcpy(prev, rs + a * nfit, nfit * sizeof *prev);
+        for (size_t b = a + 2; b <= R; b++) {
+            float *cur = t + (a * (R + 1) + b) * nfit;
+            const float *x = rs + (b - 1) * nfit;
+            for (size_t e = 0; e < nfit; e++)
+                cur[e] = prev[e] + x[e];
+            prev = cur;
+        }
+    }
+    return t;
+}
+
 int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -458,6 +495,7 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
         oracle_parallel(nfit, nfit * (size_t)in->k, runsum_range, &j);
         model_free(md);
         q.rs[x] = rs;
+        q.table[x] = slice_table(rs, (size_t)in->nruns, nfit);
     }
     q.any_ok = gemm_alloc(nfit, sizeof *q.any_ok);
     q.best_pred = gemm_alloc(nfit, sizeof *q.best_pred), q.pred = gemm_alloc(nfit, sizeof *q.pred);
@@ -479,7 +517,7 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
     rc = 0;
 out:
     for (int x = 0; x < q.ncv; x++)
-        free((void *)q.rs[x]);
+        free((void *)q.rs[x]), free(q.table[x]);
     free(fi), free(fj), free(got), free(q.any_ok), free(q.best_pred), free(q.pred), free(q.slice_of), free(q.v), free(q.blk),
         free(q.pruned);
     return rc;
