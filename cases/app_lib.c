@@ -47,10 +47,11 @@ int app_eval_lib(const app_data *d, const app_lib_candidate *c, app_result *r, c
     double *sa = app_calloc((size_t)rows, sizeof *sa), *sb = app_calloc((size_t)cols, sizeof *sb);
     app_quantize(c->p->a, c->scaling, d->amax_a, d->A, rows, k, k, 1, Aq, sa);
     app_quantize(c->p->b, c->scaling, d->amax_b, d->B, cols, k, k, 1, Bq, sb);
-    gemm_convert_inputs(c->incvt, Aq, (size_t)rows * k);   /* tf32: what the tensor core takes of FP32 */
-    gemm_convert_inputs(c->incvt, Bq, (size_t)cols * k);
-    const tc_format *fa = converts_to_tf32(c->incvt) ? &tc_tf32 : c->p->a;
-    const tc_format *fb = converts_to_tf32(c->incvt) ? &tc_tf32 : c->p->b;
+    gemm_convert_inputs(c->incvt, c->p->a, Aq, (size_t)rows * k);   /* tf32: what the tensor core takes of FP32 */
+    gemm_convert_inputs(c->incvt, c->p->b, Bq, (size_t)cols * k);
+    const tc_format *wide = c->incvt == GEMM_IN_FP8_AS_F16 ? &tc_f16 : NULL;   /* FP8 widened for mma.sync */
+    const tc_format *fa = converts_to_tf32(c->incvt) ? &tc_tf32 : wide ? wide : c->p->a;
+    const tc_format *fb = converts_to_tf32(c->incvt) ? &tc_tf32 : wide ? wide : c->p->b;
     size_t no = (size_t)rows * cols, batch = BATCH_ELEMS / (size_t)k ? BATCH_ELEMS / (size_t)k : 1;
     uint64_t *a = app_calloc(batch * (size_t)k, 8), *b = app_calloc(batch * (size_t)k, 8);
     uint32_t *out = app_calloc(batch, sizeof *out);

@@ -127,11 +127,23 @@ size_t gemm_batch(int k)
     return b ? b : 1;
 }
 
-void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b)
+/* B's columns are read a band of GATHER_ROWS rows at a time for every
+ * output of the batch: the band stays in cache, where a column at a time
+ * walks all of B (K x N, 64 MB at K 65536) once per output. */
+#define GATHER_ROWS 64
+
+void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
+                 uint64_t *a, uint64_t *b)
 {
-    for (int kk = 0; kk < k; kk++) {
-        a[kk] = A[(size_t)i * k + kk];
-        b[kk] = B[(size_t)kk * n + j];
+    size_t K = (size_t)k;
+    for (size_t t = 0; t < nout; t++)
+        for (size_t kk = 0; kk < K; kk++)
+            a[t * K + kk] = A[(size_t)ii[t] * K + kk];
+    for (size_t k0 = 0; k0 < K; k0 += GATHER_ROWS) {
+        size_t k1 = k0 + GATHER_ROWS < K ? k0 + GATHER_ROWS : K;
+        for (size_t t = 0; t < nout; t++)
+            for (size_t kk = k0; kk < k1; kk++)
+                b[t * K + kk] = B[kk * (size_t)n + (size_t)jj[t]];
     }
 }
 
@@ -153,10 +165,9 @@ static void err_range(void *ctx, size_t lo, size_t hi)
     uint64_t *d = gemm_alloc(batch, sizeof *d);
     for (size_t s0 = lo; s0 < hi; s0 += batch) {
         size_t nb = hi - s0 < batch ? hi - s0 : batch;
-        for (size_t t = 0; t < nb; t++) {
-            gemm_gather(j->A, j->B, j->n, j->k, j->ii[s0 + t], j->jj[s0 + t], a + t * k, b + t * k);
+        gemm_gather(j->A, j->B, j->n, j->k, nb, j->ii + s0, j->jj + s0, a, b);
+        for (size_t t = 0; t < nb; t++)
             d[t] = j->got[s0 + t];
-        }
         oracle_mma_err(j->f, 1, 1, j->k, nb, a, b, NULL, d, j->e + s0);   /* inline: inside oracle_parallel */
     }
     free(a), free(b), free(d);

@@ -79,14 +79,24 @@ const tc_gemm_path *tc_gemm_path_by_name(const char *name);
  * multiplies them. Only the tf32 path has a choice: it uploads FP32 and the
  * library (or the tensor core) makes tf32 of it in some way the outputs
  * must tell (cases/gemm_cvt.c): cut (RZ), rounded (RNA, RNE), or not at
- * all (the products use all 24 bits). Every other path: as uploaded. */
+ * all (the products use all 24 bits). Every other path: as uploaded.
+ * FP8_AS_F16 is no candidate of a path: FP8 widened (exactly) to f16 for
+ * the 16-bit mma.sync (mma.m16n8k16.f32.f16.f16.f32), what Triton does on
+ * Hopper when a dot cannot use wgmma (max_num_imprecise_acc < 32 with an
+ * FP32 accumulator: supportMMA and decomposeMixedModeDotOp in
+ * AccelerateMatmul); the probe tries it when its masking products show
+ * one (cases/gemm_probe_fit.c). */
 typedef enum {
     GEMM_IN_AS_UPLOADED,
     GEMM_IN_TF32_RZ,
     GEMM_IN_TF32_RNA,
     GEMM_IN_TF32_RNE,
-    GEMM_IN_FULL_F32
+    GEMM_IN_FULL_F32,
+    GEMM_IN_FP8_AS_F16
 } tc_gemm_incvt;
+
+/* The instruction FP8_AS_F16 predicts with. */
+#define GEMM_F16_MMA_SYNC "mma.m16n8k16.f32.f16.f16.f32"
 
 const char *tc_gemm_incvt_name(tc_gemm_incvt c);
 bool tc_gemm_incvt_parse(const char *s, tc_gemm_incvt *out);

@@ -11,7 +11,7 @@
 #include "oracle/oracle.h"
 #include "oracle/profile.h"
 
-static const char *const names[] = {"as-uploaded", "tf32-rz", "tf32-rna", "tf32-rne", "full-f32"};
+static const char *const names[] = {"as-uploaded", "tf32-rz", "tf32-rna", "tf32-rne", "full-f32", "fp8-as-f16"};
 
 const char *tc_gemm_incvt_name(tc_gemm_incvt c)
 {
@@ -50,10 +50,20 @@ int tc_gemm_incvt_candidates(const tc_gemm_path *p, tc_gemm_incvt *out)
     return 4;
 }
 
-/* The instruction model for conversion c: the profile's own, or (full-f32)
- * the same instruction reading FP32 operands with no conversion at all. */
+/* The instruction model for conversion c: the profile's own, (full-f32)
+ * the same instruction reading FP32 operands with no conversion at all, or
+ * (fp8-as-f16) the 16-bit mma.sync's. */
 model *gemm_model_in(const tc_gemm_path *p, const char *profile_path, tc_gemm_incvt c, char *err, size_t errlen)
 {
+    if (c == GEMM_IN_FP8_AS_F16) {
+        if (!p->fp8) {
+            snprintf(err, errlen, "path %s: fp8-as-f16 widens FP8 inputs only", p->name);
+            return NULL;
+        }
+        tc_gemm_path f16 = *p;
+        f16.a = f16.b = &tc_f16, f16.instr = GEMM_F16_MMA_SYNC;
+        return tc_gemm_model(&f16, profile_path, err, errlen);
+    }
     if (c != GEMM_IN_FULL_F32)
         return tc_gemm_model(p, profile_path, err, errlen);
     const tc_instr *ins = p->instr ? tc_instr_by_name(p->instr) : NULL;
@@ -77,24 +87,32 @@ model *gemm_model_in(const tc_gemm_path *p, const char *profile_path, tc_gemm_in
     return m;
 }
 
-/* The elements as the tensor core sees them under c (FP32 containers in,
- * tf32 containers out for the rounding candidates). */
-void gemm_convert_inputs(tc_gemm_incvt c, uint64_t *x, size_t n)
+/* The elements (of upload format f) as the tensor core sees them under c:
+ * FP32 containers in, tf32 containers out for the rounding candidates; FP8
+ * in, f16 out (exact) for fp8-as-f16. */
+void gemm_convert_inputs(tc_gemm_incvt c, const tc_format *f, uint64_t *x, size_t n)
 {
+    if (c == GEMM_IN_FP8_AS_F16) {
+        tc_rounding rne = {.mode = TC_RNE, .ovf = TC_OVF_INF};
+        for (size_t i = 0; i < n; i++)
+            x[i] = tc_encode_f64(&tc_f16, tc_decode_to_f64(f, x[i]), rne);
+        return;
+    }
     tc_round mode = c == GEMM_IN_TF32_RZ ? TC_RZ : c == GEMM_IN_TF32_RNA ? TC_RNA : TC_RNE;
     if (c != GEMM_IN_TF32_RZ && c != GEMM_IN_TF32_RNA && c != GEMM_IN_TF32_RNE)
         return;
     tc_rounding r = {.mode = mode, .ovf = TC_OVF_INF};
     for (size_t i = 0; i < n; i++) {
         uint32_t u = (uint32_t)x[i];
-        float f;
-        memcpy(&f, &u, sizeof f);
-        x[i] = tc_encode_f32(&tc_tf32, f, r);
+        float v;
+        memcpy(&v, &u, sizeof v);
+        x[i] = tc_encode_f32(&tc_tf32, v, r);
     }
 }
 
 /* The predictions of outputs [lo, hi) of one gemm_predict call, on one thread. */
 typedef struct {
+    const tc_gemm_path *p;
     const tc_gemm_struct *s;
     const model *md;
     tc_gemm_incvt c;
@@ -112,10 +130,9 @@ static void predict_range(void *ctx, size_t lo, size_t hi)
     uint64_t *a = gemm_alloc(batch * k, sizeof *a), *b = gemm_alloc(batch * k, sizeof *b);
     for (size_t s0 = lo; s0 < hi; s0 += batch) {
         size_t nb = hi - s0 < batch ? hi - s0 : batch;
-        for (size_t t = 0; t < nb; t++)
-            gemm_gather(j->A, j->B, j->n, j->k, j->ii[s0 + t], j->jj[s0 + t], a + t * k, b + t * k);
-        gemm_convert_inputs(j->c, a, nb * k);
-        gemm_convert_inputs(j->c, b, nb * k);
+        gemm_gather(j->A, j->B, j->n, j->k, nb, j->ii + s0, j->jj + s0, a, b);
+        gemm_convert_inputs(j->c, j->p->a, a, nb * k);
+        gemm_convert_inputs(j->c, j->p->b, b, nb * k);
         gemm_struct_dots(j->s, j->md, j->k, nb, a, b, j->pred + s0);   /* model_mma inline: one thread */
     }
     free(a), free(b);
@@ -132,7 +149,7 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
     model *md = gemm_model_in(p, profile_path, c, err, errlen);
     if (!md)
         return -1;
-    predict_job j = {s, md, c, A, B, ii, jj, n, k, pred};
+    predict_job j = {p, s, md, c, A, B, ii, jj, n, k, pred};
     oracle_parallel(nout, nout * (size_t)k, predict_range, &j);
     model_free(md);
     return 0;

@@ -36,20 +36,26 @@ typedef struct {
     float *rs;   /* nruns x nfit */
 } runsum_job;
 
-/* Positions [lo, hi) of nb outputs as one FP32 FMA chain from +0 each
- * (a SIMT kernel's accumulator: one rounding per product, in K order). */
+/* Elements of format f as FP32 bits (exact: every input format is
+ * narrower), decoded once a batch rather than once a run. */
+static void widen_f32(const tc_format *f, uint64_t *x, size_t n)
+{
+    if (f == &tc_f32)
+        return;
+    for (size_t i = 0; i < n; i++)
+        x[i] = gemm_bits_of((float)tc_decode_to_f64(f, x[i]));
+}
+
+/* Positions [lo, hi) of nb outputs (FP32 bits) as one FP32 FMA chain from
+ * +0 each (a SIMT kernel's accumulator: one rounding per product, in K order). */
 static void fma_runs(const gemm_fit_in *in, size_t nb, const uint64_t *a, const uint64_t *b, int lo, int hi,
                      float *sum)
 {
     size_t k = (size_t)in->k;
-    bool f32 = in->path->a == &tc_f32 && in->path->b == &tc_f32;
     for (size_t t = 0; t < nb; t++) {
         float acc = 0;
-        for (int q = lo; q < hi; q++) {
-            uint64_t ea = a[t * k + q], eb = b[t * k + q];
-            acc = f32 ? fmaf(gemm_f32_of((uint32_t)ea), gemm_f32_of((uint32_t)eb), acc)
-                      : fmaf((float)tc_decode_to_f64(in->path->a, ea), (float)tc_decode_to_f64(in->path->b, eb), acc);
-        }
+        for (int q = lo; q < hi; q++)
+            acc = fmaf(gemm_f32_of((uint32_t)a[t * k + q]), gemm_f32_of((uint32_t)b[t * k + q]), acc);
         sum[t] = acc;
     }
 }
@@ -65,10 +71,11 @@ static void runsum_range(void *ctx, size_t lo, size_t hi)
     tc_gemm_struct one = {.chunk = in->chunk, .splitk = 1};
     for (size_t s0 = lo; s0 < hi; s0 += batch) {
         size_t nb = hi - s0 < batch ? hi - s0 : batch;
-        for (size_t t = 0; t < nb; t++)
-            gemm_gather(in->A, in->B, in->n, in->k, j->ii[s0 + t], j->jj[s0 + t], a + t * k, b + t * k);
-        gemm_convert_inputs(j->cv, a, nb * k);
-        gemm_convert_inputs(j->cv, b, nb * k);
+        gemm_gather(in->A, in->B, in->n, in->k, nb, j->ii + s0, j->jj + s0, a, b);
+        gemm_convert_inputs(j->cv, in->path->a, a, nb * k);
+        gemm_convert_inputs(j->cv, in->path->b, b, nb * k);
+        if (in->fma)
+            widen_f32(in->path->a, a, nb * k), widen_f32(in->path->b, b, nb * k);
         for (int r = 0; r < in->nruns; r++) {
             int end = r + 1 < in->nruns ? in->run_start[r + 1] : in->k;
             if (in->fma)
@@ -83,18 +90,29 @@ static void runsum_range(void *ctx, size_t lo, size_t hi)
 
 /* ---- candidates ------------------------------------------------------------ */
 
+/* A structure scoring stopped early (exact pruning): the outputs from
+ * `from` on were not tried, so it may still predict one no other does. */
+typedef struct {
+    tc_gemm_struct s;
+    int x;                    /* conversion */
+    size_t from;
+} pruned_struct;
+
 typedef struct {
     const gemm_fit_in *in;
     size_t nfit;
     const uint32_t *got;      /* nfit */
     const float *rs[8];       /* per conversion candidate */
+    float *table[8];          /* per conversion: the FP32 sum of runs [a, b) at (a * (nruns + 1) + b) * nfit,
+                               * when small enough (SLICE_TABLE_BYTES); NULL: summed per structure */
     tc_gemm_incvt cvs[8];
     int ncv;
     bool *any_ok;             /* nfit: some candidate predicted it */
     uint32_t *best_pred;      /* nfit: the best candidate's */
-    uint32_t *pred;           /* scratch */
+    uint32_t *pred;           /* scratch, nfit */
     int *slice_of;            /* scratch, nruns */
-    float *v;                 /* scratch, TC_GEMM_MAX_SLICES */
+    float *v;                 /* scratch, TC_GEMM_MAX_SLICES (one output) */
+    float *blk;               /* scratch: slice sums of a block of outputs, then the pairwise levels */
     tc_gemm_struct best;
     tc_gemm_incvt best_cv;
     size_t best_n;
@@ -102,6 +120,9 @@ typedef struct {
     tc_gemm_candidate top[4];
     int ntop;
     size_t best_by_cv[8];
+    pruned_struct *pruned;    /* scored on a prefix of the outputs only */
+    size_t npruned, cap_pruned;
+    size_t scored;            /* structures x conversions scored on every output */
 } search;
 
 /* Structure s shows exactly the class's runs (every run start at a tested
@@ -151,23 +172,149 @@ static void keep_top(search *q, const tc_gemm_struct *s, tc_gemm_incvt cv, size_
     q->ntop += q->ntop < 4;
 }
 
+/* ---- scoring ------------------------------------------------------------------
+ * The outputs are scored in blocks of FIT_BLOCK, each slice's FP32 sum kept
+ * for the whole block (the same additions in the same order as one output
+ * at a time: only faster). A structure stops when, even predicting every
+ * output left, it could neither beat the best, nor its conversion's best,
+ * nor enter the best four: exactly what the full scoring would keep, it
+ * keeps. Only "some candidate predicts this output" (any_ok, for the
+ * unexplained list) needs the outputs a stopped structure skipped:
+ * settle_pruned tries them, at the end, where that list looks. */
+#define FIT_BLOCK 256
+#define PAIRWISE_LEVELS 8   /* log2(TC_GEMM_MAX_SLICES) + 2 */
+
+/* The slices [lo, hi) of a block (v[t]: slice t's sums) met as a balanced
+ * tree into out (tmp: PAIRWISE_LEVELS blocks of scratch). */
+static void pairwise_block(const float *const *v, int lo, int hi, size_t nb, float *out, float *tmp)
+{
+    if (hi - lo == 1) {
+        memcpy(out, v[lo], nb * sizeof *out);
+        return;
+    }
+    int mid = lo + (hi - lo) / 2;
+    pairwise_block(v, lo, mid, nb, out, tmp + FIT_BLOCK);
+    pairwise_block(v, mid, hi, nb, tmp, tmp + FIT_BLOCK);
+    for (size_t e = 0; e < nb; e++)
+        out[e] += tmp[e];
+}
+
+/* Structure s (slice_of set) under conversion x on outputs [e0, e1):
+ * predictions into q->pred, any_ok marked, the bit-exact ones counted. */
+static size_t score_block(search *q, const tc_gemm_struct *s, int x, size_t e0, size_t e1)
+{
+    const gemm_fit_in *in = q->in;
+    size_t nb = e1 - e0, n = 0, R = (size_t)in->nruns;
+    int S = s->splitk;
+    float *v = q->blk, *d = v + (size_t)TC_GEMM_MAX_SLICES * FIT_BLOCK, *tmp = d + FIT_BLOCK;
+    const float *vt[TC_GEMM_MAX_SLICES];
+    for (size_t r = 0, t = 0; r < R; t++) {   /* slice t: runs [r, r1), in order */
+        size_t r1 = r + 1;
+        while (r1 < R && q->slice_of[r1] == (int)t)
+            r1++;
+        if (q->table[x]) {   /* that slice's sums, made once for every structure */
+            vt[t] = q->table[x] + (r * (R + 1) + r1) * q->nfit + e0;
+        } else {
+            float *w = v + t * FIT_BLOCK;
+            memcpy(w, q->rs[x] + r * q->nfit + e0, nb * sizeof *w);
+            for (size_t u = r + 1; u < r1; u++) {
+                const float *x_u = q->rs[x] + u * q->nfit + e0;
+                for (size_t e = 0; e < nb; e++)
+                    w[e] += x_u[e];
+            }
+            vt[t] = w;
+        }
+        r = r1;
+    }
+    if (s->combine == GEMM_COMBINE_PAIRWISE) {
+        pairwise_block(vt, 0, S, nb, d, tmp);
+    } else {   /* gemm_combine's seq and reverse */
+        bool rev = s->combine == GEMM_COMBINE_REVERSE;
+        memcpy(d, vt[rev ? S - 1 : 0], nb * sizeof *d);
+        for (int t = 1; t < S; t++) {
+            const float *w = vt[rev ? S - 1 - t : t];
+            for (size_t e = 0; e < nb; e++)
+                d[e] += w[e];
+        }
+    }
+    for (size_t e = 0; e < nb; e++) {
+        uint32_t p = gemm_round_out(in->out, gemm_bits_of(d[e]));
+        bool ok = p == q->got[e0 + e];
+        q->pred[e0 + e] = p, n += ok;
+        q->any_ok[e0 + e] |= ok;
+    }
+    return n;
+}
+
+/* One output under structure s (slice_of set): the reference arithmetic
+ * (gemm_combine), for the outputs a stopped structure skipped and for the
+ * exhaustive scoring (gemm_fit_in.exhaustive) tests compare with. */
+static uint32_t predict_one(search *q, const tc_gemm_struct *s, int x, size_t e)
+{
+    for (int r = 0; r < q->in->nruns; r++) {
+        float x_r = q->rs[x][(size_t)r * q->nfit + e];
+        int t = q->slice_of[r];
+        q->v[t] = r == 0 || q->slice_of[r - 1] != t ? x_r : q->v[t] + x_r;
+    }
+    return gemm_round_out(q->in->out, gemm_bits_of(gemm_combine(q->v, s->splitk, s->combine)));
+}
+
+/* Could a structure predicting at most `bound` outputs change what is kept? */
+static bool can_matter(const search *q, int x, size_t bound)
+{
+    return !q->have || bound > q->best_n || bound > q->best_by_cv[x] || q->ntop < 4 ||
+           bound > q->top[3].bit_exact;
+}
+
+static void keep_pruned(search *q, const tc_gemm_struct *s, int x, size_t from)
+{
+    if (q->npruned == q->cap_pruned) {
+        size_t cap = q->cap_pruned ? q->cap_pruned * 2 : 1024;
+        pruned_struct *p = realloc(q->pruned, cap * sizeof *p);
+        if (!p) {
+            fprintf(stderr, "tcscope: out of memory (%zu pruned structures)\n", cap);
+            exit(2);
+        }
+        q->pruned = p, q->cap_pruned = cap;
+    }
+    q->pruned[q->npruned++] = (pruned_struct){*s, x, from};
+}
+
+/* The first outputs no fully scored structure predicts (as many as the
+ * unexplained list keeps): does a stopped one, on the outputs it skipped? */
+static void settle_pruned(search *q)
+{
+    size_t left = TC_GEMM_KEEP;
+    for (size_t e = 0; e < q->nfit && left > 0; e++) {
+        for (size_t p = 0; p < q->npruned && !q->any_ok[e]; p++) {
+            const pruned_struct *ps = &q->pruned[p];
+            if (ps->from <= e && runs_match(&ps->s, q->in, q->slice_of))
+                q->any_ok[e] = predict_one(q, &ps->s, ps->x, e) == q->got[e];
+        }
+        left -= !q->any_ok[e];
+    }
+}
+
 /* One structure (if its runs are the class's), under every conversion. */
 static void try_struct(search *q, const tc_gemm_struct *s)
 {
     if (s->splitk < 1 || s->splitk > TC_GEMM_MAX_SLICES || !runs_match(s, q->in, q->slice_of))
         return;
     for (int x = 0; x < q->ncv; x++) {
-        size_t n = 0;
-        for (size_t e = 0; e < q->nfit; e++) {
-            for (int r = 0; r < q->in->nruns; r++) {
-                float x_r = q->rs[x][(size_t)r * q->nfit + e];
-                int t = q->slice_of[r];
-                q->v[t] = r == 0 || q->slice_of[r - 1] != t ? x_r : q->v[t] + x_r;
+        size_t n = 0, e0 = 0;
+        if (q->in->exhaustive)   /* the reference: one output at a time, every output */
+            for (; e0 < q->nfit; e0++) {
+                q->pred[e0] = predict_one(q, s, x, e0);
+                n += q->pred[e0] == q->got[e0];
+                q->any_ok[e0] |= q->pred[e0] == q->got[e0];
             }
-            q->pred[e] = gemm_round_out(q->in->out, gemm_bits_of(gemm_combine(q->v, s->splitk, s->combine)));
-            n += q->pred[e] == q->got[e];
-            q->any_ok[e] |= q->pred[e] == q->got[e];
+        for (; e0 < q->nfit && can_matter(q, x, n + (q->nfit - e0)); e0 += FIT_BLOCK)
+            n += score_block(q, s, x, e0, e0 + FIT_BLOCK < q->nfit ? e0 + FIT_BLOCK : q->nfit);
+        if (e0 < q->nfit) {
+            keep_pruned(q, s, x, e0);
+            continue;
         }
+        q->scored++;
         keep_top(q, s, q->cvs[x], n);
         q->best_by_cv[x] = n > q->best_by_cv[x] ? n : q->best_by_cv[x];
         if (!q->have || n > q->best_n) {
@@ -244,6 +391,28 @@ static void try_cut_subsets(search *q, int chunk, int P)
     }
 }
 
+/* Slices of ceil(K / S) rounded up to whole units, the rest to the last
+ * one: CUTLASS's split-K (GemmUniversal: gemm_k_size = round_up(
+ * ceil_div(K, slices), kAlignK)), which gemm_struct_bounds (leftover units
+ * to the last slices) does not make, so these are cut explicitly. Tried
+ * after every other candidate: what was kept before changes only where
+ * one of these predicts strictly more outputs. */
+static void try_ceil_slices(search *q, int chunk, int P)
+{
+    long k = q->in->k;
+    for (long S = 2; S <= TC_GEMM_MAX_SLICES && S <= k; S++)
+        for (long unit = chunk > 0 ? chunk : 1; unit * S <= k; unit *= 2) {
+            long per = ((k + S - 1) / S + unit - 1) / unit * unit;
+            if ((S - 1) * per >= k)
+                continue;
+            tc_gemm_struct s = {.chunk = chunk, .promote = P, .splitk = (int)S, .slice_unit = TC_GEMM_CUTS};
+            for (long t = 0; t < S; t++)
+                s.cut[t] = (int)(t * per);
+            s.cut[S] = (int)k;
+            try_orders(q, s);
+        }
+}
+
 static void candidates(search *q, int chunk)
 {
     const gemm_fit_in *c = q->in;
@@ -270,9 +439,36 @@ static void candidates(search *q, int chunk)
         try_found_cuts(q, chunk, P[x]);
     for (int x = 1; x < np; x++)
         try_cut_subsets(q, chunk, P[x]);
+    for (int x = 0; x < np; x++)
+        try_ceil_slices(q, chunk, P[x]);
 }
 
 /* ---- the fit ---------------------------------------------------------------- */
+
+/* Every run range's FP32 sum (added in K order from its first run), made
+ * once: each slice of each structure is one of them, so a structure costs
+ * a few additions an output instead of one a run. Only while the table
+ * stays within SLICE_TABLE_BYTES (few runs: where the cut subsets are many). */
+#define SLICE_TABLE_BYTES ((size_t)128 << 20)
+
+static float *slice_table(const float *rs, size_t R, size_t nfit)
+{
+    if (R < 2 || !nfit || (R + 1) * (R + 1) * nfit * sizeof(float) > SLICE_TABLE_BYTES)
+        return NULL;
+    float *t = gemm_alloc((R + 1) * (R + 1) * nfit, sizeof *t);
+    for (size_t a = 0; a < R; a++) {
+        float *prev = t + (a * (R + 1) + a + 1) * nfit;
+        memcpy(prev, rs + a * nfit, nfit * sizeof *prev);
+        for (size_t b = a + 2; b <= R; b++) {
+            float *cur = t + (a * (R + 1) + b) * nfit;
+            const float *x = rs + (b - 1) * nfit;
+            for (size_t e = 0; e < nfit; e++)
+                cur[e] = prev[e] + x[e];
+            prev = cur;
+        }
+    }
+    return t;
+}
 
 int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t errlen)
 {
@@ -287,6 +483,8 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
         fi[e] = in->ii[e * stride], fj[e] = in->jj[e * stride], got[e] = in->got[e * stride];
     search q = {.in = in, .nfit = nfit, .got = got};
     q.ncv = in->fma ? 1 : tc_gemm_incvt_candidates(in->path, q.cvs);   /* FMA: the FP32 inputs as they are */
+    if (in->force_cv)
+        q.ncv = 1, q.cvs[0] = in->only_cv;
     int rc = -1;
     for (int x = 0; x < q.ncv; x++) {
         model *md = in->fma ? NULL : gemm_model_in(in->path, in->profile, q.cvs[x], err, errlen);
@@ -297,14 +495,17 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
         oracle_parallel(nfit, nfit * (size_t)in->k, runsum_range, &j);
         model_free(md);
         q.rs[x] = rs;
+        q.table[x] = slice_table(rs, (size_t)in->nruns, nfit);
     }
     q.any_ok = gemm_alloc(nfit, sizeof *q.any_ok);
     q.best_pred = gemm_alloc(nfit, sizeof *q.best_pred), q.pred = gemm_alloc(nfit, sizeof *q.pred);
     q.slice_of = gemm_alloc((size_t)in->nruns, sizeof *q.slice_of);
     q.v = gemm_alloc(TC_GEMM_MAX_SLICES, sizeof *q.v);
+    q.blk = gemm_alloc((size_t)(TC_GEMM_MAX_SLICES + 1 + PAIRWISE_LEVELS) * FIT_BLOCK, sizeof *q.blk);
     candidates(&q, in->chunk);
+    settle_pruned(&q);
     o->have = q.have, o->s = q.best, o->cv = q.best_cv, o->nfit = nfit, o->best_n = q.best_n;
-    o->ncand = q.ntop, o->ncv = q.ncv;
+    o->ncand = q.ntop, o->ncv = q.ncv, o->scored = q.scored, o->pruned = q.npruned;
     memcpy(o->cand, q.top, sizeof q.top);
     memcpy(o->cvs, q.cvs, sizeof q.cvs);
     memcpy(o->cvt_bit_exact, q.best_by_cv, sizeof q.best_by_cv);
@@ -316,7 +517,8 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
     rc = 0;
 out:
     for (int x = 0; x < q.ncv; x++)
-        free((void *)q.rs[x]);
-    free(fi), free(fj), free(got), free(q.any_ok), free(q.best_pred), free(q.pred), free(q.slice_of), free(q.v);
+        free((void *)q.rs[x]), free(q.table[x]);
+    free(fi), free(fj), free(got), free(q.any_ok), free(q.best_pred), free(q.pred), free(q.slice_of), free(q.v), free(q.blk),
+        free(q.pruned);
     return rc;
 }

@@ -399,7 +399,7 @@ static void refit(const tc_gemm_path *p, const tc_gemm_case *c, const uint32_t *
                   const int *ii, const int *jj, const uint32_t *got, uint32_t *pred, tc_gemm_structure_result *o)
 {
     gemm_fit_in in = {p, c->profile, c->k, c->n, 1, o->r.s.chunk, &tc_f32, o->r.nruns, o->r.run_start, A, B,
-                      nout, ii, jj, got, false, false, NULL};
+                      nout, ii, jj, got, false, false, NULL, false, GEMM_IN_AS_UPLOADED, false};
     gemm_fit_out f;
     char err[256];
     if (gemm_fit_structure(&in, &f, err, sizeof err) || !f.have)

@@ -49,8 +49,10 @@ void gemm_uploads(const tc_gemm_path *p, const tc_gemm_case *c, uint32_t *ua, ui
 void gemm_errors(const tc_format *fa, const tc_format *fb, const uint32_t *A, const uint32_t *B, int n, int k,
                  size_t nout, const int *ii, const int *jj, const uint32_t *got, oracle_err_stats *st);
 
-/* Row i of A (m x k) and column j of B (k x n) into a[k], b[k]. */
-void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b);
+/* For each of nout outputs t, row ii[t] of A (m x k) and column jj[t] of B
+ * (k x n) into a[t * k ..], b[t * k ..] (nout x k each). */
+void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
+                 uint64_t *a, uint64_t *b);
 
 /* tc_gemm_struct_dot for nout outputs at once (a, b: nout x k row-major);
  * model_mma spreads each instruction step over the cores, except inside
@@ -86,6 +88,10 @@ typedef struct {
     bool fma;                  /* runs are FP32 FMA chains from +0 in K order (no tensor core) */
     bool all;                  /* try every output (else a spread subset when K makes that costly) */
     uint32_t *pred;            /* NULL, or nout: the best structure's predictions when every output was tried */
+    bool exhaustive;           /* score every structure on every output, one output at a time: the
+                                * reference the blocked, pruned scoring (the default) must equal */
+    tc_gemm_incvt only_cv;     /* with force_cv: this conversion, not the path's candidates */
+    bool force_cv;
 } gemm_fit_in;
 
 typedef struct {
@@ -100,6 +106,7 @@ typedef struct {
     size_t cvt_bit_exact[8];
     int nunexplained;          /* outputs tried that no candidate predicted (first ones) */
     tc_gemm_miss unexplained[TC_GEMM_KEEP];
+    size_t scored, pruned;     /* structures scored on every output, stopped early (not a result: the cost) */
 } gemm_fit_out;
 
 /* -1 with err when a model is missing. */
@@ -129,9 +136,10 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
                  const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
                  uint32_t *pred, char *err, size_t errlen);
 
-/* The elements (FP32 bits in x[0..n)) as the tensor core sees them under
- * c: tf32 bits for the rounding conversions, unchanged otherwise. */
-void gemm_convert_inputs(tc_gemm_incvt c, uint64_t *x, size_t n);
+/* The elements (bits of upload format f in x[0..n)) as the tensor core
+ * sees them under c: tf32 bits for the rounding conversions (of FP32), f16
+ * bits for fp8-as-f16, unchanged otherwise. */
+void gemm_convert_inputs(tc_gemm_incvt c, const tc_format *f, uint64_t *x, size_t n);
 
 /* Which of p's candidate conversions predict the outputs got (under s)
  * into *o (o->used: the one to predict with). -1 with err when a model is

@@ -9,6 +9,7 @@
 
 #include "cases/gemm_internal.h"
 #include "cases/gemm_probe_internal.h"
+#include "probes/probes.h"
 
 /* The output format the verify D shows: f16 or bf16 when every output is
  * one (random sums of K products never all are otherwise), else FP32. */
@@ -97,7 +98,7 @@ static int fit_class(const tc_probe_design *d, const char *profile, const uint32
     for (size_t e = 0; e < nout; e++)
         got[e] = D[(size_t)ii[e] * d->n + jj[e]];
     gemm_fit_in in = {d->path, profile, d->k, d->n, d->gran, r->chunk, r->out, k->nruns, k->run_start, A, B,
-                      nout, ii, jj, got, false, false, NULL};
+                      nout, ii, jj, got, false, false, NULL, false, GEMM_IN_FP8_AS_F16, r->fp8_as_f16};
     gemm_fit_out f;
     int rc;
     if (!r->chain) {   /* no fused step: FP32 FMA chains */
@@ -143,9 +144,31 @@ static int fit_class(const tc_probe_design *d, const char *profile, const uint32
     return rc;
 }
 
+/* No fused step seen, yet partial sums stay in an accumulator: an FP32
+ * FMA chain rounds every product, so every runs test of it reads "apart";
+ * here some read "same accumulator". On an FP8 path that is a 16-bit
+ * tensor-core chain fed FP8 widened to f16 (Triton on Hopper when wgmma
+ * cannot accumulate as asked: gemm.h GEMM_IN_FP8_AS_F16), whose fused
+ * step keeps the FP8 step test's small product (2^-16 of L), so the step
+ * test cannot see it: the chunk is the instruction's K. */
+static void fp8_as_f16(const tc_probe_design *d, tc_probe_result *r)
+{
+    int main = 0;
+    for (int x = 1; x < r->nclass; x++)
+        main = r->cls[x].blocks > r->cls[main].blocks ? x : main;
+    const tc_instr *ins = tc_instr_by_name(GEMM_F16_MMA_SYNC);
+    if (r->chain || !d->path->fp8 || !r->nclass || r->cls[main].nruns >= d->nbound || !ins)
+        return;
+    r->fp8_as_f16 = r->chain = true;
+    r->chunk = ins->k;
+    snprintf(r->why + strlen(r->why), sizeof r->why - strlen(r->why), "%sno fused step seen but sums kept in an "
+             "accumulator: FP8 widened to f16 on %s, chunk its K", r->why[0] ? "; " : "", GEMM_F16_MMA_SYNC);
+}
+
 int probe_fit(const tc_probe_design *d, const char *profile_path, const uint32_t *D, const uint32_t *A,
               const uint32_t *B, tc_probe_result *r, char *err, size_t errlen)
 {
+    fp8_as_f16(d, r);
     r->out = output_format(d, D);
     r->cvt = GEMM_IN_AS_UPLOADED;
     size_t cap = (size_t)((d->m + d->vrow - 1) / d->vrow) * ((d->n + d->vcol - 1) / d->vcol);

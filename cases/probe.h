@@ -125,7 +125,11 @@ typedef struct {
 
 typedef struct {
     int chunk;                 /* K per tensor-core step (first q the small product survives at); 0: none < step_q */
-    bool chain;                /* a step fusing several products seen (chunk > 2): a reduced-precision chain */
+    bool chain;                /* a reduced-precision chain: a step fusing several products seen (chunk > 2),
+                                * or (fp8_as_f16) an accumulator that keeps partial sums across K */
+    bool fp8_as_f16;           /* FP8 steps fuse nothing the step product sees, yet the runs product shows
+                                * an accumulator keeping its sums: FP8 widened to f16 on the 16-bit mma.sync
+                                * (Triton's fallback from wgmma), chunk that instruction's K */
     size_t odd;                /* masking outputs with unexpected values */
     int nodd;
     tc_probe_odd odds[TC_PROBE_KEEP];

@@ -8,11 +8,12 @@
 
 #include "cases/probe.h"
 #include "cli/cli.h"
+#include "oracle/oracle.h"
 #include "probes/probes.h"
 
 #define CMD "probe"
 
-typedef enum { O_M, O_N, O_K, O_FORMAT, O_SEED, O_OUT, O_PROFILE } probe_opt;
+typedef enum { O_M, O_N, O_K, O_FORMAT, O_SEED, O_OUT, O_PROFILE, O_THREADS } probe_opt;
 static const cli_option opts[] = {
     [O_M] = {"--m", "M", "export: rows of A and D", 16, 16384},
     [O_N] = {"--n", "N", "export: columns of B and D", 16, 16384},
@@ -21,6 +22,8 @@ static const cli_option opts[] = {
     [O_SEED] = {"--seed", "S", "export: seed of the verify inputs (default 1)"},
     [O_OUT] = {"--out", "PATH", "export: the folder to write (required); infer: the record to write"},
     [O_PROFILE] = {"--profile", "P", "infer: the instruction models (default h100)"},
+    [O_THREADS] = {"--threads", "N", "infer: CPU threads, 0: one per core (default 0; 1 when many run at once)", 0,
+                   1024},
 };
 const cli_command cmd_probe_cli = {
     "probe", "framework-neutral GEMM probe: export inputs as .npy, infer the structure from your D = A @ B",
@@ -32,7 +35,7 @@ const cli_command cmd_probe_cli = {
 
 typedef struct {
     const char *verb, *dir, *format, *out, *profile;
-    int m, n, k;
+    int m, n, k, threads;
     uint64_t seed;
 } probe_args;
 
@@ -62,6 +65,7 @@ static int parse(int argc, char **argv, probe_args *a)
             break;
         case O_OUT: a->out = sc.val; break;
         case O_PROFILE: a->profile = sc.val; break;
+        case O_THREADS: a->threads = (int)sc.count; break;
         }
     }
     if (sc.status)
@@ -94,6 +98,7 @@ static int do_infer(const probe_args *a)
     if (a->m || a->n || a->k || a->format)
         return cli_fail(CMD, "infer reads the shape and format from DIR/manifest.json (no --m/--n/--k/--format)");
     char ppath[4096], err[600], summary[1024];
+    oracle_set_threads(a->threads);
     if (!tc_profile_path(a->profile, ppath, sizeof ppath))
         return cli_fail(CMD, "profile '%s' not found", a->profile);
     int rc = tc_probe_infer_dir(a->dir, ppath, a->out, summary, sizeof summary, err, sizeof err);

@@ -19,9 +19,12 @@ static json_t *int_list(const int *v, int n, int max)
 
 static json_t *incvt_json(const tc_gemm_incvt_result *v)
 {
-    if (v->ncand == 1)   /* no choice: nothing was inferred */
+    if (v->ncand == 1 && v->used == v->cand[0])   /* no choice: nothing was inferred */
         return json_pack("{s:[s],s:b,s:s}", "candidates", tc_gemm_incvt_name(v->cand[0]), "decided", 1, "used",
                          tc_gemm_incvt_name(v->cand[0]));
+    if (v->ncand == 1)   /* a conversion no path offers, that the probe's masking products chose (fp8-as-f16) */
+        return json_pack("{s:[s,s],s:b,s:s}", "candidates", tc_gemm_incvt_name(v->cand[0]),
+                         tc_gemm_incvt_name(v->used), "decided", 1, "used", tc_gemm_incvt_name(v->used));
     json_t *o = json_object(), *list = json_array(), *fit = json_array();
     size_t nfit = 0;
     for (int x = 0; x < v->ncand; x++) {
@@ -49,7 +52,7 @@ static json_t *prediction_json(const tc_gemm_structure_result *s, const tc_gemm_
                                               "predicted", ps));
     }
     json_t *pr = json_object();
-    json_object_set_new(pr, "model", json_string(p->instr));
+    json_object_set_new(pr, "model", json_string(s->cvt.used == GEMM_IN_FP8_AS_F16 ? GEMM_F16_MMA_SYNC : p->instr));
     json_object_set_new(pr, "profile", json_string(c->profile));
     json_object_set_new(pr, "n", json_integer((json_int_t)s->n));
     json_object_set_new(pr, "bit_exact", json_integer((json_int_t)s->bit_exact));

@@ -85,7 +85,7 @@ static void predict_threads(const char *path, tc_gemm_struct s, int m, int k, si
     uint32_t *alone = gemm_alloc(nout, sizeof *alone), *pred = gemm_alloc(nout, sizeof *pred);
     uint64_t *a = gemm_alloc((size_t)k, sizeof *a), *b = gemm_alloc((size_t)k, sizeof *b);
     for (size_t e = 0; e < nout; e++) {
-        gemm_gather(A, B, c.n, k, ii[e], jj[e], a, b);
+        gemm_gather(A, B, c.n, k, 1, &ii[e], &jj[e], a, b);
         alone[e] = tc_gemm_struct_dot(&s, md, k, a, b);
     }
     for (size_t x = 0; x < sizeof thread_counts / sizeof *thread_counts; x++) {

@@ -234,7 +234,7 @@ int main(int argc, char **argv)
     gemm_uploads(p, &c, ua, ub);
     uint64_t *a = gemm_alloc(nout * (size_t)K, sizeof *a), *b = gemm_alloc(nout * (size_t)K, sizeof *b);
     for (size_t e = 0; e < nout; e++)
-        gemm_gather(ua, ub, c.n, K, ii[e], jj[e], a + e * K, b + e * K);
+        gemm_gather(ua, ub, c.n, K, 1, &ii[e], &jj[e], a + e * K, b + e * K);
     free(ua), free(ub);
     char err[512];
     model *m = tc_gemm_model(p, profile, err, sizeof err);
