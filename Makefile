@@ -118,6 +118,10 @@ build/opt/tools/%: tools/%.c build/opt/libtcscope.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O3 -g $(CUDA_DEF) $(CPPFLAGS) -o $@ $< build/opt/libtcscope.a $(CUDA_LIBS) $(LDLIBS)
 
+# The call-graph test reads every object of its build, the CLI's too.
+build/opt/tests/test_file_cycles: build/tcscope
+build/san/tests/test_file_cycles: build/san/tcscope
+
 TESTS_SAN = $(TEST_SRC:tests/%.c=build/san/tests/%)
 TESTS_OPT = $(TEST_SRC:tests/%.c=build/opt/tests/%)
 BENCHES   = $(BENCH_SRC:tests/%.c=build/opt/bench/%)

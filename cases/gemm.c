@@ -56,16 +56,6 @@ const tc_gemm_path *tc_gemm_path_by_name(const char *name)
     return NULL;
 }
 
-void *gemm_alloc(size_t count, size_t size)
-{
-    void *p = count && size ? calloc(count, size) : malloc(1);
-    if (!p) {
-        fprintf(stderr, "tcscope: out of memory (%zu x %zu bytes)\n", count, size);
-        exit(2);
-    }
-    return p;
-}
-
 /* The FP32 originals: A then B from one stream per matrix. */
 static void draw(float *x, size_t n, uint64_t seed, const char *stream, sweep_dist d)
 {
@@ -119,20 +109,6 @@ static size_t pick_samples(int m, int n, size_t want, uint64_t seed, int *ii, in
     }
     free(idx);
     return nout;
-}
-
-size_t gemm_batch(int k)
-{
-    size_t b = ((size_t)1 << 22) / (size_t)(k > 0 ? k : 1);
-    return b ? b : 1;
-}
-
-void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, int i, int j, uint64_t *a, uint64_t *b)
-{
-    for (int kk = 0; kk < k; kk++) {
-        a[kk] = A[(size_t)i * k + kk];
-        b[kk] = B[(size_t)kk * n + j];
-    }
 }
 
 /* The errors of outputs [lo, hi) of one errors() call, on one thread. */

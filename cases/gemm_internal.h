@@ -27,8 +27,9 @@ static inline uint32_t gemm_bits_of(float x)
     return u;
 }
 
-/* An enumeration's name from its table of names ("?" out of range), and
- * the value of a name (-1 when none): the combines, the input conversions. */
+/* cases/gemm_base.c: an enumeration's name from its table of names ("?"
+ * out of range), and the value of a name (-1 when none): the combines, the
+ * input conversions. */
 const char *gemm_name_of(const char *const *table, size_t n, int v);
 int gemm_name_index(const char *const *table, size_t n, const char *name);
 
@@ -119,7 +120,8 @@ void gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const
                             const uint32_t *B, size_t nout, const int *ii, const int *jj, const uint32_t *got,
                             tc_gemm_structure_result *o);
 
-/* The instruction model of path p under input conversion c (NULL with err). */
+/* cases/gemm_predict.c: the instruction model of path p under input
+ * conversion c (NULL with err). */
 model *gemm_model_in(const tc_gemm_path *p, const char *profile_path, tc_gemm_incvt c, char *err, size_t errlen);
 
 /* D[ii[e]][jj[e]] (e < nout) as structure s and path p's instruction model
@@ -129,8 +131,9 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
                  const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
                  uint32_t *pred, char *err, size_t errlen);
 
-/* The elements (FP32 bits in x[0..n)) as the tensor core sees them under
- * c: tf32 bits for the rounding conversions, unchanged otherwise. */
+/* cases/gemm_cvt.c: the elements (FP32 bits in x[0..n)) as the tensor
+ * core sees them under c: tf32 bits for the rounding conversions,
+ * unchanged otherwise. */
 void gemm_convert_inputs(tc_gemm_incvt c, uint64_t *x, size_t n);
 
 /* Which of p's candidate conversions predict the outputs got (under s)
