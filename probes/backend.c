@@ -355,13 +355,6 @@ static int check_sparse(const tc_instr *ins, size_t ntiles, const uint64_t *A, c
     return tc_sparse_check(ins, ntiles, A, err, errlen);
 }
 
-uint64_t tc_operand_mask(const tc_format *f)
-{
-    if (f->shift > 0)
-        return f->storage_bits >= 64 ? ~0ull : (1ull << f->storage_bits) - 1;
-    return tc_format_mask(f);
-}
-
 /* Every input must fit its operand register (no bits above it). */
 static int check_bits(const char *what, const tc_format *f, size_t n, const uint64_t *x, char *err,
                       size_t errlen)
