@@ -7,7 +7,7 @@
  *     object per case, no header or trailer (the committed
  *     reports/baselines/h100-gemm.packed.xz).
  * The per-case fields are the same in both; the one writer of a case's
- * object is tc_gemm_case_json below, from the struct cases/gemm.c fills. */
+ * object is tc_gemm_case_json below, from the struct cases/gemm_case.c fills. */
 #ifndef TC_RECORD_GEMM_H
 #define TC_RECORD_GEMM_H
 

@@ -1,5 +1,5 @@
 /* The object of one gemm case (reports/SCHEMA.md "gemm"), written from
- * what cases/gemm.c found (tc_gemm_case_result): the one writer of gemm
+ * what cases/gemm_case.c found (tc_gemm_case_result): the one writer of gemm
  * cases; cases/gemm_replay.c reads the inferred structure back. What the
  * structure and outputs fields mean is said once, in SCHEMA.md ("gemm
  * objects: the meaning of their fields"), not in every object. */

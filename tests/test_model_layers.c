@@ -1,11 +1,10 @@
 /* The model's files call each other without a loop (issue 15): an edge
  * X -> Y when the object of oracle/X.c uses a symbol (nm: U) that the
  * object of oracle/Y.c defines, over every oracle/ object of this build
- * (tests/file_graph.h);
- * the graph must be a DAG, with the dispatch (model.c) above the fast paths
- * and the reference (model_reference.c) below them. Before the reference
- * was split out, model.c and model_fast.c called each other, which this
- * test reports as a cycle. */
+ * (tests/file_graph.h); the graph must be a DAG, with the dispatch
+ * (model_dot.c) above the fast paths and the reference (model_reference.c)
+ * below them. Before the reference was split out, the dispatch and
+ * model_fast.c called each other, which this test reports as a cycle. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -48,7 +47,7 @@ static void test_model_files_form_a_dag(void **st)
     assert_true(nmodel >= 8 && g->nedges >= 10);   /* the objects were read */
     assert_int_equal(fg_circles(g, stderr), 0);
     /* the layers: dispatch above the fast paths, the reference below them */
-    int top = file_index(g, "oracle/model"), ref = file_index(g, "oracle/model_reference"),
+    int top = file_index(g, "oracle/model_dot"), ref = file_index(g, "oracle/model_reference"),
         fmt = file_index(g, "oracle/model_fmt");
     static const char *const fast[] = {"oracle/model_int64", "oracle/model_int128", "oracle/model_wide",
                                        "oracle/model_avx512"};
