@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { FG_MAXF = 512, FG_MAXSYM = 65536, FG_NAME = 128 };
 
@@ -67,9 +68,10 @@ static inline bool fg_line(fg_graph *g, char paths[][512], int first, const char
     return true;
 }
 
-/* Every object of BUILD/FOLDER/ (a .cu.o named "folder/x.cu"), read by one
- * nm (a process per object is most of the time on a loaded machine);
- * false if one could not be read or the tables are full. */
+/* Every object of BUILD/FOLDER/ whose source is in the tree (run from the
+ * repository root; a .cu.o named "folder/x.cu"), read by one nm (a process
+ * per object is most of the time on a loaded machine); false if one could
+ * not be read or the tables are full. */
 static inline bool fg_read_folder(fg_graph *g, const char *build, const char *folder)
 {
     char pat[512];
@@ -88,13 +90,19 @@ static inline bool fg_read_folder(fg_graph *g, const char *build, const char *fo
         size_t at = (size_t)snprintf(cmd, cap, "nm -P -A");
         for (size_t i = 0; i < gl.gl_pathc; i++) {
             const char *base = strrchr(gl.gl_pathv[i], '/') + 1;
-            snprintf(paths[i], sizeof paths[i], "%s", gl.gl_pathv[i]);
+            char src[FG_NAME + 8];
+            snprintf(src, sizeof src, "%s/%.*s", folder, (int)(strlen(base) - 2), base);
+            if (!strchr(strrchr(src, '/'), '.'))
+                strcat(src, ".c");
+            if (access(src, F_OK) != 0)
+                continue;   /* the object of a source since moved or removed: not this tree's */
+            snprintf(paths[g->nfiles - first], sizeof paths[0], "%s", gl.gl_pathv[i]);
             snprintf(g->files[g->nfiles++], FG_NAME, "%s/%.*s", folder, (int)(strlen(base) - 2), base);
             at += (size_t)snprintf(cmd + at, cap - at, " '%s'", gl.gl_pathv[i]);
         }
     }
-    FILE *p = ok ? popen(cmd, "r") : NULL;
-    ok = p != NULL;
+    FILE *p = ok && g->nfiles > first ? popen(cmd, "r") : NULL;
+    ok = ok && (p != NULL || g->nfiles == first);
     char line[1200];
     while (p && fgets(line, sizeof line, p))
         ok = fg_line(g, paths, first, line) && ok;

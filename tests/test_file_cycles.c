@@ -32,19 +32,26 @@ static const char *const folders[] = {"formats", "oracle", "probes", "probes/cud
 
 static void test_a_planted_circle_is_found(void **st)
 {
-    char dir[] = BUILD "/tests/cyclesXXXXXX";
+    char dir[] = BUILD "/tests/cyclesXXXXXX", cwd[4096];
     assert_non_null(mkdtemp(dir));
+    assert_non_null(getcwd(cwd, sizeof cwd));
     char cmd[1024];
+    /* p/a.c and p/b.c call each other; p/d.c calls into them; obj/p/gone.o
+     * has no source (a file since removed) and is not read */
     snprintf(cmd, sizeof cmd,
-             "cd %s && mkdir p && printf 'int b(int);\\nint a(int x){return x ? b(x - 1) : 0;}\\n' > a.c && "
+             "cd %s && mkdir -p p obj/p && printf 'int b(int);\\nint a(int x){return x ? b(x - 1) : 0;}\\n' > p/a.c && "
              "printf 'int a(int);\\nint b(int x){return x ? a(x - 1) : 1;}\\n"
-             "int c(int);\\nint c(int x){return x;}\\n' > b.c && "
-             "printf 'int c(int);\\nint d(int);\\nint d(int x){return c(x);}\\n' > d.c && "
-             "cc -c a.c -o p/a.o && cc -c b.c -o p/b.o && cc -c d.c -o p/d.o",
+             "int c(int);\\nint c(int x){return x;}\\n' > p/b.c && "
+             "printf 'int c(int);\\nint d(int);\\nint d(int x){return c(x);}\\n' > p/d.c && "
+             "cc -c p/a.c -o obj/p/a.o && cc -c p/b.c -o obj/p/b.o && cc -c p/d.c -o obj/p/d.o && "
+             "cp obj/p/a.o obj/p/gone.o",
              dir);
     assert_int_equal(system(cmd), 0);
     fg_graph *g = fg_new();
-    assert_true(fg_read_folder(g, dir, "p"));
+    assert_int_equal(chdir(dir), 0);
+    bool read = fg_read_folder(g, "obj", "p");
+    assert_int_equal(chdir(cwd), 0);
+    assert_true(read);
     fg_link(g);
     assert_int_equal(g->nfiles, 3);
     assert_int_equal(g->nedges, 3);   /* a -> b, b -> a, d -> b */
