@@ -1,4 +1,4 @@
-/* On a terminal, audit --jobs, hunt and gemm draw a progress bar on stderr
+/* On a terminal, audit --jobs, hunt, gemm and pack draw a progress bar on stderr
  * (count done of total, the time left) and print a result line per
  * instruction or case on stdout (issue 31): every result line must start on
  * a line of its own, never after the bar's text. Run on a pseudo-terminal
@@ -112,12 +112,34 @@ static void gemm_draws_its_count_between_clean_lines(void **state)
     free(text);
 }
 
+/* pack: the bar counts the bytes of text packed; the summary line after it
+ * starts clean. The input is a committed hunt record as text. */
+static void pack_draws_its_count_then_a_clean_line(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tcs-ttyXXXXXX", cmd[512], in[64], out[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(in, sizeof in, "%s/hunt.jsonl", dir);
+    snprintf(out, sizeof out, "%s/hunt.packed.xz", dir);
+    snprintf(cmd, sizeof cmd, "%s pack reports/baselines/h100-hunt-final.packed.xz --text > %s", tc_cli_path(), in);
+    assert_int_equal(system(cmd), 0);
+    char *args[] = {(char *)tc_cli_path(), "pack", in, "--out", out, NULL};
+    char *text = run_on_tty(args, 0);
+    assert_non_null(strstr(text, "pack "));
+    assert_non_null(strstr(text, "0/"));   /* the count of bytes, drawn at the start */
+    assert_int_equal(clean_result_lines(text, " lines, ", dir), 1);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(result_lines_never_follow_the_bar),
         cmocka_unit_test(hunt_draws_its_count_between_clean_lines),
         cmocka_unit_test(gemm_draws_its_count_between_clean_lines),
+        cmocka_unit_test(pack_draws_its_count_then_a_clean_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
