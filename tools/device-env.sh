@@ -13,7 +13,7 @@ for f in .debs/*.deb; do   # each .deb once (a second sourcing finds it done)
   [ -f "$f" ] && [ ! -f "/tmp/deps/.done-${f##*/}" ] && dpkg -x "$f" /tmp/deps && touch "/tmp/deps/.done-${f##*/}"
 done
 # the headers the build needs beyond MPFR/GMP/jansson: say which .deb is missing before make fails on it
-for h in lzma.h:liblzma-dev openssl/evp.h:"libssl-dev and libssl3"; do
+for h in lzma.h:liblzma-dev nettle/sha2.h:nettle-dev archive.h:libarchive-dev; do
   [ -f "/usr/include/${h%%:*}" ] || [ -f "$DEPS_PREFIX/include/${h%%:*}" ] \
     || { echo "tcscope: ${h%%:*} missing here: carry ${h#*:} (.deb) in .debs/"; exit 1; }
 done
