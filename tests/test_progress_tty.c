@@ -1,4 +1,4 @@
-/* On a terminal, audit --jobs, hunt, gemm and pack draw a progress bar on stderr
+/* On a terminal, audit --jobs, hunt, gemm, pack and verify draw a progress bar on stderr
  * (count done of total, the time left) and print a result line per
  * instruction or case on stdout (issue 31): every result line must start on
  * a line of its own, never after the bar's text. Run on a pseudo-terminal
@@ -133,6 +133,21 @@ static void pack_draws_its_count_then_a_clean_line(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* verify: the bar counts elements compared (reported by verify_run batch by
+ * batch) and reaches its total; the result line after it starts clean. */
+static void verify_draws_its_count_then_a_clean_line(void **state)
+{
+    (void)state;
+    char *args[] = {(char *)tc_cli_path(), "verify", "--backend", "model:h100", "--profile", "h100", "--instr",
+                    "mma.m16n8k16.f32.f16.f16.f32", "--count", "200000", NULL};
+    char *text = run_on_tty(args, 1);
+    assert_non_null(strstr(text, "verify "));
+    assert_non_null(strstr(text, " 0/"));
+    assert_non_null(strstr(text, "100.0%"));   /* every batch counted: the bar reached its total */
+    assert_int_equal(clean_result_lines(text, " elements, ", "mma."), 1);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +155,7 @@ int main(void)
         cmocka_unit_test(hunt_draws_its_count_between_clean_lines),
         cmocka_unit_test(gemm_draws_its_count_between_clean_lines),
         cmocka_unit_test(pack_draws_its_count_then_a_clean_line),
+        cmocka_unit_test(verify_draws_its_count_then_a_clean_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
