@@ -4,6 +4,7 @@
 #   make            build/tcscope (with the CUDA backend when nvcc exists) and
 #                   build/libtcscope.so (CPU only: the C API of api/tcscope.h)
 #   make test       unit/property/golden tests, sanitized and optimized
+#   make check      the quick tier: the fast tests, optimized only
 #   make bench      JSON lines, one per figure (on a GPU tcscope bench's record: one per instruction)
 #   make audit      the main job (GPU if present, else the recorded model)
 #   make exhaustive the full 2^32 sweeps (benchmark-class, all cores)
@@ -132,6 +133,10 @@ build/opt/tools/%: tools/%.c build/opt/libtcscope.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O3 -g $(CUDA_DEF) $(CPPFLAGS) -o $@ $< build/opt/libtcscope.a $(CUDA_LIBS) $(LDLIBS)
 
+# The call-graph test reads every object of its build, the CLI's too.
+build/opt/tests/test_file_cycles: build/tcscope
+build/san/tests/test_file_cycles: build/san/tcscope
+
 TESTS_SAN = $(TEST_SRC:tests/%.c=build/san/tests/%)
 TESTS_OPT = $(TEST_SRC:tests/%.c=build/opt/tests/%)
 BENCHES   = $(BENCH_SRC:tests/%.c=build/opt/bench/%)
@@ -144,6 +149,16 @@ test: deps
 	@$(MAKE) --no-print-directory $(TEST_JOBS) test-run
 test-run: build/tcscope build/san/tcscope $(TESTS_SAN) $(TESTS_OPT)
 	@tests/run-tests $(TESTS_SAN) $(TESTS_OPT)
+
+# The quick tier (doc/contributing.md): the fast tests, optimized only, about
+# a minute on 2 cores from a warm build; make test stays the whole suite.
+CHECK_TESTS = test_formats_fast test_value test_oracle test_profile test_chain test_catalogue test_sass \
+              test_sparse test_gen test_casefile test_convert test_backend test_outdir test_json_records \
+              test_record_packed test_compare test_cli test_cli_help test_suggestions test_vocabulary \
+              test_docs test_layers test_model_layers test_file_cycles
+.PHONY: check
+check: build/tcscope $(CHECK_TESTS:%=build/opt/tests/%)
+	@tests/run-tests $(CHECK_TESTS:%=build/opt/tests/%)
 
 # reports/baselines/MANIFEST rewritten from the files (tools/manifest.py: hashes, each record's
 # header facts, the tracked files that read each; the human columns kept), and the CI check of

@@ -66,19 +66,46 @@ int tcscope_api_version(void) { return TCSCOPE_API_VERSION; }
 
 const char *tcscope_version(void) { return tc_version(); }
 
-size_t tcscope_instr_count(void)
+/* The lists the API names by index (instructions, formats, GEMM paths):
+ * the length of one in *n and the name of its entry i, NULL past its end. */
+typedef enum { LIST_INSTR, LIST_FORMAT, LIST_GEMM_PATH } api_list;
+
+static const char *list_entry(api_list l, size_t i, size_t *n)
+{
+    switch (l) {
+    case LIST_INSTR: {
+        const tc_instr *all = tc_catalogue(n);
+        return i < *n ? all[i].name : NULL;
+    }
+    case LIST_FORMAT: {
+        const tc_format *const *all = tc_format_list(n);
+        return i < *n ? all[i]->name : NULL;
+    }
+    case LIST_GEMM_PATH: {
+        const tc_gemm_path *all = tc_gemm_paths(n);
+        return i < *n ? all[i].name : NULL;
+    }
+    }
+    *n = 0;
+    return NULL;
+}
+
+static size_t list_count(api_list l)
 {
     size_t n;
-    tc_catalogue(&n);
+    list_entry(l, 0, &n);
     return n;
 }
 
-const char *tcscope_instr_name(size_t i)
+static const char *list_name(api_list l, size_t i)
 {
     size_t n;
-    const tc_instr *cat = tc_catalogue(&n);
-    return i < n ? cat[i].name : NULL;
+    return list_entry(l, i, &n);
 }
+
+size_t tcscope_instr_count(void) { return list_count(LIST_INSTR); }
+
+const char *tcscope_instr_name(size_t i) { return list_name(LIST_INSTR, i); }
 
 int tcscope_instr_info(const char *instr, int shape[3], const char *formats[4], int *sparse, char *err,
                        size_t errlen)
@@ -96,19 +123,9 @@ int tcscope_instr_info(const char *instr, int shape[3], const char *formats[4], 
     return 0;
 }
 
-size_t tcscope_format_count(void)
-{
-    size_t n;
-    tc_format_list(&n);
-    return n;
-}
+size_t tcscope_format_count(void) { return list_count(LIST_FORMAT); }
 
-const char *tcscope_format_name(size_t i)
-{
-    size_t n;
-    const tc_format *const *all = tc_format_list(&n);
-    return i < n ? all[i]->name : NULL;
-}
+const char *tcscope_format_name(size_t i) { return list_name(LIST_FORMAT, i); }
 
 int tcscope_format_info(const char *fmt, int info[5], char *err, size_t errlen)
 {
@@ -125,19 +142,9 @@ int tcscope_format_info(const char *fmt, int info[5], char *err, size_t errlen)
     return 0;
 }
 
-size_t tcscope_gemm_path_count(void)
-{
-    size_t n;
-    tc_gemm_paths(&n);
-    return n;
-}
+size_t tcscope_gemm_path_count(void) { return list_count(LIST_GEMM_PATH); }
 
-const char *tcscope_gemm_path_name(size_t i)
-{
-    size_t n;
-    const tc_gemm_path *all = tc_gemm_paths(&n);
-    return i < n ? all[i].name : NULL;
-}
+const char *tcscope_gemm_path_name(size_t i) { return list_name(LIST_GEMM_PATH, i); }
 
 int tcscope_gemm_path_info(const char *path, const char **fmt_a, const char **fmt_b, const char **instr,
                            char *err, size_t errlen)

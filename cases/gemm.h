@@ -78,7 +78,7 @@ const tc_gemm_path *tc_gemm_path_by_name(const char *name);
 /* What the library does to the uploaded elements before the tensor core
  * multiplies them. Only the tf32 path has a choice: it uploads FP32 and the
  * library (or the tensor core) makes tf32 of it in some way the outputs
- * must tell (cases/gemm_cvt.c): cut (RZ), rounded (RNA, RNE), or not at
+ * must tell (cases/gemm_cvt.c, cases/gemm_predict.c): cut (RZ), rounded (RNA, RNE), or not at
  * all (the products use all 24 bits). Every other path: as uploaded.
  * FP8_AS_F16 is no candidate of a path: FP8 widened (exactly) to f16 for
  * the 16-bit mma.sync (mma.m16n8k16.f32.f16.f16.f32), what Triton does on

@@ -1,13 +1,12 @@
-/* The accumulation structure of a library GEMM: the predictor (instruction
- * model + structure) and the simulated library built on it (the
- * structure as JSON and as an SVG tree: reports/record_gemm_case.c). */
+/* The accumulation structure of a library GEMM: its slices, their sums and
+ * how they combine, outputs computed under it with an instruction model
+ * (the predictor that picks the model and conversion: cases/gemm_predict.c;
+ * the structure as JSON: reports/record_gemm_structure.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cases/gemm_internal.h"
-#include "oracle/profile.h"
-#include "probes/probes.h"
 
 /* One slice [lo, hi) of every output: tensor-core runs, each added in FP32. */
 void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
@@ -121,84 +120,6 @@ uint32_t tc_gemm_struct_dot(const tc_gemm_struct *s, const model *m, int k, cons
     uint32_t d;
     gemm_struct_dots(s, m, k, 1, a, b, &d);
     return d;
-}
-
-model *tc_gemm_model(const tc_gemm_path *p, const char *profile_path, char *err, size_t errlen)
-{
-    if (!p->instr) {
-        snprintf(err, errlen, "path %s runs no tensor-core instruction: no model predicts it", p->name);
-        return NULL;
-    }
-    const tc_instr *ins = tc_instr_by_name(p->instr);
-    model_profile prof;
-    if (!ins || profile_load(profile_path, &prof, err, errlen) != 0) {
-        if (!ins)
-            snprintf(err, errlen, "no instruction %s in the catalogue", p->instr);
-        return NULL;
-    }
-    const model_params *mp = profile_lookup(&prof, p->instr);
-    model *m = NULL;
-    if (!mp)
-        snprintf(err, errlen, "%s has no entry for %s", profile_path, p->instr);
-    else
-        m = model_new(mp, (oracle_formats){ins->a, ins->b, ins->c, ins->d}, err, errlen);
-    profile_free(&prof);
-    return m;
-}
-
-/* ---- the simulated library ---------------------------------------------- */
-
-typedef struct {
-    char profile[4096];
-    tc_gemm_struct s;
-    tc_gemm_incvt incvt;
-} sim_ctx;
-
-static int sim_run(void *ctx, const tc_gemm_path *p, int m, int n, int k, const uint32_t *A, const uint32_t *B,
-                   size_t nout, const int *ii, const int *jj, uint32_t *out, int warmup, int reps, double *ms,
-                   tc_gemm_algo *algo, char *err, size_t errlen)
-{
-    (void)m, (void)warmup, (void)reps;
-    const sim_ctx *c = ctx;
-    memset(algo, 0, sizeof *algo);
-    algo->algo_id = -1;   /* no cuBLASLt algorithm: the structure below is the whole story */
-    algo->emulation = -1;
-    algo->splitk = c->s.splitk;
-    *ms = 0;
-    /* A path without the conversion (not tf32) takes its inputs as uploaded. */
-    tc_gemm_incvt cand[8], cv = GEMM_IN_AS_UPLOADED;
-    int nc = tc_gemm_incvt_candidates(p, cand);
-    for (int x = 0; x < nc; x++)
-        if (cand[x] == c->incvt)
-            cv = c->incvt;
-    return gemm_predict(p, c->profile, &c->s, cv, A, B, n, k, nout, ii, jj, out, err, errlen) ? 1 : 0;
-}
-
-int tc_gemm_lib_sim(tc_gemm_lib *lib, const char *profile_path, const tc_gemm_struct *s, tc_gemm_incvt incvt,
-                    char *err, size_t errlen)
-{
-    sim_ctx *c = gemm_alloc(1, sizeof *c);
-    if (snprintf(c->profile, sizeof c->profile, "%s", profile_path) >= (int)sizeof c->profile) {
-        snprintf(err, errlen, "profile path too long");
-        free(c);
-        return -1;
-    }
-    c->s = *s;
-    c->incvt = incvt;
-    memset(lib, 0, sizeof *lib);
-    snprintf(lib->name, sizeof lib->name, "sim");
-    snprintf(lib->device, sizeof lib->device, "model (%s) + chunk %d, promote %d, splitk %d, %s, slice unit %d, "
-             "inputs %s", profile_path, s->chunk, s->promote, s->splitk, tc_gemm_combine_name(s->combine),
-             s->slice_unit, tc_gemm_incvt_name(incvt));
-    lib->run = sim_run;
-    lib->ctx = c;
-    return 0;
-}
-
-void tc_gemm_lib_sim_free(tc_gemm_lib *lib)
-{
-    free(lib->ctx);
-    lib->ctx = NULL;
 }
 
 /* ---- comparison ------------------------------------------------------------ */

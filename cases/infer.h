@@ -51,6 +51,8 @@ typedef struct {
                                   NULL: the fixed starts only */
     infer_model_fn model_run;  /* what computes the model's answers to verify's whole tiles */
     void *model_ctx;           /* (NULL: model_mma on this CPU) */
+    void (*progress)(void *ctx, size_t elements);   /* verify: called with the elements just compared */
+    void *progress_ctx;                               /* (NULL progress: none) */
 } infer_target;
 
 /* One dot product d = sum a[i]*b[i] + c with the target's answer. */

@@ -215,6 +215,8 @@ static int run_tiles(const infer_target *t, const model *m, size_t ntiles, uint6
             dist[q] = fill(t, arg, done + q, &st, A + q * ta, B + q * tb, C + q * tcn, ka, kb);
         rc = check_tiles(t, m, nt, A, B, C, D, M, dist, 0, ka, kb, r, err, errlen);
         done += nt;
+        if (t->progress)
+            t->progress(t->progress_ctx, nt * tcn);
     }
 out:
     free(A);
@@ -315,6 +317,8 @@ int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint
         for (int f = 0; f < HUNT_NFAMILIES && rc == 0; f++)
             rc = check_tiles(t, m, h.nt, h.A[f], h.B[f], h.C[f], D, M, NULL, VERIFY_DIST_HUNT + f, ka, kb, r, err,
                              errlen);
+        if (t->progress)
+            t->progress(t->progress_ctx, h.nt * tcn * HUNT_NFAMILIES);
     }
     for (int f = 0; f < HUNT_NFAMILIES; f++) {
         free(h.A[f]);

@@ -15,7 +15,7 @@ enum { TC_EXIT_OK = 0, TC_EXIT_DIFF = 1, TC_EXIT_USAGE = 2 };
 
 typedef int (*tc_cmd_fn)(int argc, char **argv);
 
-/* Prints "tcscope CMD: message" on stderr and returns TC_EXIT_USAGE. */
+/* Prints "tcscope CMD: message" on stderr and returns TC_EXIT_USAGE (cli/messages.c). */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same message, and the command goes on. Both print control
  * characters and bytes that are not UTF-8 as \xHH (reports/text.h). */

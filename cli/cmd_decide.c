@@ -115,18 +115,6 @@ static int load_profile(const char *name, model_profile *p)
     return TC_EXIT_OK;
 }
 
-int decide_write_record(const char *dir, bool force, const char *name, const tc_record *rec)
-{
-    char err[600];
-    tc_outdir d = {.fd = -1};
-    int rc = TC_EXIT_OK;
-    if (tc_outdir_open(&d, dir, force, err, sizeof err) != 0 ||
-        tc_record_write(&d, name, rec, NULL, err, sizeof err) != 0)
-        rc = cli_fail(CMD, "cannot write %s/%s: %s", dir, name, err);
-    tc_outdir_close(&d);
-    return rc;
-}
-
 /* ---- export ---- */
 
 typedef struct {

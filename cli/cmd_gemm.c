@@ -18,6 +18,7 @@
 #include "oracle/oracle.h"
 #include "probes/probes.h"
 #include "reports/gemm_report.h"
+#include "reports/render.h"
 
 #define CMD "gemm"
 #define MAX_KS 16
@@ -329,6 +330,8 @@ int cmd_gemm(int argc, char **argv)
     tc_json_out out;
     tc_json_out_begin(&out, a.json, tc_gemm_record_header(&facts));
     double spent = 0, last = 0, last_work = 0;
+    tc_progress prog;   /* on a terminal, between the case lines: cases done, the time left */
+    tc_progress_start(&prog, "gemm", (size_t)total);
     /* Shape-major, cheapest first: the K sweep, then the squares, so that a
      * run cut short (--time-limit) loses the costliest shapes of a few
      * paths, not whole paths. */
@@ -345,6 +348,7 @@ int cmd_gemm(int argc, char **argv)
             double work = (double)c.k * (double)(a.samples < (size_t)c.m * c.n ? a.samples : (size_t)c.m * c.n);
             double guess = last_work > 0 ? last * work / last_work : 0;
             if (a.time_limit > 0 && done > 0 && spent + guess > a.time_limit) {
+                tc_progress_clear(&prog);
                 fprintf(stderr, "tcscope gemm: --time-limit %g s: stopped after %d of %d cases (%.1f s spent, the "
                                 "next, %s at K = %d, estimated at %.1f s)\n", a.time_limit, done, total, spent,
                         paths[i].name, c.k, guess);
@@ -355,6 +359,7 @@ int cmd_gemm(int argc, char **argv)
                 const tc_instr *ins = paths[i].instr ? tc_instr_by_name(paths[i].instr) : NULL;
                 ss.chunk = ins ? ins->k : 16;
                 if (tc_gemm_lib_sim(&lib, ppath, &ss, scv, err, sizeof err) != 0) {
+                    tc_progress_clear(&prog);
                     tc_json_out_end(&out, err);
                     return cli_fail(CMD, "%s", err);
                 }
@@ -369,11 +374,14 @@ int cmd_gemm(int argc, char **argv)
             if (sim)
                 tc_gemm_lib_sim_free(&lib);
             last = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, last_work = work, spent += last;
+            tc_progress_clear(&prog);   /* the case line starts on a clean line */
             print_case(a.json ? stderr : stdout, r, ++done, total, last);
+            tc_progress_update(&prog, (size_t)done);
             failed += json_object_get(r, "error") != NULL;
             tc_json_out_put(&out, "gemm", r);
         }
     }
+    tc_progress_clear(&prog);
     tc_json_out_end(&out, NULL);
     return failed ? cli_fail(CMD, "%d case(s) failed (see their records)", failed) : TC_EXIT_OK;
 }

@@ -25,6 +25,7 @@
 #include "oracle/profile.h"
 #include "probes/probes.h"
 #include "reports/reports.h"
+#include "reports/render.h"
 
 #define CMD "hunt"
 
@@ -215,7 +216,10 @@ int cmd_hunt(int argc, char **argv)
     if (!a.json)
         printf("# tcscope hunt on %s (%s) vs model profile %s on %s, %llu elements per family\n", info->backend,
                info->device, a.profile, mo.name, a.n);
+    tc_progress prog;   /* on a terminal: instructions done of n, the time left */
+    tc_progress_start(&prog, "hunt", n);
     for (size_t i = 0; i < n; i++) {
+        tc_progress_update(&prog, i);
         const tc_instr *ins = list[i];
         const model_params *p = profile_lookup(&prof, ins->name);
         audit_backend_ctx ctx = {be, ins};
@@ -228,6 +232,7 @@ int cmd_hunt(int argc, char **argv)
         }
         model *m = model_new(p, t.f, err, sizeof err);
         if (!m) {
+            tc_progress_clear(&prog);
             fprintf(stderr, "tcscope hunt: %s: %s\n", ins->name, err);
             status = TC_EXIT_USAGE;
             break;
@@ -237,6 +242,7 @@ int cmd_hunt(int argc, char **argv)
         json_t *sample = NULL;
         if (verify_hunt(&t, m, a.n, a.seed, &r, err, sizeof err) != 0 ||
             (a.sample && !(sample = sample_json(&t, ins, a.seed, a.sample, err, sizeof err)))) {
+            tc_progress_clear(&prog);
             fprintf(stderr, "tcscope hunt: %s: %s\n", ins->name, err);
             model_free(m);
             verify_result_free(&r);
@@ -250,6 +256,7 @@ int cmd_hunt(int argc, char **argv)
             status = TC_EXIT_DIFF;
         json_t *o = result_json(ins, &r, sample);
         json_object_set_new(o, "model_elements", cli_model_on_take(&mo));
+        tc_progress_clear(&prog);   /* the result line starts on a clean line */
         if (a.json)
             tc_json_out_put(&out, "hunt", json_incref(o));
         else {
@@ -262,11 +269,13 @@ int cmd_hunt(int argc, char **argv)
         fflush(stdout);
         verify_result_free(&r);
         if (tc_record_add(&rec, o, err, sizeof err)) {
+            tc_progress_clear(&prog);
             fprintf(stderr, "tcscope hunt: %s\n", err);
             status = TC_EXIT_USAGE;
             break;
         }
     }
+    tc_progress_clear(&prog);
     tc_json_out_end(&out, status == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);

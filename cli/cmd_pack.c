@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "reports/record_packed.h"
+#include "reports/render.h"
 
 #define CMD "pack"
 
@@ -107,14 +108,23 @@ static char *drop_text(const char *path, const char *text, size_t *len, const ch
     return out;
 }
 
+static void progress_cb(void *ctx, size_t done, size_t total)
+{
+    (void)total;
+    tc_progress_update(ctx, done);
+}
+
 static int pack(const char *in, const char *out, const char *text, size_t len)
 {
     char err[700], *xz = NULL, *back = NULL;
     size_t xn = 0, bn = 0;
     tc_packed_stats w, r;
     FILE *m = open_memstream(&xz, &xn);
-    int rc = tc_packed_write(text, len, m, &w, err, sizeof err);
+    tc_progress prog;   /* on a terminal: bytes of text packed, the time left (then xz and the read-back) */
+    tc_progress_start(&prog, "pack", len);
+    int rc = tc_packed_write_progress(text, len, m, &w, progress_cb, &prog, err, sizeof err);
     fclose(m);
+    tc_progress_clear(&prog);
     if (rc) {
         free(xz);
         return cli_fail(CMD, "%s: %s", in, err);

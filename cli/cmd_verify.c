@@ -9,11 +9,13 @@
 #include <jansson.h>
 
 #include "cases/audit.h"
+#include "cases/hunt.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
 #include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "reports/reports.h"
+#include "reports/render.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
 
@@ -117,6 +119,18 @@ static const cli_option opts[] = {
 const cli_command cmd_verify_cli = {"verify", "the model with a profile against a backend, bit for bit", NULL,
                                     "Exit 1 on any mismatch.", opts, CLI_NOPTS(opts), false};
 
+/* The bar's count: elements compared so far (verify_run reports each batch). */
+typedef struct {
+    tc_progress bar;
+    size_t done;
+} verify_progress;
+
+static void progress_cb(void *ctx, size_t elements)
+{
+    verify_progress *p = ctx;
+    tc_progress_update(&p->bar, p->done += elements);
+}
+
 int cmd_verify(int argc, char **argv)
 {
     const char *backend = NULL, *profile = NULL, *instr = NULL, *model_on = NULL;
@@ -180,8 +194,17 @@ int cmd_verify(int argc, char **argv)
         return rc;
     }
     cli_model_on_attach(&mo, &t);
+    /* on a terminal: elements compared of those verify_run will compare (random tiles, at
+     * least one per distribution; the hunt families' tiles where they apply), the time left */
+    size_t tcn = (size_t)t.m * (size_t)t.n, rnd = n ? (n + tcn - 1) / tcn : 0;
+    rnd = n && rnd < VERIFY_NDIST_RANDOM ? VERIFY_NDIST_RANDOM : rnd;
+    size_t hunt = n_hunt && hunt_applies(&t) ? (n_hunt + tcn - 1) / tcn * HUNT_NFAMILIES : 0;
+    verify_progress prog = {.done = 0};
+    tc_progress_start(&prog.bar, "verify", (rnd + hunt) * tcn);
+    t.progress = progress_cb, t.progress_ctx = &prog;
     verify_result r;
     rc = verify_run(&t, &params, n, n_hunt, seed, &r, err, sizeof err);
+    tc_progress_clear(&prog.bar);
     json_t *model_elements = cli_model_on_take(&mo);
     cli_model_on_close(&mo);
     if (rc) {

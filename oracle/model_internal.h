@@ -214,7 +214,7 @@ uint64_t model_reference_dot(const model *m, int k, const uint64_t *a, const uin
 /* Test hook: 1 puts every element the wide path does not take on the reference. */
 extern int model_force_slow;
 
-/* ---- the fast paths (model.c says which computes what) ---- */
+/* ---- the fast paths (model_dot.c says which computes what) ---- */
 
 /* model_input_value in the kernels' compact form (model_decode.c). */
 mdec model_input_decode(const model *m, int which, uint64_t bits);
@@ -260,13 +260,13 @@ static inline TC_HD mdec model_direct_decode(const mfmt *f, uint64_t bits, uint6
     return mdec_finite(d, (unsigned)ef, frac & keep, mb, f->emin, f->bias, ftz);
 }
 
-/* Every path but the int64 kernel (model.c); model_dot tries the kernel
+/* Every path but the int64 kernel (model_dot.c); model_dot tries the kernel
  * first when m->fast. */
 uint64_t model_dot_generic(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
 /* The int64 kernel on decoded operands: 0 with *out, or -1 when the element
  * needs the general path (specials, overflow, far-apart accumulator). */
 int model_kernel(const model *m, int k, const mdec *a, const mdec *b, uint64_t c, uint64_t *out);
-/* The int64 kernel on raw operands (model.c): decoded, put in the model's
+/* The int64 kernel on raw operands (model_dot.c): decoded, put in the model's
  * step order, then model_kernel; -1 also when m is not fast or k > 256.
  * model_dot's first try; tests call it to check the kernel alone. */
 int model_kernel_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c, uint64_t *out);

@@ -1,6 +1,8 @@
-/* tc_backend_open and the software backends: "exact" (the MPFR oracle,
- * correctly rounded with RNE) and "model:PROFILE" (oracle/model.h with a
- * profile from oracle/profiles/ or a path). "gpu[:N]" is probes/backend_gpu.c. */
+/* The backends built in (tc_backend_open_builtin) and the software ones:
+ * "exact" (the MPFR oracle, correctly rounded with RNE), "model:PROFILE"
+ * (oracle/model.h with a profile from oracle/profiles/ or a path) and a
+ * function's (tc_backend_open_fn). "gpu[:N]" is probes/backend_gpu.c;
+ * tc_backend_open (probes/backend_open.c) routes a spec to one of these. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -165,7 +167,7 @@ const char *tc_backend_fault(const tc_backend *b)
     return b->fault[0] ? b->fault : NULL;
 }
 
-tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
+tc_backend *tc_backend_open_builtin(const char *spec, char *err, size_t errlen)
 {
     if (!spec || !*spec) {
         snprintf(err, errlen, "no backend named (use gpu, gpu:N, model:PROFILE or exact)");
@@ -192,10 +194,6 @@ tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen)
         snprintf(b->info.backend, sizeof b->info.backend, "exact");
         snprintf(b->info.device, sizeof b->info.device, "MPFR oracle (no GPU)");
         return b;
-    }
-    if (!strncmp(spec, "corpus:", 7)) { /* recorded answers (probes/dots.h): nothing of b is used */
-        free(b);
-        return tc_backend_open_dots(spec + 7, err, errlen);
     }
     if (!strncmp(spec, "model:", 6)) {
         char path[PATH_MAX + 64];
@@ -367,13 +365,6 @@ bool tc_backend_supports(tc_backend *b, const tc_instr *ins, char *why, size_t l
 static int check_sparse(const tc_instr *ins, size_t ntiles, const uint64_t *A, char *err, size_t errlen)
 {
     return tc_sparse_check(ins, ntiles, A, err, errlen);
-}
-
-uint64_t tc_operand_mask(const tc_format *f)
-{
-    if (f->shift > 0)
-        return f->storage_bits >= 64 ? ~0ull : (1ull << f->storage_bits) - 1;
-    return tc_format_mask(f);
 }
 
 /* Every input must fit its operand register (no bits above it). */

@@ -98,6 +98,13 @@ const tc_instr *tc_catalogue(size_t *count)
     return cat;
 }
 
+uint64_t tc_operand_mask(const tc_format *f)
+{
+    if (f->shift > 0)
+        return f->storage_bits >= 64 ? ~0ull : (1ull << f->storage_bits) - 1;
+    return tc_format_mask(f);
+}
+
 const tc_instr *tc_instr_by_name(const char *name)
 {
     size_t n;

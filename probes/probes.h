@@ -76,6 +76,9 @@ typedef struct tc_backend tc_backend;
  * build's SASS. NULL with a message in err when the backend cannot be
  * used (no GPU, built without nvcc, unknown profile). */
 tc_backend *tc_backend_open(const char *spec, char *err, size_t errlen);
+/* The same for the kinds probes/backend.c holds (every spec but
+ * "corpus:PATH", which is built on a function backend below). */
+tc_backend *tc_backend_open_builtin(const char *spec, char *err, size_t errlen);
 /* The file of profile spec: a path (with a '/', or an existing file), or
  * NAME[.profile] under oracle/profiles/ of the data (tc_data_path); false
  * when none exists. */

@@ -5,13 +5,14 @@
 
 #include "reports/choose_app.h"
 
+/* reports/choose_candidate.c */
 json_t *choose_stats_json(const app_stats *s);
 json_t *choose_workload_json(const app_data *d, const tc_choose_app_opts *o, app_scaling sc);
 /* Why a candidate of throughput tf (NaN: none) is not ranked, or NULL:
  * outputs not finite, error undefined, above 1, above the bound, no figure. */
 const char *choose_exclusion(const app_result *r, const tc_choose_app_opts *o, double tf, char *why, size_t len);
 
-/* The library paths of o->gemm_recs as "choice" objects (source "library"):
+/* reports/choose_lib.c: the library paths of o->gemm_recs as "choice" objects (source "library"):
  * evaluated (app_eval_lib) with the structure recorded nearest the user's
  * K, the throughput recorded nearest in M*N*K; a "sort_key" on those that
  * may be ranked, "excluded" + "reason" on the others. NULL + err. */

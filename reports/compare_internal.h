@@ -1,5 +1,6 @@
 /* Internals of compare (reports/compare.c: matching, audit, corpus, bench,
- * sweep, figure; reports/compare_cases.c: gemm and hunt). Not a public header. */
+ * sweep, figure; reports/compare_cases.c: gemm and hunt; reports/compare_diffs.c:
+ * the differences and the field tests below). Not a public header. */
 #ifndef TC_COMPARE_INTERNAL_H
 #define TC_COMPARE_INTERNAL_H
 

@@ -1,7 +1,5 @@
 /* Record files: header construction, JSON Lines reading and writing. */
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,47 +17,6 @@
 const char *tc_version(void)
 {
     return TCSCOPE_VERSION;
-}
-
-void rep_set_err(char *err, size_t len, const char *fmt, ...)
-{
-    if (!err || !len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-}
-
-json_t *tc_json_bits(uint64_t bits)
-{
-    char buf[24];
-    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)bits);
-    return json_string(buf);
-}
-
-bool tc_json_get_bits(const json_t *j, uint64_t *bits)
-{
-    const char *s = json_string_value(j);
-    if (!s || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !s[2])
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s + 2, &end, 16);
-    if (*end || errno)
-        return false;
-    *bits = v;
-    return true;
-}
-
-json_t *tc_json_real_or_null(double x)
-{
-    return isfinite(x) ? json_real(x) : json_null();
-}
-
-double tc_json_number(const json_t *j)
-{
-    return json_is_number(j) ? json_number_value(j) : NAN;
 }
 
 uint64_t tc_corpus_hash(const uint64_t *bits, size_t n)
@@ -215,6 +172,38 @@ static bool is_partial(const json_t *o)
     return is_kind(o, "partial");
 }
 
+/* A slim record's full record loads as a record (the loader calls itself
+ * here: the only recursion of record loading); one that is slim itself
+ * would chain (or loop) and is refused. */
+static _Thread_local int loading_reference;
+
+/* NULL with err empty when header is not slim (record_slim.c reads it),
+ * NULL with err set when its full record cannot be read. */
+static rep_slim *slim_open(const char *path, const json_t *header, char *err, size_t len)
+{
+    char from[512];
+    if (rep_slim_reference(path, header, from, sizeof from, err, len) <= 0)
+        return NULL;
+    if (loading_reference) {
+        rep_set_err(err, len, "%s: slim record used as another slim record's full record", path);
+        return NULL;
+    }
+    tc_record ref;
+    char why[512];
+    loading_reference = 1;
+    int rc = tc_record_load(from, &ref, why, sizeof why);
+    loading_reference = 0;
+    if (rc) {
+        rep_set_err(err, len, "%s: slim record: its full record %s: %s", path, from, why);
+        return NULL;
+    }
+    rep_slim *s = rep_slim_new(header, from, ref.objects);
+    tc_record_free(&ref);
+    if (!s)
+        rep_set_err(err, len, "%s: out of memory", path);
+    return s;
+}
+
 /* The lines of f as a record (path names it in messages); the header and
  * objects are stored in rec only when it is whole and valid. 0 or -1. */
 static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size_t len)
@@ -253,7 +242,7 @@ static int load_lines(FILE *f, const char *path, tc_record *rec, char *err, size
                 goto out;
             }
             char why_slim[1024];
-            if (!(slim = rep_slim_open(path, header, why_slim, sizeof why_slim)) && why_slim[0]) {
+            if (!(slim = slim_open(path, header, why_slim, sizeof why_slim)) && why_slim[0]) {
                 rep_set_err(err, len, "%s", why_slim);
                 goto out;
             }
@@ -356,16 +345,6 @@ int tc_record_parse(const char *text, const char *name, tc_record *rec, char *er
     }
     int rc = load_lines(f, name, rec, err, len);
     fclose(f);
-    return rc;
-}
-
-int rep_write_line(FILE *f, const json_t *o)
-{
-    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    if (!s)
-        return -1;
-    int rc = fputs(s, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
-    free(s);
     return rc;
 }
 

@@ -193,7 +193,7 @@ static const field recorded_choice_fields[] = { /* choose from recorded sweeps *
     {"error", F_NUM_NULL, REQ}, {"tflops", F_NUM_NULL, OPT}, {"excluded", F_BOOL, OPT}, {"reason", F_STR, OPT},
     {"note", F_STR, OPT}, {NULL, F_STR, REQ},
 };
-/* One case of tcscope gemm (cases/gemm.c); the nested objects are described
+/* One case of tcscope gemm (cases/gemm_case.c); the nested objects are described
  * in SCHEMA.md and read tolerantly by their readers. */
 static const field gemm_fields[] = {
     {"library", F_STR, REQ}, {"device", F_STR, REQ}, {"library_version", F_INT, REQ}, {"path", F_STR, REQ},

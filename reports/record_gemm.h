@@ -7,7 +7,7 @@
  *     object per case, no header or trailer (the committed
  *     reports/baselines/h100-gemm.packed.xz).
  * The per-case fields are the same in both; the one writer of a case's
- * object is tc_gemm_case_json below, from the struct cases/gemm.c fills. */
+ * object is tc_gemm_case_json below, from the struct cases/gemm_case.c fills. */
 #ifndef TC_RECORD_GEMM_H
 #define TC_RECORD_GEMM_H
 
@@ -39,9 +39,9 @@ json_t *tc_gemm_record_header(const tc_gemm_run_facts *f);
 json_t *tc_gemm_case_json(const tc_gemm_case_result *r);
 /* Its "structure" object (reports/record_gemm_structure.c). */
 json_t *tc_gemm_structure_json(const tc_gemm_structure_result *s, const tc_gemm_path *p, const tc_gemm_case *c);
-/* A structure as JSON (what cases/gemm_replay.c tc_gemm_struct_read reads
- * back), and its summation tree as SVG, leaves the runs
- * (reports/gemm_tree_svg.c). */
+/* A structure as JSON (reports/record_gemm_structure.c; what
+ * cases/gemm_replay.c tc_gemm_struct_read reads back), and its summation
+ * tree as SVG, leaves the runs (reports/gemm_tree_svg.c). */
 json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k);
 char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k);
 

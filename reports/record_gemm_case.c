@@ -1,5 +1,5 @@
 /* The object of one gemm case (reports/SCHEMA.md "gemm"), written from
- * what cases/gemm.c found (tc_gemm_case_result): the one writer of gemm
+ * what cases/gemm_case.c found (tc_gemm_case_result): the one writer of gemm
  * cases; cases/gemm_replay.c reads the inferred structure back. What the
  * structure and outputs fields mean is said once, in SCHEMA.md ("gemm
  * objects: the meaning of their fields"), not in every object. */
@@ -10,24 +10,6 @@
 #include "cases/gemm.h"
 #include "cases/sweep.h"
 #include "reports/record_gemm.h"
-
-json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
-{
-    (void)k;
-    json_t *o = json_object();
-    json_object_set_new(o, "chunk", json_integer(s->chunk));
-    json_object_set_new(o, "promote", s->promote > 0 ? json_integer(s->promote) : json_null());
-    json_object_set_new(o, "splitk", json_integer(s->splitk));
-    json_object_set_new(o, "combine", json_string(tc_gemm_combine_name(s->combine)));
-    json_object_set_new(o, "slice_unit", s->slice_unit > 0 ? json_integer(s->slice_unit) : json_null());
-    if (s->slice_unit == TC_GEMM_CUTS) {   /* slices as cut: uneven split-K, a stream-K tile's share */
-        json_t *cuts = json_array();
-        for (int t = 0; t <= s->splitk; t++)
-            json_array_append_new(cuts, json_integer(s->cut[t]));
-        json_object_set_new(o, "cuts", cuts);
-    }
-    return o;
-}
 
 static json_t *header(const tc_gemm_case_result *r)
 {

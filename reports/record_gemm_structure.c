@@ -9,6 +9,24 @@
 #include "cases/gemm.h"
 #include "reports/record_gemm.h"
 
+json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
+{
+    (void)k;
+    json_t *o = json_object();
+    json_object_set_new(o, "chunk", json_integer(s->chunk));
+    json_object_set_new(o, "promote", s->promote > 0 ? json_integer(s->promote) : json_null());
+    json_object_set_new(o, "splitk", json_integer(s->splitk));
+    json_object_set_new(o, "combine", json_string(tc_gemm_combine_name(s->combine)));
+    json_object_set_new(o, "slice_unit", s->slice_unit > 0 ? json_integer(s->slice_unit) : json_null());
+    if (s->slice_unit == TC_GEMM_CUTS) {   /* slices as cut: uneven split-K, a stream-K tile's share */
+        json_t *cuts = json_array();
+        for (int t = 0; t <= s->splitk; t++)
+            json_array_append_new(cuts, json_integer(s->cut[t]));
+        json_object_set_new(o, "cuts", cuts);
+    }
+    return o;
+}
+
 static json_t *int_list(const int *v, int n, int max)
 {
     json_t *a = json_array();

@@ -36,6 +36,11 @@ bool tc_packed_is(const unsigned char *p, size_t n);
  * other line is kept as it is. st (optional) counts. 0, or -1 with err
  * naming the line (nothing useful written). */
 int tc_packed_write(const char *text, size_t len, FILE *out, tc_packed_stats *st, char *err, size_t errlen);
+/* The same, calling progress(ctx, bytes of text packed, len) after each
+ * line (progress NULL: tc_packed_write). */
+int tc_packed_write_progress(const char *text, size_t len, FILE *out, tc_packed_stats *st,
+                             void (*progress)(void *ctx, size_t done, size_t total), void *ctx, char *err,
+                             size_t errlen);
 
 /* Today's text of a packed record xz[0..n): a fresh buffer (free it) in
  * *text, its length in *len. st (optional) counts. 0, or -1 with err naming

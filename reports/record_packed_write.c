@@ -181,6 +181,13 @@ static int xz_write(const char *in, size_t n, FILE *out, char *err, size_t len)
 
 int tc_packed_write(const char *text, size_t len, FILE *out, tc_packed_stats *st, char *err, size_t errlen)
 {
+    return tc_packed_write_progress(text, len, out, st, NULL, NULL, err, errlen);
+}
+
+int tc_packed_write_progress(const char *text, size_t len, FILE *out, tc_packed_stats *st,
+                             void (*progress)(void *ctx, size_t done, size_t total), void *ctx, char *err,
+                             size_t errlen)
+{
     tc_packed_stats mine = {0};
     st = st ? st : &mine;
     *st = (tc_packed_stats){0};
@@ -201,6 +208,8 @@ int tc_packed_write(const char *text, size_t len, FILE *out, tc_packed_stats *st
         if ((rc = pack_line(text + at, (size_t)(nl - (text + at)), m, st, why, sizeof why)))
             rep_set_err(err, errlen, "line %zu: %s", st->lines, why);
         at = (size_t)(nl - text) + 1;
+        if (progress)
+            progress(ctx, at, len);
     }
     fclose(m);
     if (!rc)

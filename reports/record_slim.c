@@ -18,54 +18,39 @@ struct rep_slim {
     char from[512];
 };
 
-/* A slim record's reference loads as a record; one that is slim itself
- * would chain (or loop) and is refused. */
-static _Thread_local int loading_reference;
-
-rep_slim *rep_slim_open(const char *path, const json_t *header, char *err, size_t len)
+int rep_slim_reference(const char *path, const json_t *header, char *from, size_t fromlen, char *err, size_t len)
 {
     if (err && len)
         err[0] = '\0';
     const json_t *slim = json_object_get(header, "slim");
     if (!slim)
-        return NULL;
-    const char *from = json_string_value(json_object_get(slim, "from"));
+        return 0;
+    const char *name = json_string_value(json_object_get(slim, "from"));
     const json_t *fields = json_object_get(slim, "fields");
-    if (!json_is_object(slim) || !from || !*from || strchr(from, '/') || from[0] == '.' || !json_is_array(fields)) {
+    if (!json_is_object(slim) || !name || !*name || strchr(name, '/') || name[0] == '.' || !json_is_array(fields)) {
         rep_set_err(err, len, "%s: slim record: \"slim\" needs \"from\" (a file name beside it) and \"fields\"", path);
-        return NULL;
-    }
-    if (loading_reference) {
-        rep_set_err(err, len, "%s: slim record used as another slim record's full record", path);
-        return NULL;
+        return -1;
     }
     const char *slash = strrchr(path, '/');
+    snprintf(from, fromlen, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, name);
+    return 1;
+}
+
+rep_slim *rep_slim_new(const json_t *header, const char *from, const json_t *ref_objects)
+{
     rep_slim *s = calloc(1, sizeof *s);
-    if (!s) {
-        rep_set_err(err, len, "%s: out of memory", path);
+    if (!s)
         return NULL;
-    }
-    snprintf(s->from, sizeof s->from, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, from);
-    tc_record ref;
-    char why[512];
-    loading_reference = 1;
-    int rc = tc_record_load(s->from, &ref, why, sizeof why);
-    loading_reference = 0;
-    if (rc) {
-        rep_set_err(err, len, "%s: slim record: its full record %s: %s", path, s->from, why);
-        free(s);
-        return NULL;
-    }
-    s->fields = json_incref((json_t *)fields);
+    snprintf(s->from, sizeof s->from, "%s", from);
+    s->fields = json_incref(json_object_get(json_object_get(header, "slim"), "fields"));
     s->by_instr = json_object();
     size_t i;
     json_t *o;
-    json_array_foreach(ref.objects, i, o) {
+    json_array_foreach(ref_objects, i, o) {
         const char *instr = json_string_value(json_object_get(o, "instr"));
         if (instr)
             json_object_set(s->by_instr, instr, o);
     }
-    tc_record_free(&ref);
     return s;
 }
 

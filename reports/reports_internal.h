@@ -31,11 +31,14 @@ json_t *rep_trailer_new(size_t objects, const char *partial);
 bool rep_trailer_count_ok(const json_t *trailer, size_t have, const char *what, char *why, size_t len);
 
 /* A slim audit record's full record, beside it (record_slim.c, SCHEMA.md
- * "Slim audit records"): NULL with err empty when the header is not slim,
- * NULL with err set when its full record cannot be read. rep_slim_fill puts
- * an object's left-out fields back from it: 0, or -1 with err. */
+ * "Slim audit records"). rep_slim_reference: 0 when the header is not
+ * slim, 1 with from (the full record's path, beside path), -1 with err when
+ * its "slim" is malformed. The loader (record.c) loads that record and
+ * rep_slim_new indexes its objects (NULL: out of memory); rep_slim_fill puts an
+ * object's left-out fields back from it: 0, or -1 with err. */
 typedef struct rep_slim rep_slim;
-rep_slim *rep_slim_open(const char *path, const json_t *header, char *err, size_t len);
+int rep_slim_reference(const char *path, const json_t *header, char *from, size_t fromlen, char *err, size_t len);
+rep_slim *rep_slim_new(const json_t *header, const char *from, const json_t *ref_objects);
 int rep_slim_fill(const rep_slim *s, json_t *o, char *err, size_t len);
 void rep_slim_close(rep_slim *s);
 

@@ -90,7 +90,7 @@ static void test_committed_h100_record(void **state)
     (void)state;
     if (access(RECORD, R_OK) != 0) {
         fprintf(stderr, "\n*** test_gemm_replay: %s is ABSENT: the H100 GEMM record is NOT replayed "
-                        "(commit it from tools/device-gemm.sh) ***\n\n", RECORD);
+                        "(commit it from tools/device.sh gemm) ***\n\n", RECORD);
         skip();
     }
     char err[600];
@@ -104,7 +104,7 @@ static void test_committed_h100_record(void **state)
 
 /* The H200 records: tcscope's own cuBLASLt FP8 calls at 256 x 256 x 16384
  * (the case whose inference failed before it said "unexplained"), and the
- * framework probes (tools/device-probe.sh, tools/probe_collect.py): every
+ * framework probes (tools/device.sh probe, tools/probe_collect.py): every
  * case with a prediction replays at least as the record says. */
 static void test_committed_h200_records(void **state)
 {

@@ -5,7 +5,7 @@
  * recovered it (yes on a simulated library built that way, no on one with
  * promotion or split-K), and the command exits 2 without a GPU or with an
  * unknown path. The kernel itself (probes/cuda/gemm_wgmma.cu) needs an
- * sm_90a GPU: tools/device-gemm.sh runs it. */
+ * sm_90a GPU: tools/device.sh gemm runs it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

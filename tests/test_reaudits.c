@@ -200,7 +200,7 @@ static size_t same_arithmetic(const json_t *a, const json_t *b, const char *na, 
     return n;
 }
 
-/* The H200 (tools/device-h200.sh, the same build and budget): every
+/* The H200 (tools/device.sh h200, the same build and budget): every
  * instruction verified, each fingerprint equal to the H100's, the same SASS
  * opcode, and the same latency and throughput per clock and SM within 1%;
  * model:h200 is usable like model:h100. */
@@ -219,7 +219,7 @@ static void h200_is_the_h100s_arithmetic(void **state)
     tc_run_result_free(&r);
 }
 
-/* The catalogue audited with kernels from CUDA 12.9's ptxas (make PTXAS=..., tools/device-ptxas.sh;
+/* The catalogue audited with kernels from CUDA 12.9's ptxas (make PTXAS=..., tools/device.sh ptxas;
  * the record's per-case answers removed for size): the record names that assembler, every
  * instruction is verified, and each fingerprint and SASS opcode equals the ptxas 13.0 record's. */
 static void ptxas12_gives_the_same_arithmetic(void **state)

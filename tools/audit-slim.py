@@ -27,16 +27,10 @@ import json
 import os
 import sys
 
+from tcscope_records import RecordError, raw_lines
+
 DEC = json.JSONDecoder()
 FIELDS = ("evidence", "features", "answers")
-
-
-def lines_of(path):
-    with gzip.open(path, "rb") as f:
-        data = f.read()
-    if not data.endswith(b"\n"):
-        sys.exit("%s: the last line has no newline" % path)
-    return data, data.split(b"\n")[:-1]
 
 
 def canonical_sha256(value):
@@ -66,7 +60,7 @@ def field_span(line, field):
 def reference_values(path):
     """(instr, field) -> (canonical sha256, raw bytes of `"field":VALUE`)."""
     out = {}
-    for line in lines_of(path)[1][1:]:
+    for line in raw_lines(path)[1][1:]:
         o = json.loads(line)
         for field in FIELDS:
             span = field_span(line, field) if "instr" in o else None
@@ -82,7 +76,7 @@ def write_gz(path, data):
 
 def slim(ref_path, full_path, out_path):
     ref = reference_values(ref_path)
-    data, lines = lines_of(full_path)
+    data, lines = raw_lines(full_path)
     header = json.loads(lines[0])
     if header.get("schema") != "tcscope-record/1" or "slim" in header:
         sys.exit("%s: not a full tcscope-record/1 audit record" % full_path)
@@ -113,7 +107,7 @@ def slim(ref_path, full_path, out_path):
 
 def restore(ref_path, slim_path):
     ref = reference_values(ref_path)
-    _, lines = lines_of(slim_path)
+    _, lines = raw_lines(slim_path)
     header = json.loads(lines[0])
     note = header.get("slim")
     if not isinstance(note, dict):
@@ -151,4 +145,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except RecordError as e:
+        sys.exit(str(e))

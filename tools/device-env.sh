@@ -1,11 +1,17 @@
-# Sourced by the tools/device-*.sh scripts on the GPU machine: the Debian
-# libraries the machine lacks, unpacked from the carried .debs/ into
-# /tmp/deps (never into /), and device_build TARGET.. (exits on failure).
-# Before a device call: git describe --always --dirty > .tcscope-version, and
-# carry it with .debs/.
+# The shared steps of every task on the GPU machine, sourced by tools/device.sh
+# (and by a task file that begins with `. tools/device-env.sh`: sourcing it twice
+# is harmless: each .deb is unpacked once). The Debian libraries the
+# machine lacks, unpacked from the carried .debs/ into /tmp/deps (never into /);
+# device_build TARGET.. (exits on failure); device_facts (the GPU and CPU, for a
+# task's log). Before a device call: git describe --always --dirty >
+# .tcscope-version, and carry it with .debs/.
+set -u
+export DEPS_PREFIX=/tmp/deps/usr
+case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) export PATH=$PATH:/usr/local/cuda/bin ;; esac
 mkdir -p /tmp/deps
-for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
-export DEPS_PREFIX=/tmp/deps/usr PATH=$PATH:/usr/local/cuda/bin
+for f in .debs/*.deb; do   # each .deb once (a second sourcing finds it done)
+  [ -f "$f" ] && [ ! -f "/tmp/deps/.done-${f##*/}" ] && dpkg -x "$f" /tmp/deps && touch "/tmp/deps/.done-${f##*/}"
+done
 # the headers the build needs beyond MPFR/GMP/jansson: say which .deb is missing before make fails on it
 for h in lzma.h:liblzma-dev nettle/sha2.h:nettle-dev archive.h:libarchive-dev; do
   [ -f "/usr/include/${h%%:*}" ] || [ -f "$DEPS_PREFIX/include/${h%%:*}" ] \
@@ -18,4 +24,9 @@ device_build() {
   local v=(); [ -f .tcscope-version ] && v=(TC_GIT_VERSION="$(cat .tcscope-version)")
   make DEPS_PREFIX=$DEPS_PREFIX "${v[@]}" -j16 "$@" > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
   echo "build: $(( $(date +%s) - t0 )) s"
+}
+# The GPU (name, driver, clocks, memory) and the CPU, a line each.
+device_facts() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader 2>&1
+  lscpu | grep -E 'Model name|^CPU\(s\)'
 }

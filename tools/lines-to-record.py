@@ -25,20 +25,14 @@ import json
 import os
 import subprocess
 import sys
+
+from tcscope_records import RecordError, raw_lines
 import time
 
 # what each record's objects begin with (the writers, reports/record_*.c)
 KIND = {"corpus": b'"kind":"tiles",', "chains": b'"kind":"chain",', "dots": b'"kind":"dots",'}
 BARE_HAS_KIND = {"corpus": False, "chains": True, "dots": True}
 SCHEMA = "tcscope-record/1"
-
-
-def lines_of(path):
-    with gzip.open(path, "rb") as f:
-        data = f.read()
-    if not data.endswith(b"\n"):
-        sys.exit("%s: the last line has no newline" % path)
-    return data, data.split(b"\n")[:-1]
 
 
 def provenance_date(path):
@@ -82,7 +76,7 @@ def header_of(record, path, data, lines):
 
 
 def convert(record, src, dst):
-    data, lines = lines_of(src)
+    data, lines = raw_lines(src)
     if not lines or lines[0].startswith(b'{"schema":'):
         sys.exit("%s: empty, or a record already" % src)
     out = [header_of(record, src, data, lines)]
@@ -99,8 +93,8 @@ def convert(record, src, dst):
 
 
 def check(record, old, new):
-    odata, olines = lines_of(old)
-    ndata, nlines = lines_of(new)
+    odata, olines = raw_lines(old)
+    ndata, nlines = raw_lines(new)
     h = json.loads(nlines[0])
     bad = []
     if h.get("schema") != SCHEMA or h.get("record") != record:
@@ -141,4 +135,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except RecordError as e:
+        sys.exit(str(e))

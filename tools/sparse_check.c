@@ -1,5 +1,5 @@
 /* sparse_check: the GPU check of every structured-sparse catalogue entry
- * (issue #4), for tools/device-sparse.sh.
+ * (issue #4), for tools/device.sh sparse.
  *
  * Per sparse entry on the GPU backend: the sparse layout proof (probes/
  * layout_probe.c: compressed A fragment + metadata under every kept pattern,

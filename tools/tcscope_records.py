@@ -105,6 +105,18 @@ def _lines(path):
                 yield lineno, line
 
 
+def raw_lines(path):
+    """(bytes, lines) of a gzip-compressed JSON Lines file with every byte
+    kept (the lines without their newlines), for the tools that rewrite a
+    record byte for byte (audit-slim.py, lines-to-record.py); RecordError
+    when the last line has no newline."""
+    with gzip.open(path, "rb") as f:
+        data = f.read()
+    if not data.endswith(b"\n"):
+        raise RecordError("%s: the last line has no newline" % path)
+    return data, data.split(b"\n")[:-1]
+
+
 def _schema_ok(schema):
     return isinstance(schema, str) and (schema == SCHEMA_MAJOR or schema.startswith(SCHEMA_MAJOR + "."))
 

@@ -879,7 +879,7 @@ def cmd_drop(a):
 
 def cmd_fetch(a):
     """DIR/ptxas-VERSION.xz: one release's ptxas for a device task to carry
-    (tools/device/toolkit-audit.sh, tools/device-ptxas.sh)."""
+    (tools/device/toolkit-audit.sh, tools/device/ptxas.sh)."""
     for minor, package in TOOLKITS:
         if minor == a.toolkit:
             version, ptxas = fetch_ptxas(minor, package)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The gemm cases of a new record against the committed H100 record's cases
-of the same path and shape (tools/device-writers.sh): the first 512 sampled
+of the same path and shape (tools/device.sh writers): the first 512 sampled
 outputs (positions and GPU bits: the same seed draws the same positions),
 the object's keys, the inferred structure and cuBLASLt's algorithm.
 Usage: tools/writers-compare.py NEW.jsonl[.gz] [COMMITTED.jsonl.gz]"""

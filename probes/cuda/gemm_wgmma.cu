@@ -1,7 +1,7 @@
 /* tcscope's own GEMM on wgmma (sm_90a), beside the cuBLASLt paths of
  * tcscope gemm (probes/gemm.h): D = A * B, FP32 accumulate and output, on
  * f16 or e4m3 inputs. Its accumulation structure is known by construction
- * (cases/gemm.c records it), so the structure inference can be checked on
+ * (cases/gemm_case.c records it), so the structure inference can be checked on
  * a GEMM whose answer we know:
  *   - a CTA of two warpgroups computes a 128 x 128 tile of D; warpgroup w
  *     its rows 64w .. 64w+63 with wgmma.m64n128k16.f32.f16.f16 (f16) or

@@ -4,7 +4,7 @@
 # the committed profile), asked of the backend (decide ask); the inputs the
 # profile's model answers otherwise refit their instructions (audit
 # --counterexamples), merged into the committed baseline as
-# tools/device-refit.sh does; then the deciding inputs are built again from
+# tools/device/refit.sh does; then the deciding inputs are built again from
 # the merged profile for the whole catalogue and asked again, decide infer
 # says field by field what the answers decide (--compare h100: where the
 # H100 profile holds another value than the H200's answers decided; then the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the GPU machine (its 16 cores; no GPU needed): tcscope probe infer on every
-# framework case of the tarballs carried in .carry/probe/ (tools/device-probe.sh's
+# framework case of the tarballs carried in .carry/probe/ (tools/device/probe.sh's
 # probe-{torch,jax,triton,cupy,numpy}.tar.xz: CALL/CASE/{manifest.json, call.json,
 # step_D.npy, runs_D.npy, verify_D.npy}), many cases at once, one thread each, within
 # a total budget. The inputs are not carried: infer makes them again from the

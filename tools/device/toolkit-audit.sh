@@ -5,7 +5,7 @@
 # an instruction to another tensor-core sequence than 13.0's
 # (tools/toolkit-matrix.py differs), an audit of those instructions, timing
 # included, built with that ptxas (carried as .ptxas/ptxas-VERSION.xz,
-# tools/device-ptxas.sh's form; the kernels it refuses, other instructions of
+# tools/device/ptxas.sh's form; the kernels it refuses, other instructions of
 # the same files, left out: TC_PTXAS_DROP=1), compared with the committed
 # H200 audit (ptxas 13.0). Before the device call: tools/toolkit-matrix.py fetch
 # 12.4 .ptxas (7.3 MB; .ptxas/ is untracked and travels with the tree).

@@ -9,7 +9,7 @@
  *                   AVX-512 in model_avx512.c); declines the rest (BAIL)
  *   model_int128.c  everything else, handing the reference the elements
  *                   whose sums do not fit in 128 bits.
- * Files call down this list and never back: model.c -> fast paths ->
+ * Files call down this list and never back: model_dot.c -> fast paths ->
  * model_decode.c -> model_reference.c -> model_fmt.c. */
 #include <stdlib.h>
 

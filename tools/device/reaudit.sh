@@ -1,4 +1,3 @@
-#!/usr/bin/env bash
 # On the GPU machine: audit instructions, one process each (the ones a sharded
 # audit left out, or with a larger hunt budget in the proof so that its
 # counterexamples refit what the default budget left undecided), then, when
@@ -7,14 +6,12 @@
 # audits ($OUT/merged.tgz). SETTLE=1 first asks the GPU the MMA-Sim questions
 # (tools/mmasim_settle.py; answers in $OUT/settle.txt).
 # Results in $OUT/re.tgz (the fetch takes 8 files at most) and $OUT/hunt.
-# Usage: tools/device-reaudit.sh HUNT_N|0 NAME,NAME,.. [HUNT_PER_FAMILY]
-set -u
+# Usage: tools/device.sh reaudit HUNT_N|0 NAME,NAME,.. [HUNT_PER_FAMILY]
 HN=$1; LIST=$2; HUNT=${3:-}
 hunt_opt=""; [ "$HN" != 0 ] && hunt_opt="--hunt-count $HN"   # 0: the audit's default, n/16
 mkdir -p /tmp/re
-. tools/device-env.sh
 device_build build/tcscope build/opt/tools/model_eval
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+device_facts
 if [ -n "${SETTLE:-}" ]; then
   python3 tools/mmasim_settle.py questions > /tmp/questions.txt
   build/opt/tools/model_eval --backend gpu < /tmp/questions.txt > "$OUT/settle.txt"

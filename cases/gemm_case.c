@@ -56,16 +56,6 @@ const tc_gemm_path *tc_gemm_path_by_name(const char *name)
     return NULL;
 }
 
-void *gemm_alloc(size_t count, size_t size)
-{
-    void *p = count && size ? calloc(count, size) : malloc(1);
-    if (!p) {
-        fprintf(stderr, "tcscope: out of memory (%zu x %zu bytes)\n", count, size);
-        exit(2);
-    }
-    return p;
-}
-
 /* The FP32 originals: A then B from one stream per matrix. */
 static void draw(float *x, size_t n, uint64_t seed, const char *stream, sweep_dist d)
 {
@@ -119,32 +109,6 @@ static size_t pick_samples(int m, int n, size_t want, uint64_t seed, int *ii, in
     }
     free(idx);
     return nout;
-}
-
-size_t gemm_batch(int k)
-{
-    size_t b = ((size_t)1 << 22) / (size_t)(k > 0 ? k : 1);
-    return b ? b : 1;
-}
-
-/* B's columns are read a band of GATHER_ROWS rows at a time for every
- * output of the batch: the band stays in cache, where a column at a time
- * walks all of B (K x N, 64 MB at K 65536) once per output. */
-#define GATHER_ROWS 64
-
-void gemm_gather(const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
-                 uint64_t *a, uint64_t *b)
-{
-    size_t K = (size_t)k;
-    for (size_t t = 0; t < nout; t++)
-        for (size_t kk = 0; kk < K; kk++)
-            a[t * K + kk] = A[(size_t)ii[t] * K + kk];
-    for (size_t k0 = 0; k0 < K; k0 += GATHER_ROWS) {
-        size_t k1 = k0 + GATHER_ROWS < K ? k0 + GATHER_ROWS : K;
-        for (size_t t = 0; t < nout; t++)
-            for (size_t kk = k0; kk < k1; kk++)
-                b[t * K + kk] = B[kk * (size_t)n + (size_t)jj[t]];
-    }
 }
 
 /* The errors of outputs [lo, hi) of one errors() call, on one thread. */

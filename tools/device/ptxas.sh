@@ -1,18 +1,15 @@
-#!/usr/bin/env bash
 # On the GPU machine (issue #16, the compiler as a variable): build the kernels
 # with another toolkit's ptxas (carried as .ptxas/ptxas-VERSION.xz, from the
 # nvidia-cuda-nvcc-cu12 wheel's nvidia/cuda_nvcc/bin/ptxas), audit the whole
 # catalogue with that build (timing included), then regress it against the
 # committed baseline (built with this machine's toolkit) while time remains.
 # Records in $OUT/ptxas.tgz.
-set -u
-. tools/device-env.sh
 xzf=$(ls .ptxas/ptxas-*.xz | head -1); v=$(basename "$xzf" .xz); v=${v#ptxas-}
 mkdir -p /tmp/ptxas-other && xz -dc "$xzf" > /tmp/ptxas-other/ptxas && chmod +x /tmp/ptxas-other/ptxas
 /tmp/ptxas-other/ptxas --version | tail -2
 device_build PTXAS=/tmp/ptxas-other/ptxas build/tcscope
 cat build/ptxas-other/lowered.log 2>/dev/null | sed 's/tmpxft_[0-9a-f_]*-[0-9]*_//' | sort | uniq -c
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+device_facts
 d=/tmp/px; mkdir -p $d
 t0=$(date +%s)
 timeout "${AUDIT_TIMEOUT:-400}" build/tcscope audit --instr all --out $d/audit-ptxas$v --force > $d/audit.log 2> $d/audit.err

@@ -1,17 +1,13 @@
-#!/usr/bin/env bash
 # On the GPU machine (the device tool): build, then the boundary-directed
 # search (tcscope hunt) of every instruction against the committed profile,
 # and optionally an audit of a list of instructions. Results under $OUT.
-# Usage: tools/device-hunt.sh [PER_FAMILY] [AUDIT_INSTRS|@FILE|-] [AUDIT_N]
-set -u
+# Usage: tools/device.sh hunt [PER_FAMILY] [AUDIT_INSTRS|@FILE|-] [AUDIT_N]
 N=${1:-400000}
 AUDIT=${2:--}
 AUDIT_N=${3:-1000000}
 case "$AUDIT" in @*) AUDIT=$(cat "${AUDIT#@}") ;; esac
-. tools/device-env.sh
 device_build build/tcscope
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/smi.csv"
-lscpu | grep -E 'Model name|^CPU\(s\)' | tee -a "$OUT/smi.csv"
+device_facts | tee "$OUT/smi.csv"
 t0=$(date +%s)
 timeout "${HUNT_TIMEOUT:-300}" build/tcscope hunt --backend gpu --instr all --count "$N" --samples "${SAMPLE:-128}" \
   --out "$OUT/hunt" > "$OUT/hunt.log" 2> "$OUT/hunt.err"

@@ -1,4 +1,3 @@
-#!/usr/bin/env bash
 # On the GPU machine (run tool): build, prove every layout, record the corpus
 # (dense and sparse) and the chains with SASS facts, run the GPU tests, bench
 # the executor. Results under $OUT, 8 files at most (the run tool's limit):
@@ -6,18 +5,13 @@
 #   h100-chain.packed.xz, bench.jsonl, device.log
 # (packed records, reports/SCHEMA.md "Packed records": tcscope pack F --text
 # prints their text)
-# Usage: tools/device-gpu.sh [ELEMS_PER_INSTR] [CHAINS] [CHAIN_LEN]
-set -u
+# Usage: tools/device.sh gpu [ELEMS_PER_INSTR] [CHAINS] [CHAIN_LEN]
 N=${1:-10000}
 NCH=${2:-4}
 LEN=${3:-8}
 LOG="$OUT/device.log"
-mkdir -p /tmp/deps
-for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
-export DEPS_PREFIX=/tmp/deps/usr
-export PATH=$PATH:/usr/local/cuda/bin
 say() { echo "$@" | tee -a "$LOG"; }
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >> "$LOG" 2>&1
+device_facts >> "$LOG"
 nvcc --version | tail -2 >> "$LOG"
 t0=$(date +%s)
 if ! make DEPS_PREFIX=$DEPS_PREFIX -j16 build/tcscope build/opt/bench/bench_gpu build/opt/tests/test_backend \

@@ -1,4 +1,3 @@
-#!/usr/bin/env bash
 # On the GPU machine: the record writers that moved into reports/ (gemm case
 # objects, bench, audit, corpus lines), run on the real GPU paths a CPU test
 # cannot reach, for comparison with the committed H100 records made before
@@ -7,9 +6,7 @@
 # committed record's seed: its first 512 outputs must be the same bits),
 # bench.jsonl (tcscope bench --out, 3 instructions), audit3.jsonl (audit
 # --json of the same 3), writers.log.
-set -u
 LOG="$OUT/writers.log"
-. tools/device-env.sh
 device_build build/tcscope | tee -a "$LOG"
 I=mma.m16n8k16.f32.f16.f16.f32,wgmma.m64n256k32.f32.e4m3.e4m3,mma.sp.m16n8k32.f32.bf16.bf16.f32
 t0=$(date +%s)

@@ -1,11 +1,8 @@
-#!/usr/bin/env bash
 # On the GPU machine (issue #16): build, then the main job's wall time
 # (tools/bench-audit.sh: the whole catalogue audit with --jobs = CPUs, then
 # regress against the committed baseline); records back in $OUT/jobs.tgz.
-set -u
-. tools/device-env.sh
 device_build build/tcscope
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+device_facts
 BENCH_AUDIT_OUT=/tmp/ba timeout "${BENCH_TIMEOUT:-540}" tools/bench-audit.sh | tee "$OUT/bench-audit.jsonl"
 grep -v ' VERIFIED ' /tmp/ba/audit.log | head -20; tail -3 /tmp/ba/audit.err; grep -v '  same ' /tmp/ba/regress.log | head -20
 rm -rf /tmp/ba/audit/parts/*/audit.md /tmp/ba/audit/*.html /tmp/ba/regress/refit/*/*.html

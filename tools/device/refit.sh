@@ -1,12 +1,9 @@
-#!/usr/bin/env bash
 # On the GPU machine: re-audit instructions with a hunt's failures given as
 # counterexamples (asked again on this GPU and fitted from the start), merge
 # them into the committed baseline (record + profile), then hunt them again
 # against the merged profile with two seeds. Results in $OUT/refit.tgz.
-# Usage: tools/device-refit.sh NAME[,NAME..] HUNT.jsonl [HUNT_PER_FAMILY]
-set -u
+# Usage: tools/device.sh refit NAME[,NAME..] HUNT.jsonl [HUNT_PER_FAMILY]
 LIST=$1; CE=$2; HUNT=${3:-4000000}
-. tools/device-env.sh
 device_build build/tcscope
 t0=$(date +%s)
 build/tcscope audit --backend gpu --instr "$LIST" --count 1000000 --hunt-count 400000 --counterexamples "$CE" \

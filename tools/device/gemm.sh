@@ -1,4 +1,3 @@
-#!/usr/bin/env bash
 # On the GPU machine: tcscope gemm over every path (the cuBLASLt ones and
 # tcscope's own wgmma kernel, tcscope-wgmma-f16/-e4m3, whose structure is
 # known by construction, so its cases say whether the inference recovers
@@ -13,7 +12,7 @@
 #                        tcscope pack F --text prints its lines)
 #   gemm-trees.tgz       the inferred structure of each case as SVG
 #   gemm.log             build time, progress, a summary table
-# Usage: tools/device-gemm.sh [SAMPLES] [TIME_LIMIT_S]
+# Usage: tools/device.sh gemm [SAMPLES] [TIME_LIMIT_S]
 # Budget (one 600 s device call): build ~90 s, then at most TIME_LIMIT_S
 # (default 400) of cases: gemm --time-limit starts no case its estimate
 # says would end later and ends the record normally; the outer timeout, 40 s
@@ -25,13 +24,11 @@
 # path mostly in host copies and the inference's library calls (an
 # estimate; the 2026-11-24 run at 2500 samples with the older, serial CPU
 # side took 4-8 s a path at 4096^3).
-set -u
 SAMPLES=${1:-10000}
 LIMIT=${2:-400}
 LOG="$OUT/gemm.log"
-. tools/device-env.sh
 device_build build/tcscope | tee -a "$LOG"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >> "$LOG" 2>&1
+device_facts >> "$LOG"
 t0=$(date +%s)
 timeout "$(( LIMIT + 40 ))" build/tcscope gemm --json --infer --samples "$SAMPLES" --warmup 5 --reps 20 --seed 1 \
   --k 16,64,256,1024,4096,16384,65536 --timing-size 1024,4096,8192 --time-limit "$LIMIT" \

@@ -1,4 +1,3 @@
-#!/usr/bin/env bash
 # On the GPU machine: the framework GEMMs of issue 27 item 4 on the exports
 # of `tcscope probe export` (cases/probe.h), for `tcscope probe infer` to read
 # on any CPU afterwards.
@@ -22,20 +21,18 @@
 #                   smallest K first) and records/summary.txt (one line each)
 #   probe.log       build, GPU, package versions, export, framework and inference times
 # Then on a CPU: tar xJf probe-torch.tar.xz; tcscope probe infer CALL/CASE.
-# Usage: [INFER_S=120] [CASES="M,N,K ..."] tools/device-probe.sh [TOTAL_S]  (default 450: the whole script, build included;
+# Usage: [INFER_S=120] [CASES="M,N,K ..."] tools/device.sh probe [TOTAL_S]  (default 450: the whole script, build included;
 # INFER_S: kept for the inference at the end)
 # Needs the nettle headers: nettle-dev's .deb among the carried .debs/ (libnettle8 is there already).
-set -u
 TOTAL=${1:-450}
 T0=$(date +%s)
 LOG="$OUT/probe.log"
-. tools/device-env.sh
 if [ ! -f "$DEPS_PREFIX/include/nettle/sha2.h" ] && [ ! -f /usr/include/nettle/sha2.h ]; then
   echo "device-probe: no nettle/sha2.h: carry nettle-dev's .deb in .debs/ (apt-get download nettle-dev)" | tee -a "$LOG"
   exit 2
 fi
 device_build NVCC= build/tcscope | tee -a "$LOG"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >> "$LOG" 2>&1
+device_facts >> "$LOG"
 python3 -m pip list 2>/dev/null | grep -i -E "^(torch|jax|jaxlib|jax-cuda|triton|cupy|numpy|ml.dtypes|nvidia-cublas)" >> "$LOG"
 
 ROOT=/tmp/probe/exports

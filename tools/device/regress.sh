@@ -1,13 +1,10 @@
-#!/usr/bin/env bash
 # On the GPU machine (issues #16, #20): build, then `tcscope regress` against the
 # committed baseline (wall time, must exit 0); regress with one profile field
 # changed by hand (must exit 1 naming it); the fleet path on this machine's GPUs
 # (gpu:all: NVML enumeration, pinning, merge). Logs and records in $OUT/regress.tgz.
-set -u
-. tools/device-env.sh
 [ -n "${SKIP_BUILD:-}" ] || device_build build/tcscope
 d=/tmp/dr; mkdir -p $d
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+device_facts
 t0=$(date +%s.%N)
 build/tcscope regress --out $d/regress > $d/regress.log 2> $d/regress.err
 rc=$?

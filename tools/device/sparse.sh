@@ -1,4 +1,3 @@
-#!/usr/bin/env bash
 # On the GPU machine (run tool): build, then for every structured-sparse
 # catalogue entry run the sparse layout proof (compressed A fragment +
 # metadata under all kept patterns, B, C) and a random batch against the
@@ -9,17 +8,13 @@
 # entry fails, the other candidate metadata layout (sparse_check
 # --wg8-meta-alt, probes/sparse.h) is tried on one entry, for diagnosis. Exit
 # status: sparse_check's (0 all supported entries pass). Stays under ~190 s:
-# the later steps get what the build left. Usage: tools/device-sparse.sh [TILES_PER_INSTR]
-set -u
+# the later steps get what the build left. Usage: tools/device.sh sparse [TILES_PER_INSTR]
 TILES=${1:-256}
 OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT" /tmp/deps
+mkdir -p "$OUT"
 t0=$(date +%s)
-for f in .debs/*.deb; do dpkg -x "$f" /tmp/deps; done
-export DEPS_PREFIX=/tmp/deps/usr
-export PATH=$PATH:/usr/local/cuda/bin
 # (on stdout, not a file: the run keeps to five output files)
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | head -2
+device_facts
 TARGETS="build/opt/tools/sparse_check build/opt/tests/test_sparse build/tcscope"
 if ! timeout 170 make DEPS_PREFIX=$DEPS_PREFIX -j16 $TARGETS > "$OUT/build-sparse.log" 2>&1; then
   echo "full build failed; linking sparse_check from the library objects alone (others' unfinished code?)"

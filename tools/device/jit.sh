@@ -1,10 +1,7 @@
-#!/usr/bin/env bash
 # On the GPU machine (issue #16): regress against a baseline profile with one
 # field changed by hand (must exit 1 naming it), then the catalogue audited
 # through the driver's JIT (gpu:jit: the kernels compiled by the driver from
 # this binary's PTX). Results in $OUT/jit.tgz.
-set -u
-. tools/device-env.sh
 device_build build/tcscope
 mkdir -p /tmp/dj
 python3 - <<'PY'

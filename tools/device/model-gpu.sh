@@ -1,4 +1,3 @@
-#!/usr/bin/env bash
 # On the GPU machine (the device tool): the GPU model (probes/model_gpu.h)
 # built, its SASS checked, its equivalence with the CPU model and with the
 # tensor cores measured, and the hunt's throughput with each model. Under 8
@@ -13,8 +12,7 @@
 #   bench_hunt.jsonl      make bench's hunt figures (tests/bench_hunt.c), each
 #                         with the GPU model's rate and the ratio
 #   *.log                 what each step printed
-# Usage: tools/device-model-gpu.sh [SECONDS] [CPU_SECONDS] [HUNT_N] [PROFILE]
-set -u
+# Usage: tools/device.sh model-gpu [SECONDS] [CPU_SECONDS] [HUNT_N] [PROFILE]
 START=$(date +%s)
 BUDGET=${BUDGET:-465}   # seconds for the whole script (under 8 minutes)
 REST=170                # kept for the replay, the hunts and bench_hunt
@@ -22,10 +20,8 @@ SECONDS_ALL=${1:-240}
 CPU_SECONDS=${2:-180}
 HUNT_N=${3:-5000}
 PROFILE=${4:-h200}
-. tools/device-env.sh
 device_build build/tcscope build/opt/tools/model_gpu_check build/opt/tests/test_model_gpu build/opt/bench/bench_hunt
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/smi.csv"
-lscpu | grep -E 'Model name|^CPU\(s\)' | tee -a "$OUT/smi.csv"
+device_facts | tee "$OUT/smi.csv"
 
 # the SASS of the kernel this build made, then the tests on this GPU
 # (without cuobjdump on this machine the test checks the committed histogram)

@@ -1,16 +1,13 @@
-#!/usr/bin/env bash
 # On an H200 (issue #18 item 3): build, prove the layouts, record the corpus
 # and the chains with the H100 records' seeds (so every output compares with
 # the H100's on the same inputs), then the catalogue audit (timing measured
 # first, alone; --jobs = CPUs). Results in $OUT: h200-layout.jsonl,
 # h200-corpus.jsonl.gz, h200-chain.jsonl.gz, h200-audit.tgz, device.log.
-set -u
 N=${1:-10000}; NCH=${2:-4}; LEN=${3:-8}
 LOG="$OUT/device.log"
 say() { echo "$@" | tee -a "$LOG"; }
-. tools/device-env.sh
 device_build build/tcscope
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader | tee -a "$LOG"
+device_facts | tee -a "$LOG"
 T=build/tcscope
 t0=$(date +%s)
 $T run --backend gpu --instr all --check-layout --json > "$OUT/h200-layout.jsonl" 2>> "$LOG"

@@ -1,16 +1,12 @@
-#!/usr/bin/env bash
 # On the GPU machine (the device tool): build, then audit every instruction on
 # the GPU in SHARDS parallel processes, merge, and leave the record, profile
-# and reports under $OUT/audit. Usage: tools/device-audit.sh [SHARDS] [N]
-set -u
+# and reports under $OUT/audit. Usage: tools/device.sh audit [SHARDS] [N]
 SHARDS=${1:-4}
 N=${2:-1000000}
 INSTR=${3:-all}            # a name, "all", a comma-separated list, or @FILE holding one
 case "$INSTR" in @*) INSTR=$(cat "${INSTR#@}") ;; esac
-. tools/device-env.sh
-export PATH=$PATH:/usr/local/cuda/bin
 device_build build/tcscope
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > /tmp/smi.csv 2>&1
+device_facts > /tmp/smi.csv
 t0=$(date +%s)
 dirs=""
 # FIRST and COUNT (environment): run shards FIRST..FIRST+COUNT-1 of SHARDS only,
