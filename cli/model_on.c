@@ -39,7 +39,7 @@ void cli_model_on_close(cli_model_on *mo)
     mo->gpu = NULL;
 }
 
-static int run(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
+int cli_model_on_run(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
                const uint64_t *B, const uint64_t *C, uint64_t *D, char *err, size_t errlen)
 {
     cli_model_on *mo = ctx;
@@ -48,7 +48,7 @@ static int run(void *ctx, const model *m, int mrows, int ncols, int k, size_t nt
 
 void cli_model_on_attach(cli_model_on *mo, infer_target *t)
 {
-    t->model_run = run;
+    t->model_run = cli_model_on_run;
     t->model_ctx = mo;
 }
 
@@ -57,4 +57,20 @@ json_t *cli_model_on_take(cli_model_on *mo)
     json_t *o = json_pack("{s:I, s:I}", "gpu", (json_int_t)mo->count.gpu, "cpu", (json_int_t)mo->count.cpu);
     mo->count.gpu = mo->count.cpu = 0;
     return o;
+}
+
+void cli_model_on_stages(const cli_model_on *mo, const double stage_s[VERIFY_NSTAGES], double wall_s)
+{
+    double sum = 0;
+    printf("# stages:");
+    for (int i = 0; i < VERIFY_NSTAGES; i++) {
+        sum += stage_s[i];
+        printf("%s %s %.2f s", i ? "," : "", verify_stage_name(i), stage_s[i]);
+        if (i == VERIFY_STAGE_MODEL && mo->gpu)
+            printf(" (%s: copies %.2f s, kernel %.2f s, CPU share %.2f s)", mo->name, mo->count.copy_s,
+                   mo->count.kernel_s, mo->count.cpu_s);
+        if (i == VERIFY_STAGE_EXECUTE)
+            printf(" (its copies included)");
+    }
+    printf("; rest %.2f s of %.2f s\n", wall_s > sum ? wall_s - sum : 0.0, wall_s);
 }
