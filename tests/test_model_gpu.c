@@ -399,7 +399,7 @@ static void test_equivalence_record_replays(void **state)
     json_error_t je;
     json_t *rec = NULL;
     FILE *f = fopen(path, "rb");
-    if (f) {   /* committed gzip-compressed (tools/device-model-gpu.sh) */
+    if (f) {   /* committed gzip-compressed (tools/device/model-gpu.sh) */
         fclose(f);
         char cmd[1200];
         snprintf(cmd, sizeof cmd, "gzip -dcf -- '%s'", path);
@@ -411,7 +411,7 @@ static void test_equivalence_record_replays(void **state)
             fail_msg("%s: %s", path, je.text);
     }
     if (!rec) {
-        printf("no equivalence record %s yet (tools/device-model-gpu.sh writes it)\n", path);
+        printf("no equivalence record %s yet (tools/device/model-gpu.sh writes it)\n", path);
         skip();
     }
     char why[300];

@@ -1,7 +1,7 @@
 /* model_gpu_check: the GPU model (probes/model_gpu.h) against the CPU model
  * and against the hardware, on hunt tiles (cases/hunt.h) of every
  * instruction of a profile and every hunt family, for
- * tools/device-model-gpu.sh on a GPU machine.
+ * tools/device/model-gpu.sh on a GPU machine.
  *
  * Batches go round robin over the (instruction, family) pairs, so that all
  * are covered before any is covered twice (a pair's first batch is at most
