@@ -16,15 +16,21 @@ static int gpu_index(const char *s)
     return (*end == '\0' || *end == ':') && n < 1024 ? (int)n : -1;
 }
 
+int cli_model_on_check(const char *cmd, const char *spec)
+{
+    if (!spec || !strcmp(spec, "cpu") || !strcmp(spec, "gpu") || gpu_index(spec) >= 0)
+        return TC_EXIT_OK;
+    return cli_fail(cmd, "--model-on takes gpu, gpu:N or cpu, not '%s'", spec);
+}
+
 int cli_model_on_open(const char *cmd, const char *spec, const char *backend, cli_model_on *mo)
 {
     memset(mo, 0, sizeof *mo);
     snprintf(mo->name, sizeof mo->name, "cpu");
-    if (spec && !strcmp(spec, "cpu"))
-        return TC_EXIT_OK;
+    int rc = cli_model_on_check(cmd, spec);
+    if (rc != TC_EXIT_OK || (spec && !strcmp(spec, "cpu")))
+        return rc;
     int dev = spec && strcmp(spec, "gpu") ? gpu_index(spec) : gpu_index(backend);
-    if (spec && strcmp(spec, "gpu") && dev < 0)
-        return cli_fail(cmd, "--model-on takes gpu, gpu:N or cpu, not '%s'", spec);
     char err[256];
     mo->gpu = tc_model_gpu_open(dev < 0 ? 0 : dev, err, sizeof err);
     if (!mo->gpu)

@@ -20,6 +20,9 @@ typedef struct {
  * for plain "gpu", else 0) or TC_EXIT_USAGE with a message; NULL: the GPU
  * when one opens, else the CPU. TC_EXIT_OK otherwise. */
 int cli_model_on_open(const char *cmd, const char *spec, const char *backend, cli_model_on *mo);
+/* TC_EXIT_OK when spec is NULL or a --model-on value (gpu, gpu:N, cpu),
+ * else TC_EXIT_USAGE after a message: for a command that passes it on. */
+int cli_model_on_check(const char *cmd, const char *spec);
 void cli_model_on_close(cli_model_on *mo);
 /* An infer_model_fn with ctx a cli_model_on: the tiles through mo, counted. */
 int cli_model_on_run(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
