@@ -485,6 +485,8 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
     out->ins = ins;
     audit_backend_ctx ctx = {be, ins};
     infer_target t = audit_target(&ctx, o->seed);
+    t.model_run = o->model_run;
+    t.model_ctx = o->model_ctx;
     /* the counterexamples: the given ones, then each refit round's */
     size_t cap = o->ngiven + REFIT_ROUNDS * VERIFY_MAX_FAILS;
     infer_case *extra = calloc(cap, sizeof *extra);

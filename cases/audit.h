@@ -36,6 +36,9 @@ typedef struct {
                                  instruction): asked again on the backend, never taken on
                                  trust, and fitted from the start as counterexamples */
     size_t ngiven;
+    infer_model_fn model_run; /* what computes the proof's expected answers (the GPU model:
+                                 cli/model_on.h); NULL: model_mma on this CPU */
+    void *model_ctx;
 } audit_opts;
 
 /* One overflow candidate of the integer control (saturate or wrap) against

@@ -1,15 +1,40 @@
 /* verify: model vs target, bit for bit (see verify.h). */
 #include "cases/verify.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cases/hunt.h"
 #include "cases/infer_internal.h"
 #include "oracle/oracle.h"
 
 static const char *dist_names[VERIFY_NDIST] = {"near1", "wide", "cancel", "bits", "adversarial"};
+
+static const char *stage_names[VERIFY_NSTAGES] = {"draw", "execute", "model", "compare"};
+
+const char *verify_stage_name(int i)
+{
+    return i >= 0 && i < VERIFY_NSTAGES ? stage_names[i] : "?";
+}
+
+/* Seconds on the monotonic clock: the stage timings. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Adds the time since *t0 to stage `stage` and restarts *t0. */
+static void stage_add(verify_result *r, int stage, double *t0)
+{
+    double t = now_s();
+    r->stage_s[stage] += t - *t0;
+    *t0 = t;
+}
 
 const char *verify_dist_name(int i)
 {
@@ -152,14 +177,17 @@ static int check_tiles(const infer_target *t, const model *m, size_t nt, const u
                        uint64_t *kb, verify_result *r, char *err, size_t errlen)
 {
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
+    double t0 = now_s();
     if (t->run(t->ctx, nt, A, B, C, D, err, errlen))
         return -1;
+    stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
     if (t->model_run) {
         if (t->model_run(t->model_ctx, m, t->m, t->n, t->k, nt, A, B, C, M, err, errlen))
             return -1;
     } else {
         model_mma(m, t->m, t->n, t->k, nt, A, B, C, M);
     }
+    stage_add(r, VERIFY_STAGE_MODEL, &t0);
     for (size_t q = 0; q < nt; q++) {
         int dq = dist ? dist[q] : dist1;
         for (size_t e = 0; e < tcn; e++) {
@@ -179,6 +207,7 @@ static int check_tiles(const infer_target *t, const model *m, size_t nt, const u
             keep_failure(r, t, &c, M[o], dq);
         }
     }
+    stage_add(r, VERIFY_STAGE_COMPARE, &t0);
     return 0;
 }
 
@@ -211,8 +240,10 @@ static int run_tiles(const infer_target *t, const model *m, size_t ntiles, uint6
     uint64_t st = seed;
     for (size_t done = 0; done < ntiles && rc == 0;) {
         size_t nt = ntiles - done < chunk ? ntiles - done : chunk;
+        double t0 = now_s();
         for (size_t q = 0; q < nt; q++)
             dist[q] = fill(t, arg, done + q, &st, A + q * ta, B + q * tb, C + q * tcn, ka, kb);
+        stage_add(r, VERIFY_STAGE_DRAW, &t0);
         rc = check_tiles(t, m, nt, A, B, C, D, M, dist, 0, ka, kb, r, err, errlen);
         done += nt;
         if (t->progress)
@@ -269,12 +300,14 @@ static int run_random(const infer_target *t, const model *m, size_t n, uint64_t 
 
 /* The hunt families' next nt tiles, each family its own stream (st[f]),
  * drawn side by side: the families are independent, so each is the same
- * stream whichever thread draws it (oracle_parallel). */
+ * stream whichever thread draws it (oracle_parallel). Family f's tiles are
+ * tiles f*nt.. of A, B and C: one round is one batch for the target and the
+ * model, every family in it. */
 typedef struct {
     const infer_target *t;
     size_t nt;
     uint64_t st[HUNT_NFAMILIES];
-    uint64_t *A[HUNT_NFAMILIES], *B[HUNT_NFAMILIES], *C[HUNT_NFAMILIES];
+    uint64_t *A, *B, *C;
 } hunt_draw;
 
 static void draw_families(void *ctx, size_t lo, size_t hi)
@@ -283,8 +316,21 @@ static void draw_families(void *ctx, size_t lo, size_t hi)
     const infer_target *t = h->t;
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
     for (size_t f = lo; f < hi; f++)
-        for (size_t q = 0; q < h->nt; q++)
-            hunt_fill_tile(t, (int)f, &h->st[f], h->A[f] + q * ta, h->B[f] + q * tb, h->C[f] + q * tcn);
+        for (size_t q = f * h->nt; q < (f + 1) * h->nt; q++)
+            hunt_fill_tile(t, (int)f, &h->st[f], h->A + q * ta, h->B + q * tb, h->C + q * tcn);
+}
+
+/* The next round of every family (h->nt tiles each) on all cores. */
+static void draw_round(hunt_draw *h)
+{
+    const infer_target *t = h->t;
+    oracle_parallel(HUNT_NFAMILIES, h->nt * (size_t)t->m * t->n * (size_t)t->k * HUNT_NFAMILIES, draw_families, h);
+}
+
+static void *draw_thread(void *arg)
+{
+    draw_round(arg);
+    return NULL;
 }
 
 int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint64_t seed, verify_result *r,
@@ -293,42 +339,77 @@ int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint
     if (!hunt_applies(t))
         return 0;
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    size_t ntiles = (n_per_family + tcn - 1) / tcn, chunk = chunk_tiles(t, HUNT_NFAMILIES);
+    /* two rounds in memory (one drawn while the other is checked) within
+     * the bound of one: chunks of half the size */
+    size_t ntiles = (n_per_family + tcn - 1) / tcn, chunk = chunk_tiles(t, 2 * HUNT_NFAMILIES);
     chunk = chunk < ntiles ? chunk : ntiles;
-    hunt_draw h = {.t = t};
-    uint64_t *D = malloc(chunk * tcn * sizeof *D), *M = malloc(chunk * tcn * sizeof *M);
+    size_t most = chunk * HUNT_NFAMILIES;   /* tiles of a round */
+    hunt_draw h[2] = {{.t = t}, {.t = t}};
+    uint64_t *D = malloc(most * tcn * sizeof *D), *M = malloc(most * tcn * sizeof *M);
     uint64_t *ka = malloc((size_t)t->k * sizeof *ka), *kb = malloc((size_t)t->k * sizeof *kb);
-    bool ok = D && M && ka && kb;
-    for (int f = 0; f < HUNT_NFAMILIES; f++) {
-        h.st[f] = hunt_family_seed(seed, f);
-        h.A[f] = malloc(chunk * ta * sizeof *h.A[f]);
-        h.B[f] = malloc(chunk * tb * sizeof *h.B[f]);
-        h.C[f] = malloc(chunk * tcn * sizeof *h.C[f]);
-        ok = ok && h.A[f] && h.B[f] && h.C[f];
+    int *dist = malloc(most * sizeof *dist);
+    bool ok = D && M && ka && kb && dist;
+    for (int w = 0; w < 2; w++) {
+        h[w].A = malloc(most * ta * sizeof *h[w].A);
+        h[w].B = malloc(most * tb * sizeof *h[w].B);
+        h[w].C = malloc(most * tcn * sizeof *h[w].C);
+        ok = ok && h[w].A && h[w].B && h[w].C;
     }
     int rc = ok ? 0 : -1;
     if (!ok)
         snprintf(err, errlen, "verify: out of memory");
-    /* a round draws every family's next chunk at once, then checks them in
-     * family order (usually one round: the families in turn, as before) */
-    for (size_t done = 0; done < ntiles && rc == 0; done += h.nt) {
-        h.nt = ntiles - done < chunk ? ntiles - done : chunk;
-        oracle_parallel(HUNT_NFAMILIES, h.nt * tcn * (size_t)t->k * HUNT_NFAMILIES, draw_families, &h);
-        for (int f = 0; f < HUNT_NFAMILIES && rc == 0; f++)
-            rc = check_tiles(t, m, h.nt, h.A[f], h.B[f], h.C[f], D, M, NULL, VERIFY_DIST_HUNT + f, ka, kb, r, err,
-                             errlen);
-        if (t->progress)
-            t->progress(t->progress_ctx, h.nt * tcn * HUNT_NFAMILIES);
+    for (int f = 0; f < HUNT_NFAMILIES; f++)
+        h[0].st[f] = hunt_family_seed(seed, f);
+    /* Each family's stream goes on from round to round (the same tiles
+     * whatever the chunk); a round draws every family's next chunk, then
+     * checks them in family order, one batch, while the next round is drawn
+     * on a thread of its own (the "draw" stage: the wait for it). */
+    int cur = 0;
+    double t0 = now_s();
+    if (rc == 0 && ntiles) {
+        h[0].nt = chunk;
+        draw_round(&h[0]);
     }
-    for (int f = 0; f < HUNT_NFAMILIES; f++) {
-        free(h.A[f]);
-        free(h.B[f]);
-        free(h.C[f]);
+    stage_add(r, VERIFY_STAGE_DRAW, &t0);
+    for (size_t done = 0; done < ntiles && rc == 0;) {
+        hunt_draw *now = &h[cur], *next = &h[cur ^ 1];
+        size_t after = done + now->nt;
+        pthread_t th;
+        bool drawing = false;
+        if (after < ntiles) {
+            memcpy(next->st, now->st, sizeof next->st);
+            next->nt = ntiles - after < chunk ? ntiles - after : chunk;
+            drawing = pthread_create(&th, NULL, draw_thread, next) == 0;
+            if (!drawing) {
+                t0 = now_s();
+                draw_round(next);
+                stage_add(r, VERIFY_STAGE_DRAW, &t0);
+            }
+        }
+        for (size_t q = 0; q < now->nt * HUNT_NFAMILIES; q++)
+            dist[q] = VERIFY_DIST_HUNT + (int)(q / now->nt);
+        rc = check_tiles(t, m, now->nt * HUNT_NFAMILIES, now->A, now->B, now->C, D, M, dist, 0, ka, kb, r, err,
+                         errlen);
+        if (drawing) {
+            t0 = now_s();
+            pthread_join(th, NULL);
+            stage_add(r, VERIFY_STAGE_DRAW, &t0);
+        }
+        if (t->progress)
+            t->progress(t->progress_ctx, now->nt * tcn * HUNT_NFAMILIES);
+        done = after;
+        cur ^= 1;
+    }
+    for (int w = 0; w < 2; w++) {
+        free(h[w].A);
+        free(h[w].B);
+        free(h[w].C);
     }
     free(D);
     free(M);
     free(ka);
     free(kb);
+    free(dist);
     return rc;
 }
 

@@ -37,15 +37,23 @@ typedef struct {
     int nonzero_terms;
 } verify_failure;
 
+/* Where a whole-tile check's time goes (verify_result.stage_s): drawing the
+ * inputs, the target's run (its copies to and from a GPU included), the
+ * model's answers (the GPU model's copies included), the comparison. */
+enum { VERIFY_STAGE_DRAW, VERIFY_STAGE_EXECUTE, VERIFY_STAGE_MODEL, VERIFY_STAGE_COMPARE, VERIFY_NSTAGES };
+
 typedef struct {
     size_t n, mismatches;                 /* all elements */
     size_t dist_n[VERIFY_NDIST], dist_mismatches[VERIFY_NDIST];
     verify_failure fails[VERIFY_MAX_FAILS];   /* fewest nonzero terms first */
     size_t nfails;
+    double stage_s[VERIFY_NSTAGES];       /* seconds, the random and hunt tiles (not the crafted cases) */
 } verify_result;
 
 /* Distribution names, index 0..VERIFY_NDIST-1. */
 const char *verify_dist_name(int i);
+/* Stage names ("draw", "execute", "model", "compare"), index 0..VERIFY_NSTAGES-1. */
+const char *verify_stage_name(int i);
 
 /* At least n random elements (rounded up to whole tiles), the adversarial
  * cases, and at least n_hunt elements of every hunt family (cases/hunt.h;

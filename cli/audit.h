@@ -25,6 +25,7 @@ typedef struct {
     const char *prefer;       /* --merge: the folder whose result is taken where two differ */
     const char *render;       /* a record whose report is written, nothing run */
     const char *given_file;   /* a record whose failures (a hunt's) join the fits */
+    const char *model_on;     /* --model-on: gpu, gpu:N, cpu; NULL: the GPU model where one opens */
     size_t n;
     size_t hunt_n;            /* elements per hunt family in the proof, 0: n / 16 */
     uint64_t seed;

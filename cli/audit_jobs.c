@@ -12,6 +12,7 @@
 
 #include "cli/audit.h"
 #include "cli/cli.h"
+#include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "cli/pool.h"
 
@@ -66,6 +67,10 @@ static void build_args(jobs *j, size_t i, const char *backend, const char *timin
     if (a->given_file) {
         v[k++] = "--counterexamples";
         v[k++] = (char *)a->given_file;
+    }
+    if (a->model_on) {
+        v[k++] = "--model-on";
+        v[k++] = (char *)a->model_on;
     }
     if (a->json)
         v[k++] = "--json";
@@ -270,6 +275,12 @@ static json_t *json_header(const audit_args *a, const tc_backend_info *info, boo
     uint64_t seeds[1] = {a->seed};
     json_t *h = cli_record_header("audit", info, seeds, 1);
     json_object_set_new(h, "recorded_model", json_boolean(fallback));
+    /* the model the children compute with: what --model-on opens here */
+    cli_model_on mo;
+    if (cli_model_on_open("audit", a->model_on, info->backend, &mo) == TC_EXIT_OK) {
+        json_object_set_new(h, "model_on", json_string(mo.name));
+        cli_model_on_close(&mo);
+    }
     if (bench_path[0])
         json_object_set_new(h, "timing_source", json_string("measured in this run (tcscope bench)"));
     if (d->run_id[0])

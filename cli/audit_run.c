@@ -8,6 +8,7 @@
 #include "cases/audit.h"
 #include "cli/audit.h"
 #include "cli/cli.h"
+#include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "oracle/model_fields.h"
 #include "oracle/profile.h"
@@ -53,9 +54,16 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
     json_t *timing = audit_collect_timing(a, info, list, n, &timing_source);
     if (!timing)
         return TC_EXIT_USAGE;
-    tc_outdir d;
-    int rc = audit_begin_outputs(a, &d, argc, argv);
+    cli_model_on mo;
+    int rc = cli_model_on_open("audit", a->model_on, info->backend, &mo);
     if (rc != TC_EXIT_OK) {
+        json_decref(timing);
+        return rc;
+    }
+    tc_outdir d;
+    rc = audit_begin_outputs(a, &d, argc, argv);
+    if (rc != TC_EXIT_OK) {
+        cli_model_on_close(&mo);
         json_decref(timing);
         return rc;
     }
@@ -63,6 +71,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
     json_t *hdr = cli_record_header("audit", info, seeds, 1);
     json_object_set_new(hdr, "timing_source", json_string(timing_source));
     json_object_set_new(hdr, "recorded_model", json_boolean(fallback));
+    json_object_set_new(hdr, "model_on", json_string(mo.name));
     if (d.run_id[0]) /* the record printed by --json names this run too */
         json_object_set_new(hdr, "run_id", json_string(d.run_id));
     tc_record rec = tc_record_new(hdr);
@@ -84,7 +93,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
                fallback ? "  [RECORDED MODEL, NOT HARDWARE]" : "");
     /* every hunt family gets a sixteenth of the random count (cases/hunt.h) */
     audit_opts o = {.verify_n = a->n, .hunt_n = a->hunt_n ? a->hunt_n : a->n / 16, .seed = a->seed,
-                    .keep_cases = a->keep_cases};
+                    .keep_cases = a->keep_cases, .model_run = cli_model_on_run, .model_ctx = &mo};
     int status = TC_EXIT_OK;
     char stopped[700] = "";
     size_t stopped_at = n;
@@ -119,6 +128,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
         if (r.proof.mismatches == 0 && r.proof.n > 0 && !r.control)
             profile_set(&prof, list[i]->name, &r.fit.params);
         json_t *obj = tc_audit_object(&r, timing);
+        json_object_set_new(obj, "model_elements", cli_model_on_take(&mo));
         bool added = tc_record_add(&rec, json_incref(obj), err, sizeof err) == 0;
         if (!added)
             cli_warn("audit", "%s: record: %s", list[i]->name, err);
@@ -154,5 +164,6 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
     profile_free(&prof);
     tc_record_free(&rec);
     json_decref(timing);
+    cli_model_on_close(&mo);
     return wrc != TC_EXIT_OK ? wrc : status;
 }

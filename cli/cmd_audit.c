@@ -14,6 +14,7 @@
 #include "cli/audit_rows.h"
 #include "probes/dots.h"
 #include "cli/cli.h"
+#include "cli/model_on.h"
 #include "cli/record_arg.h"
 #include "cli/fleet.h"
 #include "cli/pool.h"
@@ -22,7 +23,7 @@
 
 typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_RENDER, O_COUNTEREXAMPLES, O_SHARD, O_N,
                O_PREFER, O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART,
-               O_ARCH, O_OLD_N, O_OLD_HUNT_N } audit_opt;
+               O_ARCH, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } audit_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE, exact or corpus:PATH (recorded rows: fitted, cli/audit_rows.c) (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
@@ -52,6 +53,8 @@ static const cli_option opts[] = {
     [O_PART] = {"--part", NULL, "internal: one child of --jobs (its record and profile, no reports)"},
     [O_ARCH] = {"--arch", "sm_XX", "a model backend keeps to this architecture's instructions (sm_75 ... sm_120a, "
                                    "probes/isa/arch/; the profile's arithmetic still); one it lacks is refused (exit 2)"},
+    [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the proof's expected answers: the GPU model (the "
+                                                "default where a GPU is present; on the backend's GPU) or the CPU's"},
     [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
     [O_OLD_HUNT_N] = {CLI_ALIAS("--hunt-n", "--hunt-count")},
 };
@@ -100,11 +103,14 @@ static int parse_args(int argc, char **argv, audit_args *a)
         case O_JOBS: a->jobs = (unsigned)sc.count; break;
         case O_RESUME: a->resume = a->force = true; break; /* the top-level outputs are rebuilt from the parts */
         case O_PART: a->part = true, a->jobs = 1; break;
+        case O_MODEL_ON: a->model_on = v; break;
         case O_OLD_N: case O_OLD_HUNT_N: break;   /* old spellings: cli_next answers as the new ones */
         }
     }
     if (sc.status)
         return sc.status;
+    if (cli_model_on_check("audit", a->model_on) != TC_EXIT_OK)
+        return TC_EXIT_USAGE;
     if (cli_list_check("audit", "--instr", a->instr, true) || (a->merge && cli_list_check("audit", "--merge", a->merge, false)))
         return TC_EXIT_USAGE;
     return TC_EXIT_OK;

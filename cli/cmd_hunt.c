@@ -210,6 +210,7 @@ int cmd_hunt(int argc, char **argv)
     tc_json_out_begin(&out, a.json, json_copy(hdr));
     tc_record rec = tc_record_new(hdr);
     size_t total = 0, bad = 0, skipped = 0;
+    double stage_s[VERIFY_NSTAGES] = {0};
     int status = TC_EXIT_OK;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -250,6 +251,8 @@ int cmd_hunt(int argc, char **argv)
             break;
         }
         model_free(m);
+        for (int q = 0; q < VERIFY_NSTAGES; q++)
+            stage_s[q] += r.stage_s[q];
         total += r.n;
         bad += r.mismatches;
         if (r.mismatches)
@@ -283,6 +286,8 @@ int cmd_hunt(int argc, char **argv)
         printf("# %zu elements in %.1f s (%.3g elements/s), %zu mismatches; %zu instructions not hunted "
                "(integer formats, no profile entry, or not on this backend)\n",
                total, secs, secs > 0 ? (double)total / secs : 0.0, bad, skipped);
+    if (!a.json)
+        cli_model_on_stages(&mo, stage_s, secs);
     if (a.out && status != TC_EXIT_USAGE) {
         /* inside --out only, atomically, an earlier hunt.jsonl kept (reports/outdir.c) */
         tc_outdir d = {.fd = -1};

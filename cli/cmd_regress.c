@@ -21,6 +21,7 @@
 #include "cli/record_arg.h"
 #include "cli/run_info.h"
 #include "cli/fleet.h"
+#include "cli/model_on.h"
 #include "cli/pool.h"
 #include "cli/regress.h"
 #include "oracle/profile.h"
@@ -31,7 +32,7 @@
 #define DEFAULT_RECORD "reports/baselines/h100-audit.jsonl.gz"
 
 typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
-               O_NO_TIMING, O_JSON, O_CROSS_GPU, O_OLD_N, O_OLD_HUNT_N } regress_opt;
+               O_NO_TIMING, O_JSON, O_CROSS_GPU, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } regress_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the backend checked (default gpu; a software backend only with --backend); "
                                      "gpu:all or gpu:I,J,..: every GPU checked, one worker each (OUT/fleet.json)"},
@@ -51,6 +52,8 @@ static const cli_option opts[] = {
     [O_JSON] = {"--json", NULL, "a tcscope-record/1: one regress object per instruction"},
     [O_CROSS_GPU] = {"--cross-gpu", NULL, "with gpu:all or gpu:I,J,..: also the same random inputs (COUNT "
                                           "elements, at most 10^6) on every GPU, the output bits compared"},
+    [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the expected answers of each check: the GPU model "
+                                                "(the default where a GPU is present; on the checked GPU) or the CPU's"},
     [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
     [O_OLD_HUNT_N] = {CLI_ALIAS("--hunt-n", "--hunt-count")},
 };
@@ -86,6 +89,7 @@ static int parse_args(int argc, char **argv, regress_args *a)
         case O_NO_TIMING: a->timing = false; break;
         case O_JSON: a->json = true; break;
         case O_CROSS_GPU: a->cross_gpu = true; break;
+        case O_MODEL_ON: a->model_on = v; break;
         case O_OLD_N: case O_OLD_HUNT_N: break;   /* old spellings: cli_next answers as the new ones */
         }
     }
@@ -93,6 +97,8 @@ static int parse_args(int argc, char **argv, regress_args *a)
         return sc.status;
     if (a->backend && a->model)
         return cli_fail(REGRESS_CMD, "--model and --backend exclude each other (--model is --backend model:h100, said so)");
+    if (cli_model_on_check(REGRESS_CMD, a->model_on) != TC_EXIT_OK)
+        return TC_EXIT_USAGE;
     if (a->cross_gpu && !cli_fleet_spec(a->backend))
         return cli_fail(REGRESS_CMD, "--cross-gpu needs --backend gpu:all or gpu:I,J,.. (several GPUs to compare)");
     return cli_list_check(REGRESS_CMD, "--instr", a->instr, true);
@@ -230,7 +236,8 @@ int cmd_regress(int argc, char **argv)
     snprintf(c.args[2], sizeof c.args[2], "0x%llx", (unsigned long long)a.seed);
     for (size_t i = 0; i < c.n; i++) {
         const char *v[] = {"verify", "--backend", c.backend, "--profile", ppath, "--instr", c.it[i].ins->name,
-                           "--count", c.args[0], "--hunt-count", c.args[1], "--seed", c.args[2], "--json", NULL};
+                           "--count", c.args[0], "--hunt-count", c.args[1], "--seed", c.args[2], "--json",
+                           a.model_on ? "--model-on" : NULL, a.model_on, NULL};
         set_args(&c, i, v);
     }
     tc_pool vp = {c.n, "verify", item_argv, regress_verify_done, &c, NULL};
@@ -249,7 +256,8 @@ int cmd_regress(int argc, char **argv)
         }
         snprintf(c.dir[i], sizeof c.dir[i], "%s/refit/%s", a.out, c.it[i].ins->name);
         const char *v[] = {"audit", "--part", "--backend", c.backend, "--instr", c.it[i].ins->name, "--count", c.args[0],
-                           "--hunt-count", c.args[1], "--seed", c.args[2], "--no-timing", "--out", c.dir[i], "--force", NULL};
+                           "--hunt-count", c.args[1], "--seed", c.args[2], "--no-timing", "--out", c.dir[i], "--force",
+                           a.model_on ? "--model-on" : NULL, a.model_on, NULL};
         memset(c.argv + i * REGRESS_NARGS, 0, REGRESS_NARGS * sizeof *c.argv);
         set_args(&c, i, v);
         c.idx[nfail++] = i;

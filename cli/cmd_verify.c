@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -203,11 +204,15 @@ int cmd_verify(int argc, char **argv)
     tc_progress_start(&prog.bar, "verify", (rnd + hunt) * tcn);
     t.progress = progress_cb, t.progress_ctx = &prog;
     verify_result r;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = verify_run(&t, &params, n, n_hunt, seed, &r, err, sizeof err);
     tc_progress_clear(&prog.bar);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     json_t *model_elements = cli_model_on_take(&mo);
-    cli_model_on_close(&mo);
     if (rc) {
+        cli_model_on_close(&mo);
         json_decref(model_elements);
         tc_backend_close(be);
         return cli_fail("verify", "%s", err);
@@ -251,7 +256,10 @@ int cmd_verify(int argc, char **argv)
                    r.dist_mismatches[i]);
         for (size_t i = 0; i < r.nfails; i++)
             print_failure_text(ins, &r.fails[i], i);
+        printf("# %zu elements in %.2f s (%.3g elements/s)\n", r.n, secs, secs > 0 ? (double)r.n / secs : 0.0);
+        cli_model_on_stages(&mo, r.stage_s, secs);
     }
+    cli_model_on_close(&mo);
     verify_result_free(&r);
     tc_backend_close(be);
     return ok ? TC_EXIT_OK : TC_EXIT_DIFF;

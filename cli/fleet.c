@@ -153,6 +153,8 @@ static int build_phase0(fleet *f, size_t i)
     }
     if (j->split)
         extra[k++] = "--instr", extra[k++] = f->instrs[i];
+    if (f->jobs[0])
+        extra[k++] = "--jobs", extra[k++] = f->jobs;
     if (!strcmp(j->cmd, "regress"))
         extra[k++] = "--json";
     extra[k] = NULL;
@@ -278,6 +280,15 @@ int cli_fleet_run(const cli_fleet_job *j)
     }
     if (j->split && (rc = share_out(&f)) != TC_EXIT_OK)
         goto done;
+    /* audit and regress workers share the CPUs (each one's default is every
+     * CPU: n times too many children) */
+    bool user_jobs = false;
+    for (int i = 1; i < j->argc; i++)
+        user_jobs |= !strncmp(j->argv[i], "--jobs", 6);
+    if ((!strcmp(j->cmd, "audit") || !strcmp(j->cmd, "regress")) && !user_jobs) {
+        unsigned cpus = tc_pool_cpus(), per = cpus / (unsigned)n;
+        snprintf(f.jobs, sizeof f.jobs, "%u", per ? per : 1);
+    }
     bool fake = f.g[0].fake;
     for (size_t i = 0; i < n; i++) {
         f.status[i] = -1;

@@ -16,15 +16,21 @@ static int gpu_index(const char *s)
     return (*end == '\0' || *end == ':') && n < 1024 ? (int)n : -1;
 }
 
+int cli_model_on_check(const char *cmd, const char *spec)
+{
+    if (!spec || !strcmp(spec, "cpu") || !strcmp(spec, "gpu") || gpu_index(spec) >= 0)
+        return TC_EXIT_OK;
+    return cli_fail(cmd, "--model-on takes gpu, gpu:N or cpu, not '%s'", spec);
+}
+
 int cli_model_on_open(const char *cmd, const char *spec, const char *backend, cli_model_on *mo)
 {
     memset(mo, 0, sizeof *mo);
     snprintf(mo->name, sizeof mo->name, "cpu");
-    if (spec && !strcmp(spec, "cpu"))
-        return TC_EXIT_OK;
+    int rc = cli_model_on_check(cmd, spec);
+    if (rc != TC_EXIT_OK || (spec && !strcmp(spec, "cpu")))
+        return rc;
     int dev = spec && strcmp(spec, "gpu") ? gpu_index(spec) : gpu_index(backend);
-    if (spec && strcmp(spec, "gpu") && dev < 0)
-        return cli_fail(cmd, "--model-on takes gpu, gpu:N or cpu, not '%s'", spec);
     char err[256];
     mo->gpu = tc_model_gpu_open(dev < 0 ? 0 : dev, err, sizeof err);
     if (!mo->gpu)
@@ -39,7 +45,7 @@ void cli_model_on_close(cli_model_on *mo)
     mo->gpu = NULL;
 }
 
-static int run(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
+int cli_model_on_run(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
                const uint64_t *B, const uint64_t *C, uint64_t *D, char *err, size_t errlen)
 {
     cli_model_on *mo = ctx;
@@ -48,7 +54,7 @@ static int run(void *ctx, const model *m, int mrows, int ncols, int k, size_t nt
 
 void cli_model_on_attach(cli_model_on *mo, infer_target *t)
 {
-    t->model_run = run;
+    t->model_run = cli_model_on_run;
     t->model_ctx = mo;
 }
 
@@ -57,4 +63,20 @@ json_t *cli_model_on_take(cli_model_on *mo)
     json_t *o = json_pack("{s:I, s:I}", "gpu", (json_int_t)mo->count.gpu, "cpu", (json_int_t)mo->count.cpu);
     mo->count.gpu = mo->count.cpu = 0;
     return o;
+}
+
+void cli_model_on_stages(const cli_model_on *mo, const double stage_s[VERIFY_NSTAGES], double wall_s)
+{
+    double sum = 0;
+    printf("# stages:");
+    for (int i = 0; i < VERIFY_NSTAGES; i++) {
+        sum += stage_s[i];
+        printf("%s %s %.2f s", i ? "," : "", verify_stage_name(i), stage_s[i]);
+        if (i == VERIFY_STAGE_MODEL && mo->gpu)
+            printf(" (%s: copies %.2f s, kernel %.2f s, CPU share %.2f s)", mo->name, mo->count.copy_s,
+                   mo->count.kernel_s, mo->count.cpu_s);
+        if (i == VERIFY_STAGE_EXECUTE)
+            printf(" (its copies included)");
+    }
+    printf("; rest %.2f s of %.2f s\n", wall_s > sum ? wall_s - sum : 0.0, wall_s);
 }

@@ -18,6 +18,7 @@
 
 typedef struct {
     const char *backend, *profile, *record, *instr, *out;
+    const char *model_on;     /* --model-on, passed to every check; NULL: each check's default */
     size_t n, hunt_n;
     uint64_t seed;
     unsigned jobs;
@@ -31,6 +32,7 @@ typedef struct {
     const model_params *base;
     int verify;               /* child status: 0 same, 1 mismatch, else failed */
     long long n, mismatches;
+    char model_on[32];        /* the check's: "gpu:N" or "cpu" (its record's header) */
     json_t *failure;          /* the check's smallest failing input: this backend vs the baseline */
     json_t *diffs;            /* [{what, field?, old, new, case?}] */
 } regress_item;

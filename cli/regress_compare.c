@@ -78,6 +78,8 @@ bool regress_verify_done(void *vc, size_t i, int status, const char *out, double
     }
     json_t *v = json_array_get(rec.objects, 0), *f = json_array_get(rec.objects, 1);
     it->n = json_integer_value(json_object_get(v, "n"));
+    const char *on = json_string_value(json_object_get(rec.header, "model_on"));
+    snprintf(it->model_on, sizeof it->model_on, "%s", on ? on : "cpu");
     it->mismatches = json_is_integer(json_object_get(v, "mismatches")) ? json_integer_value(json_object_get(v, "mismatches")) : -1;
     if (f) {
         static const char *const keep[][2] = {{"dist", "dist"}, {"a", "a"}, {"b", "b"}, {"c", "c"},
@@ -138,9 +140,9 @@ void regress_print_item(const regress_item *it, tc_json_out *out)
 {
     if (out->on) {
         tc_json_out_put(out, "regress",
-                        json_pack("{s:s, s:b, s:I, s:I, s:O}", "instr", it->ins->name, "same",
+                        json_pack("{s:s, s:b, s:I, s:I, s:s, s:O}", "instr", it->ins->name, "same",
                                   json_array_size(it->diffs) == 0, "elements", (json_int_t)it->n, "mismatches",
-                                  (json_int_t)it->mismatches, "differences", it->diffs));
+                                  (json_int_t)it->mismatches, "model_on", it->model_on, "differences", it->diffs));
         return;
     }
     if (!json_array_size(it->diffs)) {

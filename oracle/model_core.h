@@ -402,8 +402,65 @@ static inline TC_HD i128 onto_grid128(u128 mag, int sh, int sign, model_align_ro
     return sign ? -(i128)q : (i128)q;
 }
 
+/* A step whose terms span more bits than int128 holds (model_step_int128's
+ * grid G too fine), taken on the coarser grid Gq = top - 124 + bits(nz)
+ * when every finite term but one ("far") lies on 4 * 2^Gq or above and
+ * that one wholly at or below 2^Gq, the step rounds its sum at once (not
+ * exact, no register width), and the others' sum S has at least p + 8 bits
+ * on Gq (p: the accumulator's precision). Then every rounding boundary
+ * near S is a multiple of 4 * 2^Gq, S is one, and the far term (whose
+ * contribution on G, rounded onto G as the step does, is below 2^Gq) only
+ * says which side of S the sum lies on: it is replaced by +-2^Gq, or by 0
+ * when its contribution on G is 0, and the rounding gives the same bits
+ * (round to odd). This is the usual shape of the spans int128 refused: a
+ * tiny C (a subnormal f32) added last to a large accumulator, or a tiny C
+ * in the accumulator before large products. -1: not such a step (the
+ * reference takes it). */
+static inline TC_HD int model_step_far(const model *m, macc *acc, const mterm *pr, int n, const mstep *st, int G,
+                                       int top, int nz, bool acc_nz)
+{
+    if (st->exact || st->carry_bits != MODEL_UNLIMITED)
+        return -1;
+    int Gq = top - (124 - bitlen64((uint64_t)nz));
+    bool far = false, far_nz = false;
+    int far_sign = 0;
+    i128 S = 0;
+    for (int i = -1; i < n; i++) {
+        u128 mag;
+        int lsb, sign;
+        if (i < 0) {
+            if (!acc_nz)
+                continue;
+            mag = acc->mag, lsb = acc->lsb, sign = acc->sign;
+        } else {
+            if (pr[i].cls != MV_FINITE)
+                continue;
+            mag = pr[i].sig, lsb = pr[i].lsb, sign = pr[i].sign;
+        }
+        if (lsb >= Gq + 2) {
+            i128 v = (i128)(mag << (lsb - Gq));   /* below 2^(124 - bits(nz)): the sum fits */
+            S += sign ? -v : v;
+        } else if (!far && lsb + bitlen128(mag) <= Gq) {
+            far = true;
+            far_sign = sign;
+            far_nz = lsb >= G || onto_grid128(mag, G - lsb, sign, st->align_round) != 0;
+        } else {
+            return -1;
+        }
+    }
+    int sign = S < 0;
+    u128 mag = sign ? (u128)(-S) : (u128)S;
+    if (!far || bitlen128(mag) < m->acc.mbits + 1 + 8)
+        return -1;
+    if (far_nz)
+        mag = far_sign == sign ? mag + 1 : mag - 1;
+    model_acc_set(m, acc, sign, mag, Gq, false, st);
+    return 0;
+}
+
 /* One step: acc <- fused(acc, pr[0..n)). Returns -1 when the fixed point
- * does not fit in int128 (the caller then takes the reference, model_reference.c). */
+ * does not fit in int128 and model_step_far cannot take the step (the
+ * caller then takes the reference, model_reference.c). */
 static inline TC_HD int model_step_int128(const model *m, macc *acc, const mterm *pr, int n, const mstep *st)
 {
     if (model_step_specials(acc, pr, n) || acc->cls >= MV_INF)
@@ -445,7 +502,7 @@ static inline TC_HD int model_step_int128(const model *m, macc *acc, const mterm
     if (st->floored && st->floor > G)
         G = st->floor;
     if (top - G + bitlen64((uint64_t)nz) + 2 > 126)
-        return -1;
+        return model_step_far(m, acc, pr, n, st, G, top, nz, acc_nz);
     i128 S = 0;
     for (int i = 0; i < n; i++) {
         if (pr[i].cls != MV_FINITE)

@@ -3,10 +3,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "oracle/model_internal.h"
+#include "oracle/oracle.h"
 #include "probes/model_gpu.h"
 #include "probes/model_gpu_run.h"
+
+/* Seconds on the monotonic clock (tc_model_gpu_count's cpu_s). */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 struct tc_model_gpu {
     tc_mgpu *g;
@@ -70,24 +80,46 @@ const char *tc_model_gpu_name(const tc_model_gpu *g)
 #if TC_HAVE_CUDA
 /* Elements the kernel left holding TC_MODEL_GPU_DECLINED, on the CPU: every
  * such element is recomputed (an output format of 64 bits could hold that
- * pattern as an answer; recomputing it gives the same bits). */
+ * pattern as an answer; recomputing it gives the same bits). They take the
+ * CPU's slowest path (the GMP reference: a few percent of the elements of
+ * the tiny, overflow and zero_terms hunt families), so the tiles are spread
+ * over every core (oracle_parallel). */
+typedef struct {
+    const model *m;
+    int mr, nc, k;
+    const uint64_t *A, *B, *C;
+    uint64_t *D;
+} finish_job;
+
+static void finish_range(void *ctx, size_t lo, size_t hi)
+{
+    const finish_job *j = ctx;
+    size_t mn = (size_t)j->mr * (size_t)j->nc, nc = (size_t)j->nc;
+    uint64_t col[MODEL_ELEMENT_MAX_K];
+    for (size_t t = lo; t < hi; t++)
+        for (size_t e = 0; e < mn; e++) {
+            size_t o = t * mn + e;
+            if (j->D[o] != TC_MODEL_GPU_DECLINED)
+                continue;
+            size_t i = e / nc, c = e % nc;
+            const uint64_t *b = j->B + t * (size_t)j->k * nc;
+            for (int q = 0; q < j->k; q++)
+                col[q] = b[(size_t)q * nc + c];
+            j->D[o] = model_dot(j->m, j->k, j->A + t * (size_t)j->mr * (size_t)j->k + i * (size_t)j->k, col,
+                                j->C[o]);
+        }
+}
+
+/* The count of declined elements, then each computed; returns the count. */
 static size_t finish_on_cpu(const model *m, int mr, int nc, int k, size_t ntiles, const uint64_t *A,
                             const uint64_t *B, const uint64_t *C, uint64_t *D)
 {
-    size_t mn = (size_t)mr * nc, n = 0;
-    uint64_t col[MODEL_ELEMENT_MAX_K];
-    for (size_t t = 0; t < ntiles; t++)
-        for (size_t e = 0; e < mn; e++) {
-            size_t o = t * mn + e;
-            if (D[o] != TC_MODEL_GPU_DECLINED)
-                continue;
-            size_t i = e / (size_t)nc, j = e % (size_t)nc;
-            const uint64_t *b = B + t * (size_t)k * nc;
-            for (int q = 0; q < k; q++)
-                col[q] = b[(size_t)q * nc + j];
-            D[o] = model_dot(m, k, A + t * mr * (size_t)k + i * (size_t)k, col, C[o]);
-            n++;
-        }
+    size_t total = ntiles * (size_t)mr * (size_t)nc, n = 0;
+    for (size_t o = 0; o < total; o++)
+        n += D[o] == TC_MODEL_GPU_DECLINED;
+    finish_job j = {m, mr, nc, k, A, B, C, D};
+    if (n)
+        oracle_parallel(ntiles, n * (size_t)k * 64, finish_range, &j);
     return n;
 }
 #endif
@@ -98,8 +130,10 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
 {
     size_t mn = (size_t)mrows * ncols;
     if (tc_model_gpu_unsupported(m, k) || ncols > 1024 || !g) {
+        double t0 = now_s();
         model_mma(m, mrows, ncols, k, ntiles, A, B, C, D);
         count->cpu += ntiles * mn;
+        count->cpu_s += now_s() - t0;
         return 0;
     }
 #if TC_HAVE_CUDA
@@ -112,9 +146,15 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
         size_t nt = ntiles - t0 < chunk ? ntiles - t0 : chunk, declined = 0;
         const uint64_t *a = A + t0 * mrows * (size_t)k, *b = B + t0 * (size_t)k * ncols, *c = C + t0 * mn;
         uint64_t *d = D + t0 * mn;
-        if (tc_mgpu_mma(g->g, m, ordered ? order : NULL, mrows, ncols, k, nt, a, b, c, d, &declined, err, errlen))
+        tc_mgpu_times tm = {0, 0};
+        if (tc_mgpu_mma(g->g, m, ordered ? order : NULL, mrows, ncols, k, nt, a, b, c, d, &declined, &tm, err,
+                        errlen))
             return -1;
+        count->copy_s += tm.copy_s;
+        count->kernel_s += tm.kernel_s;
+        double t0 = now_s();
         size_t cpu = declined ? finish_on_cpu(m, mrows, ncols, k, nt, a, b, c, d) : 0;
+        count->cpu_s += now_s() - t0;
         count->cpu += cpu;
         count->gpu += nt * mn - cpu;
     }

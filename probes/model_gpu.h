@@ -20,9 +20,12 @@
 
 typedef struct tc_model_gpu tc_model_gpu;
 
-/* Elements computed by each side since the counters were last cleared. */
+/* Elements computed by each side since the counters were last cleared, and
+ * where the time went: the copies to and from the GPU, the kernel, the CPU's
+ * share (the elements above, on this thread). */
 typedef struct {
     size_t gpu, cpu;
+    double copy_s, kernel_s, cpu_s;
 } tc_model_gpu_count;
 
 /* GPU dev for model work; NULL with a message in err (no GPU, no nvcc). */

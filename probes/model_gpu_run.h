@@ -17,14 +17,21 @@ typedef struct tc_mgpu tc_mgpu;
  * would do: the count, not the value, says an element was declined). */
 #define TC_MODEL_GPU_DECLINED UINT64_C(0xDEC11DEDDEC11DED)
 
+/* Seconds of a launch, added up: the copies to and from the GPU (the model
+ * and the operands in, D out), and the kernel (launch to its end). */
+typedef struct {
+    double copy_s, kernel_s;
+} tc_mgpu_times;
+
 int tc_mgpu_open(int dev, tc_mgpu **out, char *err, size_t errlen);
 void tc_mgpu_close(tc_mgpu *g);
 /* ntiles tiles (row-major, as model_mma) through the kernel; order: the step
  * order (model_step_order) or NULL. *declined: elements left holding
- * TC_MODEL_GPU_DECLINED for the CPU. 0 or -1 with err. */
+ * TC_MODEL_GPU_DECLINED for the CPU; the launch's seconds added to *times.
+ * 0 or -1 with err. */
 int tc_mgpu_mma(tc_mgpu *g, const struct model *m, const int *order, int mrows, int ncols, int k, size_t ntiles,
                 const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D, size_t *declined,
-                char *err, size_t errlen);
+                tc_mgpu_times *times, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,9 @@
  * both run the model on all cores, as `tcscope hunt` does. Best of 3.
  * Where the GPU model opens (probes/model_gpu.h) the same hunt runs again
  * with it computing the model's answers, and a third line gives the ratio
- * of the two rates, measured in the same run. */
+ * of the two rates, measured in the same run; likewise the proof's rate
+ * (verify: random tiles and the crafted cases, no hunt families), each model
+ * in turn. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,53 @@ static double best_rate(const infer_target *t, const model *m, size_t *n, size_t
         verify_result_free(&v);
     }
     return best;
+}
+
+/* Best of 3 proofs of t against p (verify_run, random tiles only): elements/s. */
+static double best_verify_rate(const infer_target *t, const model_params *p, size_t *n, int *rc)
+{
+    char err[512];
+    double best = 0;
+    for (int r = 0; r < 3 && *rc == 0; r++) {
+        verify_result v;
+        double t0 = now();
+        if (verify_run(t, p, 200000, 0, 1, &v, err, sizeof err)) {
+            fprintf(stderr, "bench_hunt: %s\n", err);
+            *rc = 2;
+            break;
+        }
+        double rate = (double)v.n / (now() - t0);
+        best = rate > best ? rate : best;
+        *n = v.n;
+        verify_result_free(&v);
+    }
+    return best;
+}
+
+/* The proof's rate with each model, and their ratio, for one instruction. */
+static void verify_figures(infer_target *t, const model_params *p, tc_model_gpu *g, const char *kind,
+                           const char *name, const char *machine, int *rc)
+{
+    size_t n = 0;
+    t->model_run = NULL;
+    t->model_ctx = NULL;
+    double cpu = best_verify_rate(t, p, &n, rc);
+    if (*rc)
+        return;
+    printf("{\"bench\": \"verify %s %s\", \"value\": %.4g, \"unit\": \"elements/s\", \"elements\": %zu, "
+           "\"machine\": \"%s\"}\n", kind, name, cpu, n, machine);
+    if (!g)
+        return;
+    t->model_run = gpu_model;
+    t->model_ctx = g;
+    double on_gpu = best_verify_rate(t, p, &n, rc);
+    if (*rc == 0)
+        printf("{\"bench\": \"verify %s %s, model on %s\", \"value\": %.4g, \"unit\": \"elements/s\", "
+               "\"elements\": %zu, \"machine\": \"%s\"}\n"
+               "{\"bench\": \"verify %s %s, GPU model over CPU model\", \"value\": %.4g, \"unit\": \"ratio\", "
+               "\"machine\": \"%s\"}\n",
+               kind, name, tc_model_gpu_name(g), on_gpu, n, machine, kind, name, cpu > 0 ? on_gpu / cpu : 0.0,
+               machine);
 }
 
 /* The host CPU (the model side runs there), from /proc/cpuinfo. */
@@ -127,10 +176,15 @@ int main(void)
                 printf("{\"bench\": \"hunt %s %s, model on %s\", \"value\": %.4g, \"unit\": \"elements/s\", "
                        "\"elements\": %zu, \"mismatches\": %zu, \"model_elements\": {\"gpu\": %zu, \"cpu\": %zu}, "
                        "\"machine\": \"%s; host %s\"}\n"
-                       "{\"bench\": \"hunt %s %s, GPU model over CPU model\", \"value\": %.4g, \"unit\": \"ratio\"}\n",
+                       "{\"bench\": \"hunt %s %s, GPU model over CPU model\", \"value\": %.4g, \"unit\": \"ratio\", "
+                       "\"machine\": \"%s; host %s\"}\n",
                        kind, ins->name, tc_model_gpu_name(g), on_gpu, n, bad, counted.gpu, counted.cpu,
-                       info->device, cpu, kind, ins->name, best > 0 ? on_gpu / best : 0.0);
+                       info->device, cpu, kind, ins->name, best > 0 ? on_gpu / best : 0.0, info->device, cpu);
         }
+        char machine[300];
+        snprintf(machine, sizeof machine, "%s; host %s", info->device, cpu);
+        if (rc == 0)
+            verify_figures(&t, p, g, kind, ins->name, machine, &rc);
         model_free(m);
     }
     tc_model_gpu_close(g);

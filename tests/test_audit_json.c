@@ -2,7 +2,9 @@
  * instruction, trailer), in one process (--jobs 1) and with child processes
  * (--jobs 2, whose children print objects only): tc_record_load accepts it,
  * it has exactly one header and one trailer, and `compare` reads it and
- * finds it equal to the record the run wrote into its folder. */
+ * finds it equal to the record the run wrote into its folder; the header
+ * names the model that computed the expected answers (model_on), every
+ * object how many it computed (model_elements). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,6 +57,9 @@ static void json_is_a_record(int jobs)
     if (tc_record_load(path, &rec, err, sizeof err) != 0)
         fail_msg("audit --json --jobs %d: %s", jobs, err);
     assert_int_equal(json_array_size(rec.objects), 2);
+    const char *on = json_string_value(json_object_get(rec.header, "model_on"));
+    assert_non_null(on);
+    assert_true(!strcmp(on, "cpu") || !strncmp(on, "gpu:", 4));
     json_t *o;
     size_t i;
     bool f16 = false, bf16 = false;
@@ -63,7 +68,14 @@ static void json_is_a_record(int jobs)
         const char *in = json_string_value(json_object_get(o, "instr"));
         f16 |= !strcmp(in, "mma.m16n8k8.f32.f16.f16.f32");
         bf16 |= !strcmp(in, "mma.m16n8k8.f32.bf16.bf16.f32");
-        assert_true(json_is_true(json_object_get(json_object_get(o, "verification"), "verified")));
+        json_t *v = json_object_get(o, "verification");
+        assert_true(json_is_true(json_object_get(v, "verified")));
+        /* the proof's tiles, each computed by the model the header names */
+        json_t *me = json_object_get(o, "model_elements");
+        json_int_t gpu = json_integer_value(json_object_get(me, "gpu")), cpu = json_integer_value(json_object_get(me, "cpu"));
+        assert_true(gpu + cpu > 0 && gpu + cpu <= json_integer_value(json_object_get(v, "elements")));
+        if (!strcmp(on, "cpu"))
+            assert_int_equal(gpu, 0);
     }
     assert_true(f16 && bf16);
     tc_record_free(&rec);

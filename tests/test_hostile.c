@@ -62,6 +62,12 @@ static void model_on_refused(void **state)
     expect_usage(args, "--model-on gpu:999: ");
     expect_usage("verify --backend exact --profile h100 --instr mma.m16n8k8.f16.f16.f16.f16 --n 10 --model-on gpu:x",
                  "--model-on takes gpu, gpu:N or cpu, not 'gpu:x'");
+    expect_usage("audit --backend model:h100 --instr mma.m16n8k8.f16.f16.f16.f16 --count 10 --no-timing "
+                 "--out /tmp/tcs-hostile-never --model-on gpx",
+                 "--model-on takes gpu, gpu:N or cpu, not 'gpx'");
+    expect_usage("regress --model --instr mma.m16n8k8.f16.f16.f16.f16 --count 10 --out /tmp/tcs-hostile-never "
+                 "--model-on cpu:0", "--model-on takes gpu, gpu:N or cpu, not 'cpu:0'");
+    assert_false(exists("/tmp/tcs-hostile-never"));
 }
 
 /* The integer control now runs in chunks of 2^16 outputs: a proof over

@@ -192,7 +192,7 @@ static void test_gpu_model_equals_cpu_model(void **state)
         printf("no GPU model here (%s)\n", err);
         skip();
     }
-    tc_model_gpu_count cnt = {0, 0};
+    tc_model_gpu_count cnt = {0};
     compare_profile(g, SIZE_MAX, &cnt);
     printf("GPU model = CPU model on %zu elements computed on the GPU, %zu on the CPU\n", cnt.gpu, cnt.cpu);
     assert_true(cnt.gpu > 100000 && cnt.cpu < cnt.gpu / 10);
@@ -209,7 +209,7 @@ static void test_without_gpu_the_cpu_computes(void **state)
         skip();   /* a GPU is here: test_gpu_model_equals_cpu_model covers it */
     }
     assert_true(strstr(err, "GPU") != NULL);
-    tc_model_gpu_count cnt = {0, 0};
+    tc_model_gpu_count cnt = {0};
     compare_profile(NULL, 6, &cnt);
     assert_int_equal(cnt.gpu, 0);
     assert_true(cnt.cpu > 10000);

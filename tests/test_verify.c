@@ -7,7 +7,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -74,6 +76,112 @@ static void test_one_flipped_output_bit_is_caught(void **state)
             assert_int_equal(v.fails[0].model_d ^ v.fails[0].c.d, 1);
         verify_result_free(&v);
     }
+}
+
+/* The stage times (verify_result.stage_s) cover the whole-tile checks:
+ * each stage took time, and together no more than the run's wall time. */
+static void test_stages_add_up_to_at_most_the_wall_time(void **state)
+{
+    const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.f16.f16.f32");
+    flip_target ft = {{ins->a, ins->b, ins->c, ins->d}, ins->m, ins->n, ins->k, false, 0};
+    infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = ft.f, .run = flip_run, .ctx = &ft};
+    model_params p = model_params_exact(ft.f, (tc_rounding){.mode = TC_RNE, .ovf = TC_OVF_INF});
+    verify_result v;
+    char err[256];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (verify_run(&t, &p, 2000, 512, 7, &v, err, sizeof err))
+        fail_msg("verify: %s", err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), sum = 0;
+    for (int i = 0; i < VERIFY_NSTAGES; i++) {
+        if (!(v.stage_s[i] > 0))
+            fail_msg("stage %s: %g s", verify_stage_name(i), v.stage_s[i]);
+        sum += v.stage_s[i];
+    }
+    assert_true(sum <= wall);
+    assert_string_equal(verify_stage_name(VERIFY_STAGE_COMPARE), "compare");
+    verify_result_free(&v);
+}
+
+/* A target that answers 0 everywhere and folds every tile it is given into
+ * one hash per hunt family (a call is one round of the hunt: every family's
+ * next tiles, as many each, in family order). */
+typedef struct {
+    int m, n, k;
+    size_t calls;
+    uint64_t hash[HUNT_NFAMILIES];
+} hash_target;
+
+static uint64_t fold(uint64_t h, const uint64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ v[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static int hash_run(void *ctx, size_t ntiles, const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
+                    char *err, size_t errlen)
+{
+    hash_target *h = ctx;
+    h->calls++;
+    size_t mk = (size_t)h->m * h->k, kn = (size_t)h->k * h->n, mn = (size_t)h->m * h->n;
+    if (ntiles % HUNT_NFAMILIES) {
+        snprintf(err, errlen, "%zu tiles: not a round of every family", ntiles);
+        return -1;
+    }
+    for (size_t q = 0; q < ntiles; q++) {
+        uint64_t *s = &h->hash[q / (ntiles / HUNT_NFAMILIES)];
+        *s = fold(*s, A + q * mk, mk);
+        *s = fold(*s, B + q * kn, kn);
+        *s = fold(*s, C + q * mn, mn);
+    }
+    memset(D, 0, ntiles * mn * sizeof *D);
+    return 0;
+}
+
+static int zero_model(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
+                      const uint64_t *B, const uint64_t *C, uint64_t *D, char *err, size_t errlen)
+{
+    memset(D, 0, ntiles * (size_t)mrows * (size_t)ncols * sizeof *D);
+    return 0;
+}
+
+/* The hunt draws the next round while it checks one: over many rounds
+ * every family's tiles are still its one stream in order (what
+ * hunt_fill_tile draws tile after tile), none lost, repeated or mixed. */
+static void test_hunt_rounds_are_each_familys_stream_in_order(void **state)
+{
+    const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.f16.f16.f32");
+    hash_target ht = {ins->m, ins->n, ins->k, 0, {0}};
+    infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = {ins->a, ins->b, ins->c, ins->d},
+                      .run = hash_run, .ctx = &ht, .model_run = zero_model};
+    model_params p = model_params_exact(t.f, (tc_rounding){.mode = TC_RNE, .ovf = TC_OVF_INF});
+    char err[256];
+    model *m = model_new(&p, t.f, err, sizeof err);
+    assert_non_null(m);
+    size_t mn = (size_t)t.m * t.n, ntiles = 2000;   /* three rounds or more: 2^21 / 128 / 22 = 744 tiles each */
+    verify_result v;
+    memset(&v, 0, sizeof v);
+    if (verify_hunt(&t, m, ntiles * mn, 11, &v, err, sizeof err))
+        fail_msg("hunt: %s", err);
+    assert_int_equal(v.n, HUNT_NFAMILIES * ntiles * mn);
+    assert_true(ht.calls >= 3);
+    uint64_t *A = malloc((size_t)t.m * t.k * 8), *B = malloc((size_t)t.k * t.n * 8), *C = malloc(mn * 8);
+    assert_true(A && B && C);
+    for (int f = 0; f < HUNT_NFAMILIES; f++) {
+        uint64_t st = hunt_family_seed(11, f), h = 0;
+        for (size_t q = 0; q < ntiles; q++) {
+            hunt_fill_tile(&t, f, &st, A, B, C);
+            h = fold(h, A, (size_t)t.m * t.k);
+            h = fold(h, B, (size_t)t.k * t.n);
+            h = fold(h, C, mn);
+        }
+        assert_true(h == ht.hash[f]);
+    }
+    free(A), free(B), free(C);
+    verify_result_free(&v);
+    model_free(m);
 }
 
 static void test_other_profile_is_not_verified_and_shows_inputs(void **state)
@@ -156,6 +264,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_model_against_the_oracle_is_verified),
         cmocka_unit_test(test_one_flipped_output_bit_is_caught),
+        cmocka_unit_test(test_stages_add_up_to_at_most_the_wall_time),
+        cmocka_unit_test(test_hunt_rounds_are_each_familys_stream_in_order),
         cmocka_unit_test(test_other_profile_is_not_verified_and_shows_inputs),
         cmocka_unit_test(test_sparse_instruction_is_verified_on_its_kept_terms),
         cmocka_unit_test(test_bad_input_exits_2_with_a_message),

@@ -2,7 +2,8 @@
 # make bench: the main job's wall time on this machine, as JSON lines: the
 # gemm figures (tcscope's own wgmma GEMM and cuBLASLt, TFLOP/s), then the
 # whole catalogue audit with its defaults (N, hunt families, timing, --jobs =
-# CPUs) and `tcscope regress` against the committed H100 baseline. On a GPU
+# CPUs) and `tcscope regress` against the committed H100 baseline, once with
+# the GPU model and once with the CPU's computing the expected answers. On a GPU
 # always; without one only with BENCH_AUDIT=1 (the audit then runs on the
 # recorded model; regress needs a GPU). Outputs under $BENCH_AUDIT_OUT.
 set -u
@@ -54,10 +55,18 @@ printf '{"bench":"audit_catalogue","value":%.1f,"unit":"s","machine":"%s","exit"
   "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$machine" $rc "$(grep -c ' VERIFIED ' "$OUT/audit.log")" \
   "$(grep -c ' MISMATCH ' "$OUT/audit.log")" "$(nproc)"
 [ "$gpu" = yes ] || exit 0
-t0=$(date +%s.%N)
-"$BIN" regress --out "$OUT/regress" >"$OUT/regress.log" 2>"$OUT/regress.err"
-rc=$?
-t1=$(date +%s.%N)
-printf '{"bench":"regress_catalogue","value":%.1f,"unit":"s","machine":"%s","exit":%d,"same":%d,"differ":%d}\n' \
-  "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$machine" $rc "$(grep -c '  same ' "$OUT/regress.log")" \
-  "$(grep -c ' DIFFERS ' "$OUT/regress.log")"
+# regress with each model computing the expected answers (the GPU model is the
+# default on a GPU), then the ratio of the two wall times, the same run
+declare -A wall
+for on in gpu cpu; do
+  t0=$(date +%s.%N)
+  "$BIN" regress --model-on $on --out "$OUT/regress-$on" >"$OUT/regress-$on.log" 2>"$OUT/regress-$on.err"
+  rc=$?
+  t1=$(date +%s.%N)
+  wall[$on]=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+  printf '{"bench":"regress_catalogue, model on %s","value":%.1f,"unit":"s","machine":"%s","exit":%d,"same":%d,"differ":%d}\n' \
+    $on "${wall[$on]}" "$machine" $rc "$(grep -c '  same ' "$OUT/regress-$on.log")" \
+    "$(grep -c ' DIFFERS ' "$OUT/regress-$on.log")"
+done
+printf '{"bench":"regress_catalogue, CPU model time over GPU model time","value":%.3g,"unit":"ratio","machine":"%s"}\n' \
+  "$(awk -v c="${wall[cpu]}" -v g="${wall[gpu]}" 'BEGIN { print (g > 0 ? c / g : 0) }')" "$machine"

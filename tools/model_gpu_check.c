@@ -288,7 +288,7 @@ static int batch(pair *p, const args *a, tc_model_gpu *g, bool with_cpu, size_t 
     int rc = -1;
     draw_all(p, a->seed, nchunks, tpc, A, B, C);
     double t0 = now_s();
-    tc_model_gpu_count cnt = {0, 0};
+    tc_model_gpu_count cnt = {0};
     if (tc_model_gpu_mma(g, p->m, t->m, t->n, t->k, nt, A, B, C, G, &cnt, err, errlen))
         goto out;
     *t_gpu += now_s() - t0;

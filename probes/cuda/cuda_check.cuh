@@ -1,7 +1,8 @@
 /* The CUDA-call check of the backends' runtime files (exec.cu, model_gpu.cu):
  * CK(call, what) writes "what: REASON (NAME)" into err and returns -1 from
  * the calling function, whose err and errlen are in scope; tc_cuda_grow
- * keeps a device buffer at least `need` bytes; tc_cuda_use_device opens a GPU. */
+ * keeps a device buffer at least `need` bytes, tc_cuda_put fills one from
+ * the host; tc_cuda_use_device opens a GPU. */
 #ifndef TC_CUDA_CHECK_CUH
 #define TC_CUDA_CHECK_CUH
 
@@ -46,6 +47,17 @@ static inline int tc_cuda_grow(void **p, size_t *cap, size_t need, char *err, si
     *cap = 0;
     CK(cudaMalloc(p, need), "cudaMalloc");
     *cap = need;
+    return 0;
+}
+
+/* The device buffer *p (grown as tc_cuda_grow) holds the host's bytes at
+ * src: the allocate-and-copy of every operand the backends send. */
+static inline int tc_cuda_put(void **p, size_t *cap, const void *src, size_t bytes, const char *what, char *err,
+                              size_t errlen)
+{
+    if (tc_cuda_grow(p, cap, bytes, err, errlen))
+        return -1;
+    CK(cudaMemcpy(*p, src, bytes, cudaMemcpyHostToDevice), what);
     return 0;
 }
 

@@ -203,17 +203,16 @@ static int table(tc_gpu *g, const tc_instr *ins, tc_operand op, uint16_t **out, 
         snprintf(err, errlen, "%s: no fragment table for %s", ins->name, tc_operand_name(op));
         return -1;
     }
-    uint16_t *d = NULL;
-    cudaError_t e = cudaMalloc((void **)&d, n * sizeof *d);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(d, h, n * sizeof *d, cudaMemcpyHostToDevice);
+    void *d = NULL;
+    size_t cap = 0;
+    int rc = tc_cuda_put(&d, &cap, h, n * sizeof *h, "fragment table upload", err, errlen);
     free(h);
-    if (e != cudaSuccess) {
+    if (rc) {
         cudaFree(d);
-        return tc_cuda_fail(err, errlen, "fragment table upload", e);
+        return -1;
     }
-    g->tables[idx][op] = d;
-    *out = d;
+    g->tables[idx][op] = (uint16_t *)d;
+    *out = (uint16_t *)d;
     return 0;
 }
 
@@ -257,9 +256,11 @@ static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, s
            bb = bytes_of(ins->b, ntiles * ins->k * ins->n);
     size_t bc = bytes_of(ins->c, ntiles * ins->m * ins->n), bd = bytes_of(ins->d, ntiles * ins->m * ins->n);
     size_t be = sparse ? ntiles * meta_per_tile * sizeof(uint32_t) : 0;
-    if (tc_cuda_grow(&g->dA, &g->capA, ba, err, errlen) || tc_cuda_grow(&g->dB, &g->capB, bb, err, errlen) ||
-        tc_cuda_grow(&g->dC, &g->capC, bc, err, errlen) || tc_cuda_grow(&g->dD, &g->capD, bd, err, errlen) ||
-        (sparse && tc_cuda_grow(&g->dE, &g->capE, be, err, errlen)))
+    if (tc_cuda_put(&g->dA, &g->capA, A, ba, "copy A to the GPU", err, errlen) ||
+        tc_cuda_put(&g->dB, &g->capB, B, bb, "copy B to the GPU", err, errlen) ||
+        tc_cuda_put(&g->dC, &g->capC, C, bc, "copy C to the GPU", err, errlen) ||
+        tc_cuda_grow(&g->dD, &g->capD, bd, err, errlen) ||
+        (sparse && tc_cuda_put(&g->dE, &g->capE, E, be, "copy the sparse metadata to the GPU", err, errlen)))
         return -1;
     tc_gpu_args a;
     memset(&a, 0, sizeof a);
@@ -272,11 +273,6 @@ static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, s
         snprintf(err, errlen, "%s: no fragment table for a sparse operand (internal error)", ins->name);
         return -1;
     }
-    CK(cudaMemcpy(g->dA, A, ba, cudaMemcpyHostToDevice), "copy A to the GPU");
-    CK(cudaMemcpy(g->dB, B, bb, cudaMemcpyHostToDevice), "copy B to the GPU");
-    CK(cudaMemcpy(g->dC, C, bc, cudaMemcpyHostToDevice), "copy C to the GPU");
-    if (sparse)
-        CK(cudaMemcpy(g->dE, E, be, cudaMemcpyHostToDevice), "copy the sparse metadata to the GPU");
     CK(cudaMemset(g->dD, poison, bd), "poison D");
     a.A = g->dA;
     a.B = g->dB;
@@ -324,9 +320,10 @@ extern "C" int tc_gpu_chain_exec(tc_gpu *g, const tc_gpu_chain_kernel *k, const 
     size_t ba = bytes_of(ins->a, nchains * M * K), bb = bytes_of(ins->b, steps * K * K),
            bc = bytes_of(ins->c, steps * M * K), bx = bytes_of(ins->a, steps * M * K),
            bd = bytes_of(ins->d, steps * M * K);
-    if (tc_cuda_grow(&g->dA, &g->capA, ba, err, errlen) || tc_cuda_grow(&g->dB, &g->capB, bb, err, errlen) ||
-        tc_cuda_grow(&g->dC, &g->capC, bc, err, errlen) || tc_cuda_grow(&g->dD, &g->capD, bd, err, errlen) ||
-        tc_cuda_grow(&g->dX, &g->capX, bx, err, errlen))
+    if (tc_cuda_put(&g->dA, &g->capA, A0, ba, "copy A0 to the GPU", err, errlen) ||
+        tc_cuda_put(&g->dB, &g->capB, B, bb, "copy B to the GPU", err, errlen) ||
+        tc_cuda_put(&g->dC, &g->capC, C, bc, "copy C to the GPU", err, errlen) ||
+        tc_cuda_grow(&g->dD, &g->capD, bd, err, errlen) || tc_cuda_grow(&g->dX, &g->capX, bx, err, errlen))
         return -1;
     tc_chain_args a;
     memset(&a, 0, sizeof a);
@@ -334,9 +331,6 @@ extern "C" int tc_gpu_chain_exec(tc_gpu *g, const tc_gpu_chain_kernel *k, const 
         table(g, ins, TC_OPND_B, (uint16_t **)&a.tb, err, errlen) ||
         table(g, ins, TC_OPND_C, (uint16_t **)&a.tc, err, errlen))
         return -1;
-    CK(cudaMemcpy(g->dA, A0, ba, cudaMemcpyHostToDevice), "copy A0 to the GPU");
-    CK(cudaMemcpy(g->dB, B, bb, cudaMemcpyHostToDevice), "copy B to the GPU");
-    CK(cudaMemcpy(g->dC, C, bc, cudaMemcpyHostToDevice), "copy C to the GPU");
     CK(cudaMemset(g->dD, poison, bd), "poison D");
     CK(cudaMemset(g->dX, poison, bx), "poison X");
     a.A0 = g->dA;

@@ -10,6 +10,7 @@
  * CUDA call is checked. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime.h>
 
@@ -39,6 +40,14 @@ __global__ void tc_model_gpu_kernel(int mrows, int ncols, int k, int ordered, co
         d = TC_MODEL_GPU_DECLINED;
     }
     D[o] = d;
+}
+
+/* Seconds on the monotonic clock (tc_mgpu_times). */
+static double tc_mgpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 struct tc_mgpu {
@@ -84,7 +93,7 @@ extern "C" void tc_mgpu_close(tc_mgpu *g)
 
 extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mrows, int ncols, int k,
                            size_t ntiles, const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
-                           size_t *declined, char *err, size_t errlen)
+                           size_t *declined, tc_mgpu_times *times, char *err, size_t errlen)
 {
     if (k < 1 || k > MODEL_ELEMENT_MAX_K || mrows < 1 || ncols < 1 || ncols > 1024 || ntiles > 0x7FFFFFFFu) {
         snprintf(err, errlen, "GPU model: shape %dx%dx%d x %zu tiles outside what the kernel takes (internal error)",
@@ -97,16 +106,18 @@ extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mro
     CK(cudaSetDevice(g->dev), "cudaSetDevice");
     size_t ba = ntiles * (size_t)mrows * (size_t)k * 8, bb = ntiles * (size_t)k * (size_t)ncols * 8,
            bc = ntiles * (size_t)mrows * (size_t)ncols * 8;
-    if (tc_cuda_grow(&g->dA, &g->capA, ba, err, errlen) || tc_cuda_grow(&g->dB, &g->capB, bb, err, errlen) ||
-        tc_cuda_grow(&g->dC, &g->capC, bc, err, errlen) || tc_cuda_grow(&g->dD, &g->capD, bc, err, errlen))
-        return -1;
+    double t0 = tc_mgpu_now();
     CK(cudaMemcpyToSymbol(c_model, m, sizeof *m), "copy the model to the GPU");
     if (order)
         CK(cudaMemcpyToSymbol(c_order, order, (size_t)k * sizeof *order), "copy the step order to the GPU");
-    CK(cudaMemcpy(g->dA, A, ba, cudaMemcpyHostToDevice), "copy A to the GPU");
-    CK(cudaMemcpy(g->dB, B, bb, cudaMemcpyHostToDevice), "copy B to the GPU");
-    CK(cudaMemcpy(g->dC, C, bc, cudaMemcpyHostToDevice), "copy C to the GPU");
+    if (tc_cuda_put(&g->dA, &g->capA, A, ba, "copy A to the GPU", err, errlen) ||
+        tc_cuda_put(&g->dB, &g->capB, B, bb, "copy B to the GPU", err, errlen) ||
+        tc_cuda_put(&g->dC, &g->capC, C, bc, "copy C to the GPU", err, errlen) ||
+        tc_cuda_grow(&g->dD, &g->capD, bc, err, errlen))
+        return -1;
     CK(cudaMemset(g->dN, 0, sizeof *g->dN), "clear the count");
+    CK(cudaDeviceSynchronize(), "the copies to the GPU");
+    double t1 = tc_mgpu_now();
     /* about 256 threads a block: whole rows of one tile */
     int rows = 256 / ncols < 1 ? 1 : 256 / ncols;
     rows = rows > mrows ? mrows : rows;
@@ -115,9 +126,13 @@ extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mro
                                          (const uint64_t *)g->dB, (const uint64_t *)g->dC, (uint64_t *)g->dD, g->dN);
     CK(cudaGetLastError(), "launch of the model kernel");
     CK(cudaDeviceSynchronize(), "the model kernel");
+    double t2 = tc_mgpu_now();
     unsigned long long n = 0;
     CK(cudaMemcpy(&n, g->dN, sizeof n, cudaMemcpyDeviceToHost), "copy the count from the GPU");
     CK(cudaMemcpy(D, g->dD, bc, cudaMemcpyDeviceToHost), "copy D from the GPU");
+    double t3 = tc_mgpu_now();
+    times->copy_s += (t1 - t0) + (t3 - t2);
+    times->kernel_s += t2 - t1;
     *declined = (size_t)n;
     return 0;
 }

@@ -1,64 +1,136 @@
-# On the GPU machine (the device tool): the GPU model (probes/model_gpu.h)
-# built, its SASS checked, its equivalence with the CPU model and with the
-# tensor cores measured, and the hunt's throughput with each model. Under 8
-# minutes on one H200 (16 cores). Results under $OUT:
-#   model-gpu-check.json.gz  tools/model_gpu_check.c's record (counts per
-#                         instruction x family, seed, first differences,
-#                         replay sample: commit it as
-#                         reports/baselines/h200-model-gpu-check.json.gz)
-#   model_gpu_sass.txt    the kernel's SASS opcode histogram (tests/data/)
-#   hunt-throughput.json  tcscope hunt --instr all: elements/s with the CPU
-#                         model and with the GPU model in the same run, ratio
-#   bench_hunt.jsonl      make bench's hunt figures (tests/bench_hunt.c), each
-#                         with the GPU model's rate and the ratio
-#   *.log                 what each step printed
-# Usage: tools/device.sh model-gpu [SECONDS] [CPU_SECONDS] [HUNT_N] [PROFILE]
+#!/usr/bin/env bash
+# On one H200 (issue #29), in one run of at most 8 minutes: the GPU model
+# built, its SASS checked, where the time of hunt, verify and regress goes
+# (each command's "# stages:" line: draw, execute, model (the GPU model's
+# copies, kernel, CPU share), compare), the GPU model against the CPU model
+# in the same run (hunt and verify elements/s: make bench's bench_hunt
+# ratios), an audit of the catalogue timed, then the equivalence run
+# (tools/model_gpu_check.c: GPU model = CPU model on every instruction x hunt
+# family) in what time is left, its element count stated. Everything under
+# $OUT/model-gpu.tar.xz; $OUT/summary.json the figures, $OUT/run.log the log.
+# The equivalence record (model-gpu/model-gpu-check.json.gz in the archive)
+# is committed as reports/baselines/h200-model-gpu-check.json.gz when it
+# covers more elements than the committed one (tests/test_model_gpu.c
+# replays it through the CPU model).
+#
+# Usage (from the repository root, $OUT set):
+#   bash tools/device/model-gpu.sh [PROFILE] [HUNT_COUNT]
+# BUDGET (seconds, default 450) bounds the whole run; SKIP_BUILD=1 reuses build/.
+set -u
 START=$(date +%s)
-BUDGET=${BUDGET:-465}   # seconds for the whole script (under 8 minutes)
-REST=170                # kept for the replay, the hunts and bench_hunt
-SECONDS_ALL=${1:-240}
-CPU_SECONDS=${2:-180}
-HUNT_N=${3:-5000}
-PROFILE=${4:-h200}
-device_build build/tcscope build/opt/tools/model_gpu_check build/opt/tests/test_model_gpu build/opt/bench/bench_hunt
-device_facts | tee "$OUT/smi.csv"
+BUDGET=${BUDGET:-450}
+PROFILE=${1:-h200}
+HUNT_N=${2:-50000}
+R=/tmp/model-gpu
+rm -rf "$R"; mkdir -p "$R"
+exec > >(tee "$R/run.log") 2>&1
+left() { echo $(( BUDGET - ($(date +%s) - START) )); }
+# step NAME SECONDS CMD..: CMD under a timeout (never past the budget less 40 s
+# kept for the equivalence run and the packing), its output in $R/NAME.log,
+# its exit status and wall time in $R/times.txt
+step() {
+  local name=$1 secs=$2; shift 2
+  local most=$(( $(left) - 40 ))
+  [ "$secs" -gt "$most" ] && secs=$most
+  if [ "$secs" -lt 5 ]; then echo "$name: skipped (no time left)"; echo "$name skipped 0" >> "$R/times.txt"; return; fi
+  local t0 t1; t0=$(date +%s.%N)
+  timeout "$secs" "$@" > "$R/$name.log" 2>&1
+  local rc=$?
+  t1=$(date +%s.%N)
+  local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  echo "$name $rc $wall" >> "$R/times.txt"
+  echo "$name: exit $rc in $wall s (limit $secs s)"
+  grep -E '^# ' "$R/$name.log" | tail -3
+}
+pack() {
+  rm -rf "$R"/regress*/baseline.jsonl "$R"/audit*/parts "$R"/audit*/*.html "$R"/regress*/refit/*/*.html
+  tar cJf "$OUT/model-gpu.tar.xz" -C /tmp model-gpu
+  [ -f "$R/summary.json" ] && cp "$R/summary.json" "$OUT/summary.json"
+  cp "$R/run.log" "$OUT/run.log"
+  ls -la "$OUT"
+}
 
-# the SASS of the kernel this build made, then the tests on this GPU
-# (without cuobjdump on this machine the test checks the committed histogram)
-if tools/model-gpu-sass.sh build/opt/probes/cuda/model_gpu.cu.o "$OUT/model_gpu_sass.txt" > "$OUT/sass.log" 2>&1; then
-  export TC_MODEL_GPU_SASS=$OUT/model_gpu_sass.txt
+. tools/device-env.sh
+if [ -z "${SKIP_BUILD:-}" ]; then
+  ( device_build build/tcscope build/opt/tools/model_gpu_check build/opt/tests/test_model_gpu \
+      build/opt/bench/bench_hunt ) || { cp /tmp/build.log "$R/build.log"; echo "build failed"; pack; exit 1; }
 fi
-cat "$OUT/sass.log"
-build/opt/tests/test_model_gpu > "$OUT/test_model_gpu.log" 2>&1
-echo "test_model_gpu rc=$?"; grep -E 'GPU model =|PASSED|FAILED|SKIPPED' "$OUT/test_model_gpu.log"
+{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+  lscpu | grep -E 'Model name|^CPU\(s\)'; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
 
-# the equivalence run: GPU model vs CPU model, then vs the tensor cores, in
-# what the 8 minutes leave after the build and before the throughput runs
-left=$(( BUDGET - ($(date +%s) - START) - REST ))
-[ "$left" -lt "$SECONDS_ALL" ] && SECONDS_ALL=$left
-[ "$SECONDS_ALL" -lt 30 ] && SECONDS_ALL=30
-[ "$CPU_SECONDS" -gt $((SECONDS_ALL * 3 / 4)) ] && CPU_SECONDS=$((SECONDS_ALL * 3 / 4))
-echo "equivalence run: $SECONDS_ALL s, the CPU model for the first $CPU_SECONDS s"
-t0=$(date +%s)
-timeout $((SECONDS_ALL + 30)) build/opt/tools/model_gpu_check --out "$OUT" --profile "$PROFILE" \
-  --seconds "$SECONDS_ALL" --cpu-seconds "$CPU_SECONDS" --hw gpu:0 > "$OUT/check.log" 2>&1
-echo "model_gpu_check rc=$? in $(( $(date +%s) - t0 )) s"; cat "$OUT/check.log"
-gzip -9f "$OUT/model-gpu-check.json"
-TC_MODEL_GPU_CHECK=$OUT/model-gpu-check.json.gz build/opt/tests/test_model_gpu > "$OUT/replay.log" 2>&1
-echo "replay of the record rc=$?"; grep -E 'pairs replayed|FAILED|Error' "$OUT/replay.log"
+# the kernel's SASS (integer opcodes only), then the GPU model's own tests on this GPU
+if tools/model-gpu-sass.sh build/opt/probes/cuda/model_gpu.cu.o "$R/model_gpu_sass.txt" > "$R/sass.log" 2>&1; then
+  export TC_MODEL_GPU_SASS=$R/model_gpu_sass.txt
+fi
+cat "$R/sass.log"
+step test_model_gpu 40 build/opt/tests/test_model_gpu
+grep -E 'GPU model =|PASSED|FAILED|SKIPPED' "$R/test_model_gpu.log"
 
-# the hunt end to end with each model, the same inputs and backend
-rate() { sed -n 's/.*(\([0-9.e+]*\) elements\/s).*/\1/p' "$1" | tail -1; }
-for on in cpu gpu; do
+# hunt end to end with each model (the CPU's on a fifth of the count: its
+# elements/s is the figure), the same backend and seed
+B=build/tcscope
+step hunt-gpu 60 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count "$HUNT_N" --samples 0 --model-on gpu
+step hunt-cpu 45 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count $((HUNT_N / 5)) --samples 0 \
+  --model-on cpu
+# verify: one instruction, random elements and a sixteenth of them per hunt family
+V=mma.m16n8k16.f32.f16.f16.f32
+step verify-gpu 40 $B verify --backend gpu:0 --profile "$PROFILE" --instr $V --count 20000000 --model-on gpu
+step verify-cpu 40 $B verify --backend gpu:0 --profile "$PROFILE" --instr $V --count 4000000 --model-on cpu
+# regress against the committed baseline, with timing (the target: at most 30 s), GPU model
+step regress-gpu 60 $B regress --backend gpu:0 --out "$R/regress-gpu"
+tail -2 "$R/regress-gpu.log"
+# make bench's model figures: hunt and verify elements/s, GPU model over CPU model
+step bench_hunt 50 build/opt/bench/bench_hunt
+grep ratio "$R/bench_hunt.log"
+# the catalogue's audit with the GPU model, 1e6 random and 62500 per hunt family per instruction
+step audit-gpu 80 $B audit --backend gpu:0 --instr all --no-timing --out "$R/audit-gpu" --force
+echo "audit: $(grep -c ' VERIFIED ' "$R/audit-gpu.log") VERIFIED, $(grep -c ' MISMATCH ' "$R/audit-gpu.log") MISMATCH lines"
+
+# the equivalence run in what is left: GPU model vs CPU model the whole time
+secs=$(( $(left) - 45 ))
+if [ "$secs" -ge 20 ]; then
   t0=$(date +%s)
-  timeout 70 build/tcscope hunt --backend gpu:0 --profile "$PROFILE" --instr all --n "$HUNT_N" --model-on "$on" \
-    --sample 0 > "$OUT/hunt-$on.log" 2>&1
-  echo "hunt --model-on $on rc=$? in $(( $(date +%s) - t0 )) s: $(tail -1 "$OUT/hunt-$on.log")"
-done
-c=$(rate "$OUT/hunt-cpu.log"); g=$(rate "$OUT/hunt-gpu.log")
-python3 -c "import json,sys; c,g=float(sys.argv[1] or 0),float(sys.argv[2] or 0); print(json.dumps({'figure':'hunt elements/s','per_family':int(sys.argv[3]),'profile':sys.argv[4],'cpu_model':c,'gpu_model':g,'gpu_over_cpu':(g/c if c else None)}))" \
-  "$c" "$g" "$HUNT_N" "$PROFILE" | tee "$OUT/hunt-throughput.json"
-timeout 40 build/opt/bench/bench_hunt > "$OUT/bench_hunt.jsonl" 2> "$OUT/bench_hunt.err"
-echo "bench_hunt rc=$?"; grep ratio "$OUT/bench_hunt.jsonl"
+  timeout $((secs + 30)) build/opt/tools/model_gpu_check --out "$R" --profile "$PROFILE" --seconds "$secs" \
+    --cpu-seconds "$secs" --hw gpu:0 > "$R/check.log" 2>&1
+  echo "model_gpu_check: exit $? in $(( $(date +%s) - t0 )) s (budget $secs s)"; tail -5 "$R/check.log"
+  [ -f "$R/model-gpu-check.json" ] && gzip -9f "$R/model-gpu-check.json"
+else
+  echo "model_gpu_check: skipped (no time left)"
+fi
+
+python3 - "$R" <<'PY' || true
+import json, os, re, sys
+R = sys.argv[1]
+def read(name):
+    try:
+        return open(os.path.join(R, name)).read()
+    except OSError:
+        return ""
+out = {"machine": read("machine.txt").strip().splitlines()}
+for line in read("times.txt").splitlines():
+    name, rc, wall = line.split()
+    out.setdefault("steps", {})[name] = {"exit": int(rc), "wall_s": float(wall)}
+    log = read(name + ".log")
+    m = re.findall(r"\(([0-9.e+]+) elements/s\)", log)
+    if m:
+        out["steps"][name]["elements_per_s"] = float(m[-1])
+    st = [l for l in log.splitlines() if l.startswith("# stages:")]
+    if st:
+        out["steps"][name]["stages"] = st[-1][2:]
+s = out.get("steps", {})
+for cmd in ("hunt", "verify"):
+    g, c = s.get(cmd + "-gpu", {}).get("elements_per_s"), s.get(cmd + "-cpu", {}).get("elements_per_s")
+    if g and c:
+        out[cmd + "_gpu_over_cpu"] = g / c
+out["bench_hunt"] = [json.loads(l) for l in read("bench_hunt.log").splitlines() if l.startswith("{")]
+try:
+    import gzip
+    rec = json.loads(gzip.open(os.path.join(R, "model-gpu-check.json.gz")).readline())
+    out["equivalence"] = {k: rec.get(k) for k in ("seconds", "gpu_vs_cpu", "gpu_vs_hw", "pairs", "skipped")}
+except Exception as e:
+    out["equivalence"] = {"error": str(e)}
+json.dump(out, open(os.path.join(R, "summary.json"), "w"), indent=1)
+print(json.dumps({k: v for k, v in out.items() if k != "bench_hunt"}, indent=1)[:4000])
+PY
 echo "total: $(( $(date +%s) - START )) s"
-ls -la "$OUT"
+pack

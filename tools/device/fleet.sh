@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# On a node of several H200s (issue #29 item 4), in one run of at most 8
+# minutes: `regress` and `audit --instr all` on one GPU (gpu:0) and on every
+# GPU at once (gpu:all; regress with --cross-gpu), the same commit, arguments
+# and inputs, each timed; the ratio of the node's wall time to one GPU's
+# (the targets: at most 0.6 on 2 GPUs, 0.35 on 4), the fleet records
+# (OUT/fleet.json: per-GPU results, the same-bits verdict across GPUs) and the
+# logs in $OUT/fleet.tar.xz, the figures in $OUT/summary.json.
+#
+# Usage (from the repository root, $OUT set):
+#   bash tools/device/fleet.sh [AUDIT_COUNT]
+# AUDIT_COUNT: random elements per instruction of both audits (default 200000;
+# a sixteenth of it per hunt family). BUDGET (seconds, default 460) bounds the
+# run: a step that would pass it is cut short (timeout), and says so.
+set -u
+START=$(date +%s)
+BUDGET=${BUDGET:-460}
+AUDIT_N=${1:-200000}
+R=/tmp/fleet
+rm -rf "$R"; mkdir -p "$R"
+exec > >(tee "$R/run.log") 2>&1
+left() { echo $(( BUDGET - ($(date +%s) - START) )); }
+# step NAME SECONDS CMD..: CMD under a timeout (never past the budget less 20 s
+# for the packing), output in $R/NAME.log, exit status and wall time in $R/times.txt
+step() {
+  local name=$1 secs=$2; shift 2
+  local most=$(( $(left) - 20 ))
+  [ "$secs" -gt "$most" ] && secs=$most
+  if [ "$secs" -lt 5 ]; then echo "$name: skipped (no time left)"; echo "$name skipped 0 0" >> "$R/times.txt"; return; fi
+  local t0 t1; t0=$(date +%s.%N)
+  timeout "$secs" "$@" > "$R/$name.log" 2>&1
+  local rc=$?
+  t1=$(date +%s.%N)
+  local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  echo "$name $rc $wall $secs" >> "$R/times.txt"
+  echo "$name: exit $rc in $wall s (limit $secs s$([ $rc = 124 ] && echo ', CUT SHORT'))"
+  tail -3 "$R/$name.log"
+}
+pack() {
+  find "$R" \( -name baseline.jsonl -o -name '*.html' -o -name parts \) -prune -exec rm -rf {} + 2>/dev/null
+  tar cJf "$OUT/fleet.tar.xz" -C /tmp fleet
+  [ -f "$R/summary.json" ] && cp "$R/summary.json" "$OUT/summary.json"
+  cp "$R/run.log" "$OUT/run.log"
+  ls -la "$OUT"
+}
+
+. tools/device-env.sh
+if [ -z "${SKIP_BUILD:-}" ]; then
+  ( device_build build/tcscope ) || { cp /tmp/build.log "$R/build.log"; echo "build failed"; pack; exit 1; }
+fi
+NGPU=$(nvidia-smi -L | grep -c '^GPU ')
+{ nvidia-smi --query-gpu=index,name,driver_version,uuid --format=csv
+  lscpu | grep -E 'Model name|^CPU\(s\)'; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
+echo "$NGPU GPUs, $(nproc) CPUs"
+B=build/tcscope
+# regress with timing (SASS and timing compared too), one GPU, then all at once with the cross-GPU bits
+step regress-1 90 $B regress --backend gpu:0 --out "$R/regress-1"
+step regress-all 90 $B regress --backend gpu:all --cross-gpu --out "$R/regress-all"
+# the catalogue's audit (no timing: the arithmetic's share), one GPU, then all
+step audit-1 110 $B audit --backend gpu:0 --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-1" --force
+step audit-all 110 $B audit --backend gpu:all --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-all" \
+  --force
+
+python3 - "$R" "$NGPU" <<'PY' || true
+import json, os, sys
+R, n = sys.argv[1], int(sys.argv[2])
+steps = {}
+for line in open(os.path.join(R, "times.txt")).read().splitlines():
+    name, rc, wall, limit = line.split()
+    steps[name] = {"exit": None if rc == "skipped" else int(rc), "wall_s": float(wall), "limit_s": float(limit),
+                   "cut_short": rc == "124"}
+target = {2: 0.6, 4: 0.35}.get(n)
+out = {"gpus": n, "machine": open(os.path.join(R, "machine.txt")).read().strip().splitlines(), "steps": steps,
+       "target_ratio": target}
+for cmd in ("regress", "audit"):
+    one, all_ = steps.get(cmd + "-1"), steps.get(cmd + "-all")
+    if one and all_ and one["wall_s"] > 0 and not one["cut_short"] and not all_["cut_short"]:
+        r = all_["wall_s"] / one["wall_s"]
+        out[cmd + "_ratio"] = r
+        out[cmd + "_meets_target"] = target is not None and r <= target
+fl = {}
+for d in ("regress-all", "audit-all"):
+    p = os.path.join(R, d, "fleet.json")
+    if os.path.exists(p):
+        try:
+            fl[d] = json.load(open(p))
+        except ValueError:
+            lines = [json.loads(l) for l in open(p) if l.strip()]
+            fl[d] = lines
+out["fleet_records"] = sorted(fl)
+json.dump(out, open(os.path.join(R, "summary.json"), "w"), indent=1)
+print(json.dumps(out, indent=1))
+PY
+echo "total: $(( $(date +%s) - START )) s"
+pack
