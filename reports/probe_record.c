@@ -156,7 +156,10 @@ json_t *tc_probe_case_json(const tc_probe_design *d, const tc_probe_result *r, c
 {
     tc_gemm_case_result res;
     memset(&res, 0, sizeof res);
-    res.path = d->path;
+    /* FP32 inputs summed without a tensor-core step (no TF32) are the f32 path, not the tf32 one the export
+     * names: a structure is filed under what the outputs say the call did */
+    res.path = !r->chain && !strcmp(d->fmt->name, "f32") && tc_gemm_path_by_name("f32") ? tc_gemm_path_by_name("f32")
+                                                                                    : d->path;
     res.c = (tc_gemm_case){.m = d->m, .n = d->n, .k = d->k, .dist = d->dist, .seed = d->seed,
                            .samples = r->n, .infer = true, .profile = profile};
     snprintf(res.library, sizeof res.library, "%s", call_str(call, "framework", "unknown"));
@@ -191,6 +194,7 @@ json_t *tc_probe_case_json(const tc_probe_design *d, const tc_probe_result *r, c
     st->cvt.tried = r->cvt_tried;
     memcpy(st->cvt.bit_exact, r->cvt_bit_exact, sizeof st->cvt.bit_exact);
     st->n = r->n, st->bit_exact = r->bit_exact;
+    st->explained = r->explained;   /* the structure's status is the inference's */
     for (size_t e = 0; e < res.nrec; e++)
         st->recorded_bit_exact += r->vgot[e] == r->vpred[e] && r->chain;
     st->nmiss = r->nmiss < 8 ? r->nmiss : 8;
