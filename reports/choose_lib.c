@@ -141,16 +141,10 @@ const char *choose_record_gpus(const json_t *recs, char *buf, size_t len)
 
 static const char *strategy_of(const tc_gemm_struct *s, char *buf, size_t len)
 {
-    char pr[32] = "none";
+    char pr[32] = "none", slices[200];
     if (s->promote)
         snprintf(pr, sizeof pr, "%d", s->promote);
-    char unit[32] = "";
-    if (s->slice_unit == TC_GEMM_CUTS)
-        snprintf(unit, sizeof unit, " (uneven cuts)");
-    else if (s->slice_unit)
-        snprintf(unit, sizeof unit, " (cut in %d)", s->slice_unit);
-    snprintf(buf, len, "chunk %d, promote %s, split-K %d %s%s", s->chunk, pr, s->splitk,
-             tc_gemm_combine_name(s->combine), unit);
+    snprintf(buf, len, "chunk %d, promote %s, %s", s->chunk, pr, tc_gemm_slices_text(s, slices, sizeof slices));
     return buf;
 }
 
@@ -252,7 +246,7 @@ static json_t *structure_from(const path_recs *pr, const app_data *d, char *why,
 static int evaluate(json_t *x, const tc_gemm_path *p, const path_recs *pr, const app_data *d,
                     const tc_choose_app_opts *o, app_scaling sc, char *err, size_t len)
 {
-    char profile[4096], why[400], trust_why[400], sbuf[96];
+    char profile[4096], why[400], trust_why[400], sbuf[300];
     const char *gpu = str_of(pr->strc, "device");
     if (!tc_profile_of_device(gpu, profile, sizeof profile)) {   /* the model of the structure's GPU, or none */
         snprintf(why, sizeof why, "no instruction model of %.100s (no profile under oracle/profiles/ names it "

@@ -24,18 +24,10 @@ static const char *gpu_of(const json_t *call)
 
 static void struct_text(const tc_gemm_struct *s, char *buf, size_t len)
 {
-    char slices[200] = "";
-    if (s->slice_unit == TC_GEMM_CUTS) {
-        size_t at = (size_t)snprintf(slices, sizeof slices, " cut at");
-        for (int t = 1; t < s->splitk && at < sizeof slices - 12; t++)
-            at += (size_t)snprintf(slices + at, sizeof slices - at, " %d", s->cut[t]);
-    } else if (s->slice_unit > 0) {
-        snprintf(slices, sizeof slices, " in units of %d", s->slice_unit);
-    }
-    char pr[32] = "never";
+    char pr[32] = "never", slices[200];
     if (s->promote)
         snprintf(pr, sizeof pr, "every %d", s->promote);
-    snprintf(buf, len, "promote %s, split-K %d%s, %s", pr, s->splitk, slices, tc_gemm_combine_name(s->combine));
+    snprintf(buf, len, "promote %s, %s", pr, tc_gemm_slices_text(s, slices, sizeof slices));
 }
 
 static int main_class(const tc_probe_result *r)
