@@ -82,7 +82,7 @@ const char *tc_gemm_slices_text(const tc_gemm_struct *s, char *buf, size_t len)
 {
     const char *comb = tc_gemm_combine_name(s->combine);
     size_t room = strlen(comb) + 7, at = (size_t)snprintf(buf, len, "split-K %d", s->splitk);
-    if (s->slice_unit == TC_GEMM_CUTS) {
+    if (s->slice_unit == TC_GEMM_CUTS && s->splitk > 1) {   /* one slice has no cut to name */
         at += (size_t)snprintf(buf + (at < len ? at : len), at < len ? len - at : 0, " cut at");
         for (int t = 1; t < s->splitk; t++) {
             char one[16];

@@ -374,7 +374,9 @@ static void test_slices_text(void **state)
     assert_string_equal(tc_gemm_slices_text(&s, buf, sizeof buf), "split-K 1, seq");
     s.splitk = 3, s.slice_unit = 256, s.combine = GEMM_COMBINE_PAIRWISE;
     assert_string_equal(tc_gemm_slices_text(&s, buf, sizeof buf), "split-K 3 in units of 256, pairwise");
-    s.slice_unit = TC_GEMM_CUTS, s.combine = GEMM_COMBINE_REVERSE;
+    s.slice_unit = TC_GEMM_CUTS, s.combine = GEMM_COMBINE_REVERSE, s.splitk = 1;
+    assert_string_equal(tc_gemm_slices_text(&s, buf, sizeof buf), "split-K 1, reverse");   /* was "cut at," */
+    s.splitk = 3;
     s.cut[0] = 0, s.cut[1] = 341, s.cut[2] = 682, s.cut[3] = 1024;
     assert_string_equal(tc_gemm_slices_text(&s, buf, sizeof buf), "split-K 3 cut at 341 682, reverse");
     s.splitk = 16;
