@@ -58,6 +58,10 @@ typedef struct {
 
 /* "seq", "pairwise", "reverse" (the records' names), and back. */
 const char *tc_gemm_combine_name(tc_gemm_combine c);
+/* How s splits K and meets the slices, as every text says it: "split-K S,
+ * COMBINE", with " in units of U" (whole K tiles) or " cut at c1 c2 ..."
+ * (uneven cuts; " ..." when len holds not all of them) after S. buf. */
+const char *tc_gemm_slices_text(const tc_gemm_struct *s, char *buf, size_t len);
 bool tc_gemm_combine_parse(const char *s, tc_gemm_combine *out);
 
 typedef struct {

@@ -146,16 +146,9 @@ static bool runs_match(const tc_gemm_struct *s, const gemm_fit_in *c, int *slice
 
 static void describe(const tc_gemm_struct *s, tc_gemm_incvt cv, char *buf, size_t len)
 {
-    char slices[120] = "";
-    if (s->slice_unit == TC_GEMM_CUTS) {
-        size_t at = (size_t)snprintf(slices, sizeof slices, " cut at");
-        for (int t = 1; t < s->splitk && at < sizeof slices - 12; t++)
-            at += (size_t)snprintf(slices + at, sizeof slices - at, " %d", s->cut[t]);
-    } else if (s->slice_unit > 0) {
-        snprintf(slices, sizeof slices, " in units of %d", s->slice_unit);
-    }
-    snprintf(buf, len, "chunk %d, promote %d, split-K %d%s, %s, inputs %s", s->chunk, s->promote, s->splitk, slices,
-             tc_gemm_combine_name(s->combine), tc_gemm_incvt_name(cv));
+    char slices[160];
+    snprintf(buf, len, "chunk %d, promote %d, %s, inputs %s", s->chunk, s->promote,
+             tc_gemm_slices_text(s, slices, sizeof slices), tc_gemm_incvt_name(cv));
 }
 
 static void keep_top(search *q, const tc_gemm_struct *s, tc_gemm_incvt cv, size_t n)

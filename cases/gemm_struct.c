@@ -77,6 +77,29 @@ bool tc_gemm_combine_parse(const char *str, tc_gemm_combine *out)
     return i >= 0;
 }
 
+const char *tc_gemm_slices_text(const tc_gemm_struct *s, char *buf, size_t len)
+{
+    const char *comb = tc_gemm_combine_name(s->combine);
+    size_t room = strlen(comb) + 7, at = (size_t)snprintf(buf, len, "split-K %d", s->splitk);
+    if (s->slice_unit == TC_GEMM_CUTS && s->splitk > 1) {   /* one slice has no cut to name */
+        at += (size_t)snprintf(buf + (at < len ? at : len), at < len ? len - at : 0, " cut at");
+        for (int t = 1; t < s->splitk; t++) {
+            char one[16];
+            int w = snprintf(one, sizeof one, " %d", s->cut[t]);
+            if (at + (size_t)w + room >= len) {   /* " ...", ", COMBINE" and the NUL must fit */
+                at += (size_t)snprintf(buf + (at < len ? at : len), at < len ? len - at : 0, " ...");
+                break;
+            }
+            at += (size_t)snprintf(buf + at, len - at, "%s", one);
+        }
+    } else if (s->slice_unit > 0) {
+        at += (size_t)snprintf(buf + (at < len ? at : len), at < len ? len - at : 0, " in units of %d", s->slice_unit);
+    }
+    if (at < len)
+        snprintf(buf + at, len - at, ", %s", comb);
+    return buf;
+}
+
 /* Equal slices (the rest to the last), or whole K tiles of slice_unit with
  * the tiles left over one each to the last slices (see gemm.h). */
 void gemm_struct_bounds(const tc_gemm_struct *s, int k, int *b)

@@ -34,8 +34,10 @@
 int tc_probe_export_dir(const char *dir, int m, int n, int k, const char *format, unsigned long long seed, char *err,
                         size_t errlen);
 /* Reads a probe folder with the D's, infers the structure, predicts the
- * verify outputs; record_out (NULL: none) gets a tcscope-record/1 gemm
- * object; summary one line. 0 explained, 1 unexplained, -1 error. */
+ * verify outputs with profile (a file; NULL: the profile of the GPU the
+ * folder's call.json names, else h100's: probes/profile_of_device.c);
+ * record_out (NULL: none) gets a tcscope-record/1 gemm object; summary one
+ * line. 0 explained, 1 unexplained, -1 error. */
 int tc_probe_infer_dir(const char *dir, const char *profile, const char *record_out, char *summary, size_t summarylen,
                        char *err, size_t errlen);
 

@@ -1,8 +1,9 @@
 /* tcscope choose for an application (cli/choose.h choose_app): every
  * candidate evaluated on the backend at the user's K against exact
  * references (reports/choose_app.h); with library GEMM records the ranked
- * candidates are the recorded library paths (the h100 model + each path's
- * recorded structure, ranked by measured GEMM TFLOP/s); --report adds the
+ * candidates are the recorded library paths (each path's recorded structure
+ * with the model of the GPU it was recorded on, ranked by measured GEMM
+ * TFLOP/s of that GPU and caller); --report adds the
  * error-vs-K page. */
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +21,6 @@
 #include "reports/reports.h"
 
 #define DEFAULT_GEMM "reports/baselines/h100-gemm.packed.xz"   /* library GEMM cases */
-#define LIB_PROFILE "h100"   /* the gemm records are H100 runs: library paths use its model */
 
 static void progress(void *ctx, size_t done, size_t total, const char *what)
 {
@@ -176,14 +176,11 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
         rc = choose_load_all(benches, nb, "bench", objs, &bench);
     json_decref(objs);
     /* The library paths: the gemm records (given, else the H100 ones beside the binary when there). */
-    static char def_gemm[4096], lib_profile[4096];
+    static char def_gemm[4096];
     const char *gemm_from = s->no_library ? NULL : s->gemm_records;
     if (!s->no_library && !gemm_from && tc_data_path(DEFAULT_GEMM, def_gemm, sizeof def_gemm))
         gemm_from = def_gemm;
     json_t *gemm_recs = NULL;
-    if (!rc && gemm_from && !tc_profile_path(LIB_PROFILE, lib_profile, sizeof lib_profile))
-        rc = cli_fail("choose", "no %s profile beside the binary for the library paths' model (or --no-library)",
-                      LIB_PROFILE);
     if (!rc && gemm_from && !(gemm_recs = load_gemm_list(gemm_from, err, sizeof err)))
         rc = cli_fail("choose", "%s", err);
     tc_backend *b = rc ? NULL : cli_backend_open("choose", s->backend, NULL);
@@ -204,7 +201,7 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
                                 .dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
                                 .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
                                 .bench_from = bench_from, .gemm_recs = gemm_recs, .gemm_from = gemm_from,
-                                .profile = lib_profile, .progress = progress};
+                                .progress = progress};
         json_t *res = tc_choose_app(b, &d, &bench, &o, err, sizeof err);
         if (!res)
             rc = cli_fail("choose", "%s", err);

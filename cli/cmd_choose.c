@@ -6,8 +6,9 @@
  *    that K against exact references (reports/choose_app.h); with library
  *    GEMM records (reports/baselines/h100-gemm.packed.xz beside the binary,
  *    or --gemm-records FILE; --no-library: none) the ranked candidates are
- *    the recorded library paths, computed by the h100 model + each path's
- *    recorded structure, ranked by their measured GEMM TFLOP/s;
+ *    the recorded library paths, computed by the model of the GPU each
+ *    structure was recorded on + that structure, ranked by their measured
+ *    GEMM TFLOP/s on the GPU and by the caller asked for;
  *  - from recorded sweeps (otherwise, as before): reports/baselines/h100-sweep.json (+
  *    h100-sweep-wgmma.json) by default (reports/choose.h).
  * Throughput in both: reports/baselines/h100-bench.json.gz beside the binary
@@ -75,8 +76,9 @@ const cli_command cmd_choose_cli = {
     "Errors are against the exact product of the ORIGINAL inputs (input rounding counted); a candidate\n"
     "whose error exceeds 1 is never ranked; without --max-rel-err nothing is ranked by speed.\n"
     "With library GEMM records (the H100 ones by default; --gemm-records, --no-library) the ranked\n"
-    "candidates are the library paths (the model + each path's structure recorded at the nearest K,\n"
-    "the TFLOP/s measured at the recorded shape nearest in log M*N + log K); instruction chains are listed beside.",
+    "candidates are the library paths (the model of the structure's GPU + each path's structure recorded\n"
+    "at the nearest K, the TFLOP/s of the same GPU and caller measured at the recorded shape nearest in\n"
+    "log M*N + log K, else \"not timed\"); instruction chains are listed beside.",
     opts, CLI_NOPTS(opts), false};
 
 int cmd_choose(int argc, char **argv)

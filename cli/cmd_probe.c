@@ -21,7 +21,8 @@ static const cli_option opts[] = {
     [O_FORMAT] = {"--format", "F", "export: f16, bf16, f32, e4m3, e5m2 (FP8: per-tensor scales 1.0)"},
     [O_SEED] = {"--seed", "S", "export: seed of the verify inputs (default 1)"},
     [O_OUT] = {"--out", "PATH", "export: the folder to write (required); infer: the record to write"},
-    [O_PROFILE] = {"--profile", "P", "infer: the instruction models (default h100)"},
+    [O_PROFILE] = {"--profile", "P", "infer: the instruction models (default: the profile of the GPU DIR/call.json "
+                                     "names, else h100)"},
     [O_THREADS] = {"--threads", "N", "infer: CPU threads, 0: one per core (default 0; 1 when many run at once)", 0,
                    1024},
 };
@@ -42,7 +43,6 @@ typedef struct {
 static int parse(int argc, char **argv, probe_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->profile = "h100";
     a->seed = 1;
     cli_scan sc = cli_scan_start(&cmd_probe_cli, argc, argv);
     while (cli_next(&sc)) {
@@ -99,9 +99,9 @@ static int do_infer(const probe_args *a)
         return cli_fail(CMD, "infer reads the shape and format from DIR/manifest.json (no --m/--n/--k/--format)");
     char ppath[4096], err[600], summary[1024];
     oracle_set_threads(a->threads);
-    if (!tc_profile_path(a->profile, ppath, sizeof ppath))
+    if (a->profile && !tc_profile_path(a->profile, ppath, sizeof ppath))
         return cli_fail(CMD, "profile '%s' not found", a->profile);
-    int rc = tc_probe_infer_dir(a->dir, ppath, a->out, summary, sizeof summary, err, sizeof err);
+    int rc = tc_probe_infer_dir(a->dir, a->profile ? ppath : NULL, a->out, summary, sizeof summary, err, sizeof err);
     if (rc < 0)
         return cli_fail(CMD, "%s", err);
     printf("%s\n", summary);

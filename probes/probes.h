@@ -83,6 +83,10 @@ tc_backend *tc_backend_open_builtin(const char *spec, char *err, size_t errlen);
  * NAME[.profile] under oracle/profiles/ of the data (tc_data_path); false
  * when none exists. */
 bool tc_profile_path(const char *spec, char *path, size_t len);
+/* The profile whose [about] device is `device` (case aside; the exact name
+ * the driver gives, "NVIDIA H200"), the first by file name among the
+ * profiles beside the binary; false when no profile was audited on it. */
+bool tc_profile_of_device(const char *device, char *path, size_t len);
 /* rel ("oracle/profiles/h100.profile", "reports/baselines/h100-bench.json.gz")
  * in the data beside the binary (probes/datadir.c): PREFIX/share/tcscope
  * for PREFIX/bin/tcscope, else the source tree the binary lies in (up to

@@ -25,7 +25,6 @@ typedef struct {
     const char *bench_from; /* where the throughput figures come from ("" when none) */
     const json_t *gemm_recs; /* library GEMM cases (reports/record_gemm.h tc_gemm_records_load); NULL: instruction chains only */
     const char *gemm_from;   /* their file */
-    const char *profile;     /* the model profile library paths are computed with */
     const char *gpu;         /* whose structures are ranked: matched in a record's device (case aside) */
     const char *caller;      /* "tcscope" (tcscope gemm's records) or a probe call id's start */
     bool allow_transfer;     /* rank others' structures too, labelled transferred */

@@ -16,6 +16,10 @@ const char *choose_exclusion(const app_result *r, const tc_choose_app_opts *o, d
  * evaluated (app_eval_lib) with the structure recorded nearest the user's
  * K, the throughput recorded nearest in M*N*K; a "sort_key" on those that
  * may be ranked, "excluded" + "reason" on the others. NULL + err. */
+/* The GPUs the gemm records were made on (each device once, in record
+ * order, comma-separated) into buf. */
+const char *choose_record_gpus(const json_t *recs, char *buf, size_t len);
+
 json_t *choose_lib(const app_data *d, const tc_choose_app_opts *o, char *err, size_t len);
 
 #endif

@@ -51,7 +51,8 @@ static void row(FILE *f, const json_t *c, const char *rank)
     char acc[96], tf[32];
     accumulation(c, acc, sizeof acc);
     double t = tc_json_number(json_object_get(c, "tflops"));
-    snprintf(tf, sizeof tf, isnan(t) ? "-" : "%.1f", t);   /* no throughput record: "-" */
+    /* no throughput record: "-"; a library path of no record of this GPU and caller: "not timed" */
+    snprintf(tf, sizeof tf, !isnan(t) ? "%.1f" : is_lib(c) ? "not timed" : "-", t);
     fprintf(f, "%-4s %-34s %-9s %-38s %9s %11.3g %11.3g%s\n", rank,
             is_lib(c) ? str_of(c, "candidate") : str_of(c, "instr"), str_of(c, "format"), acc, tf,
             tc_json_number(json_object_get(c, "error")), tc_json_number(json_object_get(c, "error_vs_rounded")),
@@ -74,15 +75,25 @@ static void sources(FILE *f, const json_t *c)
 {
     const json_t *sf = json_object_get(c, "structure_from"), *ts = json_object_get(c, "tflops_shape");
     const json_t *range = json_object_get(sf, "recorded_k_range");
-    fprintf(f, "  %-30s TFLOP/s at %lldx%lldx%lld", str_of(c, "candidate"), int_at(ts, "m"), int_at(ts, "n"),
-            int_at(ts, "k"));
+    if (ts)
+        fprintf(f, "  %-30s TFLOP/s at %lldx%lldx%lld on %s by %s%s", str_of(c, "candidate"), int_at(ts, "m"),
+                int_at(ts, "n"), int_at(ts, "k"), str_of(c, "tflops_gpu"), str_of(c, "tflops_caller"),
+                json_is_true(json_object_get(c, "tflops_transferred")) ? " (transferred: measured on another GPU or "
+                                                                        "by another caller)" : "");
+    else
+        fprintf(f, "  %-30s TFLOP/s: not timed (no record of this GPU and caller has the path's speed)",
+                str_of(c, "candidate"));
+    double rate = tc_json_number(json_object_get(sf, "prediction_rate"));
+    char rtext[48] = "no prediction";
+    if (!isnan(rate))
+        snprintf(rtext, sizeof rtext, "prediction rate %.4g", rate);
+    const char *prof = str_of(sf, "profile"), *pbase = strrchr(prof, '/');
     if (sf)
-        fprintf(f, "; structure of %lldx%lldx%lld (K %lld..%lld recorded), %s, prediction rate %.4g, inputs %s, "
-                   "model %s",
+        fprintf(f, "; structure of %lldx%lldx%lld (K %lld..%lld recorded), %s, %s, inputs %s, model %s (profile %s)",
                 int_at(sf, "m"), int_at(sf, "n"), int_at(sf, "k"), (long long)json_integer_value(json_array_get(range, 0)),
                 (long long)json_integer_value(json_array_get(range, 1)),
-                json_is_true(json_object_get(sf, "consistent")) ? "consistent" : "NOT consistent",
-                tc_json_number(json_object_get(sf, "prediction_rate")), str_of(c, "input_conversion"), str_of(c, "instr"));
+                json_is_true(json_object_get(sf, "consistent")) ? "consistent" : "NOT consistent", rtext,
+                str_of(c, "input_conversion"), str_of(c, "instr"), pbase ? pbase + 1 : *prof ? prof : "none");
     if (sf)   /* where the structure comes from */
         fprintf(f, "; structure from GPU %s, %s version %lld, caller %s%s", str_of(sf, "gpu"), str_of(sf, "library"),
                 (long long)json_integer_value(json_object_get(sf, "library_version")), str_of(sf, "caller"),
@@ -97,7 +108,7 @@ static void sources(FILE *f, const json_t *c)
 
 void tc_choose_app_recommendation(const json_t *choices, const tc_choose_app_opts *o, char *buf, size_t len)
 {
-    const json_t *first = NULL, *best = NULL, *chain = NULL, *c;
+    const json_t *first = NULL, *best = NULL, *chain = NULL, *untimed = NULL, *c;
     size_t i;
     json_array_foreach(choices, i, c)
     {
@@ -110,6 +121,9 @@ void tc_choose_app_recommendation(const json_t *choices, const tc_choose_app_opt
             best = c;
         if (json_is_true(json_object_get(c, "comparison")) && !chain)
             chain = c;
+        if (json_is_true(json_object_get(c, "untimed")) && (!untimed || tc_json_number(json_object_get(c, "error")) <
+                                                                            tc_json_number(json_object_get(untimed, "error"))))
+            untimed = c;
     }
     if (isnan(o->bound)) {
         if (best)
@@ -125,6 +139,10 @@ void tc_choose_app_recommendation(const json_t *choices, const tc_choose_app_opt
         snprintf(buf, len, "Recommended: %s because it is the fastest %s meeting %s <= %g (%.1f TFLOP/s %s, "
                  "error %.3g)", name_of(first), is_lib(first) ? "library path" : "instruction", o->metric, o->bound,
                  tf, is_lib(first) ? "measured" : "peak", tc_json_number(json_object_get(first, "error")));
+    } else if (untimed) {
+        snprintf(buf, len, "Recommended: no library path ranked, because those meeting %s <= %g were not timed on "
+                 "this GPU by this caller (a probe record has no TFLOP/s); of them %s has the smallest error (%.3g)",
+                 o->metric, o->bound, name_of(untimed), tc_json_number(json_object_get(untimed, "error")));
     } else if (chain) {
         snprintf(buf, len, "Recommended: no library path, because none meets %s <= %g; of the instruction chains "
                  "%s does (%s error %.3g), a kernel you would write yourself", o->metric, o->bound, name_of(chain),
@@ -146,10 +164,13 @@ void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opt
             o->scaling == APP_SCALE_NONE ? "" : " (E8M0 power-of-two scales, FP8 inputs only; wider formats unscaled)");
     fprintf(f, "evaluated: %d sampled outputs (%d rows of A x %d columns of B), each a dot product of length %d\n",
             o->rows * o->cols, o->rows, o->cols, d->k);
-    if (lib)
-        fprintf(f, "  library paths: model, from the H100 records (%s): each path's recorded accumulation structure\n"
-                   "    (nearest recorded K) with the instruction model %s, inputs rounded as the path uploads them\n",
-                o->gemm_from, o->profile);
+    if (lib) {
+        char gpus[400];
+        fprintf(f, "  library paths: model, from the records of %s (%s): each path's recorded accumulation\n"
+                   "    structure (nearest recorded K) with the instruction model of the GPU it was recorded on (the\n"
+                   "    profile naming that device), inputs rounded as the path uploads them\n",
+                choose_record_gpus(o->gemm_recs, gpus, sizeof gpus), o->gemm_from);
+    }
     fprintf(f, "  instruction chains: tile by tile on the backend %s (K in chunks of the instruction's k)\n",
             o->backend);
     fprintf(f, "error: %s relative error vs the exact product of the ORIGINAL inputs (input rounding counted);\n"
@@ -181,11 +202,13 @@ void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opt
     else
         fprintf(f, "* on the error vs throughput Pareto front (no candidate both faster and more accurate)\n");
     bool any = false;
-    json_array_foreach(choices, i, c) if (is_lib(c) && json_object_get(c, "tflops_shape"))
+    json_array_foreach(choices, i, c) if (is_lib(c) && (json_object_get(c, "tflops_shape") ||
+                                                         json_object_get(c, "structure_from")))
     {
         if (!any)
-            fprintf(f, "\nwhere the library figures come from (%s; TFLOP/s: timing.tflops at the recorded shape\n"
-                       "nearest in shape (log M*N and log K); error: the structure inferred at the recorded K nearest yours):\n", o->gemm_from);
+            fprintf(f, "\nwhere the library figures come from (%s; TFLOP/s: timing.tflops of the same GPU and caller\n"
+                       "at the recorded shape nearest in shape (log M*N and log K); error: the structure inferred at the\n"
+                       "recorded K nearest yours):\n", o->gemm_from);
         any = true;
         sources(f, c);
         if (json_object_get(c, "structure_note"))

@@ -4,12 +4,19 @@
  *    ties: nearest M*N), with its consistency and prediction rate; a K
  *    outside the path's recorded range is said, and such a candidate is
  *    not ranked (the structure would be extrapolated);
- *  - the throughput: the record nearest in shape, |log(MN/MN')| +
- *    |log(K/K')| (ties: nearest K), its measured timing.tflops, with the
- *    shape printed. Not nearest in M*N*K: a library's speed depends on how
+ *  - the throughput: the record of the same GPU and caller nearest in
+ *    shape, |log(MN/MN')| + |log(K/K')| (ties: nearest K), its measured
+ *    timing.tflops, with the shape printed; none (a probe record has no
+ *    timing): "not timed", never another GPU's or caller's speed unless
+ *    --allow-transfer, then labelled with where it was measured. Not nearest in M*N*K: a library's speed depends on how
  *    many output tiles fill the GPU (M*N) and on the depth K apart, and
  *    256x256x65536 (few tiles, split-K) is no model of 2048x2048x1024;
- *  - the error: app_eval_lib on the user's data and scaling.
+ *  - the error: app_eval_lib on the user's data and scaling, with the
+ *    instruction model of the GPU the structure was recorded on (the
+ *    profile whose [about] device names it: probes/profile_of_device.c);
+ *  - a record whose call used no tensor-core step (a probe's
+ *    tensor_core_chain false: FP32 FMA chains) is no structure of a
+ *    tensor-core path: said, never applied.
  * A structure that was not consistent or predicts under 99.9% of the
  * sampled outputs bit for bit is not trusted: evaluated, labelled, not ranked. */
 #include <math.h>
@@ -17,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probes/probes.h"
 #include "reports/choose_app_internal.h"
 
 #define TRUSTED_RATE 0.999   /* issue 19: bit-exact for >= 99.9% of sampled outputs */
@@ -42,6 +50,8 @@ typedef struct {
     int kmin, kmax;
     size_t cases, unusable;   /* the path's recorded cases; those that did not run or have no shape */
     const json_t *why;        /* the first such case */
+    const json_t *no_chain;   /* a case whose call used no tensor-core step (not a structure of this path) */
+    bool tput_transferred;    /* tput measured on another GPU or by another caller (--allow-transfer) */
 } path_recs;
 
 /* Who recorded a case: a probe record's call id, else tcscope gemm's own call. */
@@ -51,20 +61,31 @@ static const char *caller_of(const json_t *r)
     return c ? c : "tcscope";
 }
 
-/* The case was recorded on the GPU and by the caller o asks for. */
-static bool own(const json_t *r, const tc_choose_app_opts *o)
+/* The case was recorded on the GPU and by the caller o asks for (exact:
+ * by that very call id, when the caller asked for names several). */
+static bool own(const json_t *r, const tc_choose_app_opts *o, const char *exact)
 {
+    if (exact && strcmp(caller_of(r), exact))
+        return false;
     const char *dev = str_of(r, "device"), *gpu = o->gpu ? o->gpu : "";
     bool gpu_ok = *gpu && (strcasestr(dev, gpu) || (*dev && strcasestr(gpu, dev)));
     const char *c = caller_of(r), *want = o->caller ? o->caller : "tcscope";
     return gpu_ok && !strncmp(c, want, strlen(want)) && (strcmp(want, "tcscope") || !strcmp(c, "tcscope"));
 }
 
-/* The records of one path that ran (not skipped, no error); structures
- * only from the GPU and caller asked for unless any. */
-static path_recs pick(const json_t *recs, const char *path, const app_data *d, const tc_choose_app_opts *o, bool any)
+/* The call behind r used no tensor-core step (a probe found FP32 FMA chains). */
+static bool no_chain(const json_t *r)
 {
-    path_recs pr = {NULL, NULL, 0, 0, 0, 0, NULL};
+    return json_is_false(json_object_get(json_object_get(r, "probe"), "tensor_core_chain"));
+}
+
+/* The records of one path that ran (not skipped, no error); structures and
+ * throughputs only from the GPU and caller asked for unless any. */
+static path_recs pick(const json_t *recs, const tc_gemm_path *p, const app_data *d, const tc_choose_app_opts *o,
+                      bool any, const char *exact)
+{
+    const char *path = p->name;
+    path_recs pr = {NULL, NULL, 0, 0, 0, 0, NULL, NULL, false};
     double lk = log(d->k), lmn = log((double)d->m * d->n), bt = INFINITY, bt2 = INFINITY,
            bs = INFINITY, bs2 = INFINITY;
     size_t i;
@@ -81,11 +102,16 @@ static path_recs pick(const json_t *recs, const char *path, const app_data *d, c
             continue;
         }
         double dk = fabs(log(k) - lk), dmn = fabs(log(mn) - lmn), dt = dmn + dk;
-        if (isfinite(tf) && tf > 0 && (dt < bt || (dt == bt && dk < bt2)))
+        bool mine = any || own(r, o, exact);
+        if (mine && isfinite(tf) && tf > 0 && (dt < bt || (dt == bt && dk < bt2)))
             pr.tput = r, bt = dt, bt2 = dk;
         const json_t *in = json_object_get(json_object_get(r, "structure"), "inferred");
-        if (!json_is_integer(json_object_get(in, "chunk")) || (!any && !own(r, o)))
+        if (!json_is_integer(json_object_get(in, "chunk")) || !mine)
             continue;
+        if (p->instr && no_chain(r)) {   /* e.g. FP32 without TF32 recorded under tf32 by an older tcscope */
+            pr.no_chain = pr.no_chain ? pr.no_chain : r;
+            continue;
+        }
         pr.kmin = pr.strc && pr.kmin < k ? pr.kmin : (int)k;
         pr.kmax = pr.strc && pr.kmax > k ? pr.kmax : (int)k;
         if (dk < bs || (dk == bs && dmn < bs2))
@@ -94,18 +120,31 @@ static path_recs pick(const json_t *recs, const char *path, const app_data *d, c
     return pr;
 }
 
+const char *choose_record_gpus(const json_t *recs, char *buf, size_t len)
+{
+    size_t i, at = 0;
+    const json_t *r;
+    buf[0] = '\0';
+    json_array_foreach(recs, i, r)
+    {
+        const char *dev = str_of(r, "device");
+        bool seen = !*dev;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(str_of(json_array_get(recs, j), "device"), dev);
+        if (!seen && at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", dev);
+    }
+    if (!buf[0])
+        snprintf(buf, len, "no named GPU");
+    return buf;
+}
+
 static const char *strategy_of(const tc_gemm_struct *s, char *buf, size_t len)
 {
-    char pr[32] = "none";
+    char pr[32] = "none", slices[200];
     if (s->promote)
         snprintf(pr, sizeof pr, "%d", s->promote);
-    char unit[32] = "";
-    if (s->slice_unit == TC_GEMM_CUTS)
-        snprintf(unit, sizeof unit, " (uneven cuts)");
-    else if (s->slice_unit)
-        snprintf(unit, sizeof unit, " (cut in %d)", s->slice_unit);
-    snprintf(buf, len, "chunk %d, promote %s, split-K %d %s%s", s->chunk, pr, s->splitk,
-             tc_gemm_combine_name(s->combine), unit);
+    snprintf(buf, len, "chunk %d, promote %s, %s", s->chunk, pr, tc_gemm_slices_text(s, slices, sizeof slices));
     return buf;
 }
 
@@ -115,28 +154,33 @@ static json_t *shape_json(const json_t *r)
                      (json_int_t)shape(r, "k"));
 }
 
-/* The choice object of path p before evaluation: names and sources. */
-static json_t *base(const tc_gemm_path *p, const path_recs *pr, const app_data *d, const tc_choose_app_opts *o,
-                    app_scaling sc)
+/* The choice object of path p before evaluation: names (the library of
+ * the record named) and sources. */
+static json_t *base(const tc_gemm_path *p, const json_t *named, const path_recs *pr, const app_data *d,
+                    const tc_choose_app_opts *o, app_scaling sc)
 {
     char fmt[32], cand[96];
     snprintf(fmt, sizeof fmt, "%s", p->a == p->b ? p->a->name : "");
     if (p->a != p->b)
         snprintf(fmt, sizeof fmt, "%s*%s", p->a->name, p->b->name);
-    const json_t *any = pr->tput ? pr->tput : pr->strc ? pr->strc : pr->why;
-    snprintf(cand, sizeof cand, "%s %s", any ? str_of(any, "library") : "?", p->name);
+    snprintf(cand, sizeof cand, "%s %s", named ? str_of(named, "library") : "?", p->name);
     json_t *x = json_pack("{s:s, s:n, s:s, s:s, s:s, s:s, s:s, s:s}", "kind", "choice", "rank", "source", "library",
                           "path", p->name, "candidate", cand, "format", fmt, "instr", p->instr ? p->instr : "-",
                           "accumulator", "f32");
     double tf = pr->tput ? num_at(pr->tput, "timing", "tflops") : NAN;
     json_object_set_new(x, "tflops", tc_json_real_or_null(tf));
-    char from[600] = "";
+    char from[600] = "not timed";
     if (pr->tput)
-        snprintf(from, sizeof from, "%s: %s at %.0fx%.0fx%.0f (timing.tflops, measured)", o->gemm_from, p->name,
-                 shape(pr->tput, "m"), shape(pr->tput, "n"), shape(pr->tput, "k"));
+        snprintf(from, sizeof from, "%s: %s at %.0fx%.0fx%.0f (timing.tflops, measured) on %s by %s%s", o->gemm_from,
+                 p->name, shape(pr->tput, "m"), shape(pr->tput, "n"), shape(pr->tput, "k"),
+                 str_of(pr->tput, "device"), caller_of(pr->tput), pr->tput_transferred ? ", transferred" : "");
     json_object_set_new(x, "tflops_from", json_string(from));
-    if (pr->tput)
+    json_object_set_new(x, "tflops_transferred", json_boolean(pr->tput_transferred));
+    if (pr->tput) {
         json_object_set_new(x, "tflops_shape", shape_json(pr->tput));
+        json_object_set_new(x, "tflops_gpu", json_string(str_of(pr->tput, "device")));
+        json_object_set_new(x, "tflops_caller", json_string(caller_of(pr->tput)));
+    }
     json_object_set_new(x, "metric", json_string(o->metric));
     json_object_set_new(x, "workload", choose_workload_json(d, o, sc));
     /* until evaluated (a path without a model is never): no figures */
@@ -175,7 +219,12 @@ static json_t *structure_from(const path_recs *pr, const app_data *d, char *why,
     json_object_set_new(o, "prediction_rate", tc_json_real_or_null(rate));
     json_object_set_new(o, "recorded_k_range", json_pack("[i, i]", pr->kmin, pr->kmax));
     *trust = NULL;
-    if (!consistent || !(rate >= TRUSTED_RATE)) {
+    if (isnan(rate)) {   /* the record predicted nothing: its reason, never a rate */
+        const char *no = str_of(st, "prediction_error");
+        snprintf(why, len, "structure inferred at K = %d %s, no prediction (%.200s): not trusted, not ranked", k,
+                 consistent ? "consistent" : "NOT consistent", *no ? no : "none recorded");
+        *trust = why;
+    } else if (!consistent || !(rate >= TRUSTED_RATE)) {
         snprintf(why, len, "structure inferred at K = %d %s, predicting %.4g of the sampled library outputs bit for "
                  "bit (< %g): not trusted, not ranked", k, consistent ? "consistent" : "NOT consistent", rate,
                  TRUSTED_RATE);
@@ -197,12 +246,21 @@ static json_t *structure_from(const path_recs *pr, const app_data *d, char *why,
 static int evaluate(json_t *x, const tc_gemm_path *p, const path_recs *pr, const app_data *d,
                     const tc_choose_app_opts *o, app_scaling sc, char *err, size_t len)
 {
-    app_lib_candidate c = {.p = p, .profile = o->profile, .scaling = sc, .rows = o->rows, .cols = o->cols};
+    char profile[4096], why[400], trust_why[400], sbuf[300];
+    const char *gpu = str_of(pr->strc, "device");
+    if (!tc_profile_of_device(gpu, profile, sizeof profile)) {   /* the model of the structure's GPU, or none */
+        snprintf(why, sizeof why, "no instruction model of %.100s (no profile under oracle/profiles/ names it "
+                 "in [about] device): error not evaluated", *gpu ? gpu : "an unnamed GPU");
+        (p->kernel ? reference : exclude)(x, why);
+        return 0;
+    }
+    app_lib_candidate c = {.p = p, .profile = profile, .scaling = sc, .rows = o->rows, .cols = o->cols};
     if (tc_gemm_struct_read(json_object_get(pr->strc, "structure"), &c.s, &c.incvt, err, len))
         return -1;
-    char why[400], trust_why[400], sbuf[96];
     const char *trust;
-    json_object_set_new(x, "structure_from", structure_from(pr, d, trust_why, sizeof trust_why, &trust));
+    json_t *sf = structure_from(pr, d, trust_why, sizeof trust_why, &trust);
+    json_object_set_new(sf, "profile", json_string(profile));
+    json_object_set_new(x, "structure_from", sf);
     json_object_set_new(x, "strategy", json_string(strategy_of(&c.s, sbuf, sizeof sbuf)));
     json_object_set_new(x, "input_conversion", json_string(tc_gemm_incvt_name(c.incvt)));
     app_result r;
@@ -214,7 +272,14 @@ static int evaluate(json_t *x, const tc_gemm_path *p, const path_recs *pr, const
     json_object_set_new(x, "vs_original", choose_stats_json(&r.vs_orig));
     json_object_set_new(x, "vs_rounded", choose_stats_json(&r.vs_rounded));
     json_object_set_new(x, "seconds", json_real(r.seconds));
-    const char *no = choose_exclusion(&r, o, tf, why, sizeof why);
+    /* bound met but no speed of this GPU and caller: said as such, not as a missing instruction figure */
+    const char *no = choose_exclusion(&r, o, isnan(tf) ? 1.0 : tf, why, sizeof why);
+    if (!no && isnan(tf) && !isnan(o->bound)) {
+        snprintf(why, sizeof why, "meets %s <= %g, but not timed: no record of %s by %s has its TFLOP/s (a probe "
+                 "record carries none): not ranked by speed", o->metric, o->bound, gpu, caller_of(pr->strc));
+        json_object_set_new(x, "untimed", json_true());
+        no = why;
+    }
     if (trust)
         json_object_set_new(x, "structure_note", json_string(trust));
     if (p->kernel)
@@ -226,6 +291,89 @@ static int evaluate(json_t *x, const tc_gemm_path *p, const path_recs *pr, const
     return 0;
 }
 
+/* Candidate x of path p by caller exact (NULL: every call of o's caller):
+ * evaluated or excluded with why. 0, or -1 + err. */
+static int one_path(json_t *all, const tc_gemm_path *p, const char *exact, const app_data *d,
+                    const tc_choose_app_opts *o, char *err, size_t len)
+{
+    path_recs pr = pick(o->gemm_recs, p, d, o, false, exact), other = pick(o->gemm_recs, p, d, o, true, NULL);
+    if (!pr.tput && other.tput && o->allow_transfer)   /* another GPU's or caller's speed: only when asked, labelled */
+        pr.tput = other.tput, pr.tput_transferred = true;
+    bool transferred = !pr.strc && other.strc && o->allow_transfer;
+    if (transferred)
+        pr.strc = other.strc, pr.kmin = other.kmin, pr.kmax = other.kmax;
+    app_scaling sc = p->fp8 ? o->scaling : APP_SCALE_NONE;
+    const json_t *named = pr.tput     ? pr.tput
+                          : pr.strc     ? pr.strc
+                          : pr.no_chain ? pr.no_chain
+                          : other.tput  ? other.tput
+                          : other.strc  ? other.strc
+                                        : other.why;
+    json_t *x = base(p, named, &pr, d, o, sc);
+    json_array_append_new(all, x);
+    char why[600];
+    if (!other.tput && !other.strc) {   /* in the records, but nothing usable: said, never dropped silently */
+        const char *first = json_string_value(json_object_get(other.why, "skipped"));
+        first = first ? first : json_string_value(json_object_get(other.why, "error"));
+        snprintf(why, sizeof why, "none of its %zu recorded cases has a measured TFLOP/s or an inferred "
+                 "structure (%zu skipped or failed%s%.200s%s)", other.cases, other.unusable, first ? ", the first: \"" : "",
+                 first ? first : "", first ? "\"" : "");
+        exclude(x, why);
+        return 0;
+    }
+    json_object_set_new(x, "transferred", json_boolean(transferred));
+    if (transferred || exact) {   /* said wherever the candidate is named */
+        char cand[200];
+        snprintf(cand, sizeof cand, "%s%s%s%s%s", str_of(x, "candidate"), exact ? " (" : "", exact ? exact : "",
+                 exact ? ")" : "", transferred ? " [transferred]" : "");
+        json_object_set_new(x, "candidate", json_string(cand));
+    }
+    if (!pr.strc && pr.no_chain) {
+        snprintf(why, sizeof why, "the call %s used no tensor-core step (FP32 FMA chains, probe status %s): no "
+                 "structure of this tensor-core path", caller_of(pr.no_chain),
+                 str_of(json_object_get(pr.no_chain, "probe"), "status"));
+        exclude(x, why);
+    } else if (!pr.strc && other.strc && p->instr) {
+        snprintf(why, sizeof why, "structure recorded on %s by %s, not on %s by %s: not ranked (--allow-transfer "
+                 "ranks it, labelled transferred)", str_of(other.strc, "device"), caller_of(other.strc),
+                 o->gpu ? o->gpu : "?", o->caller ? o->caller : "tcscope");
+        exclude(x, why);
+    } else if (!p->instr || !pr.strc) {
+        snprintf(why, sizeof why, "%s: no tensor-core model of this path%s: error not evaluated",
+                 p->instr ? "no structure recorded" : "SIMT/emulated FP32",
+                 pr.strc ? " (its recorded structure is not one of tensor-core chains the model predicts)"
+                         : " and no inferred structure in the records");
+        (p->kernel ? reference : exclude)(x, why);
+    } else if (sc == APP_SCALE_BLOCK32) {
+        (p->kernel ? reference : exclude)(x, "block32: the recorded path takes one scale per tensor, no "
+                                             "per-block scales: not evaluated");
+    } else if (evaluate(x, p, &pr, d, o, sc, err, len))
+        return -1;
+    return 0;
+}
+
+/* The distinct call ids of o's GPU and caller that recorded a structure of
+ * path p, up to max (two calls of one path, fast accumulation or not, are
+ * two candidates: a structure is the call's). */
+static size_t callers(const tc_gemm_path *p, const tc_choose_app_opts *o, const char **ids, size_t max)
+{
+    size_t n = 0, i;
+    const json_t *r;
+    json_array_foreach(o->gemm_recs, i, r)
+    {
+        if (strcmp(str_of(r, "path"), p->name) || !own(r, o, NULL) ||
+            !json_is_integer(json_object_get(json_object_get(json_object_get(r, "structure"), "inferred"), "chunk")))
+            continue;
+        const char *c = caller_of(r);
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = !strcmp(ids[j], c);
+        if (!seen && n < max)
+            ids[n++] = c;
+    }
+    return n;
+}
+
 json_t *choose_lib(const app_data *d, const tc_choose_app_opts *o, char *err, size_t len)
 {
     size_t np;
@@ -233,54 +381,17 @@ json_t *choose_lib(const app_data *d, const tc_choose_app_opts *o, char *err, si
     json_t *all = json_array();
     for (size_t i = 0; i < np; i++) {
         const tc_gemm_path *p = &paths[i];
-        path_recs pr = pick(o->gemm_recs, p->name, d, o, false), other = pick(o->gemm_recs, p->name, d, o, true);
-        if (!other.cases)
+        if (!pick(o->gemm_recs, p, d, o, true, NULL).cases)
             continue;   /* not in the records */
-        if (!pr.tput)   /* a probe record has no timing: the speed of the path is taken where it was measured */
-            pr.tput = other.tput;
-        bool transferred = !pr.strc && other.strc && o->allow_transfer;
-        if (transferred)
-            pr.strc = other.strc, pr.kmin = other.kmin, pr.kmax = other.kmax;
-        app_scaling sc = p->fp8 ? o->scaling : APP_SCALE_NONE;
-        json_t *x = base(p, &pr, d, o, sc);
-        if (!other.tput && !other.strc) {   /* in the records, but nothing usable: said, never dropped silently */
-            char why[400];
-            const char *first = json_string_value(json_object_get(other.why, "skipped"));
-            first = first ? first : json_string_value(json_object_get(other.why, "error"));
-            snprintf(why, sizeof why, "none of its %zu recorded cases has a measured TFLOP/s or an inferred "
-                     "structure (%zu skipped or failed%s%.200s%s)", other.cases, other.unusable, first ? ", the first: \"" : "",
-                     first ? first : "", first ? "\"" : "");
-            exclude(x, why);
-            json_array_append_new(all, x);
-            continue;
-        }
         if (o->progress)
             o->progress(o->progress_ctx, i, np, p->name);
-        char why[600];
-        json_object_set_new(x, "transferred", json_boolean(transferred));
-        if (transferred) {   /* said wherever the candidate is named */
-            char named[160];
-            snprintf(named, sizeof named, "%s [transferred]", str_of(x, "candidate"));
-            json_object_set_new(x, "candidate", json_string(named));
-        }
-        if (!pr.strc && other.strc && p->instr) {
-            snprintf(why, sizeof why, "structure recorded on %s by %s, not on %s by %s: not ranked (--allow-transfer "
-                     "ranks it, labelled transferred)", str_of(other.strc, "device"), caller_of(other.strc),
-                     o->gpu ? o->gpu : "?", o->caller ? o->caller : "tcscope");
-            exclude(x, why);
-        } else if (!p->instr || !pr.strc) {
-            snprintf(why, sizeof why, "%s: no tensor-core model of this path and no inferred structure in the "
-                     "records: error not evaluated", p->instr ? "no structure recorded" : "SIMT/emulated FP32");
-            (p->kernel ? reference : exclude)(x, why);
-        } else if (sc == APP_SCALE_BLOCK32) {
-            (p->kernel ? reference : exclude)(x, "block32: the recorded path takes one scale per tensor, no "
-                                                 "per-block scales: not evaluated");
-        } else if (evaluate(x, p, &pr, d, o, sc, err, len)) {
-            json_decref(x);
-            json_decref(all);
-            return NULL;
-        }
-        json_array_append_new(all, x);
+        const char *ids[16];
+        size_t n = callers(p, o, ids, 16);
+        for (size_t c = 0; c < (n > 1 ? n : 1); c++)
+            if (one_path(all, p, n > 1 ? ids[c] : NULL, d, o, err, len)) {
+                json_decref(all);
+                return NULL;
+            }
     }
     return all;
 }

@@ -15,6 +15,7 @@
 #include "cases/app.h"
 #include "cases/npy_write.h"
 #include "cases/probe.h"
+#include "probes/probes.h"
 #include "reports/probe_files.h"
 #include "reports/probe_record.h"
 #include "reports/reports.h"
@@ -144,8 +145,8 @@ static json_t *read_call(const char *dir, char *err, size_t errlen, int *rc)
 int tc_probe_infer_dir(const char *dir, const char *profile, const char *record_out, char *summary, size_t summarylen,
                        char *err, size_t errlen)
 {
-    if (!dir || !profile || !summary || !err)
-        return fail(err, errlen, "no folder or no profile");
+    if (!dir || !summary || !err)
+        return fail(err, errlen, "no folder");
     summary[0] = 0;
     json_t *man = NULL, *call = NULL;
     tc_probe_design d;
@@ -158,6 +159,13 @@ int tc_probe_infer_dir(const char *dir, const char *profile, const char *record_
     call = read_call(dir, err, errlen, &crc);
     if (crc)
         goto out;
+    char own[4096];   /* no profile given: the model of the GPU the call ran on */
+    if (!profile && !tc_profile_of_device(tc_probe_call_gpu(call), own, sizeof own) &&
+        !tc_profile_path("h100", own, sizeof own)) {
+        fail(err, errlen, "no profile of %s and no h100 profile beside the binary", tc_probe_call_gpu(call));
+        goto out;
+    }
+    profile = profile ? profile : own;
     A = malloc((size_t)d.m * d.k * sizeof *A), B = malloc((size_t)d.k * d.n * sizeof *B);
     if (!A || !B) {
         fail(err, errlen, "out of memory");

@@ -13,8 +13,7 @@ static const char *call_str(const json_t *call, const char *key, const char *dfl
     return s ? s : dflt;
 }
 
-/* The GPU: the call's host (nvidia-smi), else its framework's word. */
-static const char *gpu_of(const json_t *call)
+const char *tc_probe_call_gpu(const json_t *call)
 {
     const char *g = json_string_value(json_object_get(json_object_get(call, "host"), "gpu"));
     if (!g)
@@ -24,18 +23,10 @@ static const char *gpu_of(const json_t *call)
 
 static void struct_text(const tc_gemm_struct *s, char *buf, size_t len)
 {
-    char slices[200] = "";
-    if (s->slice_unit == TC_GEMM_CUTS) {
-        size_t at = (size_t)snprintf(slices, sizeof slices, " cut at");
-        for (int t = 1; t < s->splitk && at < sizeof slices - 12; t++)
-            at += (size_t)snprintf(slices + at, sizeof slices - at, " %d", s->cut[t]);
-    } else if (s->slice_unit > 0) {
-        snprintf(slices, sizeof slices, " in units of %d", s->slice_unit);
-    }
-    char pr[32] = "never";
+    char pr[32] = "never", slices[200];
     if (s->promote)
         snprintf(pr, sizeof pr, "every %d", s->promote);
-    snprintf(buf, len, "promote %s, split-K %d%s, %s", pr, s->splitk, slices, tc_gemm_combine_name(s->combine));
+    snprintf(buf, len, "promote %s, %s", pr, tc_gemm_slices_text(s, slices, sizeof slices));
 }
 
 static int main_class(const tc_probe_result *r)
@@ -55,7 +46,7 @@ void tc_probe_summary(const tc_probe_design *d, const tc_probe_result *r, const 
     }
     size_t at = (size_t)snprintf(buf, len, "probe: %s on %s, %dx%dx%d %s: chunk %d, %s%s, inputs %s, output %s; "
                                  "%zu/%zu verify outputs bit-exact (%.4f%%)",
-                                 call_str(call, "call_id", "(no call.json)"), gpu_of(call), d->m, d->n, d->k,
+                                 call_str(call, "call_id", "(no call.json)"), tc_probe_call_gpu(call), d->m, d->n, d->k,
                                  d->fmt->name, r->chunk, st, r->nclass > 1 ? " (+ other block classes)" : "",
                                  tc_gemm_incvt_name(r->cvt), r->out->name, r->bit_exact, r->n,
                                  r->n ? 100.0 * r->bit_exact / r->n : 0.0);
@@ -124,7 +115,7 @@ static json_t *probe_json(const tc_probe_design *d, const tc_probe_result *r, co
     json_object_set_new(o, "framework", json_string(call_str(call, "framework", "unknown")));
     json_object_set_new(o, "call_id", json_string(call_str(call, "call_id", "unknown")));
     json_object_set_new(o, "call", json_string(call_str(call, "call", "unknown (no call.json)")));
-    json_object_set_new(o, "gpu", json_string(gpu_of(call)));
+    json_object_set_new(o, "gpu", json_string(tc_probe_call_gpu(call)));
     json_object_set_new(o, "driver", json_string(call_str(json_object_get(call, "host"), "driver", "unknown")));
     json_object_set_new(o, "options", json_deep_copy(json_object_get(call, "options")));
     json_object_set_new(o, "versions", json_deep_copy(json_object_get(call, "versions")));
@@ -156,11 +147,14 @@ json_t *tc_probe_case_json(const tc_probe_design *d, const tc_probe_result *r, c
 {
     tc_gemm_case_result res;
     memset(&res, 0, sizeof res);
-    res.path = d->path;
+    /* FP32 inputs summed without a tensor-core step (no TF32) are the f32 path, not the tf32 one the export
+     * names: a structure is filed under what the outputs say the call did */
+    res.path = !r->chain && !strcmp(d->fmt->name, "f32") && tc_gemm_path_by_name("f32") ? tc_gemm_path_by_name("f32")
+                                                                                    : d->path;
     res.c = (tc_gemm_case){.m = d->m, .n = d->n, .k = d->k, .dist = d->dist, .seed = d->seed,
                            .samples = r->n, .infer = true, .profile = profile};
     snprintf(res.library, sizeof res.library, "%s", call_str(call, "framework", "unknown"));
-    snprintf(res.device, sizeof res.device, "%s", gpu_of(call));
+    snprintf(res.device, sizeof res.device, "%s", tc_probe_call_gpu(call));
     json_t *lt = json_object_get(json_object_get(call, "versions"), "cublasLt_version");
     res.library_version = json_is_integer(lt) ? (long)json_integer_value(lt) : 0;
     res.saturating = d->path->fp8;
@@ -191,6 +185,7 @@ json_t *tc_probe_case_json(const tc_probe_design *d, const tc_probe_result *r, c
     st->cvt.tried = r->cvt_tried;
     memcpy(st->cvt.bit_exact, r->cvt_bit_exact, sizeof st->cvt.bit_exact);
     st->n = r->n, st->bit_exact = r->bit_exact;
+    st->explained = r->explained;   /* the structure's status is the inference's */
     for (size_t e = 0; e < res.nrec; e++)
         st->recorded_bit_exact += r->vgot[e] == r->vpred[e] && r->chain;
     st->nmiss = r->nmiss < 8 ? r->nmiss : 8;
@@ -204,7 +199,7 @@ int tc_probe_record_save(const char *path, const tc_probe_design *d, const tc_pr
                          const char *profile, char *err, size_t errlen)
 {
     json_t *lt = json_object_get(json_object_get(call, "versions"), "cublasLt_version");
-    tc_gemm_run_facts f = {"probe", call_str(call, "framework", "unknown"), gpu_of(call),
+    tc_gemm_run_facts f = {"probe", call_str(call, "framework", "unknown"), tc_probe_call_gpu(call),
                            json_is_integer(lt) ? (long)json_integer_value(lt) : 0, d->seed, 1, 0};
     json_t *h = tc_gemm_record_header(&f);
     json_object_set_new(h, "probe_call", json_string(call_str(call, "call_id", "unknown")));

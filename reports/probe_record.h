@@ -12,6 +12,10 @@
 
 #include "cases/probe.h"
 
+/* The GPU of a call.json: its host's (nvidia-smi), else its framework's
+ * word; "unknown GPU", or "no call.json" when call is NULL. */
+const char *tc_probe_call_gpu(const json_t *call);
+
 /* One line: the call, the structure, the prediction rate; "explained" or
  * "unexplained: why" with the best candidates. */
 void tc_probe_summary(const tc_probe_design *d, const tc_probe_result *r, const json_t *call, char *buf, size_t len);

@@ -64,7 +64,8 @@ static void summary(json_t *doc, const json_t *main, const tc_choose_app_opts *o
     else
         rdoc_para(doc, "Bound: %s relative error <= %g. Ranked by %s among the candidates meeting it; a candidate "
                        "with error > 1 is never ranked.", o->metric, o->bound,
-                  o->gemm_recs ? "the measured library GEMM TFLOP/s of each path (model, from the H100 records; "
+                  o->gemm_recs ? "the measured library GEMM TFLOP/s of each path on the GPU and by the caller asked for (model of the "
+                                 "GPU each structure was recorded on; "
                                  "instruction chains listed for comparison, unranked)"
                                : "the recorded TFLOP/s of the instruction");
     static const char *const head[] = {"rank", "format", "candidate", "accumulation", "TFLOP/s", "TFLOP/s from",

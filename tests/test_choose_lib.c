@@ -254,6 +254,55 @@ static void test_report_names_throughput_source(void **state)
     free(html);
 }
 
+/* The H200 framework record for PyTorch (issue 27's choose run): every
+ * structure evaluated is an H200 call's, predicted with the H200 profile
+ * (the one whose [about] device is the record's GPU), its rate a number;
+ * no TFLOP/s is borrowed from the H100 record (probe records have none:
+ * "not timed", and nothing is ranked by speed); the FP32 call without TF32
+ * is no structure of the tf32 path (refused, its reason given), the tf32
+ * path's is the TF32 call's; the header names both records' GPUs. */
+#define H200 "--gemm-records reports/baselines/h200-frameworks.jsonl.gz," RECORD " --gpu H200 --caller torch "
+static void test_h200_framework_record_for_torch(void **state)
+{
+    (void)state;
+    json_t *ch = choose(APP "--k 1024 --metric p90 --max-rel-err 0.01 " H200);
+    size_t i, evaluated = 0;
+    json_t *c;
+    bool tf32 = false, refused = false;
+    json_array_foreach(ch, i, c)
+    {
+        if (strcmp(str(c, "source"), "library"))
+            continue;
+        const json_t *sf = json_object_get(c, "structure_from");
+        assert_null(strstr(str(c, "reason"), "nan"));
+        assert_true(json_is_null(json_object_get(c, "tflops")));   /* no H200 torch record is timed */
+        assert_string_equal(str(c, "tflops_from"), "not timed");
+        assert_false(json_is_integer(json_object_get(c, "rank")));
+        if (strstr(str(c, "reason"), "the call torch-matmul-f32 used no tensor-core step"))
+            refused = true;
+        if (!sf)
+            continue;
+        evaluated++;
+        assert_string_equal(str(sf, "gpu"), "NVIDIA H200");
+        assert_true(strncmp(str(sf, "caller"), "torch-", 6) == 0);
+        const char *prof = str(sf, "profile");
+        assert_true(strlen(prof) > 13 && !strcmp(prof + strlen(prof) - 13, "/h200.profile"));
+        assert_true(json_is_number(json_object_get(sf, "prediction_rate")));
+        if (!strcmp(str(c, "path"), "tf32")) {
+            assert_string_equal(str(sf, "caller"), "torch-matmul-f32-tf32");
+            tf32 = true;
+        }
+    }
+    assert_true(evaluated >= 5 && tf32 && refused);
+    json_decref(ch);
+    tc_run_result r = tc_run_cli("choose " APP "--k 1024 --metric p90 --max-rel-err 0.01 " H200);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.out, "from the records of NVIDIA H200, NVIDIA H100 80GB HBM3") || strstr(r.out, "H100 records") ||
+        !strstr(r.out, "Recommended: no library path ranked, because those meeting p90 <= 0.01 were not timed"))
+        fail_msg("%s", r.out);
+    tc_run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_k_outside_recorded_range),
         cmocka_unit_test(test_untrusted_structure_labelled),
         cmocka_unit_test(test_report_names_throughput_source),
+        cmocka_unit_test(test_h200_framework_record_for_torch),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }

@@ -363,6 +363,29 @@ static void test_svg_draws_each_run(void **state)
     free(svg);
 }
 
+/* The one text of a split (fitting's candidates, probe's summary, choose's
+ * strategy): even, in whole K tiles, cut unevenly; when the cuts do not fit
+ * the buffer, " ..." and the combine order still said. */
+static void test_slices_text(void **state)
+{
+    (void)state;
+    char buf[64];
+    tc_gemm_struct s = {.chunk = 16, .splitk = 1, .combine = GEMM_COMBINE_SEQ};
+    assert_string_equal(tc_gemm_slices_text(&s, buf, sizeof buf), "split-K 1, seq");
+    s.splitk = 3, s.slice_unit = 256, s.combine = GEMM_COMBINE_PAIRWISE;
+    assert_string_equal(tc_gemm_slices_text(&s, buf, sizeof buf), "split-K 3 in units of 256, pairwise");
+    s.slice_unit = TC_GEMM_CUTS, s.combine = GEMM_COMBINE_REVERSE, s.splitk = 1;
+    assert_string_equal(tc_gemm_slices_text(&s, buf, sizeof buf), "split-K 1, reverse");   /* was "cut at," */
+    s.splitk = 3;
+    s.cut[0] = 0, s.cut[1] = 341, s.cut[2] = 682, s.cut[3] = 1024;
+    assert_string_equal(tc_gemm_slices_text(&s, buf, sizeof buf), "split-K 3 cut at 341 682, reverse");
+    s.splitk = 16;
+    for (int t = 0; t <= 16; t++)
+        s.cut[t] = 4096 * t;
+    char small[48];
+    assert_string_equal(tc_gemm_slices_text(&s, small, sizeof small), "split-K 16 cut at 4096 8192 12288 ..., reverse");
+}
+
 static void test_cli_without_gpu(void **state)
 {
     (void)state;
@@ -414,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_tf32_input_conversion_recovered),
         cmocka_unit_test(test_tf32_conversions_are_bit_arithmetic),
         cmocka_unit_test(test_svg_draws_each_run),
+        cmocka_unit_test(test_slices_text),
         cmocka_unit_test(test_cli_without_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

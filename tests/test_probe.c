@@ -368,6 +368,10 @@ static void choose_from_the_record(const char *dir)
     tc_run_result rr = tc_run_cli(path);
     assert_int_equal(rr.status, 0);
     tc_run_result_free(&rr);
+    char *rec = tc_slurp(S("%1$s/p3.jsonl"));   /* no --profile: the model of the GPU call.json names */
+    if (!strstr(rec, "/h200.profile\""))
+        fail_msg("probe infer without --profile did not take h200's for an H200 call");
+    free(rec);
     char base[300];
     snprintf(base, sizeof base, "choose --m 64 --n 64 --k 1024 --max-rel-err 0.5 --backend model:h100 --outputs 8 "
              "--gemm-records %s,reports/baselines/h100-gemm.packed.xz --gpu H200", S("%1$s/p3.jsonl"));

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The framework probe records of one GPU run as one record, and its table.
 
-  tools/probe_collect.py collect OUT.jsonl.gz REC.jsonl...
+  tools/probe_collect.py collect OUT.jsonl.gz REC.jsonl[.gz]...
       One tcscope-record/1 of kind gemm from the per-case records that
-      `tcscope probe infer --out` wrote: the first header (its per-case
-      `probe_call` dropped: each object's `probe.call_id` names its call;
-      `library` and `library_version` likewise per object), every gemm
-      object in call and K order, the trailer. The per-object `meaning`
-      strings are dropped (reports/SCHEMA.md says them once); every other
-      byte of each object is as the inference wrote it.
+      `tcscope probe infer --out` wrote (or an earlier collected record,
+      .gz, to extend): the first header (its per-case `probe_call`
+      dropped: each object's `probe.call_id` names its call; `library`
+      and `library_version` likewise per object), every gemm object in
+      call and shape order, the trailer. A case (call, M, N, K) given
+      twice is kept from the first file that has it (newer runs first),
+      the others said on stderr. The per-object `meaning` strings are
+      dropped (reports/SCHEMA.md says them once); every other byte of each
+      object is as the inference wrote it.
   tools/probe_collect.py table REC.jsonl.gz
       The Markdown table of doc/probe.md: call x shape -> structure and the
       share of verify outputs predicted bit for bit, from the record alone.
@@ -29,18 +32,26 @@ def drop_meaning(x):
 
 
 def objects(path):
-    lines = [json.loads(s) for s in open(path, encoding="utf-8") if s.strip()]
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        lines = [json.loads(s) for s in f if s.strip()]
     if len(lines) < 3 or lines[0].get("schema") != "tcscope-record/1" or lines[-1].get("kind") != "end":
         raise SystemExit("probe_collect: %s is not a whole tcscope-record/1" % path)
     return lines[0], lines[1:-1]
 
 
 def collect(out, paths):
-    header, objs = None, []
+    header, objs, seen = None, [], set()
     for p in paths:
         h, o = objects(p)
         header = header or h
-        objs += [drop_meaning(x) for x in o]
+        for x in o:
+            key = (x.get("probe", {}).get("call_id", ""), x["m"], x["n"], x["k"])
+            if key in seen:
+                print("probe_collect: %s %dx%dx%d of %s: kept from an earlier file" % (key + (p,)), file=sys.stderr)
+                continue
+            seen.add(key)
+            objs.append(drop_meaning(x))
     objs.sort(key=lambda o: (o.get("probe", {}).get("call_id", ""), o["k"], o["m"], o["n"]))
     for key in ("probe_call", "library", "library_version"):
         header.pop(key, None)
