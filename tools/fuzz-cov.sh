@@ -22,7 +22,7 @@ parsers() {
     hunt)     echo "reports/record_check.c:(check_hunt|check_mismatches) reports/compare_cases.c:cmp_hunt cases/audit.c:(audit_given_cases|append_extra)" ;;
     npy)      echo "cases/npy.c:!^(app_dist_load|npy.c:slurp|npy.c:raw_values)$" ;;
     packed)   echo "reports/record_packed_read.c:. reports/record_packed_bits.c:. reports/record_packed_kinds.c:." ;;
-    args)     echo "cli/args.c:." ;;
+    args)     echo "cli/args.c:. cases/app_dist.c:(app_dist_parse|sweep_kind|two_numbers|app_scaling_parse|app_scaling_name)$" ;;
     dots)     echo "probes/dots.c:." ;;
     record)   echo "reports/record.c:(tc_record_load|tc_record_parse|load_lines|read_line|is_trailer|is_partial|is_kind|rep_trailer_count_ok) reports/record_open.c:. reports/record_check.c:. reports/bench_import.c:. reports/compare.c:. reports/text.c:utf8" ;;
   esac
@@ -53,7 +53,8 @@ for bin in "$@"; do
   raw=build/fuzzcov/prof/$name.profraw; data=build/fuzzcov/prof/$name.profdata
   dirs=tests/fuzz/corpus/$name; [ -d "build/fuzz/corpus/$name" ] && dirs="$dirs build/fuzz/corpus/$name"
   # shellcheck disable=SC2086
-  LLVM_PROFILE_FILE=$raw "$bin" -runs=0 -rss_limit_mb=2560 -artifact_prefix="build/fuzzcov/prof/$name-" $dirs >/dev/null 2>&1
+  LLVM_PROFILE_FILE=$raw "$bin" -runs=0 -rss_limit_mb=2560 -artifact_prefix="build/fuzzcov/prof/$name-" $dirs \
+    >"build/fuzzcov/prof/$name.log" 2>&1 || { echo "fuzz-cov: $name fails on its corpus: build/fuzzcov/prof/$name.log" >&2; exit 1; }
   "$PROF" merge -o "$data" "$raw"
   for spec in $(parsers "$name"); do
     file=${spec%%:*}; re=${spec#*:}

@@ -2,10 +2,13 @@
  * a parser, the rest is the option's text. A value is taken or refused
  * with a message (cli_fail), never both; a count taken is in its range and
  * is the number the text writes (strtoull on the digits, strtod on 1e5);
- * a list of counts holds, item by item, what each item reads as alone. */
+ * a list of counts holds, item by item, what each item reads as alone;
+ * a distribution (--dist, cases/app.h) taken has finite parameters in
+ * its range, one refused says why. */
 #include <errno.h>
 #include <math.h>
 
+#include "cases/app.h"
 #include "cli/cli.h"
 #include "probes/probes.h"
 #include "tests/fuzz/fuzz.h"
@@ -130,17 +133,35 @@ static void lists(const char *v)
         FUZZ_CHECK(((unsigned char)*s >= 0x20 && *s != 0x7f) || *s == '\t'); /* a tab stays a tab */
 }
 
+static void dist(const char *v)
+{
+    app_dist d;
+    char err[400];
+    if (app_dist_parse(v, &d, err, sizeof err)) {
+        FUZZ_CHECK(err[0] == '\0' && d.desc[0] && isfinite(d.p1) && isfinite(d.p2));
+        FUZZ_CHECK(d.kind == APP_UNIFORM      ? d.p1 < d.p2
+                   : d.kind == APP_LOGUNIFORM ? d.p1 >= 1 && d.p1 <= 60
+                   : d.kind == APP_INTS       ? true
+                                              : d.p2 > 0); /* normal, lognormal: sigma */
+    } else
+        FUZZ_CHECK(!strncmp(err, "bad --dist '", 12));
+    app_scaling sc;
+    if (app_scaling_parse(v, &sc))
+        FUZZ_CHECK(!strcmp(app_scaling_name(sc), v));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 300)
         return 0;
     char *v = fuzz_text(data + 1, size - 1);
-    switch (data[0] % 6) {
+    switch (data[0] % 7) {
     case 0: count(v); break;
     case 1: count_list(v); break;
     case 2: index_of(v); break;
     case 3: seed(v); break;
     case 4: reals(v); break;
+    case 6: dist(v); break;
     default: lists(v); break;
     }
     free(v);
