@@ -13,7 +13,7 @@ parsers() {
   case $1 in
     value)    echo "oracle/value.c:." ;;
     format)   echo "formats/formats.c:^(tc_format_by_name|formats.c:generic_format|tc_round_parse|tc_overflow_parse)$" ;;
-    profile)  echo "oracle/profile.c:!^(profile_load|profile_save|profile_remove|profile_add_note|profile_set)$ oracle/model_fields.c:^model_fields.c:(p_|parse_cvt|ok$) oracle/model_field_text.c:parse" ;;
+    profile)  echo "oracle/textfile.c:. oracle/profile.c:!^(profile_load|profile_save|profile_remove|profile_add_note|profile_set)$ oracle/model_fields.c:^model_fields.c:(p_|parse_cvt|ok$) oracle/model_field_text.c:parse" ;;
     casefile) echo "cases/casefile.c:. cases/casefile_bind.c:." ;;
     selector) echo "cases/casefile_bind.c:(term_match|tc_selector_match)$" ;;
     corpus)   echo "probes/backend_corpus.c:^(tc_corpus_parse|tc_chain_parse|tc_corpus_resolve|tc_chain_resolve|tc_chain_key|backend_corpus.c:(hex_field|from_hex|corpus_line_elems|chain_dims_of|copy_str|twin_matches|dup_elems))$" ;;
