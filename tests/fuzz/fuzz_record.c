@@ -3,7 +3,9 @@
  * hold), or one gzip or packed record. Each loads or fails with a message; a record compared with itself
  * has no difference; two records compare without a crash, and every
  * difference carries its message (item 7 of issue 14). */
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "reports/compare.h"
@@ -68,11 +70,27 @@ static void check_text(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static bool missing_read;
-    if (!missing_read) { /* a file that is not there: an error naming it */
+    if (!missing_read) { /* once: a file that is not there, a gzip file without gzip: errors naming them */
         char err[512] = "";
         tc_record r;
         FUZZ_CHECK(tc_record_load_any("/dev/shm/tcscope-fuzz-missing/r.jsonl", &r, err, sizeof err) != 0 &&
                    strstr(err, "tcscope-fuzz-missing"));
+        char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+        setenv("PATH", "/dev/shm/tcscope-fuzz-no-gzip", 1);
+        FUZZ_CHECK(load((const uint8_t *)"\x1f\x8b", 2, 0, &r, err, sizeof err) != 0 &&
+                   strstr(err, "cannot run gzip -dc"));
+        saved ? setenv("PATH", saved, 1) : unsetenv("PATH");
+        free(saved);
+        /* out of descriptors once the file is open (no pipe for gzip): an error naming the file */
+        struct rlimit lim;
+        int fd = open("/dev/null", O_RDONLY);
+        FUZZ_CHECK(fd >= 0 && getrlimit(RLIMIT_NOFILE, &lim) == 0);
+        close(fd);
+        struct rlimit few = {(rlim_t)fd + 1, lim.rlim_max};
+        FUZZ_CHECK(setrlimit(RLIMIT_NOFILE, &few) == 0);
+        int rc = load((const uint8_t *)"\x1f\x8b", 2, 0, &r, err, sizeof err);
+        FUZZ_CHECK(setrlimit(RLIMIT_NOFILE, &lim) == 0);
+        FUZZ_CHECK(rc != 0 && strstr(err, "tcscope-fuzz-"));
         missing_read = true;
     }
     check_text(data, size);
