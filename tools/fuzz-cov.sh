@@ -24,6 +24,7 @@ parsers() {
     packed)   echo "reports/record_packed_read.c:. reports/record_packed_bits.c:. reports/record_packed_kinds.c:." ;;
     args)     echo "cli/args.c:. cases/app_dist.c:(app_dist_parse|sweep_kind|two_numbers|app_scaling_parse|app_scaling_name)$" ;;
     dots)     echo "probes/dots.c:." ;;
+    sass)     echo "probes/sass.c:." ;;
     record)   echo "reports/record.c:(tc_record_load|tc_record_parse|load_lines|read_line|is_trailer|is_partial|is_kind|rep_trailer_count_ok) reports/record_open.c:. reports/record_check.c:. reports/bench_import.c:. reports/compare.c:. reports/text.c:utf8" ;;
   esac
 }
