@@ -17,10 +17,10 @@ parsers() {
     casefile) echo "cases/casefile.c:. cases/casefile_bind.c:." ;;
     selector) echo "cases/casefile_bind.c:(term_match|tc_selector_match)$" ;;
     corpus)   echo "probes/backend_corpus.c:^(tc_corpus_parse|tc_chain_parse|tc_corpus_resolve|tc_chain_resolve|tc_chain_key|backend_corpus.c:(hex_field|from_hex|corpus_line_elems|chain_dims_of|copy_str|twin_matches|dup_elems))$" ;;
-    archive)  echo "reports/file_tree.c:!(tc_tree_from_dir|walk|read_fd|tc_tree_from_archive)$" ;;
+    archive)  echo "reports/file_tree.c:!(tc_tree_from_dir|walk|read_fd|tc_tree_from_archive)$ reports/tree_words.c:." ;;
     gemm)     echo "reports/record_gemm.c:!^(tc_gemm_record_header|tc_gemm_records_load)$ reports/record_check.c:(check_spans|rep_check_ranges) reports/compare_cases.c:(cmp_gemm|exact_list|at)$" ;;
     hunt)     echo "reports/record_check.c:(check_hunt|check_mismatches) reports/compare_cases.c:cmp_hunt cases/audit.c:(audit_given_cases|append_extra)" ;;
-    npy)      echo "cases/npy.c:!^(app_dist_load|npy.c:slurp|npy.c:raw_values)$" ;;
+    npy)      echo "cases/npy.c:!^(app_dist_load|npy.c:slurp|npy.c:raw_values)$ reports/probe_files.c:(tc_probe_check_d_header|field)$" ;;
     packed)   echo "reports/record_packed_read.c:. reports/record_packed_bits.c:. reports/record_packed_kinds.c:." ;;
     args)     echo "cli/args.c:. cases/app_dist.c:(app_dist_parse|sweep_kind|two_numbers|app_scaling_parse|app_scaling_name)$" ;;
     dots)     echo "probes/dots.c:." ;;
