@@ -4,7 +4,7 @@
 # of tests/fuzz/corpus/NAME and build/fuzz/corpus/NAME once (-runs=0), and
 # llvm-cov reports, per harness, the lines of its parser functions (the
 # table below: FILE:REGEX of function names, '!' to exclude) and of the
-# whole files they live in.
+# whole files they live in. FUZZ_COV_FOUND=0: the committed corpora alone.
 # usage: tools/fuzz-cov.sh build/fuzzcov/fuzz_NAME...
 set -eu
 COV=${LLVM_COV:-$(command -v llvm-cov || command -v llvm-cov-14)}
@@ -52,7 +52,8 @@ printf '%-9s %-26s %16s %16s\n' harness file "parser lines" "file lines"
 for bin in "$@"; do
   name=$(basename "$bin"); name=${name#fuzz_}
   raw=build/fuzzcov/prof/$name.profraw; data=build/fuzzcov/prof/$name.profdata
-  dirs=tests/fuzz/corpus/$name; [ -d "build/fuzz/corpus/$name" ] && dirs="$dirs build/fuzz/corpus/$name"
+  dirs=tests/fuzz/corpus/$name
+  [ "${FUZZ_COV_FOUND:-1}" = 1 ] && [ -d "build/fuzz/corpus/$name" ] && dirs="$dirs build/fuzz/corpus/$name"
   # shellcheck disable=SC2086
   LLVM_PROFILE_FILE=$raw "$bin" -runs=0 -rss_limit_mb=2560 -artifact_prefix="build/fuzzcov/prof/$name-" $dirs \
     >"build/fuzzcov/prof/$name.log" 2>&1 || { echo "fuzz-cov: $name fails on its corpus: build/fuzzcov/prof/$name.log" >&2; exit 1; }
