@@ -263,12 +263,15 @@ regress-sweep: build/tcscope
 # The library again, built by clang with the fuzzer's coverage hooks and
 # ASan/UBSan; each harness links it. Seeds: tests/fuzz/corpus/<harness>/.
 #   make fuzz FUZZ_S=600   each harness for FUZZ_S seconds (new inputs go to build/fuzz/corpus/)
-#   make fuzz-ci           each harness 30 s on its committed corpus (CI)
+#   make fuzz-ci           FUZZ_CI_TOTAL_S shared by the harnesses, on their committed corpora (CI)
 #   make fuzz-cov          line coverage of the parsers by the corpora (llvm-cov)
 #   make fuzz-seeds        seeds cut from the project's files + what fuzzing found,
 #                          minimised (-merge=1) into tests/fuzz/corpus/
 FUZZ_CC    ?= clang
 FUZZ_S     ?= 60
+# CI's fuzzing: 6 minutes in all (12 harnesses at 30 s when it was set), shared evenly
+FUZZ_CI_TOTAL_S = 360
+FUZZ_CI_S   = $(shell echo $$(( $(FUZZ_CI_TOTAL_S) / $(words $(FUZZ_SRC)) )))
 FUZZ_SRC    = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS     = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_COVS   = $(FUZZ_SRC:tests/fuzz/%.c=build/fuzzcov/%)
@@ -281,7 +284,7 @@ build/fuzz/%.o: %.c
 build/fuzz/libtcscope.a: $(LIB_SRC:%.c=build/fuzz/%.o)
 	@rm -f $@; ar rcs $@ $^
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libtcscope.a
-	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DTC_HAVE_CUDA=0 $(CPPFLAGS) -o $@ $< build/fuzz/libtcscope.a $(LDLIBS)
+	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DTC_HAVE_CUDA=0 $(CPPFLAGS) -o $@ $< $(filter %.o,$^) build/fuzz/libtcscope.a $(LDLIBS)
 
 build/fuzzcov/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -289,13 +292,16 @@ build/fuzzcov/%.o: %.c
 build/fuzzcov/libtcscope.a: $(LIB_SRC:%.c=build/fuzzcov/%.o)
 	@rm -f $@; ar rcs $@ $^
 build/fuzzcov/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzzcov/libtcscope.a
-	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DTC_HAVE_CUDA=0 $(CPPFLAGS) -o $@ $< build/fuzzcov/libtcscope.a $(LDLIBS)
+	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DTC_HAVE_CUDA=0 $(CPPFLAGS) -o $@ $< $(filter %.o,$^) build/fuzzcov/libtcscope.a $(LDLIBS)
+# Parsers of cli/ (not in the library): their objects, linked into the harness that fuzzes them.
+build/fuzz/fuzz_args: build/fuzz/cli/args.o build/fuzz/cli/suggest.o
+build/fuzzcov/fuzz_args: build/fuzzcov/cli/args.o build/fuzzcov/cli/suggest.o
 
 .PHONY: fuzz fuzz-ci fuzz-cov fuzz-seeds
 fuzz: $(FUZZERS)
 	@tools/fuzz.sh $(FUZZ_S) $(FUZZERS)
 fuzz-ci: $(FUZZERS)
-	@tools/fuzz.sh 30 $(FUZZERS)
+	@tools/fuzz.sh $(FUZZ_CI_S) $(FUZZERS)
 fuzz-cov: $(FUZZ_COVS)
 	@tools/fuzz-cov.sh $(FUZZ_COVS)
 # New seeds from the project's files, merged with what fuzzing found into the committed corpora.

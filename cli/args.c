@@ -37,20 +37,25 @@ static bool parse_u64(const char *v, bool hex_ok, unsigned long long *x)
 
 /* "1e5", "2.5e6", "1E+9": a whole number written as --help writes one,
  * rewritten as its digits ("100000") so parse_u64 reads it exactly; false
- * for a value that is not whole ("1.5e0") or not of that form. */
+ * for a value that is not whole ("1.5e0") or not of that form, and for
+ * more digits than buf holds (cut, 35 zeros and a 5 read as 0). */
 static bool sci_digits(const char *v, char *buf, size_t len)
 {
     size_t n = 0, frac = 0;
     const char *p = v;
-    for (; isdigit((unsigned char)*p); p++)
-        if (n < len - 1)
-            buf[n++] = *p;
+    for (; isdigit((unsigned char)*p); p++) {
+        if (n == len - 1)
+            return false;
+        buf[n++] = *p;
+    }
     if (n == 0)
         return false;
     if (*p == '.')
-        for (p++; isdigit((unsigned char)*p); p++, frac++)
-            if (n < len - 1)
-                buf[n++] = *p;
+        for (p++; isdigit((unsigned char)*p); p++, frac++) {
+            if (n == len - 1)
+                return false;
+            buf[n++] = *p;
+        }
     if (*p != 'e' && *p != 'E')
         return false;
     p++;
@@ -228,14 +233,19 @@ bool cli_count_list(const char *cmd, const char *opt, const char *v, int lo, int
 {
     *n = 0;
     for (const char *p = v;;) {
-        char item[32];
         size_t len = strcspn(p, ",");
-        snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), p);
         if (*n == max) {
             cli_fail(cmd, "%s: at most %d values", opt, max);
             return false;
         }
-        if (!cli_count_int(cmd, opt, item, lo, hi, &out[(*n)++]))
+        char *item = strndup(p, len);   /* whole: a cut item ("016x" as "016") would pass */
+        if (!item) {
+            cli_fail(cmd, "out of memory");
+            return false;
+        }
+        bool ok = cli_count_int(cmd, opt, item, lo, hi, &out[(*n)++]);
+        free(item);
+        if (!ok)
             return false;
         p += len;
         if (!*p)

@@ -52,61 +52,6 @@ typedef struct {
     char root[256]; /* "" or "TOP/" */
 } km_data;
 
-/* Lines of hex (base 16) or binary (base 2) words, the same count on every
- * line. Returns the array (rows * n) or NULL. */
-static uint32_t *read_words(const tc_tree_file *file, int base, size_t *rows, int *n)
-{
-    if (!file || memchr(file->data, '\0', file->size))
-        return NULL;
-    size_t cap = 0, cnt = 0;
-    uint32_t *x = NULL;
-    int per = -1;
-    bool bad = false;
-    for (const char *line = (const char *)file->data; !bad && *line;) {
-        const char *end = strchr(line, '\n');
-        if (!end)
-            end = line + strlen(line);
-        int w = 0;
-        for (const char *p = line; !bad; ) {
-            while (p < end && isspace((unsigned char)*p))
-                p++;
-            if (p == end || *p == '\xef') /* end, or a byte-order mark (none seen, but harmless) */
-                break;
-            char *e;
-            unsigned long v = strtoul(p, &e, base);
-            if (e == p || e > end || v > 0xffffffffUL || *p == '-' || *p == '+') {
-                bad = true;
-                break;
-            }
-            p = e;
-            if (cnt + 1 > cap) {
-                cap = cap ? 2 * cap : 1024;
-                uint32_t *g = realloc(x, cap * 4);
-                if (!g) {
-                    bad = true;
-                    break;
-                }
-                x = g;
-            }
-            x[cnt++] = (uint32_t)v;
-            w++;
-        }
-        line = *end ? end + 1 : end;
-        if (w == 0)
-            continue;
-        if (per < 0)
-            per = w;
-        else if (w != per)
-            bad = true;
-    }
-    if (bad || per < 1) {
-        free(x);
-        return NULL;
-    }
-    *rows = cnt / (size_t)per;
-    *n = per;
-    return x;
-}
 
 static const tc_format *format_of(const char *dir, tc_format *scratch)
 {
@@ -153,9 +98,9 @@ static int import_set(const km_data *data, const char *gpu, const char *fmt, con
     }
     size_t ra, rb, rc, rd;
     int na, nb, nc, nd;
-    uint32_t *A = read_words(tc_tree_find(&data->t, pa), 16, &ra, &na),
-             *B = read_words(tc_tree_find(&data->t, pb), 16, &rb, &nb),
-             *C = read_words(tc_tree_find(&data->t, pc), 2, &rc, &nc), *D = read_words(fd_file, 2, &rd, &nd);
+    uint32_t *A = tc_tree_file_words(tc_tree_find(&data->t, pa), 16, &ra, &na),
+             *B = tc_tree_file_words(tc_tree_find(&data->t, pb), 16, &rb, &nb),
+             *C = tc_tree_file_words(tc_tree_find(&data->t, pc), 2, &rc, &nc), *D = tc_tree_file_words(fd_file, 2, &rd, &nd);
     int ret = -1;
     tc_dots s = {.ins = ins, .k = ins->k, .inputs_of = inputs_of};
     if (!A || !B || !C || !D || na != nb || na > ins->k || nc != 1 || nd != 1 || ra != rb || ra != rc || ra != rd) {

@@ -357,6 +357,10 @@ int tc_sass_check_loop(const tc_sass *s, const char *function, const char *stem,
         return finish(out, out->expected_in_loop ? TC_SASS_EXTRA : TC_SASS_MISSING, function,
                       "tensor-core opcodes are not a whole number per PTX MMA");
     out->per_mma = out->in_loop / expected;
+    /* Some of the expected opcode beside others (1 HMMA and 3 DMMA for 4
+     * HMMA): neither the instruction built nor a whole emulation of it. */
+    if (out->expected_in_loop && out->expected_in_loop != out->in_loop)
+        return finish(out, TC_SASS_EXTRA, function, "other tensor-core opcodes beside the expected ones");
     /* A wgmma loop is built with one wait per iteration; one per wgmma means
      * ptxas serialized the pipeline. */
     if (out->waits_in_loop > 1)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* LIMITS.md "Archives": one member, all members together, how many. */
 #define TC_TREE_MEMBER_MAX ((size_t)64 << 20)
@@ -51,5 +52,11 @@ const tc_tree_file *tc_tree_find(const tc_tree *t, const char *name);
  * '.', sorted, each once: *out is a malloc'd array of malloc'd names. */
 size_t tc_tree_folders(const tc_tree *t, const char *prefix, char ***out);
 void tc_tree_names_free(char **names, size_t n);
+
+/* A km table (import km): lines of hex (base 16) or binary (base 2)
+ * words, each at most 32 bits, the same count on every line (blank lines
+ * skipped). The words (rows * n of them; free) or NULL when file is NULL
+ * or the text is not such a table. */
+uint32_t *tc_tree_file_words(const tc_tree_file *file, int base, size_t *rows, int *n);
 
 #endif

@@ -209,47 +209,60 @@ static const field gemm_fields[] = {
  * ends included; null passes where the type allows it): the object kind,
  * or a nested object's path after it, the field, the range. A gemm case's
  * m * n * k stays under 2^63, a hunt's counts are counts, a TFLOP/s is a
- * speed and an error statistic is not negative. */
+ * speed and an error statistic is not negative. Every kind's counts and
+ * sizes are integers here, whether or not a field table (the older gemm
+ * lines have none, nested objects often none) types them too. */
 #define DIM_MAX 1048576.0       /* a gemm or sweep side: 2^20 (gemm runs up to 16384 x 16384 x 65536) */
 #define COUNT_MAX 9007199254740992.0 /* 2^53: counts exact in a double */
 #define TFLOPS_MAX 1e6          /* a PFLOP/s: no GPU of this decade */
 typedef struct {
     const char *where, *name;
+    ftype type; /* F_INT for a count or a size (2.6 is no size), else F_NUM */
     double lo, hi;
 } span;
 static const span spans[] = {
-    {"gemm", "m", 1, DIM_MAX}, {"gemm", "n", 1, DIM_MAX}, {"gemm", "k", 1, DIM_MAX},
-    {"gemm", "library_version", 0, COUNT_MAX}, {"gemm", "samples", 0, COUNT_MAX}, {"gemm", "dist_log_range", 1, 60},
-    {"gemm.timing", "tflops", 1e-9, TFLOPS_MAX}, {"gemm.timing", "ms_median", 0, COUNT_MAX},
-    {"gemm.timing", "warmup", 0, COUNT_MAX}, {"gemm.timing", "reps", 0, COUNT_MAX},
-    {"gemm.error_vs_original", "n", 0, COUNT_MAX}, {"gemm.error_vs_original", "n_nan", 0, COUNT_MAX},
-    {"gemm.error_vs_original", "n_exact", 0, COUNT_MAX}, {"gemm.error_vs_original", "max_ulps", 0, INFINITY},
-    {"gemm.error_vs_original", "median_ulps", 0, INFINITY}, {"gemm.error_vs_original", "mean_ulps", 0, INFINITY},
-    {"gemm.error_vs_original", "max_rel", 0, INFINITY}, {"gemm.error_vs_original", "min_correct_bits", 0, 64},
-    {"gemm.error_vs_rounded", "n", 0, COUNT_MAX}, {"gemm.error_vs_rounded", "n_nan", 0, COUNT_MAX},
-    {"gemm.error_vs_rounded", "n_exact", 0, COUNT_MAX}, {"gemm.error_vs_rounded", "max_ulps", 0, INFINITY},
-    {"gemm.error_vs_rounded", "median_ulps", 0, INFINITY}, {"gemm.error_vs_rounded", "mean_ulps", 0, INFINITY},
-    {"gemm.error_vs_rounded", "max_rel", 0, INFINITY}, {"gemm.error_vs_rounded", "min_correct_bits", 0, 64},
-    {"gemm.outputs", "n", 0, COUNT_MAX},
-    {"gemm.structure.inferred", "chunk", 1, 65536}, {"gemm.structure.inferred", "splitk", 1, 64},
-    {"gemm.structure.inferred", "promote", 0, 65536}, {"gemm.structure.inferred", "slice_unit", 0, 65536},
-    {"gemm.structure.prediction", "n", 0, COUNT_MAX}, {"gemm.structure.prediction", "bit_exact", 0, COUNT_MAX},
-    {"gemm.structure.prediction", "rate", 0, 1},
-    {"hunt", "elements", 0, COUNT_MAX}, {"hunt", "mismatches", 0, COUNT_MAX},
-    {"decide", "k", 1, 1024}, {"decide", "per_family", 0, 65536}, {"decide", "mutations", 0, 1e6},
-    {"decide", "pool", 0, COUNT_MAX}, {"decide", "pairs", 0, COUNT_MAX},
-    {"hunt family", "elements", 0, COUNT_MAX}, {"hunt family", "mismatches", 0, COUNT_MAX},
-    {"audit", "fit_mismatches", 0, COUNT_MAX}, {"audit", "counterexample_rounds", 0, COUNT_MAX},
-    {"audit.verification", "elements", 0, COUNT_MAX}, {"audit.verification", "mismatches", 0, COUNT_MAX},
-    {"timing", "latency_cycles", 0, INFINITY}, {"timing", "throughput_fma_clk_sm", 0, INFINITY},
-    {"timing", "fraction_of_peak", 0, INFINITY}, {"timing", "tflops", 0, TFLOPS_MAX},
-    {"timing", "tflops_zero", 0, TFLOPS_MAX}, {"timing", "sm_clock_mhz", 0, INFINITY},
-    {"sweep", "k", 1, DIM_MAX}, {"sweep", "m", 1, DIM_MAX}, {"sweep", "trials", 1, 1e6}, {"sweep", "chain", 1, 1e5},
-    {"sweep", "log_range", 1, 60}, {"sweep", "cvt_mismatches", 0, COUNT_MAX}, {"sweep", "tflops", 0, TFLOPS_MAX},
-    {"sweep step", "median", 0, INFINITY}, {"sweep step", "p90", 0, INFINITY}, {"sweep step", "max", 0, INFINITY},
-    {"sweep step", "overflow", 0, INFINITY}, {"sweep step", "nan", 0, INFINITY}, {"sweep step", "time_s", 0, INFINITY},
-    {"sweep step", "local_median", 0, INFINITY}, {"sweep step", "local_p90", 0, INFINITY},
-    {"sweep step", "local_max", 0, INFINITY}, {"sweep step", "n", 0, COUNT_MAX},
+    {"gemm", "m", F_INT, 1, DIM_MAX}, {"gemm", "n", F_INT, 1, DIM_MAX}, {"gemm", "k", F_INT, 1, DIM_MAX},
+    {"gemm", "library_version", F_INT, 0, COUNT_MAX}, {"gemm", "samples", F_INT, 0, COUNT_MAX},
+    {"gemm", "dist_log_range", F_INT, 1, 60}, {"gemm.timing", "tflops", F_NUM, 1e-9, TFLOPS_MAX},
+    {"gemm.timing", "ms_median", F_NUM, 0, COUNT_MAX}, {"gemm.timing", "warmup", F_INT, 0, COUNT_MAX},
+    {"gemm.timing", "reps", F_INT, 0, COUNT_MAX}, {"gemm.error_vs_original", "n", F_INT, 0, COUNT_MAX},
+    {"gemm.error_vs_original", "n_nan", F_INT, 0, COUNT_MAX},
+    {"gemm.error_vs_original", "n_exact", F_INT, 0, COUNT_MAX},
+    {"gemm.error_vs_original", "max_ulps", F_NUM, 0, INFINITY},
+    {"gemm.error_vs_original", "median_ulps", F_NUM, 0, INFINITY},
+    {"gemm.error_vs_original", "mean_ulps", F_NUM, 0, INFINITY},
+    {"gemm.error_vs_original", "max_rel", F_NUM, 0, INFINITY},
+    {"gemm.error_vs_original", "min_correct_bits", F_NUM, 0, 64}, {"gemm.error_vs_rounded", "n", F_INT, 0, COUNT_MAX},
+    {"gemm.error_vs_rounded", "n_nan", F_INT, 0, COUNT_MAX},
+    {"gemm.error_vs_rounded", "n_exact", F_INT, 0, COUNT_MAX},
+    {"gemm.error_vs_rounded", "max_ulps", F_NUM, 0, INFINITY},
+    {"gemm.error_vs_rounded", "median_ulps", F_NUM, 0, INFINITY},
+    {"gemm.error_vs_rounded", "mean_ulps", F_NUM, 0, INFINITY},
+    {"gemm.error_vs_rounded", "max_rel", F_NUM, 0, INFINITY},
+    {"gemm.error_vs_rounded", "min_correct_bits", F_NUM, 0, 64}, {"gemm.outputs", "n", F_INT, 0, COUNT_MAX},
+    {"gemm.structure.inferred", "chunk", F_INT, 1, 65536}, {"gemm.structure.inferred", "splitk", F_INT, 1, 64},
+    {"gemm.structure.inferred", "promote", F_INT, 0, 65536},
+    {"gemm.structure.inferred", "slice_unit", F_INT, 0, 65536},
+    {"gemm.structure.prediction", "n", F_INT, 0, COUNT_MAX},
+    {"gemm.structure.prediction", "bit_exact", F_INT, 0, COUNT_MAX},
+    {"gemm.structure.prediction", "rate", F_NUM, 0, 1}, {"hunt", "elements", F_INT, 0, COUNT_MAX},
+    {"hunt", "mismatches", F_INT, 0, COUNT_MAX}, {"hunt family", "elements", F_INT, 0, COUNT_MAX},
+    {"hunt family", "mismatches", F_INT, 0, COUNT_MAX}, {"audit", "fit_mismatches", F_INT, 0, COUNT_MAX},
+    {"audit", "counterexample_rounds", F_INT, 0, COUNT_MAX}, {"audit.verification", "elements", F_INT, 0, COUNT_MAX},
+    {"audit.verification", "mismatches", F_INT, 0, COUNT_MAX}, {"timing", "latency_cycles", F_NUM, 0, INFINITY},
+    {"timing", "throughput_fma_clk_sm", F_NUM, 0, INFINITY}, {"timing", "fraction_of_peak", F_NUM, 0, INFINITY},
+    {"timing", "tflops", F_NUM, 0, TFLOPS_MAX}, {"timing", "tflops_zero", F_NUM, 0, TFLOPS_MAX},
+    {"timing", "sm_clock_mhz", F_NUM, 0, INFINITY}, {"sweep", "k", F_INT, 1, DIM_MAX},
+    {"sweep", "m", F_INT, 1, DIM_MAX}, {"sweep", "trials", F_INT, 1, 1e6}, {"sweep", "chain", F_INT, 1, 1e5},
+    {"sweep", "log_range", F_INT, 1, 60}, {"sweep", "cvt_mismatches", F_INT, 0, COUNT_MAX},
+    {"sweep", "tflops", F_NUM, 0, TFLOPS_MAX}, {"sweep step", "median", F_NUM, 0, INFINITY},
+    {"sweep step", "p90", F_NUM, 0, INFINITY}, {"sweep step", "max", F_NUM, 0, INFINITY},
+    {"sweep step", "overflow", F_NUM, 0, INFINITY}, {"sweep step", "nan", F_NUM, 0, INFINITY},
+    {"sweep step", "time_s", F_NUM, 0, INFINITY}, {"sweep step", "local_median", F_NUM, 0, INFINITY},
+    {"sweep step", "local_p90", F_NUM, 0, INFINITY}, {"sweep step", "local_max", F_NUM, 0, INFINITY},
+    {"sweep step", "n", F_INT, 0, COUNT_MAX}, {"decide", "k", F_INT, 1, 1024},
+    {"decide", "per_family", F_INT, 0, 65536}, {"decide", "mutations", F_INT, 0, 1e6},
+    {"decide", "pool", F_INT, 0, COUNT_MAX}, {"decide", "pairs", F_INT, 0, COUNT_MAX},
 };
 
 /* Object kinds checked by their field table alone. */
@@ -409,8 +422,9 @@ static bool check_spans(const json_t *o, const char *where, const char *what, ch
         if (!v || json_is_null(v))
             continue;
         const char *in = s->where[wl] ? s->where + wl + 1 : "";
-        if (!json_is_number(v))
-            return fail(err, len, "%s: field '%s%s%s' must be a number", what, in, *in ? "." : "", s->name);
+        if (!type_ok(v, s->type))
+            return fail(err, len, "%s: field '%s%s%s' must be %s", what, in, *in ? "." : "", s->name,
+                        type_name(s->type));
         double x = json_number_value(v);
         if (!(x >= s->lo && x <= s->hi)) {
             char *text = json_dumps(v, JSON_ENCODE_ANY);
@@ -426,12 +440,6 @@ static bool check_spans(const json_t *o, const char *where, const char *what, ch
 bool rep_check_ranges(const json_t *o, char *err, size_t len)
 {
     const char *kind = json_string_value(json_object_get(o, "kind"));
-    if (kind && !strcmp(kind, "gemm"))   /* sizes: whole numbers (the older lines have no field table) */
-        for (const char *const *f = (const char *const[]){"m", "n", "k", NULL}; *f; f++) {
-            const json_t *v = json_object_get(o, *f);
-            if (v && !json_is_null(v) && !json_is_integer(v))
-                return fail(err, len, "gemm: field '%s' must be an integer", *f);
-        }
     return !kind || check_spans(o, kind, kind, err, len);
 }
 

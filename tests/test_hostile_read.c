@@ -153,6 +153,8 @@ static void gemm_fields_in_range(void **state)
                                                                 "'timing.tflops' is -1.0000000000000001e300, outside"},
         {"rate", "s/\"rate\":1.0/\"rate\":2/", "field 'structure.prediction.rate' is 2, outside 0..1"},
         {"ulps", "s/\"median_ulps\":0.40625/\"median_ulps\":-1/", "field 'error_vs_rounded.median_ulps' is -1"},
+        /* counts nested where no field table types them: integers all the same (the span table) */
+        {"reps", "s/\"reps\":([0-9]+)/\"reps\":\\1.5/", "field 'timing.reps' must be an integer"},
     };
     char args[512];
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -169,6 +171,14 @@ static void gemm_fields_in_range(void **state)
        "s/\"k\":16,/\"k\":-16,/' > %s/g-old.jsonl", t);
     snprintf(args, sizeof args, "gemm --report %s/rep-old --from %s/g-old.jsonl", t, t);
     refused(args, "g-old.jsonl:1: not a gemm case (gemm: field 'k' is -16");
+    sh("sed 's/\"k\":-16,/\"k\":16,/; s/\"chunk\":\\([0-9]*\\)/\"chunk\":\\1.5/' %s/g-old.jsonl > %s/g-old-chunk.jsonl && "
+       "grep -q '\"chunk\":[0-9]*[.]5' %s/g-old-chunk.jsonl", t, t, t);
+    snprintf(args, sizeof args, "gemm --report %s/rep-old --from %s/g-old-chunk.jsonl", t, t);
+    refused(args, "g-old-chunk.jsonl:1: not a gemm case (gemm: field 'structure.inferred.chunk' must be an integer)");
+    /* Another kind: a hunt family's count of elements is a whole number too. */
+    sh("sed 's/\"subnormal\":{\"elements\":400000,/\"subnormal\":{\"elements\":400000.5,/' " HUNT " > %s/h-frac.jsonl", t);
+    snprintf(args, sizeof args, "compare " HUNT " %s/h-frac.jsonl", t);
+    refused(args, "hunt family subnormal: field 'elements' must be an integer");
     /* A path whose every case was skipped is listed with why, not dropped. */
     sh("build/tcscope pack " GEMM " --text | sed -E '/\"path\":\"e4m3\"/s/,\"algo\":.*$/,\"skipped\":\"no FP8 heuristic\"}/' > "
        "%s/g-skip.jsonl", t);

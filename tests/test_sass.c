@@ -183,6 +183,38 @@ static void test_serialized_wgmma_is_refused(void **state)
     assert_int_equal(c.verdict, TC_SASS_MATCH);
 }
 
+/* fuzz_sass found a loop of 1 HMMA and 3 DMMA passed as 4 HMMA ("match"):
+ * only a loop of the expected opcode alone matches. */
+static void test_mixed_loop_is_refused(void **state)
+{
+    static const char text[] = "\t\tFunction : mixed\n"
+                               "        /*0000*/  HMMA.16816.F32 R8, R4, R12, RZ ;\n"
+                               "        /*0010*/  DMMA.8x8x4 R16, R10, R12, R4 ;\n"
+                               "        /*0020*/  DMMA.8x8x4 R20, R10, R12, R16 ;\n"
+                               "        /*0030*/  DMMA.8x8x4 R4, R10, R12, R20 ;\n"
+                               "        /*0040*/  @!P0 BRA 0x0 ;\n"
+                               "        /*0050*/  EXIT ;\n";
+    char err[200];
+    tc_sass *s = tc_sass_parse(text, err, sizeof err);
+    assert_non_null(s);
+    tc_sass_check c;
+    assert_int_equal(tc_sass_check_loop(s, "mixed", "HMMA", 4, &c), -1);
+    assert_int_equal(c.verdict, TC_SASS_EXTRA);
+    assert_int_equal(c.in_loop, 4);
+    assert_int_equal(c.expected_in_loop, 1);
+    assert_false(c.usable);
+    tc_sass_free(s);
+    /* the same loop of HMMA alone matches */
+    char same[sizeof text];
+    memcpy(same, text, sizeof text);
+    for (char *p = same; (p = strstr(p, "DMMA.8x8x4")) != NULL;)
+        memcpy(p, "HMMA.16816", 10);
+    assert_non_null(s = tc_sass_parse(same, err, sizeof err));
+    assert_int_equal(tc_sass_check_loop(s, "mixed", "HMMA", 4, &c), 0);
+    assert_int_equal(c.verdict, TC_SASS_MATCH);
+    tc_sass_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_hoisted_mma_is_refused),
         cmocka_unit_test(test_unrolled_loop_is_refused),
         cmocka_unit_test(test_serialized_wgmma_is_refused),
+        cmocka_unit_test(test_mixed_loop_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

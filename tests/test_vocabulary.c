@@ -170,6 +170,12 @@ static void numbers_as_help_writes_them(void **state)
         {RECORDED "--max-rel-err 5%%", "bad --max-rel-err"},
         {"regress --model --timing-tol 150%", "bad --timing-tol '150%'"},
         {"regress --model --timing-tol 101", "bad --timing-tol '101'"},
+        /* digits past 31 were cut (fuzz_args): 31 of these zeros read as --threads 0 (all cores) */
+        {"sweep --backend exact --formats f16 --chain 1..2 --trials 2 --threads 000000000000000000000000000000000005e0",
+         "bad --threads '000000000000000000000000000000000005e0'"},
+        /* a list's item was cut at 31 bytes: this one read as 16 */
+        {"choose --m 64 --n 64 --k 256 --outputs 8 --backend model:h100 --max-rel-err 1e-2 --no-library "
+         "--report /dev/null/x --sweep-k 00000000000000000000000000000016x", "bad --sweep-k '00000000000000000000000000000016x'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tc_run_result r = run("%s", bad[i][0]);

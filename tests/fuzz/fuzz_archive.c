@@ -2,7 +2,9 @@
  * message; a tree that is read holds only clean relative names, each once,
  * every file within the caps and NUL-terminated, the total their sum, and
  * its folder lists plain names. The caps are small ones (tc_tree_caps), so
- * that inputs of a few KB reach them. */
+ * that inputs of a few KB reach them. Every file is also read as a km
+ * table (tc_tree_file_words): a table read has rows of one width, and its
+ * words written again in hex read back the same. */
 #include "reports/file_tree.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -17,6 +19,31 @@ static bool clean(const char *name)
         p += n + (p[n] == '/');
     }
     return name[strlen(name) - 1] != '/';
+}
+
+static void as_table(const tc_tree_file *f)
+{
+    size_t rows, rows2;
+    int n, n2;
+    uint32_t *w = tc_tree_file_words(f, 2, &rows, &n);
+    FUZZ_CHECK(!w || (rows >= 1 && n >= 1));
+    free(w);
+    if (!(w = tc_tree_file_words(f, 16, &rows, &n)))
+        return;
+    FUZZ_CHECK(rows >= 1 && n >= 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    FUZZ_CHECK(m != NULL);
+    for (size_t i = 0; i < rows * (size_t)n; i++)
+        fprintf(m, "%x%c", (unsigned)w[i], (i + 1) % (size_t)n ? ' ' : '\n');
+    fclose(m);
+    tc_tree_file again = {"again", (unsigned char *)text, len};
+    uint32_t *w2 = tc_tree_file_words(&again, 16, &rows2, &n2);
+    FUZZ_CHECK(w2 && rows2 == rows && n2 == n && !memcmp(w, w2, rows * (size_t)n * sizeof *w));
+    free(w2);
+    free(text);
+    free(w);
 }
 
 /* Small caps, so that small inputs reach them (LIMITS.md's take 64 MiB). */
@@ -38,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(f->size <= caps.member_max && f->data[f->size] == '\0');
         FUZZ_CHECK(tc_tree_find(&t, f->name) == f); /* each name once */
         sum += f->size;
+        as_table(f);
     }
     FUZZ_CHECK(sum == t.total);
     char **dirs;

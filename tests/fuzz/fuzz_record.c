@@ -1,12 +1,15 @@
 /* Records and compare (reports/reports.h, reports/compare.h): the input is
  * one or two record files separated by a NUL byte (which no record may
- * hold). Each loads or fails with a message; a record compared with itself
+ * hold), or one gzip or packed record. Each loads or fails with a message; a record compared with itself
  * has no difference; two records compare without a crash, and every
  * difference carries its message (item 7 of issue 14). */
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "reports/compare.h"
+#include "reports/record_packed.h"
 #include "reports/text.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -66,8 +69,34 @@ static void check_text(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static bool missing_read;
+    if (!missing_read) { /* once: a file that is not there, a gzip file without gzip: errors naming them */
+        char err[512] = "";
+        tc_record r;
+        FUZZ_CHECK(tc_record_load_any("/dev/shm/tcscope-fuzz-missing/r.jsonl", &r, err, sizeof err) != 0 &&
+                   strstr(err, "tcscope-fuzz-missing"));
+        char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+        setenv("PATH", "/dev/shm/tcscope-fuzz-no-gzip", 1);
+        FUZZ_CHECK(load((const uint8_t *)"\x1f\x8b", 2, 0, &r, err, sizeof err) != 0 &&
+                   strstr(err, "cannot run gzip -dc"));
+        saved ? setenv("PATH", saved, 1) : unsetenv("PATH");
+        free(saved);
+        /* out of descriptors once the file is open (no pipe for gzip): an error naming the file */
+        struct rlimit lim;
+        int fd = open("/dev/null", O_RDONLY);
+        FUZZ_CHECK(fd >= 0 && getrlimit(RLIMIT_NOFILE, &lim) == 0);
+        close(fd);
+        struct rlimit few = {(rlim_t)fd + 1, lim.rlim_max};
+        FUZZ_CHECK(setrlimit(RLIMIT_NOFILE, &few) == 0);
+        int rc = load((const uint8_t *)"\x1f\x8b", 2, 0, &r, err, sizeof err);
+        FUZZ_CHECK(setrlimit(RLIMIT_NOFILE, &lim) == 0);
+        FUZZ_CHECK(rc != 0 && strstr(err, "tcscope-fuzz-"));
+        missing_read = true;
+    }
     check_text(data, size);
-    const uint8_t *nul = memchr(data, 0, size);
+    /* a gzip or packed (xz) record holds NUL bytes: the whole input is that one file */
+    bool binary = size >= 2 && ((data[0] == 0x1f && data[1] == 0x8b) || tc_packed_is(data, size));
+    const uint8_t *nul = binary ? NULL : memchr(data, 0, size);
     size_t n1 = nul ? (size_t)(nul - data) : size;
     char err[512];
     tc_record a, b;
@@ -76,9 +105,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     check_diffs(&a, &a, true, size % 2);
+    /* compare's own checks, as the command makes them: a record it takes
+     * (no repeated key, kinds it compares) is compared with the other */
+    bool a_ok = tc_compare_check(&a, "old", err, sizeof err);
+    FUZZ_CHECK(a_ok || err[0] != '\0');
     if (nul && load(nul + 1, size - n1 - 1, 1, &b, err, sizeof err) == 0) {
         check_diffs(&a, &b, false, size % 2);
         check_diffs(&b, &a, false, size % 2);
+        if (a_ok && tc_compare_check(&b, "new", err, sizeof err) && tc_compare_check_kinds(&a, &b, err, sizeof err))
+            check_diffs(&a, &b, false, size % 2);
         tc_record_free(&b);
     }
     tc_record_free(&a);
