@@ -152,9 +152,9 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
             return -1;
         count->copy_s += tm.copy_s;
         count->kernel_s += tm.kernel_s;
-        double t0 = now_s();
+        double cpu_t0 = now_s();
         size_t cpu = declined ? finish_on_cpu(m, mrows, ncols, k, nt, a, b, c, d) : 0;
-        count->cpu_s += now_s() - t0;
+        count->cpu_s += now_s() - cpu_t0;
         count->cpu += cpu;
         count->gpu += nt * mn - cpu;
     }
