@@ -9,7 +9,6 @@
 
 static const char *const names[] = {"as-uploaded", "tf32-rz", "tf32-rna", "tf32-rne", "full-f32", "fp8-as-f16"};
 
-
 const char *tc_gemm_incvt_name(tc_gemm_incvt c)
 {
     return gemm_name_of(names, sizeof names / sizeof names[0], (int)c);
