@@ -19,10 +19,11 @@ Volta's shares (Volta's HMMA.884 STEP0..3 read as such); the rows say
 "(read as sm_75)". A nvdisasm that reads SM70 (CUDA 13.0 or older) reads
 it as it is.
 
-  tools/arch-sass-check.py [CUOBJDUMP] [--with-sm70]
+  tools/arch-sass-check.py [CUOBJDUMP] [--with-sm70] [--only TARGET]
       exit 0 when every kernel holds its opcode, 1 naming each that does not,
       2 without cuobjdump or the objects (sm_70's only with --with-sm70:
-      without, a build without PTXAS12 skips it, saying so)
+      without, a build without PTXAS12 skips it, saying so); --only sm_70:
+      that architecture alone
 """
 import collections
 import filecmp
@@ -121,24 +122,40 @@ def nvdisasm_of(cuobjdump):
     return shutil.which("nvdisasm") or "nvdisasm"
 
 
+def disassemble(nvdisasm, elf, sections):
+    """{kernel: Counter} of the sections [(index, name)] nvdisasm reads: all
+    in one call, else each half apart, down to the single kernels it refuses
+    (they are left out, and so checked as missing)."""
+    if not sections:
+        return {}
+    r = subprocess.run([nvdisasm, "-c", "-fun", ",".join(str(i) for i, _ in sections), elf],
+                       capture_output=True, text=True)
+    if r.returncode == 0:
+        text = re.sub(r"^//-+ \.text\.(\S+)\s+-+$", r"Function : \1", r.stdout, flags=re.M)
+        return listing(text)
+    if len(sections) == 1:
+        return {}
+    half = len(sections) // 2
+    got = disassemble(nvdisasm, elf, sections[:half])
+    got.update(disassemble(nvdisasm, elf, sections[half:]))
+    return got
+
+
 def sass70(cuobjdump, cubin):
-    """(sass(), read as sm_75?) of an sm_70 cubin. Read as sm_75, each kernel
-    apart: Volta code that Turing's decoder does not know (the chain kernels'
-    __cuda_sm70_warpsync) makes nvdisasm refuse a whole file; a kernel it
-    refuses is left out, and so is checked as missing."""
+    """(sass(), read as sm_75?, the kernels not read) of an sm_70 cubin. Read
+    as sm_75: Volta code that Turing's decoder does not know (the chain
+    kernels' __cuda_sm70_warpsync) makes nvdisasm refuse a kernel; it is
+    left out, and named."""
     r = subprocess.run([cuobjdump, "-sass", cubin], capture_output=True, text=True)
     if r.returncode == 0:
-        return listing(r.stdout), False
+        return listing(r.stdout), False, []
     if "deprecated" not in r.stdout + r.stderr:
         raise SystemExit("arch-sass-check: cuobjdump -sass %s: %s" % (cubin, (r.stdout + r.stderr).strip()[:300]))
-    got = {}
     with tempfile.TemporaryDirectory() as d:
         copy = as_sm75(cubin, d)
-        for index, fn in text_sections(copy):
-            r = subprocess.run([nvdisasm_of(cuobjdump), "-c", "-fun", str(index), copy], capture_output=True, text=True)
-            if r.returncode == 0:
-                got[fn] = listing("Function : %s\n%s" % (fn, r.stdout))[fn]
-    return got, True
+        sections = text_sections(copy)
+        got = disassemble(nvdisasm_of(cuobjdump), copy, sections)
+    return got, True, [n for _, n in sections if n not in got]
 
 
 def joined(cuobjdump, obj, cubin):
@@ -160,6 +177,14 @@ def stem_ok(stem, ops):
 def main(argv):
     with70 = "--with-sm70" in argv
     argv = [a for a in argv if a != "--with-sm70"]
+    only = None
+    if "--only" in argv:
+        i = argv.index("--only")
+        if i + 1 >= len(argv):
+            sys.stderr.write("arch-sass-check: --only needs a target (sm_70)\n")
+            return 2
+        only = argv[i + 1]
+        del argv[i:i + 2]
     cuobjdump = argv[0] if argv else "cuobjdump"
     try:
         subprocess.run([cuobjdump, "--version"], capture_output=True, check=True)
@@ -171,6 +196,8 @@ def main(argv):
     skipped = []
     for key in forms.ARCHS:
         arch = t[key][0]
+        if only and arch.target != only:
+            continue
         old = key in forms.TOOLKIT12
         obj = os.path.join(OBJ, ("arch_%s.sm_70.cubin" if old else "arch_%s.cu.o") % key)
         if old and not os.path.exists(obj) and not with70:
@@ -180,7 +207,7 @@ def main(argv):
             sys.stderr.write("arch-sass-check: %s missing (make %s%s)\n" % (
                 obj, "PTXAS12=a 12.x ptxas " if old else "", os.path.relpath(obj, ROOT)))
             return 2
-        got, read75 = sass70(cuobjdump, obj) if old else (sass(cuobjdump, obj, arch.target), False)
+        got, read75, _ = sass70(cuobjdump, obj) if old else (sass(cuobjdump, obj, arch.target), False, [])
         note = " (read as sm_75)" if read75 else ""
         for f in forms.forms_on(key, t):
             sym = gen_arch.kernel_symbol(key, f.name)
@@ -202,7 +229,9 @@ def main(argv):
                 if not os.path.exists(cubin) or not joined(cuobjdump, obj, cubin):
                     bad.append("%s: %s holds no sm_70 ELF equal to %s" % (arch.target, obj, cubin))
                     continue
-                got = sass70(cuobjdump, cubin)[0]
+                got, _, unread = sass70(cuobjdump, cubin)
+                bad += ["%s: %s: %s not read as sm_75 code" % (arch.target, cubin, n) for n in unread
+                        if n.startswith("tcx_")]
             else:
                 got = sass(cuobjdump, obj, arch.target)
             for i in instrs:
@@ -227,6 +256,8 @@ def main(argv):
     per = collections.Counter(r[0] for r in rows)
     for key in forms.ARCHS:
         target = t[key][0].target
+        if only and target != only:
+            continue
         if target in skipped:
             print("%-8s not built (make PTXAS12=a 12.x ptxas: doc/gpus.md)" % target)
         else:
