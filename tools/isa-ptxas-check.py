@@ -71,7 +71,7 @@ def assemble(ptxas, target, fs, version="9.0"):
 
 def refusals(ptxas, target, fs):
     """assemble() until the forms left assemble: a ptxas that stops naming
-    lines after some errors (12.4 does) would otherwise seem to accept the
+    lines after some errors (12.0 does) would otherwise seem to accept the
     forms after them."""
     refused, other = assemble(ptxas, target, fs)
     while refused:
