@@ -83,7 +83,8 @@ SM70_DIR   = build/opt/probes/cuda
 SM70_FORMS = $(SM70_DIR)/arch_sm70.sm_70.cubin
 $(SM70_DIR)/%.sm_70.cubin: probes/cuda/%.cu
 	@mkdir -p $(dir $@)
-	tools/cubin12.sh $(abspath $(PTXAS12)) $< $@ -O3 -std=c++17 -Xcompiler -Wall,-Werror -Werror all-warnings -I. $(DEPS_CFLAGS)
+	NVCC=$(NVCC) tools/cubin12.sh $(abspath $(PTXAS12)) $< $@ -O3 -std=c++17 -Xcompiler -Wall,-Werror \
+	  -Werror all-warnings -I. $(DEPS_CFLAGS) -MMD -MP -MF $@.d -MT $@
 	@echo "--image3=kind=elf,sm=70,file=$(abspath $@)" > $@.fatbin-options
 $(SM70_DIR)/mma_gen.cu.o: $(SM70_DIR)/mma_gen.sm_70.cubin
 $(SM70_DIR)/mma_sp_gen.cu.o: $(SM70_DIR)/mma_sp_gen.sm_70.cubin

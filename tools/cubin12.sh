@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/cubin12.sh PTXAS12 SRC.cu OUT.cubin [NVCC FLAGS...]
+# tools/cubin12.sh PTXAS12 SRC.cu OUT.cubin [NVCC FLAGS...]     ($NVCC, else nvcc)
 # One kernel file as sm_70 SASS, an architecture CUDA 13 no longer builds
 # (make PTXAS12=..., doc/gpus.md). PyPI's CUDA 12.x wheels
 # (nvidia-cuda-nvcc-cu12) hold ptxas but no nvcc or cicc, and CUDA 13's
@@ -16,7 +16,7 @@ shift 3
 here=$(dirname "$(readlink -f "$0")")
 "$ptxas" --version | grep -q 'V12\.' || { echo "cubin12: $ptxas is not a CUDA 12.x ptxas" >&2; exit 2; }
 ptx=$out.75.ptx
-nvcc "$@" -arch=compute_75 -ptx -U__CUDA_ARCH__ -D__CUDA_ARCH__=700 -U__CUDA_ARCH_LIST__ -D__CUDA_ARCH_LIST__=700 \
+"${NVCC:-nvcc}" "$@" -arch=compute_75 -ptx -U__CUDA_ARCH__ -D__CUDA_ARCH__=700 -U__CUDA_ARCH_LIST__ -D__CUDA_ARCH_LIST__=700 \
   "$src" -o "$ptx"
 sed 's/^\.target sm_75$/.target sm_70/' "$ptx" > "$out.ptx"
 grep -q '^\.target sm_70$' "$out.ptx" || { echo "cubin12: $ptx has no .target sm_75 line" >&2; exit 1; }
