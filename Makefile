@@ -38,8 +38,10 @@ TOOL_SRC = $(wildcard tools/*.c)
 # The CUDA backend: probes/cuda/*.cu, only with nvcc.
 ifneq ($(NVCC),)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-CU_SRC    = $(wildcard probes/cuda/*.cu)
-# The architectures of the portable build, one ISA table each (probes/isa/arch/smXX.def).
+# arch_sm70.cu is never compiled by this nvcc: CUDA 13 does not build sm_70 (PTXAS12 below).
+CU_SRC    = $(filter-out probes/cuda/arch_sm70.cu,$(wildcard probes/cuda/*.cu))
+# The architectures of the portable build, one ISA table each (probes/isa/arch/smXX.def);
+# sm_70 only with PTXAS12.
 ARCHS     = 75 80 86 89 90a 100a 120a
 gencode   = $(foreach a,$(1),-gencode=arch=compute_$(a),code=sm_$(a))
 # Most kernels are sm_90a SASS and PTX (gpu:jit); the warp-level executors
@@ -68,6 +70,31 @@ NVCC_RUN   = $(NVCC)
 PTXAS_DIR  =
 endif
 CUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+# PTXAS12=/path/to/ptxas of CUDA 12.x (the nvidia-cuda-nvcc-cu12 wheel; `python3
+# tools/toolkit-matrix.py ptxas 12.9` downloads one and prints its path): sm_70 (Volta),
+# which CUDA 13 does not build. The warp-level executors' sm_70 SASS joins their fat
+# binaries (tools/cubin12.sh: this nvcc's front end, that ptxas), and the sm_70 form
+# kernels are built for tools/arch-sass-check.py. Without it the binary has no sm_70
+# code, and says so (every record's compiler; on a V100 each instruction is refused).
+# `make clean` first when PTXAS12 changes.
+PTXAS12 ?=
+ifneq ($(PTXAS12),)
+SM70_DIR   = build/opt/probes/cuda
+SM70_FORMS = $(SM70_DIR)/arch_sm70.sm_70.cubin
+$(SM70_DIR)/%.sm_70.cubin: probes/cuda/%.cu
+	@mkdir -p $(dir $@)
+	NVCC=$(NVCC) tools/cubin12.sh $(abspath $(PTXAS12)) $< $@ -O3 -std=c++17 -Xcompiler -Wall,-Werror \
+	  -Werror all-warnings -I. $(DEPS_CFLAGS) -MMD -MP -MF $@.d -MT $@
+	@echo "--image3=kind=elf,sm=70,file=$(abspath $@)" > $@.fatbin-options
+$(SM70_DIR)/mma_gen.cu.o: $(SM70_DIR)/mma_gen.sm_70.cubin
+$(SM70_DIR)/mma_sp_gen.cu.o: $(SM70_DIR)/mma_sp_gen.sm_70.cubin
+# nvcc splits an -Xfatbin value at its commas: the image goes through an options file.
+$(SM70_DIR)/mma_gen.cu.o $(SM70_DIR)/mma_sp_gen.cu.o: NVCC_SM70 = -Xfatbin=--options-file=$(abspath $(@:.cu.o=.sm_70.cubin.fatbin-options))
+SM70_NOTE  = ; sm_70: ptxas $(shell $(PTXAS12) --version | grep -o 'V[0-9][0-9.]*' | tail -1)
+else
+SM70_FORMS =
+SM70_NOTE  = ; sm_70: none (no PTXAS12)
+endif
 else
 CU_SRC    =
 CUDA_DEF  = -DTC_HAVE_CUDA=0
@@ -101,7 +128,7 @@ build/ptxas-other/ptxas:
 	@mkdir -p $(dir $@); ln -sf $(abspath tools/ptxas-other.sh) $@
 build/opt/%.cu.o: %.cu | $(PTXAS_DIR)
 	@mkdir -p $(dir $@)
-	$(NVCC_RUN) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+	$(NVCC_RUN) $(NVCCFLAGS) $(NVCC_SM70) -MMD -MP -c $< -o $@
 ifneq ($(NVCC),)
 build/opt/probes/cuda/mma_gen.cu.o build/opt/probes/cuda/mma_sp_gen.cu.o: NVCC_GENCODE = $(WARP_GENCODE)
 build/opt/probes/cuda/arch_%.cu.o: NVCC_GENCODE = $(call gencode,$(patsubst arch_sm%,%,$(notdir $*)))
@@ -113,7 +140,7 @@ build/san/libtcscope.a: $(SAN_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
 # The library first: under -j its nvcc compiles start before the CLI's C files.
-build/tcscope: build/opt/libtcscope.a $(CLI_SRC:%.c=build/opt/%.o)
+build/tcscope: build/opt/libtcscope.a $(CLI_SRC:%.c=build/opt/%.o) | $(SM70_FORMS)
 	$(CC) $(OPTFLAGS) -o $@ $(filter %.o,$^) build/opt/libtcscope.a $(CUDA_LIBS) $(LDLIBS)
 
 build/san/tcscope: $(CLI_SRC:%.c=build/san/%.o) build/san/libtcscope.a
@@ -221,7 +248,7 @@ gen-check:
 ifneq ($(NVCC),)
 # A WARP_GENCODE given to make (tools/device/jit-arch.sh: compute_80 PTX only) is named in it.
 WARP_NOTE := $(if $(filter command line,$(origin WARP_GENCODE)),; warp-level executors: $(WARP_GENCODE))
-TC_KERNEL_COMPILER := nvcc $(shell $(NVCC) --version | grep -o 'V[0-9][0-9.]*' | tail -1), ptxas $(shell $(PTXAS_BIN) --version | grep -o 'V[0-9][0-9.]*' | tail -1)$(if $(PTXAS), (another toolkit: PTX .version lowered to the one it accepts where it refused the front end)): sm_90a SASS$(WARP_NOTE)
+TC_KERNEL_COMPILER := nvcc $(shell $(NVCC) --version | grep -o 'V[0-9][0-9.]*' | tail -1), ptxas $(shell $(PTXAS_BIN) --version | grep -o 'V[0-9][0-9.]*' | tail -1)$(if $(PTXAS), (another toolkit: PTX .version lowered to the one it accepts where it refused the front end)): sm_90a SASS$(WARP_NOTE)$(SM70_NOTE)
 build/opt/probes/backend.o build/san/probes/backend.o: CPPFLAGS += -DTC_KERNEL_COMPILER='"$(TC_KERNEL_COMPILER)"'
 endif
 

@@ -57,7 +57,7 @@ int cli_arch_parse(const char *cmd, const char *arch, int *sm)
 {
     *sm = tc_arch_parse(arch);
     if (*sm < 0)
-        return cli_fail(cmd, "--arch %s: not an architecture tcscope builds (sm_75, sm_80, sm_86, sm_89, sm_90a, "
+        return cli_fail(cmd, "--arch %s: not an architecture tcscope builds (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90a, "
                         "sm_100a, sm_120a)", arch);
     return TC_EXIT_OK;
 }

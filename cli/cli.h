@@ -68,7 +68,7 @@ int cli_list_check(const char *cmd, const char *opt, const char *text, bool inst
 struct tc_backend;
 struct tc_backend *cli_backend_open(const char *cmd, const char *spec, bool *fallback);
 /* --arch ARCH: the architecture's sm (probes/probes.h tc_arch_parse) in *sm,
- * or TC_EXIT_USAGE naming the seven. */
+ * or TC_EXIT_USAGE naming the eight. */
 int cli_arch_parse(const char *cmd, const char *arch, int *sm);
 /* --arch ARCH (NULL: none) on an opened backend: a software backend keeps to
  * that architecture's instructions (every other one refused, exit 2 where a

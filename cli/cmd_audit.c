@@ -51,7 +51,7 @@ static const cli_option opts[] = {
     [O_RESUME] = {"--resume", NULL, "keep the parts (DIR/parts/NAME) an earlier run of the same command finished; "
                                     "run the others"},
     [O_PART] = {"--part", NULL, "internal: one child of --jobs (its record and profile, no reports)"},
-    [O_ARCH] = {"--arch", "sm_XX", "a model backend keeps to this architecture's instructions (sm_75 ... sm_120a, "
+    [O_ARCH] = {"--arch", "sm_XX", "a model backend keeps to this architecture's instructions (sm_70 ... sm_120a, "
                                    "probes/isa/arch/; the profile's arithmetic still); one it lacks is refused (exit 2)"},
     [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the proof's expected answers: the GPU model (the "
                                                 "default where a GPU is present; on the backend's GPU) or the CPU's"},

@@ -15,7 +15,7 @@
 typedef enum { O_BACKEND, O_ARCH, O_ALL, O_JSON } list_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "only what backend B can run (gpu, gpu:N, model:PROFILE or exact)"},
-    [O_ARCH] = {"--arch", "sm_XX", "only the instructions of this architecture (sm_75, sm_80, sm_86, sm_89, sm_90a, "
+    [O_ARCH] = {"--arch", "sm_XX", "only the instructions of this architecture (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90a, "
                                    "sm_100a, sm_120a: probes/isa/arch/); with --backend, a model backend"},
     [O_ALL] = {"--all", NULL, "with --backend: every instruction, each with the backend's reason when it cannot"},
     [O_JSON] = {"--json", NULL, "a tcscope-record/1: one instr object per instruction (reports/SCHEMA.md)"},

@@ -203,6 +203,16 @@ static int run_one(tc_backend *b, const tc_instr *ins, const run_opts *o)
         printf("  exact      %s = %s\n", exact_dec, exact ? exact : "?");
         printf("  oracle     %s = %s   bits %s (correctly rounded, rne)\n", rdec, rval, rbits);
         printf("  error      %g ulps\n", ulps);
+        /* a profile fitted to third-party rows says so, and which fields those rows left open */
+        const char *by = tc_backend_profile_note(b, "written_by");
+        if (by && strstr(by, "not measured")) {
+            char key[96];
+            snprintf(key, sizeof key, "undecided %s", ins->name);
+            const char *open = tc_backend_profile_note(b, key);
+            printf("  profile    THIRD-PARTY, NOT MEASURED: %s\n", by);
+            if (open)
+                printf("  undecided  %s (not decidable from those rows: each holds the first candidate the fit tried)\n", open);
+        }
     }
     free(exact);
     return TC_EXIT_OK;
@@ -212,7 +222,7 @@ typedef enum { O_BACKEND, O_ARCH, O_INSTR, O_A, O_B, O_C, O_RANDOM, O_CHAIN, O_C
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, gpu:jit, model:PROFILE or exact (default: the GPU, else the recorded model " CLI_RECORDED_MODEL ", said so); with --random, gpu:all or gpu:I,J,..: the same inputs on every GPU, their bits compared (a fleet record on stdout)"},
     [O_ARCH] = {"--arch", "sm_XX", "one element only: a model backend keeps to this architecture's instructions "
-                                   "(sm_75 ... sm_120a, probes/isa/arch/); one it lacks is refused (exit 2)"},
+                                   "(sm_70 ... sm_120a, probes/isa/arch/); one it lacks is refused (exit 2)"},
     [O_INSTR] = {"--instr", "NAME", "the instruction (tcscope list); all, or NAME,NAME.., with --random or --check-layout"},
     [O_A] = {"--a", "V,..", "one element: A's K values (decimal, hex float, inf, nan, bits:0x..)"},
     [O_B] = {"--b", "V,..", "one element: B's K values"},

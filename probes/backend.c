@@ -310,6 +310,16 @@ void *tc_backend_fn_ctx(const tc_backend *b, tc_backend_fn fn)
 
 const tc_backend_info *tc_backend_get_info(const tc_backend *b) { return &b->info; }
 
+const char *tc_backend_profile_note(const tc_backend *b, const char *key)
+{
+    if (b->kind != BK_MODEL)
+        return NULL;
+    for (size_t i = 0; i < b->prof.nnotes; i++)
+        if (!strcmp(b->prof.notes[i].key, key))
+            return b->prof.notes[i].value;
+    return NULL;
+}
+
 /* The compiled model of one instruction (NULL with why when the profile lacks it). */
 static model *model_of(tc_backend *b, const tc_instr *ins, char *why, size_t len)
 {

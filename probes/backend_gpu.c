@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include "probes/catalogue_archs.h"
 #include "probes/gpu_backend.h"
 
 #if TC_HAVE_CUDA
@@ -57,8 +58,11 @@ bool tc_gpub_supports(tc_gpub *b, const tc_instr *ins, char *why, size_t len)
      * executors' (a compute_80 build on an H200 runs no FP8 mma). */
     int arch = tc_arch_of_device(b->info.sm);
     if (!arch) {
-        snprintf(why, len, "%s: %s is sm_%d, which this build has no code for (it builds sm_75, sm_80, sm_86, "
-                 "sm_89, sm_90a, sm_100a, sm_120a)", ins->name, b->info.device, b->info.sm);
+        char list[128] = "";
+        for (int i = 0; i < TC_NARCHS; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", tc_archs[i].target);
+        snprintf(why, len, "%s: %s is sm_%d, which this build has no code for (it builds %s)", ins->name,
+                 b->info.device, b->info.sm, list);
         return false;
     }
     if (!tc_instr_on_arch(ins, arch)) {
@@ -68,6 +72,11 @@ bool tc_gpub_supports(tc_gpub *b, const tc_instr *ins, char *why, size_t len)
     }
     int exec = tc_gpu_exec_arch(b->g);
     bool warp = !strncmp(ins->api, "mma", 3) || !strcmp(ins->api, "wmma");
+    if (warp && !exec && arch == 70) {
+        snprintf(why, len, "%s: this binary has no sm_70 code for %s: CUDA 13 does not build sm_70; build with "
+                 "make PTXAS12=PATH (a CUDA 12.x ptxas, doc/gpus.md)", ins->name, b->info.device);
+        return false;
+    }
     if (warp && !tc_instr_on_arch(ins, exec)) {
         snprintf(why, len, "%s: this binary's warp-level kernels run on %s as %s code, which lacks it", ins->name,
                  b->info.device, exec ? tc_arch_target(exec) : "no");

@@ -7,11 +7,11 @@
 
 #include <stddef.h>
 
-#define TC_NARCHS 7
+#define TC_NARCHS 8
 
 typedef struct {
-    int sm;               /* 75, 80, 86, 89, 90, 100, 120 */
-    const char *target;   /* "sm_75" ... "sm_90a", "sm_100a", "sm_120a" */
+    int sm;               /* 70, 75, 80, 86, 89, 90, 100, 120 */
+    const char *target;   /* "sm_70" ... "sm_90a", "sm_100a", "sm_120a" */
 } tc_arch;
 
 typedef struct {

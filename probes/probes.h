@@ -33,11 +33,11 @@ const tc_instr *tc_catalogue(size_t *count);
 
 /* The architectures of the portable build, one ISA table each
  * (probes/isa/arch/smXX.def), and which of them has each catalogue entry
- * (probes/arch.c). An sm is 75, 80, 86, 89, 90 (sm_90a), 100 (sm_100a) or
+ * (probes/arch.c). An sm is 70 (built only with PTXAS12), 75, 80, 86, 89, 90 (sm_90a), 100 (sm_100a) or
  * 120 (sm_120a). */
-/* "sm_80", "sm80", "80", "sm_90a" -> 80, 90; -1 when not one of the seven. */
+/* "sm_80", "sm80", "80", "sm_90a" -> 80, 90; -1 when not one of the eight. */
 int tc_arch_parse(const char *s);
-/* 90 -> "sm_90a"; NULL when not one of the seven. */
+/* 90 -> "sm_90a"; NULL when not one of the eight. */
 const char *tc_arch_target(int sm);
 /* The architecture whose code a GPU of compute capability cc (major*10 +
  * minor) runs: the 'a' targets only on their own cc (9.0, 10.0, 12.0), the
@@ -114,6 +114,9 @@ tc_backend *tc_backend_open_dots(const char *path, char *err, size_t errlen);
 /* The ctx of a function backend opened with fn, else NULL. */
 void *tc_backend_fn_ctx(const tc_backend *b, tc_backend_fn fn);
 const tc_backend_info *tc_backend_get_info(const tc_backend *b);
+/* A model backend's profile note KEY of [about] ("written_by", "undecided
+ * INSTR": provenance, and the fields its evidence did not decide), else NULL. */
+const char *tc_backend_profile_note(const tc_backend *b, const char *key);
 /* What compiled the kernels this build links, executor and timing alike,
  * into out (a record's "compiler"): the Makefile's stamp (nvcc and ptxas
  * versions, target), or, under CUDA_FORCE_PTX_JIT (gpu:jit sets it before

@@ -14,28 +14,28 @@
 
 static void names_parse_both_ways(void **state)
 {
-    static const char *const targets[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90a", "sm_100a", "sm_120a"};
-    static const int sms[] = {75, 80, 86, 89, 90, 100, 120};
-    for (int i = 0; i < 7; i++) {
+    static const char *const targets[] = {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90a", "sm_100a", "sm_120a"};
+    static const int sms[] = {70, 75, 80, 86, 89, 90, 100, 120};
+    for (int i = 0; i < 8; i++) {
         assert_int_equal(tc_arch_parse(targets[i]), sms[i]);
         assert_string_equal(tc_arch_target(sms[i]), targets[i]);
         assert_int_equal(tc_arch_parse(targets[i] + 3), sms[i]); /* "80", "90a" */
     }
     assert_int_equal(tc_arch_parse("sm80"), 80);
     assert_int_equal(tc_arch_parse("sm_90"), 90);
-    static const char *const bad[] = {"sm_70", "sm_87", "sm_80a", "sm_", "", "9", "sm_100b", "sm_1200", "x80"};
+    static const char *const bad[] = {"sm_72", "sm_60", "sm_87", "sm_80a", "sm_", "", "9", "sm_100b", "sm_1200", "x80"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_int_equal(tc_arch_parse(bad[i]), -1);
     assert_int_equal(tc_arch_parse(NULL), -1);
-    assert_null(tc_arch_target(70));
+    assert_null(tc_arch_target(72));
 }
 
 /* An 'a' target runs on its own compute capability only; the others on any
- * later minor of their major. */
+ * later minor of their major (Xavier's 7.2 runs sm_70 code). */
 static void each_gpu_runs_one_architecture(void **state)
 {
     static const int cc[][2] = {{75, 75}, {80, 80}, {86, 86}, {87, 86}, {89, 89}, {90, 90}, {100, 100},
-                                {103, 0}, {120, 120}, {121, 0}, {70, 0}, {72, 0}, {110, 0}};
+                                {103, 0}, {120, 120}, {121, 0}, {70, 70}, {72, 70}, {61, 0}, {110, 0}};
     for (size_t i = 0; i < sizeof cc / sizeof cc[0]; i++)
         if (tc_arch_of_device(cc[i][0]) != cc[i][1])
             fail_msg("compute capability %d: architecture %d, want %d", cc[i][0], tc_arch_of_device(cc[i][0]),
@@ -66,14 +66,19 @@ static void architectures_have_what_the_isa_gives_them(void **state)
     assert_false(on("wgmma.m64n256k32.f32.e4m3.e4m3", 100));
     assert_false(on("wgmma.m64n8k16.f16.f16.f16.rs", 120));
     assert_false(on("mma.sp.m16n8k16.f32.f16.f16.f32", 75));
+    /* Volta: the f16 wmma, not Turing's m16n8k8 */
+    assert_true(on("wmma.m16n16k16.f32.f16.f16.f32", 70));
+    assert_true(on("wmma.m16n16k16.f16.f16.f16.f16", 70));
+    assert_false(on("mma.m16n8k8.f32.f16.f16.f32", 70));
+    assert_false(on("wmma.m16n16k16.f32.bf16.bf16.f32", 70));
     /* every catalogue instruction is on sm_90a (it is that GPU's catalogue),
      * and on no architecture before its sm_min */
     size_t n;
     const tc_instr *c = tc_catalogue(&n);
-    static const int sms[] = {75, 80, 86, 89, 90, 100, 120};
+    static const int sms[] = {70, 75, 80, 86, 89, 90, 100, 120};
     for (size_t i = 0; i < n; i++) {
         assert_true(tc_instr_on_arch(&c[i], 90));
-        for (int j = 0; j < 7; j++)
+        for (int j = 0; j < 8; j++)
             if (sms[j] < c[i].sm_min && tc_instr_on_arch(&c[i], sms[j]))
                 fail_msg("%s on sm %d, before its sm_min %d", c[i].name, sms[j], c[i].sm_min);
     }
@@ -112,6 +117,7 @@ static int lines(const char *s)
 
 /* The command line: list --arch (header and one line per instruction),
  * run and audit --arch on the model refusing what the architecture lacks,
+ * run on the V100's third-party profile saying so,
  * an unknown architecture, and --arch with the recorded model's name. */
 static void the_cli_keeps_to_an_architecture(void **state)
 {
@@ -124,6 +130,24 @@ static void the_cli_keeps_to_an_architecture(void **state)
     assert_int_equal(lines(r.out), 1 + 37);
     tc_run_result_free(&r);
     r = tc_run_clif("list --arch sm_70");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(lines(r.out), 1 + 2);
+    assert_non_null(strstr(r.out, "wmma.m16n16k16.f32.f16.f16.f32"));
+    tc_run_result_free(&r);
+    /* Volta on the model: the V100 profile fitted to third-party rows, labelled so, with its undecided fields */
+    r = tc_run_clif("run --backend model:v100 --arch sm_70 --instr wmma.m16n16k16.f32.f16.f16.f32 --a 1 --b 1 --c 0");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "THIRD-PARTY, NOT MEASURED"));
+    assert_non_null(strstr(r.out, "undecided  a_convert"));
+    tc_run_result_free(&r);
+    r = tc_run_clif("run --backend model:v100 --arch sm_70 --instr mma.m16n8k8.f32.f16.f16.f32 --a 1 --b 1 --c 0");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "not an instruction of sm_70"));
+    tc_run_result_free(&r);
+    r = tc_run_clif("run --backend model:h100 --instr wmma.m16n16k16.f32.f16.f16.f32 --a 1 --b 1 --c 0");
+    assert_null(strstr(r.out, "THIRD-PARTY"));
+    tc_run_result_free(&r);
+    r = tc_run_clif("list --arch sm_72");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "not an architecture tcscope builds"));
     tc_run_result_free(&r);

@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 """Checks the per-architecture ISA tables (probes/isa/arch/*.def) against
 ptxas, the assembler that decides what an architecture accepts:
-every form of the seven tables is assembled for each of the seven
-architectures, and ptxas must accept exactly the forms the architecture has
+every form of the eight tables is assembled for each architecture this
+ptxas builds, and ptxas must accept exactly the forms the architecture has
 (its own and those it inherits): a form the table gives it and ptxas
 refuses, or one ptxas accepts and the table does not give it (the
 architecture below, a sibling, a dropped wgmma), is a failure. One PTX file
 per architecture, one kernel per form; ptxas names each line it refuses.
+
+CUDA 13's ptxas checks the seven it builds (sm_75 ... sm_120a); a 12.x ptxas
+(the nvidia-cuda-nvcc-cu12 wheel: tools/toolkit-matrix.py ptxas 12.9) checks
+sm_70, which CUDA 13 no longer builds (forms.TOOLKIT12). The PTX says
+.version 9.0; a ptxas that reads an older ISA is given the file again with
+the version it names (the instruction text untouched, as
+tools/ptxas-other.sh does).
 
   tools/isa-ptxas-check.py [PTXAS]     exit 0 when every claim holds, else 1
                                        naming each form; 2 without ptxas
@@ -31,10 +38,10 @@ def kernel(f, i):
     return "\n".join(head + [stmt, "ret;", "}", ""]), len(head)
 
 
-def assemble(ptxas, target, fs):
+def assemble(ptxas, target, fs, version="9.0"):
     """The forms of fs that ptxas refuses for target (its error lines), and
     ptxas's text when it failed without naming a form's line."""
-    text = [".version 9.0", ".target %s" % target, ".address_size 64", ""]
+    text = [".version %s" % version, ".target %s" % target, ".address_size 64", ""]
     line_of = {}
     for i, f in enumerate(fs):
         k, off = kernel(f, i)
@@ -46,32 +53,58 @@ def assemble(ptxas, target, fs):
             fh.write("\n".join(text))
         r = subprocess.run([ptxas, "-arch", target, src, "-o", os.path.join(d, "forms.o")],
                            capture_output=True, text=True)
+    older = re.search(r"Unsupported \.version %s; current version is '([0-9.]+)'" % re.escape(version),
+                      r.stdout + r.stderr)
+    if older:
+        return assemble(ptxas, target, fs, older.group(1))
     refused, other = {}, []
     for line in (r.stdout + r.stderr).splitlines():
         m = re.search(r"forms\.ptx, line (\d+);", line)
         if m and int(m.group(1)) in line_of:
             refused.setdefault(line_of[int(m.group(1))].name, line.split(";", 1)[1].strip())
-        elif "error" in line and "ptxas fatal" not in line:
+        elif "error" in line and not re.search(r"ptxas\S* fatal", line):
             other.append(line)
     if r.returncode and not refused:
         other.append("ptxas exit %d: %s" % (r.returncode, (r.stdout + r.stderr).strip()[:400]))
     return refused, other
 
 
+def refusals(ptxas, target, fs):
+    """assemble() until the forms left assemble: a ptxas that stops naming
+    lines after some errors (12.0 does) would otherwise seem to accept the
+    forms after them."""
+    refused, other = assemble(ptxas, target, fs)
+    while refused:
+        more, other2 = assemble(ptxas, target, [f for f in fs if f.name not in refused])
+        if not more:
+            return refused, other + other2
+        refused.update(more)
+    return refused, other
+
+
 def main(argv):
     ptxas = argv[0] if argv else "ptxas"
     try:
-        subprocess.run([ptxas, "--version"], capture_output=True, check=True)
+        v = subprocess.run([ptxas, "--version"], capture_output=True, check=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError):
         sys.stderr.write("isa-ptxas-check: no ptxas (%s)\n" % ptxas)
         return 2
+    major = re.findall(r"V(\d+)\.\d+\.\d+", v)
+    if not major:
+        sys.stderr.write("isa-ptxas-check: %s --version names no release\n" % ptxas)
+        return 2
+    cuda12 = int(major[-1]) < 13
     t = forms.tables()
     every = list({f.name: f for key in forms.ARCHS for f in t[key][1]}.values())
     bad = []
     for key in forms.ARCHS:
         arch = t[key][0]
+        if (key in forms.TOOLKIT12) != cuda12:
+            print("%-8s not checked by this ptxas (V%s): %s" % (
+                arch.target, major[-1], "a 12.x ptxas checks it" if not cuda12 else "CUDA 13's checks it"))
+            continue
         have = {f.name for f in forms.forms_on(key, t)}
-        refused, other = assemble(ptxas, arch.target, every)
+        refused, other = refusals(ptxas, arch.target, every)
         bad += ["%s: %s refused (the table says it has it): %s" % (arch.target, n, refused[n])
                 for n in sorted(have & set(refused))]
         bad += ["%s: %s accepted (the table says it lacks it)" % (arch.target, f.name)

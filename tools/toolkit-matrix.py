@@ -35,6 +35,9 @@ and a hash of the whole opcode sequence (NOPs left out) are kept.
       DIR/failed.txt.
   toolkit-matrix.py write-doc [--doc doc/toolkits.md]   puts the table there
   toolkit-matrix.py fetch 12.4 DIR       DIR/ptxas-VERSION.xz, for a device task to carry
+  toolkit-matrix.py ptxas 12.9           the path of that release's ptxas in the cache
+      (downloaded once): the 12.x ptxas of `make PTXAS12=...` and of
+      tools/isa-ptxas-check.py's sm_70 check (CI)
   toolkit-matrix.py drop --ptxas PATH IN.ptx OUT.ptx
       IN without the kernels PATH refuses (tools/ptxas-other.sh with
       TC_PTXAS_DROP=1: a build with an older ptxas, those kernels left out).
@@ -877,21 +880,32 @@ def cmd_drop(a):
     return 0
 
 
-def cmd_fetch(a):
-    """DIR/ptxas-VERSION.xz: one release's ptxas for a device task to carry
-    (tools/device/toolkit-audit.sh, tools/device/ptxas.sh)."""
+def release_ptxas(toolkit):
+    """(version, cached ptxas path) of one release of TOOLKITS."""
     for minor, package in TOOLKITS:
-        if minor == a.toolkit:
+        if minor == toolkit:
             version, ptxas = fetch_ptxas(minor, package)
             if version is None:
                 raise Bad("no %s==%s.* on PyPI" % (package, minor))
-            os.makedirs(a.dir, exist_ok=True)
-            out = os.path.join(a.dir, "ptxas-%s.xz" % version)
-            with open(ptxas, "rb") as src, lzma.open(out, "wb", preset=9) as dst:
-                shutil.copyfileobj(src, dst)
-            print("%s: %d bytes" % (out, os.path.getsize(out)))
-            return 0
-    raise Bad("unknown toolkit %s (one of %s)" % (a.toolkit, ", ".join(t for t, _ in TOOLKITS)))
+            return version, ptxas
+    raise Bad("unknown toolkit %s (one of %s)" % (toolkit, ", ".join(t for t, _ in TOOLKITS)))
+
+
+def cmd_ptxas(a):
+    print(release_ptxas(a.toolkit)[1])
+    return 0
+
+
+def cmd_fetch(a):
+    """DIR/ptxas-VERSION.xz: one release's ptxas for a device task to carry
+    (tools/device/toolkit-audit.sh, tools/device/ptxas.sh)."""
+    version, ptxas = release_ptxas(a.toolkit)
+    os.makedirs(a.dir, exist_ok=True)
+    out = os.path.join(a.dir, "ptxas-%s.xz" % version)
+    with open(ptxas, "rb") as src, lzma.open(out, "wb", preset=9) as dst:
+        shutil.copyfileobj(src, dst)
+    print("%s: %d bytes" % (out, os.path.getsize(out)))
+    return 0
 
 
 def main(argv):
@@ -917,6 +931,8 @@ def main(argv):
     f = sub.add_parser("fetch")
     f.add_argument("toolkit")
     f.add_argument("dir")
+    x = sub.add_parser("ptxas")
+    x.add_argument("toolkit")
     d = sub.add_parser("drop")
     d.add_argument("--ptxas", required=True)
     d.add_argument("input")
@@ -933,7 +949,7 @@ def main(argv):
     a = p.parse_args(argv)
     fn = {"run": cmd_run, "regress": cmd_regress, "ingest": cmd_ingest, "table": cmd_table, "check": cmd_check,
           "differs": cmd_differs, "write-doc": cmd_write_doc, "jit": cmd_jit,
-          "drop": cmd_drop, "fetch": cmd_fetch}[a.cmd]
+          "drop": cmd_drop, "fetch": cmd_fetch, "ptxas": cmd_ptxas}[a.cmd]
     try:
         return fn(a)
     except Bad as e:

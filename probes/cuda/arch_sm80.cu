@@ -27,6 +27,81 @@ extern "C" __global__ void tca_sm80_mma_m8n8k4_f16_f16_f16_f16(const unsigned lo
     out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
     out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
 }
+/* mma.m8n8k4.f16.f16.f16.f16.row.row */
+extern "C" __global__ void tca_sm80_mma_m8n8k4_f16_f16_f16_f16_row_row(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 13;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    uint32_t v6 = (uint32_t)w[6];
+    uint32_t v7 = (uint32_t)w[7];
+    uint32_t v8 = (uint32_t)w[8];
+    uint32_t v9 = (uint32_t)w[9];
+    uint32_t v10 = (uint32_t)w[10];
+    uint32_t v11 = (uint32_t)w[11];
+    asm volatile("mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3)
+                 : "r"(v4), "r"(v5), "r"(v6), "r"(v7), "r"(v8), "r"(v9), "r"(v10), "r"(v11)
+                 : "memory");
+    out[threadIdx.x * 4 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 4 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
+}
+/* mma.m8n8k4.f16.f16.f16.f16.col.col */
+extern "C" __global__ void tca_sm80_mma_m8n8k4_f16_f16_f16_f16_col_col(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 13;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    uint32_t v6 = (uint32_t)w[6];
+    uint32_t v7 = (uint32_t)w[7];
+    uint32_t v8 = (uint32_t)w[8];
+    uint32_t v9 = (uint32_t)w[9];
+    uint32_t v10 = (uint32_t)w[10];
+    uint32_t v11 = (uint32_t)w[11];
+    asm volatile("mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3)
+                 : "r"(v4), "r"(v5), "r"(v6), "r"(v7), "r"(v8), "r"(v9), "r"(v10), "r"(v11)
+                 : "memory");
+    out[threadIdx.x * 4 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 4 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
+}
+/* mma.m8n8k4.f16.f16.f16.f16.col.row */
+extern "C" __global__ void tca_sm80_mma_m8n8k4_f16_f16_f16_f16_col_row(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 13;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    uint32_t v6 = (uint32_t)w[6];
+    uint32_t v7 = (uint32_t)w[7];
+    uint32_t v8 = (uint32_t)w[8];
+    uint32_t v9 = (uint32_t)w[9];
+    uint32_t v10 = (uint32_t)w[10];
+    uint32_t v11 = (uint32_t)w[11];
+    asm volatile("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3)
+                 : "r"(v4), "r"(v5), "r"(v6), "r"(v7), "r"(v8), "r"(v9), "r"(v10), "r"(v11)
+                 : "memory");
+    out[threadIdx.x * 4 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 4 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
+}
 /* mma.m8n8k4.f32.f16.f16.f16 */
 extern "C" __global__ void tca_sm80_mma_m8n8k4_f32_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
 {
@@ -48,6 +123,105 @@ extern "C" __global__ void tca_sm80_mma_m8n8k4_f32_f16_f16_f16(const unsigned lo
     uint32_t v14 = (uint32_t)w[14];
     uint32_t v15 = (uint32_t)w[15];
     asm volatile("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%12,%13,%14,%15};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5), "+r"(v6), "+r"(v7)
+                 : "r"(v8), "r"(v9), "r"(v10), "r"(v11), "r"(v12), "r"(v13), "r"(v14), "r"(v15)
+                 : "memory");
+    out[threadIdx.x * 8 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 8 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 8 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 8 + 3] = (unsigned long long)v3;
+    out[threadIdx.x * 8 + 4] = (unsigned long long)v4;
+    out[threadIdx.x * 8 + 5] = (unsigned long long)v5;
+    out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
+    out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
+}
+/* mma.m8n8k4.f32.f16.f16.f16.row.row */
+extern "C" __global__ void tca_sm80_mma_m8n8k4_f32_f16_f16_f16_row_row(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 17;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    uint32_t v6 = (uint32_t)w[6];
+    uint32_t v7 = (uint32_t)w[7];
+    uint32_t v8 = (uint32_t)w[8];
+    uint32_t v9 = (uint32_t)w[9];
+    uint32_t v10 = (uint32_t)w[10];
+    uint32_t v11 = (uint32_t)w[11];
+    uint32_t v12 = (uint32_t)w[12];
+    uint32_t v13 = (uint32_t)w[13];
+    uint32_t v14 = (uint32_t)w[14];
+    uint32_t v15 = (uint32_t)w[15];
+    asm volatile("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%12,%13,%14,%15};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5), "+r"(v6), "+r"(v7)
+                 : "r"(v8), "r"(v9), "r"(v10), "r"(v11), "r"(v12), "r"(v13), "r"(v14), "r"(v15)
+                 : "memory");
+    out[threadIdx.x * 8 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 8 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 8 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 8 + 3] = (unsigned long long)v3;
+    out[threadIdx.x * 8 + 4] = (unsigned long long)v4;
+    out[threadIdx.x * 8 + 5] = (unsigned long long)v5;
+    out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
+    out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
+}
+/* mma.m8n8k4.f32.f16.f16.f16.col.col */
+extern "C" __global__ void tca_sm80_mma_m8n8k4_f32_f16_f16_f16_col_col(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 17;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    uint32_t v6 = (uint32_t)w[6];
+    uint32_t v7 = (uint32_t)w[7];
+    uint32_t v8 = (uint32_t)w[8];
+    uint32_t v9 = (uint32_t)w[9];
+    uint32_t v10 = (uint32_t)w[10];
+    uint32_t v11 = (uint32_t)w[11];
+    uint32_t v12 = (uint32_t)w[12];
+    uint32_t v13 = (uint32_t)w[13];
+    uint32_t v14 = (uint32_t)w[14];
+    uint32_t v15 = (uint32_t)w[15];
+    asm volatile("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%12,%13,%14,%15};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5), "+r"(v6), "+r"(v7)
+                 : "r"(v8), "r"(v9), "r"(v10), "r"(v11), "r"(v12), "r"(v13), "r"(v14), "r"(v15)
+                 : "memory");
+    out[threadIdx.x * 8 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 8 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 8 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 8 + 3] = (unsigned long long)v3;
+    out[threadIdx.x * 8 + 4] = (unsigned long long)v4;
+    out[threadIdx.x * 8 + 5] = (unsigned long long)v5;
+    out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
+    out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
+}
+/* mma.m8n8k4.f32.f16.f16.f16.col.row */
+extern "C" __global__ void tca_sm80_mma_m8n8k4_f32_f16_f16_f16_col_row(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 17;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    uint32_t v6 = (uint32_t)w[6];
+    uint32_t v7 = (uint32_t)w[7];
+    uint32_t v8 = (uint32_t)w[8];
+    uint32_t v9 = (uint32_t)w[9];
+    uint32_t v10 = (uint32_t)w[10];
+    uint32_t v11 = (uint32_t)w[11];
+    uint32_t v12 = (uint32_t)w[12];
+    uint32_t v13 = (uint32_t)w[13];
+    uint32_t v14 = (uint32_t)w[14];
+    uint32_t v15 = (uint32_t)w[15];
+    asm volatile("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%12,%13,%14,%15};"
                  : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5), "+r"(v6), "+r"(v7)
                  : "r"(v8), "r"(v9), "r"(v10), "r"(v11), "r"(v12), "r"(v13), "r"(v14), "r"(v15)
                  : "memory");
@@ -97,28 +271,10 @@ extern "C" __global__ void tca_sm80_mma_m8n8k4_f32_f16_f16_f32(const unsigned lo
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* mma.m16n8k8.f16.f16.f16.f16 */
-extern "C" __global__ void tca_sm80_mma_m16n8k8_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
+/* mma.m8n8k4.f32.f16.f16.f32.row.row */
+extern "C" __global__ void tca_sm80_mma_m8n8k4_f32_f16_f16_f32_row_row(const unsigned long long *in, unsigned long long *out)
 {
-    const unsigned long long *w = in + threadIdx.x * 8;
-    uint32_t v0 = (uint32_t)w[0];
-    uint32_t v1 = (uint32_t)w[1];
-    uint32_t v2 = (uint32_t)w[2];
-    uint32_t v3 = (uint32_t)w[3];
-    uint32_t v4 = (uint32_t)w[4];
-    uint32_t v5 = (uint32_t)w[5];
-    uint32_t v6 = (uint32_t)w[6];
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4}, {%5,%6};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5), "r"(v6)
-                 : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
-}
-/* mma.m16n8k8.f32.f16.f16.f32 */
-extern "C" __global__ void tca_sm80_mma_m16n8k8_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
-{
-    const unsigned long long *w = in + threadIdx.x * 12;
+    const unsigned long long *w = in + threadIdx.x * 21;
     uint32_t v0 = (uint32_t)w[0];
     uint32_t v1 = (uint32_t)w[1];
     uint32_t v2 = (uint32_t)w[2];
@@ -130,167 +286,101 @@ extern "C" __global__ void tca_sm80_mma_m16n8k8_f32_f16_f16_f32(const unsigned l
     uint32_t v8 = (uint32_t)w[8];
     uint32_t v9 = (uint32_t)w[9];
     uint32_t v10 = (uint32_t)w[10];
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
-                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3)
-                 : "r"(v4), "r"(v5), "r"(v6), "r"(v7), "r"(v8), "r"(v9), "r"(v10)
+    uint32_t v11 = (uint32_t)w[11];
+    uint32_t v12 = (uint32_t)w[12];
+    uint32_t v13 = (uint32_t)w[13];
+    uint32_t v14 = (uint32_t)w[14];
+    uint32_t v15 = (uint32_t)w[15];
+    uint32_t v16 = (uint32_t)w[16];
+    uint32_t v17 = (uint32_t)w[17];
+    uint32_t v18 = (uint32_t)w[18];
+    uint32_t v19 = (uint32_t)w[19];
+    asm volatile("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%12,%13,%14,%15,%16,%17,%18,%19};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5), "+r"(v6), "+r"(v7)
+                 : "r"(v8), "r"(v9), "r"(v10), "r"(v11), "r"(v12), "r"(v13), "r"(v14), "r"(v15), "r"(v16), "r"(v17), "r"(v18), "r"(v19)
                  : "memory");
-    out[threadIdx.x * 4 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 4 + 1] = (unsigned long long)v1;
-    out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
-    out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
+    out[threadIdx.x * 8 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 8 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 8 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 8 + 3] = (unsigned long long)v3;
+    out[threadIdx.x * 8 + 4] = (unsigned long long)v4;
+    out[threadIdx.x * 8 + 5] = (unsigned long long)v5;
+    out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
+    out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* mma.m8n8k16.s32.s8.s8.s32 */
-extern "C" __global__ void tca_sm80_mma_m8n8k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
+/* mma.m8n8k4.f32.f16.f16.f32.col.col */
+extern "C" __global__ void tca_sm80_mma_m8n8k4_f32_f16_f16_f32_col_col(const unsigned long long *in, unsigned long long *out)
 {
-    const unsigned long long *w = in + threadIdx.x * 7;
+    const unsigned long long *w = in + threadIdx.x * 21;
     uint32_t v0 = (uint32_t)w[0];
     uint32_t v1 = (uint32_t)w[1];
     uint32_t v2 = (uint32_t)w[2];
     uint32_t v3 = (uint32_t)w[3];
     uint32_t v4 = (uint32_t)w[4];
     uint32_t v5 = (uint32_t)w[5];
-    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+    uint32_t v6 = (uint32_t)w[6];
+    uint32_t v7 = (uint32_t)w[7];
+    uint32_t v8 = (uint32_t)w[8];
+    uint32_t v9 = (uint32_t)w[9];
+    uint32_t v10 = (uint32_t)w[10];
+    uint32_t v11 = (uint32_t)w[11];
+    uint32_t v12 = (uint32_t)w[12];
+    uint32_t v13 = (uint32_t)w[13];
+    uint32_t v14 = (uint32_t)w[14];
+    uint32_t v15 = (uint32_t)w[15];
+    uint32_t v16 = (uint32_t)w[16];
+    uint32_t v17 = (uint32_t)w[17];
+    uint32_t v18 = (uint32_t)w[18];
+    uint32_t v19 = (uint32_t)w[19];
+    asm volatile("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%12,%13,%14,%15,%16,%17,%18,%19};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5), "+r"(v6), "+r"(v7)
+                 : "r"(v8), "r"(v9), "r"(v10), "r"(v11), "r"(v12), "r"(v13), "r"(v14), "r"(v15), "r"(v16), "r"(v17), "r"(v18), "r"(v19)
                  : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 8 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 8 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 8 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 8 + 3] = (unsigned long long)v3;
+    out[threadIdx.x * 8 + 4] = (unsigned long long)v4;
+    out[threadIdx.x * 8 + 5] = (unsigned long long)v5;
+    out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
+    out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
-/* mma.m8n8k16.s32.s8.u8.s32 */
-extern "C" __global__ void tca_sm80_mma_m8n8k16_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
+/* mma.m8n8k4.f32.f16.f16.f32.col.row */
+extern "C" __global__ void tca_sm80_mma_m8n8k4_f32_f16_f16_f32_col_row(const unsigned long long *in, unsigned long long *out)
 {
-    const unsigned long long *w = in + threadIdx.x * 7;
+    const unsigned long long *w = in + threadIdx.x * 21;
     uint32_t v0 = (uint32_t)w[0];
     uint32_t v1 = (uint32_t)w[1];
     uint32_t v2 = (uint32_t)w[2];
     uint32_t v3 = (uint32_t)w[3];
     uint32_t v4 = (uint32_t)w[4];
     uint32_t v5 = (uint32_t)w[5];
-    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.s8.u8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+    uint32_t v6 = (uint32_t)w[6];
+    uint32_t v7 = (uint32_t)w[7];
+    uint32_t v8 = (uint32_t)w[8];
+    uint32_t v9 = (uint32_t)w[9];
+    uint32_t v10 = (uint32_t)w[10];
+    uint32_t v11 = (uint32_t)w[11];
+    uint32_t v12 = (uint32_t)w[12];
+    uint32_t v13 = (uint32_t)w[13];
+    uint32_t v14 = (uint32_t)w[14];
+    uint32_t v15 = (uint32_t)w[15];
+    uint32_t v16 = (uint32_t)w[16];
+    uint32_t v17 = (uint32_t)w[17];
+    uint32_t v18 = (uint32_t)w[18];
+    uint32_t v19 = (uint32_t)w[19];
+    asm volatile("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, {%12,%13,%14,%15,%16,%17,%18,%19};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5), "+r"(v6), "+r"(v7)
+                 : "r"(v8), "r"(v9), "r"(v10), "r"(v11), "r"(v12), "r"(v13), "r"(v14), "r"(v15), "r"(v16), "r"(v17), "r"(v18), "r"(v19)
                  : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
-}
-/* mma.m8n8k16.s32.u8.s8.s32 */
-extern "C" __global__ void tca_sm80_mma_m8n8k16_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
-{
-    const unsigned long long *w = in + threadIdx.x * 7;
-    uint32_t v0 = (uint32_t)w[0];
-    uint32_t v1 = (uint32_t)w[1];
-    uint32_t v2 = (uint32_t)w[2];
-    uint32_t v3 = (uint32_t)w[3];
-    uint32_t v4 = (uint32_t)w[4];
-    uint32_t v5 = (uint32_t)w[5];
-    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.u8.s8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
-                 : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
-}
-/* mma.m8n8k16.s32.u8.u8.s32 */
-extern "C" __global__ void tca_sm80_mma_m8n8k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
-{
-    const unsigned long long *w = in + threadIdx.x * 7;
-    uint32_t v0 = (uint32_t)w[0];
-    uint32_t v1 = (uint32_t)w[1];
-    uint32_t v2 = (uint32_t)w[2];
-    uint32_t v3 = (uint32_t)w[3];
-    uint32_t v4 = (uint32_t)w[4];
-    uint32_t v5 = (uint32_t)w[5];
-    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.u8.u8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
-                 : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
-}
-/* mma.m8n8k32.s32.s4.s4.s32 */
-extern "C" __global__ void tca_sm80_mma_m8n8k32_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
-{
-    const unsigned long long *w = in + threadIdx.x * 7;
-    uint32_t v0 = (uint32_t)w[0];
-    uint32_t v1 = (uint32_t)w[1];
-    uint32_t v2 = (uint32_t)w[2];
-    uint32_t v3 = (uint32_t)w[3];
-    uint32_t v4 = (uint32_t)w[4];
-    uint32_t v5 = (uint32_t)w[5];
-    asm volatile("mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
-                 : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
-}
-/* mma.m8n8k32.s32.s4.u4.s32 */
-extern "C" __global__ void tca_sm80_mma_m8n8k32_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
-{
-    const unsigned long long *w = in + threadIdx.x * 7;
-    uint32_t v0 = (uint32_t)w[0];
-    uint32_t v1 = (uint32_t)w[1];
-    uint32_t v2 = (uint32_t)w[2];
-    uint32_t v3 = (uint32_t)w[3];
-    uint32_t v4 = (uint32_t)w[4];
-    uint32_t v5 = (uint32_t)w[5];
-    asm volatile("mma.sync.aligned.m8n8k32.row.col.s32.s4.u4.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
-                 : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
-}
-/* mma.m8n8k32.s32.u4.s4.s32 */
-extern "C" __global__ void tca_sm80_mma_m8n8k32_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
-{
-    const unsigned long long *w = in + threadIdx.x * 7;
-    uint32_t v0 = (uint32_t)w[0];
-    uint32_t v1 = (uint32_t)w[1];
-    uint32_t v2 = (uint32_t)w[2];
-    uint32_t v3 = (uint32_t)w[3];
-    uint32_t v4 = (uint32_t)w[4];
-    uint32_t v5 = (uint32_t)w[5];
-    asm volatile("mma.sync.aligned.m8n8k32.row.col.s32.u4.s4.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
-                 : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
-}
-/* mma.m8n8k32.s32.u4.u4.s32 */
-extern "C" __global__ void tca_sm80_mma_m8n8k32_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
-{
-    const unsigned long long *w = in + threadIdx.x * 7;
-    uint32_t v0 = (uint32_t)w[0];
-    uint32_t v1 = (uint32_t)w[1];
-    uint32_t v2 = (uint32_t)w[2];
-    uint32_t v3 = (uint32_t)w[3];
-    uint32_t v4 = (uint32_t)w[4];
-    uint32_t v5 = (uint32_t)w[5];
-    asm volatile("mma.sync.aligned.m8n8k32.row.col.s32.u4.u4.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
-                 : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
-}
-/* mma.m8n8k128.s32.b1.b1.s32.xor.popc */
-extern "C" __global__ void tca_sm80_mma_m8n8k128_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
-{
-    const unsigned long long *w = in + threadIdx.x * 7;
-    uint32_t v0 = (uint32_t)w[0];
-    uint32_t v1 = (uint32_t)w[1];
-    uint32_t v2 = (uint32_t)w[2];
-    uint32_t v3 = (uint32_t)w[3];
-    uint32_t v4 = (uint32_t)w[4];
-    uint32_t v5 = (uint32_t)w[5];
-    asm volatile("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%0,%1}, {%2}, {%3}, {%4,%5};"
-                 : "+r"(v0), "+r"(v1)
-                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
-                 : "memory");
-    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
-    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 8 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 8 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 8 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 8 + 3] = (unsigned long long)v3;
+    out[threadIdx.x * 8 + 4] = (unsigned long long)v4;
+    out[threadIdx.x * 8 + 5] = (unsigned long long)v5;
+    out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
+    out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
 }
 /* wmma.m16n16k16.f16.f16.f16.f16 */
 extern "C" __global__ void tca_sm80_wmma_m16n16k16_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
@@ -807,6 +897,201 @@ extern "C" __global__ void tca_sm80_wmma_m8n32k16_f32_f16_f16_f32(const unsigned
     out[threadIdx.x * 8 + 5] = (unsigned long long)v5;
     out[threadIdx.x * 8 + 6] = (unsigned long long)v6;
     out[threadIdx.x * 8 + 7] = (unsigned long long)v7;
+}
+/* mma.m16n8k8.f16.f16.f16.f16 */
+extern "C" __global__ void tca_sm80_mma_m16n8k8_f16_f16_f16_f16(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 8;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    uint32_t v6 = (uint32_t)w[6];
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4}, {%5,%6};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5), "r"(v6)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+}
+/* mma.m16n8k8.f32.f16.f16.f32 */
+extern "C" __global__ void tca_sm80_mma_m16n8k8_f32_f16_f16_f32(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 12;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    uint32_t v6 = (uint32_t)w[6];
+    uint32_t v7 = (uint32_t)w[7];
+    uint32_t v8 = (uint32_t)w[8];
+    uint32_t v9 = (uint32_t)w[9];
+    uint32_t v10 = (uint32_t)w[10];
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
+                 : "+r"(v0), "+r"(v1), "+r"(v2), "+r"(v3)
+                 : "r"(v4), "r"(v5), "r"(v6), "r"(v7), "r"(v8), "r"(v9), "r"(v10)
+                 : "memory");
+    out[threadIdx.x * 4 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 4 + 1] = (unsigned long long)v1;
+    out[threadIdx.x * 4 + 2] = (unsigned long long)v2;
+    out[threadIdx.x * 4 + 3] = (unsigned long long)v3;
+}
+/* mma.m8n8k16.s32.s8.s8.s32 */
+extern "C" __global__ void tca_sm80_mma_m8n8k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 7;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+}
+/* mma.m8n8k16.s32.s8.u8.s32 */
+extern "C" __global__ void tca_sm80_mma_m8n8k16_s32_s8_u8_s32(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 7;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.s8.u8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+}
+/* mma.m8n8k16.s32.u8.s8.s32 */
+extern "C" __global__ void tca_sm80_mma_m8n8k16_s32_u8_s8_s32(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 7;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.u8.s8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+}
+/* mma.m8n8k16.s32.u8.u8.s32 */
+extern "C" __global__ void tca_sm80_mma_m8n8k16_s32_u8_u8_s32(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 7;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    asm volatile("mma.sync.aligned.m8n8k16.row.col.s32.u8.u8.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+}
+/* mma.m8n8k32.s32.s4.s4.s32 */
+extern "C" __global__ void tca_sm80_mma_m8n8k32_s32_s4_s4_s32(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 7;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    asm volatile("mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+}
+/* mma.m8n8k32.s32.s4.u4.s32 */
+extern "C" __global__ void tca_sm80_mma_m8n8k32_s32_s4_u4_s32(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 7;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    asm volatile("mma.sync.aligned.m8n8k32.row.col.s32.s4.u4.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+}
+/* mma.m8n8k32.s32.u4.s4.s32 */
+extern "C" __global__ void tca_sm80_mma_m8n8k32_s32_u4_s4_s32(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 7;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    asm volatile("mma.sync.aligned.m8n8k32.row.col.s32.u4.s4.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+}
+/* mma.m8n8k32.s32.u4.u4.s32 */
+extern "C" __global__ void tca_sm80_mma_m8n8k32_s32_u4_u4_s32(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 7;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    asm volatile("mma.sync.aligned.m8n8k32.row.col.s32.u4.u4.s32 {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
+}
+/* mma.m8n8k128.s32.b1.b1.s32.xor.popc */
+extern "C" __global__ void tca_sm80_mma_m8n8k128_s32_b1_b1_s32_xor_popc(const unsigned long long *in, unsigned long long *out)
+{
+    const unsigned long long *w = in + threadIdx.x * 7;
+    uint32_t v0 = (uint32_t)w[0];
+    uint32_t v1 = (uint32_t)w[1];
+    uint32_t v2 = (uint32_t)w[2];
+    uint32_t v3 = (uint32_t)w[3];
+    uint32_t v4 = (uint32_t)w[4];
+    uint32_t v5 = (uint32_t)w[5];
+    asm volatile("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%0,%1}, {%2}, {%3}, {%4,%5};"
+                 : "+r"(v0), "+r"(v1)
+                 : "r"(v2), "r"(v3), "r"(v4), "r"(v5)
+                 : "memory");
+    out[threadIdx.x * 2 + 0] = (unsigned long long)v0;
+    out[threadIdx.x * 2 + 1] = (unsigned long long)v1;
 }
 /* wmma.m16n16k16.s32.s8.s8.s32 */
 extern "C" __global__ void tca_sm80_wmma_m16n16k16_s32_s8_s8_s32(const unsigned long long *in, unsigned long long *out)

@@ -633,7 +633,7 @@ struct op_wmma_m16n16k16_f16_f16_f16_f16 {
     static constexpr int M = 16, N = 16, K = 16, AB = 16, CB = 16;
     static __device__ __forceinline__ void run(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8_t *D)
     {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 700 || __CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
         wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
         wmma::fragment<wmma::accumulator, 16, 16, 16, half> fc;
@@ -664,7 +664,7 @@ struct op_wmma_m16n16k16_f32_f16_f16_f32 {
     static constexpr int M = 16, N = 16, K = 16, AB = 16, CB = 32;
     static __device__ __forceinline__ void run(const uint8_t *A, const uint8_t *B, const uint8_t *C, uint8_t *D)
     {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 700 || __CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1200
         wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
         wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
         wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;

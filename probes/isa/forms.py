@@ -17,11 +17,14 @@ the architecture it inherits from and the forms it does not carry over
       d..c  PTX types; a field "x|y" stands for each of them (the rows are
             the product of the fields' choices)
       mod   the qualifiers that are part of the form: xor.popc, and.popc,
-            rs (wgmma A from registers), kind::..., block_scale.scale_vec::NX.T
-      sass  the SASS opcode stem the form compiles to (read from cuobjdump;
+            rs (wgmma A from registers), kind::..., block_scale.scale_vec::NX.T,
+            the A/B layouts of mma.m8n8k4 other than row.col (row.row,
+            col.col, col.row)
+      sass  the SASS opcode stem the form compiles to, or the opcode with its
+            first modifiers (HMMA.884) (read from cuobjdump;
             tools/arch-sass-check.py checks every built kernel)
       isa_sm  the first architecture the PTX ISA gives the form, when it is
-            older than sm_75 (70, 72; tcscope's oldest target is sm_75)
+            one tcscope does not build (72: Xavier)
 
 tools/isa-ptxas-check.py assembles every form for its architecture and for
 each one that inherits it, and checks that the architecture below refuses it
@@ -34,7 +37,12 @@ import re
 from collections import namedtuple
 
 ARCH_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "arch")
-ARCHS = ("sm75", "sm80", "sm86", "sm89", "sm90a", "sm100a", "sm120a")
+ARCHS = ("sm70", "sm75", "sm80", "sm86", "sm89", "sm90a", "sm100a", "sm120a")
+# The architectures CUDA 13 does not build: their table is checked, and their
+# kernels built, by a CUDA 12.x ptxas (the Makefile's PTXAS12, doc/gpus.md).
+TOOLKIT12 = ("sm70",)
+# The A/B layouts a form may name (mma.m8n8k4); without one it is row.col.
+LAYOUTS = ("row.row", "col.col", "col.row", "row.col")
 
 # Container bits of an element in a register (tcgen05/kind forms aside).
 BITS = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "f64": 64, "e4m3": 8, "e5m2": 8,
@@ -87,7 +95,7 @@ def load(key):
 
 
 def tables():
-    """{key: (Arch, [Form it adds])} of the seven tables."""
+    """{key: (Arch, [Form it adds])} of the eight tables."""
     return {k: load(k) for k in ARCHS}
 
 
@@ -203,11 +211,12 @@ def ptx(f, r="%r", rd="%rd", p="p"):
     if f.mod.startswith("kind::"):
         kind, _, scaled = f.mod.partition(".")
         kind = "." + kind
-    text = "%s.sync.aligned.m%dn%dk%d.row.col%s%s.%s.%s.%s.%s" % (
-        op, f.m, f.n, f.k, kind, "." + scaled.rsplit(".", 1)[0] if scaled else "", f.d, f.a, f.b, f.c)
+    layout = f.mod if f.mod in LAYOUTS else "row.col"
+    text = "%s.sync.aligned.m%dn%dk%d.%s%s%s.%s.%s.%s.%s" % (
+        op, f.m, f.n, f.k, layout, kind, "." + scaled.rsplit(".", 1)[0] if scaled else "", f.d, f.a, f.b, f.c)
     if scaled:
         text += "." + scaled.rsplit(".", 1)[1]
-    elif f.mod and not kind:
+    elif f.mod and not kind and f.mod not in LAYOUTS:
         text += "." + f.mod
     AB = rd if f.a == "f64" else r
     ops = "%s, %s, %s, %s" % (_list(R, 0, nd), _list(AB, nd, na), _list(AB, nd + na, nb), _list(R, nd + na + nb, nc))

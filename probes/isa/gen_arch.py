@@ -96,7 +96,7 @@ def instr_archs(instrs, t=None):
 
 def catalogue_archs(instrs, t):
     """probes/catalogue_archs.c: for every catalogue instruction, the
-    architectures (of the seven) that have its form."""
+    architectures (of the eight) that have its form."""
     rows = ['    {"%s", {%s}},\n' % (n, ", ".join(str(s) for s in on)) for n, on in instr_archs(instrs, t).items()]
     archs = "".join('    {%d, "%s"},\n' % (t[k][0].sm, t[k][0].target) for k in forms.ARCHS)
     return ("/* %s */\n" % (GENERATED % "smXX") +
