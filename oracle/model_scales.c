@@ -1,4 +1,4 @@
-/* model_scales: block-scaled form names -> formats, K, scales (model_scales.h). */
+/* model_scales: kind:: form names -> formats, K, scales (model_scales.h). */
 #include "oracle/model_scales.h"
 
 #include <stdio.h>
@@ -12,9 +12,12 @@
  * FP4 kinds. */
 static const struct {
     const char *kind;
-    int k, vec;
+    int k, vec;               /* vec 0: not block-scaled */
     const tc_format *fmt;
 } forms[] = {
+    {"kind::f8f6f4", 32, 0, NULL},
+    {"kind::f16", 16, 0, NULL},
+    {"kind::tf32", 8, 0, NULL},
     {"kind::mxf8f6f4", 32, 1, &tc_e8m0},
     {"kind::mxf4", 64, 2, &tc_e8m0},
     {"kind::mxf4nvf4", 64, 2, &tc_e8m0},
@@ -27,7 +30,7 @@ static bool fail(char *err, size_t errlen, const char *name, const char *why)
     return false;
 }
 
-bool model_scale_form_of(const char *name, model_scale_form *out, char *err, size_t errlen)
+bool model_kind_form_of(const char *name, model_kind_form *out, char *err, size_t errlen)
 {
     char buf[256], *tok[16], *save = NULL;
     int n = 0;
@@ -38,13 +41,14 @@ bool model_scale_form_of(const char *name, model_scale_form *out, char *err, siz
         tok[n++] = t;
     bool tcgen05 = n > 1 && !strcmp(tok[0], "tcgen05") && !strcmp(tok[1], "mma");
     int s = tcgen05 ? 2 : 1, ntypes = tcgen05 ? 3 : 4;   /* the shape's token; then D, A, B (, C) */
-    if (n < s + 1 + ntypes + 2 || (!tcgen05 && strcmp(tok[0], "mma")))
-        return fail(err, errlen, name, "not an mma or tcgen05.mma block-scaled form");
+    if (n < s + 1 + ntypes + 1 || (!tcgen05 && strcmp(tok[0], "mma")))
+        return fail(err, errlen, name, "not an mma or tcgen05.mma kind:: form");
     int m, nn, k;
     char end;
     if (sscanf(tok[s], "m%dn%dk%d%c", &m, &nn, &k, &end) != 3)
         return fail(err, errlen, name, "no shape mMnNkK");
     const char *kind = tok[s + 1 + ntypes], *vec = NULL, *stype = NULL;
+    bool scaled = false;
     for (int i = s + 2 + ntypes; i < n; i++) {
         if (!strncmp(tok[i], "scale_vec::", 11))
             vec = tok[i] + 11;
@@ -52,6 +56,7 @@ bool model_scale_form_of(const char *name, model_scale_form *out, char *err, siz
             stype = tok[i];
         else if (strcmp(tok[i], "block_scale"))
             return fail(err, errlen, name, "unknown qualifier");
+        scaled = true;
     }
     const tc_format *ft[4];
     for (int i = 0; i < ntypes; i++)
@@ -60,14 +65,14 @@ bool model_scale_form_of(const char *name, model_scale_form *out, char *err, siz
     for (size_t r = 0; r < sizeof forms / sizeof forms[0]; r++) {
         char v[8];
         snprintf(v, sizeof v, "%dX", forms[r].vec);
-        if (strcmp(kind, forms[r].kind) || k != forms[r].k || (vec && strcmp(vec, v)) ||
+        if (strcmp(kind, forms[r].kind) || k != forms[r].k || scaled != (forms[r].vec > 0) || (vec && strcmp(vec, v)) ||
             (stype && strcmp(stype, forms[r].fmt == &tc_e8m0 ? "ue8m0" : "ue4m3")))
             continue;
         out->f = (oracle_formats){ft[1], ft[2], tcgen05 ? ft[0] : ft[3], ft[0]};
         out->k = k;
         out->scale_fmt = forms[r].fmt;
-        out->block = k / forms[r].vec;
+        out->block = forms[r].vec ? k / forms[r].vec : 0;
         return true;
     }
-    return fail(err, errlen, name, "no such kind, K, scale_vec and scale type in the PTX table");
+    return fail(err, errlen, name, "no such kind, K, scale_vec and scale type in the PTX table (oracle/model_scales.c)");
 }

@@ -47,11 +47,11 @@ static const char *forms[] = {
 };
 #define NFORMS (sizeof forms / sizeof forms[0])
 
-static model_scale_form form(const char *name)
+static model_kind_form form(const char *name)
 {
-    model_scale_form f;
+    model_kind_form f;
     char err[200];
-    if (!model_scale_form_of(name, &f, err, sizeof err))
+    if (!model_kind_form_of(name, &f, err, sizeof err))
         fail_msg("%s", err);
     return f;
 }
@@ -99,7 +99,7 @@ static void exact_params_give_the_oracle_on_random_blocks(void **state)
     tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
     size_t compared = 0, nan = 0;
     for (size_t n = 0; n < NFORMS; n++) {
-        model_scale_form sf = form(forms[n]);
+        model_kind_form sf = form(forms[n]);
         model_params p = model_params_exact(sf.f, rne);
         for (int variant = 0; variant < 4; variant++) {
             p.block = variant == 0 ? sf.k : 8 * (variant == 1 ? 1 : 2);
@@ -165,7 +165,7 @@ static model_params truncating(oracle_formats f, int block, int F, int group)
  * them: the full block's oracle. */
 static void narrow_alignment_drops_exactly_the_small_products(void **state)
 {
-    model_scale_form sf = form("mma.m16n8k32.f32.e5m2.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0");
+    model_kind_form sf = form("mma.m16n8k32.f32.e5m2.e5m2.f32.kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0");
     tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
     uint64_t a[32] = {0x3C}, b[32] = {0x3C}, kept[32] = {0x3C}, sa[1] = {127 + 100}, sb[1] = {127 - 50};
     for (int i = 1; i <= 8; i++)
@@ -188,7 +188,7 @@ static void narrow_alignment_drops_exactly_the_small_products(void **state)
  * exactly the dropped terms removed, and the two differ. */
 static void groups_align_at_the_scales_exponent(void **state)
 {
-    model_scale_form sf = form("mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4.block_scale.scale_vec::2X.ue8m0");
+    model_kind_form sf = form("mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4.block_scale.scale_vec::2X.ue8m0");
     tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
     uint64_t a[64] = {0}, b[64] = {0}, sa[2] = {127, 127}, sb[2] = {127, 127};
     a[0] = b[0] = 0x1;    /* e2m1 0.5 */
@@ -216,7 +216,7 @@ static void groups_align_at_the_scales_exponent(void **state)
 /* NVFP4: UE4M3 scales carry a significand; 1.5 * 1.25 on 1 * 1 is exact. */
 static void ue4m3_scales_multiply_with_their_significand(void **state)
 {
-    model_scale_form sf = form("mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4nvf4.block_scale.scale_vec::4X.ue4m3");
+    model_kind_form sf = form("mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4nvf4.block_scale.scale_vec::4X.ue4m3");
     tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
     uint64_t a[64] = {0}, b[64] = {0}, sa[4] = {0x3C, 0x38, 0x38, 0x38}, sb[4] = {0x3A, 0x38, 0x38, 0x38};
     a[0] = b[0] = 0x2;   /* e2m1 1 */
@@ -246,13 +246,19 @@ static void names_give_the_isa_facts(void **state)
         {"tcgen05.mma.m128n8k32.f32.e2m1.e4m3.kind::mxf8f6f4.block_scale", 32, 32, &tc_e8m0},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        model_scale_form f = form(good[i].name);
+        model_kind_form f = form(good[i].name);
         assert_int_equal(f.k, good[i].k);
         assert_int_equal(f.block, good[i].block);
         assert_ptr_equal(f.scale_fmt, good[i].fmt);
         assert_ptr_equal(f.f.d, &tc_f32);
     }
+    model_kind_form u = form("mma.m16n8k32.f16.e3m2.e2m1.f16.kind::f8f6f4");
+    assert_true(u.k == 32 && u.block == 0 && u.scale_fmt == NULL && u.f.a == &tc_e3m2 && u.f.c == &tc_f16);
+    u = form("tcgen05.mma.m128n8k8.f32.tf32.tf32.kind::tf32");
+    assert_true(u.k == 8 && u.block == 0 && u.f.a == &tc_tf32 && u.f.c == &tc_f32);
     static const char *bad[] = {
+        "mma.m16n8k32.f32.e4m3.e4m3.f32.kind::f8f6f4.block_scale",
+        "mma.m16n8k32.f32.e4m3.e4m3.f32.kind::mxf8f6f4",
         "mma.m16n8k32.f32.e4m3.e4m3.f32",
         "mma.m16n8k32.f32.e4m3.e4m3.f32.kind::mxf8f6f4.block_scale.scale_vec::2X.ue8m0",
         "mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4.block_scale.scale_vec::2X.ue4m3",
@@ -262,9 +268,9 @@ static void names_give_the_isa_facts(void **state)
         "mma.m16n8k32.f32.e4m3.e4m3.f32.kind::mxf8f6f4.block_scale.satfinite",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        model_scale_form f;
+        model_kind_form f;
         char err[200] = "";
-        if (model_scale_form_of(bad[i], &f, err, sizeof err))
+        if (model_kind_form_of(bad[i], &f, err, sizeof err))
             fail_msg("accepted %s", bad[i]);
         assert_non_null(strstr(err, ": "));
     }
