@@ -274,7 +274,8 @@ def fields(f):
         put(w + "_ftz", "yes" if d == 0 else "no", "answer to %s = its smallest subnormal: %x" % (w, d))
     cs = enc(f.c, 0, 0, 1)
     d = answer(zA, zB, cs)
-    put("c_ftz", "yes" if d == 0 else "no", "answer to C = its smallest subnormal: %x" % d)
+    for w in ("c_ftz", "acc_ftz", "out_ftz"):   # a subnormal C that comes out whole passed all three
+        put(w, "no" if d == cs else "?", "answer to C = its smallest subnormal, all else 0: %x" % d)
     put("products", "exact", "%s: s_a*s_b in floating point, exact" % cls)
     put("product_flush_below", "none", "%s: no product flush" % cls)
     put("block", min(t.L_max, k), "%s L_max=%d" % (cls, t.L_max))
@@ -315,8 +316,8 @@ def fields(f):
 
 
 # Fields MMA-Sim states nothing about: the profile holds the IEEE value, usable only as that choice.
-NOT_DECIDABLE = [("c_round", "rne"), ("carry_bits", "unlimited"), ("acc_ftz", "no"), ("out_round", "rne"),
-                 ("out_overflow", "inf"), ("out_ftz", "no"), ("acc_overflow", "ieee"), ("nan_propagate", "no")]
+NOT_DECIDABLE = [("c_round", "rne"), ("carry_bits", "unlimited"), ("out_round", "rne"), ("out_overflow", "inf"),
+                 ("acc_overflow", "ieee"), ("nan_propagate", "no"), ("dropped_nan", "nan")]
 ORDER = ["a_convert", "b_convert", "a_ftz", "b_ftz", "c_ftz", "products", "product_flush_below", "block", "c_mode",
          "c_round", "align_ref", "align_exp", "align_bits", "align_round", "carry_bits", "acc", "acc_ftz",
          "out_round", "out_overflow", "out_ftz", "nan", "acc_overflow", "step_split", "nan_propagate", "zero_sign",
@@ -326,7 +327,6 @@ ORDER = ["a_convert", "b_convert", "a_ftz", "b_ftz", "c_ftz", "products", "produ
 def section(f, fl):
     vals = {k: v for k, v, _ in fl}
     vals.update({k: v for k, v in NOT_DECIDABLE if k not in vals})
-    vals.setdefault("dropped_nan", "nan")
     lines = ["", "[instr %s]" % f.name]
     lines += ["%s = %s" % (k, vals[k]) for k in ORDER]
     return lines
@@ -349,6 +349,29 @@ def about(gpu, version, fl_by_class):
     return out
 
 
+def write_fields_md(classes, version):
+    """tools/data/mmasim-blackwell-fields.md: per arithmetic class, each field's value and where it was read."""
+    cols = [(gpu, cls) for gpu in ("b200", "rtx5090") for cls in sorted(classes[gpu])]
+    lines = ["# Blackwell fields from MMA-Sim %s: third-party, not measured" % version, "",
+             "Written by `tools/mmasim_blackwell.py` (tools/MMASIM.md). One column per GPU profile and MMA-Sim",
+             "arithmetic class (with the PTX kind); each cell the field's value, its source in",
+             "`oracle/profiles/b200.profile` / `rtx5090.profile` [about]. **not decidable**: MMA-Sim states",
+             "nothing that tells (the profile holds the IEEE value, usable only as that choice).", "",
+             "| field | " + " | ".join("%s %s" % (g, c.replace("MMA_", "").replace("_FDPA", "")) for g, c in cols) + " |",
+             "|---|" + "---|" * len(cols)]
+    for field in ORDER:
+        cells = []
+        for g, c in cols:
+            v = {k: val for k, val, _ in classes[g][c]}.get(field)
+            cells.append("`%s`" % v if v is not None else "not decidable")
+        lines.append("| %s | %s |" % (field, " | ".join(cells)))
+    lines += ["", "Where each value was read (the first form of each class):", ""]
+    for g, c in cols:
+        lines.append("- %s %s: " % (g, c) + "; ".join("%s from %s" % (k, why) for k, _, why in classes[g][c]))
+    with open("tools/data/mmasim-blackwell-fields.md", "w") as fo:
+        fo.write("\n".join(lines) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=2, help="random inputs per form and region")
@@ -364,7 +387,7 @@ def main():
     for f in fs:
         fl = fields(f)
         profiles[f.gpu] += section(f, fl)
-        key = "%s %s" % (type(f.op.arithmetic_op).__name__, f.kind)
+        key = "%s %s %s" % (type(f.op.arithmetic_op).__name__, f.kind, f.d)
         classes[f.gpu].setdefault(key, fl)
         for region in ("random", "wide", "zero", "cancel", "tiny", "specials", "align"):
             if region == "align" and (not f.sfmt or f.k // f.block < 2):
@@ -390,6 +413,12 @@ def main():
     with open(path, "w") as fo:
         fo.write(kept + "\n\n" + MARK + "\n" + "\n".join(about("b200", version, classes["b200"]) + profiles["b200"])
                  + "\n")
+    write_fields_md(classes, version)
+    for gpu in classes:
+        for key, fl in classes[gpu].items():
+            bad = [k for k, v, _ in fl if v == "?"]
+            if bad:
+                raise SystemExit("%s %s: MMA-Sim's answer fits no value of %s" % (gpu, key, ", ".join(bad)))
     with gzip.GzipFile(args.data, "wb", mtime=0) as fo:
         fo.write(("# MMA-Sim %s answers (tools/mmasim_blackwell.py --rows %d --seed %d): NAME A B C SA SB D, "
                   "hex bits (FP6/FP4 codes in the low bits)\n" % (version, args.rows, args.seed)).encode())

@@ -270,130 +270,186 @@ mmasim_device = NVIDIA B200 (sm_100a), tcgen05.mma
 mmasim_written_by = tools/mmasim_blackwell.py: third-party, NOT MEASURED by tcscope
 mmasim_source = MMA-Sim 2.1.1 (PyPI mmasim, author Peichen Xie): the objects it builds, read from the installed package, and its answers to single inputs
 mmasim_not_decidable_means = a field MMA-Sim states nothing about (no parameter, no answer that tells): the profile holds the IEEE value, usable only as that choice
-mmasim_not_decidable MMA_GST_FDPA mxf4 = c_round, carry_bits, acc_ftz, out_round, out_overflow, out_ftz, nan_propagate
-mmasim_field MMA_GST_FDPA mxf4 a_convert = none from MMA_GST_FDPA: operands decoded as given
-mmasim_field MMA_GST_FDPA mxf4 a_ftz = no from answer to a = its smallest subnormal: 3f000000
-mmasim_field MMA_GST_FDPA mxf4 b_convert = none from MMA_GST_FDPA: operands decoded as given
-mmasim_field MMA_GST_FDPA mxf4 b_ftz = no from answer to b = its smallest subnormal: 3f000000
-mmasim_field MMA_GST_FDPA mxf4 c_ftz = no from answer to C = its smallest subnormal: 1
-mmasim_field MMA_GST_FDPA mxf4 products = exact from MMA_GST_FDPA: s_a*s_b in floating point, exact
-mmasim_field MMA_GST_FDPA mxf4 product_flush_below = none from MMA_GST_FDPA: no product flush
-mmasim_field MMA_GST_FDPA mxf4 block = 64 from MMA_GST_FDPA L_max=64
-mmasim_field MMA_GST_FDPA mxf4 c_mode = first from MMA_GST_FDPA: C in the first fused sum
-mmasim_field MMA_GST_FDPA mxf4 align_ref = all from MMA_GST_FDPA: C's exponent in e_max
-mmasim_field MMA_GST_FDPA mxf4 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
-mmasim_field MMA_GST_FDPA mxf4 align_bits = 35 from F=35
-mmasim_field MMA_GST_FDPA mxf4 align_round = trunc from truncated_fused_sum: torch.trunc
-mmasim_field MMA_GST_FDPA mxf4 acc = f32:rz from rho=RZ-FP32
-mmasim_field MMA_GST_FDPA mxf4 step_split = contiguous from MMA_GST_FDPA.dpa: K in slices of L_max
-mmasim_field MMA_GST_FDPA mxf4 align_floor = -174 from e_zero=-139 - F: a zero term's exponent
-mmasim_field MMA_GST_FDPA mxf4 scale_group = 16 from MMA_GST_FDPA G=16: products summed per group, aligned at the scales' exponent
-mmasim_field MMA_GST_FDPA mxf4 zero_sign = positive from answer to -0 products and C = -0: 0
-mmasim_field MMA_GST_FDPA mxf4 nan = 0x7FFFFFFF from answer to a NaN scale: 7fffffff
-mmasim_field MMA_GST_FDPA mxf4 acc_overflow = inf from answer to a, b the largest finite, scales 2^127: 7f800000 (rho RZ-FP32)
-mmasim_not_decidable MMA_GST_FDPA mxf4nvf4 = c_round, carry_bits, acc_ftz, out_round, out_overflow, out_ftz, nan_propagate
-mmasim_field MMA_GST_FDPA mxf4nvf4 a_convert = none from MMA_GST_FDPA: operands decoded as given
-mmasim_field MMA_GST_FDPA mxf4nvf4 a_ftz = no from answer to a = its smallest subnormal: 3f000000
-mmasim_field MMA_GST_FDPA mxf4nvf4 b_convert = none from MMA_GST_FDPA: operands decoded as given
-mmasim_field MMA_GST_FDPA mxf4nvf4 b_ftz = no from answer to b = its smallest subnormal: 3f000000
-mmasim_field MMA_GST_FDPA mxf4nvf4 c_ftz = no from answer to C = its smallest subnormal: 1
-mmasim_field MMA_GST_FDPA mxf4nvf4 products = exact from MMA_GST_FDPA: s_a*s_b in floating point, exact
-mmasim_field MMA_GST_FDPA mxf4nvf4 product_flush_below = none from MMA_GST_FDPA: no product flush
-mmasim_field MMA_GST_FDPA mxf4nvf4 block = 64 from MMA_GST_FDPA L_max=64
-mmasim_field MMA_GST_FDPA mxf4nvf4 c_mode = first from MMA_GST_FDPA: C in the first fused sum
-mmasim_field MMA_GST_FDPA mxf4nvf4 align_ref = all from MMA_GST_FDPA: C's exponent in e_max
-mmasim_field MMA_GST_FDPA mxf4nvf4 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
-mmasim_field MMA_GST_FDPA mxf4nvf4 align_bits = 35 from F=35
-mmasim_field MMA_GST_FDPA mxf4nvf4 align_round = trunc from truncated_fused_sum: torch.trunc
-mmasim_field MMA_GST_FDPA mxf4nvf4 acc = f32:rz from rho=RZ-FP32
-mmasim_field MMA_GST_FDPA mxf4nvf4 step_split = contiguous from MMA_GST_FDPA.dpa: K in slices of L_max
-mmasim_field MMA_GST_FDPA mxf4nvf4 align_floor = -174 from e_zero=-139 - F: a zero term's exponent
-mmasim_field MMA_GST_FDPA mxf4nvf4 scale_group = 16 from MMA_GST_FDPA G=16: products summed per group, aligned at the scales' exponent
-mmasim_field MMA_GST_FDPA mxf4nvf4 zero_sign = positive from answer to -0 products and C = -0: 0
-mmasim_field MMA_GST_FDPA mxf4nvf4 nan = 0x7FFFFFFF from answer to a NaN scale: 7fffffff
-mmasim_field MMA_GST_FDPA mxf4nvf4 acc_overflow = inf from answer to a, b the largest finite, scales 2^127: 7f800000 (rho RZ-FP32)
-mmasim_not_decidable MMA_ST_FDPA mxf8f6f4 = c_round, carry_bits, acc_ftz, out_round, out_overflow, out_ftz, nan_propagate
-mmasim_field MMA_ST_FDPA mxf8f6f4 a_convert = none from MMA_ST_FDPA: operands decoded as given
-mmasim_field MMA_ST_FDPA mxf8f6f4 a_ftz = no from answer to a = its smallest subnormal: 3b000000
-mmasim_field MMA_ST_FDPA mxf8f6f4 b_convert = none from MMA_ST_FDPA: operands decoded as given
-mmasim_field MMA_ST_FDPA mxf8f6f4 b_ftz = no from answer to b = its smallest subnormal: 3b000000
-mmasim_field MMA_ST_FDPA mxf8f6f4 c_ftz = no from answer to C = its smallest subnormal: 1
-mmasim_field MMA_ST_FDPA mxf8f6f4 products = exact from MMA_ST_FDPA: s_a*s_b in floating point, exact
-mmasim_field MMA_ST_FDPA mxf8f6f4 product_flush_below = none from MMA_ST_FDPA: no product flush
-mmasim_field MMA_ST_FDPA mxf8f6f4 block = 32 from MMA_ST_FDPA L_max=32
-mmasim_field MMA_ST_FDPA mxf8f6f4 c_mode = first from MMA_ST_FDPA: C in the first fused sum
-mmasim_field MMA_ST_FDPA mxf8f6f4 align_ref = all from MMA_ST_FDPA: C's exponent in e_max
-mmasim_field MMA_ST_FDPA mxf8f6f4 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
-mmasim_field MMA_ST_FDPA mxf8f6f4 align_bits = 25 from F=25
-mmasim_field MMA_ST_FDPA mxf8f6f4 align_round = trunc from truncated_fused_sum: torch.trunc
-mmasim_field MMA_ST_FDPA mxf8f6f4 acc = f32:rz from rho=RZ-FP32
-mmasim_field MMA_ST_FDPA mxf8f6f4 step_split = contiguous from MMA_ST_FDPA.dpa: K in slices of L_max
-mmasim_field MMA_ST_FDPA mxf8f6f4 align_floor = -158 from e_zero=-133 - F: a zero term's exponent
-mmasim_field MMA_ST_FDPA mxf8f6f4 scale_group = none from MMA_ST_FDPA: each scaled product its own term
-mmasim_field MMA_ST_FDPA mxf8f6f4 zero_sign = positive from answer to -0 products and C = -0: 0
-mmasim_field MMA_ST_FDPA mxf8f6f4 nan = 0x7FFFFFFF from answer to a=NaN b=1: 7fffffff
-mmasim_field MMA_ST_FDPA mxf8f6f4 acc_overflow = inf from answer to a, b the largest finite, scales 2^127: 7f800000 (rho RZ-FP32)
-mmasim_not_decidable MMA_T_FDPA f16 = c_round, carry_bits, acc_ftz, out_round, out_overflow, out_ftz, acc_overflow, nan_propagate
-mmasim_field MMA_T_FDPA f16 a_convert = none from MMA_T_FDPA: operands decoded as given
-mmasim_field MMA_T_FDPA f16 a_ftz = no from answer to a = its smallest subnormal: 33800000
-mmasim_field MMA_T_FDPA f16 b_convert = none from MMA_T_FDPA: operands decoded as given
-mmasim_field MMA_T_FDPA f16 b_ftz = no from answer to b = its smallest subnormal: 33800000
-mmasim_field MMA_T_FDPA f16 c_ftz = no from answer to C = its smallest subnormal: 1
-mmasim_field MMA_T_FDPA f16 products = exact from MMA_T_FDPA: s_a*s_b in floating point, exact
-mmasim_field MMA_T_FDPA f16 product_flush_below = none from MMA_T_FDPA: no product flush
-mmasim_field MMA_T_FDPA f16 block = 16 from MMA_T_FDPA L_max=16
-mmasim_field MMA_T_FDPA f16 c_mode = first from MMA_T_FDPA: C in the first fused sum
-mmasim_field MMA_T_FDPA f16 align_ref = all from MMA_T_FDPA: C's exponent in e_max
-mmasim_field MMA_T_FDPA f16 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
-mmasim_field MMA_T_FDPA f16 align_bits = 25 from F=25
-mmasim_field MMA_T_FDPA f16 align_round = trunc from truncated_fused_sum: torch.trunc
-mmasim_field MMA_T_FDPA f16 acc = f32:rz from rho=RZ-FP32
-mmasim_field MMA_T_FDPA f16 step_split = contiguous from MMA_T_FDPA.dpa: K in slices of L_max
-mmasim_field MMA_T_FDPA f16 align_floor = -158 from e_zero=-133 - F: a zero term's exponent
-mmasim_field MMA_T_FDPA f16 scale_group = none from MMA_T_FDPA: each scaled product its own term
-mmasim_field MMA_T_FDPA f16 zero_sign = positive from answer to -0 products and C = -0: 0
-mmasim_field MMA_T_FDPA f16 nan = 0x7FFFFFFF from answer to a=NaN b=1: 7fffffff
-mmasim_not_decidable MMA_T_FDPA f8f6f4 = c_round, carry_bits, acc_ftz, out_round, out_overflow, out_ftz, acc_overflow, nan_propagate
-mmasim_field MMA_T_FDPA f8f6f4 a_convert = none from MMA_T_FDPA: operands decoded as given
-mmasim_field MMA_T_FDPA f8f6f4 a_ftz = no from answer to a = its smallest subnormal: 3b000000
-mmasim_field MMA_T_FDPA f8f6f4 b_convert = none from MMA_T_FDPA: operands decoded as given
-mmasim_field MMA_T_FDPA f8f6f4 b_ftz = no from answer to b = its smallest subnormal: 3b000000
-mmasim_field MMA_T_FDPA f8f6f4 c_ftz = no from answer to C = its smallest subnormal: 1
-mmasim_field MMA_T_FDPA f8f6f4 products = exact from MMA_T_FDPA: s_a*s_b in floating point, exact
-mmasim_field MMA_T_FDPA f8f6f4 product_flush_below = none from MMA_T_FDPA: no product flush
-mmasim_field MMA_T_FDPA f8f6f4 block = 32 from MMA_T_FDPA L_max=32
-mmasim_field MMA_T_FDPA f8f6f4 c_mode = first from MMA_T_FDPA: C in the first fused sum
-mmasim_field MMA_T_FDPA f8f6f4 align_ref = all from MMA_T_FDPA: C's exponent in e_max
-mmasim_field MMA_T_FDPA f8f6f4 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
-mmasim_field MMA_T_FDPA f8f6f4 align_bits = 25 from F=25
-mmasim_field MMA_T_FDPA f8f6f4 align_round = trunc from truncated_fused_sum: torch.trunc
-mmasim_field MMA_T_FDPA f8f6f4 acc = f32:rz from rho=RZ-FP32
-mmasim_field MMA_T_FDPA f8f6f4 step_split = contiguous from MMA_T_FDPA.dpa: K in slices of L_max
-mmasim_field MMA_T_FDPA f8f6f4 align_floor = -158 from e_zero=-133 - F: a zero term's exponent
-mmasim_field MMA_T_FDPA f8f6f4 scale_group = none from MMA_T_FDPA: each scaled product its own term
-mmasim_field MMA_T_FDPA f8f6f4 zero_sign = positive from answer to -0 products and C = -0: 0
-mmasim_field MMA_T_FDPA f8f6f4 nan = 0x7FFFFFFF from answer to a=NaN b=1: 7fffffff
-mmasim_not_decidable MMA_T_FDPA tf32 = c_round, carry_bits, acc_ftz, out_round, out_overflow, out_ftz, acc_overflow, nan_propagate
-mmasim_field MMA_T_FDPA tf32 a_convert = tf32:rz from answer to a=3f801fff: 3f800000
-mmasim_field MMA_T_FDPA tf32 a_ftz = no from answer to a = its smallest subnormal: 2000
-mmasim_field MMA_T_FDPA tf32 b_convert = tf32:rz from answer to b=3f801fff: 3f800000
-mmasim_field MMA_T_FDPA tf32 b_ftz = no from answer to b = its smallest subnormal: 2000
-mmasim_field MMA_T_FDPA tf32 c_ftz = no from answer to C = its smallest subnormal: 1
-mmasim_field MMA_T_FDPA tf32 products = exact from MMA_T_FDPA: s_a*s_b in floating point, exact
-mmasim_field MMA_T_FDPA tf32 product_flush_below = none from MMA_T_FDPA: no product flush
-mmasim_field MMA_T_FDPA tf32 block = 8 from MMA_T_FDPA L_max=8
-mmasim_field MMA_T_FDPA tf32 c_mode = first from MMA_T_FDPA: C in the first fused sum
-mmasim_field MMA_T_FDPA tf32 align_ref = all from MMA_T_FDPA: C's exponent in e_max
-mmasim_field MMA_T_FDPA tf32 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
-mmasim_field MMA_T_FDPA tf32 align_bits = 25 from F=25
-mmasim_field MMA_T_FDPA tf32 align_round = trunc from truncated_fused_sum: torch.trunc
-mmasim_field MMA_T_FDPA tf32 acc = f32:rz from rho=RZ-FP32
-mmasim_field MMA_T_FDPA tf32 step_split = contiguous from MMA_T_FDPA.dpa: K in slices of L_max
-mmasim_field MMA_T_FDPA tf32 align_floor = -158 from e_zero=-133 - F: a zero term's exponent
-mmasim_field MMA_T_FDPA tf32 scale_group = none from MMA_T_FDPA: each scaled product its own term
-mmasim_field MMA_T_FDPA tf32 zero_sign = positive from answer to -0 products and C = -0: 0
-mmasim_field MMA_T_FDPA tf32 nan = 0x7FFFFFFF from answer to a=NaN b=1: 7fffffff
-mmasim_field MMA_T_FDPA tf32 dropped_nan = inf from answer to a=7f800001: 7f800000
+mmasim_not_decidable MMA_GST_FDPA mxf4 f32 = c_round, carry_bits, out_round, out_overflow, nan_propagate, dropped_nan
+mmasim_field MMA_GST_FDPA mxf4 f32 a_convert = none from MMA_GST_FDPA: operands decoded as given
+mmasim_field MMA_GST_FDPA mxf4 f32 a_ftz = no from answer to a = its smallest subnormal: 3f000000
+mmasim_field MMA_GST_FDPA mxf4 f32 b_convert = none from MMA_GST_FDPA: operands decoded as given
+mmasim_field MMA_GST_FDPA mxf4 f32 b_ftz = no from answer to b = its smallest subnormal: 3f000000
+mmasim_field MMA_GST_FDPA mxf4 f32 c_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_GST_FDPA mxf4 f32 acc_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_GST_FDPA mxf4 f32 out_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_GST_FDPA mxf4 f32 products = exact from MMA_GST_FDPA: s_a*s_b in floating point, exact
+mmasim_field MMA_GST_FDPA mxf4 f32 product_flush_below = none from MMA_GST_FDPA: no product flush
+mmasim_field MMA_GST_FDPA mxf4 f32 block = 64 from MMA_GST_FDPA L_max=64
+mmasim_field MMA_GST_FDPA mxf4 f32 c_mode = first from MMA_GST_FDPA: C in the first fused sum
+mmasim_field MMA_GST_FDPA mxf4 f32 align_ref = all from MMA_GST_FDPA: C's exponent in e_max
+mmasim_field MMA_GST_FDPA mxf4 f32 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
+mmasim_field MMA_GST_FDPA mxf4 f32 align_bits = 35 from F=35
+mmasim_field MMA_GST_FDPA mxf4 f32 align_round = trunc from truncated_fused_sum: torch.trunc
+mmasim_field MMA_GST_FDPA mxf4 f32 acc = f32:rz from rho=RZ-FP32
+mmasim_field MMA_GST_FDPA mxf4 f32 step_split = contiguous from MMA_GST_FDPA.dpa: K in slices of L_max
+mmasim_field MMA_GST_FDPA mxf4 f32 align_floor = -174 from e_zero=-139 - F: a zero term's exponent
+mmasim_field MMA_GST_FDPA mxf4 f32 scale_group = 16 from MMA_GST_FDPA G=16: products summed per group, aligned at the scales' exponent
+mmasim_field MMA_GST_FDPA mxf4 f32 zero_sign = positive from answer to -0 products and C = -0: 0
+mmasim_field MMA_GST_FDPA mxf4 f32 nan = 0x7FFFFFFF from answer to a NaN scale: 7fffffff
+mmasim_field MMA_GST_FDPA mxf4 f32 acc_overflow = inf from answer to a, b the largest finite, scales 2^127: 7f800000 (rho RZ-FP32)
+mmasim_not_decidable MMA_GST_FDPA mxf4nvf4 f32 = c_round, carry_bits, out_round, out_overflow, nan_propagate, dropped_nan
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 a_convert = none from MMA_GST_FDPA: operands decoded as given
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 a_ftz = no from answer to a = its smallest subnormal: 3f000000
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 b_convert = none from MMA_GST_FDPA: operands decoded as given
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 b_ftz = no from answer to b = its smallest subnormal: 3f000000
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 c_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 acc_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 out_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 products = exact from MMA_GST_FDPA: s_a*s_b in floating point, exact
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 product_flush_below = none from MMA_GST_FDPA: no product flush
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 block = 64 from MMA_GST_FDPA L_max=64
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 c_mode = first from MMA_GST_FDPA: C in the first fused sum
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 align_ref = all from MMA_GST_FDPA: C's exponent in e_max
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 align_bits = 35 from F=35
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 align_round = trunc from truncated_fused_sum: torch.trunc
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 acc = f32:rz from rho=RZ-FP32
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 step_split = contiguous from MMA_GST_FDPA.dpa: K in slices of L_max
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 align_floor = -174 from e_zero=-139 - F: a zero term's exponent
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 scale_group = 16 from MMA_GST_FDPA G=16: products summed per group, aligned at the scales' exponent
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 zero_sign = positive from answer to -0 products and C = -0: 0
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 nan = 0x7FFFFFFF from answer to a NaN scale: 7fffffff
+mmasim_field MMA_GST_FDPA mxf4nvf4 f32 acc_overflow = inf from answer to a, b the largest finite, scales 2^127: 7f800000 (rho RZ-FP32)
+mmasim_not_decidable MMA_ST_FDPA mxf8f6f4 f32 = c_round, carry_bits, out_round, out_overflow, nan_propagate, dropped_nan
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 a_convert = none from MMA_ST_FDPA: operands decoded as given
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 a_ftz = no from answer to a = its smallest subnormal: 3b000000
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 b_convert = none from MMA_ST_FDPA: operands decoded as given
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 b_ftz = no from answer to b = its smallest subnormal: 3b000000
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 c_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 acc_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 out_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 products = exact from MMA_ST_FDPA: s_a*s_b in floating point, exact
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 product_flush_below = none from MMA_ST_FDPA: no product flush
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 block = 32 from MMA_ST_FDPA L_max=32
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 c_mode = first from MMA_ST_FDPA: C in the first fused sum
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 align_ref = all from MMA_ST_FDPA: C's exponent in e_max
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 align_bits = 25 from F=25
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 align_round = trunc from truncated_fused_sum: torch.trunc
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 acc = f32:rz from rho=RZ-FP32
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 step_split = contiguous from MMA_ST_FDPA.dpa: K in slices of L_max
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 align_floor = -158 from e_zero=-133 - F: a zero term's exponent
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 scale_group = none from MMA_ST_FDPA: each scaled product its own term
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 zero_sign = positive from answer to -0 products and C = -0: 0
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 nan = 0x7FFFFFFF from answer to a=NaN b=1: 7fffffff
+mmasim_field MMA_ST_FDPA mxf8f6f4 f32 acc_overflow = inf from answer to a, b the largest finite, scales 2^127: 7f800000 (rho RZ-FP32)
+mmasim_not_decidable MMA_T_FDPA f16 f16 = c_round, carry_bits, out_round, out_overflow, acc_overflow, nan_propagate, dropped_nan
+mmasim_field MMA_T_FDPA f16 f16 a_convert = none from MMA_T_FDPA: operands decoded as given
+mmasim_field MMA_T_FDPA f16 f16 a_ftz = no from answer to a = its smallest subnormal: 1
+mmasim_field MMA_T_FDPA f16 f16 b_convert = none from MMA_T_FDPA: operands decoded as given
+mmasim_field MMA_T_FDPA f16 f16 b_ftz = no from answer to b = its smallest subnormal: 1
+mmasim_field MMA_T_FDPA f16 f16 c_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f16 f16 acc_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f16 f16 out_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f16 f16 products = exact from MMA_T_FDPA: s_a*s_b in floating point, exact
+mmasim_field MMA_T_FDPA f16 f16 product_flush_below = none from MMA_T_FDPA: no product flush
+mmasim_field MMA_T_FDPA f16 f16 block = 16 from MMA_T_FDPA L_max=16
+mmasim_field MMA_T_FDPA f16 f16 c_mode = first from MMA_T_FDPA: C in the first fused sum
+mmasim_field MMA_T_FDPA f16 f16 align_ref = all from MMA_T_FDPA: C's exponent in e_max
+mmasim_field MMA_T_FDPA f16 f16 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
+mmasim_field MMA_T_FDPA f16 f16 align_bits = 25 from F=25
+mmasim_field MMA_T_FDPA f16 f16 align_round = trunc from truncated_fused_sum: torch.trunc
+mmasim_field MMA_T_FDPA f16 f16 acc = f16:rne from rho=RNE-FP16
+mmasim_field MMA_T_FDPA f16 f16 step_split = contiguous from MMA_T_FDPA.dpa: K in slices of L_max
+mmasim_field MMA_T_FDPA f16 f16 align_floor = -46 from e_zero=-21 - F: a zero term's exponent
+mmasim_field MMA_T_FDPA f16 f16 scale_group = none from MMA_T_FDPA: each scaled product its own term
+mmasim_field MMA_T_FDPA f16 f16 zero_sign = positive from answer to -0 products and C = -0: 0
+mmasim_field MMA_T_FDPA f16 f16 nan = 0x7FFF from answer to a=NaN b=1: 7fff
+mmasim_not_decidable MMA_T_FDPA f16 f32 = c_round, carry_bits, out_round, out_overflow, acc_overflow, nan_propagate, dropped_nan
+mmasim_field MMA_T_FDPA f16 f32 a_convert = none from MMA_T_FDPA: operands decoded as given
+mmasim_field MMA_T_FDPA f16 f32 a_ftz = no from answer to a = its smallest subnormal: 33800000
+mmasim_field MMA_T_FDPA f16 f32 b_convert = none from MMA_T_FDPA: operands decoded as given
+mmasim_field MMA_T_FDPA f16 f32 b_ftz = no from answer to b = its smallest subnormal: 33800000
+mmasim_field MMA_T_FDPA f16 f32 c_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f16 f32 acc_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f16 f32 out_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f16 f32 products = exact from MMA_T_FDPA: s_a*s_b in floating point, exact
+mmasim_field MMA_T_FDPA f16 f32 product_flush_below = none from MMA_T_FDPA: no product flush
+mmasim_field MMA_T_FDPA f16 f32 block = 16 from MMA_T_FDPA L_max=16
+mmasim_field MMA_T_FDPA f16 f32 c_mode = first from MMA_T_FDPA: C in the first fused sum
+mmasim_field MMA_T_FDPA f16 f32 align_ref = all from MMA_T_FDPA: C's exponent in e_max
+mmasim_field MMA_T_FDPA f16 f32 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
+mmasim_field MMA_T_FDPA f16 f32 align_bits = 25 from F=25
+mmasim_field MMA_T_FDPA f16 f32 align_round = trunc from truncated_fused_sum: torch.trunc
+mmasim_field MMA_T_FDPA f16 f32 acc = f32:rz from rho=RZ-FP32
+mmasim_field MMA_T_FDPA f16 f32 step_split = contiguous from MMA_T_FDPA.dpa: K in slices of L_max
+mmasim_field MMA_T_FDPA f16 f32 align_floor = -158 from e_zero=-133 - F: a zero term's exponent
+mmasim_field MMA_T_FDPA f16 f32 scale_group = none from MMA_T_FDPA: each scaled product its own term
+mmasim_field MMA_T_FDPA f16 f32 zero_sign = positive from answer to -0 products and C = -0: 0
+mmasim_field MMA_T_FDPA f16 f32 nan = 0x7FFFFFFF from answer to a=NaN b=1: 7fffffff
+mmasim_not_decidable MMA_T_FDPA f8f6f4 f16 = c_round, carry_bits, out_round, out_overflow, acc_overflow, nan_propagate, dropped_nan
+mmasim_field MMA_T_FDPA f8f6f4 f16 a_convert = none from MMA_T_FDPA: operands decoded as given
+mmasim_field MMA_T_FDPA f8f6f4 f16 a_ftz = no from answer to a = its smallest subnormal: 1800
+mmasim_field MMA_T_FDPA f8f6f4 f16 b_convert = none from MMA_T_FDPA: operands decoded as given
+mmasim_field MMA_T_FDPA f8f6f4 f16 b_ftz = no from answer to b = its smallest subnormal: 1800
+mmasim_field MMA_T_FDPA f8f6f4 f16 c_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f8f6f4 f16 acc_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f8f6f4 f16 out_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f8f6f4 f16 products = exact from MMA_T_FDPA: s_a*s_b in floating point, exact
+mmasim_field MMA_T_FDPA f8f6f4 f16 product_flush_below = none from MMA_T_FDPA: no product flush
+mmasim_field MMA_T_FDPA f8f6f4 f16 block = 32 from MMA_T_FDPA L_max=32
+mmasim_field MMA_T_FDPA f8f6f4 f16 c_mode = first from MMA_T_FDPA: C in the first fused sum
+mmasim_field MMA_T_FDPA f8f6f4 f16 align_ref = all from MMA_T_FDPA: C's exponent in e_max
+mmasim_field MMA_T_FDPA f8f6f4 f16 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
+mmasim_field MMA_T_FDPA f8f6f4 f16 align_bits = 25 from F=25
+mmasim_field MMA_T_FDPA f8f6f4 f16 align_round = trunc from truncated_fused_sum: torch.trunc
+mmasim_field MMA_T_FDPA f8f6f4 f16 acc = f16:rne from rho=RNE-FP16
+mmasim_field MMA_T_FDPA f8f6f4 f16 step_split = contiguous from MMA_T_FDPA.dpa: K in slices of L_max
+mmasim_field MMA_T_FDPA f8f6f4 f16 align_floor = -46 from e_zero=-21 - F: a zero term's exponent
+mmasim_field MMA_T_FDPA f8f6f4 f16 scale_group = none from MMA_T_FDPA: each scaled product its own term
+mmasim_field MMA_T_FDPA f8f6f4 f16 zero_sign = positive from answer to -0 products and C = -0: 0
+mmasim_field MMA_T_FDPA f8f6f4 f16 nan = 0x7FFF from answer to a=NaN b=1: 7fff
+mmasim_not_decidable MMA_T_FDPA f8f6f4 f32 = c_round, carry_bits, out_round, out_overflow, acc_overflow, nan_propagate, dropped_nan
+mmasim_field MMA_T_FDPA f8f6f4 f32 a_convert = none from MMA_T_FDPA: operands decoded as given
+mmasim_field MMA_T_FDPA f8f6f4 f32 a_ftz = no from answer to a = its smallest subnormal: 3b000000
+mmasim_field MMA_T_FDPA f8f6f4 f32 b_convert = none from MMA_T_FDPA: operands decoded as given
+mmasim_field MMA_T_FDPA f8f6f4 f32 b_ftz = no from answer to b = its smallest subnormal: 3b000000
+mmasim_field MMA_T_FDPA f8f6f4 f32 c_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f8f6f4 f32 acc_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f8f6f4 f32 out_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA f8f6f4 f32 products = exact from MMA_T_FDPA: s_a*s_b in floating point, exact
+mmasim_field MMA_T_FDPA f8f6f4 f32 product_flush_below = none from MMA_T_FDPA: no product flush
+mmasim_field MMA_T_FDPA f8f6f4 f32 block = 32 from MMA_T_FDPA L_max=32
+mmasim_field MMA_T_FDPA f8f6f4 f32 c_mode = first from MMA_T_FDPA: C in the first fused sum
+mmasim_field MMA_T_FDPA f8f6f4 f32 align_ref = all from MMA_T_FDPA: C's exponent in e_max
+mmasim_field MMA_T_FDPA f8f6f4 f32 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
+mmasim_field MMA_T_FDPA f8f6f4 f32 align_bits = 25 from F=25
+mmasim_field MMA_T_FDPA f8f6f4 f32 align_round = trunc from truncated_fused_sum: torch.trunc
+mmasim_field MMA_T_FDPA f8f6f4 f32 acc = f32:rz from rho=RZ-FP32
+mmasim_field MMA_T_FDPA f8f6f4 f32 step_split = contiguous from MMA_T_FDPA.dpa: K in slices of L_max
+mmasim_field MMA_T_FDPA f8f6f4 f32 align_floor = -158 from e_zero=-133 - F: a zero term's exponent
+mmasim_field MMA_T_FDPA f8f6f4 f32 scale_group = none from MMA_T_FDPA: each scaled product its own term
+mmasim_field MMA_T_FDPA f8f6f4 f32 zero_sign = positive from answer to -0 products and C = -0: 0
+mmasim_field MMA_T_FDPA f8f6f4 f32 nan = 0x7FFFFFFF from answer to a=NaN b=1: 7fffffff
+mmasim_not_decidable MMA_T_FDPA tf32 f32 = c_round, carry_bits, out_round, out_overflow, acc_overflow, nan_propagate
+mmasim_field MMA_T_FDPA tf32 f32 a_convert = tf32:rz from answer to a=3f801fff: 3f800000
+mmasim_field MMA_T_FDPA tf32 f32 a_ftz = no from answer to a = its smallest subnormal: 2000
+mmasim_field MMA_T_FDPA tf32 f32 b_convert = tf32:rz from answer to b=3f801fff: 3f800000
+mmasim_field MMA_T_FDPA tf32 f32 b_ftz = no from answer to b = its smallest subnormal: 2000
+mmasim_field MMA_T_FDPA tf32 f32 c_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA tf32 f32 acc_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA tf32 f32 out_ftz = no from answer to C = its smallest subnormal, all else 0: 1
+mmasim_field MMA_T_FDPA tf32 f32 products = exact from MMA_T_FDPA: s_a*s_b in floating point, exact
+mmasim_field MMA_T_FDPA tf32 f32 product_flush_below = none from MMA_T_FDPA: no product flush
+mmasim_field MMA_T_FDPA tf32 f32 block = 8 from MMA_T_FDPA L_max=8
+mmasim_field MMA_T_FDPA tf32 f32 c_mode = first from MMA_T_FDPA: C in the first fused sum
+mmasim_field MMA_T_FDPA tf32 f32 align_ref = all from MMA_T_FDPA: C's exponent in e_max
+mmasim_field MMA_T_FDPA tf32 f32 align_exp = nominal from frexp_and_normalize: exponent fields, subnormals at e_min
+mmasim_field MMA_T_FDPA tf32 f32 align_bits = 25 from F=25
+mmasim_field MMA_T_FDPA tf32 f32 align_round = trunc from truncated_fused_sum: torch.trunc
+mmasim_field MMA_T_FDPA tf32 f32 acc = f32:rz from rho=RZ-FP32
+mmasim_field MMA_T_FDPA tf32 f32 step_split = contiguous from MMA_T_FDPA.dpa: K in slices of L_max
+mmasim_field MMA_T_FDPA tf32 f32 align_floor = -158 from e_zero=-133 - F: a zero term's exponent
+mmasim_field MMA_T_FDPA tf32 f32 scale_group = none from MMA_T_FDPA: each scaled product its own term
+mmasim_field MMA_T_FDPA tf32 f32 zero_sign = positive from answer to -0 products and C = -0: 0
+mmasim_field MMA_T_FDPA tf32 f32 nan = 0x7FFFFFFF from answer to a=NaN b=1: 7fffffff
+mmasim_field MMA_T_FDPA tf32 f32 dropped_nan = inf from answer to a=7f800001: 7f800000
 
 [instr tcgen05.mma.m128n8k8.f32.tf32.tf32.kind::tf32]
 a_convert = tf32:rz
