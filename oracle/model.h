@@ -157,10 +157,16 @@ uint64_t model_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, 
 
 /* One element of a block-scaled form (oracle_scales: the scales of A's row
  * and B's column): d = sum_k (a[k]*sa)*(b[k]*sb) + c as the modelled
- * hardware computes it. The reference only (exact integers, slow); s->block
- * divides k and, with scale_group, scale_group divides s->block. */
+ * hardware computes it. The reference only (exact integers, slow). s NULL:
+ * model_dot's answer. Where model_scaled_check refuses (k, s), the
+ * output format's NaN: a caller checks first. */
 uint64_t model_dot_scaled(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
                           const oracle_scales *s);
+
+/* NULL if model_dot_scaled can compute K = k with scales s: a scale format
+ * (E8M0 or UE4M3), s->block in 1..k dividing k, and scale_group (if any)
+ * dividing s->block, so each group has one scale; else a static message. */
+const char *model_scaled_check(const model *m, int k, const oracle_scales *s);
 
 /* The order in which the K positions enter the steps: idx[j] is the
  * position read j-th; the steps then take consecutive runs of `block`.

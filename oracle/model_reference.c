@@ -322,10 +322,23 @@ uint64_t model_reference_dot(const model *m, int k, const uint64_t *a, const uin
     return model_dot_scaled(m, k, a, b, c, NULL);
 }
 
+const char *model_scaled_check(const model *m, int k, const oracle_scales *s)
+{
+    if (!s->fmt || (s->fmt != &tc_e8m0 && s->fmt != &tc_ue4m3))
+        return "block scales must be e8m0 or ue4m3";
+    if (s->block < 1 || k < 1 || k % s->block)
+        return "the scale block must divide K";
+    if (m->p.scale_group > 0 && s->block % m->p.scale_group)
+        return "scale_group must divide the scale block (one scale a group)";
+    return NULL;
+}
+
 uint64_t model_dot_scaled(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
                           const oracle_scales *s)
 {
     const model_params *p = &m->p;
+    if (s && model_scaled_check(m, k, s))
+        return p->nan_bits;
     int *idx = malloc((size_t)(k > 0 ? k : 1) * sizeof *idx);
     rnum *x = malloc((size_t)(k + 2) * sizeof *x), *ct = &x[k], *acc = &x[k + 1];
     if (!idx || !x)

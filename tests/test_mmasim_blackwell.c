@@ -4,7 +4,8 @@
  * measured) replayed through the profiles oracle/profiles/b200.profile
  * (tcgen05.mma) and rtx5090.profile (sm_120a mma): kind::f16, tf32,
  * f8f6f4 and the block-scaled mxf8f6f4, mxf4, mxf4nvf4 forms, every row
- * bit for bit, each mismatch printed. Then that the replay can fail: the
+ * bit for bit, each mismatch printed (unscaled rows also: model_dot's fast
+ * path equals the reference). Then that the replay can fail: the
  * same rows under a profile with one field changed (align_bits one less,
  * scale_group none) miss some. */
 #include <setjmp.h>
@@ -145,12 +146,18 @@ static size_t replay(const data *d, void (*tweak)(model_params *), int show, siz
                 fail_msg("%s: %s", r->name, err);
             if (r->k != kf.k || (kf.block ? r->k / kf.block : 0) != r->nscales)
                 fail_msg("%s: a row of K %d with %d scales", r->name, r->k, r->nscales);
+            oracle_scales s = {kf.scale_fmt, kf.block, r->sa, r->sb};
+            const char *why = kf.scale_fmt ? model_scaled_check(m, r->k, &s) : NULL;
+            if (why)
+                fail_msg("%s: %s", r->name, why);
             last = r->name;
             (*forms)++;
         }
         oracle_scales s = {kf.scale_fmt, kf.block, r->sa, r->sb};
         uint64_t got = kf.scale_fmt ? model_dot_scaled(m, r->k, r->a, r->b, r->c, &s)
                                     : model_dot(m, r->k, r->a, r->b, r->c);
+        if (!kf.scale_fmt && got != model_dot_scaled(m, r->k, r->a, r->b, r->c, NULL))
+            fail_msg("%s row %zu: model_dot's fast path and the reference differ", r->name, i + 1);
         if (got != r->d && (int)miss++ < show)
             printf("    mismatch: %s row %zu: model %llx, MMA-Sim %llx\n", r->name, i + 1, (unsigned long long)got,
                    (unsigned long long)r->d);

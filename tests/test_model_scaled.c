@@ -276,6 +276,28 @@ static void names_give_the_isa_facts(void **state)
     }
 }
 
+/* What model_dot_scaled cannot compute is refused by model_scaled_check
+ * (and answered NaN, never read out of bounds). */
+static void bad_scales_are_refused(void **state)
+{
+    model_kind_form sf = form("mma.m16n8k64.f32.e2m1.e2m1.f32.kind::mxf4nvf4.block_scale.scale_vec::4X.ue4m3");
+    model_params p = truncating(sf.f, 64, 35, 32);   /* a group of 32 over scale blocks of 16 */
+    model *m = model_of(&p, sf.f);
+    uint64_t a[64] = {0x2}, b[64] = {0x2}, sa[4] = {0x38, 0x38, 0x38, 0x38};
+    oracle_scales s = {sf.scale_fmt, sf.block, sa, sa};
+    assert_non_null(model_scaled_check(m, 64, &s));
+    assert_int_equal(model_dot_scaled(m, 64, a, b, 0, &s), tc_f32.nan_bits);
+    oracle_scales odd = {&tc_ue4m3, 48, sa, sa}, fmt = {&tc_e4m3, 16, sa, sa};
+    assert_non_null(model_scaled_check(m, 64, &odd));
+    assert_non_null(model_scaled_check(m, 64, &fmt));
+    model_free(m);
+    p.scale_group = 16;
+    m = model_of(&p, sf.f);
+    assert_null(model_scaled_check(m, 64, &s));
+    assert_int_equal(model_dot_scaled(m, 64, a, b, 0, &s), 0x3F800000);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +306,7 @@ int main(void)
         cmocka_unit_test(groups_align_at_the_scales_exponent),
         cmocka_unit_test(ue4m3_scales_multiply_with_their_significand),
         cmocka_unit_test(names_give_the_isa_facts),
+        cmocka_unit_test(bad_scales_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
