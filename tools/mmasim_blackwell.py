@@ -6,7 +6,7 @@ MMA-Sim (PyPI `mmasim`, tools/MMASIM.md; never a runtime or CI dependency)
 models sm_100a's tcgen05.mma ("Blackwell") and sm_120a's mma ("RTX
 Blackwell"), with the block-scaled MX and NVFP4 forms. For each form both
 MMA-Sim and tcscope's ISA tables (probes/isa/arch/sm100a.def, sm120a.def)
-have, this tool
+have (and sm_120a's warp-level mma of the catalogue, f64 aside), this tool
 
   1. reads the parameters of the object the package builds (its arithmetic's
      class, F, rho, L_max, e_zero, G) and, for what the package does in code
@@ -32,11 +32,11 @@ import gzip
 import importlib.metadata
 import os
 import random
-import struct
+import subprocess
 
 import torch
 from mmasim.arithmetic import fdpa
-from mmasim.nv_ptx import MMA, MMABlockScale, TCGen05MMA, TCGen05MMABlockScale
+from mmasim.nv_ptx import MMA, MMABlockScale, TCGen05MMA, TCGen05MMABlockScale, isa_mma
 
 MARK = "# ---- from here on: written by tools/mmasim_blackwell.py (MMA-Sim's published Blackwell arithmetic) ----"
 RHO = {"RZ-FP32": "f32:rz", "RNE-FP16": "f16:rne"}
@@ -61,8 +61,25 @@ class Form:
         self.sfmt, self.block, self.kind = sfmt, block, kind
 
 
+def catalogue_sm120():
+    """The catalogue's instructions sm_120a runs (build/tcscope list --arch sm_120a)."""
+    try:
+        text = subprocess.run(["build/tcscope", "list", "--arch", "sm_120a"], capture_output=True, text=True,
+                              check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise SystemExit("build/tcscope list --arch sm_120a: %s (make NVCC= build/tcscope first)" % e)
+    return {line.split()[0] for line in text.splitlines()[1:] if line.strip()}
+
+
 def forms():
     out = []
+    cat = catalogue_sm120()   # sm_120a's warp-level mma MMA-Sim models, f64 (the host's fma) aside
+    for st in isa_mma.mma_shape_and_type["RTX Blackwell"]:
+        p = st.split(".")
+        if "kind::" in st or p[2] == "f64" or "mma." + st not in cat:
+            continue
+        out.append(Form("rtx5090", "mma." + st, MMA("RTX Blackwell", st), p[2], p[3], p[4], p[1],
+                        int(p[0].split("k")[1]), kind="sync:%s" % p[2]))
     for d in ("f32", "f16"):   # sm_120a mma kind::f8f6f4: every pair, C of D's type
         for a in F8F6F4:
             for b in F8F6F4:
