@@ -26,6 +26,9 @@ const tc_format tc_e2m1 = FMT("e2m1", 2, 1, 1, 4, 0, true, TC_SPECIALS_NONE, 0x7
 const tc_format tc_e3m2 = FMT("e3m2", 3, 2, 3, 6, 0, true, TC_SPECIALS_NONE, 0x1F);
 const tc_format tc_e2m3 = FMT("e2m3", 2, 3, 1, 6, 0, true, TC_SPECIALS_NONE, 0x1F);
 const tc_format tc_e8m0 = FMT("e8m0", 8, 0, 127, 8, 0, false, TC_SPECIALS_E8M0, 0xFF);
+/* A scale format only (NVFP4's block scale, PTX .ue4m3): E4M3 without its
+ * sign, 0x7F NaN; bit 7 of the byte is not read. Not in the format list. */
+const tc_format tc_ue4m3 = FMT("ue4m3", 4, 3, 7, 8, 0, false, TC_SPECIALS_FN, 0x7F);
 const tc_format tc_s8 = FMT("s8", 0, 7, 0, 8, 0, true, TC_SPECIALS_INT, 0);
 const tc_format tc_u8 = FMT("u8", 0, 8, 0, 8, 0, false, TC_SPECIALS_INT, 0);
 const tc_format tc_s32 = FMT("s32", 0, 31, 0, 32, 0, true, TC_SPECIALS_INT, 0);

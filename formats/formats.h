@@ -105,6 +105,9 @@ typedef struct {
 /* Canonical formats; tc_format_by_name also accepts generic "eXmY" names. */
 extern const tc_format tc_e4m3, tc_e5m2, tc_f16, tc_bf16, tc_tf32, tc_f32, tc_f64;
 extern const tc_format tc_e2m1, tc_e3m2, tc_e2m3, tc_e8m0, tc_s8, tc_u8, tc_s32;
+/* The unsigned E4M3 of NVFP4 block scales (PTX .ue4m3): a scale format, read
+ * by the block-scaled model (oracle/model_scales.h), not in tc_format_list. */
+extern const tc_format tc_ue4m3;
 
 /* Looks a format up by name; NULL if unknown. Generic names ("e3m4") are
  * built into *scratch, which must outlive the returned pointer. */

@@ -126,6 +126,12 @@ typedef struct {
     int align_floor;            /* 2^align_floor: bits of the terms below it are cut even where
                                    align_bits below the reference would keep them (floored false:
                                    the grid follows the reference alone; zeroed params have none) */
+    /* block-scaled forms only (model_dot_scaled; model_dot ignores it) */
+    int scale_group;            /* 0: each product times its block's scales is one term of the fused
+                                   sum, offering its own exponent. G > 0: the products are first
+                                   summed exactly in groups of G positions, and each group times its
+                                   scales is one term offering the scales' exponent (MMA-Sim's
+                                   kind::mxf4 and mxf4nvf4: G = 16); block then counts positions */
 } model_params;
 
 /* The correctly rounded setting for formats f with output rounding r
@@ -148,6 +154,19 @@ oracle_formats model_get_formats(const model *m);
 
 /* One element: d = sum_{i<k} a[i]*b[i] + c as the modelled hardware computes it. */
 uint64_t model_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
+
+/* One element of a block-scaled form (oracle_scales: the scales of A's row
+ * and B's column): d = sum_k (a[k]*sa)*(b[k]*sb) + c as the modelled
+ * hardware computes it. The reference only (exact integers, slow). s NULL:
+ * model_dot's answer. Where model_scaled_check refuses (k, s), the
+ * output format's NaN: a caller checks first. */
+uint64_t model_dot_scaled(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
+                          const oracle_scales *s);
+
+/* NULL if model_dot_scaled can compute K = k with scales s: a scale format
+ * (E8M0 or UE4M3), s->block in 1..k dividing k, and scale_group (if any)
+ * dividing s->block, so each group has one scale; else a static message. */
+const char *model_scaled_check(const model *m, int k, const oracle_scales *s);
 
 /* The order in which the K positions enter the steps: idx[j] is the
  * position read j-th; the steps then take consecutive runs of `block`.

@@ -600,6 +600,40 @@ static int c_nan_prop(const model_params *cur, const model_field_scope *s, model
 WORDS(zero_sign, zero_positive, "ieee", "positive", false)
 WORDS(dropped_nan, dropped_nan_inf, "nan", "inf", false)
 
+/* ---- block-scaled forms: scale_group ---- */
+
+static model_field_parsed p_scale_group(const char *v, model_params *p)
+{
+    return parse_int_or(v, "none", 0, 1, 4096, &p->scale_group);
+}
+
+static void w_scale_group(char *buf, size_t len, const model_params *p)
+{
+    print_int_or(buf, len, p->scale_group, "none", 0);
+}
+
+SAME(scale_group, scale_group)
+
+/* None, and where the products are FP4 (the only block-scaled forms a
+ * third party models with groups: MMA-Sim's kind::mxf4 and mxf4nvf4) the
+ * groups of 2 ... 32 (powers of two) that divide block. Elsewhere nothing can
+ * change an answer, so the audit of an unscaled form never tries one. */
+static int c_scale_group(const model_params *cur, const model_field_scope *s, model_params *out)
+{
+    int n = 0;
+    model_params p = *cur;
+    p.scale_group = 0;
+    out[n++] = p;
+    bool fp4 = s->f.a && s->f.b && s->f.a->ebits == 2 && s->f.a->mbits == 1 && s->f.b->ebits == 2 &&
+               s->f.b->mbits == 1;
+    for (int g = 2; fp4 && g <= 32; g *= 2)
+        if (cur->block % g == 0 && cur->split_runs == 0) {
+            p.scale_group = g;
+            out[n++] = p;
+        }
+    return n;
+}
+
 /* ---- the table ---- */
 
 #define ROW(key, type, expect, optional, descent, fn) \
@@ -635,6 +669,8 @@ const model_field model_fields[] = {
         dropped_nan),
     ROW("align_floor", INT, "none or the exponent of the finest grid bit, in -100000..100000", true, 26,
         align_floor),
+    ROW("scale_group", INT, "none or an integer in 1..4096 (products summed exactly per group, block-scaled forms)",
+        true, 27, scale_group),
 };
 #define NFIELDS ((int)(sizeof model_fields / sizeof model_fields[0]))
 _Static_assert(NFIELDS <= MODEL_FIELDS_MAX, "raise MODEL_FIELDS_MAX (profile.c's masks)");

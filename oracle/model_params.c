@@ -73,6 +73,8 @@ const char *model_params_check(const model_params *p, oracle_formats f)
         return "carry_bits must be unlimited or 1..64";
     if (p->floored && (p->align_floor < -100000 || p->align_floor > 100000))
         return "align_floor out of range";
+    if (p->scale_group < 0 || p->scale_group > 4096 || (p->scale_group > 0 && (p->split_runs > 0 || p->block % p->scale_group)))
+        return "scale_group must be none or 1..4096, divide block and have contiguous steps";
     if (p->prod_flush_exp != MODEL_NO_FLUSH && (p->prod_flush_exp < -10000 || p->prod_flush_exp > 10000))
         return "product_flush_below must be none or -10000..10000";
     if (!round_ok(p->prod_round) || !round_ok(p->c_round) || !round_ok(p->acc_round) ||

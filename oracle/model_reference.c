@@ -2,7 +2,10 @@
  * once, in the order the hardware works, for clarity rather than speed:
  *
  *   1. decode     each operand read from its container, converted, flushed
- *   2. products   exact, then rounded to prod_bits and flushed if so
+ *   2. products   exact (times the block's scales, for a block-scaled
+ *                 form), then rounded to prod_bits and flushed if so;
+ *                 with scale_group, exact sums of groups of products, each
+ *                 times its scales, are the terms instead
  *   3. steps      the K products cut into steps of `block` (in the order of
  *                 model_step_order); each step is one fused sum of its
  *                 products and the running accumulator:
@@ -87,24 +90,54 @@ static void set_val(const model *m, rnum *x, mval v)
     mpz_set_ui(x->sig, v.cls == MV_FINITE ? v.sig : 0);
 }
 
-/* 2. A product: IEEE classes (0 * Inf is NaN), else exact, then rounded
- * to prod_bits significant bits and flushed below 2^prod_flush_exp. */
-static void product(const model *m, mval x, mval y, rnum *p)
+/* The class of a product of factors of classes x and y: IEEE 754 (NaN
+ * wins, 0 * Inf is NaN). */
+static uint8_t product_class(uint8_t x, uint8_t y)
+{
+    bool inf = x == MV_INF || y == MV_INF, zero = x == MV_ZERO || y == MV_ZERO;
+    if (x == MV_NAN || y == MV_NAN || (inf && zero))
+        return MV_NAN;
+    return inf ? MV_INF : zero ? MV_ZERO : MV_FINITE;
+}
+
+/* The product of a block's two scales (unsigned), as a factor: sig * 2^lsb,
+ * e the sum of their exponent fields as exponents (emin for subnormals). */
+static mval scale_product(const oracle_scales *s, int block)
+{
+    tc_value x = tc_decode(s->fmt, s->a[block], false), y = tc_decode(s->fmt, s->b[block], false);
+    mval v = {.cls = MV_FINITE, .sign = 0, .lsb = 0, .e = 0, .sig = 0};
+    static const uint8_t cls[] = {[TC_ZERO] = MV_ZERO, [TC_FINITE] = MV_FINITE, [TC_INF] = MV_INF,
+                                  [TC_NAN] = MV_NAN};
+    v.cls = product_class(cls[x.cls], cls[y.cls]);
+    if (v.cls == MV_FINITE) {
+        v.sig = x.sig * y.sig;
+        v.lsb = x.exp + y.exp;
+        v.e = x.exp + y.exp + 2 * s->fmt->mbits;
+    }
+    return v;
+}
+
+/* 2. A product a * b (* sc, a block's scales, or NULL): IEEE classes, else
+ * exact, then rounded to prod_bits significant bits and flushed below
+ * 2^prod_flush_exp. */
+static void product(const model *m, mval x, mval y, const mval *sc, rnum *p)
 {
     p->sign = x.sign ^ y.sign;
     p->lsb = p->t = 0;
     mpz_set_ui(p->sig, 0);
-    bool inf = x.cls == MV_INF || y.cls == MV_INF, zero = x.cls == MV_ZERO || y.cls == MV_ZERO;
-    if (x.cls == MV_NAN || y.cls == MV_NAN || (inf && zero)) {
-        p->cls = MV_NAN;
-        return;
-    }
-    p->cls = inf ? MV_INF : zero ? MV_ZERO : MV_FINITE;
+    p->cls = product_class(x.cls, y.cls);
+    if (sc)
+        p->cls = product_class(p->cls, sc->cls);
     if (p->cls != MV_FINITE)
         return;
     mpz_set_ui(p->sig, x.sig);
     mpz_mul_ui(p->sig, p->sig, y.sig);
     p->lsb = x.lsb + y.lsb;
+    if (sc) {
+        mpz_mul_ui(p->sig, p->sig, sc->sig);
+        p->lsb += sc->lsb;
+        x.e += sc->e;   /* the nominal exponent below: ea + eb + the scales' */
+    }
     int pb = m->p.prod_bits, n = nbits(p->sig);
     if (pb != MODEL_EXACT && n > pb) {
         shr_round(p->sig, n - pb, p->sign, m->p.prod_round);
@@ -239,20 +272,101 @@ bool model_step_order(const model_params *p, int k, int *idx)
     return true;
 }
 
+/* 2. (scale_group) The n products x, summed exactly, times the scales sc:
+ * one term offering the scales' exponent. NaN, or Infs of both signs, give
+ * NaN; an Inf its sign; products all zero a zero (which offers no
+ * exponent); a sum that cancels is a finite term of value 0 (which does). */
+static void group_term(const model *m, const rnum *x, int n, const mval *sc, rnum *g)
+{
+    bool nan = false, pinf = false, ninf = false, finite = false, neg = true;
+    int lsb = INT_MAX;
+    for (int i = 0; i < n; i++) {
+        neg &= x[i].sign;
+        nan |= x[i].cls == MV_NAN;
+        pinf |= x[i].cls == MV_INF && !x[i].sign;
+        ninf |= x[i].cls == MV_INF && x[i].sign;
+        finite |= x[i].cls == MV_FINITE;
+        if (x[i].cls == MV_FINITE && x[i].lsb < lsb)
+            lsb = x[i].lsb;
+    }
+    uint8_t cls = nan || (pinf && ninf) ? MV_NAN : pinf || ninf ? MV_INF : finite ? MV_FINITE : MV_ZERO;
+    g->present = true;
+    g->cls = product_class(cls, sc->cls);
+    g->sign = cls == MV_INF ? ninf : neg;   /* zeros: -0 only when every one is */
+    g->lsb = g->t = 0;
+    mpz_set_ui(g->sig, 0);
+    if (g->cls != MV_FINITE)
+        return;
+    mpz_t q;
+    mpz_init(q);
+    for (int i = 0; i < n; i++)
+        if (x[i].cls == MV_FINITE) {
+            mpz_mul_2exp(q, x[i].sig, (mp_bitcnt_t)(x[i].lsb - lsb));
+            if (x[i].sign)
+                mpz_sub(g->sig, g->sig, q);
+            else
+                mpz_add(g->sig, g->sig, q);
+        }
+    mpz_clear(q);
+    g->sign = mpz_sgn(g->sig) < 0;
+    mpz_abs(g->sig, g->sig);
+    mpz_mul_ui(g->sig, g->sig, sc->sig);
+    g->lsb = lsb + sc->lsb;
+    g->t = m->p.exp_ref == MODEL_EXP_NOMINAL ? sc->e : sc->lsb + (int)(64 - __builtin_clzll(sc->sig)) - 1;
+    if (mpz_sgn(g->sig) == 0)
+        g->lsb = g->t;   /* a cancelled group: no bit, so no finer grid */
+}
+
 uint64_t model_reference_dot(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c)
 {
+    return model_dot_scaled(m, k, a, b, c, NULL);
+}
+
+const char *model_scaled_check(const model *m, int k, const oracle_scales *s)
+{
+    if (!s->fmt || (s->fmt != &tc_e8m0 && s->fmt != &tc_ue4m3))
+        return "block scales must be e8m0 or ue4m3";
+    if (s->block < 1 || k < 1 || k % s->block)
+        return "the scale block must divide K";
+    if (m->p.scale_group > 0 && s->block % m->p.scale_group)
+        return "scale_group must divide the scale block (one scale a group)";
+    return NULL;
+}
+
+uint64_t model_dot_scaled(const model *m, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
+                          const oracle_scales *s)
+{
     const model_params *p = &m->p;
+    if (s && model_scaled_check(m, k, s))
+        return p->nan_bits;
     int *idx = malloc((size_t)(k > 0 ? k : 1) * sizeof *idx);
     rnum *x = malloc((size_t)(k + 2) * sizeof *x), *ct = &x[k], *acc = &x[k + 1];
     if (!idx || !x)
         abort();
     for (int i = 0; i < k + 2; i++)
         mpz_init(x[i].sig);
-    /* 1.-2. the products, in the order the steps take them */
+    /* 1.-2. the products, in the order the steps take them; a block-scaled
+     * form's products carry their scales, or its groups do (scale_group) */
     bool ordered = model_step_order(p, k, idx);
+    int group = s && p->scale_group > 0 ? p->scale_group : 1, block = p->block, nterms = k;
     for (int i = 0; i < k; i++) {
         int q = ordered ? idx[i] : i;
-        product(m, model_input_value(m, 0, a[q]), model_input_value(m, 1, b[q]), &x[i]);
+        mval sc = s && group == 1 ? scale_product(s, q / s->block) : (mval){0};
+        product(m, model_input_value(m, 0, a[q]), model_input_value(m, 1, b[q]), s && group == 1 ? &sc : NULL,
+                &x[i]);
+    }
+    if (group > 1) {   /* the groups replace the products: terms k / group, steps block / group */
+        for (int g = 0; g * group < k; g++) {
+            mval sc = scale_product(s, g * group / s->block);
+            rnum t;
+            mpz_init(t.sig);
+            group_term(m, x + g * group, group, &sc, &t);
+            mpz_swap(x[g].sig, t.sig);
+            x[g].present = t.present, x[g].cls = t.cls, x[g].sign = t.sign, x[g].lsb = t.lsb, x[g].t = t.t;
+            mpz_clear(t.sig);
+        }
+        nterms = k / group;
+        block = block / group > 0 ? block / group : 1;
     }
     /* 5. the accumulator before the first step: C in its form (C_FIRST) */
     set_val(m, ct, mfmt_decode(&m->cfmt, c, p->ftz_c));
@@ -268,8 +382,8 @@ uint64_t model_reference_dot(const model *m, int k, const uint64_t *a, const uin
     /* 3. the steps, then C last (one exact addition, one rounding) */
     mstep st, cst;
     model_steps_init(m, &st, &cst);
-    for (int s = 0; s < k; s += p->block)
-        step(m, acc, x + s, k - s < p->block ? k - s : p->block, &st);
+    for (int j = 0; j < nterms; j += block)
+        step(m, acc, x + j, nterms - j < block ? nterms - j : block, &st);
     if (p->c_mode == MODEL_C_LAST)
         step(m, acc, ct, 1, &cst);
     /* 6. the output (no step and no C: +0) */

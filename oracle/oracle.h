@@ -44,6 +44,21 @@ void oracle_dot_value(oracle_formats f, int k, const uint64_t *a, const uint64_t
 uint64_t oracle_dot_exact(oracle_formats f, int k, const uint64_t *a, const uint64_t *b,
                           uint64_t c, tc_rounding r);
 
+/* Block scales (PTX mma .block_scale, the MX and NVFP4 forms): K position i
+ * of A is multiplied by a[i / block], of B by b[i / block], both of format
+ * fmt (tc_e8m0 or tc_ue4m3). Which format and block an instruction uses is
+ * an ISA fact: oracle/model_scales.h reads it from the form's name. */
+typedef struct {
+    const tc_format *fmt;
+    int block;              /* K positions per scale (16 or 32); divides k */
+    const uint64_t *a, *b;  /* k / block scales of A's row and of B's column */
+} oracle_scales;
+
+/* The correctly rounded sum_k (a[k]*sa)*(b[k]*sb) + c (IEEE classes: a NaN
+ * scale gives NaN, a zero scale a zero factor, 0 * Inf NaN). */
+uint64_t oracle_dot_scaled_exact(oracle_formats f, int k, const uint64_t *a, const uint64_t *b,
+                                 uint64_t c, const oracle_scales *s, tc_rounding r);
+
 /* A whole tile, D[i][j] = sum_kk A[i][kk]*B[kk][j] + C[i][j] (row-major, as in
  * probes.h), spread over all cores for large batches. C may be NULL: every
  * C[i][j] is then +0 (as zeroed accumulator registers are), so a sum of

@@ -37,6 +37,8 @@
  *   zero_sign              ieee | positive         (positive: every zero result is +0)
  *   dropped_nan            nan | inf               (what a NaN whose payload is only in cut bits reads as)
  *   align_floor            none | EXP              (the fused sum's grid is never finer than 2^EXP)
+ *   scale_group            none | G                (block-scaled forms: products summed exactly in
+ *                          groups of G, each aligned at its scales' exponent; model.h)
  * Errors read "FILE:LINE: message" (unknown key, bad or out-of-range value,
  * duplicate key or section, missing field).
  */

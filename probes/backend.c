@@ -13,6 +13,7 @@
 
 #include "oracle/model.h"
 #include "oracle/oracle.h"
+#include "oracle/model_scales.h"
 #include "oracle/profile.h"
 #include "probes/gpu_backend.h"
 #include "probes/probes.h"
@@ -207,8 +208,11 @@ tc_backend *tc_backend_open_builtin(const char *spec, char *err, size_t errlen)
             free(b);
             return NULL;
         }
+        model_kind_form kf;   /* Blackwell kind:: forms: modelled (third-party profiles), not in the catalogue */
+        char kerr[8];
         for (size_t i = 0; i < b->prof.count; i++) /* a misspelt section would be passed over in silence */
-            if (!tc_instr_by_name(b->prof.entries[i].instr)) {
+            if (!tc_instr_by_name(b->prof.entries[i].instr) &&
+                !model_kind_form_of(b->prof.entries[i].instr, &kf, kerr, sizeof kerr)) {
                 snprintf(err, errlen, "%s:%d: [instr %.96s]: not an instruction of the catalogue (tcscope list)", path,
                          b->prof.entries[i].line, b->prof.entries[i].instr);
                 profile_free(&b->prof);

@@ -77,6 +77,17 @@ json_t *tc_audit_normalized(const json_t *a)
     const char *k;
     json_t *v;
     json_object_foreach(fp, k, v) json_object_set_new(fp, k, tc_fingerprint_normal(k, v));
+    /* An optional field a record written before it existed lacks has the
+     * value its absence means in a profile (zeroed params), so records of
+     * either age compare field by field. */
+    model_params zero;
+    memset(&zero, 0, sizeof zero);
+    for (int i = 0; json_is_object(fp) && i < model_field_count(); i++)
+        if (model_fields[i].optional && !json_object_get(fp, model_fields[i].key)) {
+            char text[128];
+            model_field_text(&zero, i, text, sizeof text);
+            json_object_set_new(fp, model_fields[i].key, tc_fingerprint_value(i, text));
+        }
     json_object_foreach(ev, k, v)
     {
         json_t *val = json_object_get(v, "value"), *r;

@@ -33,12 +33,13 @@ static model_field_scope scope(int which)
     static const tc_format *fs[][4] = {{&tc_f16, &tc_f16, &tc_f32, &tc_f32},
                                        {&tc_tf32, &tc_tf32, &tc_f32, &tc_f32},
                                        {&tc_e4m3, &tc_e5m2, &tc_f32, &tc_f32},
-                                       {&tc_f16, &tc_f16, &tc_f16, &tc_f16}};
-    static const int ks[] = {16, 8, 32, 16};
+                                       {&tc_f16, &tc_f16, &tc_f16, &tc_f16},
+                                       {&tc_e2m1, &tc_e2m1, &tc_f32, &tc_f32}};   /* block-scaled FP4 */
+    static const int ks[] = {16, 8, 32, 16, 64};
     model_field_scope s = {{fs[which][0], fs[which][1], fs[which][2], fs[which][3]}, ks[which], odd_nan, 1};
     return s;
 }
-#define NSCOPES 4
+#define NSCOPES 5
 
 /* Middle values: short steps, a rounded f32 accumulator, 24 alignment bits. */
 static model_params base_params(void)

@@ -35,6 +35,7 @@ from collections import OrderedDict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import km_params  # noqa: E402
+from profile_text import load_profile  # noqa: E402  (thirdparty_questions.py imports it from here too)
 import mmasim_check as mc  # noqa: E402  (imports torch and mmasim)
 from mmasim.arithmetic import fdpa, fma  # noqa: E402
 
@@ -44,23 +45,6 @@ FIELDS = ["block", "step_split", "c_mode", "align_ref", "align_exp", "align_bits
 SOURCES = ["mmasim", "km_h100", "km_h200"]
 NAMES = {"mmasim": "MMA-Sim Hopper", "km_h100": "KM H100TC", "km_h200": "KM H200TC"}
 RHO = {"RZ-FP32": "f32:rz", "RNE-FP16": "f16:rne", "RZ-E8M13": "e8m13:rz"}
-
-
-def load_profile(path):
-    """{instr: {field: text}} of a profile (oracle/profile.h syntax; [default] inherited)."""
-    out, cur, default = OrderedDict(), None, {}
-    with open(path) as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            m = re.fullmatch(r"\[instr (.+)\]", line)
-            if m:
-                cur = out.setdefault(m.group(1), dict(default))
-            elif line.startswith("["):
-                cur = default if line == "[default]" else None
-            elif cur is not None and "=" in line:
-                k, v = (x.strip() for x in line.split("=", 1))
-                cur[k] = v
-    return out
 
 
 def catalogue(tcscope):
