@@ -35,6 +35,7 @@
 
 #include "cases/gemm.h"
 #include "formats/formats.h"
+#include "probes/model_gpu.h"
 #include "probes/probes.h"
 
 /* The distributions the sweep has too (loguniform, ints) are drawn as the
@@ -116,7 +117,10 @@ int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_resul
  * is refused, the recorded paths take no per-block scales), converted as
  * the path converts them (tf32), then each sampled output summed as the
  * structure says with the model of the path's instruction in `profile`
- * (made for conversion incvt). */
+ * (made for conversion incvt): with walk, by the GPU model's walk (one GPU
+ * thread per output, probes/model_gpu_gemm.h) where it takes the structure,
+ * else by the CPU's predictor; the
+ * outputs each computed are added to *count (NULL: not counted). */
 typedef struct {
     const tc_gemm_path *p;
     tc_gemm_struct s;
@@ -124,6 +128,9 @@ typedef struct {
     const char *profile;
     app_scaling scaling;
     int rows, cols;
+    bool walk;                 /* the outputs walked by tc_model_gpu_gemm on gpu (NULL: on the CPU's cores) */
+    tc_model_gpu *gpu;
+    tc_model_gpu_count *count;
 } app_lib_candidate;
 
 /* As app_eval, for a library path (no backend: the model). 0, or -1 + err

@@ -15,6 +15,7 @@
 #include "cases/app.h"
 #include "cli/choose.h"
 #include "cli/cli.h"
+#include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "reports/choose_app.h"
 #include "reports/record_gemm.h"
@@ -192,6 +193,12 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
     if (!rc && !app_data_make(&d, &dist, s->m, s->n, s->k, rows, cols, s->seed,
                                 s->scaling == APP_SCALE_TENSOR, err, sizeof err))
         rc = cli_fail("choose", "%s", err);
+    /* The library paths' outputs: the GPU model when one opens, else the CPU's. */
+    cli_model_on mo;
+    if (!rc && gemm_recs)
+        cli_model_on_open("choose", NULL, s->backend, &mo);
+    else
+        cli_model_on_open("choose", "cpu", NULL, &mo);
     if (!rc) {
         /* Whose structures are ranked: --gpu, else the backend's GPU (a model: its profile's name). */
         const char *bk = tc_backend_get_info(b)->backend, *dev = tc_backend_get_info(b)->device;
@@ -201,7 +208,7 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
                                 .dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
                                 .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
                                 .bench_from = bench_from, .gemm_recs = gemm_recs, .gemm_from = gemm_from,
-                                .progress = progress};
+                                .progress = progress, .model_gpu = mo.gpu, .model_on = mo.name};
         json_t *res = tc_choose_app(b, &d, &bench, &o, err, sizeof err);
         if (!res)
             rc = cli_fail("choose", "%s", err);
@@ -224,6 +231,7 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
     }
     if (b)
         tc_backend_close(b);
+    cli_model_on_close(&mo);
     tc_outdir_close(&out);
     tc_record_free(&bench);
     json_decref(gemm_recs);

@@ -7,8 +7,12 @@
  *     source, compiled for the CPU) gives gemm_predict's bits for every
  *     output of GEMMs of each path, input conversion, chunk, promotion,
  *     split-K cut and combine order, sampled and whole;
+ *   - choose's library-path evaluation (app_eval_lib) gives the same error
+ *     statistics with the walk as with the CPU's predictor, tf32 and FP8
+ *     with per-row scales, and counts its outputs where they were computed;
  *   - on a GPU (skipped without one) the kernel gives gemm_predict's bits
- *     for the same GEMMs, and counts every output as the GPU's or the CPU's. */
+ *     for the same GEMMs and app_eval_lib the same statistics, and counts
+ *     every output as the GPU's or the CPU's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "cases/app.h"
 #include "cases/gemm_internal.h"
 #include "probes/model_gpu_gemm_core.h"
 
@@ -177,6 +182,47 @@ static void test_unsupported_goes_to_cpu(void **state)
     assert_int_equal(cnt.cpu, 16);
 }
 
+/* app_eval_lib of two candidates with the walk on g (NULL: the CPU) and
+ * without it: the same statistics, the outputs counted. */
+static void app_same(tc_model_gpu *g)
+{
+    char err[512];
+    app_dist dist;
+    assert_true(app_dist_parse("lognormal:0,2", &dist, err, sizeof err));
+    app_data d;
+    assert_true(app_data_make(&d, &dist, 512, 512, 700, 20, 30, 5, false, err, sizeof err));
+    app_lib_candidate cand[] = {
+        {.p = tc_gemm_path_by_name("tf32"), .s = {8, 0, 3, GEMM_COMBINE_REVERSE, 0, {0}}, .incvt = GEMM_IN_TF32_RNA},
+        {.p = tc_gemm_path_by_name("e4m3"), .s = {32, 128, 1, GEMM_COMBINE_SEQ, 0, {0}}, .scaling = APP_SCALE_ROW},
+    };
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
+        app_lib_candidate c = cand[i];
+        c.profile = PROFILE, c.rows = 20, c.cols = 30;
+        tc_model_gpu_count n0 = {0}, n1 = {0};
+        app_result r0, r1;
+        c.count = &n0;
+        assert_int_equal(app_eval_lib(&d, &c, &r0, err, sizeof err), 0);
+        c.walk = true, c.gpu = g, c.count = &n1;
+        if (app_eval_lib(&d, &c, &r1, err, sizeof err))
+            fail_msg("%s", err);
+        assert_memory_equal(&r0.vs_orig, &r1.vs_orig, sizeof r0.vs_orig);
+        assert_memory_equal(&r0.vs_rounded, &r1.vs_rounded, sizeof r0.vs_rounded);
+        assert_int_equal(n0.cpu, 600);
+        assert_int_equal(n0.gpu, 0);
+        assert_int_equal(n1.gpu + n1.cpu, 600);
+        assert_true(g ? n1.gpu > 0 : n1.cpu == 600);
+    }
+    app_data_free(&d);
+    app_dist_free(&dist);
+    app_reference_cache_clear();
+}
+
+static void test_choose_walk_is_the_cpus(void **state)
+{
+    (void)state;
+    app_same(NULL);
+}
+
 static void test_walk_on_gpu_is_the_predictor(void **state)
 {
     (void)state;
@@ -192,6 +238,7 @@ static void test_walk_on_gpu_is_the_predictor(void **state)
     gemm_shape big = {"f16", GEMM_IN_AS_UPLOADED, {16, 0, 4, GEMM_COMBINE_PAIRWISE, 0, {0}}, 256, 300, 2048,
                       SWEEP_NORMAL};
     compare(g, &big);
+    app_same(g);
     print_message("GEMM walk on %s: every output equal to gemm_predict\n", tc_model_gpu_name(g));
     tc_model_gpu_close(g);
 }
@@ -202,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_f32_add_is_the_cpus),
         cmocka_unit_test(test_walk_on_cpu_is_the_predictor),
         cmocka_unit_test(test_unsupported_goes_to_cpu),
+        cmocka_unit_test(test_choose_walk_is_the_cpus),
         cmocka_unit_test(test_walk_on_gpu_is_the_predictor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
