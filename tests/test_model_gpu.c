@@ -42,9 +42,9 @@ static const char *const forbidden[] = {
     "QGMMA", "BGMMA", "UHMMA",
 };
 
-/* NULL when text is a histogram of the model kernel with integer opcodes
- * only, else what is wrong (into why). */
-static const char *check_histogram(const char *text, char *why, size_t len)
+/* NULL when text is a histogram of kernel (the model's, or the GEMM walk's)
+ * with integer opcodes only, else what is wrong (into why). */
+static const char *check_histogram(const char *text, const char *kernel, char *why, size_t len)
 {
     bool fn = false, target = false, imad = false;
     long declared = -1, total = 0;
@@ -58,7 +58,7 @@ static const char *check_histogram(const char *text, char *why, size_t len)
         char op[128];
         long count;
         if (buf[0] == '#') {
-            fn |= strncmp(buf, "# function ", 11) == 0 && strstr(buf, "tc_model_gpu_kernel");
+            fn |= strncmp(buf, "# function ", 11) == 0 && strstr(buf, kernel);
             target |= strcmp(buf, "# target sm_90a") == 0;
             if (sscanf(buf, "# instructions %ld", &count) == 1)
                 declared = count;
@@ -82,7 +82,7 @@ static const char *check_histogram(const char *text, char *why, size_t len)
             }
     }
     if (!fn || !target) {
-        snprintf(why, len, "not the sm_90a SASS of tc_model_gpu_kernel");
+        snprintf(why, len, "not the sm_90a SASS of %s", kernel);
         return why;
     }
     if (declared != total || total < 1000 || !imad) {
@@ -111,7 +111,7 @@ static void test_sass_is_integer_only(void **state)
     char *text = slurp(path), why[256];
     if (!text)
         fail_msg("cannot read %s", path);
-    const char *bad = check_histogram(text, why, sizeof why);
+    const char *bad = check_histogram(text, "tc_model_gpu_kernel", why, sizeof why);
     if (bad)
         fail_msg("%s: %s", path, bad);
     /* the checker rejects what it must: each planted opcode fails it */
@@ -122,7 +122,7 @@ static void test_sass_is_integer_only(void **state)
         char *t = malloc(n);
         assert_non_null(t);
         snprintf(t, n, "%s%s", text, planted[i]);
-        assert_non_null(check_histogram(t, why, sizeof why));
+        assert_non_null(check_histogram(t, "tc_model_gpu_kernel", why, sizeof why));
         free(t);
     }
     /* and a histogram of another function, or a partial one */
@@ -131,8 +131,29 @@ static void test_sass_is_integer_only(void **state)
     char *fn = strstr(other, "tc_model_gpu_kernel");
     assert_non_null(fn);
     fn[0] = 'x';
-    assert_non_null(check_histogram(other, why, sizeof why));
+    assert_non_null(check_histogram(other, "tc_model_gpu_kernel", why, sizeof why));
+    assert_non_null(check_histogram(text, "tc_model_gpu_gemm_kernel", why, sizeof why));
     free(other);
+    free(text);
+}
+
+/* The GEMM walk's kernel (probes/cuda/model_gpu_gemm.cu): its histogram from
+ * a GPU machine (tools/device/gemm-gpu.sh; this machine may lack cuobjdump),
+ * committed as tests/data/model_gpu_gemm_sass.txt or named by
+ * TC_MODEL_GPU_GEMM_SASS; skipped until there is one. */
+static void test_gemm_sass_is_integer_only(void **state)
+{
+    const char *env = getenv("TC_MODEL_GPU_GEMM_SASS"), *path = env ? env : "tests/data/model_gpu_gemm_sass.txt";
+    char *text = slurp(path), why[256];
+    if (!text) {
+        if (env)
+            fail_msg("cannot read %s", path);
+        printf("no %s yet (a GPU machine's tools/device/gemm-gpu.sh writes it)\n", path);
+        skip();
+    }
+    const char *bad = check_histogram(text, "tc_model_gpu_gemm_kernel", why, sizeof why);
+    if (bad)
+        fail_msg("%s: %s", path, bad);
     free(text);
 }
 
@@ -430,6 +451,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sass_is_integer_only),
+        cmocka_unit_test(test_gemm_sass_is_integer_only),
         cmocka_unit_test(test_gpu_model_equals_cpu_model),
         cmocka_unit_test(test_without_gpu_the_cpu_computes),
         cmocka_unit_test(test_replay_catches_a_changed_answer),
