@@ -76,13 +76,35 @@ static inline TC_HD uint32_t mgemm_f32_add(const mfmt *f32, uint32_t a, uint32_t
     return (uint32_t)mfmt_encode(f32, v);
 }
 
-/* Slices [lo, hi) of v met as a balanced tree (cases/gemm_struct.c pairwise). */
-static inline TC_HD uint32_t mgemm_pairwise(const mfmt *f32, const uint32_t *v, int lo, int hi)
+/* The S slice sums v met as a balanced tree (cases/gemm_struct.c pairwise:
+ * [lo, hi) is [lo, mid) + [mid, hi), mid = lo + (hi - lo) / 2), walked
+ * with a stack of its own: a recursive device function would need a stack
+ * size nvcc cannot bound. S <= 64: at most 7 levels. */
+static inline TC_HD uint32_t mgemm_pairwise(const mfmt *f32, const uint32_t *v, int S)
 {
-    if (hi - lo == 1)
-        return v[lo];
-    int mid = lo + ((hi - lo) >> 1);
-    return mgemm_f32_add(f32, mgemm_pairwise(f32, v, lo, mid), mgemm_pairwise(f32, v, mid, hi));
+    int lo[8], hi[8], state[8], top = 0;
+    uint32_t left[8], ret = 0;
+    lo[0] = 0, hi[0] = S, state[0] = 0;
+    while (top >= 0) {
+        int l = lo[top], h = hi[top], mid = l + ((h - l) >> 1);
+        if (h - l == 1) {   /* a leaf: its value goes to the parent */
+            ret = v[l];
+            top--;
+        } else if (state[top] == 0) {   /* the left half first */
+            state[top] = 1;
+            top++;
+            lo[top] = l, hi[top] = mid, state[top] = 0;
+        } else if (state[top] == 1) {   /* then the right */
+            left[top] = ret;
+            state[top] = 2;
+            top++;
+            lo[top] = mid, hi[top] = h, state[top] = 0;
+        } else {
+            ret = mgemm_f32_add(f32, left[top], ret);
+            top--;
+        }
+    }
+    return ret;
 }
 
 /* D of one step of len positions (a[q], b[q * ldb]), C c. 0, or -1 on the
@@ -136,7 +158,7 @@ static inline TC_HD int mgemm_output(const model *m, const mgemm_plan *pl, const
     }
     uint32_t d = v[0];
     if (ch->combine == TC_MGEMM_PAIRWISE) {
-        d = mgemm_pairwise(&pl->f32, v, 0, S);
+        d = mgemm_pairwise(&pl->f32, v, S);
     } else if (ch->combine == TC_MGEMM_REVERSE) {
         d = v[S - 1];
         for (int t = S - 2; t >= 0; t--)

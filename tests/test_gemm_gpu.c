@@ -2,7 +2,8 @@
  * model_gpu_gemm*.{h,c}, probes/cuda/model_gpu_gemm.cu):
  *   - mgemm_f32_add, the integer FP32 addition the walk meets runs and
  *     slices with, equals the CPU's float addition bit for bit on normal,
- *     subnormal, cancelling, far-apart and special operands;
+ *     subnormal, cancelling, far-apart and special operands, and the
+ *     pairwise tree it meets slices with is gemm_combine's for 1..64 slices;
  *   - the walk on the CPU (gemm_predict_on with no GPU: the kernel's own
  *     source, compiled for the CPU) gives gemm_predict's bits for every
  *     output of GEMMs of each path, input conversion, chunk, promotion,
@@ -78,6 +79,27 @@ static void test_f32_add_is_the_cpus(void **state)
     }
     if (diffs)
         fail_msg("%zu of %zu FP32 additions differ", diffs, n);
+}
+
+/* The slices met as the walk meets them (the pairwise tree on its own
+ * stack) and as gemm_combine does, for every slice count 1..64. */
+static void test_pairwise_is_gemm_combine(void **state)
+{
+    (void)state;
+    mfmt f32;
+    assert_true(mfmt_init(&f32, &tc_f32));
+    uint64_t s = 7;
+    for (int S = 1; S <= TC_MGEMM_MAX_SLICES; S++)
+        for (int r = 0; r < 50; r++) {
+            uint32_t v[TC_MGEMM_MAX_SLICES];
+            float f[TC_MGEMM_MAX_SLICES];
+            for (int t = 0; t < S; t++) {   /* magnitudes 2^-20 .. 2^20, either sign: rounding in every add */
+                uint32_t e = 107 + (uint32_t)(rng(&s) % 41);
+                v[t] = (uint32_t)(rng(&s) & 0x807fffffu) | (e << 23);
+                f[t] = gemm_f32_of(v[t]);
+            }
+            assert_int_equal(mgemm_pairwise(&f32, v, S), gemm_bits_of(gemm_combine(f, S, GEMM_COMBINE_PAIRWISE)));
+        }
 }
 
 /* ---- whole GEMMs ---- */
@@ -247,6 +269,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_f32_add_is_the_cpus),
+        cmocka_unit_test(test_pairwise_is_gemm_combine),
         cmocka_unit_test(test_walk_on_cpu_is_the_predictor),
         cmocka_unit_test(test_unsupported_goes_to_cpu),
         cmocka_unit_test(test_choose_walk_is_the_cpus),

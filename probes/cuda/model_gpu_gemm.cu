@@ -88,7 +88,9 @@ extern "C" int tc_mgpu_gemm(int dev, const model *m, const mgemm_plan *plan, int
     CK(cudaMalloc(&g.n, sizeof(unsigned long long)), "cudaMalloc");
     CK(cudaMemset(g.n, 0, sizeof(unsigned long long)), "clear the count");
     /* rows of D per launch (all outputs), or outputs per launch (lists) */
-    size_t rows = GEMM_LAUNCH_OUTPUTS / (size_t)n, per = ii ? GEMM_LAUNCH_OUTPUTS : (rows ? rows : 1) * (size_t)n;
+    size_t rows = GEMM_LAUNCH_OUTPUTS / (size_t)n;
+    rows = rows > 65535 ? 65535 : rows;   /* gridDim.y */
+    size_t per = ii ? GEMM_LAUNCH_OUTPUTS : (rows ? rows : 1) * (size_t)n;
     per = per < nout ? per : nout;
     if (tc_cuda_grow(&g.out, &g.cout, per * 4, err, errlen) || tc_cuda_grow(&g.flag, &g.cflag, per, err, errlen))
         return -1;
