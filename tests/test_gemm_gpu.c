@@ -1,5 +1,7 @@
 /* The gemm predictor on the GPU model (cases/gemm_predict_gpu.c, probes/
  * model_gpu_gemm*.{h,c}, probes/cuda/model_gpu_gemm.cu):
+ *   - the walk kernel's SASS histogram holds integer opcodes only (skipped
+ *     until a GPU machine has written one);
  *   - mgemm_f32_add, the integer FP32 addition the walk meets runs and
  *     slices with, equals the CPU's float addition bit for bit on normal,
  *     subnormal, cancelling, far-apart and special operands, and the
@@ -26,8 +28,29 @@
 #include "cases/app.h"
 #include "cases/gemm_internal.h"
 #include "probes/model_gpu_gemm_core.h"
+#include "tests/sass_histogram.h"
 
 #define PROFILE "oracle/profiles/h100.profile"
+
+/* The GEMM walk's kernel (probes/cuda/model_gpu_gemm.cu): its histogram from
+ * a GPU machine (tools/device/gemm-gpu.sh; a machine without cuobjdump cannot write it),
+ * committed as tests/data/model_gpu_gemm_sass.txt or named by
+ * TC_MODEL_GPU_GEMM_SASS; skipped until there is one. */
+static void test_gemm_sass_is_integer_only(void **state)
+{
+    const char *env = getenv("TC_MODEL_GPU_GEMM_SASS"), *path = env ? env : "tests/data/model_gpu_gemm_sass.txt";
+    char *text = slurp(path), why[256];
+    if (!text) {
+        if (env)
+            fail_msg("cannot read %s", path);
+        printf("no %s yet (a GPU machine's tools/device/gemm-gpu.sh writes it)\n", path);
+        skip();
+    }
+    const char *bad = check_histogram(text, "tc_model_gpu_gemm_kernel", why, sizeof why);
+    if (bad)
+        fail_msg("%s: %s", path, bad);
+    free(text);
+}
 
 /* ---- the FP32 addition ---- */
 
@@ -268,6 +291,7 @@ static void test_walk_on_gpu_is_the_predictor(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gemm_sass_is_integer_only),
         cmocka_unit_test(test_f32_add_is_the_cpus),
         cmocka_unit_test(test_pairwise_is_gemm_combine),
         cmocka_unit_test(test_walk_on_cpu_is_the_predictor),
