@@ -107,6 +107,10 @@ typedef struct {
     double seconds;          /* wall time of this evaluation */
 } app_result;
 
+/* The most outputs an instruction chain is evaluated on (tile by tile on
+ * the backend; beyond it choose evaluates the library paths alone). */
+#define APP_CHAIN_MAX_OUTPUTS 1000000
+
 /* Evaluates one candidate on backend b. 0, or -1 + err (backend refusal). */
 int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_result *r, char *err, size_t len);
 
@@ -139,5 +143,10 @@ int app_eval_lib(const app_data *d, const app_lib_candidate *c, app_result *r, c
 
 /* Frees the cached exact references (they are kept across candidates). */
 void app_reference_cache_clear(void);
+
+/* The exact references computed on GPU g from now on (probes/
+ * model_gpu_exact.h: integer exact sums, the oracle's bits), the outputs
+ * counted in *count; NULL: by the MPFR oracle on the CPU (the default). */
+void app_reference_use(tc_model_gpu *g, tc_model_gpu_count *count);
 
 #endif

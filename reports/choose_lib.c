@@ -276,6 +276,7 @@ static int evaluate(json_t *x, const tc_gemm_path *p, const path_recs *pr, const
     json_object_set_new(x, "seconds", json_real(r.seconds));
     /* which model computed the path's outputs (the expected answers the error is of), and how many each */
     json_object_set_new(x, "model_on", json_string(o->model_on ? o->model_on : "cpu"));
+    json_object_set_new(x, "references_on", json_string(o->references_on ? o->references_on : "cpu"));
     json_object_set_new(x, "model_outputs", json_pack("{s:I, s:I}", "gpu", (json_int_t)cnt.gpu, "cpu",
                                                       (json_int_t)cnt.cpu));
     /* bound met but no speed of this GPU and caller: said as such, not as a missing instruction figure */

@@ -14,18 +14,22 @@
  *     statistics with the walk as with the CPU's predictor, tf32 and FP8
  *     with per-row scales, and counts its outputs where they were computed;
  *   - on a GPU (skipped without one) the kernel gives gemm_predict's bits
- *     for the same GEMMs and app_eval_lib the same statistics, and counts
+ *     for the same GEMMs and app_eval_lib the same statistics, also with
+ *     the exact references on the GPU (probes/model_gpu_exact.h), and counts
  *     every output as the GPU's or the CPU's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "cases/app.h"
+#include "cases/app_internal.h"
+#include "cases/sweep_internal.h"
 #include "cases/gemm_internal.h"
 #include "probes/model_gpu_gemm_core.h"
 #include "tests/sass_histogram.h"
@@ -256,10 +260,59 @@ static void app_same(tc_model_gpu *g)
         assert_int_equal(n0.gpu, 0);
         assert_int_equal(n1.gpu + n1.cpu, 600);
         assert_true(g ? n1.gpu > 0 : n1.cpu == 600);
+        if (g) {   /* and with the exact references on the GPU: the oracle's bits, so the same statistics */
+            tc_model_gpu_count refs = {0};
+            app_reference_cache_clear();
+            app_reference_use(g, &refs);
+            if (app_eval_lib(&d, &c, &r1, err, sizeof err))
+                fail_msg("%s", err);
+            app_reference_use(NULL, NULL);
+            app_reference_cache_clear();
+            assert_memory_equal(&r0.vs_orig, &r1.vs_orig, sizeof r0.vs_orig);
+            assert_memory_equal(&r0.vs_rounded, &r1.vs_rounded, sizeof r0.vs_rounded);
+            assert_int_equal(refs.gpu + refs.cpu, 1200);   /* two references of 600 outputs */
+        }
     }
     app_data_free(&d);
     app_dist_free(&dist);
     app_reference_cache_clear();
+}
+
+static int cmp_d(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* app_stats_of's quantiles (by selection, for 10^7 and more outputs) are
+ * the nearest ranks of the sorted errors: many equal errors, Inf, few values. */
+static void test_stats_are_the_sorted_ranks(void **state)
+{
+    (void)state;
+    uint64_t s = 3;
+    static const size_t ns[] = {1, 2, 3, 10, 99, 1000, 100003};
+    for (size_t x = 0; x < sizeof ns / sizeof ns[0]; x++)
+        for (int kind = 0; kind < 3; kind++) {
+            size_t n = ns[x];
+            double *got = gemm_alloc(n, 8), *ref = gemm_alloc(n, 8), *rel = gemm_alloc(n, 8);
+            for (size_t i = 0; i < n; i++) {
+                ref[i] = 1.0 + (double)(rng(&s) % 7);
+                uint64_t r = rng(&s);
+                got[i] = kind == 0 ? ref[i] * (1 + (double)(r % 1000) * 1e-6)       /* spread */
+                         : kind == 1 ? ref[i] * (1 + (double)(r % 3) * 0.25)         /* few values */
+                                     : (r % 50 ? ref[i] : INFINITY);                 /* equal, some Inf */
+                rel[i] = fabs(got[i] - ref[i]) / ref[i];
+                rel[i] = isfinite(got[i]) ? rel[i] : INFINITY;
+            }
+            app_stats st;
+            app_stats_of(got, ref, n, &st);
+            qsort(rel, n, 8, cmp_d);
+            assert_true(st.median == sweep_quantile_sorted(rel, n, 0.5));
+            assert_true(st.p90 == sweep_quantile_sorted(rel, n, 0.9));
+            assert_true(st.p99 == sweep_quantile_sorted(rel, n, 0.99));
+            assert_true(st.max == rel[n - 1]);
+            free(got), free(ref), free(rel);
+        }
 }
 
 static void test_choose_walk_is_the_cpus(void **state)
@@ -297,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_walk_on_cpu_is_the_predictor),
         cmocka_unit_test(test_unsupported_goes_to_cpu),
         cmocka_unit_test(test_choose_walk_is_the_cpus),
+        cmocka_unit_test(test_stats_are_the_sorted_ranks),
         cmocka_unit_test(test_walk_on_gpu_is_the_predictor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
