@@ -5,7 +5,10 @@
  * range (subnormal products under large ones, overflow to Inf), cancelling
  * rows, halfway cases decided by a term ~1000 binades down, zeros, and
  * rows with Inf or NaN (the oracle's, counted as the CPU's): on the CPU
- * (no GPU: the same code) and on a GPU (skipped without one). */
+ * (no GPU: the same code) and on a GPU (skipped without one). The kernel's
+ * SASS histogram holds integer opcodes only (tests/data/
+ * model_gpu_exact_sass.txt or TC_MODEL_GPU_EXACT_SASS, from a GPU machine's
+ * tools/device/gemm-gpu.sh; skipped until there is one). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +20,24 @@
 
 #include "oracle/oracle.h"
 #include "probes/model_gpu_exact.h"
+#include "tests/sass_histogram.h"
+
+static void test_exact_sass_is_integer_only(void **state)
+{
+    (void)state;
+    const char *env = getenv("TC_MODEL_GPU_EXACT_SASS"), *path = env ? env : "tests/data/model_gpu_exact_sass.txt";
+    char *text = slurp(path), why[256];
+    if (!text) {
+        if (env)
+            fail_msg("cannot read %s", path);
+        print_message("no %s yet (a GPU machine's tools/device/gemm-gpu.sh writes it)\n", path);
+        skip();
+    }
+    const char *bad = check_histogram(text, "tc_model_gpu_exact_kernel", why, sizeof why);
+    if (bad)
+        fail_msg("%s: %s", path, bad);
+    free(text);
+}
 
 static uint64_t rng(uint64_t *s)
 {
@@ -149,6 +170,7 @@ static void test_refuses_k_over_2_20(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_sass_is_integer_only),
         cmocka_unit_test(test_exact_on_cpu_is_the_oracle),
         cmocka_unit_test(test_exact_on_gpu_is_the_oracle),
         cmocka_unit_test(test_refuses_k_over_2_20),
