@@ -8,7 +8,10 @@
  * computes every output of a 2048 x 2048 x 4096 GEMM, its rate in a line of
  * its own and in the ratio; `bench_gemm_gpu S K` makes that S x S x K (S a
  * multiple of 128 up to 16384, K of 64 up to 65536: 8192 8192 is the whole
- * 8192^3 GEMM of issue 29's choose target, every output on the GPU). */
+ * 8192^3 GEMM of issue 29's choose target, every output on the GPU).
+ * Likewise choose's exact references: the MPFR oracle on the CPU
+ * (oracle_mma_exact, 64 x 64 outputs) against the GPU's integer exact sums
+ * (probes/model_gpu_exact.h, the same S x S x K), and their ratio. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 
 #include "cases/gemm_internal.h"
 #include "oracle/profile.h"
+#include "probes/model_gpu_exact.h"
 
 #define CPU_M 128
 
@@ -64,6 +68,51 @@ static double rate(tc_model_gpu *g, const bench_path *b, const char *profile, in
         return -1;
     }
     return (double)mn * k_len / s;
+}
+
+/* Normal-ish doubles' bits (a sum of 4 uniforms, centred), n of them. */
+static uint64_t *doubles(size_t n, uint64_t seed)
+{
+    uint64_t *v = gemm_alloc(n, 8), s = seed | 1;
+    for (size_t i = 0; i < n; i++) {
+        double x = -2;
+        for (int r = 0; r < 4; r++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            x += (double)(s >> 11) * 0x1p-53;
+        }
+        memcpy(&v[i], &x, 8);
+    }
+    return v;
+}
+
+/* Exact products per second of an m x m x K GEMM: the oracle (g NULL) or
+ * the GPU's exact sums; -1 after a message. */
+static double exact_rate(tc_model_gpu *g, int m, tc_model_gpu_count *cnt)
+{
+    char err[256];
+    size_t na = (size_t)m * k_len, no = (size_t)m * m;
+    uint64_t *a = doubles(na, 1), *b = doubles(na, 2), *out = gemm_alloc(no, 8);
+    double t0 = now();
+    int rc = 0;
+    if (g) {
+        rc = tc_model_gpu_exact_dots(g, m, m, k_len, a, b, out, cnt, err, sizeof err);
+    } else {   /* what choose's references ran: B as k x m, the oracle on every core */
+        uint64_t *bt = gemm_alloc(na, 8);
+        for (size_t c = 0; c < (size_t)m; c++)
+            for (size_t q = 0; q < (size_t)k_len; q++)
+                bt[q * m + c] = b[c * k_len + q];
+        t0 = now();
+        oracle_mma_exact((oracle_formats){&tc_f64, &tc_f64, &tc_f64, &tc_f64}, m, m, k_len, 1, a, bt, NULL, out,
+                         (tc_rounding){.mode = TC_RNE, .ovf = TC_OVF_INF});
+        free(bt);
+    }
+    double s = now() - t0;
+    free(a), free(b), free(out);
+    if (rc) {
+        fprintf(stderr, "bench_gemm_gpu: %s\n", err);
+        return -1;
+    }
+    return (double)no * k_len / s;
 }
 
 int main(int argc, char **argv)
@@ -125,6 +174,22 @@ int main(int argc, char **argv)
         if (diffs)
             rc = 1;
     }
+    double oc = rc ? -1 : exact_rate(NULL, 64, NULL);
+    if (oc >= 0)
+        printf("{\"bench\": \"exact references 64x64x%d, MPFR oracle on the CPU\", \"value\": %.4g, "
+               "\"unit\": \"products/s\", \"machine\": \"%s\"}\n", k_len, oc, machine);
+    tc_model_gpu_count ecnt = {0};
+    double eg = g && oc >= 0 ? exact_rate(g, gpu_m, &ecnt) : -1;
+    if (eg >= 0)
+        printf("{\"bench\": \"exact references %dx%dx%d, GPU exact sums\", \"value\": %.4g, \"unit\": "
+               "\"products/s\", \"outputs\": {\"gpu\": %zu, \"cpu\": %zu}, \"kernel_s\": %.3f, \"copy_s\": %.3f, "
+               "\"machine\": \"%s\"}\n"
+               "{\"bench\": \"exact references, GPU (%d^2 outputs) over the CPU oracle (64^2)\", \"value\": %.4g, "
+               "\"unit\": \"ratio\", \"machine\": \"%s\"}\n",
+               gpu_m, gpu_m, k_len, eg, ecnt.gpu, ecnt.cpu, ecnt.kernel_s, ecnt.copy_s, machine, gpu_m, eg / oc,
+               machine);
+    if (oc < 0 || (g && eg < 0))
+        rc = rc ? rc : 2;
     free(cpu), free(gpu), free(big);
     tc_model_gpu_close(g);
     return rc;
