@@ -35,6 +35,7 @@
 
 #include "cases/gemm.h"
 #include "formats/formats.h"
+#include "probes/model_gpu.h"
 #include "probes/probes.h"
 
 /* The distributions the sweep has too (loguniform, ints) are drawn as the
@@ -106,6 +107,10 @@ typedef struct {
     double seconds;          /* wall time of this evaluation */
 } app_result;
 
+/* The most outputs an instruction chain is evaluated on (tile by tile on
+ * the backend; beyond it choose evaluates the library paths alone). */
+#define APP_CHAIN_MAX_OUTPUTS 1000000
+
 /* Evaluates one candidate on backend b. 0, or -1 + err (backend refusal). */
 int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_result *r, char *err, size_t len);
 
@@ -116,7 +121,10 @@ int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_resul
  * is refused, the recorded paths take no per-block scales), converted as
  * the path converts them (tf32), then each sampled output summed as the
  * structure says with the model of the path's instruction in `profile`
- * (made for conversion incvt). */
+ * (made for conversion incvt): with walk, by the GPU model's walk (one GPU
+ * thread per output, probes/model_gpu_gemm.h) where it takes the structure,
+ * else by the CPU's predictor; the
+ * outputs each computed are added to *count (NULL: not counted). */
 typedef struct {
     const tc_gemm_path *p;
     tc_gemm_struct s;
@@ -124,6 +132,9 @@ typedef struct {
     const char *profile;
     app_scaling scaling;
     int rows, cols;
+    bool walk;                 /* the outputs walked by tc_model_gpu_gemm on gpu (NULL: on the CPU's cores) */
+    tc_model_gpu *gpu;
+    tc_model_gpu_count *count;
 } app_lib_candidate;
 
 /* As app_eval, for a library path (no backend: the model). 0, or -1 + err
@@ -132,5 +143,10 @@ int app_eval_lib(const app_data *d, const app_lib_candidate *c, app_result *r, c
 
 /* Frees the cached exact references (they are kept across candidates). */
 void app_reference_cache_clear(void);
+
+/* The exact references computed on GPU g from now on (probes/
+ * model_gpu_exact.h: integer exact sums, the oracle's bits), the outputs
+ * counted in *count; NULL: by the MPFR oracle on the CPU (the default). */
+void app_reference_use(tc_model_gpu *g, tc_model_gpu_count *count);
 
 #endif

@@ -11,6 +11,7 @@
 #include "cases/app_internal.h"
 #include "cases/sweep_internal.h"
 #include "oracle/oracle.h"
+#include "probes/model_gpu_exact.h"
 
 #define E8M0_MIN_EXP (-127)
 #define E8M0_MAX_EXP 127
@@ -76,6 +77,14 @@ typedef struct {
 } cache_entry;
 static cache_entry cache[64];
 static size_t ncache;
+static tc_model_gpu *ref_gpu;           /* app_reference_use */
+static tc_model_gpu_count *ref_count;
+
+void app_reference_use(tc_model_gpu *g, tc_model_gpu_count *count)
+{
+    ref_gpu = g;
+    ref_count = count;
+}
 
 void app_reference_cache_clear(void)
 {
@@ -84,10 +93,36 @@ void app_reference_cache_clear(void)
     ncache = 0;
 }
 
+/* exact_products on the GPU model's integer exact sums (probes/
+ * model_gpu_exact.h): the same bits as the oracle's. NULL on a CUDA failure
+ * (said on stderr; the oracle then computes them). */
+static double *exact_on_gpu(const double *a, const double *b, int rows, int cols, int k)
+{
+    size_t na = (size_t)rows * k, nb = (size_t)cols * k, no = (size_t)rows * cols;
+    uint64_t *A = app_calloc(na, sizeof *A), *B = app_calloc(nb, sizeof *B), *D = app_calloc(no, sizeof *D);
+    memcpy(A, a, na * 8);   /* the doubles' bits */
+    memcpy(B, b, nb * 8);
+    char err[256];
+    tc_model_gpu_count spare = {0};
+    double *out = NULL;
+    if (tc_model_gpu_exact_dots(ref_gpu, rows, cols, k, A, B, D, ref_count ? ref_count : &spare, err, sizeof err)) {
+        fprintf(stderr, "tcscope: exact references on the GPU: %s; the CPU's oracle computes them\n", err);
+    } else {
+        out = app_calloc(no, sizeof *out);
+        memcpy(out, D, no * 8);
+    }
+    free(A), free(B), free(D);
+    return out;
+}
+
 /* The exact products sum_k a[i][k] * b[j][k] of rows x cols (a: rows x k,
- * b: cols x k, as doubles), each rounded once to f64 (RNE). */
+ * b: cols x k, as doubles), each rounded once to f64 (RNE): on the GPU when
+ * app_reference_use gave one, else by the MPFR oracle. */
 static double *exact_products(const double *a, const double *b, int rows, int cols, int k)
 {
+    double *g = ref_gpu ? exact_on_gpu(a, b, rows, cols, k) : NULL;
+    if (g)
+        return g;
     uint64_t *A = app_calloc((size_t)rows * k, sizeof *A), *B = app_calloc((size_t)k * cols, sizeof *B);
     uint64_t *D = app_calloc((size_t)rows * cols, sizeof *D);
     for (size_t i = 0; i < (size_t)rows * k; i++)
@@ -122,10 +157,42 @@ const double *app_reference(const char *key, const double *a, const double *b, i
 
 /* ---- statistics ------------------------------------------------------------ */
 
-static int cmp_double(const void *x, const void *y)
+/* The r-th smallest of v[0..n) (0-based; v reordered): quickselect with a
+ * three-way partition (many equal errors stay linear), what the nearest-rank
+ * quantile of the sorted values is, without sorting 10^7..10^8 of them. */
+static double nth_smallest(double *v, size_t n, size_t r)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
+    size_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        double x = v[lo], y = v[lo + (hi - lo) / 2], z = v[hi - 1];
+        double p = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);   /* median of three */
+        size_t lt = lo, i = lo, gt = hi;
+        while (i < gt) {
+            double t = v[i];
+            if (t < p)
+                v[i++] = v[lt], v[lt++] = t;
+            else if (t > p)
+                v[i] = v[--gt], v[gt] = t;
+            else
+                i++;
+        }
+        if (r < lt)
+            hi = lt;
+        else if (r >= gt)
+            lo = gt;
+        else
+            return p;
+    }
+    return v[r];
+}
+
+/* sweep_quantile_sorted's nearest rank, by selection. */
+static double quantile(double *v, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    size_t rank = (size_t)ceil(q * (double)n);
+    return nth_smallest(v, n, rank < 1 ? 0 : rank - 1);
 }
 
 void app_stats_of(const double *got, const double *ref, size_t n, app_stats *s)
@@ -145,11 +212,10 @@ void app_stats_of(const double *got, const double *ref, size_t n, app_stats *s)
         }
         rel[s->n++] = isfinite(got[i]) ? fabs(d) / fabs(ref[i]) : INFINITY;
     }
-    qsort(rel, s->n, sizeof *rel, cmp_double);
-    s->median = sweep_quantile_sorted(rel, s->n, 0.5);
-    s->p90 = sweep_quantile_sorted(rel, s->n, 0.9);
-    s->p99 = sweep_quantile_sorted(rel, s->n, 0.99);
-    s->max = s->n ? rel[s->n - 1] : NAN;
+    s->median = quantile(rel, s->n, 0.5);
+    s->p90 = quantile(rel, s->n, 0.9);
+    s->p99 = quantile(rel, s->n, 0.99);
+    s->max = quantile(rel, s->n, 1.0);
     s->normwise = s->nonfinite ? INFINITY : den > 0 ? sqrt(num) / sqrt(den) : NAN;
     free(rel);
 }

@@ -28,6 +28,37 @@ static double *multiplied(const tc_format *f, const uint64_t *q, const double *s
     return v;
 }
 
+/* The GPU model walks structure s over K k (tc_model_gpu_gemm_unsupported). */
+static bool walk_takes(const tc_gemm_struct *s, const model *md, int k)
+{
+    tc_model_gemm_chain ch;
+    gemm_chain_of(s, k, &ch);
+    return s->splitk <= TC_MGEMM_MAX_SLICES && !tc_model_gpu_gemm_unsupported(md, &ch, k);
+}
+
+/* Every output of the rows x cols block by the GPU model: A's rows and B
+ * (k x cols, row-major: Bq holds B's columns) as 32-bit elements, the FP32
+ * results descaled exactly into got. 0, or -1 + err. */
+static int on_gpu(const app_lib_candidate *c, const model *md, const uint64_t *Aq, const uint64_t *Bq,
+                  const double *sa, const double *sb, int rows, int cols, int k, double *got,
+                  tc_model_gpu_count *count, char *err, size_t len)
+{
+    size_t no = (size_t)rows * cols;
+    uint32_t *a = app_calloc((size_t)rows * k, 4), *b = app_calloc((size_t)k * cols, 4), *out = app_calloc(no, 4);
+    for (size_t i = 0; i < (size_t)rows * k; i++)
+        a[i] = (uint32_t)Aq[i];
+    for (size_t j = 0; j < (size_t)cols; j++)
+        for (size_t x = 0; x < (size_t)k; x++)
+            b[x * cols + j] = (uint32_t)Bq[j * k + x];
+    tc_model_gemm_chain ch;
+    gemm_chain_of(&c->s, k, &ch);
+    int rc = tc_model_gpu_gemm(c->gpu, md, &ch, rows, cols, k, a, b, no, NULL, NULL, out, count, err, len);
+    for (size_t e = 0; e < no && !rc; e++)
+        got[e] = tc_decode_to_f64(&tc_f32, out[e]) / (sa[e / (size_t)cols] * sb[e % (size_t)cols]);
+    free(a), free(b), free(out);
+    return rc;
+}
+
 int app_eval_lib(const app_data *d, const app_lib_candidate *c, app_result *r, char *err, size_t len)
 {
     double t0 = app_now_s();
@@ -53,10 +84,16 @@ int app_eval_lib(const app_data *d, const app_lib_candidate *c, app_result *r, c
     const tc_format *fa = converts_to_tf32(c->incvt) ? &tc_tf32 : wide ? wide : c->p->a;
     const tc_format *fb = converts_to_tf32(c->incvt) ? &tc_tf32 : wide ? wide : c->p->b;
     size_t no = (size_t)rows * cols, batch = BATCH_ELEMS / (size_t)k ? BATCH_ELEMS / (size_t)k : 1;
+    double *got = app_calloc(no, sizeof *got);
+    tc_model_gpu_count spare = {0}, *count = c->count ? c->count : &spare;
+    int rc = 0;
+    if (c->walk && walk_takes(&c->s, md, k)) {   /* else the CPU's, below */
+        rc = on_gpu(c, md, Aq, Bq, sa, sb, rows, cols, k, got, count, err, len);
+        batch = 0;   /* nothing left for the CPU */
+    }
     uint64_t *a = app_calloc(batch * (size_t)k, 8), *b = app_calloc(batch * (size_t)k, 8);
     uint32_t *out = app_calloc(batch, sizeof *out);
-    double *got = app_calloc(no, sizeof *got);
-    for (size_t e0 = 0; e0 < no; e0 += batch) {
+    for (size_t e0 = 0; batch && e0 < no; e0 += batch) {
         size_t nb = no - e0 < batch ? no - e0 : batch;
         for (size_t t = 0; t < nb; t++) {   /* output e = (i, j): row i of A, column j of B */
             size_t i = (e0 + t) / (size_t)cols, j = (e0 + t) % (size_t)cols;
@@ -69,6 +106,12 @@ int app_eval_lib(const app_data *d, const app_lib_candidate *c, app_result *r, c
             /* the FP32 output times 1 / (sa * sb): exact, powers of two */
             got[e0 + t] = tc_decode_to_f64(&tc_f32, out[t]) / (sa[i] * sb[j]);
         }
+        count->cpu += nb;
+    }
+    if (rc) {
+        free(Aq), free(Bq), free(sa), free(sb), free(a), free(b), free(out), free(got);
+        model_free(md);
+        return -1;
     }
     double *ar = multiplied(fa, Aq, sa, rows, k), *br = multiplied(fb, Bq, sb, cols, k);
     char key[96];

@@ -23,6 +23,7 @@
 #include "oracle/model.h"
 #include "oracle/oracle.h"
 #include "probes/gemm.h"
+#include "probes/model_gpu.h"
 
 struct json_t;
 
@@ -191,6 +192,7 @@ typedef struct {
     int warmup, reps;          /* timing; reps 0: none */
     bool infer;                /* also infer the structure and predict the samples */
     const char *profile;       /* the instruction model's profile file (infer) */
+    tc_model_gpu *model_gpu;   /* the predictions by the GPU model (probes/model_gpu_gemm.h); NULL: the CPU's */
 } tc_gemm_case;
 
 /* Which input conversion predicts the outputs (tc_gemm_incvt_candidates,
@@ -239,6 +241,9 @@ typedef struct {
     tc_gemm_candidate cand[4];
     int nunexplained;
     tc_gemm_miss unexplained[TC_GEMM_KEEP];
+    /* The outputs the predictions (the structure's, a refit's) computed on
+     * the GPU model and on the CPU's (the conversion trials: the CPU's). */
+    tc_model_gpu_count model;
 } tc_gemm_structure_result;
 
 /* One case as it ran: what reports/record_gemm.h writes as the case's

@@ -392,6 +392,20 @@ static void count_predicted(tc_gemm_structure_result *o, size_t nout, const int 
     o->explained = nout > 0 && o->bit_exact * 1000 >= nout * 999;
 }
 
+/* The nout outputs of structure s under conversion cv by case c's model
+ * (the GPU's when c has one), counted in o->model. */
+static int predict(const tc_gemm_path *p, const tc_gemm_case *c, const tc_gemm_struct *s, tc_gemm_incvt cv,
+                   const uint32_t *A, const uint32_t *B, size_t nout, const int *ii, const int *jj, uint32_t *pred,
+                   tc_gemm_structure_result *o, char *err, size_t errlen)
+{
+    if (c->model_gpu)
+        return gemm_predict_on(c->model_gpu, p, c->profile, s, cv, A, B, c->m, c->n, c->k, nout, ii, jj, pred,
+                               &o->model, err, errlen);
+    int rc = gemm_predict(p, c->profile, s, cv, A, B, c->n, c->k, nout, ii, jj, pred, err, errlen);
+    o->model.cpu += rc ? 0 : nout;
+    return rc;
+}
+
 /* The masking structure does not fit or does not predict: every structure
  * with the runs seen, fitted to the sampled outputs; the best kept when it
  * predicts more, and what no candidate explains said. */
@@ -409,7 +423,7 @@ static void refit(const tc_gemm_path *p, const tc_gemm_case *c, const uint32_t *
     memcpy(o->unexplained, f.unexplained, sizeof f.unexplained);
     size_t before = o->bit_exact;
     tc_gemm_structure_result keep = *o;
-    if (gemm_predict(p, c->profile, &f.s, f.cv, A, B, c->n, c->k, nout, ii, jj, pred, err, sizeof err))
+    if (predict(p, c, &f.s, f.cv, A, B, nout, ii, jj, pred, o, err, sizeof err))
         return;
     o->r.s = f.s, o->cvt.used = f.cv;
     count_predicted(o, nout, ii, jj, got, pred);
@@ -441,7 +455,7 @@ void gemm_infer_and_predict(const tc_gemm_lib *lib, const tc_gemm_path *p, const
     size_t plen = sizeof o->prediction_error;
     uint32_t *pred = gemm_alloc(nout, sizeof *pred);
     if (gemm_infer_incvt(p, c->profile, &o->r.s, A, B, c->n, c->k, tried, ii, jj, got, &o->cvt, perr, plen) ||
-        gemm_predict(p, c->profile, &o->r.s, o->cvt.used, A, B, c->n, c->k, nout, ii, jj, pred, perr, plen)) {
+        predict(p, c, &o->r.s, o->cvt.used, A, B, nout, ii, jj, pred, o, perr, plen)) {
         o->unpredicted = true;
         free(pred);
         return;

@@ -3,6 +3,7 @@
 #define TC_GEMM_INTERNAL_H
 
 #include "cases/gemm.h"
+#include "probes/model_gpu_gemm.h"
 
 /* Outputs a record carries (the first of the sampled ones, with their
  * positions and bits) so that CPU tests can replay the prediction; and
@@ -135,6 +136,20 @@ model *gemm_model_in(const tc_gemm_path *p, const char *profile_path, tc_gemm_in
 int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s, tc_gemm_incvt c,
                  const uint32_t *A, const uint32_t *B, int n, int k, size_t nout, const int *ii, const int *jj,
                  uint32_t *pred, char *err, size_t errlen);
+
+/* Structure s over K k as the GPU model's chain (probes/model_gpu_gemm.h);
+ * bounds only when s has at most TC_MGEMM_MAX_SLICES slices. */
+void gemm_chain_of(const tc_gemm_struct *s, int k, tc_model_gemm_chain *ch);
+
+/* gemm_predict with every output walked by the GPU model g (cases/
+ * gemm_predict_gpu.c), A m x k; g NULL: the same walk on the CPU (a test's
+ * dry run; the CPU's predictor is gemm_predict). A structure the walk does
+ * not take goes to gemm_predict. Outputs counted in *count by where they
+ * were computed. -1 with err (no model, a CUDA failure). */
+int gemm_predict_on(tc_model_gpu *g, const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s,
+                    tc_gemm_incvt c, const uint32_t *A, const uint32_t *B, int m, int n, int k, size_t nout,
+                    const int *ii, const int *jj, uint32_t *pred, tc_model_gpu_count *count, char *err,
+                    size_t errlen);
 
 /* The elements (bits of upload format f in x[0..n)) as the tensor core
  * sees them under c: tf32 bits for the rounding conversions (of FP32), f16

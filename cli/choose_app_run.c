@@ -15,6 +15,7 @@
 #include "cases/app.h"
 #include "cli/choose.h"
 #include "cli/cli.h"
+#include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "reports/choose_app.h"
 #include "reports/record_gemm.h"
@@ -183,6 +184,19 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
     json_t *gemm_recs = NULL;
     if (!rc && gemm_from && !(gemm_recs = load_gemm_list(gemm_from, err, sizeof err)))
         rc = cli_fail("choose", "%s", err);
+    /* The library paths' outputs and the exact references: the GPU model when one opens, else the CPU's. */
+    cli_model_on mo;
+    tc_model_gpu_count refs = {0};
+    if (!rc && gemm_recs)
+        cli_model_on_open("choose", NULL, s->backend, &mo);
+    else
+        cli_model_on_open("choose", "cpu", NULL, &mo);
+    app_reference_use(mo.gpu, &refs);
+    size_t outputs = (size_t)(s->rows < s->m ? s->rows : s->m) * (size_t)(s->rows < s->n ? s->rows : s->n);
+    if (!rc && outputs > APP_CHAIN_MAX_OUTPUTS && (!gemm_recs || !mo.gpu))
+        rc = cli_fail("choose", "--outputs %d: over 1000 x 1000 outputs only the library paths are evaluated, on "
+                      "the GPU model with exact references on the GPU: %s", s->rows,
+                      gemm_recs ? "no GPU model opens here" : "--no-library leaves none");
     tc_backend *b = rc ? NULL : cli_backend_open("choose", s->backend, NULL);
     if (!rc && !b)
         rc = TC_EXIT_USAGE;
@@ -201,7 +215,8 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
                                 .dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
                                 .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
                                 .bench_from = bench_from, .gemm_recs = gemm_recs, .gemm_from = gemm_from,
-                                .progress = progress};
+                                .progress = progress, .model_gpu = mo.gpu, .model_on = mo.name,
+                                .references_on = mo.gpu ? mo.name : "cpu"};
         json_t *res = tc_choose_app(b, &d, &bench, &o, err, sizeof err);
         if (!res)
             rc = cli_fail("choose", "%s", err);
@@ -224,6 +239,8 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
     }
     if (b)
         tc_backend_close(b);
+    app_reference_use(NULL, NULL);
+    cli_model_on_close(&mo);
     tc_outdir_close(&out);
     tc_record_free(&bench);
     json_decref(gemm_recs);

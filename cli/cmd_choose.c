@@ -41,7 +41,9 @@ static const cli_option opts[] = {
     [O_SCALING] = {"--scaling", "S", "none (default), per-tensor, per-row, block32: E8M0 scales of FP8 inputs"},
     [O_METRIC] = {"--metric", "X", "the error statistic: median, p90 (default), max; application mode also p99 (relative, per output) and normwise"},
     [O_MAX_REL_ERR] = {"--max-rel-err", "E", "the largest error allowed: 0.01 or 1% (positive); without it nothing is ranked by speed"},
-    [O_OUTPUTS] = {"--outputs", "R", "application mode: sampled outputs R x R (default 100: 10^4)", 8, 1000},
+    [O_OUTPUTS] = {"--outputs", "R", "application mode: sampled outputs R x R (default 100: 10^4; over 1000, up to every "
+                   "output of 8192 x 8192: library paths only, on the GPU model with exact references on the GPU)", 8,
+                   8192},
     [O_SEED] = {"--seed", "S", "application mode: random seed (default 1)"},
     [O_BACKEND] = {"--backend", "B", "application mode: gpu, model:PROFILE or exact (default: the GPU, else "
                    CLI_RECORDED_MODEL ")"},

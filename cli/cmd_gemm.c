@@ -15,6 +15,7 @@
 
 #include "cases/gemm.h"
 #include "cli/cli.h"
+#include "cli/model_on.h"
 #include "oracle/oracle.h"
 #include "probes/probes.h"
 #include "reports/gemm_report.h"
@@ -317,6 +318,9 @@ int cmd_gemm(int argc, char **argv)
             return cli_no_gpu_instead(CMD, err, "--backend " CLI_RECORDED_MODEL " runs the structure-inference "
                                                 "self-test on a simulated library, and choose reads the recorded GEMMs");
     }
+    /* The predictions: the GPU model of the backend's GPU when one opens, else the CPU's. */
+    cli_model_on mo;
+    cli_model_on_open(CMD, sim || !a.infer ? "cpu" : NULL, sim ? NULL : a.backend, &mo);
     size_t np;
     const tc_gemm_path *paths = tc_gemm_paths(&np);
     int total = 0, done = 0, failed = 0;
@@ -343,7 +347,7 @@ int cmd_gemm(int argc, char **argv)
                 continue;
             tc_gemm_case c = {.m = sq ? S : a.m, .n = sq ? S : a.n, .k = sq ? S : a.ks[y], .dist = a.dist,
                               .seed = a.seed, .samples = a.samples, .warmup = a.warmup, .reps = a.reps,
-                              .infer = a.infer, .profile = ppath};
+                              .infer = a.infer, .profile = ppath, .model_gpu = mo.gpu};
             /* The CPU side (errors, predictions) costs about samples x K. */
             double work = (double)c.k * (double)(a.samples < (size_t)c.m * c.n ? a.samples : (size_t)c.m * c.n);
             double guess = last_work > 0 ? last * work / last_work : 0;
@@ -361,6 +365,7 @@ int cmd_gemm(int argc, char **argv)
                 if (tc_gemm_lib_sim(&lib, ppath, &ss, scv, err, sizeof err) != 0) {
                     tc_progress_clear(&prog);
                     tc_json_out_end(&out, err);
+                    cli_model_on_close(&mo);
                     return cli_fail(CMD, "%s", err);
                 }
             }
@@ -383,5 +388,6 @@ int cmd_gemm(int argc, char **argv)
     }
     tc_progress_clear(&prog);
     tc_json_out_end(&out, NULL);
+    cli_model_on_close(&mo);
     return failed ? cli_fail(CMD, "%d case(s) failed (see their records)", failed) : TC_EXIT_OK;
 }

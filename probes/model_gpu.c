@@ -20,6 +20,7 @@ static double now_s(void)
 
 struct tc_model_gpu {
     tc_mgpu *g;
+    int dev;
     char name[16];
 };
 
@@ -45,6 +46,7 @@ tc_model_gpu *tc_model_gpu_open(int dev, char *err, size_t errlen)
         free(g);
         return NULL;
     }
+    g->dev = dev;
     snprintf(g->name, sizeof g->name, "gpu:%d", dev);
     return g;
 }
@@ -75,6 +77,11 @@ void tc_model_gpu_close(tc_model_gpu *g)
 const char *tc_model_gpu_name(const tc_model_gpu *g)
 {
     return g->name;
+}
+
+int tc_model_gpu_device(const tc_model_gpu *g)
+{
+    return g->dev;
 }
 
 #if TC_HAVE_CUDA

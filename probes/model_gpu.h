@@ -31,8 +31,9 @@ typedef struct {
 /* GPU dev for model work; NULL with a message in err (no GPU, no nvcc). */
 tc_model_gpu *tc_model_gpu_open(int dev, char *err, size_t errlen);
 void tc_model_gpu_close(tc_model_gpu *g);
-/* "gpu:N", for records. */
+/* "gpu:N", for records; N. */
 const char *tc_model_gpu_name(const tc_model_gpu *g);
+int tc_model_gpu_device(const tc_model_gpu *g);
 
 /* NULL when the GPU computes m's elements of K k, else why the CPU does. */
 const char *tc_model_gpu_unsupported(const model *m, int k);

@@ -33,6 +33,22 @@ int tc_mgpu_mma(tc_mgpu *g, const struct model *m, const int *order, int mrows, 
                 const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D, size_t *declined,
                 tc_mgpu_times *times, char *err, size_t errlen);
 
+/* The outputs of a GEMM (probes/model_gpu_gemm.h) on GPU dev under plan
+ * (model_gpu_gemm_core.h): out[e] for e < nout (ii NULL: all of mrows x n);
+ * flag[e] set (and counted in *declined) where the host must walk output e.
+ * 0 or -1 with err. */
+struct mgemm_plan;
+int tc_mgpu_gemm(int dev, const struct model *m, const struct mgemm_plan *plan, int mrows, int n, int k,
+                 const uint32_t *A, const uint32_t *B, size_t nout, const int *ii, const int *jj, uint32_t *out,
+                 unsigned char *flag, size_t *declined, tc_mgpu_times *times, char *err, size_t errlen);
+
+/* The exact outputs (probes/model_gpu_exact.h) on GPU dev: a rows x k,
+ * bt k x cols (double bits, row-major), out rows x cols; flag[e] set (and
+ * counted in *declined) where the host must compute output e. 0 or -1. */
+int tc_mgpu_exact(int dev, const void *f64, int rows, int cols, int k, const uint64_t *a, const uint64_t *bt,
+                  uint64_t *out, unsigned char *flag, size_t *declined, tc_mgpu_times *times, char *err,
+                  size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

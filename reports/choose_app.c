@@ -147,6 +147,8 @@ json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, 
         }
     }
     json_t *all = json_array();
+    if ((size_t)o->rows * (size_t)o->cols > APP_CHAIN_MAX_OUTPUTS)
+        nc = 0;   /* tile by tile on the backend at this many outputs: not evaluated (the text says so) */
     for (size_t i = 0; i < nc; i++) {
         const app_candidate *c = &cands[i];
         char sbuf[32];

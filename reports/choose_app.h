@@ -28,6 +28,9 @@ typedef struct {
     const char *gpu;         /* whose structures are ranked: matched in a record's device (case aside) */
     const char *caller;      /* "tcscope" (tcscope gemm's records) or a probe call id's start */
     bool allow_transfer;     /* rank others' structures too, labelled transferred */
+    tc_model_gpu *model_gpu; /* the library paths' outputs by the GPU model (NULL: the CPU's) */
+    const char *model_on;    /* its name, or "cpu": the choices' model_on */
+    const char *references_on; /* where the exact references are computed: "gpu:N" or "cpu" (app_reference_use) */
     void (*progress)(void *ctx, size_t done, size_t total, const char *what);
     void *progress_ctx;
 } tc_choose_app_opts;

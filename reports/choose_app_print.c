@@ -165,14 +165,25 @@ void tc_choose_app_print(FILE *f, const json_t *choices, const tc_choose_app_opt
     fprintf(f, "evaluated: %d sampled outputs (%d rows of A x %d columns of B), each a dot product of length %d\n",
             o->rows * o->cols, o->rows, o->cols, d->k);
     if (lib) {
-        char gpus[400];
+        char gpus[400], on[64] = "the CPU model";
+        if (o->model_gpu)
+            snprintf(on, sizeof on, "the GPU model on %s", o->model_on ? o->model_on : "?");
         fprintf(f, "  library paths: model, from the records of %s (%s): each path's recorded accumulation\n"
                    "    structure (nearest recorded K) with the instruction model of the GPU it was recorded on (the\n"
-                   "    profile naming that device), inputs rounded as the path uploads them\n",
-                choose_record_gpus(o->gemm_recs, gpus, sizeof gpus), o->gemm_from);
+                   "    profile naming that device), inputs rounded as the path uploads them; every evaluated output\n"
+                   "    computed by %s\n",
+                choose_record_gpus(o->gemm_recs, gpus, sizeof gpus), o->gemm_from,
+                on);
     }
-    fprintf(f, "  instruction chains: tile by tile on the backend %s (K in chunks of the instruction's k)\n",
-            o->backend);
+    if ((size_t)o->rows * (size_t)o->cols > APP_CHAIN_MAX_OUTPUTS)
+        fprintf(f, "  instruction chains: not evaluated at over %d outputs (tile by tile on the backend)\n",
+                APP_CHAIN_MAX_OUTPUTS);
+    else
+        fprintf(f, "  instruction chains: tile by tile on the backend %s (K in chunks of the instruction's k)\n",
+                o->backend);
+    fprintf(f, "  exact references: %s\n", o->references_on && strcmp(o->references_on, "cpu")
+                                              ? "integer exact sums on the GPU model, each rounded once to f64"
+                                              : "the MPFR oracle on the CPU");
     fprintf(f, "error: %s relative error vs the exact product of the ORIGINAL inputs (input rounding counted);\n"
                "  'vs rounded' is against the exact product of the inputs as multiplied (the arithmetic alone)\n",
             o->metric);

@@ -254,7 +254,9 @@ static int evaluate(json_t *x, const tc_gemm_path *p, const path_recs *pr, const
         (p->kernel ? reference : exclude)(x, why);
         return 0;
     }
-    app_lib_candidate c = {.p = p, .profile = profile, .scaling = sc, .rows = o->rows, .cols = o->cols};
+    tc_model_gpu_count cnt = {0};
+    app_lib_candidate c = {.p = p, .profile = profile, .scaling = sc, .rows = o->rows, .cols = o->cols,
+                           .walk = o->model_gpu != NULL, .gpu = o->model_gpu, .count = &cnt};
     if (tc_gemm_struct_read(json_object_get(pr->strc, "structure"), &c.s, &c.incvt, err, len))
         return -1;
     const char *trust;
@@ -272,6 +274,11 @@ static int evaluate(json_t *x, const tc_gemm_path *p, const path_recs *pr, const
     json_object_set_new(x, "vs_original", choose_stats_json(&r.vs_orig));
     json_object_set_new(x, "vs_rounded", choose_stats_json(&r.vs_rounded));
     json_object_set_new(x, "seconds", json_real(r.seconds));
+    /* which model computed the path's outputs (the expected answers the error is of), and how many each */
+    json_object_set_new(x, "model_on", json_string(o->model_on ? o->model_on : "cpu"));
+    json_object_set_new(x, "references_on", json_string(o->references_on ? o->references_on : "cpu"));
+    json_object_set_new(x, "model_outputs", json_pack("{s:I, s:I}", "gpu", (json_int_t)cnt.gpu, "cpu",
+                                                      (json_int_t)cnt.cpu));
     /* bound met but no speed of this GPU and caller: said as such, not as a missing instruction figure */
     const char *no = choose_exclusion(&r, o, isnan(tf) ? 1.0 : tf, why, sizeof why);
     if (!no && isnan(tf) && !isnan(o->bound)) {

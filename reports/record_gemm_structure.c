@@ -78,6 +78,10 @@ static json_t *prediction_json(const tc_gemm_structure_result *s, const tc_gemm_
     json_object_set_new(pr, "input_conversion", json_string(tc_gemm_incvt_name(s->cvt.used)));
     json_object_set_new(pr, "recorded_outputs_bit_exact", json_integer((json_int_t)s->recorded_bit_exact));
     json_object_set_new(pr, "first_mismatches", miss);
+    /* which model computed the predictions, and how many outputs each */
+    json_object_set_new(pr, "model_on", json_string(c->model_gpu ? tc_model_gpu_name(c->model_gpu) : "cpu"));
+    json_object_set_new(pr, "model_outputs", json_pack("{s:I, s:I}", "gpu", (json_int_t)s->model.gpu, "cpu",
+                                                       (json_int_t)s->model.cpu));
     return pr;
 }
 

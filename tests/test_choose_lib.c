@@ -236,6 +236,40 @@ static void test_untrusted_structure_labelled(void **state)
     json_decref(recs);
 }
 
+/* Over 10^6 outputs only the library paths are evaluated, on the GPU model
+ * with exact references on the GPU: refused with --no-library, and (here,
+ * with no GPU) without a GPU model; each library choice names where its
+ * outputs and references were computed. */
+static void test_every_output_needs_the_gpu(void **state)
+{
+    (void)state;
+    tc_run_result r = tc_run_cli("choose --m 2048 --n 2048 --k 16 --outputs 2048 --no-library");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--no-library leaves none"));
+    tc_run_result_free(&r);
+    json_t *ch = choose(APP "--k 64");
+    size_t i, lib = 0;
+    bool gpu = false;
+    json_t *c;
+    json_array_foreach(ch, i, c) if (json_object_get(c, "model_on"))
+    {
+        lib++;
+        gpu |= strncmp(str(c, "model_on"), "gpu", 3) == 0;
+        assert_string_equal(str(c, "references_on"), str(c, "model_on"));
+        json_t *n = json_object_get(c, "model_outputs");
+        assert_int_equal(json_integer_value(json_object_get(n, "gpu")) + json_integer_value(json_object_get(n, "cpu")),
+                         64);   /* --outputs 8: 8 x 8 */
+    }
+    assert_true(lib > 0);
+    json_decref(ch);
+    if (gpu)
+        return;   /* a GPU model opens here: the every-output run is the device task's (tools/device/gemm-gpu.sh) */
+    r = tc_run_cli("choose --m 2048 --n 2048 --k 16 --outputs 2048 --max-rel-err 1%");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no GPU model opens here"));
+    tc_run_result_free(&r);
+}
+
 /* The page names the source of each library throughput: record file, path, shape. */
 static void test_report_names_throughput_source(void **state)
 {
@@ -312,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_untrusted_structure_labelled),
         cmocka_unit_test(test_report_names_throughput_source),
         cmocka_unit_test(test_h200_framework_record_for_torch),
+        cmocka_unit_test(test_every_output_needs_the_gpu),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }
