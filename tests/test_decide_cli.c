@@ -90,6 +90,31 @@ static void export_ask_infer(void **state)
     tc_run_result_free(&r);
 }
 
+/* The region the first H200 refit missed: the H200 floors f16-output sums at 2^-46
+ * (h200-thirdparty-settled), h200.profile says none. Asked of a model that floors there, the
+ * inputs built from the profile must miss an answer, and judged against the floored profile
+ * they must exclude "none" and every other floor of the range. */
+#define F16 "mma.m16n8k8.f16.f16.f16.f16"
+static void an_f16_output_floor_is_decided(void **state)
+{
+    int rc = system("mkdir -p " T " && sed '/^\\[instr " F16 "\\]/,/^align_floor/ "
+                    "s/^align_floor = none/align_floor = -46/' oracle/profiles/h200.profile > " T
+                    "/floor.profile && ! cmp -s oracle/profiles/h200.profile " T "/floor.profile");
+    assert_int_equal(rc, 0);
+    expect("decide export --profile h200 --instr " F16 " --out " T "/fl --force", 0, NULL);
+    tc_run_result r = tc_run_cli("decide ask --backend model:" T "/floor.profile --in " T "/fl/decide.jsonl --out " T
+                                 "/fla --force");
+    assert_int_equal(r.status, 1);
+    tc_run_result_free(&r);
+    r = tc_run_cli("decide infer --in " T "/fla/decide.jsonl --profile " T "/floor.profile --pairs");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  align_floor = none: excluded by input"));
+    assert_non_null(strstr(r.out, "  align_floor = -45: excluded by input"));
+    assert_non_null(strstr(r.out, "  align_floor = -47: excluded by input"));
+    assert_non_null(strstr(r.out, "| `align_floor` | 1 | 0 | 0 |"));
+    tc_run_result_free(&r);
+}
+
 static void changed_records_are_refused(void **state)
 {
     expect("decide export --profile h200 --instr " SAME " --count 64 --mutations 100 --out " T "/c --force", 0,
@@ -110,6 +135,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_input_exits_two),
         cmocka_unit_test(export_ask_infer),
+        cmocka_unit_test(an_f16_output_floor_is_decided),
         cmocka_unit_test(changed_records_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
