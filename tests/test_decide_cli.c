@@ -97,7 +97,8 @@ static void export_ask_infer(void **state)
 /* The region the first H200 refit missed: the H200 floors f16-output sums at 2^-46
  * (h200-thirdparty-settled), h200.profile says none. Asked of a model that floors there, the
  * inputs built from the profile must miss an answer, and judged against the floored profile
- * they must exclude "none" and every other floor of the range. */
+ * they must exclude "none" and every other floor of the range; an audit given the misses and
+ * the other deciding inputs (the hunt record decide ask writes) refits the floor to -46. */
 #define F16 "mma.m16n8k8.f16.f16.f16.f16"
 static void an_f16_output_floor_is_decided(void **state)
 {
@@ -117,6 +118,14 @@ static void an_f16_output_floor_is_decided(void **state)
     assert_non_null(strstr(r.out, "  align_floor = -47: excluded by input"));
     assert_non_null(strstr(r.out, "| `align_floor` | 1 | 0 | 0 |"));
     tc_run_result_free(&r);
+    /* the refit from the misses and the other deciding inputs beside them finds the floor */
+    expect("audit --backend model:" T "/floor.profile --instr " F16 " --count 2000 --hunt-count 100 --no-timing "
+           "--counterexamples " T "/fla/hunt.jsonl --out " T "/flr --force",
+           0, NULL);
+    char *refit = tc_slurp(T "/flr/audit.profile");
+    assert_non_null(refit);
+    assert_non_null(strstr(refit, "\nalign_floor = -46\n"));
+    free(refit);
 }
 
 static void changed_records_are_refused(void **state)
