@@ -7,11 +7,16 @@
 static int finest(const tc_format *f) { return tc_format_emin(f) - f->mbits - f->shift; }
 
 static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
 
-/* An operand's finest bit: its format's, or its widening's where finer. */
+/* An operand's finest bit. Converted, its value is a multiple of both
+ * finest bits: the target's (it is one of the target's values) and the
+ * source's (rounded where the target's ulp is coarser than the source's
+ * finest bit, a multiple of that ulp; exact where finer; overflow gives
+ * max or Inf, flush gives zero). */
 static int operand_finest(const tc_format *f, const model_cvt *c)
 {
-    return c->convert ? imin(finest(f), finest(&c->fmt)) : finest(f);
+    return c->convert ? imax(finest(f), finest(&c->fmt)) : finest(f);
 }
 
 /* True when every format the rules read is a floating-point one. */

@@ -11,7 +11,7 @@
  *   product_flush_below  a threshold at or below the smallest product's
  *                        exponent flushes nothing: it is none.
  * The finest bit of an operand is its format's smallest subnormal's (its
- * container's for TF32), or its widening's where that is finer; of a
+ * container's for TF32), or its widening's where that is coarser; of a
  * product the two operands' summed; of C and the accumulator their
  * formats'. (oracle/model_reference.c: the grid G is the finest term's lsb
  * raised to 2^align_floor; a product is flushed when its top bit lies
