@@ -126,6 +126,13 @@ static void an_f16_output_floor_is_decided(void **state)
     assert_non_null(refit);
     assert_non_null(strstr(refit, "\nalign_floor = -46\n"));
     free(refit);
+    /* a malformed deciding input is refused, as a malformed failure is */
+    rc = system("sed -E 's/\"deciding\":\\[\\{\"family\":\"decide\"/\"deciding\":[{\"family\":7/' " T
+                "/fla/hunt.jsonl > " T "/badd.jsonl && grep -q '\"family\":7' " T "/badd.jsonl");
+    assert_int_equal(rc, 0);
+    expect("audit --backend model:h200 --instr " F16 " --count 2000 --no-timing --counterexamples " T
+           "/badd.jsonl --out " T "/flb --force",
+           2, "deciding[0]");
 }
 
 static void changed_records_are_refused(void **state)
