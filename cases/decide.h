@@ -12,8 +12,8 @@
  * and at the top: one cut bit shows a floor, a width, a rounding); then
  * mutations of pool inputs (one to three operand bits flipped) up to a
  * budget. Inputs already chosen are tried first, so one input serves many
- * pairs. A pair the model proves equivalent (oracle/model_equiv.h: a
- * threshold below every bit a term holds) needs no input and gets none;
+ * pairs. A pair the model proves equivalent (oracle/model_equiv.h: a part
+ * of the model no input reaches) needs no input and gets none;
  * a pair no input separates within the budget is kept as open, with the
  * budget spent.
  * The deciding inputs are the pool entries some pair needed (named by

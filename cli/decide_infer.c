@@ -31,7 +31,7 @@ static void print_pair(void *ctx, const decide_pair *pr)
                pr->input, pr->input < s->npool ? "" : " (ladder or mutated)", (unsigned long long)pr->v_answer,
                pr->value, (unsigned long long)pr->w_answer, (unsigned long long)pr->hw_answer);
     else if (pr->kind == DECIDE_PAIR_EQUIVALENT)
-        printf("  %s = %s: proven equivalent (a threshold below every bit a term holds)\n", key, pr->value);
+        printf("  %s = %s: proven equivalent (oracle/model_equiv.h)\n", key, pr->value);
     else if (pr->kind == DECIDE_PAIR_UNSEPARATED)
         printf("  %s = %s: open: no input separated it within the budget (pool of %zu, the ladder, %zu mutations)\n",
                key, pr->value, s->pool, s->opts.mutations);

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "oracle/model_internal.h"
+
 /* The exponent of f's finest bit: its smallest subnormal, container bits included. */
 static int finest(const tc_format *f) { return tc_format_emin(f) - f->mbits - f->shift; }
 
@@ -53,6 +55,14 @@ static int flush_acting(const model_params *p, int below)
     return p->prod_flush_exp > below ? p->prod_flush_exp : MODEL_NO_FLUSH;
 }
 
+/* The rounding of D reads only an accumulator's value (out_round is the
+ * steps' rounding when the sum is carried exact): one already in D's own
+ * format is exact in every direction. */
+static bool output_exact(const model_params *p, const model_field_scope *s)
+{
+    return !p->acc_exact && model_same_format(&p->acc_fmt, s->f.d);
+}
+
 bool model_field_equivalent(int i, const model_params *v, const model_params *w, const model_field_scope *s)
 {
     if (i < 0 || i >= model_field_count() || !floating(s))
@@ -66,5 +76,9 @@ bool model_field_equivalent(int i, const model_params *v, const model_params *w,
         int t = product_finest(v, s);
         return product_finest(w, s) == t && flush_acting(v, t) == flush_acting(w, t);
     }
+    if (!strcmp(key, "c_round")) /* read only where C is added last */
+        return v->c_mode == MODEL_C_FIRST && w->c_mode == MODEL_C_FIRST;
+    if (!strcmp(key, "out_round"))
+        return output_exact(v, s) && output_exact(w, s);
     return false;
 }

@@ -4,12 +4,18 @@
  * separates as decided only when this proves it; a pair the search merely
  * failed to separate within its budget stays open.
  *
- * Two rules, both thresholds below every bit a term can hold:
+ * The rules, each a part of the model that no input reaches:
  *   align_floor          a floor at or below the finest bit of every term
  *                        of the fused sum (the products, C, the
  *                        accumulator) never coarsens the grid: it is none;
  *   product_flush_below  a threshold at or below the smallest product's
- *                        exponent flushes nothing: it is none.
+ *                        exponent flushes nothing: it is none;
+ *   c_round              read only when C is added last (c_mode last):
+ *                        with C first every direction is the same;
+ *   out_round            the accumulator rounded into its own format, that
+ *                        format D's: D is exact in every direction (with
+ *                        the sum carried exact out_round rounds the steps,
+ *                        and no rule applies).
  * The finest bit of an operand is its format's smallest subnormal's (its
  * container's for TF32), or its widening's where that is coarser; of a
  * product the two operands' summed; of C and the accumulator their
