@@ -143,11 +143,12 @@ int audit_given_cases(const json_t *objects, const tc_instr *ins, infer_case **c
     const json_t *o;
     json_array_foreach(objects, i, o) {
         const char *name = json_string_value(json_object_get(o, "instr"));
-        const json_t *f = json_object_get(o, "failures");
+        const json_t *f = json_object_get(o, "failures"), *dec = json_object_get(o, "deciding");
         if (!name || strcmp(name, ins->name) || !f)
             continue;
         size_t from = s.n;
-        bool ok = json_is_array(f) && append_extra(f, &s) == 0;
+        bool ok = json_is_array(f) && append_extra(f, &s) == 0 &&
+                  (!dec || (json_is_array(dec) && append_extra(dec, &s) == 0));
         for (size_t q = from; ok && q < s.n; q++)
             for (int kk = 0; kk < s.v[q].k; kk++)
                 ok &= !(s.v[q].a[kk] & ~tc_operand_mask(ins->a)) && !(s.v[q].b[kk] & ~tc_operand_mask(ins->b)) &&

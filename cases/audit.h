@@ -98,7 +98,8 @@ infer_target audit_target(audit_backend_ctx *ctx, uint64_t seed);
  * answers, and the hash proves they are the cases that ran. */
 int audit_regen_cases(const tc_instr *ins, uint64_t seed, bool without_hunt, infer_case **cases, size_t *n);
 void audit_cases_free(infer_case *cases, size_t n);
-/* The failures that records (a hunt's objects) list for ins, as cases to
+/* The failures that records (a hunt's objects) list for ins, and the other
+ * deciding inputs a decide ask lists beside them ("deciding"), as cases to
  * give the audit (audit_opts.given; answers not kept: the audit asks its
  * backend). 0 (none is fine), or -1 with err when they are malformed. */
 int audit_given_cases(const json_t *objects, const tc_instr *ins, infer_case **cases, size_t *n, char *err,

@@ -12,6 +12,7 @@
 #include "cases/hunt.h"
 #include "cases/decide_internal.h"
 #include "cases/infer_internal.h"
+#include "oracle/model_equiv.h"
 #include "oracle/model_fields.h"
 #include "oracle/model_ranges.h"
 
@@ -206,7 +207,7 @@ model_field_scope decide_scope(const tc_instr *ins, int k)
     return sc;
 }
 
-static int add_open(decide_set *out, int field, const model_params *w)
+static int add_open(decide_set *out, int field, const model_params *w, bool equivalent)
 {
     decide_open *g = realloc(out->open, (out->nopen + 1) * sizeof *g);
     if (!g)
@@ -214,6 +215,7 @@ static int add_open(decide_set *out, int field, const model_params *w)
     out->open = g;
     g[out->nopen].field = field;
     model_field_text(w, field, g[out->nopen].value, sizeof g[out->nopen].value);
+    g[out->nopen].equivalent = equivalent;
     out->nopen++;
     return 0;
 }
@@ -286,13 +288,15 @@ int decide_build(const tc_instr *ins, const model_params *v, const decide_opts *
             if (!mw)
                 continue; /* a combination the model cannot be: not a candidate */
             out->pairs++;
-            int found = separated_by_chosen(&s, mw) || separated_by_pool(&s, mw);
-            if (!found)
+            /* a proven pair needs no input; an input would only show the proof holds there */
+            bool equivalent = model_field_equivalent(i, v, &range[j], &sc);
+            int found = !equivalent && (separated_by_chosen(&s, mw) || separated_by_pool(&s, mw));
+            if (!found && !equivalent)
                 found = separated_by_ladder(&s, v, mv, mw);
-            if (!found)
+            if (!found && !equivalent)
                 found = separated_by_mutation(&s, mv, mw, o->mutations);
             model_free(mw);
-            if (found < 0 || (!found && add_open(out, i, &range[j])))
+            if (found < 0 || (!found && add_open(out, i, &range[j], equivalent)))
                 goto oom;
         }
     }

@@ -12,18 +12,24 @@
  * and at the top: one cut bit shows a floor, a width, a rounding); then
  * mutations of pool inputs (one to three operand bits flipped) up to a
  * budget. Inputs already chosen are tried first, so one input serves many
- * pairs. A pair no input separates is kept as such with the budget spent.
+ * pairs. A pair the model proves equivalent (oracle/model_equiv.h: a part
+ * of the model no input reaches) needs no input and gets none;
+ * a pair no input separates within the budget is kept as open, with the
+ * budget spent.
  * The deciding inputs are the pool entries some pair needed (named by
  * index: the pool is regenerated from the seed and checked against a hash)
  * and the ladder and mutated ones (kept as bits).
  *
  * Asked of a backend, the answers decide each field (decide_classify):
  *   construction  every alternative of the range is excluded by an answer
- *                 it gets wrong, or no input separates it from v (searched);
- *   sampled       no answers (the inputs were not asked): the value rests
- *                 on the audit's sampled evidence alone;
+ *                 it gets wrong, or proven equivalent to the value;
+ *   sampled       no answers (the inputs were not asked), or alternatives
+ *                 the search did not separate within its budget (open
+ *                 pairs): against those the value rests on the audit's
+ *                 sampled evidence alone;
  *   undecided     some alternative answers every deciding input as the
- *                 hardware did and was not shown inseparable from v;
+ *                 hardware did and was neither proven equivalent nor
+ *                 searched (the judged fingerprint is not the one built);
  * and an instruction whose decided v misses an answer is contradicted (its
  * profile entry needs a refit: those inputs are its counterexamples), every
  * field of it undecided.
@@ -51,6 +57,7 @@ typedef struct {
 typedef struct {
     int field;            /* model_fields row */
     char value[64];       /* the alternative, in profile syntax */
+    bool equivalent;      /* proven (oracle/model_equiv.h); else open: the search's budget ran out */
 } decide_open;
 
 typedef struct {
@@ -65,7 +72,7 @@ typedef struct {
     infer_case *inputs;   /* every deciding input: the npool pool entries, then the ladder's and mutated ones */
     size_t ninputs;
     size_t pairs;         /* alternatives walked (model_new accepted, not v's own value) */
-    decide_open *open;    /* the pairs no input separated */
+    decide_open *open;    /* the pairs no input separated (proven equivalent, or open) */
     size_t nopen;
 } decide_set;
 
@@ -89,23 +96,30 @@ typedef struct {
     decide_status status;
     int alternatives;     /* values of the range other than p's own that the model builds */
     int excluded;         /* those an answer excludes */
-    int inseparable;      /* those the search found no input for (same fingerprint as built) */
-    int open;             /* the rest: answering every input as the hardware did */
+    int equivalent;       /* those proven to answer every input as p does (oracle/model_equiv.h) */
+    int unseparated;      /* those the search found no input for within its budget (p as built) */
+    int open;             /* the rest: answering every input as the hardware did, never searched */
     char first_open[64];  /* one of them, in profile syntax */
 } decide_field;
 
 /* Field by field (out[model_field_count()]), what the answers hw[ninputs]
  * (NULL: not asked) decide about p; *contradicted: inputs p's model answers
- * otherwise than hw. The inseparable pairs of s count only when p is the
- * fingerprint s was built from. 0, or -1 with err (a fingerprint the model refuses). */
+ * otherwise than hw. The unseparated pairs of s count only when p is the
+ * fingerprint s was built from; equivalence is proven for p's own pairs.
+ * 0, or -1 with err (a fingerprint the model refuses). */
 int decide_classify(const decide_set *s, const model_params *p, const uint64_t *hw, decide_field *out,
                     size_t *contradicted, char *err, size_t errlen);
 
 /* One alternative as decide_classify judged it: excluded by the first input
  * (index into s->inputs) whose hardware answer w's model does not give,
- * with p's, w's and the hardware's answers there; or shown inseparable by
- * the search; or open. */
-typedef enum { DECIDE_PAIR_EXCLUDED, DECIDE_PAIR_INSEPARABLE, DECIDE_PAIR_OPEN } decide_pair_kind;
+ * with p's, w's and the hardware's answers there; or proven equivalent; or
+ * unseparated by the search within its budget; or open. */
+typedef enum {
+    DECIDE_PAIR_EXCLUDED,
+    DECIDE_PAIR_EQUIVALENT,
+    DECIDE_PAIR_UNSEPARATED,
+    DECIDE_PAIR_OPEN
+} decide_pair_kind;
 typedef struct {
     int field;
     char value[64];       /* w, in profile syntax */

@@ -6,6 +6,7 @@
 
 #include "cases/decide.h"
 #include "cases/decide_internal.h"
+#include "oracle/model_equiv.h"
 #include "oracle/model_fields.h"
 #include "oracle/model_ranges.h"
 
@@ -17,10 +18,11 @@ const char *decide_status_name(decide_status s)
     return s < DECIDE_NSTATUS ? names[s] : "?";
 }
 
+/* A pair the search spent its budget on without separating it. */
 static bool listed_open(const decide_set *s, int field, const char *value)
 {
     for (size_t i = 0; i < s->nopen; i++)
-        if (s->open[i].field == field && !strcmp(s->open[i].value, value))
+        if (!s->open[i].equivalent && s->open[i].field == field && !strcmp(s->open[i].value, value))
             return true;
     return false;
 }
@@ -78,17 +80,26 @@ int decide_classify_pairs(const decide_set *s, const model_params *p, const uint
                 pr.hw_answer = hw[pr.input];
                 pr.kind = DECIDE_PAIR_EXCLUDED;
                 d->excluded++;
+            } else if (model_field_equivalent(i, p, &range[j], &sc)) {
+                pr.kind = DECIDE_PAIR_EQUIVALENT;
+                d->equivalent++;
             } else if (built_from_p && listed_open(s, i, pr.value)) {
-                pr.kind = DECIDE_PAIR_INSEPARABLE;
-                d->inseparable++;
+                pr.kind = DECIDE_PAIR_UNSEPARATED;
+                d->unseparated++;
             } else if (!d->open++)
                 snprintf(d->first_open, sizeof d->first_open, "%s", pr.value);
             model_free(mw);
             if (each)
                 each(ctx, &pr);
         }
-        /* answers p misses leave every field open: which one is wrong is the refit's to say */
-        d->status = !hw ? DECIDE_SAMPLED : d->open || *contradicted ? DECIDE_UNDECIDED : DECIDE_CONSTRUCTION;
+        /* answers p misses leave every field open: which one is wrong is the refit's to say; a pair
+           the search's budget left unseparated is decided only by the audit's sampled evidence */
+        if (!hw)
+            d->status = DECIDE_SAMPLED;
+        else if (d->open || *contradicted)
+            d->status = DECIDE_UNDECIDED;
+        else
+            d->status = d->unseparated ? DECIDE_SAMPLED : DECIDE_CONSTRUCTION;
     }
     model_free(mp);
     free(range);

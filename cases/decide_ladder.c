@@ -15,7 +15,11 @@
  * subnormals), around 1 and the top of D's range; d = 1..32, then every 4th to 60; s = +-1. The first product's
  * factors are normal, or one is its format's smallest subnormal (A's, or
  * B's) and the other makes up the exponent; the small products' factors
- * are normal, or subnormal in the same operand as the first's.
+ * are normal, or subnormal in A's or B's (with a first product of either
+ * kind: a subnormal factor's nominal exponent moves the alignment's
+ * reference, so a first product of normal factors is the one whose grid
+ * reaches a small product of subnormal ones, as in 2^-25 + 2^-48 at the
+ * tie of f16's smallest subnormal, which shows a floor at 2^-46).
  * One cut bit, or a sum of them, or a tie broken by them shows the
  * alignment floor, width and rounding, the rounding of the result, over-
  * and underflow, and what a widening does to a subnormal operand's
@@ -37,15 +41,17 @@ static bool power_product(const oracle_formats *f, int e, double sig, int sub, u
 }
 
 enum { LADDER_ONE, LADDER_SPREAD, LADDER_TIE_D, LADDER_TIE_ACC, LADDER_TIE_ODD, LADDER_LAYOUTS };
+enum { LADDER_KINDS = 7 };
 
 /* The ladder's K terms for one (e1, first factor, layout, d, sign); false when a value does not exist. */
 static bool ladder_terms(const oracle_formats *f, int k, int prec_d, int prec_acc, int e1, int sub, int layout,
                          int d, double sg, const uint64_t *zero, uint64_t *a, uint64_t *b)
 {
     uint64_t sa, sb, ta = zero[0], tb = zero[1];
-    /* sub 0..2: the first product's kind (normal, A's or B's subnormal); 3, 4: the small ones' too */
-    if (!power_product(f, e1, 1.0, sub > 2 ? sub - 2 : sub, &a[0], &b[0]) ||
-        !power_product(f, e1 - d, sg, sub > 2 ? sub - 2 : 0, &sa, &sb))
+    /* the kinds (normal 0, A's 1 or B's 2 smallest subnormal) of the first product and the small ones */
+    static const int first_kind[LADDER_KINDS] = {0, 1, 2, 1, 2, 0, 0}, small_kind[LADDER_KINDS] = {0, 0, 0, 1, 2, 1, 2};
+    if (!power_product(f, e1, 1.0, first_kind[sub], &a[0], &b[0]) ||
+        !power_product(f, e1 - d, sg, small_kind[sub], &sa, &sb))
         return false;
     int from = 1;
     if (layout >= LADDER_TIE_D) {
@@ -91,7 +97,7 @@ int decide_ladder_make(const tc_instr *ins, int k, const model_params *v, cset *
             bool walked = false;
             for (int p = 0; p < r; p++)
                 walked |= e1 >= from[p] && e1 <= to[p];
-            for (int q = 0; !walked && q < 5; q++)
+            for (int q = 0; !walked && q < LADDER_KINDS; q++)
                 for (int lay = 0; lay < LADDER_LAYOUTS; lay++)
                     for (int dd = 1; dd <= 60; dd += dd < 32 ? 1 : 4)
                         for (int sg = 0; sg < 2; sg++)

@@ -2,14 +2,17 @@
  * (cases/decide.h), asked of a backend, and what the answers decide.
  *   export  on this CPU, from a profile: every field's whole range
  *           (oracle/model_ranges.h), an input separating each alternative
- *           from the profile's value, or the pair kept open with the search
- *           budget spent; --out DIR/decide.jsonl
+ *           from the profile's value, or the pair proven equivalent
+ *           (oracle/model_equiv.h), or kept open with the search budget
+ *           spent; --out DIR/decide.jsonl
  *   ask     the backend answers every input of a decide record: DIR/decide.jsonl
  *           (the record with the answers) and DIR/hunt.jsonl (the inputs
  *           the profile's model answers otherwise, as a hunt's failures:
  *           `audit --counterexamples` refits from them); exit 1 if any
  *   infer   field by field: decided by construction, by sampled evidence
- *           only, or undecided, with counts and shares (--out DIR/decide.md);
+ *           only (open pairs among them), or undecided, with counts and
+ *           shares, and the pairs excluded, proven equivalent and open
+ *           (--out DIR/decide.md);
  *           --compare P2 names the fields P2 holds otherwise than the
  *           answers decided; exit 1 when the profile misses an answer */
 #include <pthread.h>
@@ -190,7 +193,7 @@ static int export_run(const decide_args *a, const model_profile *prof)
     json_t *hdr = cli_record_header("decide", NULL, seeds, 1);
     json_object_set_new(hdr, "profile", json_string(a->profile));
     tc_record rec = tc_record_new(hdr);
-    size_t inputs = 0, pairs = 0, open = 0;
+    size_t inputs = 0, pairs = 0, open = 0, equivalent = 0;
     printf("# tcscope decide export: profile %s, pool seed 0x%llx, %llu per hunt family, %llu mutations per open pair\n",
            a->profile, (unsigned long long)a->seed, a->per_family, a->mutations);
     for (size_t i = 0; i < j.n && status == TC_EXIT_OK; i++) {
@@ -200,15 +203,19 @@ static int export_run(const decide_args *a, const model_profile *prof)
             break;
         }
         decide_set *s = &j.sets[i];
-        printf("%-44s pool %6zu  pairs %4zu  inputs %4zu (%zu mutated)  open %3zu  %.1f s\n", s->ins->name, s->pool,
-               s->pairs, s->ninputs, s->ninputs - s->npool, s->nopen, j.secs[i]);
-        inputs += s->ninputs, pairs += s->pairs, open += s->nopen;
+        size_t eq = 0;
+        for (size_t q = 0; q < s->nopen; q++)
+            eq += s->open[q].equivalent;
+        printf("%-44s pool %6zu  pairs %4zu  inputs %4zu (%zu mutated)  proven equivalent %3zu  open %3zu  %.1f s\n",
+               s->ins->name, s->pool, s->pairs, s->ninputs, s->ninputs - s->npool, eq, s->nopen - eq, j.secs[i]);
+        inputs += s->ninputs, pairs += s->pairs, open += s->nopen - eq, equivalent += eq;
         if (tc_record_add(&rec, tc_decide_object(s, NULL), err, sizeof err))
             status = cli_fail(CMD, "%s", err);
     }
     if (status == TC_EXIT_OK) {
-        printf("# %zu instructions, %zu pairs, %zu separated by %zu inputs, %zu open\n", j.n, pairs, pairs - open,
-               inputs, open);
+        printf("# %zu instructions, %zu pairs, %zu separated by %zu inputs, %zu proven equivalent, %zu open "
+               "(not separated within the budget)\n",
+               j.n, pairs, pairs - open - equivalent, inputs, equivalent, open);
         status = decide_write_record(a->out, a->force, "decide.jsonl", &rec);
     }
     tc_record_free(&rec);

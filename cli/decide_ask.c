@@ -26,26 +26,32 @@ static json_t *bits_array(const uint64_t *v, int k)
     return a;
 }
 
-/* The hunt object of the inputs m answers otherwise than hw. */
+/* The hunt object of the inputs m answers otherwise than hw; when there
+ * are any, the other deciding inputs too ("deciding"): a refit
+ * (audit --counterexamples) needs every one, as the misses alone do not
+ * tell the hardware's value from the alternatives that answer them alike. */
 static json_t *hunt_of(const decide_set *s, const model *m, const uint64_t *hw, size_t *bad)
 {
-    json_t *fails = json_array();
+    json_t *fails = json_array(), *agree = json_array();
     *bad = 0;
     for (size_t i = 0; i < s->ninputs; i++) {
         const infer_case *c = &s->inputs[i];
         uint64_t x = model_dot(m, c->k, c->a, c->b, c->c);
-        if (x == hw[i])
-            continue;
-        ++*bad;
-        json_array_append_new(fails, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "family", "decide", "a",
-                                               bits_array(c->a, c->k), "b", bits_array(c->b, c->k), "c",
-                                               tc_json_bits(c->c), "hw", tc_json_bits(hw[i]), "model",
-                                               tc_json_bits(x)));
+        *bad += x != hw[i];
+        json_array_append_new(x == hw[i] ? agree : fails,
+                              json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "family", "decide", "a",
+                                        bits_array(c->a, c->k), "b", bits_array(c->b, c->k), "c", tc_json_bits(c->c),
+                                        "hw", tc_json_bits(hw[i]), "model", tc_json_bits(x)));
     }
     json_t *fam = json_pack("{s:{s:I, s:I}}", "decide", "elements", (json_int_t)s->ninputs, "mismatches",
                             (json_int_t)*bad);
-    return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}", "kind", "hunt", "instr", s->ins->name, "elements",
-                     (json_int_t)s->ninputs, "mismatches", (json_int_t)*bad, "families", fam, "failures", fails);
+    json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}", "kind", "hunt", "instr", s->ins->name, "elements",
+                          (json_int_t)s->ninputs, "mismatches", (json_int_t)*bad, "families", fam, "failures", fails);
+    if (*bad)
+        json_object_set_new(o, "deciding", agree);
+    else
+        json_decref(agree);
+    return o;
 }
 
 int decide_ask_run(const decide_args *a, const tc_record *in, const model_profile *prof)

@@ -18,6 +18,7 @@
 
 typedef struct {
     size_t by[DECIDE_NSTATUS];
+    size_t excluded, equivalent, unseparated;   /* pairs */
 } field_counts;
 
 /* --pairs: one line per alternative. */
@@ -29,9 +30,11 @@ static void print_pair(void *ctx, const decide_pair *pr)
         printf("  %s = %s: excluded by input %zu%s (profile 0x%llx, %s 0x%llx, hardware 0x%llx)\n", key, pr->value,
                pr->input, pr->input < s->npool ? "" : " (ladder or mutated)", (unsigned long long)pr->v_answer,
                pr->value, (unsigned long long)pr->w_answer, (unsigned long long)pr->hw_answer);
-    else if (pr->kind == DECIDE_PAIR_INSEPARABLE)
-        printf("  %s = %s: no input separates it (pool of %zu, the ladder, %zu mutations)\n", key, pr->value,
-               s->pool, s->opts.mutations);
+    else if (pr->kind == DECIDE_PAIR_EQUIVALENT)
+        printf("  %s = %s: proven equivalent (oracle/model_equiv.h)\n", key, pr->value);
+    else if (pr->kind == DECIDE_PAIR_UNSEPARATED)
+        printf("  %s = %s: open: no input separated it within the budget (pool of %zu, the ladder, %zu mutations)\n",
+               key, pr->value, s->pool, s->opts.mutations);
     else
         printf("  %s = %s: open: answers every input as the hardware did\n", key, pr->value);
 }
@@ -82,19 +85,24 @@ int decide_infer_run(const decide_args *a, const tc_record *in, const model_prof
             decide_set_free(&s);
             break;
         }
-        size_t by[DECIDE_NSTATUS] = {0};
+        size_t by[DECIDE_NSTATUS] = {0}, unsep = 0;
         char firstu[160] = "";
         for (int f = 0; f < nf; f++) {
             by[df[f].status]++;
             fc[f].by[df[f].status]++;
+            fc[f].excluded += (size_t)df[f].excluded;
+            fc[f].equivalent += (size_t)df[f].equivalent;
+            fc[f].unseparated += (size_t)df[f].unseparated;
+            unsep += (size_t)df[f].unseparated;
             if (df[f].status == DECIDE_UNDECIDED && !firstu[0])
                 snprintf(firstu, sizeof firstu, "  e.g. %s: %d values answer as the hardware did (%s, ..)",
                          model_fields[f].key, df[f].open, df[f].first_open);
         }
         ninstr++;
         contradicted_instrs += contra > 0;
-        printf("%-44s construction %2zu  sampled %2zu  undecided %2zu  inputs %4zu  missed %zu%s\n", s.ins->name,
-               by[DECIDE_CONSTRUCTION], by[DECIDE_SAMPLED], by[DECIDE_UNDECIDED], s.ninputs, contra, firstu);
+        printf("%-44s construction %2zu  sampled %2zu  undecided %2zu  inputs %4zu  missed %zu  open pairs %zu%s\n",
+               s.ins->name, by[DECIDE_CONSTRUCTION], by[DECIDE_SAMPLED], by[DECIDE_UNDECIDED], s.ninputs, contra,
+               unsep, firstu);
         const model_params *q = cmp ? profile_lookup(cmp, s.ins->name) : NULL;
         for (int f = 0; q && f < nf; f++)
             if (!model_fields[f].same(p, q) && df[f].status == DECIDE_CONSTRUCTION) {
@@ -108,18 +116,27 @@ int decide_infer_run(const decide_args *a, const tc_record *in, const model_prof
         decide_set_free(&s);
     }
     if (status == TC_EXIT_OK) {
-        size_t tot[DECIDE_NSTATUS] = {0};
-        fprintf(mf, "| field | by construction | sampled only | undecided |\n|---|---|---|---|\n");
+        size_t tot[DECIDE_NSTATUS] = {0}, ex = 0, eq = 0, un = 0;
+        fprintf(mf, "| field | by construction | sampled only | undecided | pairs excluded by an answer | pairs proven "
+                    "equivalent | pairs open |\n|---|---|---|---|---|---|---|\n");
         for (int f = 0; f < nf; f++) {
-            fprintf(mf, "| `%s` | %zu | %zu | %zu |\n", model_fields[f].key, fc[f].by[0], fc[f].by[1], fc[f].by[2]);
+            fprintf(mf, "| `%s` | %zu | %zu | %zu | %zu | %zu | %zu |\n", model_fields[f].key, fc[f].by[0],
+                    fc[f].by[1], fc[f].by[2], fc[f].excluded, fc[f].equivalent, fc[f].unseparated);
             for (int st = 0; st < DECIDE_NSTATUS; st++)
                 tot[st] += fc[f].by[st];
+            ex += fc[f].excluded, eq += fc[f].equivalent, un += fc[f].unseparated;
         }
         size_t all = tot[0] + tot[1] + tot[2];
         double d = all ? 100.0 / (double)all : 0;
-        fprintf(mf, "| **all %zu fields x %zu instructions** | **%zu (%.2f%%)** | **%zu (%.2f%%)** | **%zu (%.2f%%)** |\n",
+        fprintf(mf,
+                "| **all %zu fields x %zu instructions** | **%zu (%.2f%%)** | **%zu (%.2f%%)** | **%zu (%.2f%%)** | "
+                "**%zu** | **%zu** | **%zu** |\n",
                 (size_t)nf, ninstr, tot[0], d * (double)tot[0], tot[1], d * (double)tot[1], tot[2],
-                d * (double)tot[2]);
+                d * (double)tot[2], ex, eq, un);
+        fprintf(mf, "\nA field is decided by construction when an answer excludes every alternative of its range or "
+                    "the model proves it equivalent (oracle/model_equiv.h); an open pair (no input separated it within "
+                    "the search budget: the pool, the ladder and the mutations per pair the record names) leaves its "
+                    "field to the audit's sampled evidence.\n");
         fclose(mf);
         mf = NULL;
         printf("\n%s", md);

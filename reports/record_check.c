@@ -67,14 +67,14 @@ static const field choice_fields[] = {
 static const field timing_fields[] = {TIMING_FIELDS, {NULL, F_STR, REQ}};
 static const field hunt_fields[] = {
     {"instr", F_STR, REQ}, {"elements", F_INT, REQ}, {"mismatches", F_INT, REQ}, {"families", F_OBJ, REQ},
-    {"failures", F_ARR, OPT}, {"sample", F_OBJ, OPT}, {NULL, F_STR, REQ},
+    {"failures", F_ARR, OPT}, {"sample", F_OBJ, OPT}, {"deciding", F_ARR, OPT}, {NULL, F_STR, REQ},
 };
 /* The deciding inputs of one instruction (reports/record_decide.h). */
 static const field decide_fields[] = {
     {"instr", F_STR, REQ},  {"k", F_INT, REQ},        {"seed", F_BITS, REQ},  {"per_family", F_INT, REQ},
     {"mutations", F_INT, REQ}, {"pool", F_INT, REQ},  {"pool_hash", F_HASH, REQ}, {"fingerprint", F_OBJ, REQ},
     {"inputs", F_ARR, REQ}, {"pairs", F_INT, REQ},    {"explicit", F_ARR, REQ}, {"open", F_OBJ, REQ},
-    {"hw", F_STR, OPT},     {NULL, F_STR, REQ},
+    {"hw", F_STR, OPT},     {"equivalent", F_OBJ, OPT}, {NULL, F_STR, REQ},
 };
 static const field hunt_family_fields[] = {{"elements", F_INT, REQ}, {"mismatches", F_INT, REQ}, {NULL, F_STR, REQ}};
 static const field hunt_failure_fields[] = {
@@ -521,14 +521,16 @@ static bool check_hunt(const json_t *o, char *err, size_t len)
             return false;
     }
     size_t i;
-    json_array_foreach(json_object_get(o, "failures"), i, v)
-    {
-        snprintf(what, sizeof what, "hunt failures[%zu]", i);
-        if (!json_is_object(v))
-            return fail(err, len, "%s: not an object", what);
-        if (!check_fields(v, hunt_failure_fields, what, err, len))
-            return false;
-    }
+    static const char *const lists[] = {"failures", "deciding"}; /* decide ask's other inputs: the same shape */
+    for (int q = 0; q < 2; q++)
+        json_array_foreach(json_object_get(o, lists[q]), i, v)
+        {
+            snprintf(what, sizeof what, "hunt %s[%zu]", lists[q], i);
+            if (!json_is_object(v))
+                return fail(err, len, "%s: not an object", what);
+            if (!check_fields(v, hunt_failure_fields, what, err, len))
+                return false;
+        }
     return true;
 }
 

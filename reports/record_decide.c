@@ -26,7 +26,8 @@ static json_t *bits_array(const uint64_t *v, int k)
 json_t *tc_decide_object(const decide_set *s, const uint64_t *hw)
 {
     const tc_instr *ins = s->ins;
-    json_t *fp = json_object(), *pool = json_array(), *extra = json_array(), *open = json_object();
+    json_t *fp = json_object(), *pool = json_array(), *extra = json_array(), *open = json_object(),
+           *equivalent = json_object();
     for (int i = 0; i < model_field_count(); i++) {
         char t[64];
         model_field_text(&s->v, i, t, sizeof t);
@@ -41,9 +42,9 @@ json_t *tc_decide_object(const decide_set *s, const uint64_t *hw)
     }
     for (size_t i = 0; i < s->nopen; i++) {
         const char *key = model_fields[s->open[i].field].key;
-        json_t *l = json_object_get(open, key);
+        json_t *to = s->open[i].equivalent ? equivalent : open, *l = json_object_get(to, key);
         if (!l)
-            json_object_set_new(open, key, l = json_array());
+            json_object_set_new(to, key, l = json_array());
         json_array_append_new(l, json_string(s->open[i].value));
     }
     char hash[19];
@@ -53,6 +54,7 @@ json_t *tc_decide_object(const decide_set *s, const uint64_t *hw)
                           (json_int_t)s->opts.per_family, "mutations", (json_int_t)s->opts.mutations, "pool",
                           (json_int_t)s->pool, "pool_hash", hash, "fingerprint", fp, "inputs", pool, "pairs",
                           (json_int_t)s->pairs, "explicit", extra, "open", open);
+    json_object_set_new(o, "equivalent", equivalent);
     if (hw) {
         int dg = digits_of(ins);
         char *hex = malloc(s->ninputs * (size_t)dg + 1);
@@ -136,27 +138,36 @@ static int read_mutated(const json_t *ex, decide_set *s, char *err, size_t errle
     return 0;
 }
 
-static int read_open(const json_t *open, decide_set *s, char *err, size_t errlen)
+/* "open" (the search's budget spent) and "equivalent" (proven; absent in
+ * records before the proofs), both {field: [value, ..]}, into s->open. */
+static int read_open(const json_t *o, decide_set *s, char *err, size_t errlen)
 {
-    const char *key;
+    const char *keys[2] = {"open", "equivalent"}, *key;
     json_t *l;
     size_t n = 0, i;
-    json_object_foreach((json_t *)open, key, l) n += json_array_size(l);
+    for (int q = 0; q < 2; q++) {
+        const json_t *m = json_object_get(o, keys[q]);
+        if (q && m && !json_is_object(m))
+            return fail(err, errlen, s->ins->name, "equivalent: not an object");
+        json_object_foreach((json_t *)m, key, l) n += json_array_size(l);
+    }
     s->open = calloc(n + 1, sizeof *s->open);
     if (!s->open)
         return fail(err, errlen, s->ins->name, "out of memory");
-    json_object_foreach((json_t *)open, key, l) {
-        int field = model_field_find(key);
-        json_t *v;
-        if (field < 0 || !json_is_array(l))
-            return fail(err, errlen, s->ins->name, "open: not a field's list");
-        json_array_foreach(l, i, v) {
-            if (!json_is_string(v) || strlen(json_string_value(v)) >= sizeof s->open[0].value)
-                return fail(err, errlen, s->ins->name, "open: a value is not a short string");
-            s->open[s->nopen].field = field;
-            snprintf(s->open[s->nopen++].value, sizeof s->open[0].value, "%s", json_string_value(v));
+    for (int q = 0; q < 2; q++)
+        json_object_foreach(json_object_get(o, keys[q]), key, l) {
+            int field = model_field_find(key);
+            json_t *v;
+            if (field < 0 || !json_is_array(l))
+                return fail(err, errlen, s->ins->name, "open: not a field's list");
+            json_array_foreach(l, i, v) {
+                if (!json_is_string(v) || strlen(json_string_value(v)) >= sizeof s->open[0].value)
+                    return fail(err, errlen, s->ins->name, "open: a value is not a short string");
+                s->open[s->nopen].field = field;
+                s->open[s->nopen].equivalent = q == 1;
+                snprintf(s->open[s->nopen++].value, sizeof s->open[0].value, "%s", json_string_value(v));
+            }
         }
-    }
     return 0;
 }
 
@@ -233,7 +244,7 @@ int tc_decide_read(const json_t *o, decide_set *s, uint64_t **hw, char *err, siz
     if (rc == 0)
         rc = read_mutated(ex, s, err, errlen);
     if (rc == 0)
-        rc = read_open(json_object_get(o, "open"), s, err, errlen);
+        rc = read_open(o, s, err, errlen);
     if (rc == 0)
         rc = read_hw(o, s, hw, err, errlen);
     if (rc)

@@ -71,7 +71,11 @@ static void export_ask_infer(void **state)
     r = tc_run_cli("decide infer --in " T "/ask/decide.jsonl --compare h100");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "; 1 whose profile entry misses an answer"));
-    assert_non_null(strstr(r.out, SAME "                construction 27  sampled  0  undecided  0"));
+    /* the profile that agrees: nothing undecided (fields with pairs the small budget left open: sampled) */
+    const char *line = strstr(r.out, SAME "                construction ");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "undecided  0  inputs"));
+    assert_true(strstr(line, "undecided  0  inputs") < strchr(line, '\n'));
     tc_run_result_free(&r);
     /* judged against the profile that answered: every field decided */
     r = tc_run_cli("decide infer --in " T "/ask/decide.jsonl --instr " SAME " --profile h100 --pairs");
@@ -88,6 +92,47 @@ static void export_ask_infer(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "; 0 whose profile entry misses an answer"));
     tc_run_result_free(&r);
+}
+
+/* The region the first H200 refit missed: the H200 floors f16-output sums at 2^-46
+ * (h200-thirdparty-settled), h200.profile says none. Asked of a model that floors there, the
+ * inputs built from the profile must miss an answer, and judged against the floored profile
+ * they must exclude "none" and every other floor of the range; an audit given the misses and
+ * the other deciding inputs (the hunt record decide ask writes) refits the floor to -46. */
+#define F16 "mma.m16n8k8.f16.f16.f16.f16"
+static void an_f16_output_floor_is_decided(void **state)
+{
+    int rc = system("mkdir -p " T " && sed '/^\\[instr " F16 "\\]/,/^align_floor/ "
+                    "s/^align_floor = none/align_floor = -46/' oracle/profiles/h200.profile > " T
+                    "/floor.profile && ! cmp -s oracle/profiles/h200.profile " T "/floor.profile");
+    assert_int_equal(rc, 0);
+    expect("decide export --profile h200 --instr " F16 " --out " T "/fl --force", 0, NULL);
+    tc_run_result r = tc_run_cli("decide ask --backend model:" T "/floor.profile --in " T "/fl/decide.jsonl --out " T
+                                 "/fla --force");
+    assert_int_equal(r.status, 1);
+    tc_run_result_free(&r);
+    r = tc_run_cli("decide infer --in " T "/fla/decide.jsonl --profile " T "/floor.profile --pairs");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  align_floor = none: excluded by input"));
+    assert_non_null(strstr(r.out, "  align_floor = -45: excluded by input"));
+    assert_non_null(strstr(r.out, "  align_floor = -47: excluded by input"));
+    assert_non_null(strstr(r.out, "| `align_floor` | 1 | 0 | 0 |"));
+    tc_run_result_free(&r);
+    /* the refit from the misses and the other deciding inputs beside them finds the floor */
+    expect("audit --backend model:" T "/floor.profile --instr " F16 " --count 2000 --hunt-count 100 --no-timing "
+           "--counterexamples " T "/fla/hunt.jsonl --out " T "/flr --force",
+           0, NULL);
+    char *refit = tc_slurp(T "/flr/audit.profile");
+    assert_non_null(refit);
+    assert_non_null(strstr(refit, "\nalign_floor = -46\n"));
+    free(refit);
+    /* a malformed deciding input is refused, as a malformed failure is */
+    rc = system("sed -E 's/\"deciding\":\\[\\{\"family\":\"decide\"/\"deciding\":[{\"family\":7/' " T
+                "/fla/hunt.jsonl > " T "/badd.jsonl && grep -q '\"family\":7' " T "/badd.jsonl");
+    assert_int_equal(rc, 0);
+    expect("audit --backend model:h200 --instr " F16 " --count 2000 --no-timing --counterexamples " T
+           "/badd.jsonl --out " T "/flb --force",
+           2, "deciding[0]");
 }
 
 static void changed_records_are_refused(void **state)
@@ -110,6 +155,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_input_exits_two),
         cmocka_unit_test(export_ask_infer),
+        cmocka_unit_test(an_f16_output_floor_is_decided),
         cmocka_unit_test(changed_records_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,8 +3,9 @@
 # field's whole range (tcscope decide export, on this machine's CPUs, from
 # the committed profile), asked of the backend (decide ask); the inputs the
 # profile's model answers otherwise refit their instructions (audit
-# --counterexamples), merged into the committed baseline as
-# tools/device/refit.sh does; then the deciding inputs are built again from
+# --counterexamples, given the misses and every other deciding input of
+# those instructions: decide ask's hunt record), merged into the committed
+# baseline as tools/device/refit.sh does; then the deciding inputs are built again from
 # the merged profile for the whole catalogue and asked again, decide infer
 # says field by field what the answers decide (--compare h100: where the
 # H100 profile holds another value than the H200's answers decided; then the
@@ -88,7 +89,11 @@ step infer $T decide infer --in "$W/ask2/decide.jsonl" --profile "$PROFILE" --co
 # the H100 profile against the H200's answers (exit 1: it misses one; the fields are named above by --compare)
 step infer-h100 $T decide infer --in "$W/ask2/decide.jsonl" --profile oracle/profiles/h100.profile --instr "$INSTR"
 if [ -n "$LIST" ]; then
-  step hunt $T hunt --backend "$BACKEND" --instr "$LIST" --count 400000 --profile "$PROFILE" --out "$W/hunt"
+  # about 22 million elements in all (5 instructions at 400,000 per family took them): the 23 f16-output
+  # floors would otherwise take the hunt past the run's 8 minutes
+  N=$(echo "$LIST" | tr , '\n' | wc -l); HC=$(( 2000000 / N ))
+  [ "$HC" -gt 400000 ] && HC=400000; [ "$HC" -lt 50000 ] && HC=50000
+  step hunt timeout 120 $T hunt --backend "$BACKEND" --instr "$LIST" --count "$HC" --profile "$PROFILE" --out "$W/hunt"
 fi
 grep -E ' rc=|^answered|^refit changed|^\| \*\*all|instructions;|elements in|differ from what|holds .* decided on' "$LOG" |
   tee "$OUT/decide.summary"
