@@ -47,6 +47,7 @@ static const struct {
     {"h200-cvt-exhaustive.jsonl", "tools/exhaustive_f32 lines, one per format x mode x overflow x ftz x daz"},
     {"h200-model-gpu-check.json.gz", "one document, record model-gpu-check (tools/model_gpu_check.c)"},
     {"h200-model-gpu-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
+    {"h200-gemm-gpu-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
 };
 
 static const char *other_form(const char *name)

@@ -6,36 +6,7 @@ driver = 580.159.04
 cuda = 13.0
 backend = gpu:0
 written_by = tcscope audit (inferred from the backend's answers)
-run_id = 20261128T211357Z-d4556968c13ad692
-
-[instr mma.m16n8k8.f16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 8
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+run_id = 20261129T001431Z-dfb30cf90b32867a
 
 [instr mma.m16n8k8.f32.f16.f16.f32]
 a_convert = none
@@ -65,6 +36,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k8.f32.bf16.bf16.f32]
 a_convert = none
@@ -94,35 +66,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
-
-[instr mma.m16n8k16.f16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr mma.m16n8k16.f32.f16.f16.f32]
 a_convert = none
@@ -152,6 +96,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k16.f32.bf16.bf16.f32]
 a_convert = none
@@ -181,6 +126,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr mma.m16n8k4.f32.tf32.tf32.f32]
 a_convert = tf32:rz
@@ -210,6 +156,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr mma.m16n8k8.f32.tf32.tf32.f32]
 a_convert = tf32:rz
@@ -239,6 +186,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr mma.m16n8k32.f32.e4m3.e4m3.f32]
 a_convert = none
@@ -268,6 +216,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k32.f16.e4m3.e4m3.f16]
 a_convert = none
@@ -297,6 +246,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k32.f32.e4m3.e5m2.f32]
 a_convert = f16:rne
@@ -326,6 +276,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k32.f32.e5m2.e4m3.f32]
 a_convert = none
@@ -355,6 +306,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k32.f32.e5m2.e5m2.f32]
 a_convert = none
@@ -384,6 +336,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k32.f16.e5m2.e5m2.f16]
 a_convert = none
@@ -413,6 +366,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m8n8k4.f64.f64.f64.f64]
 a_convert = none
@@ -442,6 +396,7 @@ nan_propagate = b,acc,a
 zero_sign = ieee
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k4.f64.f64.f64.f64]
 a_convert = none
@@ -471,6 +426,7 @@ nan_propagate = b,acc,a
 zero_sign = ieee
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k8.f64.f64.f64.f64]
 a_convert = none
@@ -500,6 +456,7 @@ nan_propagate = b,acc,a
 zero_sign = ieee
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k16.f64.f64.f64.f64]
 a_convert = none
@@ -529,35 +486,7 @@ nan_propagate = b,acc,a
 zero_sign = ieee
 dropped_nan = nan
 align_floor = none
-
-[instr mma.sp.m16n8k16.f16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 8
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr mma.sp.m16n8k16.f32.f16.f16.f32]
 a_convert = none
@@ -587,6 +516,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.sp.m16n8k16.f32.bf16.bf16.f32]
 a_convert = none
@@ -616,6 +546,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr mma.sp.m16n8k8.f32.tf32.tf32.f32]
 a_convert = tf32:rz
@@ -645,35 +576,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
-
-[instr mma.sp.m16n8k32.f16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr mma.sp.m16n8k32.f32.f16.f16.f32]
 a_convert = none
@@ -703,6 +606,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.sp.m16n8k32.f32.bf16.bf16.f32]
 a_convert = none
@@ -732,6 +636,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr mma.sp.m16n8k16.f32.tf32.tf32.f32]
 a_convert = tf32:rz
@@ -761,6 +666,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr mma.sp.m16n8k64.f32.e4m3.e4m3.f32]
 a_convert = none
@@ -790,6 +696,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.sp.m16n8k64.f32.e4m3.e5m2.f32]
 a_convert = f16:rne
@@ -819,6 +726,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.sp.m16n8k64.f32.e5m2.e4m3.f32]
 a_convert = none
@@ -848,6 +756,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.sp.m16n8k64.f32.e5m2.e5m2.f32]
 a_convert = none
@@ -877,35 +786,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wmma.m16n16k16.f16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wmma.m16n16k16.f32.f16.f16.f32]
 a_convert = none
@@ -935,6 +816,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wmma.m16n16k16.f32.bf16.bf16.f32]
 a_convert = none
@@ -964,6 +846,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wmma.m16n16k8.f32.tf32.tf32.f32]
 a_convert = tf32:rz
@@ -993,35 +876,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
-
-[instr wgmma.m64n8k16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k16.f32.f16.f16]
 a_convert = none
@@ -1051,6 +906,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k16.f32.bf16.bf16]
 a_convert = none
@@ -1080,6 +936,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n8k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -1109,6 +966,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n8k32.f16.e4m3.e4m3]
 a_convert = none
@@ -1138,6 +996,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f32.e4m3.e4m3]
 a_convert = none
@@ -1167,6 +1026,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f16.e4m3.e5m2]
 a_convert = none
@@ -1196,6 +1056,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f32.e4m3.e5m2]
 a_convert = none
@@ -1225,6 +1086,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f16.e5m2.e4m3]
 a_convert = none
@@ -1254,6 +1116,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f32.e5m2.e4m3]
 a_convert = none
@@ -1283,6 +1146,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f16.e5m2.e5m2]
 a_convert = none
@@ -1312,6 +1176,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f32.e5m2.e5m2]
 a_convert = none
@@ -1341,35 +1206,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n16k16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k16.f32.f16.f16]
 a_convert = none
@@ -1399,6 +1236,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k16.f32.bf16.bf16]
 a_convert = none
@@ -1428,6 +1266,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n16k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -1457,6 +1296,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n16k32.f16.e4m3.e4m3]
 a_convert = none
@@ -1486,6 +1326,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f32.e4m3.e4m3]
 a_convert = none
@@ -1515,6 +1356,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f16.e4m3.e5m2]
 a_convert = none
@@ -1544,6 +1386,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f32.e4m3.e5m2]
 a_convert = none
@@ -1573,6 +1416,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f16.e5m2.e4m3]
 a_convert = none
@@ -1602,6 +1446,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f32.e5m2.e4m3]
 a_convert = none
@@ -1631,6 +1476,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f16.e5m2.e5m2]
 a_convert = none
@@ -1660,6 +1506,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f32.e5m2.e5m2]
 a_convert = none
@@ -1689,35 +1536,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n32k16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k16.f32.f16.f16]
 a_convert = none
@@ -1747,6 +1566,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k16.f32.bf16.bf16]
 a_convert = none
@@ -1776,6 +1596,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n32k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -1805,6 +1626,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n32k32.f16.e4m3.e4m3]
 a_convert = none
@@ -1834,6 +1656,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f32.e4m3.e4m3]
 a_convert = none
@@ -1863,6 +1686,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f16.e4m3.e5m2]
 a_convert = none
@@ -1892,6 +1716,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f32.e4m3.e5m2]
 a_convert = none
@@ -1921,6 +1746,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f16.e5m2.e4m3]
 a_convert = none
@@ -1950,6 +1776,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f32.e5m2.e4m3]
 a_convert = none
@@ -1979,6 +1806,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f16.e5m2.e5m2]
 a_convert = none
@@ -2008,6 +1836,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f32.e5m2.e5m2]
 a_convert = none
@@ -2037,35 +1866,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n64k16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k16.f32.f16.f16]
 a_convert = none
@@ -2095,6 +1896,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k16.f32.bf16.bf16]
 a_convert = none
@@ -2124,6 +1926,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n64k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -2153,6 +1956,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n64k32.f16.e4m3.e4m3]
 a_convert = none
@@ -2182,6 +1986,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f32.e4m3.e4m3]
 a_convert = none
@@ -2211,6 +2016,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f16.e4m3.e5m2]
 a_convert = none
@@ -2240,6 +2046,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f32.e4m3.e5m2]
 a_convert = none
@@ -2269,6 +2076,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f16.e5m2.e4m3]
 a_convert = none
@@ -2298,6 +2106,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f32.e5m2.e4m3]
 a_convert = none
@@ -2327,6 +2136,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f16.e5m2.e5m2]
 a_convert = none
@@ -2356,6 +2166,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f32.e5m2.e5m2]
 a_convert = none
@@ -2385,35 +2196,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n128k16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k16.f32.f16.f16]
 a_convert = none
@@ -2443,6 +2226,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k16.f32.bf16.bf16]
 a_convert = none
@@ -2472,6 +2256,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n128k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -2501,6 +2286,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n128k32.f16.e4m3.e4m3]
 a_convert = none
@@ -2530,6 +2316,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f32.e4m3.e4m3]
 a_convert = none
@@ -2559,6 +2346,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f16.e4m3.e5m2]
 a_convert = none
@@ -2588,6 +2376,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f32.e4m3.e5m2]
 a_convert = none
@@ -2617,6 +2406,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f16.e5m2.e4m3]
 a_convert = none
@@ -2646,6 +2436,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f32.e5m2.e4m3]
 a_convert = none
@@ -2675,6 +2466,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f16.e5m2.e5m2]
 a_convert = none
@@ -2704,6 +2496,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f32.e5m2.e5m2]
 a_convert = none
@@ -2733,35 +2526,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n256k16.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k16.f32.f16.f16]
 a_convert = none
@@ -2791,6 +2556,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k16.f32.bf16.bf16]
 a_convert = none
@@ -2820,6 +2586,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n256k32.f16.e4m3.e4m3]
 a_convert = none
@@ -2849,6 +2616,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f32.e4m3.e4m3]
 a_convert = none
@@ -2878,6 +2646,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f16.e4m3.e5m2]
 a_convert = none
@@ -2907,6 +2676,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f32.e4m3.e5m2]
 a_convert = none
@@ -2936,6 +2706,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f16.e5m2.e4m3]
 a_convert = none
@@ -2965,6 +2736,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f32.e5m2.e4m3]
 a_convert = none
@@ -2994,6 +2766,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f16.e5m2.e5m2]
 a_convert = none
@@ -3023,6 +2796,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f32.e5m2.e5m2]
 a_convert = none
@@ -3052,35 +2826,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n8k16.f16.f16.f16.rs]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k16.f32.f16.f16.rs]
 a_convert = none
@@ -3110,6 +2856,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -3139,6 +2886,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n8k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -3168,6 +2916,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n8k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -3197,6 +2946,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -3226,6 +2976,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -3255,6 +3006,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -3284,6 +3036,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -3313,6 +3066,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -3342,6 +3096,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -3371,6 +3126,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n8k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -3400,35 +3156,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n16k16.f16.f16.f16.rs]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k16.f32.f16.f16.rs]
 a_convert = none
@@ -3458,6 +3186,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -3487,6 +3216,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n16k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -3516,6 +3246,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n16k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -3545,6 +3276,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -3574,6 +3306,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -3603,6 +3336,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -3632,6 +3366,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -3661,6 +3396,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -3690,6 +3426,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -3719,6 +3456,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n16k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -3748,35 +3486,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n32k16.f16.f16.f16.rs]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k16.f32.f16.f16.rs]
 a_convert = none
@@ -3806,6 +3516,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -3835,6 +3546,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n32k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -3864,6 +3576,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n32k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -3893,6 +3606,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -3922,6 +3636,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -3951,6 +3666,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -3980,6 +3696,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -4009,6 +3726,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -4038,6 +3756,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -4067,6 +3786,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n32k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -4096,35 +3816,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n64k16.f16.f16.f16.rs]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k16.f32.f16.f16.rs]
 a_convert = none
@@ -4154,6 +3846,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -4183,6 +3876,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n64k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -4212,6 +3906,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n64k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -4241,6 +3936,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -4270,6 +3966,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -4299,6 +3996,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -4328,6 +4026,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -4357,6 +4056,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -4386,6 +4086,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -4415,6 +4116,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n64k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -4444,35 +4146,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n128k16.f16.f16.f16.rs]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k16.f32.f16.f16.rs]
 a_convert = none
@@ -4502,6 +4176,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -4531,6 +4206,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n128k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -4560,6 +4236,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n128k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -4589,6 +4266,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -4618,6 +4296,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -4647,6 +4326,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -4676,6 +4356,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -4705,6 +4386,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -4734,6 +4416,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -4763,6 +4446,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n128k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -4792,35 +4476,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.m64n256k16.f16.f16.f16.rs]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k16.f32.f16.f16.rs]
 a_convert = none
@@ -4850,6 +4506,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k16.f32.bf16.bf16.rs]
 a_convert = none
@@ -4879,6 +4536,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n256k32.f16.e4m3.e4m3.rs]
 a_convert = none
@@ -4908,6 +4566,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f32.e4m3.e4m3.rs]
 a_convert = none
@@ -4937,6 +4596,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f16.e4m3.e5m2.rs]
 a_convert = none
@@ -4966,6 +4626,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f32.e4m3.e5m2.rs]
 a_convert = none
@@ -4995,6 +4656,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f16.e5m2.e4m3.rs]
 a_convert = none
@@ -5024,6 +4686,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f32.e5m2.e4m3.rs]
 a_convert = none
@@ -5053,6 +4716,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f16.e5m2.e5m2.rs]
 a_convert = none
@@ -5082,6 +4746,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k32.f32.e5m2.e5m2.rs]
 a_convert = none
@@ -5111,35 +4776,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.sp.m64n8k32.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n8k32.f32.f16.f16]
 a_convert = none
@@ -5169,6 +4806,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n8k32.f32.bf16.bf16]
 a_convert = none
@@ -5198,6 +4836,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n8k16.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -5227,6 +4866,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n8k64.f16.e4m3.e4m3]
 a_convert = none
@@ -5256,6 +4896,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n8k64.f32.e4m3.e4m3]
 a_convert = none
@@ -5285,6 +4926,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n8k64.f16.e4m3.e5m2]
 a_convert = none
@@ -5314,6 +4956,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n8k64.f32.e4m3.e5m2]
 a_convert = none
@@ -5343,6 +4986,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n8k64.f16.e5m2.e4m3]
 a_convert = none
@@ -5372,6 +5016,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n8k64.f32.e5m2.e4m3]
 a_convert = none
@@ -5401,6 +5046,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n8k64.f16.e5m2.e5m2]
 a_convert = none
@@ -5430,6 +5076,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n8k64.f32.e5m2.e5m2]
 a_convert = none
@@ -5459,35 +5106,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.sp.m64n16k32.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n16k32.f32.f16.f16]
 a_convert = none
@@ -5517,6 +5136,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n16k32.f32.bf16.bf16]
 a_convert = none
@@ -5546,6 +5166,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n16k16.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -5575,6 +5196,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n16k64.f16.e4m3.e4m3]
 a_convert = none
@@ -5604,6 +5226,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n16k64.f32.e4m3.e4m3]
 a_convert = none
@@ -5633,6 +5256,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n16k64.f16.e4m3.e5m2]
 a_convert = none
@@ -5662,6 +5286,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n16k64.f32.e4m3.e5m2]
 a_convert = none
@@ -5691,6 +5316,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n16k64.f16.e5m2.e4m3]
 a_convert = none
@@ -5720,6 +5346,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n16k64.f32.e5m2.e4m3]
 a_convert = none
@@ -5749,6 +5376,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n16k64.f16.e5m2.e5m2]
 a_convert = none
@@ -5778,6 +5406,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n16k64.f32.e5m2.e5m2]
 a_convert = none
@@ -5807,35 +5436,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.sp.m64n32k32.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n32k32.f32.f16.f16]
 a_convert = none
@@ -5865,6 +5466,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n32k32.f32.bf16.bf16]
 a_convert = none
@@ -5894,6 +5496,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n32k16.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -5923,6 +5526,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n32k64.f16.e4m3.e4m3]
 a_convert = none
@@ -5952,6 +5556,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n32k64.f32.e4m3.e4m3]
 a_convert = none
@@ -5981,6 +5586,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n32k64.f16.e4m3.e5m2]
 a_convert = none
@@ -6010,6 +5616,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n32k64.f32.e4m3.e5m2]
 a_convert = none
@@ -6039,6 +5646,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n32k64.f16.e5m2.e4m3]
 a_convert = none
@@ -6068,6 +5676,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n32k64.f32.e5m2.e4m3]
 a_convert = none
@@ -6097,6 +5706,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n32k64.f16.e5m2.e5m2]
 a_convert = none
@@ -6126,6 +5736,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n32k64.f32.e5m2.e5m2]
 a_convert = none
@@ -6155,35 +5766,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.sp.m64n64k32.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n64k32.f32.f16.f16]
 a_convert = none
@@ -6213,6 +5796,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n64k32.f32.bf16.bf16]
 a_convert = none
@@ -6242,6 +5826,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n64k16.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -6271,6 +5856,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n64k64.f16.e4m3.e4m3]
 a_convert = none
@@ -6300,6 +5886,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n64k64.f32.e4m3.e4m3]
 a_convert = none
@@ -6329,6 +5916,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n64k64.f16.e4m3.e5m2]
 a_convert = none
@@ -6358,6 +5946,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n64k64.f32.e4m3.e5m2]
 a_convert = none
@@ -6387,6 +5976,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n64k64.f16.e5m2.e4m3]
 a_convert = none
@@ -6416,6 +6006,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n64k64.f32.e5m2.e4m3]
 a_convert = none
@@ -6445,6 +6036,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n64k64.f16.e5m2.e5m2]
 a_convert = none
@@ -6474,6 +6066,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n64k64.f32.e5m2.e5m2]
 a_convert = none
@@ -6503,35 +6096,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.sp.m64n128k32.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n128k32.f32.f16.f16]
 a_convert = none
@@ -6561,6 +6126,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n128k32.f32.bf16.bf16]
 a_convert = none
@@ -6590,6 +6156,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n128k16.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -6619,6 +6186,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n128k64.f16.e4m3.e4m3]
 a_convert = none
@@ -6648,6 +6216,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n128k64.f32.e4m3.e4m3]
 a_convert = none
@@ -6677,6 +6246,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n128k64.f16.e4m3.e5m2]
 a_convert = none
@@ -6706,6 +6276,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n128k64.f32.e4m3.e5m2]
 a_convert = none
@@ -6735,6 +6306,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n128k64.f16.e5m2.e4m3]
 a_convert = none
@@ -6764,6 +6336,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n128k64.f32.e5m2.e4m3]
 a_convert = none
@@ -6793,6 +6366,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n128k64.f16.e5m2.e5m2]
 a_convert = none
@@ -6822,6 +6396,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n128k64.f32.e5m2.e5m2]
 a_convert = none
@@ -6851,35 +6426,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
-
-[instr wgmma.sp.m64n256k32.f16.f16.f16]
-a_convert = none
-b_convert = none
-a_ftz = no
-b_ftz = no
-c_ftz = no
-products = exact
-product_flush_below = none
-block = 16
-c_mode = first
-c_round = rne
-align_ref = all
-align_exp = nominal
-align_bits = 25
-align_round = trunc
-carry_bits = unlimited
-acc = f16:rne
-acc_ftz = no
-out_round = rne
-out_overflow = inf
-out_ftz = no
-nan = 0x7FFF
-acc_overflow = ieee
-step_split = contiguous
-nan_propagate = no
-zero_sign = positive
-dropped_nan = nan
-align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n256k32.f32.f16.f16]
 a_convert = none
@@ -6909,6 +6456,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n256k32.f32.bf16.bf16]
 a_convert = none
@@ -6938,6 +6486,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n256k64.f16.e4m3.e4m3]
 a_convert = none
@@ -6967,6 +6516,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n256k64.f32.e4m3.e4m3]
 a_convert = none
@@ -6996,6 +6546,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n256k64.f16.e4m3.e5m2]
 a_convert = none
@@ -7025,6 +6576,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n256k64.f32.e4m3.e5m2]
 a_convert = none
@@ -7054,6 +6606,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n256k64.f16.e5m2.e4m3]
 a_convert = none
@@ -7083,6 +6636,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n256k64.f32.e5m2.e4m3]
 a_convert = none
@@ -7112,6 +6666,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n256k64.f16.e5m2.e5m2]
 a_convert = none
@@ -7141,6 +6696,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.sp.m64n256k64.f32.e5m2.e5m2]
 a_convert = none
@@ -7170,6 +6726,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k32.f16.e4m3.e5m2.f16]
 a_convert = f16:rne
@@ -7199,6 +6756,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr mma.m16n8k32.f16.e5m2.e4m3.f16]
 a_convert = none
@@ -7228,6 +6786,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
 align_floor = none
+scale_group = none
 
 [instr wgmma.m64n256k8.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -7257,6 +6816,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.m64n256k8.f32.tf32.tf32.rs]
 a_convert = tf32:rz
@@ -7286,6 +6846,7 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
 
 [instr wgmma.sp.m64n256k16.f32.tf32.tf32]
 a_convert = tf32:rz
@@ -7315,3 +6876,694 @@ nan_propagate = no
 zero_sign = positive
 dropped_nan = inf
 align_floor = -158
+scale_group = none
+
+[instr mma.m16n8k8.f16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr mma.m16n8k16.f16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr mma.sp.m16n8k16.f16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 8
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr mma.sp.m16n8k32.f16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wmma.m16n16k16.f16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n8k16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n16k16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n32k16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n64k16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n128k16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n256k16.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n8k16.f16.f16.f16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n16k16.f16.f16.f16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n32k16.f16.f16.f16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n64k16.f16.f16.f16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n128k16.f16.f16.f16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.m64n256k16.f16.f16.f16.rs]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.sp.m64n8k32.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.sp.m64n16k32.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.sp.m64n32k32.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.sp.m64n64k32.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.sp.m64n128k32.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
+
+[instr wgmma.sp.m64n256k32.f16.f16.f16]
+a_convert = none
+b_convert = none
+a_ftz = no
+b_ftz = no
+c_ftz = no
+products = exact
+product_flush_below = none
+block = 16
+c_mode = first
+c_round = rne
+align_ref = all
+align_exp = nominal
+align_bits = 25
+align_round = trunc
+carry_bits = unlimited
+acc = f16:rne
+acc_ftz = no
+out_round = rne
+out_overflow = inf
+out_ftz = no
+nan = 0x7FFF
+acc_overflow = ieee
+step_split = contiguous
+nan_propagate = no
+zero_sign = positive
+dropped_nan = nan
+align_floor = -46
+scale_group = none
