@@ -363,6 +363,10 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     os.environ["PROBE_HOST"] = json.dumps(host_facts())
     fws = [f for f in args.frameworks.split(",") if f]
+    bad = [f for f in fws if f not in FRAMEWORKS] + [c for c in args.only.split(",") if c and c not in CALLS]
+    if bad or not fws:
+        raise SystemExit("probe_frameworks: unknown framework or call %s (frameworks %s; calls %s)"
+                         % (",".join(bad) or "(none given)", ",".join(FRAMEWORKS), ",".join(CALLS)))
     summary = {"host": json.loads(os.environ["PROBE_HOST"]), "frameworks": {}}
     for i, fw in enumerate(fws):
         # what is left is shared by the frameworks still to run

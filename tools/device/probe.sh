@@ -21,8 +21,13 @@
 #                   smallest K first) and records/summary.txt (one line each)
 #   probe.log       build, GPU, package versions, export, framework and inference times
 # Then on a CPU: tar xJf probe-torch.tar.xz; tcscope probe infer CALL/CASE.
-# Usage: [INFER_S=120] [CASES="M,N,K ..."] tools/device.sh probe [TOTAL_S]  (default 450: the whole script, build included;
-# INFER_S: kept for the inference at the end)
+# Usage: [INFER_S=120] [CASES="M,N,K ..."] [FRAMEWORKS=torch,jax,..] [ONLY=CALL,..] tools/device.sh probe [TOTAL_S]
+# (default 450: the whole script, build included; INFER_S: kept for the inference at the end; FRAMEWORKS and
+# ONLY go to tools/probe_frameworks.py as --frameworks and --only: the frameworks run, and the call ids, e.g.
+# one missing case: CASES="192,320,10048" FRAMEWORKS=triton ONLY=triton-dot-e4m3-imprecise128).
+# One new case into the committed record, on a CPU, after `tar xJf probe-records.tar.xz` (or probe infer
+# CALL/CASE --out NEW.jsonl on the framework tarball): tools/probe_collect.py collect OUT.jsonl.gz
+# records/CALL--CASE.jsonl reports/baselines/h200-frameworks.jsonl.gz (the first file's case wins).
 # Needs the nettle headers: nettle-dev's .deb among the carried .debs/ (libnettle8 is there already).
 TOTAL=${1:-450}
 T0=$(date +%s)
@@ -53,7 +58,11 @@ echo "exports: $(find "$ROOT" -name manifest.json | wc -l) folders, $(du -sh "$R
 INFER_S=${INFER_S:-120}
 LEFT=$(( TOTAL - ($(date +%s) - T0) - INFER_S - 20 ))
 [ "$LEFT" -lt 60 ] && LEFT=60
-python3 tools/probe_frameworks.py "$ROOT" --out /tmp/probe/out --deadline-s "$LEFT" 2>&1 | tee -a "$LOG"
+SELECT=()   # FRAMEWORKS, ONLY: a subset (probe_frameworks.py refuses unknown names)
+[ -n "${FRAMEWORKS:-}" ] && SELECT+=(--frameworks "$FRAMEWORKS")
+[ -n "${ONLY:-}" ] && SELECT+=(--only "$ONLY")
+echo "frameworks: ${FRAMEWORKS:-all}; calls: ${ONLY:-all}" | tee -a "$LOG"
+python3 tools/probe_frameworks.py "$ROOT" --out /tmp/probe/out --deadline-s "$LEFT" ${SELECT[@]+"${SELECT[@]}"} 2>&1 | tee -a "$LOG"
 cp /tmp/probe/out/*.tar.xz /tmp/probe/out/summary.json "$OUT"/ 2>> "$LOG"
 
 # best effort while time is left: tcscope probe infer on every call and case, cheapest (smallest K) first,
