@@ -101,6 +101,10 @@ typedef enum {
 
 /* The instruction FP8_AS_F16 predicts with. */
 #define GEMM_F16_MMA_SYNC "mma.m16n8k16.f32.f16.f16.f32"
+/* The model of a chain without a tensor-core step (a SIMT kernel): an FP32
+ * fused multiply-add per product, in K order, from +0 in each run
+ * (gemm_slice_sums without a model). */
+#define GEMM_FP32_FMA "fp32-fma"
 
 const char *tc_gemm_incvt_name(tc_gemm_incvt c);
 bool tc_gemm_incvt_parse(const char *s, tc_gemm_incvt *out);
@@ -223,6 +227,7 @@ typedef struct {
     tc_gemm_inferred r;
     bool matches_construction; /* an own kernel: consistent and the structure built */
     bool unpredicted;          /* no prediction (no model; why in prediction_error): nothing below holds */
+    bool fma;                  /* predicted as FP32 FMA chains (GEMM_FP32_FMA), no instruction model */
     char prediction_error[512];
     tc_gemm_incvt_result cvt;
     size_t n, bit_exact;       /* sampled outputs, predicted bit for bit */

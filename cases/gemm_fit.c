@@ -36,30 +36,6 @@ typedef struct {
     float *rs;   /* nruns x nfit */
 } runsum_job;
 
-/* Elements of format f as FP32 bits (exact: every input format is
- * narrower), decoded once a batch rather than once a run. */
-static void widen_f32(const tc_format *f, uint64_t *x, size_t n)
-{
-    if (f == &tc_f32)
-        return;
-    for (size_t i = 0; i < n; i++)
-        x[i] = gemm_bits_of((float)tc_decode_to_f64(f, x[i]));
-}
-
-/* Positions [lo, hi) of nb outputs (FP32 bits) as one FP32 FMA chain from
- * +0 each (a SIMT kernel's accumulator: one rounding per product, in K order). */
-static void fma_runs(const gemm_fit_in *in, size_t nb, const uint64_t *a, const uint64_t *b, int lo, int hi,
-                     float *sum)
-{
-    size_t k = (size_t)in->k;
-    for (size_t t = 0; t < nb; t++) {
-        float acc = 0;
-        for (int q = lo; q < hi; q++)
-            acc = fmaf(gemm_f32_of((uint32_t)a[t * k + q]), gemm_f32_of((uint32_t)b[t * k + q]), acc);
-        sum[t] = acc;
-    }
-}
-
 static void runsum_range(void *ctx, size_t lo, size_t hi)
 {
     const runsum_job *j = ctx;
@@ -74,14 +50,11 @@ static void runsum_range(void *ctx, size_t lo, size_t hi)
         gemm_gather(in->A, in->B, in->n, in->k, nb, j->ii + s0, j->jj + s0, a, b);
         gemm_convert_inputs(j->cv, in->path->a, a, nb * k);
         gemm_convert_inputs(j->cv, in->path->b, b, nb * k);
-        if (in->fma)
-            widen_f32(in->path->a, a, nb * k), widen_f32(in->path->b, b, nb * k);
+        if (in->fma)   /* FP32 FMA chains: the elements as FP32 (gemm_slice_sums without a model) */
+            gemm_widen_f32(in->path->a, a, nb * k), gemm_widen_f32(in->path->b, b, nb * k);
         for (int r = 0; r < in->nruns; r++) {
             int end = r + 1 < in->nruns ? in->run_start[r + 1] : in->k;
-            if (in->fma)
-                fma_runs(in, nb, a, b, in->run_start[r], end, sum);
-            else
-                gemm_slice_sums(&one, j->md, in->k, nb, a, b, in->run_start[r], end, sum);
+            gemm_slice_sums(&one, j->md, in->k, nb, a, b, in->run_start[r], end, sum);
             memcpy(j->rs + (size_t)r * j->nfit + s0, sum, nb * sizeof *sum);
         }
     }

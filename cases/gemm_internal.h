@@ -116,9 +116,10 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
 uint32_t gemm_round_out(const tc_format *out, uint32_t u);
 
 /* The replay of a probe record's object (cases/gemm_probe_replay.c): the
- * recorded outputs got = D[ii[e]][jj[e]] predicted, the bit-exact ones counted. */
+ * recorded outputs got = D[ii[e]][jj[e]] predicted (into predicted[e]
+ * unless NULL), the bit-exact ones counted. */
 int gemm_probe_replay(const struct json_t *rec, const char *profile_path, size_t nout, const int *ii, const int *jj,
-                      const uint32_t *got, size_t *bit_exact, char *err, size_t errlen);
+                      const uint32_t *got, size_t *bit_exact, uint32_t *predicted, char *err, size_t errlen);
 
 /* The inferred structure of a case and how many of the sampled outputs it
  * predicts bit for bit, into *o. */
@@ -140,6 +141,15 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
  * sees them under c: tf32 bits for the rounding conversions (of FP32), f16
  * bits for fp8-as-f16, unchanged otherwise. */
 void gemm_convert_inputs(tc_gemm_incvt c, const tc_format *f, uint64_t *x, size_t n);
+
+/* Elements of format f (x[0..n)) as FP32 bits, in place (exact: every
+ * input format is narrower): what an FP32 FMA chain reads. */
+void gemm_widen_f32(const tc_format *f, uint64_t *x, size_t n);
+
+/* gemm_predict without a tensor core: structure s's runs as FP32 FMA
+ * chains of the elements widened to FP32 (what a SIMT kernel computes). */
+void gemm_predict_fma(const tc_gemm_path *p, const tc_gemm_struct *s, const uint32_t *A, const uint32_t *B, int n,
+                      int k, size_t nout, const int *ii, const int *jj, uint32_t *pred);
 
 /* Which of p's candidate conversions predict the outputs got (under s)
  * into *o (o->used: the one to predict with). -1 with err when a model is

@@ -2,16 +2,38 @@
  * how they combine, outputs computed under it with an instruction model
  * (the predictor that picks the model and conversion: cases/gemm_predict.c;
  * the structure as JSON: reports/record_gemm_structure.c). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cases/gemm_internal.h"
 
+/* Slice [lo, hi) as FP32 FMA chains (a SIMT kernel's accumulator: one
+ * rounding per product, in K order), each run from +0, runs added in FP32. */
+static void fma_slice_sums(int run, int k, size_t nout, const uint64_t *a, const uint64_t *b, int lo, int hi,
+                           float *sum)
+{
+    for (size_t t = 0; t < nout; t++) {
+        const uint64_t *at = a + t * (size_t)k, *bt = b + t * (size_t)k;
+        for (int r0 = lo; r0 < hi; r0 += run) {
+            int rend = r0 + run < hi ? r0 + run : hi;
+            float acc = 0;
+            for (int q = r0; q < rend; q++)
+                acc = fmaf(gemm_f32_of((uint32_t)at[q]), gemm_f32_of((uint32_t)bt[q]), acc);
+            sum[t] = r0 == lo ? acc : sum[t] + acc;
+        }
+    }
+}
+
 /* One slice [lo, hi) of every output: tensor-core runs, each added in FP32. */
 void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                        const uint64_t *b, int lo, int hi, float *sum)
 {
+    if (!m) {
+        fma_slice_sums(s->promote > 0 ? s->promote : (hi - lo > 0 ? hi - lo : 1), k, nout, a, b, lo, hi, sum);
+        return;
+    }
     int chunk = s->chunk > 0 ? s->chunk : 1;
     int run = s->promote > 0 ? s->promote : (hi - lo > 0 ? hi - lo : 1);
     uint64_t *ta = gemm_alloc(nout * (size_t)chunk, sizeof *ta), *tb = gemm_alloc(nout * (size_t)chunk, sizeof *tb);

@@ -24,6 +24,7 @@
 #include "cases/npy_write.h"
 #include "cases/probe.h"
 #include "oracle/oracle.h"
+#include "reports/probe_record.h"
 #include "reports/record_gemm.h"
 #include "tests/testutil.h"
 
@@ -276,6 +277,28 @@ static void fma_chains(void **state)
         fail_msg("FMA chains: %zu/%zu (%s)", r.bit_exact, r.n, r.why);
     /* two chains added: split-K 2, or (the same arithmetic) one slice restarting its chain at 256 */
     assert_true(r.cls[0].s.splitk == 2 || (r.cls[0].s.splitk == 1 && r.cls[0].s.promote == 256));
+    /* the record carries the FMA fit's prediction like any other (no instruction model, no profile), and
+     * the replay predicts its recorded outputs as FMA chains: all of them; one changed bit costs one */
+    json_t *o = tc_probe_case_json(&d, &r, NULL, PROFILE), *pr = json_object_get(json_object_get(o, "structure"),
+                                                                             "prediction");
+    assert_string_equal(json_string_value(json_object_get(pr, "model")), "fp32-fma");
+    assert_true(json_is_null(json_object_get(pr, "profile")));
+    assert_int_equal(json_integer_value(json_object_get(pr, "n")), r.n);
+    assert_int_equal(json_integer_value(json_object_get(pr, "bit_exact")), r.n);
+    assert_int_equal(json_integer_value(json_object_get(pr, "recorded_outputs_bit_exact")), 512);
+    size_t nrep = 0, exact = 0;
+    if (tc_gemm_replay(o, PROFILE, &nrep, &exact, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(nrep, 512);
+    assert_int_equal(exact, 512);
+    json_t *out = json_object_get(o, "outputs");
+    char *hex = strdup(json_string_value(json_object_get(out, "d_hex")));
+    hex[8 * 5 + 7] = hex[8 * 5 + 7] == '0' ? '1' : '0';
+    json_object_set_new(out, "d_hex", json_string(hex));
+    free(hex);
+    assert_int_equal(tc_gemm_replay(o, PROFILE, &nrep, &exact, err, sizeof err), 0);
+    assert_int_equal(exact, 511);
+    json_decref(o);
     tc_probe_result_free(&r);
     for (int p = 0; p < PROBE_NPRODUCTS; p++)
         free(D[p]);
@@ -369,7 +392,7 @@ static void choose_from_the_record(const char *dir)
     assert_int_equal(rr.status, 0);
     tc_run_result_free(&rr);
     char *rec = tc_slurp(S("%1$s/p3.jsonl"));   /* no --profile: the model of the GPU call.json names */
-    if (!strstr(rec, "/h200.profile\""))
+    if (!strstr(rec, "\"profile\":\"h200\""))   /* the profile's name, never a path of this machine */
         fail_msg("probe infer without --profile did not take h200's for an H200 call");
     free(rec);
     char base[300];
