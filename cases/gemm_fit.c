@@ -194,6 +194,16 @@ static size_t score_block(search *q, const tc_gemm_struct *s, int x, size_t e0, 
     }
     if (s->combine == GEMM_COMBINE_PAIRWISE) {
         pairwise_block(vt, 0, S, nb, d, tmp);
+    } else if (s->combine == GEMM_COMBINE_XOR) {   /* gemm_combine's tree, level by level in the slices' own rows */
+        for (int t = 0; t < S; t++)
+            if (vt[t] != v + (size_t)t * FIT_BLOCK)
+                memcpy(v + (size_t)t * FIT_BLOCK, vt[t], nb * sizeof *v);
+        for (int l = 0, L = gemm_xor_levels(S); l < L; l++)
+            for (int i = 0, b = 1 << s->xor_bits[l]; i < S; i++)
+                if (!(i & b))
+                    for (size_t e = 0; e < nb; e++)
+                        v[(size_t)i * FIT_BLOCK + e] += v[(size_t)(i | b) * FIT_BLOCK + e];
+        memcpy(d, v, nb * sizeof *d);
     } else {   /* gemm_combine's seq and reverse */
         bool rev = s->combine == GEMM_COMBINE_REVERSE;
         memcpy(d, vt[rev ? S - 1 : 0], nb * sizeof *d);
@@ -222,7 +232,7 @@ static uint32_t predict_one(search *q, const tc_gemm_struct *s, int x, size_t e)
         int t = q->slice_of[r];
         q->v[t] = r == 0 || q->slice_of[r - 1] != t ? x_r : q->v[t] + x_r;
     }
-    return gemm_round_out(q->in->out, gemm_bits_of(gemm_combine(q->v, s->splitk, s->combine)));
+    return gemm_round_out(q->in->out, gemm_bits_of(gemm_combine(q->v, s)));
 }
 
 /* Could a structure predicting at most `bound` outputs change what is kept? */
@@ -290,8 +300,27 @@ static void try_struct(search *q, const tc_gemm_struct *s)
     }
 }
 
+/* The next permutation of b[0..n) in lexical order; false after the last. */
+static bool next_order(unsigned char *b, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && b[i] >= b[i + 1])
+        i--;
+    if (i < 0)
+        return false;
+    int j = n - 1;
+    while (b[j] <= b[i])
+        j--;
+    unsigned char t = b[i];
+    b[i] = b[j], b[j] = t;
+    for (int lo = i + 1, hi = n - 1; lo < hi; lo++, hi--)
+        t = b[lo], b[lo] = b[hi], b[hi] = t;
+    return true;
+}
+
 /* Each way slices can meet, once per distinct arithmetic (two slices: one
- * order; three: last-to-first is pairwise). */
+ * order; three: last-to-first is pairwise; XOR trees of a power of two
+ * slices in every order of their levels but 0, 1, .., which is pairwise). */
 static void try_orders(search *q, tc_gemm_struct s)
 {
     static const tc_gemm_combine order[] = {GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE};
@@ -301,6 +330,12 @@ static void try_orders(search *q, tc_gemm_struct s)
         s.combine = order[o];
         try_struct(q, &s);
     }
+    int L = gemm_xor_levels(s.splitk);
+    s.combine = GEMM_COMBINE_XOR;
+    for (int l = 0; l < L; l++)
+        s.xor_bits[l] = (unsigned char)l;
+    while (L && next_order(s.xor_bits, L))
+        try_struct(q, &s);
 }
 
 /* Promote every P (0: never) with the slices as the runs break the

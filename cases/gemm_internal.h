@@ -63,12 +63,15 @@ void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nou
 /* Slice [lo, hi) of nout outputs (a, b: nout x k) under structure s (its
  * chunk and promote): runs from +0 on the tensor core, each added in FP32
  * RNE to the slice's sum, into sum[nout]. With promote 0, one run: the
- * tensor core's own result of [lo, hi). */
+ * tensor core's own result of [lo, hi). m NULL: no tensor core, each run
+ * an FP32 FMA chain in K order (a, b then hold FP32 bits: gemm_widen_f32). */
 void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                      const uint64_t *b, int lo, int hi, float *sum);
 
-/* The S slice sums v met in FP32 (RNE) in order c (tc_gemm_struct). */
-float gemm_combine(const float *v, int S, tc_gemm_combine c);
+/* The slice sums v (s->splitk of them) met in FP32 (RNE) in s's order (tc_gemm_struct). */
+float gemm_combine(const float *v, const tc_gemm_struct *s);
+/* log2(S) when an XOR tree can meet S slices (a power of two, 4 .. 2^TC_GEMM_XOR_LEVELS), else 0. */
+int gemm_xor_levels(int S);
 
 /* A structure fitted to outputs (cases/gemm_fit.c): the accumulator runs
  * seen (run_start, nruns; every start a multiple of gran), the outputs

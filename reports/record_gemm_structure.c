@@ -17,6 +17,12 @@ json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
     json_object_set_new(o, "promote", s->promote > 0 ? json_integer(s->promote) : json_null());
     json_object_set_new(o, "splitk", json_integer(s->splitk));
     json_object_set_new(o, "combine", json_string(tc_gemm_combine_name(s->combine)));
+    if (s->combine == GEMM_COMBINE_XOR) {   /* the bit each level of the tree pairs slices by */
+        json_t *bits = json_array();
+        for (int l = 0; (1 << l) < s->splitk && l < TC_GEMM_XOR_LEVELS; l++)
+            json_array_append_new(bits, json_integer(s->xor_bits[l]));
+        json_object_set_new(o, "xor_bits", bits);
+    }
     json_object_set_new(o, "slice_unit", s->slice_unit > 0 ? json_integer(s->slice_unit) : json_null());
     if (s->slice_unit == TC_GEMM_CUTS) {   /* slices as cut: uneven split-K, a stream-K tile's share */
         json_t *cuts = json_array();

@@ -222,10 +222,10 @@ static void test_uneven_split_k_explained(void **state)
     assert_non_null(rec);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(rec, "outputs"), "n")), 512);
     size_t n;
-    assert_int_equal(predicted_with(rec, (tc_gemm_struct){8, 0, 15, GEMM_COMBINE_REVERSE, 32, {0}}, &n), 512);
+    assert_int_equal(predicted_with(rec, (tc_gemm_struct){8, 0, 15, GEMM_COMBINE_REVERSE, 32, {0}, {0}}, &n), 512);
     assert_int_equal(n, 512);
-    assert_true(predicted_with(rec, (tc_gemm_struct){8, 0, 15, GEMM_COMBINE_SEQ, 32, {0}}, &n) < 256);
-    assert_true(predicted_with(rec, (tc_gemm_struct){8, 0, 15, GEMM_COMBINE_REVERSE, 0, {0}}, &n) < 256);
+    assert_true(predicted_with(rec, (tc_gemm_struct){8, 0, 15, GEMM_COMBINE_SEQ, 32, {0}, {0}}, &n) < 256);
+    assert_true(predicted_with(rec, (tc_gemm_struct){8, 0, 15, GEMM_COMBINE_REVERSE, 0, {0}, {0}}, &n) < 256);
     json_decref(rec);
 }
 

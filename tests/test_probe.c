@@ -186,6 +186,50 @@ static void even_splitk_and_promotion(void **state)
     expect("f32", 32, 32, 1056, &sp, "tf32 split-K 5 in units of 32, reverse");
 }
 
+/* Slices met as an XOR tree (JAX's split-K reduction on the H200: 32 slices
+ * at bits 3 4 0 2 1, 16 at 2 3 1 0): found with its levels, written into the
+ * record, read back by the replay (all 512 recorded outputs). */
+static void xor_tree_splitk(void **state)
+{
+    (void)state;
+    static const struct {
+        int S, k;
+        unsigned char bits[TC_GEMM_XOR_LEVELS];
+    } t[] = {{32, 2048, {3, 4, 0, 2, 1}}, {16, 1024, {2, 3, 1, 0}}};
+    for (size_t x = 0; x < sizeof t / sizeof t[0]; x++) {
+        tc_gemm_struct s = {.chunk = 16, .splitk = t[x].S, .combine = GEMM_COMBINE_XOR};
+        memcpy(s.xor_bits, t[x].bits, sizeof s.xor_bits);
+        sim_spec sp = {&s, 1, GEMM_IN_AS_UPLOADED, NULL};
+        tc_probe_result r;
+        infer_sim("bf16", 64, 64, t[x].k, &sp, &r);
+        if (!r.explained || r.bit_exact != r.n)
+            fail_msg("xor tree of %d: %zu/%zu (%s)", t[x].S, r.bit_exact, r.n, r.why);
+        assert_int_equal(r.cls[0].s.splitk, t[x].S);
+        assert_int_equal(r.cls[0].s.combine, GEMM_COMBINE_XOR);
+        assert_memory_equal(r.cls[0].s.xor_bits, t[x].bits, sizeof t[x].bits);
+        tc_probe_design d;
+        char err[512];
+        assert_int_equal(tc_probe_design_make(64, 64, t[x].k, "bf16", 7, &d, err, sizeof err), 0);
+        json_t *o = tc_probe_case_json(&d, &r, NULL, PROFILE);
+        char text[200];
+        assert_non_null(strstr(tc_gemm_slices_text(&r.cls[0].s, text, sizeof text), "xor"));
+        size_t n = 0, exact = 0;
+        if (tc_gemm_replay(o, PROFILE, &n, &exact, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(exact, 512);
+        /* the levels in another order predict fewer of the recorded outputs */
+        json_t *bits = json_object_get(json_object_get(json_array_get(json_object_get(json_object_get(o, "probe"),
+                                                                                      "classes"), 0), "structure"),
+                                       "xor_bits");
+        json_t *b0 = json_incref(json_array_get(bits, 0));
+        json_array_set(bits, 0, json_array_get(bits, 1)), json_array_set_new(bits, 1, b0);
+        assert_int_equal(tc_gemm_replay(o, PROFILE, &n, &exact, err, sizeof err), 0);
+        assert_true(exact < 480);
+        json_decref(o);
+        tc_probe_result_free(&r);
+    }
+}
+
 /* Stream-K: two output blocks with their own shares of K, met their own way. */
 static void stream_k_blocks(void **state)
 {
@@ -517,6 +561,7 @@ int main(void)
         cmocka_unit_test(stream_k_blocks),
         cmocka_unit_test(sixteen_bit_output),
         cmocka_unit_test(tf32_conversion),
+        cmocka_unit_test(xor_tree_splitk),
         cmocka_unit_test(fma_chains),
         cmocka_unit_test(unexplained_says_what),
         cmocka_unit_test(files_and_command),
