@@ -48,19 +48,22 @@ static void keep_miss(tc_gemm_miss *list, int *n, int i, int j, uint32_t got, ui
 /* A chain without fused steps: FP32 FMA runs from +0 (a SIMT kernel). The
  * runs product cannot see where they restart (every boundary test reads
  * "apart" in a chain that rounds each product), so runs of P positions
- * are tried (P 0: one chain a slice; 256 .. K/2), each with every
+ * are tried (P 0: one chain a slice; 16, 32, .. K/2: cuBLAS's FFMA SGEMM on
+ * the H200 restarts its chains every 64 or 128), each with every
  * slicing; every output of the class is tried, the best kept. */
+#define FMA_MIN_RUN 16   /* the shortest chain tried; starts holds K / FMA_MIN_RUN + 1 of them */
+
 static int fit_fma(gemm_fit_in *in, tc_probe_result *r, tc_probe_class *k, const uint32_t *got, char *err,
                    size_t errlen)
 {
-    int *starts = gemm_alloc((size_t)in->k / 256 + 2, sizeof *starts), best_P = -1;
+    int *starts = gemm_alloc((size_t)in->k / FMA_MIN_RUN + 2, sizeof *starts), best_P = -1;
     uint32_t *pred = gemm_alloc(in->nout, sizeof *pred);
     gemm_fit_out f;
     double best_rate = -1;
     int rc = 0;
     in->fma = true, in->chunk = 1, in->gran = 1, in->run_start = starts;
     for (int pass = 0; pass < 2 && !rc; pass++)   /* P chosen on the outputs tried, then every output */
-        for (int P = pass ? best_P : 0; P < in->k && !rc && P >= 0; P = pass ? in->k : P ? P * 2 : 256) {
+        for (int P = pass ? best_P : 0; P < in->k && !rc && P >= 0; P = pass ? in->k : P ? P * 2 : FMA_MIN_RUN) {
             in->nruns = 0;
             for (int x = 0; x < in->k; x += P ? P : in->k)
                 starts[in->nruns++] = x;

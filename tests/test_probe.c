@@ -276,24 +276,59 @@ static void tf32_conversion(void **state)
     tc_probe_result_free(&r);
 }
 
-/* A SIMT "library": FP32 FMA chains, K split in two halves met in K order. */
+/* A SIMT "library": FP32 FMA chains, each restarted from +0 every *ctx
+ * positions (K / 2: two halves) and added in K order. */
 static int fma_run(void *ctx, const tc_gemm_path *p, int m, int n, int k, const uint32_t *A, const uint32_t *B,
                    size_t nout, const int *ii, const int *jj, uint32_t *out, int warmup, int reps, double *ms,
                    tc_gemm_algo *algo, char *err, size_t errlen)
 {
+    int run = *(const int *)ctx;
     for (size_t e = 0; e < nout; e++) {
-        float half[2] = {0, 0};
+        float d = 0, chain = 0;
         for (int q = 0; q < k; q++) {
             float a, b;
             memcpy(&a, &A[(size_t)ii[e] * k + q], 4);
             memcpy(&b, &B[(size_t)q * n + jj[e]], 4);
-            half[q >= k / 2] = fmaf(a, b, half[q >= k / 2]);
+            chain = fmaf(a, b, chain);
+            if ((q + 1) % run == 0 || q + 1 == k)
+                d = q < run ? chain : d + chain, chain = 0;
         }
-        float d = half[0] + half[1];
         memcpy(&out[e], &d, 4);
     }
     *ms = 0;
     return 0;
+}
+
+/* cuBLAS's SGEMM on the H200 (torch f32 without TF32 at K = 1024 and 2048:
+ * tools/probe_run_sums on the record's outputs): chains of 64 positions. */
+static void fma_chains_of_64(void **state)
+{
+    (void)state;
+    tc_probe_design d;
+    char err[512];
+    assert_int_equal(tc_probe_design_make(32, 32, 1024, "f32", 7, &d, err, sizeof err), 0);
+    int run = 64;
+    tc_gemm_lib lib = {.name = "fma", .ctx = &run, .run = fma_run};
+    int *ii = malloc(32 * 32 * sizeof *ii), *jj = malloc(32 * 32 * sizeof *jj);
+    for (int e = 0; e < 32 * 32; e++)
+        ii[e] = e / 32, jj[e] = e % 32;
+    uint32_t *D[PROBE_NPRODUCTS], *A = calloc(32 * 1024, 4), *B = calloc(1024 * 32, 4);
+    for (int p = 0; p < PROBE_NPRODUCTS; p++) {
+        D[p] = malloc(32 * 32 * 4);
+        tc_probe_inputs(&d, (tc_probe_product)p, A, B);
+        double ms;
+        tc_gemm_algo algo;
+        lib.run(lib.ctx, d.path, 32, 32, 1024, A, B, 32 * 32, ii, jj, D[p], 0, 0, &ms, &algo, err, sizeof err);
+    }
+    tc_probe_result r;
+    assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, &r, err, sizeof err), 0);
+    if (r.chain || !r.explained || r.bit_exact != r.n)
+        fail_msg("FMA chains of 64: %zu/%zu (%s)", r.bit_exact, r.n, r.why);
+    assert_int_equal(r.cls[0].s.promote, 64);
+    tc_probe_result_free(&r);
+    for (int p = 0; p < PROBE_NPRODUCTS; p++)
+        free(D[p]);
+    free(A), free(B), free(ii), free(jj);
 }
 
 static void fma_chains(void **state)
@@ -302,7 +337,8 @@ static void fma_chains(void **state)
     tc_probe_design d;
     char err[512];
     assert_int_equal(tc_probe_design_make(32, 32, 512, "f32", 7, &d, err, sizeof err), 0);
-    tc_gemm_lib lib = {.name = "fma", .run = fma_run};
+    int half = 256;
+    tc_gemm_lib lib = {.name = "fma", .ctx = &half, .run = fma_run};
     int *ii = malloc(32 * 32 * sizeof *ii), *jj = malloc(32 * 32 * sizeof *jj);
     for (int e = 0; e < 32 * 32; e++)
         ii[e] = e / 32, jj[e] = e % 32;
@@ -312,7 +348,7 @@ static void fma_chains(void **state)
         tc_probe_inputs(&d, (tc_probe_product)p, A, B);
         double ms;
         tc_gemm_algo algo;
-        lib.run(NULL, d.path, 32, 32, 512, A, B, 32 * 32, ii, jj, D[p], 0, 0, &ms, &algo, err, sizeof err);
+        lib.run(lib.ctx, d.path, 32, 32, 512, A, B, 32 * 32, ii, jj, D[p], 0, 0, &ms, &algo, err, sizeof err);
     }
     tc_probe_result r;
     assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, &r, err, sizeof err), 0);
@@ -563,6 +599,7 @@ int main(void)
         cmocka_unit_test(tf32_conversion),
         cmocka_unit_test(xor_tree_splitk),
         cmocka_unit_test(fma_chains),
+        cmocka_unit_test(fma_chains_of_64),
         cmocka_unit_test(unexplained_says_what),
         cmocka_unit_test(files_and_command),
     };
