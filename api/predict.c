@@ -29,8 +29,8 @@ int tcscope_gemm_predict(const char *path, const char *profile, int m, int n, in
         return api_fail(err, errlen, "bad structure: chunk %d (>= 1), promote %d (>= 0), splitk %d (1..k = %d), "
                         "slice_unit %d (>= 0)", chunk, promote, splitk, k, slice_unit);
     tc_gemm_struct s = {.chunk = chunk, .promote = promote, .splitk = splitk, .slice_unit = slice_unit};
-    if (!combine || !tc_gemm_combine_parse(combine, &s.combine))
-        return api_fail(err, errlen, "unknown combine '%s' (seq, pairwise, reverse)", combine ? combine : "(null)");
+    if (!combine || !tc_gemm_combine_parse(combine, &s.combine) || s.combine == GEMM_COMBINE_XOR)
+        return api_fail(err, errlen, "unknown combine '%s' (seq, pairwise, reverse; an xor tree's levels are not in this API)", combine ? combine : "(null)");
     tc_gemm_incvt cv;
     if (!incvt || !tc_gemm_incvt_parse(incvt, &cv))
         return api_fail(err, errlen, "unknown input conversion '%s' (as-uploaded, tf32-rz, tf32-rna, tf32-rne, "

@@ -27,7 +27,7 @@
 
 struct json_t;
 
-typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE } tc_gemm_combine;
+typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE, GEMM_COMBINE_XOR } tc_gemm_combine;
 
 /* How a library sums the K products of one output, as far as the masking
  * inputs can see: K is cut into `splitk` contiguous slices; in a slice the
@@ -38,7 +38,12 @@ typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE } t
  * in FP32 (RNE) in K order (SEQ), as a balanced pairwise tree (PAIRWISE),
  * or from the last slice in K to the first (REVERSE: ((s[S-1] + s[S-2]) +
  * ...) + s[0]: what cuBLASLt's tf32 algo 43 with 15 slices did on the H100,
- * tools/gemm_splitk_explore).
+ * tools/gemm_splitk_explore), or (XOR; S a power of two, 4 .. 32) as a
+ * tree of log2(S) levels: level l adds, for each slice index i whose bit
+ * xor_bits[l] is clear, the sum at i + 2^xor_bits[l] to the sum at i, and
+ * slice 0 ends with the result (bits 0, 1, .. in order are PAIRWISE): the
+ * split-K reduction of JAX's dot on the H200, bits 3 4 0 2 1 for 32 slices
+ * at 256 x 256 (tools/probe_run_sums on the record's outputs).
  * The cut: slice_unit 0: slices of k / splitk, the last taking the rest;
  * slice_unit U > 0: K in whole units of U positions (the kernel's K tile),
  * ceil(k / U) of them, each slice floor(units / splitk) units and the
@@ -48,6 +53,7 @@ typedef enum { GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE } t
  * tile's share of K among blocks), cut[0] = 0, cut[splitk] = k. */
 #define TC_GEMM_MAX_SLICES 64
 #define TC_GEMM_CUTS (-1)
+#define TC_GEMM_XOR_LEVELS 5
 typedef struct {
     int chunk;
     int promote;
@@ -55,9 +61,10 @@ typedef struct {
     tc_gemm_combine combine;
     int slice_unit;
     int cut[TC_GEMM_MAX_SLICES + 1];   /* slice_unit TC_GEMM_CUTS only */
+    unsigned char xor_bits[TC_GEMM_XOR_LEVELS];   /* combine XOR only: the bit each level pairs slices by */
 } tc_gemm_struct;
 
-/* "seq", "pairwise", "reverse" (the records' names), and back. */
+/* "seq", "pairwise", "reverse", "xor" (the records' names), and back. */
 const char *tc_gemm_combine_name(tc_gemm_combine c);
 /* How s splits K and meets the slices, as every text says it: "split-K S,
  * COMBINE", with " in units of U" (whole K tiles) or " cut at c1 c2 ..."
@@ -102,6 +109,10 @@ typedef enum {
 
 /* The instruction FP8_AS_F16 predicts with. */
 #define GEMM_F16_MMA_SYNC "mma.m16n8k16.f32.f16.f16.f32"
+/* The model of a chain without a tensor-core step (a SIMT kernel): an FP32
+ * fused multiply-add per product, in K order, from +0 in each run
+ * (gemm_slice_sums without a model). */
+#define GEMM_FP32_FMA "fp32-fma"
 
 const char *tc_gemm_incvt_name(tc_gemm_incvt c);
 bool tc_gemm_incvt_parse(const char *s, tc_gemm_incvt *out);
@@ -225,6 +236,7 @@ typedef struct {
     tc_gemm_inferred r;
     bool matches_construction; /* an own kernel: consistent and the structure built */
     bool unpredicted;          /* no prediction (no model; why in prediction_error): nothing below holds */
+    bool fma;                  /* predicted as FP32 FMA chains (GEMM_FP32_FMA), no instruction model */
     char prediction_error[512];
     tc_gemm_incvt_result cvt;
     size_t n, bit_exact;       /* sampled outputs, predicted bit for bit */

@@ -34,12 +34,12 @@ static const tc_gemm_path paths[] = {
     {"tcscope-wgmma-f16", &tc_f16, &tc_f16, "wgmma.m64n128k16.f32.f16.f16", false,
      "tcscope's own GEMM (probes/cuda/gemm_wgmma.cu): A, B f16, wgmma.m64n128k16.f32.f16.f16 from shared memory "
      "(128-byte swizzle, cp.async, 4 stages), CTA tile 128x128 of two warpgroups, one FP32 accumulator per output "
-     "over all of K from +0, no split-K; FP32 output", "tcscope-wgmma", {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}}},
+     "over all of K from +0, no split-K; FP32 output", "tcscope-wgmma", {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}},
     {"tcscope-wgmma-e4m3", &tc_e4m3, &tc_e4m3, "wgmma.m64n128k32.f32.e4m3.e4m3", true,
      "tcscope's own GEMM (probes/cuda/gemm_wgmma.cu): A, B e4m3, scales 1, wgmma.m64n128k32.f32.e4m3.e4m3 from "
      "shared memory (128-byte swizzle, cp.async, 4 stages), CTA tile 128x128 of two warpgroups, one FP32 "
      "accumulator per output over all of K from +0 (no promotion), no split-K; FP32 output", "tcscope-wgmma",
-     {32, 0, 1, GEMM_COMBINE_SEQ, 0, {0}}},
+     {32, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}},
 };
 
 const tc_gemm_path *tc_gemm_paths(size_t *count)

@@ -54,3 +54,11 @@ void gemm_convert_inputs(tc_gemm_incvt c, const tc_format *f, uint64_t *x, size_
         x[i] = tc_encode_f32(&tc_tf32, v, r);
     }
 }
+
+void gemm_widen_f32(const tc_format *f, uint64_t *x, size_t n)
+{
+    if (f == &tc_f32)
+        return;
+    for (size_t i = 0; i < n; i++)
+        x[i] = gemm_bits_of((float)tc_decode_to_f64(f, x[i]));
+}

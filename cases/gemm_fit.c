@@ -36,30 +36,6 @@ typedef struct {
     float *rs;   /* nruns x nfit */
 } runsum_job;
 
-/* Elements of format f as FP32 bits (exact: every input format is
- * narrower), decoded once a batch rather than once a run. */
-static void widen_f32(const tc_format *f, uint64_t *x, size_t n)
-{
-    if (f == &tc_f32)
-        return;
-    for (size_t i = 0; i < n; i++)
-        x[i] = gemm_bits_of((float)tc_decode_to_f64(f, x[i]));
-}
-
-/* Positions [lo, hi) of nb outputs (FP32 bits) as one FP32 FMA chain from
- * +0 each (a SIMT kernel's accumulator: one rounding per product, in K order). */
-static void fma_runs(const gemm_fit_in *in, size_t nb, const uint64_t *a, const uint64_t *b, int lo, int hi,
-                     float *sum)
-{
-    size_t k = (size_t)in->k;
-    for (size_t t = 0; t < nb; t++) {
-        float acc = 0;
-        for (int q = lo; q < hi; q++)
-            acc = fmaf(gemm_f32_of((uint32_t)a[t * k + q]), gemm_f32_of((uint32_t)b[t * k + q]), acc);
-        sum[t] = acc;
-    }
-}
-
 static void runsum_range(void *ctx, size_t lo, size_t hi)
 {
     const runsum_job *j = ctx;
@@ -74,14 +50,11 @@ static void runsum_range(void *ctx, size_t lo, size_t hi)
         gemm_gather(in->A, in->B, in->n, in->k, nb, j->ii + s0, j->jj + s0, a, b);
         gemm_convert_inputs(j->cv, in->path->a, a, nb * k);
         gemm_convert_inputs(j->cv, in->path->b, b, nb * k);
-        if (in->fma)
-            widen_f32(in->path->a, a, nb * k), widen_f32(in->path->b, b, nb * k);
+        if (in->fma)   /* FP32 FMA chains: the elements as FP32 (gemm_slice_sums without a model) */
+            gemm_widen_f32(in->path->a, a, nb * k), gemm_widen_f32(in->path->b, b, nb * k);
         for (int r = 0; r < in->nruns; r++) {
             int end = r + 1 < in->nruns ? in->run_start[r + 1] : in->k;
-            if (in->fma)
-                fma_runs(in, nb, a, b, in->run_start[r], end, sum);
-            else
-                gemm_slice_sums(&one, j->md, in->k, nb, a, b, in->run_start[r], end, sum);
+            gemm_slice_sums(&one, j->md, in->k, nb, a, b, in->run_start[r], end, sum);
             memcpy(j->rs + (size_t)r * j->nfit + s0, sum, nb * sizeof *sum);
         }
     }
@@ -221,6 +194,16 @@ static size_t score_block(search *q, const tc_gemm_struct *s, int x, size_t e0, 
     }
     if (s->combine == GEMM_COMBINE_PAIRWISE) {
         pairwise_block(vt, 0, S, nb, d, tmp);
+    } else if (s->combine == GEMM_COMBINE_XOR) {   /* gemm_combine's tree, level by level in the slices' own rows */
+        for (int t = 0; t < S; t++)
+            if (vt[t] != v + (size_t)t * FIT_BLOCK)
+                memcpy(v + (size_t)t * FIT_BLOCK, vt[t], nb * sizeof *v);
+        for (int l = 0, L = gemm_xor_levels(S); l < L; l++)
+            for (int i = 0, b = 1 << s->xor_bits[l]; i < S; i++)
+                if (!(i & b))
+                    for (size_t e = 0; e < nb; e++)
+                        v[(size_t)i * FIT_BLOCK + e] += v[(size_t)(i | b) * FIT_BLOCK + e];
+        memcpy(d, v, nb * sizeof *d);
     } else {   /* gemm_combine's seq and reverse */
         bool rev = s->combine == GEMM_COMBINE_REVERSE;
         memcpy(d, vt[rev ? S - 1 : 0], nb * sizeof *d);
@@ -249,7 +232,7 @@ static uint32_t predict_one(search *q, const tc_gemm_struct *s, int x, size_t e)
         int t = q->slice_of[r];
         q->v[t] = r == 0 || q->slice_of[r - 1] != t ? x_r : q->v[t] + x_r;
     }
-    return gemm_round_out(q->in->out, gemm_bits_of(gemm_combine(q->v, s->splitk, s->combine)));
+    return gemm_round_out(q->in->out, gemm_bits_of(gemm_combine(q->v, s)));
 }
 
 /* Could a structure predicting at most `bound` outputs change what is kept? */
@@ -317,8 +300,27 @@ static void try_struct(search *q, const tc_gemm_struct *s)
     }
 }
 
+/* The next permutation of b[0..n) in lexical order; false after the last. */
+static bool next_order(unsigned char *b, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && b[i] >= b[i + 1])
+        i--;
+    if (i < 0)
+        return false;
+    int j = n - 1;
+    while (b[j] <= b[i])
+        j--;
+    unsigned char t = b[i];
+    b[i] = b[j], b[j] = t;
+    for (int lo = i + 1, hi = n - 1; lo < hi; lo++, hi--)
+        t = b[lo], b[lo] = b[hi], b[hi] = t;
+    return true;
+}
+
 /* Each way slices can meet, once per distinct arithmetic (two slices: one
- * order; three: last-to-first is pairwise). */
+ * order; three: last-to-first is pairwise; XOR trees of a power of two
+ * slices in every order of their levels but 0, 1, .., which is pairwise). */
 static void try_orders(search *q, tc_gemm_struct s)
 {
     static const tc_gemm_combine order[] = {GEMM_COMBINE_SEQ, GEMM_COMBINE_PAIRWISE, GEMM_COMBINE_REVERSE};
@@ -328,6 +330,12 @@ static void try_orders(search *q, tc_gemm_struct s)
         s.combine = order[o];
         try_struct(q, &s);
     }
+    int L = gemm_xor_levels(s.splitk);
+    s.combine = GEMM_COMBINE_XOR;
+    for (int l = 0; l < L; l++)
+        s.xor_bits[l] = (unsigned char)l;
+    while (L && next_order(s.xor_bits, L))
+        try_struct(q, &s);
 }
 
 /* Promote every P (0: never) with the slices as the runs break the

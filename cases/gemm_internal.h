@@ -64,12 +64,15 @@ void gemm_struct_dots(const tc_gemm_struct *s, const model *m, int k, size_t nou
 /* Slice [lo, hi) of nout outputs (a, b: nout x k) under structure s (its
  * chunk and promote): runs from +0 on the tensor core, each added in FP32
  * RNE to the slice's sum, into sum[nout]. With promote 0, one run: the
- * tensor core's own result of [lo, hi). */
+ * tensor core's own result of [lo, hi). m NULL: no tensor core, each run
+ * an FP32 FMA chain in K order (a, b then hold FP32 bits: gemm_widen_f32). */
 void gemm_slice_sums(const tc_gemm_struct *s, const model *m, int k, size_t nout, const uint64_t *a,
                      const uint64_t *b, int lo, int hi, float *sum);
 
-/* The S slice sums v met in FP32 (RNE) in order c (tc_gemm_struct). */
-float gemm_combine(const float *v, int S, tc_gemm_combine c);
+/* The slice sums v (s->splitk of them) met in FP32 (RNE) in s's order (tc_gemm_struct). */
+float gemm_combine(const float *v, const tc_gemm_struct *s);
+/* log2(S) when an XOR tree can meet S slices (a power of two, 4 .. 2^TC_GEMM_XOR_LEVELS), else 0. */
+int gemm_xor_levels(int S);
 
 /* A structure fitted to outputs (cases/gemm_fit.c): the accumulator runs
  * seen (run_start, nruns; every start a multiple of gran), the outputs
@@ -117,9 +120,10 @@ int gemm_fit_structure(const gemm_fit_in *in, gemm_fit_out *o, char *err, size_t
 uint32_t gemm_round_out(const tc_format *out, uint32_t u);
 
 /* The replay of a probe record's object (cases/gemm_probe_replay.c): the
- * recorded outputs got = D[ii[e]][jj[e]] predicted, the bit-exact ones counted. */
+ * recorded outputs got = D[ii[e]][jj[e]] predicted (into predicted[e]
+ * unless NULL), the bit-exact ones counted. */
 int gemm_probe_replay(const struct json_t *rec, const char *profile_path, size_t nout, const int *ii, const int *jj,
-                      const uint32_t *got, size_t *bit_exact, char *err, size_t errlen);
+                      const uint32_t *got, size_t *bit_exact, uint32_t *predicted, char *err, size_t errlen);
 
 /* The inferred structure of a case and how many of the sampled outputs it
  * predicts bit for bit, into *o. */
@@ -155,6 +159,15 @@ int gemm_predict_on(tc_model_gpu *g, const tc_gemm_path *p, const char *profile_
  * sees them under c: tf32 bits for the rounding conversions (of FP32), f16
  * bits for fp8-as-f16, unchanged otherwise. */
 void gemm_convert_inputs(tc_gemm_incvt c, const tc_format *f, uint64_t *x, size_t n);
+
+/* Elements of format f (x[0..n)) as FP32 bits, in place (exact: every
+ * input format is narrower): what an FP32 FMA chain reads. */
+void gemm_widen_f32(const tc_format *f, uint64_t *x, size_t n);
+
+/* gemm_predict without a tensor core: structure s's runs as FP32 FMA
+ * chains of the elements widened to FP32 (what a SIMT kernel computes). */
+void gemm_predict_fma(const tc_gemm_path *p, const tc_gemm_struct *s, const uint32_t *A, const uint32_t *B, int n,
+                      int k, size_t nout, const int *ii, const int *jj, uint32_t *pred);
 
 /* Which of p's candidate conversions predict the outputs got (under s)
  * into *o (o->used: the one to predict with). -1 with err when a model is

@@ -95,6 +95,8 @@ static void predict_range(void *ctx, size_t lo, size_t hi)
         gemm_gather(j->A, j->B, j->n, j->k, nb, j->ii + s0, j->jj + s0, a, b);
         gemm_convert_inputs(j->c, j->p->a, a, nb * k);
         gemm_convert_inputs(j->c, j->p->b, b, nb * k);
+        if (!j->md)   /* FP32 FMA chains */
+            gemm_widen_f32(j->p->a, a, nb * k), gemm_widen_f32(j->p->b, b, nb * k);
         gemm_struct_dots(j->s, j->md, j->k, nb, a, b, j->pred + s0);   /* model_mma inline: one thread */
     }
     free(a), free(b);
@@ -115,6 +117,13 @@ int gemm_predict(const tc_gemm_path *p, const char *profile_path, const tc_gemm_
     oracle_parallel(nout, nout * (size_t)k, predict_range, &j);
     model_free(md);
     return 0;
+}
+
+void gemm_predict_fma(const tc_gemm_path *p, const tc_gemm_struct *s, const uint32_t *A, const uint32_t *B, int n,
+                      int k, size_t nout, const int *ii, const int *jj, uint32_t *pred)
+{
+    predict_job j = {p, s, NULL, GEMM_IN_AS_UPLOADED, A, B, ii, jj, n, k, pred};
+    oracle_parallel(nout, nout * (size_t)k, predict_range, &j);
 }
 
 int gemm_infer_incvt(const tc_gemm_path *p, const char *profile_path, const tc_gemm_struct *s, const uint32_t *A,

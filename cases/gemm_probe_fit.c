@@ -48,19 +48,22 @@ static void keep_miss(tc_gemm_miss *list, int *n, int i, int j, uint32_t got, ui
 /* A chain without fused steps: FP32 FMA runs from +0 (a SIMT kernel). The
  * runs product cannot see where they restart (every boundary test reads
  * "apart" in a chain that rounds each product), so runs of P positions
- * are tried (P 0: one chain a slice; 256 .. K/2), each with every
+ * are tried (P 0: one chain a slice; 16, 32, .. K/2: cuBLAS's FFMA SGEMM on
+ * the H200 restarts its chains every 64 or 128), each with every
  * slicing; every output of the class is tried, the best kept. */
+#define FMA_MIN_RUN 16   /* the shortest chain tried; starts holds K / FMA_MIN_RUN + 1 of them */
+
 static int fit_fma(gemm_fit_in *in, tc_probe_result *r, tc_probe_class *k, const uint32_t *got, char *err,
                    size_t errlen)
 {
-    int *starts = gemm_alloc((size_t)in->k / 256 + 2, sizeof *starts), best_P = -1;
+    int *starts = gemm_alloc((size_t)in->k / FMA_MIN_RUN + 2, sizeof *starts), best_P = -1;
     uint32_t *pred = gemm_alloc(in->nout, sizeof *pred);
     gemm_fit_out f;
     double best_rate = -1;
     int rc = 0;
     in->fma = true, in->chunk = 1, in->gran = 1, in->run_start = starts;
     for (int pass = 0; pass < 2 && !rc; pass++)   /* P chosen on the outputs tried, then every output */
-        for (int P = pass ? best_P : 0; P < in->k && !rc && P >= 0; P = pass ? in->k : P ? P * 2 : 256) {
+        for (int P = pass ? best_P : 0; P < in->k && !rc && P >= 0; P = pass ? in->k : P ? P * 2 : FMA_MIN_RUN) {
             in->nruns = 0;
             for (int x = 0; x < in->k; x += P ? P : in->k)
                 starts[in->nruns++] = x;
@@ -89,6 +92,73 @@ static int fit_fma(gemm_fit_in *in, tc_probe_result *r, tc_probe_class *k, const
     return rc;
 }
 
+/* ---- slices cut where the runs product tests nothing -------------------------
+ * The runs product tests a boundary every gran positions; equal slices of
+ * K / S positions (the rest to the last: gemm_struct_bounds) are cut off
+ * that grid when gran does not divide K / S, and the masking never sees
+ * those cuts. Such a structure (promote P in each slice, from its start)
+ * is tried where every boundary it puts on the grid is one the class
+ * showed, and only its cuts off the grid are unseen: the verify outputs
+ * decide. The runs fitted are the structure's own (gran 1). */
+
+/* The runs of S equal slices promoting every P (0: never) into runs; true
+ * when its runs on the grid are exactly the class's and some are off it. */
+static bool hidden_runs(const tc_probe_design *d, const tc_probe_class *k, int S, int P, int shift, int *runs,
+                        int *nruns)
+{
+    int n = 0, seen = 0, hidden = 0, per = d->k / S;
+    for (int t = 0; t < S; t++) {
+        int lo = t ? t * per + shift : 0, hi = t + 1 < S ? (t + 1) * per + shift : d->k;
+        for (int x = lo; x < hi; x += P > 0 ? P : hi - lo) {
+            runs[n++] = x;
+            if (x % d->gran) {
+                hidden++;
+                continue;
+            }
+            if (seen >= k->nruns || k->run_start[seen] != x)
+                return false;
+            seen++;
+        }
+    }
+    *nruns = n;
+    return hidden > 0 && seen == k->nruns;
+}
+
+/* The best fit with hidden cuts into *f when it predicts more fit outputs
+ * than f's; the note says which, and whether cuts one position off
+ * predict as many (then the positions are not decided). */
+static int fit_hidden_cuts(const tc_probe_design *d, const tc_probe_class *k, gemm_fit_in in, gemm_fit_out *f,
+                           char *note, size_t notelen, char *err, size_t errlen)
+{
+    int *runs = gemm_alloc((size_t)d->k + TC_GEMM_MAX_SLICES + 1, sizeof *runs), nruns, best_S = 0, best_P = 0;
+    gemm_fit_out g;
+    int rc = 0, P[2] = {0, k->nruns > 1 ? k->run_start[1] : 0};
+    in.gran = 1, in.run_start = runs;
+    for (int S = 2; S <= 16 && !rc; S++)
+        for (int x = 0; x < 2 && !rc; x++)
+            if ((x == 0 || P[x] > 0) && hidden_runs(d, k, S, P[x], 0, runs, &nruns)) {
+                in.nruns = nruns;
+                rc = gemm_fit_structure(&in, &g, err, errlen);
+                if (!rc && g.have && (!f->have || g.best_n > f->best_n))
+                    *f = g, best_S = S, best_P = P[x];
+            }
+    if (!rc && best_S) {
+        char off[16] = "";
+        for (int shift = -1; shift <= 1 && !rc; shift += 2)   /* the cuts one position off */
+            if (hidden_runs(d, k, best_S, best_P, shift, runs, &nruns)) {
+                in.nruns = nruns;
+                rc = gemm_fit_structure(&in, &g, err, errlen);
+                if (!rc && g.have && g.best_n >= f->best_n)
+                    snprintf(off + strlen(off), sizeof off - strlen(off), " %+d", shift);
+            }
+        snprintf(note, notelen, "split-K %d cut off the %d-position grid the runs product tests: chosen by the "
+                 "verify outputs%s%s%s", best_S, d->gran, off[0] ? " (cuts moved by" : "", off,
+                 off[0] ? " predict as many: their positions are not decidable)" : "");
+    }
+    free(runs);
+    return rc;
+}
+
 static int fit_class(const tc_probe_design *d, const char *profile, const uint32_t *D, const uint32_t *A,
                      const uint32_t *B, tc_probe_result *r, int c, int *ii, int *jj, char *err, size_t errlen)
 {
@@ -107,6 +177,12 @@ static int fit_class(const tc_probe_design *d, const char *profile, const uint32
         return rc;
     }
     rc = gemm_fit_structure(&in, &f, err, errlen);
+    char note[320] = "";
+    if (!rc && (!f.have || f.best_n * 1000 < f.nfit * 999))   /* not explained on the grid's runs */
+        rc = fit_hidden_cuts(d, k, in, &f, note, sizeof note, err, errlen);
+    if (note[0])
+        snprintf(r->why + strlen(r->why), sizeof r->why - strlen(r->why), "%sclass %d: %s", r->why[0] ? "; " : "", c,
+                 note);
     if (rc || !f.have) {
         if (!rc)
             snprintf(r->why, sizeof r->why, "class %d: %d runs fit no promote/split-K structure (up to %d slices)",

@@ -1,7 +1,8 @@
 /* A probe record's gemm object replayed on the CPU (tc_gemm_replay hands
  * over the objects with a "probe" member): the verify inputs made again
  * from the export's design, each recorded output predicted with the
- * structure of its output block's class, rounded to the output format
+ * structure of its output block's class (on the instruction model, or as
+ * FP32 FMA chains where the probe saw no tensor-core step), rounded to the output format
  * the D's showed, and counted. */
 #include <jansson.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ static int bad(char *err, size_t errlen, const char *what)
 }
 
 int gemm_probe_replay(const json_t *rec, const char *profile_path, size_t nout, const int *ii, const int *jj,
-                      const uint32_t *got, size_t *bit_exact, char *err, size_t errlen)
+                      const uint32_t *got, size_t *bit_exact, uint32_t *predicted, char *err, size_t errlen)
 {
     const json_t *pr = json_object_get(rec, "probe");
     const char *fmt = json_string_value(json_object_get(pr, "export_format"));
@@ -29,8 +30,10 @@ int gemm_probe_replay(const json_t *rec, const char *profile_path, size_t nout, 
     const tc_format *out = outname ? tc_format_by_name(outname, &scratch) : NULL;
     if (!fmt || !out || !json_is_array(classes) || !json_is_array(blocks) || json_array_size(classes) == 0)
         return bad(err, errlen, "needs export_format, output_format, classes and block_class");
-    if (!json_is_true(json_object_get(pr, "tensor_core_chain")))
-        return bad(err, errlen, "no tensor-core chain was seen: no model predicts it");
+    const json_t *chain = json_object_get(pr, "tensor_core_chain");
+    if (!json_is_boolean(chain))
+        return bad(err, errlen, "needs tensor_core_chain (true or false)");
+    bool fma = json_is_false(chain);   /* no tensor-core step: FP32 FMA chains, no instruction model */
     if (tc_probe_design_make((int)json_integer_value(json_object_get(rec, "m")),
                              (int)json_integer_value(json_object_get(rec, "n")),
                              (int)json_integer_value(json_object_get(rec, "k")), fmt,
@@ -70,10 +73,16 @@ int gemm_probe_replay(const json_t *rec, const char *profile_path, size_t nout, 
             if (b == c)
                 ci[m] = ii[e], cj[m] = jj[e], at[m++] = e;
         }
-        if (!rc && m)
+        if (!rc && m && fma)
+            gemm_predict_fma(d.path, &s[c], A, B, d.n, d.k, m, ci, cj, pred);
+        else if (!rc && m)
             rc = gemm_predict(d.path, profile_path, &s[c], cv, A, B, d.n, d.k, m, ci, cj, pred, err, errlen);
-        for (size_t x = 0; x < m && !rc; x++)
-            *bit_exact += gemm_round_out(out, pred[x]) == got[at[x]];
+        for (size_t x = 0; x < m && !rc; x++) {
+            uint32_t p = gemm_round_out(out, pred[x]);
+            *bit_exact += p == got[at[x]];
+            if (predicted)
+                predicted[at[x]] = p;
+        }
     }
     free(ci), free(cj), free(at);
 out:

@@ -59,7 +59,7 @@ int tc_gemm_replay(const json_t *rec, const char *profile_path, size_t *n, size_
         uint32_t *pgot = NULL;
         size_t pn = 0;
         prc = read_outputs(json_object_get(rec, "outputs"), c.m, c.n, &pn, &pi, &pj, &pgot, err, errlen) ||
-              gemm_probe_replay(rec, profile_path, pn, pi, pj, pgot, bit_exact, err, errlen) ? -1 : 0;
+              gemm_probe_replay(rec, profile_path, pn, pi, pj, pgot, bit_exact, NULL, err, errlen) ? -1 : 0;
         *n = pn;
         free(pi), free(pj), free(pgot);
         return prc;

@@ -29,6 +29,19 @@ int tc_gemm_struct_read(const json_t *st, tc_gemm_struct *s, tc_gemm_incvt *cv, 
         return bad(err, errlen, "an unknown \"structure\".\"inferred\".\"combine\"");
     if (s->chunk < 1 || s->promote < 0 || s->splitk < 1 || s->splitk > TC_GEMM_MAX_SLICES || s->slice_unit < 0)
         return bad(err, errlen, "an inferred structure out of range");
+    if (s->combine == GEMM_COMBINE_XOR) {   /* its levels: each bit of the slice index once */
+        const json_t *bits = json_object_get(in, "xor_bits");
+        int L = gemm_xor_levels(s->splitk), seen = 0;
+        if (!L || json_array_size(bits) != (size_t)L)
+            return bad(err, errlen, "\"xor\" needs 4 .. 32 slices (a power of two) and xor_bits, one bit a level");
+        for (int l = 0; l < L; l++) {
+            json_int_t b = json_integer_value(json_array_get(bits, (size_t)l));
+            if (!json_is_integer(json_array_get(bits, (size_t)l)) || b < 0 || b >= L || seen >> b & 1)
+                return bad(err, errlen, "\"xor_bits\" must name each bit of the slice index once");
+            seen |= 1 << b;
+            s->xor_bits[l] = (unsigned char)b;
+        }
+    }
     const json_t *cuts = json_object_get(in, "cuts");
     if (cuts) {   /* slices as cut: increasing from 0, splitk + 1 of them (the last is k: checked by the caller) */
         if (!json_is_array(cuts) || json_array_size(cuts) != (size_t)s->splitk + 1)

@@ -119,6 +119,10 @@ char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k)
         root = svg_join(&buf, &len, &cap, root, top[t], maxdepth + t, H);
     for (int t = S - 2; s->combine == GEMM_COMBINE_REVERSE && t >= 0; t--)
         root = svg_join(&buf, &len, &cap, root, top[t], maxdepth + S - 1 - t, H);
+    for (int l = 0; s->combine == GEMM_COMBINE_XOR && l < TC_GEMM_XOR_LEVELS && (1 << l) < S; l++)   /* level l */
+        for (int i = 0, b = 1 << s->xor_bits[l]; i < S; i++)
+            if (!(i & b) && (i | b) < S)
+                top[i] = svg_join(&buf, &len, &cap, top[i], top[i | b], maxdepth + l + 1, H);
     svg_line(&buf, &len, &cap, "<text x=\"4\" y=\"12\">chunk %.0f, promote every %.0f (0: never), split-K %.0f",
              s->chunk, s->promote, S, 0);
     if (s->slice_unit > 0)
@@ -127,6 +131,7 @@ char *tc_gemm_struct_svg(const tc_gemm_struct *s, int k)
         svg_line(&buf, &len, &cap, " cut as found", 0, 0, 0, 0);
     svg_line(&buf, &len, &cap, s->combine == GEMM_COMBINE_SEQ       ? ", slices in K order</text>\n"
                                : s->combine == GEMM_COMBINE_REVERSE ? ", slices last to first</text>\n"
+                               : s->combine == GEMM_COMBINE_XOR     ? ", slices as an xor tree</text>\n"
                                                                     : ", slices pairwise</text>\n", 0, 0, 0, 0);
     svg_line(&buf, &len, &cap, "</svg>\n", 0, 0, 0, 0);
     free(top), free(cut);

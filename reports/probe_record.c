@@ -122,8 +122,8 @@ static json_t *probe_json(const tc_probe_design *d, const tc_probe_result *r, co
     json_object_set_new(o, "export_format", json_string(d->fmt->name));
     json_object_set_new(o, "chunk", json_integer(r->chunk));
     json_object_set_new(o, "tensor_core_chain", json_boolean(r->chain));
-    json_object_set_new(o, "model", json_string(r->chain ? d->path->instr : "fp32-fma (a fused multiply-add per "
-                                                "product, in K order, from +0 in each run)"));
+    json_object_set_new(o, "model", json_string(r->chain ? d->path->instr : GEMM_FP32_FMA " (a fused multiply-add "
+                                                "per product, in K order, from +0 in each run)"));
     json_object_set_new(o, "output_format", json_string(r->out->name));
     json_object_set_new(o, "block_rows", json_integer(d->runs_r));
     json_object_set_new(o, "block_cols", json_integer(d->runs_c));
@@ -176,10 +176,11 @@ json_t *tc_probe_case_json(const tc_probe_design *d, const tc_probe_result *r, c
     st->r.calls = PROBE_NPRODUCTS;
     st->r.consistent = r->explained;
     snprintf(st->r.why, sizeof st->r.why, "%.255s", r->explained ? "" : r->why);
-    st->unpredicted = !r->chain;
+    st->unpredicted = !r->nclass;   /* no structure; FP32 FMA chains are predicted too, without a model */
+    st->fma = !r->chain;
     snprintf(st->prediction_error, sizeof st->prediction_error, "%s", r->why);
-    tc_gemm_incvt cand[8];
-    st->cvt.ncand = tc_gemm_incvt_candidates(d->path, cand);
+    tc_gemm_incvt cand[8] = {GEMM_IN_AS_UPLOADED};
+    st->cvt.ncand = st->fma ? 1 : tc_gemm_incvt_candidates(d->path, cand);   /* FMA: the FP32 values, no choice */
     memcpy(st->cvt.cand, cand, sizeof cand);
     st->cvt.used = r->cvt;
     st->cvt.tried = r->cvt_tried;
@@ -187,7 +188,7 @@ json_t *tc_probe_case_json(const tc_probe_design *d, const tc_probe_result *r, c
     st->n = r->n, st->bit_exact = r->bit_exact;
     st->explained = r->explained;   /* the structure's status is the inference's */
     for (size_t e = 0; e < res.nrec; e++)
-        st->recorded_bit_exact += r->vgot[e] == r->vpred[e] && r->chain;
+        st->recorded_bit_exact += r->vgot[e] == r->vpred[e];
     st->nmiss = r->nmiss < 8 ? r->nmiss : 8;
     memcpy(st->miss, r->miss, (size_t)st->nmiss * sizeof st->miss[0]);
     json_t *o = tc_gemm_case_json(&res);

@@ -17,6 +17,12 @@ json_t *tc_gemm_struct_json(const tc_gemm_struct *s, int k)
     json_object_set_new(o, "promote", s->promote > 0 ? json_integer(s->promote) : json_null());
     json_object_set_new(o, "splitk", json_integer(s->splitk));
     json_object_set_new(o, "combine", json_string(tc_gemm_combine_name(s->combine)));
+    if (s->combine == GEMM_COMBINE_XOR) {   /* the bit each level of the tree pairs slices by */
+        json_t *bits = json_array();
+        for (int l = 0; (1 << l) < s->splitk && l < TC_GEMM_XOR_LEVELS; l++)
+            json_array_append_new(bits, json_integer(s->xor_bits[l]));
+        json_object_set_new(o, "xor_bits", bits);
+    }
     json_object_set_new(o, "slice_unit", s->slice_unit > 0 ? json_integer(s->slice_unit) : json_null());
     if (s->slice_unit == TC_GEMM_CUTS) {   /* slices as cut: uneven split-K, a stream-K tile's share */
         json_t *cuts = json_array();
@@ -59,6 +65,20 @@ static json_t *incvt_json(const tc_gemm_incvt_result *v)
     return o;
 }
 
+/* The profile's name ("h200"), not the file's path on the machine that ran
+ * (a record must not point outside itself): the file name without
+ * ".profile"; readers find it under oracle/profiles/. */
+static json_t *profile_name(const char *path)
+{
+    if (!path)
+        return json_null();
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t n = strlen(base);
+    if (n > 8 && !strcmp(base + n - 8, ".profile"))
+        n -= 8;
+    return json_stringn(base, n);
+}
+
 static json_t *prediction_json(const tc_gemm_structure_result *s, const tc_gemm_path *p, const tc_gemm_case *c)
 {
     json_t *miss = json_array();
@@ -70,8 +90,10 @@ static json_t *prediction_json(const tc_gemm_structure_result *s, const tc_gemm_
                                               "predicted", ps));
     }
     json_t *pr = json_object();
-    json_object_set_new(pr, "model", json_string(s->cvt.used == GEMM_IN_FP8_AS_F16 ? GEMM_F16_MMA_SYNC : p->instr));
-    json_object_set_new(pr, "profile", json_string(c->profile));
+    json_object_set_new(pr, "model", json_string(s->fma                                ? GEMM_FP32_FMA
+                                                 : s->cvt.used == GEMM_IN_FP8_AS_F16 ? GEMM_F16_MMA_SYNC
+                                                                                     : p->instr));
+    json_object_set_new(pr, "profile", s->fma ? json_null() : profile_name(c->profile));   /* FMA: no model */
     json_object_set_new(pr, "n", json_integer((json_int_t)s->n));
     json_object_set_new(pr, "bit_exact", json_integer((json_int_t)s->bit_exact));
     json_object_set_new(pr, "rate", json_real(s->n ? (double)s->bit_exact / s->n : 0));

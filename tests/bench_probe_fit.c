@@ -40,7 +40,7 @@ int main(void)
 {
     enum { K = 8192, NOUT = 2048 };
     oracle_set_threads(1);
-    const tc_gemm_struct truth = {32, 128, 3, GEMM_COMBINE_SEQ, TC_GEMM_CUTS, {0, 2816, 5632, K}};
+    const tc_gemm_struct truth = {32, 128, 3, GEMM_COMBINE_SEQ, TC_GEMM_CUTS, {0, 2816, 5632, K}, {0}};
     for (int disturb = 0; disturb < 2; disturb++) {
         fixture x;
         char err[256] = "", name[80];

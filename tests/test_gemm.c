@@ -83,17 +83,17 @@ static void test_inference_recovers_given_structures(void **state)
 {
     (void)state;
     const tc_gemm_combine SEQ = GEMM_COMBINE_SEQ, PW = GEMM_COMBINE_PAIRWISE;
-    expect_struct("e4m3", (tc_gemm_struct){32, 128, 1, SEQ, 0, {0}}, (tc_gemm_struct){32, 128, 1, SEQ, 0, {0}}, 1024);
-    expect_struct("e4m3-fast", (tc_gemm_struct){32, 0, 1, SEQ, 0, {0}}, (tc_gemm_struct){32, 0, 1, SEQ, 0, {0}}, 1024);
-    expect_struct("e5m2", (tc_gemm_struct){32, 64, 4, SEQ, 0, {0}}, (tc_gemm_struct){32, 64, 4, SEQ, 0, {0}}, 1024);
-    expect_struct("f16", (tc_gemm_struct){16, 64, 4, PW, 0, {0}}, (tc_gemm_struct){16, 64, 4, PW, 0, {0}}, 1024);
-    expect_struct("tf32", (tc_gemm_struct){8, 32, 2, SEQ, 0, {0}}, (tc_gemm_struct){8, 32, 2, SEQ, 0, {0}}, 256);
+    expect_struct("e4m3", (tc_gemm_struct){32, 128, 1, SEQ, 0, {0}, {0}}, (tc_gemm_struct){32, 128, 1, SEQ, 0, {0}, {0}}, 1024);
+    expect_struct("e4m3-fast", (tc_gemm_struct){32, 0, 1, SEQ, 0, {0}, {0}}, (tc_gemm_struct){32, 0, 1, SEQ, 0, {0}, {0}}, 1024);
+    expect_struct("e5m2", (tc_gemm_struct){32, 64, 4, SEQ, 0, {0}, {0}}, (tc_gemm_struct){32, 64, 4, SEQ, 0, {0}, {0}}, 1024);
+    expect_struct("f16", (tc_gemm_struct){16, 64, 4, PW, 0, {0}, {0}}, (tc_gemm_struct){16, 64, 4, PW, 0, {0}, {0}}, 1024);
+    expect_struct("tf32", (tc_gemm_struct){8, 32, 2, SEQ, 0, {0}, {0}}, (tc_gemm_struct){8, 32, 2, SEQ, 0, {0}, {0}}, 256);
     /* Indistinguishable by any output, so reported in one form (and the
      * two shown to give the same bits): split-K slices with one
      * accumulator each, summed in K order, are runs of K/S; 8 slices met
      * pairwise are 4 slices of two runs met pairwise. */
-    expect_struct("f16", (tc_gemm_struct){16, 0, 4, SEQ, 0, {0}}, (tc_gemm_struct){16, 256, 1, SEQ, 0, {0}}, 1024);
-    expect_struct("bf16", (tc_gemm_struct){16, 0, 8, PW, 0, {0}}, (tc_gemm_struct){16, 64, 4, PW, 0, {0}}, 512);
+    expect_struct("f16", (tc_gemm_struct){16, 0, 4, SEQ, 0, {0}, {0}}, (tc_gemm_struct){16, 256, 1, SEQ, 0, {0}, {0}}, 1024);
+    expect_struct("bf16", (tc_gemm_struct){16, 0, 8, PW, 0, {0}, {0}}, (tc_gemm_struct){16, 64, 4, PW, 0, {0}, {0}}, 512);
 }
 
 /* Uneven split-K as the H100's tf32 256x256x65536 case had it (15 slices
@@ -105,13 +105,13 @@ static void test_inference_recovers_given_structures(void **state)
 static void test_inference_recovers_uneven_reverse_split(void **state)
 {
     (void)state;
-    const tc_gemm_struct given = {8, 0, 15, GEMM_COMBINE_REVERSE, 32, {0}};
+    const tc_gemm_struct given = {8, 0, 15, GEMM_COMBINE_REVERSE, 32, {0}, {0}};
     expect_struct("tf32", given, given, 2048);
-    expect_struct("f16", (tc_gemm_struct){16, 64, 5, GEMM_COMBINE_REVERSE, 64, {0}},
-                  (tc_gemm_struct){16, 64, 5, GEMM_COMBINE_REVERSE, 64, {0}}, 1472);   /* 23 tiles: 4, 4, 5, 5, 5 */
+    expect_struct("f16", (tc_gemm_struct){16, 64, 5, GEMM_COMBINE_REVERSE, 64, {0}, {0}},
+                  (tc_gemm_struct){16, 64, 5, GEMM_COMBINE_REVERSE, 64, {0}, {0}}, 1472);   /* 23 tiles: 4, 4, 5, 5, 5 */
     /* Three slices met last to first are s0 + (s1 + s2): the pairwise tree. */
-    expect_struct("f16", (tc_gemm_struct){16, 64, 3, GEMM_COMBINE_REVERSE, 64, {0}},
-                  (tc_gemm_struct){16, 64, 3, GEMM_COMBINE_PAIRWISE, 64, {0}}, 1088);   /* 17 tiles: 5, 6, 6 */
+    expect_struct("f16", (tc_gemm_struct){16, 64, 3, GEMM_COMBINE_REVERSE, 64, {0}, {0}},
+                  (tc_gemm_struct){16, 64, 3, GEMM_COMBINE_PAIRWISE, 64, {0}, {0}}, 1088);   /* 17 tiles: 5, 6, 6 */
     int b[16], want[16];
     gemm_struct_bounds(&given, 2048, b);
     for (int t = 0, pos = 0; t <= 15; t++, pos += t <= 11 ? 128 : 160)
@@ -207,7 +207,7 @@ static void test_predictor_matches_model_dot_per_run(void **state)
         }
         for (int x = 0; x < 3; x++)
             for (int y = 0; y < 3; y++) {
-                tc_gemm_struct s = {32, promote[x], splitk[y], GEMM_COMBINE_SEQ, 0, {0}};
+                tc_gemm_struct s = {32, promote[x], splitk[y], GEMM_COMBINE_SEQ, 0, {0}, {0}};
                 int len = K / s.splitk, run = s.promote ? s.promote : len;
                 float d = 0;
                 for (int t = 0; t < s.splitk; t++) {
@@ -235,7 +235,7 @@ static void test_case_predicts_the_simulated_library(void **state)
     (void)state;
     char err[512];
     tc_gemm_lib lib;
-    tc_gemm_struct s = {32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}};
+    tc_gemm_struct s = {32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}, {0}};
     assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, GEMM_IN_AS_UPLOADED, err, sizeof err), 0);
     tc_gemm_case c = {.m = 32, .n = 32, .k = 1024, .dist = SWEEP_NORMAL, .seed = 3, .samples = 300,
                       .infer = true, .profile = PROFILE};
@@ -255,7 +255,7 @@ static void test_case_predicts_the_simulated_library(void **state)
 
     /* The same library, predicted with one accumulator per slice: not all bit-exact. */
     model *md = tc_gemm_model(tc_gemm_path_by_name("e4m3"), PROFILE, err, sizeof err);
-    tc_gemm_struct wrong = {32, 0, 2, GEMM_COMBINE_SEQ, 0, {0}};
+    tc_gemm_struct wrong = {32, 0, 2, GEMM_COMBINE_SEQ, 0, {0}, {0}};
     uint64_t a[1024], b[1024];
     tc_rounding rn = {.mode = TC_RNE, .ovf = TC_OVF_SAT};
     int differ = 0;
@@ -282,7 +282,7 @@ static void test_tf32_input_conversion_recovered(void **state)
     for (int g = 0; g < 4; g++) {
         char err[512];
         tc_gemm_lib lib;
-        tc_gemm_struct s = {8, 64, 2, GEMM_COMBINE_SEQ, 0, {0}};
+        tc_gemm_struct s = {8, 64, 2, GEMM_COMBINE_SEQ, 0, {0}, {0}};
         assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, given[g], err, sizeof err), 0);
         tc_gemm_case c = {.m = 32, .n = 32, .k = 256, .dist = SWEEP_NORMAL, .seed = 4, .samples = 600,
                           .infer = true, .profile = PROFILE};
@@ -314,7 +314,7 @@ static void test_tf32_input_conversion_recovered(void **state)
 static void test_tf32_conversions_are_bit_arithmetic(void **state)
 {
     (void)state;
-    tc_gemm_struct one = {8, 0, 1, GEMM_COMBINE_SEQ, 0, {0}};
+    tc_gemm_struct one = {8, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}};
     const tc_gemm_path *p = tc_gemm_path_by_name("tf32");
     enum { K = 8 };
     /* A[0][t] = x_t, B[t][0] = 1 for t = 0 only: D = x_0 converted (exact product, one term). */
@@ -342,7 +342,7 @@ static void test_tf32_conversions_are_bit_arithmetic(void **state)
 static void test_svg_draws_each_run(void **state)
 {
     (void)state;
-    tc_gemm_struct s = {32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}};
+    tc_gemm_struct s = {32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}, {0}};
     char *svg = tc_gemm_struct_svg(&s, 1024);
     int rects = 0;
     for (const char *q = svg; (q = strstr(q, "<rect")); q++)
@@ -351,7 +351,7 @@ static void test_svg_draws_each_run(void **state)
     assert_non_null(strstr(svg, "</svg>"));
     free(svg);
     /* 15 uneven slices met last to first: one leaf each, the 8th starting at 7 * 4352. */
-    tc_gemm_struct rev = {8, 0, 15, GEMM_COMBINE_REVERSE, 32, {0}};
+    tc_gemm_struct rev = {8, 0, 15, GEMM_COMBINE_REVERSE, 32, {0}, {0}};
     svg = tc_gemm_struct_svg(&rev, 65536);
     rects = 0;
     for (const char *q = svg; (q = strstr(q, "<rect")); q++)

@@ -72,7 +72,7 @@ static void same(const fixture *x, int chunk, bool fma, const tc_format *out, si
     free(pf), free(pe);
 }
 
-static const tc_gemm_struct split3 = {32, 128, 3, GEMM_COMBINE_SEQ, 128, {0}};
+static const tc_gemm_struct split3 = {32, 128, 3, GEMM_COMBINE_SEQ, 128, {0}, {0}};
 
 static void test_explained_e4m3(void **state)
 {
@@ -101,7 +101,7 @@ static void test_unexplained_e4m3(void **state)
 static void test_f16_output(void **state)
 {
     (void)state;
-    const tc_gemm_struct s = {16, 256, 2, GEMM_COMBINE_SEQ, 0, {0}};
+    const tc_gemm_struct s = {16, 256, 2, GEMM_COMBINE_SEQ, 0, {0}, {0}};
     fixture x;
     make(&x, "f16", &s, GEMM_IN_AS_UPLOADED, false, &tc_f16, 0);
     same(&x, 16, false, &tc_f16, 1, NULL);
@@ -111,7 +111,7 @@ static void test_f16_output(void **state)
 static void test_fma_chains(void **state)
 {
     (void)state;
-    const tc_gemm_struct s = {1, 256, 2, GEMM_COMBINE_SEQ, 0, {0}};
+    const tc_gemm_struct s = {1, 256, 2, GEMM_COMBINE_SEQ, 0, {0}, {0}};
     fixture x;
     make(&x, "f32", &s, GEMM_IN_AS_UPLOADED, true, &tc_f32, 0);
     gemm_fit_out o;
@@ -123,7 +123,7 @@ static void test_fma_chains(void **state)
 static void test_tf32_conversions(void **state)
 {
     (void)state;
-    const tc_gemm_struct s = {8, 128, 4, GEMM_COMBINE_PAIRWISE, 0, {0}};
+    const tc_gemm_struct s = {8, 128, 4, GEMM_COMBINE_PAIRWISE, 0, {0}, {0}};
     fixture x;
     make(&x, "tf32", &s, GEMM_IN_TF32_RNE, false, &tc_f32, 0);
     gemm_fit_out o;
@@ -138,7 +138,7 @@ static void test_tf32_conversions(void **state)
 static void test_ceil_split(void **state)
 {
     (void)state;
-    tc_gemm_struct s = {32, 128, 3, GEMM_COMBINE_SEQ, TC_GEMM_CUTS, {0, 384, 768, K}};
+    tc_gemm_struct s = {32, 128, 3, GEMM_COMBINE_SEQ, TC_GEMM_CUTS, {0, 384, 768, K}, {0}};
     fixture x;
     make(&x, "e4m3", &s, GEMM_IN_AS_UPLOADED, false, &tc_f32, 0);
     gemm_fit_out o;

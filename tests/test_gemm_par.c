@@ -106,11 +106,11 @@ static void predict_threads(const char *path, tc_gemm_struct s, int m, int k, si
 static void test_threaded_prediction_is_each_output_alone(void **state)
 {
     (void)state;
-    predict_threads("e4m3", (tc_gemm_struct){32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}}, 32, 1024, 301);
-    predict_threads("bf16", (tc_gemm_struct){16, 0, 4, GEMM_COMBINE_PAIRWISE, 0, {0}}, 48, 512, 400);
-    predict_threads("tf32", (tc_gemm_struct){8, 0, 5, GEMM_COMBINE_REVERSE, 32, {0}}, 40, 1024, 64);
+    predict_threads("e4m3", (tc_gemm_struct){32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}, {0}}, 32, 1024, 301);
+    predict_threads("bf16", (tc_gemm_struct){16, 0, 4, GEMM_COMBINE_PAIRWISE, 0, {0}, {0}}, 48, 512, 400);
+    predict_threads("tf32", (tc_gemm_struct){8, 0, 5, GEMM_COMBINE_REVERSE, 32, {0}, {0}}, 40, 1024, 64);
     /* fewer outputs than threads: some threads get none */
-    predict_threads("f16", (tc_gemm_struct){16, 64, 1, GEMM_COMBINE_SEQ, 0, {0}}, 16, 16384, 5);
+    predict_threads("f16", (tc_gemm_struct){16, 64, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}, 16, 16384, 5);
 }
 
 /* The record of a simulated tf32 case (the conversion inferred too) run
@@ -120,7 +120,7 @@ static json_t *sim_case(int threads)
     char err[512];
     oracle_set_threads(threads);
     tc_gemm_lib lib;
-    tc_gemm_struct s = {8, 64, 3, GEMM_COMBINE_SEQ, 0, {0}};
+    tc_gemm_struct s = {8, 64, 3, GEMM_COMBINE_SEQ, 0, {0}, {0}};
     assert_int_equal(tc_gemm_lib_sim(&lib, PROFILE, &s, GEMM_IN_TF32_RNA, err, sizeof err), 0);
     tc_gemm_case c = {.m = 32, .n = 48, .k = 768, .dist = SWEEP_NORMAL, .seed = 4, .samples = 700,
                       .infer = true, .profile = PROFILE};

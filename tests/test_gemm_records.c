@@ -194,7 +194,7 @@ static void test_case_writer_branches(void **state)
     assert_string_equal(str_at(o, "structure", "error"), "no luck");
     assert_int_equal(json_object_size(json_object_get(o, "structure")), 1);
     json_decref(o);
-    r.st.failed = false, r.st.unpredicted = true, r.st.r.s = (tc_gemm_struct){16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}};
+    r.st.failed = false, r.st.unpredicted = true, r.st.r.s = (tc_gemm_struct){16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}};
     snprintf(r.st.prediction_error, sizeof r.st.prediction_error, "no model");
     o = tc_gemm_case_json(&r);
     assert_string_equal(str_at(o, "structure", "prediction_error"), "no model");

@@ -109,7 +109,7 @@ static void test_record_says_whether_inference_recovers_the_construction(void **
     }
     /* a cuBLASLt path has no construction to match */
     json_t *rec;
-    json_t *st = sim_case("f16", (tc_gemm_struct){16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}}, 256, &rec);
+    json_t *st = sim_case("f16", (tc_gemm_struct){16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}, 256, &rec);
     assert_null(json_object_get(st, "matches_construction"));
     assert_null(json_object_get(rec, "structure_by_construction"));
     assert_non_null(json_object_get(rec, "algo"));

@@ -24,6 +24,7 @@
 #include "cases/npy_write.h"
 #include "cases/probe.h"
 #include "oracle/oracle.h"
+#include "reports/probe_record.h"
 #include "reports/record_gemm.h"
 #include "tests/testutil.h"
 
@@ -185,6 +186,50 @@ static void even_splitk_and_promotion(void **state)
     expect("f32", 32, 32, 1056, &sp, "tf32 split-K 5 in units of 32, reverse");
 }
 
+/* Slices met as an XOR tree (JAX's split-K reduction on the H200: 32 slices
+ * at bits 3 4 0 2 1, 16 at 2 3 1 0): found with its levels, written into the
+ * record, read back by the replay (all 512 recorded outputs). */
+static void xor_tree_splitk(void **state)
+{
+    (void)state;
+    static const struct {
+        int S, k;
+        unsigned char bits[TC_GEMM_XOR_LEVELS];
+    } t[] = {{32, 2048, {3, 4, 0, 2, 1}}, {16, 1024, {2, 3, 1, 0}}};
+    for (size_t x = 0; x < sizeof t / sizeof t[0]; x++) {
+        tc_gemm_struct s = {.chunk = 16, .splitk = t[x].S, .combine = GEMM_COMBINE_XOR};
+        memcpy(s.xor_bits, t[x].bits, sizeof s.xor_bits);
+        sim_spec sp = {&s, 1, GEMM_IN_AS_UPLOADED, NULL};
+        tc_probe_result r;
+        infer_sim("bf16", 64, 64, t[x].k, &sp, &r);
+        if (!r.explained || r.bit_exact != r.n)
+            fail_msg("xor tree of %d: %zu/%zu (%s)", t[x].S, r.bit_exact, r.n, r.why);
+        assert_int_equal(r.cls[0].s.splitk, t[x].S);
+        assert_int_equal(r.cls[0].s.combine, GEMM_COMBINE_XOR);
+        assert_memory_equal(r.cls[0].s.xor_bits, t[x].bits, sizeof t[x].bits);
+        tc_probe_design d;
+        char err[512];
+        assert_int_equal(tc_probe_design_make(64, 64, t[x].k, "bf16", 7, &d, err, sizeof err), 0);
+        json_t *o = tc_probe_case_json(&d, &r, NULL, PROFILE);
+        char text[200];
+        assert_non_null(strstr(tc_gemm_slices_text(&r.cls[0].s, text, sizeof text), "xor"));
+        size_t n = 0, exact = 0;
+        if (tc_gemm_replay(o, PROFILE, &n, &exact, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(exact, 512);
+        /* the levels in another order predict fewer of the recorded outputs */
+        json_t *bits = json_object_get(json_object_get(json_array_get(json_object_get(json_object_get(o, "probe"),
+                                                                                      "classes"), 0), "structure"),
+                                       "xor_bits");
+        json_t *b0 = json_incref(json_array_get(bits, 0));
+        json_array_set(bits, 0, json_array_get(bits, 1)), json_array_set_new(bits, 1, b0);
+        assert_int_equal(tc_gemm_replay(o, PROFILE, &n, &exact, err, sizeof err), 0);
+        assert_true(exact < 480);
+        json_decref(o);
+        tc_probe_result_free(&r);
+    }
+}
+
 /* Stream-K: two output blocks with their own shares of K, met their own way. */
 static void stream_k_blocks(void **state)
 {
@@ -231,24 +276,59 @@ static void tf32_conversion(void **state)
     tc_probe_result_free(&r);
 }
 
-/* A SIMT "library": FP32 FMA chains, K split in two halves met in K order. */
+/* A SIMT "library": FP32 FMA chains, each restarted from +0 every *ctx
+ * positions (K / 2: two halves) and added in K order. */
 static int fma_run(void *ctx, const tc_gemm_path *p, int m, int n, int k, const uint32_t *A, const uint32_t *B,
                    size_t nout, const int *ii, const int *jj, uint32_t *out, int warmup, int reps, double *ms,
                    tc_gemm_algo *algo, char *err, size_t errlen)
 {
+    int run = *(const int *)ctx;
     for (size_t e = 0; e < nout; e++) {
-        float half[2] = {0, 0};
+        float d = 0, chain = 0;
         for (int q = 0; q < k; q++) {
             float a, b;
             memcpy(&a, &A[(size_t)ii[e] * k + q], 4);
             memcpy(&b, &B[(size_t)q * n + jj[e]], 4);
-            half[q >= k / 2] = fmaf(a, b, half[q >= k / 2]);
+            chain = fmaf(a, b, chain);
+            if ((q + 1) % run == 0 || q + 1 == k)
+                d = q < run ? chain : d + chain, chain = 0;
         }
-        float d = half[0] + half[1];
         memcpy(&out[e], &d, 4);
     }
     *ms = 0;
     return 0;
+}
+
+/* cuBLAS's SGEMM on the H200 (torch f32 without TF32 at K = 1024 and 2048:
+ * tools/probe_run_sums on the record's outputs): chains of 64 positions. */
+static void fma_chains_of_64(void **state)
+{
+    (void)state;
+    tc_probe_design d;
+    char err[512];
+    assert_int_equal(tc_probe_design_make(32, 32, 1024, "f32", 7, &d, err, sizeof err), 0);
+    int run = 64;
+    tc_gemm_lib lib = {.name = "fma", .ctx = &run, .run = fma_run};
+    int *ii = malloc(32 * 32 * sizeof *ii), *jj = malloc(32 * 32 * sizeof *jj);
+    for (int e = 0; e < 32 * 32; e++)
+        ii[e] = e / 32, jj[e] = e % 32;
+    uint32_t *D[PROBE_NPRODUCTS], *A = calloc(32 * 1024, 4), *B = calloc(1024 * 32, 4);
+    for (int p = 0; p < PROBE_NPRODUCTS; p++) {
+        D[p] = malloc(32 * 32 * 4);
+        tc_probe_inputs(&d, (tc_probe_product)p, A, B);
+        double ms;
+        tc_gemm_algo algo;
+        lib.run(lib.ctx, d.path, 32, 32, 1024, A, B, 32 * 32, ii, jj, D[p], 0, 0, &ms, &algo, err, sizeof err);
+    }
+    tc_probe_result r;
+    assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, &r, err, sizeof err), 0);
+    if (r.chain || !r.explained || r.bit_exact != r.n)
+        fail_msg("FMA chains of 64: %zu/%zu (%s)", r.bit_exact, r.n, r.why);
+    assert_int_equal(r.cls[0].s.promote, 64);
+    tc_probe_result_free(&r);
+    for (int p = 0; p < PROBE_NPRODUCTS; p++)
+        free(D[p]);
+    free(A), free(B), free(ii), free(jj);
 }
 
 static void fma_chains(void **state)
@@ -257,7 +337,8 @@ static void fma_chains(void **state)
     tc_probe_design d;
     char err[512];
     assert_int_equal(tc_probe_design_make(32, 32, 512, "f32", 7, &d, err, sizeof err), 0);
-    tc_gemm_lib lib = {.name = "fma", .run = fma_run};
+    int half = 256;
+    tc_gemm_lib lib = {.name = "fma", .ctx = &half, .run = fma_run};
     int *ii = malloc(32 * 32 * sizeof *ii), *jj = malloc(32 * 32 * sizeof *jj);
     for (int e = 0; e < 32 * 32; e++)
         ii[e] = e / 32, jj[e] = e % 32;
@@ -267,7 +348,7 @@ static void fma_chains(void **state)
         tc_probe_inputs(&d, (tc_probe_product)p, A, B);
         double ms;
         tc_gemm_algo algo;
-        lib.run(NULL, d.path, 32, 32, 512, A, B, 32 * 32, ii, jj, D[p], 0, 0, &ms, &algo, err, sizeof err);
+        lib.run(lib.ctx, d.path, 32, 32, 512, A, B, 32 * 32, ii, jj, D[p], 0, 0, &ms, &algo, err, sizeof err);
     }
     tc_probe_result r;
     assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, &r, err, sizeof err), 0);
@@ -276,6 +357,28 @@ static void fma_chains(void **state)
         fail_msg("FMA chains: %zu/%zu (%s)", r.bit_exact, r.n, r.why);
     /* two chains added: split-K 2, or (the same arithmetic) one slice restarting its chain at 256 */
     assert_true(r.cls[0].s.splitk == 2 || (r.cls[0].s.splitk == 1 && r.cls[0].s.promote == 256));
+    /* the record carries the FMA fit's prediction like any other (no instruction model, no profile), and
+     * the replay predicts its recorded outputs as FMA chains: all of them; one changed bit costs one */
+    json_t *o = tc_probe_case_json(&d, &r, NULL, PROFILE), *pr = json_object_get(json_object_get(o, "structure"),
+                                                                             "prediction");
+    assert_string_equal(json_string_value(json_object_get(pr, "model")), "fp32-fma");
+    assert_true(json_is_null(json_object_get(pr, "profile")));
+    assert_int_equal(json_integer_value(json_object_get(pr, "n")), r.n);
+    assert_int_equal(json_integer_value(json_object_get(pr, "bit_exact")), r.n);
+    assert_int_equal(json_integer_value(json_object_get(pr, "recorded_outputs_bit_exact")), 512);
+    size_t nrep = 0, exact = 0;
+    if (tc_gemm_replay(o, PROFILE, &nrep, &exact, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(nrep, 512);
+    assert_int_equal(exact, 512);
+    json_t *out = json_object_get(o, "outputs");
+    char *hex = strdup(json_string_value(json_object_get(out, "d_hex")));
+    hex[8 * 5 + 7] = hex[8 * 5 + 7] == '0' ? '1' : '0';
+    json_object_set_new(out, "d_hex", json_string(hex));
+    free(hex);
+    assert_int_equal(tc_gemm_replay(o, PROFILE, &nrep, &exact, err, sizeof err), 0);
+    assert_int_equal(exact, 511);
+    json_decref(o);
     tc_probe_result_free(&r);
     for (int p = 0; p < PROBE_NPRODUCTS; p++)
         free(D[p]);
@@ -369,7 +472,7 @@ static void choose_from_the_record(const char *dir)
     assert_int_equal(rr.status, 0);
     tc_run_result_free(&rr);
     char *rec = tc_slurp(S("%1$s/p3.jsonl"));   /* no --profile: the model of the GPU call.json names */
-    if (!strstr(rec, "/h200.profile\""))
+    if (!strstr(rec, "\"profile\":\"h200\""))   /* the profile's name, never a path of this machine */
         fail_msg("probe infer without --profile did not take h200's for an H200 call");
     free(rec);
     char base[300];
@@ -494,7 +597,9 @@ int main(void)
         cmocka_unit_test(stream_k_blocks),
         cmocka_unit_test(sixteen_bit_output),
         cmocka_unit_test(tf32_conversion),
+        cmocka_unit_test(xor_tree_splitk),
         cmocka_unit_test(fma_chains),
+        cmocka_unit_test(fma_chains_of_64),
         cmocka_unit_test(unexplained_says_what),
         cmocka_unit_test(files_and_command),
     };

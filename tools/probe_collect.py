@@ -12,6 +12,16 @@
       the others said on stderr. The per-object `meaning` strings are
       dropped (reports/SCHEMA.md says them once); every other byte of each
       object is as the inference wrote it.
+  tools/probe_collect.py upgrade REC.jsonl.gz FACTS.jsonl
+      Brings a collected record to what `probe infer` writes today, in
+      place: structure.prediction.profile the profile's name ("h200"), not
+      the path of the machine that ran; and the FP32 FMA cases
+      (probe.tensor_core_chain false), recorded before their prediction
+      was, get structure.input_conversion, .prediction and .status as the
+      writer makes them (reports/probe_record.c): n and bit_exact the sums
+      of probe.classes, the recorded outputs' facts from FACTS, which
+      build/opt/tools/probe_fma_prediction REC.jsonl.gz prints (the
+      replay's predictions of them).
   tools/probe_collect.py table REC.jsonl.gz
       The Markdown table of doc/probe.md: call x shape -> structure and the
       share of verify outputs predicted bit for bit, from the record alone.
@@ -20,6 +30,7 @@ Standard library only.
 """
 import gzip
 import json
+import os
 import sys
 
 
@@ -56,10 +67,61 @@ def collect(out, paths):
     for key in ("probe_call", "library", "library_version"):
         header.pop(key, None)
     header["cases_planned"] = len(objs)
-    with gzip.open(out, "wt", encoding="utf-8") as f:
-        for o in [header] + objs + [{"kind": "end", "objects": len(objs)}]:
-            f.write(json.dumps(o, separators=(",", ":")) + "\n")
+    write(out, header, objs)
     print("%s: %d cases" % (out, len(objs)))
+
+
+def write(out, header, objs):
+    """Header, objects, trailer; gzip with no name and time in it (the same bytes for the same objects)."""
+    with open(out + ".tmp", "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as z:
+        for o in [header] + objs + [{"kind": "end", "objects": len(objs)}]:
+            z.write((json.dumps(o, separators=(",", ":")) + "\n").encode("utf-8"))
+    os.replace(out + ".tmp", out)
+
+
+def profile_name(p):
+    """The profile's name: its file name without .profile (reports/record_gemm_structure.c)."""
+    if not isinstance(p, str):
+        return p
+    base = p.rsplit("/", 1)[-1]
+    return base[:-len(".profile")] if base.endswith(".profile") and len(base) > len(".profile") else base
+
+
+def fma_prediction(o, fact):
+    """structure.input_conversion, .prediction, .status of an FP32 FMA case, as the writer makes them."""
+    classes = o["probe"]["classes"]
+    n, hit = sum(c["n"] for c in classes), sum(c["bit_exact"] for c in classes)
+    if fact["misses_recorded"] < min(8, n - hit):
+        raise SystemExit("probe_collect: %s %dx%dx%d: its first mismatches lie beyond the recorded outputs"
+                         % (o["probe"]["call_id"], o["m"], o["n"], o["k"]))
+    st = o["structure"]
+    st.pop("prediction_error", None)
+    st["input_conversion"] = {"candidates": ["as-uploaded"], "decided": True, "used": "as-uploaded"}
+    st["prediction"] = {"model": "fp32-fma", "profile": None, "n": n, "bit_exact": hit, "rate": hit / n if n else 0.0,
+                        "input_conversion": "as-uploaded",
+                        "recorded_outputs_bit_exact": fact["recorded_outputs_bit_exact"],
+                        "first_mismatches": fact["first_mismatches"]}
+    st["status"] = o["probe"]["status"]
+
+
+def upgrade(path, facts_path):
+    header, objs = objects(path)
+    with open(facts_path, encoding="utf-8") as f:
+        facts = {(x["call_id"], x["m"], x["n"], x["k"]): x for x in map(json.loads, f) if x}
+    fixed = 0
+    for o in objs:
+        pr = o.get("structure", {}).get("prediction")
+        if pr and pr.get("profile") != profile_name(pr.get("profile")):
+            pr["profile"] = profile_name(pr["profile"])
+            fixed += 1
+        key = (o.get("probe", {}).get("call_id"), o["m"], o["n"], o["k"])
+        if o.get("probe", {}).get("tensor_core_chain") is False and not pr:
+            if key not in facts:
+                raise SystemExit("probe_collect: %s %dx%dx%d: an FMA case without its facts in %s" % (key + (facts_path,)))
+            fma_prediction(o, facts[key])
+            fixed += 1
+    write(path, header, objs)
+    print("%s: %d objects upgraded" % (path, fixed))
 
 
 def structure_text(o):
@@ -89,6 +151,8 @@ def table(path):
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "collect":
         collect(sys.argv[2], sys.argv[3:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "upgrade":
+        upgrade(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == "table":
         table(sys.argv[2])
     else:

@@ -139,15 +139,27 @@ def test_fn_gets_each_product_and_its_d_is_saved(tmp_path):
     ("e4m3", "e4m3-fast", tcscope.GemmStructure(chunk=32, splitk=5, combine="reverse", slice_unit=64)),
     ("f16", "f16", tcscope.GemmStructure(chunk=16, splitk=7, combine="reverse", slice_unit=32)),
     ("f16", "f16", tcscope.GemmStructure(chunk=16, splitk=16, slice_unit=64)),
-    # equal slices of 1024 / 3 = 341 positions, not whole K tiles: the probe tests
-    # boundaries every `gran` positions only, and says so (unexplained)
-    pytest.param("bf16", "bf16", tcscope.GemmStructure(chunk=16, splitk=3), marks=pytest.mark.xfail(
-        strict=True, reason="probe infer: split-K boundaries off its granularity (341, 682) are not found")),
+    # equal slices of 1024 / 3 = 341 positions: cuts the runs product cannot see (it tests a
+    # boundary every 8 positions); the verify outputs decide them (test below)
+    ("bf16", "bf16", tcscope.GemmStructure(chunk=16, splitk=3)),
 ])
 def test_probe_finds_the_simulated_structure(tmp_path, fmt, path, structure):
     r = tcscope.probe(simulated(path, structure), fmt, 64, 64, 1024, dir=tmp_path)
     assert r.explained, r.summary
     assert any(o.get("kind") == "gemm" for o in r.record), r.record
+
+
+@needs_infer
+def test_probe_finds_slices_cut_off_its_grid(tmp_path):
+    """Cuts at 341 and 682 fall between the boundaries the runs product tests: the structure comes
+    from the verify outputs, the summary says so, and cuts one position off predict fewer (decided)."""
+    r = tcscope.probe(simulated("bf16", tcscope.GemmStructure(chunk=16, splitk=3)), "bf16", 64, 64, 1024,
+                      dir=tmp_path)
+    assert r.explained, r.summary
+    assert "split-K 3," in r.summary and "cut off the 8-position grid" in r.summary, r.summary
+    assert "not decidable" not in r.summary, r.summary
+    gemm = next(o for o in r.record if o.get("kind") == "gemm")
+    assert gemm["structure"]["inferred"]["splitk"] == 3 and gemm["structure"]["inferred"]["slice_unit"] is None
 
 
 @needs_probe
