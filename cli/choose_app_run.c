@@ -10,23 +10,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <unistd.h>
-
 #include "cases/app.h"
 #include "cli/choose.h"
 #include "cli/cli.h"
 #include "cli/run_info.h"
 #include "reports/choose_app.h"
 #include "reports/record_gemm.h"
+#include "reports/render.h"
 #include "reports/reports.h"
 
 #define DEFAULT_GEMM "reports/baselines/h100-gemm.packed.xz"   /* library GEMM cases */
 
+/* Candidates evaluated, then library paths (each phase counted from 0 to
+ * its total), through the shared progress (reports/render.h): a bar on a
+ * terminal, plain lines in a log of a long run. */
+typedef struct {
+    tc_progress bar;
+    bool running;
+} phase_progress;
+
 static void progress(void *ctx, size_t done, size_t total, const char *what)
 {
-    (void)ctx;
-    if (isatty(2))
-        fprintf(stderr, "\rchoose: %zu/%zu %-40s%s", done, total, what, done == total ? "\n" : "");
+    (void)what;
+    phase_progress *p = ctx;
+    if (!p->running)
+        tc_progress_start(&p->bar, "choose", total);
+    p->running = done < total;
+    if (p->running)
+        tc_progress_update(&p->bar, done);
+    else
+        tc_progress_end(&p->bar);
 }
 
 /* The gemm cases of a comma list of record files, in order. */
@@ -196,12 +209,13 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
         /* Whose structures are ranked: --gpu, else the backend's GPU (a model: its profile's name). */
         const char *bk = tc_backend_get_info(b)->backend, *dev = tc_backend_get_info(b)->device;
         const char *gpu = s->gpu ? s->gpu : !strncmp(bk, "model:", 6) ? bk + 6 : dev;
+        phase_progress prog = {.running = false};
         tc_choose_app_opts o = {.gpu = gpu, .caller = s->caller ? s->caller : "tcscope",
                                 .allow_transfer = s->allow_transfer,
                                 .dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
                                 .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
                                 .bench_from = bench_from, .gemm_recs = gemm_recs, .gemm_from = gemm_from,
-                                .progress = progress};
+                                .progress = progress, .progress_ctx = &prog};
         json_t *res = tc_choose_app(b, &d, &bench, &o, err, sizeof err);
         if (!res)
             rc = cli_fail("choose", "%s", err);
