@@ -30,9 +30,11 @@
 #include "cases/gemm.h"
 
 /* Writes a probe folder: the products' A and B as .npy, manifest.json
- * (reports/probe_export.c). 0 ok, -1 error (err set). */
-int tc_probe_export_dir(const char *dir, int m, int n, int k, const char *format, unsigned long long seed, char *err,
-                        size_t errlen);
+ * (reports/probe_export.c). An earlier export there is kept (an error)
+ * unless force: then it goes whole, its D's and call.json too, so no D is
+ * left beside inputs it was not computed from. 0 ok, -1 error (err set). */
+int tc_probe_export_dir(const char *dir, int m, int n, int k, const char *format, unsigned long long seed, int force,
+                        char *err, size_t errlen);
 /* Reads a probe folder with the D's, infers the structure, predicts the
  * verify outputs with profile (a file; NULL: the profile of the GPU the
  * folder's call.json names, else h100's: probes/profile_of_device.c);
