@@ -14,13 +14,14 @@
 
 #define INSTRS "mma.m16n8k16.f32.f16.f16.f32,mma.m16n8k16.f32.bf16.bf16.f32"
 
-/* Each command and the label its lines start with. */
+/* Each command (%s: a scratch folder) and the label its lines start with. */
 static const char *const runs[][2] = {
     {"verify --backend model:h100 --profile h100 --instr mma.m16n8k16.f32.f16.f16.f32 --count 20000", "verify"},
     {"hunt --backend model:h100 --instr " INSTRS " --count 2000 --samples 0", "hunt"},
     {"gemm --backend model:h100 --path f16 --m 32 --n 32 --k 64,128 --samples 64 --reps 0", "gemm"},
     {"cases --backend model:h100 --instr 'mma.m16n8k16.*' cases/library/fasi2021.case", "cases"},
     {"sweep --backend exact --formats f16 --chain 1..3 --trials 20 --dist normal --json", "sweep f16"},
+    {"decide export --profile h200 --instr mma.m16n8k16.f32.f16.f16.f32 --out %s/dec --force", "decide export"},
 };
 
 static double now_s(void)
@@ -49,8 +50,10 @@ static int progress_lines(char *text, const char *label)
     return n;
 }
 
-static tc_run_result run(const char *args, double *secs)
+static tc_run_result run(const char *fmt, double *secs)
 {
+    char args[600];
+    snprintf(args, sizeof args, fmt, tc_tmp_root());
     double t0 = now_s();
     tc_run_result r = tc_run_cli(args);
     *secs = now_s() - t0;
@@ -80,7 +83,7 @@ static void quiet_writes_none(void **state)
     char args[512];
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         double secs;
-        snprintf(args, sizeof args, "%s --quiet", runs[i][0]);
+        snprintf(args, sizeof args, "%s --quiet", runs[i][0]);   /* the %s of the scratch folder stays */
         tc_run_result r = run(args, &secs);
         if (progress_lines(r.err, runs[i][1]))
             fail_msg("tcscope %s: progress in the log: %s", args, r.err);
