@@ -22,6 +22,7 @@ static const char *const runs[][2] = {
     {"cases --backend model:h100 --instr 'mma.m16n8k16.*' cases/library/fasi2021.case", "cases"},
     {"sweep --backend exact --formats f16 --chain 1..3 --trials 20 --dist normal --json", "sweep f16"},
     {"decide export --profile h200 --instr mma.m16n8k16.f32.f16.f16.f32 --out %s/dec --force", "decide export"},
+    {"record corpus --backend model:h100 --instr " INSTRS " --count 5000 --seed 1", "record corpus"},
 };
 
 static double now_s(void)
