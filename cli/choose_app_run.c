@@ -23,23 +23,23 @@
 
 /* Candidates evaluated, then library paths (each phase counted from 0 to
  * its total), through the shared progress (reports/render.h): a bar on a
- * terminal, plain lines in a log of a long run. */
-typedef struct {
+ * terminal, plain lines in a log of a long run. One choose a process: its
+ * progress lives here. */
+static struct {
     tc_progress bar;
     bool running;
-} phase_progress;
+} phases;
 
 static void progress(void *ctx, size_t done, size_t total, const char *what)
 {
-    (void)what;
-    phase_progress *p = ctx;
-    if (!p->running)
-        tc_progress_start(&p->bar, "choose", total);
-    p->running = done < total;
-    if (p->running)
-        tc_progress_update(&p->bar, done);
+    (void)ctx, (void)what;
+    if (!phases.running)
+        tc_progress_start(&phases.bar, "choose", total);
+    phases.running = done < total;
+    if (phases.running)
+        tc_progress_update(&phases.bar, done);
     else
-        tc_progress_end(&p->bar);
+        tc_progress_end(&phases.bar);
 }
 
 /* The gemm cases of a comma list of record files, in order. */
@@ -209,13 +209,12 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
         /* Whose structures are ranked: --gpu, else the backend's GPU (a model: its profile's name). */
         const char *bk = tc_backend_get_info(b)->backend, *dev = tc_backend_get_info(b)->device;
         const char *gpu = s->gpu ? s->gpu : !strncmp(bk, "model:", 6) ? bk + 6 : dev;
-        phase_progress prog = {.running = false};
         tc_choose_app_opts o = {.gpu = gpu, .caller = s->caller ? s->caller : "tcscope",
                                 .allow_transfer = s->allow_transfer,
                                 .dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
                                 .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
                                 .bench_from = bench_from, .gemm_recs = gemm_recs, .gemm_from = gemm_from,
-                                .progress = progress, .progress_ctx = &prog};
+                                .progress = progress};
         json_t *res = tc_choose_app(b, &d, &bench, &o, err, sizeof err);
         if (!res)
             rc = cli_fail("choose", "%s", err);
