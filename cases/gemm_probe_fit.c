@@ -242,7 +242,7 @@ static void fp8_as_f16(const tc_probe_design *d, tc_probe_result *r)
 }
 
 int probe_fit(const tc_probe_design *d, const char *profile_path, const uint32_t *D, const uint32_t *A,
-              const uint32_t *B, tc_probe_result *r, char *err, size_t errlen)
+              const uint32_t *B, const tc_probe_tick *tick, tc_probe_result *r, char *err, size_t errlen)
 {
     fp8_as_f16(d, r);
     r->out = output_format(d, D);
@@ -255,6 +255,8 @@ int probe_fit(const tc_probe_design *d, const char *profile_path, const uint32_t
     for (int c = 0; c < r->nclass && !rc; c++) {
         rc = fit_class(d, profile_path, D, A, B, r, c, ii, jj, err, errlen);
         r->n += r->cls[c].n, r->bit_exact += r->cls[c].bit_exact;
+        if (tick)
+            tick->fn(tick->ctx, (size_t)c + 1, (size_t)r->nclass + 1);
     }
     free(ii), free(jj);
     return rc;

@@ -21,15 +21,20 @@ static void errors(const tc_probe_design *d, const uint32_t *A, const uint32_t *
 }
 
 int tc_probe_infer(const tc_probe_design *d, const char *profile_path, const uint32_t *const D[PROBE_NPRODUCTS],
-                   const uint32_t *verify_A, const uint32_t *verify_B, tc_probe_result *r, char *err, size_t errlen)
+                   const uint32_t *verify_A, const uint32_t *verify_B, const tc_probe_tick *tick,
+                   tc_probe_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->out = &tc_f32;
     probe_read_step(d, D[PROBE_STEP], r);
     probe_read_runs(d, D[PROBE_RUNS], r);
-    if (probe_fit(d, profile_path, D[PROBE_VERIFY], verify_A, verify_B, r, err, errlen))
+    if (tick)
+        tick->fn(tick->ctx, 0, (size_t)r->nclass + 1);
+    if (probe_fit(d, profile_path, D[PROBE_VERIFY], verify_A, verify_B, tick, r, err, errlen))
         return -1;
     errors(d, verify_A, verify_B, r);
+    if (tick)
+        tick->fn(tick->ctx, (size_t)r->nclass + 1, (size_t)r->nclass + 1);
     r->explained = r->n > 0 && r->bit_exact * 1000 >= r->n * 999;
     if (!r->explained)
         snprintf(r->why + strlen(r->why), sizeof r->why - strlen(r->why), "%sthe best structure predicts %zu of "

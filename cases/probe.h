@@ -30,9 +30,11 @@
 #include "cases/gemm.h"
 
 /* Writes a probe folder: the products' A and B as .npy, manifest.json
- * (reports/probe_export.c). 0 ok, -1 error (err set). */
-int tc_probe_export_dir(const char *dir, int m, int n, int k, const char *format, unsigned long long seed, char *err,
-                        size_t errlen);
+ * (reports/probe_export.c). An earlier export there is kept (an error)
+ * unless force: then it goes whole, its D's and call.json too, so no D is
+ * left beside inputs it was not computed from. 0 ok, -1 error (err set). */
+int tc_probe_export_dir(const char *dir, int m, int n, int k, const char *format, unsigned long long seed, int force,
+                        char *err, size_t errlen);
 /* Reads a probe folder with the D's, infers the structure, predicts the
  * verify outputs with profile (a file; NULL: the profile of the GPU the
  * folder's call.json names, else h100's: probes/profile_of_device.c);
@@ -157,11 +159,19 @@ typedef struct {
     char why[300];             /* when not: what did not fit */
 } tc_probe_result;
 
+/* Progress of an inference: fn(ctx, done, total) as its steps end (each
+ * class fitted, then the errors); total is known once the classes are. */
+typedef struct {
+    void (*fn)(void *ctx, size_t done, size_t total);
+    void *ctx;
+} tc_probe_tick;
+
 /* The structure from the D's (FP32 bits, m x n each) of design d's
- * products; verify_A, verify_B: the verify product's inputs. -1 with err
- * when the profile lacks the model. */
+ * products; verify_A, verify_B: the verify product's inputs; tick (NULL:
+ * none) hears each step end. -1 with err when the profile lacks the model. */
 int tc_probe_infer(const tc_probe_design *d, const char *profile_path, const uint32_t *const D[PROBE_NPRODUCTS],
-                   const uint32_t *verify_A, const uint32_t *verify_B, tc_probe_result *r, char *err, size_t errlen);
+                   const uint32_t *verify_A, const uint32_t *verify_B, const tc_probe_tick *tick,
+                   tc_probe_result *r, char *err, size_t errlen);
 void tc_probe_result_free(tc_probe_result *r);
 
 #endif

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <unistd.h>
-
 #include "cases/app.h"
 #include "cli/choose.h"
 #include "cli/cli.h"
@@ -19,15 +17,30 @@
 #include "cli/run_info.h"
 #include "reports/choose_app.h"
 #include "reports/record_gemm.h"
+#include "reports/render.h"
 #include "reports/reports.h"
 
 #define DEFAULT_GEMM "reports/baselines/h100-gemm.packed.xz"   /* library GEMM cases */
 
+/* Candidates evaluated, then library paths (each phase counted from 0 to
+ * its total), through the shared progress (reports/render.h): a bar on a
+ * terminal, plain lines in a log of a long run. One choose a process: its
+ * progress lives here. */
+static struct {
+    tc_progress bar;
+    bool running;
+} phases;
+
 static void progress(void *ctx, size_t done, size_t total, const char *what)
 {
-    (void)ctx;
-    if (isatty(2))
-        fprintf(stderr, "\rchoose: %zu/%zu %-40s%s", done, total, what, done == total ? "\n" : "");
+    (void)ctx, (void)what;
+    if (!phases.running)
+        tc_progress_start(&phases.bar, "choose", total);
+    phases.running = done < total;
+    if (phases.running)
+        tc_progress_update(&phases.bar, done);
+    else
+        tc_progress_end(&phases.bar);
 }
 
 /* The gemm cases of a comma list of record files, in order. */

@@ -50,6 +50,10 @@ static void print_text(const json_t *res, const tc_choose_opts *o)
         printf(", range %g:%g", o->range_lo, o->range_hi);
     if (o->need_inf_nan)
         printf(", Inf/NaN must survive");
+    if (o->depth == 1)   /* the sweeps' step 1 is one product of inputs already in the format */
+        printf("\n(at depth 1 the error is the arithmetic's alone: the inputs count as already in each format, "
+               "so an FP8 product can show 0;\n the rounding between chained products counts from --chain 2, your "
+               "data's own with --m/--n/--k)");
     printf("\n\n%-4s %-6s %-36s %10s %12s\n", "rank", "format", "instruction", "TFLOP/s", "error");
     json_array_foreach(res, i, c)
     {

@@ -196,10 +196,12 @@ int cmd_audit(int argc, char **argv)
     if (cli_fleet_spec(a.backend)) { /* every GPU of the node, the catalogue shared out (cli/fleet.h) */
         char path[4300];
         snprintf(path, sizeof path, "%s/audit.jsonl", a.out);
-        if (a.merge || a.part || a.resume || a.nshards > 1)
-            return cli_fail("audit", "--backend %s does not go with --merge, --part, --resume or --shard", a.backend);
-        if (!a.force && access(path, F_OK) == 0)
-            return cli_fail("audit", "%s exists: --force replaces it", path);
+        if (a.merge || a.part || a.nshards > 1)
+            return cli_fail("audit", "--backend %s does not go with --merge, --part or --shard", a.backend);
+        if (!a.force && !a.resume && access(path, F_OK) == 0)
+            return cli_fail("audit", "%s exists: --force replaces it, --resume keeps it", path);
+        if (!a.force && !a.resume && (rc = cli_fleet_unfinished("audit", a.out)) != TC_EXIT_OK)
+            return rc;   /* the workers get --resume or --force as given (cli/fleet.c) */
         cli_fleet_job j = {"audit", argc, argv, a.backend, a.out, a.instr, true, false, 0, 0};
         return cli_fleet_run(&j);
     }

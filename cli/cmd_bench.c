@@ -15,6 +15,7 @@
 #include "probes/probes.h"
 #include "probes/timing.h"
 #include "reports/record_bench.h"
+#include "reports/render.h"
 #include "reports/reports.h"
 
 typedef struct {
@@ -231,13 +232,21 @@ int cmd_bench(int argc, char **argv)
     tc_bench_result *r = malloc(sizeof *r);
     if (!r)
         abort();
+    size_t steps = a.no_cublas ? 0 : 4, done = 0;   /* the instructions timed, then the cuBLAS GEMMs */
+    for (size_t i = 0; i < n; i++)
+        steps += !strcmp(a.instr, "all") || !strcmp(a.instr, cat[i].name);
+    tc_progress prog;   /* a bar on a terminal, plain lines in a log (reports/progress.c) */
+    tc_progress_start(&prog, "bench", steps);
     for (size_t i = 0; i < n; i++) {
         if (strcmp(a.instr, "all") && strcmp(a.instr, cat[i].name))
             continue;
         tc_bench_instr(b, &cat[i], r);
+        tc_progress_clear(&prog);   /* the line starts clean, the bar below it */
         if (!a.json)
             print_instr(r);
+        fflush(stdout);
         ok &= put(&out, &rec, keep, "bench", tc_bench_object(r));
+        tc_progress_update(&prog, ++done);
     }
     free(r);
     if (!a.no_cublas) {
@@ -245,13 +254,17 @@ int cmd_bench(int argc, char **argv)
         for (int i = 0; i < 4; i++) {
             tc_bench_gemm c;
             tc_bench_cublas(b, types[i], a.cublas_size, &c);
+            tc_progress_clear(&prog);
             if (!a.json && !c.ok)
                 printf("cuBLAS %-5s %d^3: %s\n", types[i], a.cublas_size, c.error);
             else if (!a.json)
                 printf("cuBLAS %-5s %d^3: %7.1f TFLOP/s (best %.1f)\n", types[i], a.cublas_size, c.tflops, c.tflops_best);
+            fflush(stdout);
             ok &= put(&out, &rec, keep, "figure", tc_bench_cublas_figure(&c, gpu));
+            tc_progress_update(&prog, ++done);
         }
     }
+    tc_progress_end(&prog);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
     ok &= put(&out, &rec, keep, "figure", tc_bench_elapsed_figure(secs, gpu));

@@ -1,6 +1,5 @@
 /* tcscope compare OLD.json NEW.json [--json] [--threshold X]
  * Exit 0: same behaviour; 1: differences (each named); 2: unusable input. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,23 +8,6 @@
 #include "reports/compare.h"
 #include "reports/reports.h"
 #include "reports/text.h"
-
-/* "0.05" or "5%": a relative threshold in [0, 10]. */
-static bool parse_threshold(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s)
-        return false;
-    if (*end == '%') {
-        v /= 100;
-        end++;
-    }
-    if (*end || !(v >= 0 && v <= 10))
-        return false;
-    *out = v;
-    return true;
-}
 
 /* Messages quote record text (keys, values): escaped for the terminal. */
 static void print_safe(const char *prefix, const char *msg)
@@ -68,7 +50,7 @@ int cmd_compare(int argc, char **argv)
         }
         switch ((compare_opt)sc.opt) {
         case O_THRESHOLD:
-            if (!parse_threshold(sc.val, &opts.default_threshold))
+            if (!cli_fraction(sc.val, 0, 10, &opts.default_threshold))   /* "0.05" or "5%", at most 10 */
                 return cli_fail("compare", "bad threshold '%s' (a fraction like 0.05 or a percentage like 5%%)", sc.val);
             break;
         case O_SUBSET: opts.new_is_subset = true; break;

@@ -35,6 +35,7 @@
 #include "oracle/profile.h"
 #include "probes/probes.h"
 #include "reports/record_decide.h"
+#include "reports/render.h"
 #include "reports/reports.h"
 
 #define CMD DECIDE_CMD
@@ -123,7 +124,7 @@ static int load_profile(const char *name, model_profile *p)
 typedef struct {
     const tc_instr **list;
     const model_params **v;
-    size_t n, next;
+    size_t n, next, finished;   /* next and finished under mu */
     decide_opts o;
     decide_set *sets;
     int *rc;
@@ -146,7 +147,27 @@ static void *export_worker(void *p)
         j->rc[i] = decide_build(j->list[i], j->v[i], &j->o, &j->sets[i], j->err[i], sizeof j->err[i]);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         j->secs[i] = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        pthread_mutex_lock(&j->mu);
+        j->finished++;
+        pthread_mutex_unlock(&j->mu);
     }
+}
+
+/* The instructions searched, counted while the workers run (minutes for a
+ * whole profile): a bar on a terminal, plain lines in a log. */
+static void export_progress(export_job *j)
+{
+    tc_progress prog;
+    tc_progress_start(&prog, "decide export", j->n);
+    for (size_t done = 0; done < j->n;) {
+        struct timespec nap = {0, 200 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        pthread_mutex_lock(&j->mu);
+        done = j->finished;
+        pthread_mutex_unlock(&j->mu);
+        tc_progress_update(&prog, done);
+    }
+    tc_progress_end(&prog);
 }
 
 static int export_run(const decide_args *a, const model_profile *prof)
@@ -186,6 +207,8 @@ static int export_run(const decide_args *a, const model_profile *prof)
             break;
     if (status == TC_EXIT_OK && started == 0 && j.n)
         status = cli_fail(CMD, "cannot start a thread");
+    if (started)
+        export_progress(&j);
     for (unsigned t = 0; t < started; t++)
         pthread_join(th[t], NULL);
     pthread_mutex_destroy(&j.mu);

@@ -32,10 +32,12 @@
 typedef struct {
     const char *backend, *profile, *instr, *out, *model_on;
     unsigned long long n, seed, sample;
-    bool json;
+    bool json, force;
 } hunt_args;
 
-typedef enum { O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_SEED, O_SAMPLE, O_OUT, O_JSON, O_OLD_N, O_OLD_SAMPLE } hunt_opt;
+typedef enum {
+    O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_SEED, O_SAMPLE, O_OUT, O_FORCE, O_JSON, O_OLD_N, O_OLD_SAMPLE
+} hunt_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the hardware to search (required): gpu, gpu:N, model:PROFILE or exact"},
     [O_PROFILE] = {"--profile", "P", "the model it is compared with: a name under oracle/profiles or a file "
@@ -47,6 +49,7 @@ static const cli_option opts[] = {
     [O_SEED] = {"--seed", "S", "random seed (default 0x4b1d5eed)"},
     [O_SAMPLE] = {"--samples", "N", "with --out: the backend's answers to the first N elements of every family, for replay (default 128)", 0, 4096},
     [O_OUT] = {"--out", "DIR", "write DIR/hunt.jsonl: elements and mismatches per family, the smallest failing inputs, the replay sample"},
+    [O_FORCE] = {"--force", NULL, "replace an earlier DIR/hunt.jsonl (else it is kept, and said before the hunt runs)"},
     [O_JSON] = {"--json", NULL, "the hunt record (as --out writes it), printed as each instruction finishes"},
     [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
     [O_OLD_SAMPLE] = {CLI_ALIAS("--sample", "--samples")},
@@ -57,7 +60,7 @@ const cli_command cmd_hunt_cli = {"hunt", "boundary-directed search for inputs w
 
 static int parse_args(int argc, char **argv, hunt_args *a)
 {
-    *a = (hunt_args){NULL, "h100", "all", NULL, NULL, 400000, 0x4B1D5EED, 128, false};
+    *a = (hunt_args){NULL, "h100", "all", NULL, NULL, 400000, 0x4B1D5EED, 128, false, false};
     uint64_t seed;
     cli_scan sc = cli_scan_start(&cmd_hunt_cli, argc, argv);
     while (cli_next(&sc))
@@ -74,6 +77,7 @@ static int parse_args(int argc, char **argv, hunt_args *a)
             break;
         case O_SAMPLE: a->sample = sc.count; break;
         case O_OUT: a->out = sc.val; break;
+        case O_FORCE: a->force = true; break;
         case O_JSON: a->json = true; break;
         case O_OLD_N: case O_OLD_SAMPLE: break;   /* old spellings: cli_next answers as the new ones */
         }
@@ -82,6 +86,17 @@ static int parse_args(int argc, char **argv, hunt_args *a)
     if (!a->backend)
         return cli_fail(CMD, "needs --backend B (the hardware to search, e.g. gpu)");
     return TC_EXIT_OK;
+}
+
+/* --out: an earlier DIR/hunt.jsonl said before the hunt runs (for hours,
+ * perhaps), not after it; --force replaces it. */
+static int out_free(const hunt_args *a, char *err, size_t len)
+{
+    static const char *const names[] = {"hunt.jsonl"};
+    tc_outdir d = {.fd = -1};
+    int bad = tc_outdir_open(&d, a->out, a->force, err, len) || tc_out_check_free(&d, names, 1, err, len);
+    tc_outdir_close(&d);
+    return bad ? cli_fail(CMD, "%s", err) : TC_EXIT_OK;
 }
 
 /* --instr: "all" or a comma list of catalogue names (cli_list_check), in catalogue order. */
@@ -171,11 +186,13 @@ int cmd_hunt(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != TC_EXIT_OK)
         return rc;
+    char err[512];
+    if (a.out && (rc = out_free(&a, err, sizeof err)) != TC_EXIT_OK)
+        return rc;
     const tc_instr **list = NULL;
     size_t n = 0;
     if ((rc = select_instrs(a.instr, &list, &n)) != TC_EXIT_OK)
         return rc;
-    char err[512];
     model_profile prof;
     char ppath[1100];
     if (!tc_profile_path(a.profile, ppath, sizeof ppath)) {
@@ -291,7 +308,7 @@ int cmd_hunt(int argc, char **argv)
     if (a.out && status != TC_EXIT_USAGE) {
         /* inside --out only, atomically, an earlier hunt.jsonl kept (reports/outdir.c) */
         tc_outdir d = {.fd = -1};
-        if (tc_outdir_open(&d, a.out, false, err, sizeof err) != 0 ||
+        if (tc_outdir_open(&d, a.out, a.force, err, sizeof err) != 0 ||
             tc_record_write(&d, "hunt.jsonl", &rec, NULL, err, sizeof err) != 0) {
             fprintf(stderr, "tcscope hunt: cannot write %s/hunt.jsonl: %s\n", a.out, err);
             status = TC_EXIT_USAGE;

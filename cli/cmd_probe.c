@@ -13,7 +13,7 @@
 
 #define CMD "probe"
 
-typedef enum { O_M, O_N, O_K, O_FORMAT, O_SEED, O_OUT, O_PROFILE, O_THREADS } probe_opt;
+typedef enum { O_M, O_N, O_K, O_FORMAT, O_SEED, O_OUT, O_FORCE, O_PROFILE, O_THREADS } probe_opt;
 static const cli_option opts[] = {
     [O_M] = {"--m", "M", "export: rows of A and D", 16, 16384},
     [O_N] = {"--n", "N", "export: columns of B and D", 16, 16384},
@@ -21,6 +21,7 @@ static const cli_option opts[] = {
     [O_FORMAT] = {"--format", "F", "export: f16, bf16, f32, e4m3, e5m2 (FP8: per-tensor scales 1.0)"},
     [O_SEED] = {"--seed", "S", "export: seed of the verify inputs (default 1)"},
     [O_OUT] = {"--out", "PATH", "export: the folder to write (required); infer: the record to write"},
+    [O_FORCE] = {"--force", NULL, "export: replace an earlier export in the folder (its D's and call.json removed)"},
     [O_PROFILE] = {"--profile", "P", "infer: the instruction models (default: the profile of the GPU DIR/call.json "
                                      "names, else h100)"},
     [O_THREADS] = {"--threads", "N", "infer: CPU threads, 0: one per core (default 0; 1 when many run at once)", 0,
@@ -36,7 +37,7 @@ const cli_command cmd_probe_cli = {
 
 typedef struct {
     const char *verb, *dir, *format, *out, *profile;
-    int m, n, k, threads;
+    int m, n, k, threads, force;
     uint64_t seed;
 } probe_args;
 
@@ -64,6 +65,7 @@ static int parse(int argc, char **argv, probe_args *a)
                 return TC_EXIT_USAGE;
             break;
         case O_OUT: a->out = sc.val; break;
+        case O_FORCE: a->force = 1; break;
         case O_PROFILE: a->profile = sc.val; break;
         case O_THREADS: a->threads = (int)sc.count; break;
         }
@@ -83,7 +85,7 @@ static int do_export(const probe_args *a)
     if (!a->m || !a->n || !a->k || !a->format || !a->out)
         return cli_fail(CMD, "export needs --m, --n, --k, --format and --out");
     char err[600];
-    if (tc_probe_export_dir(a->out, a->m, a->n, a->k, a->format, a->seed, err, sizeof err))
+    if (tc_probe_export_dir(a->out, a->m, a->n, a->k, a->format, a->seed, a->force, err, sizeof err))
         return cli_fail(CMD, "%s", err);
     printf("probe: %s: %dx%dx%d %s, seed %llu: for each of step, runs, verify compute D = A @ B from "
            "PRODUCT_A.npy, PRODUCT_B.npy and save it as float32 PRODUCT_D.npy there; then tcscope probe infer %s\n",

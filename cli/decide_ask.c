@@ -14,6 +14,7 @@
 #include "cli/run_info.h"
 #include "probes/probes.h"
 #include "reports/record_decide.h"
+#include "reports/render.h"
 
 #define CMD DECIDE_CMD
 
@@ -70,20 +71,26 @@ int decide_ask_run(const decide_args *a, const tc_record *in, const model_profil
     int status = TC_EXIT_OK;
     size_t total = 0, bad_total = 0, n = 0;
     printf("# tcscope decide ask on %s (%s)\n", info->backend, info->device);
-    size_t i;
+    fflush(stdout);
+    size_t i, asked = 0, done = 0;
     json_t *o;
+    json_array_foreach(in->objects, i, o) asked += cli_instr_selected(a->instr, cli_str(o, "instr"));
+    tc_progress prog;   /* the instructions asked: a bar on a terminal, plain lines in a log */
+    tc_progress_start(&prog, "decide ask", asked);
     json_array_foreach(in->objects, i, o) {
         char err[600];
         decide_set s;
         uint64_t *hw0;
         if (!cli_instr_selected(a->instr, cli_str(o, "instr")))
             continue;
+        tc_progress_update(&prog, done++);
         if (tc_decide_read(o, &s, &hw0, err, sizeof err)) {
             status = cli_fail(CMD, "%s: %s", a->in, err);
             break;
         }
         free(hw0);
         char why[256];
+        tc_progress_clear(&prog);   /* what follows starts on a clean line */
         if (!tc_backend_supports(be, s.ins, why, sizeof why)) { /* said, and left out of both records */
             cli_warn(CMD, "%s: not asked: %s", s.ins->name, why);
             decide_set_free(&s);
@@ -96,7 +103,9 @@ int decide_ask_run(const decide_args *a, const tc_record *in, const model_profil
         model *m = p ? model_new(p, t.f, err, sizeof err) : NULL;
         if (!p)
             snprintf(err, sizeof err, "no entry in profile %s", a->profile);
-        if (!hw || !m || infer_run_cases(&t, s.inputs, s.ninputs, err, sizeof err)) {
+        int ran = hw && m ? infer_run_cases(&t, s.inputs, s.ninputs, err, sizeof err) : -1;
+        tc_progress_clear(&prog);
+        if (ran) {
             status = cli_fail(CMD, "%s: %s", s.ins->name, hw ? err : "out of memory");
         } else {
             size_t bad;
@@ -105,6 +114,7 @@ int decide_ask_run(const decide_args *a, const tc_record *in, const model_profil
             json_t *h = hunt_of(&s, m, hw, &bad);
             total += s.ninputs, bad_total += bad, n++;
             printf("%-44s %4zu inputs %4zu answered otherwise than the model\n", s.ins->name, s.ninputs, bad);
+            fflush(stdout);
             if (tc_record_add(&rd, tc_decide_object(&s, hw), err, sizeof err) ||
                 tc_record_add(&rh, h, err, sizeof err))
                 status = cli_fail(CMD, "%s", err);
@@ -115,6 +125,7 @@ int decide_ask_run(const decide_args *a, const tc_record *in, const model_profil
         if (status != TC_EXIT_OK)
             break;
     }
+    tc_progress_clear(&prog);
     tc_backend_close(be);
     if (status == TC_EXIT_OK) {
         printf("# %zu instructions, %zu inputs, %zu answered otherwise than the model\n", n, total, bad_total);

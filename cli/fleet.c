@@ -1,11 +1,13 @@
 /* cli/fleet.h: the workers (one per GPU, at once, cli/pool.h), then the
  * fleet record: per-GPU fields, the cross-GPU comparison of the output bits
  * (reports/fleet.h) and the spread of the timing across GPUs. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -245,6 +247,59 @@ static void fleet_free(fleet *f)
     }
     free(f->argv), free(f->env), free(f->path), free(f->instrs), free(f->status), free(f->secs), free(f->out);
     free(f->idx), free(f->g);
+}
+
+/* The finished instructions (parts whose run marker says done) of a
+ * worker's folder. */
+static size_t finished_parts(const char *gpudir)
+{
+    char path[4800];
+    if (snprintf(path, sizeof path, "%s/parts", gpudir) >= (int)sizeof path)
+        return 0;
+    DIR *d = opendir(path);
+    size_t n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        bool fits = snprintf(path, sizeof path, "%s/parts/%s/audit.run", gpudir, e->d_name) < (int)sizeof path;
+        json_t *m = e->d_name[0] == '.' || !fits ? NULL : json_load_file(path, 0, NULL);
+        const char *state = json_string_value(json_object_get(m, "state"));
+        n += state && !strcmp(state, "done");
+        json_decref(m);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+int cli_fleet_unfinished(const char *cmd, const char *out)
+{
+    DIR *d = opendir(out);
+    char said[600] = "", path[4300];
+    size_t len = 0, found = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        int gpu, end = 0;
+        if (sscanf(e->d_name, "gpu%d%n", &gpu, &end) != 1 || e->d_name[end])
+            continue;
+        snprintf(path, sizeof path, "%s/%s/audit.jsonl", out, e->d_name);
+        bool done = access(path, F_OK) == 0;
+        snprintf(path, sizeof path, "%s/%s", out, e->d_name);
+        size_t parts = done ? 0 : finished_parts(path);
+        if (!done && !parts)
+            continue;
+        found++;
+        if (len < sizeof said - 80) {
+            if (done)
+                len += (size_t)snprintf(said + len, sizeof said - len, "%s%s finished", len ? ", " : "", e->d_name);
+            else
+                len += (size_t)snprintf(said + len, sizeof said - len, "%s%s %zu instruction%s finished",
+                                        len ? ", " : "", e->d_name, parts, parts == 1 ? "" : "s");
+        }
+    }
+    if (d)
+        closedir(d);
+    if (!found)
+        return TC_EXIT_OK;
+    return cli_fail(cmd, "%s holds an unfinished run on several GPUs (%s); --resume keeps what finished and "
+                    "runs the rest, --force starts over", out, said);
 }
 
 int cli_fleet_run(const cli_fleet_job *j)

@@ -42,6 +42,11 @@ typedef struct {
 bool cli_fleet_spec(const char *spec);
 /* Runs the job on every GPU of spec, merges, writes, prints a summary. */
 int cli_fleet_run(const cli_fleet_job *j);
+/* audit: out holds the GPU folders (out/gpuN) of an earlier fleet run
+ * stopped before its merge: named, each GPU finished or its instructions
+ * finished, with --resume (keep them) and --force (start over); exit 2.
+ * TC_EXIT_OK when there is none. */
+int cli_fleet_unfinished(const char *cmd, const char *out);
 
 /* One GPU of the node, as cli/fleet_devices.c finds them. */
 typedef struct {

@@ -15,7 +15,8 @@ void cli_print_usage(FILE *f)
                "       tcscope --version\n\ntcscope: " TAGLINE ".\n\ncommands:\n");
     for (size_t i = 0; i < n; i++)
         fprintf(f, "  %-9s %s\n", c[i].cmd->name, c[i].cmd->summary);
-    fprintf(f, "\nEvery command takes --json (one object per line) and --help (its options).\n"
+    fprintf(f, "\nEvery command takes --json (one object per line), --quiet (no progress on stderr)\n"
+               "and --help (its options).\n"
                "Exit status: 0 success, 1 a difference was found, 2 bad input or environment.\n"
                "Counts as 100000 or 1e5; tolerances as 0.05 or 5%%; seeds (S) 0..2^64-1, decimal or 0x hex.\n"
                "LIMITS.md lists every range; doc/commands.md the names shared by every command.\n");
@@ -81,7 +82,7 @@ static void print_man(FILE *f)
     roff(f, "tcscope runs each tensor-core instruction (on a GPU, or on the recorded software model of one) "
             "and says exactly what it computes: the rounding, the alignment, the block size, the handling of "
             "subnormals and specials, bit for bit, with the evidence. Every command takes --json (one object "
-            "per line), --help and --version.");
+            "per line), --quiet (no progress on stderr), --help and --version.");
     fputs("\n.SH COMMANDS\n", f);
     for (size_t i = 0; i < n; i++)
         man_command(f, c[i].cmd);
@@ -103,6 +104,7 @@ static int print_option_names(const char *name)
             puts(e->cmd->opts[k].name);
     puts(CLI_HELP_OPT);
     puts(CLI_VERSION_OPT);
+    puts(CLI_QUIET_OPT);
     return TC_EXIT_OK;
 }
 

@@ -169,6 +169,7 @@ void cli_print_help(FILE *f, const cli_command *c)
     }
     print_option(f, CLI_HELP_OPT, NULL, "this text");
     print_option(f, CLI_VERSION_OPT, NULL, "the version of tcscope (git describe at build time)");
+    print_option(f, CLI_QUIET_OPT, NULL, CLI_QUIET_HELP);
     if (c->notes)
         fprintf(f, "\n%s\n", c->notes);
     fprintf(f, "\nExit status: 0 success, 1 a difference was found, 2 bad input or environment.\n");

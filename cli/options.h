@@ -44,6 +44,11 @@ typedef struct {
  * command runs; listed by every help. */
 #define CLI_HELP_OPT "--help"
 #define CLI_VERSION_OPT "--version"
+/* No progress on stderr (reports/progress.c): taken out of the arguments
+ * before the command parses them, passed on as TCSCOPE_QUIET, so child
+ * runs are quiet too. */
+#define CLI_QUIET_OPT "--quiet"
+#define CLI_QUIET_HELP "no progress on stderr (the bar on a terminal, the lines in a log)"
 
 enum { CLI_OPERAND = -1 };
 

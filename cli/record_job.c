@@ -14,6 +14,7 @@
 #include "cli/record.h"
 #include "probes/backend_corpus.h"
 #include "reports/record_corpus.h"
+#include "reports/render.h"
 #include "reports/reports.h"
 
 int cli_record_cvt(const char *cmd, const char *v, tc_rounding *r)
@@ -94,22 +95,44 @@ static int select_set(const cli_record_job *j, const tc_instr **v, tc_recording_
     return TC_EXIT_OK;
 }
 
+/* Where the lines go: the record's stream, and the instructions counted on
+ * stderr (a bar on a terminal, plain lines in a log). */
+typedef struct {
+    tc_record_stream st;
+    tc_progress prog;
+    size_t lines;       /* instructions recorded or skipped */
+    const char *cmd;
+} line_sink;
+
+/* An instruction the backend cannot run: said on a clean line, and counted. */
+static void skipped_counted(void *ctx, const char *why)
+{
+    line_sink *k = ctx;
+    tc_progress_clear(&k->prog);
+    skipped((void *)k->cmd, why);
+    tc_progress_update(&k->prog, ++k->lines);
+}
+
 /* Each line an object of the record on stdout (reports/record_corpus.h),
  * flushed as soon as it is whole: a later failure keeps it, and the trailer
- * (tc_record_stream_end) counts it. ctx: the stream. */
+ * (tc_record_stream_end) counts it. ctx: the line_sink. */
 static int put_corpus(void *ctx, const tc_corpus_rec *rec, char *err, size_t errlen)
 {
+    line_sink *k = ctx;
     int rc = tc_record_corpus_line(stdout, rec, err, errlen);
     fflush(stdout);
-    ((tc_record_stream *)ctx)->objects += rc == 0;
+    k->st.objects += rc == 0;
+    tc_progress_update(&k->prog, ++k->lines);
     return rc;
 }
 
 static int put_chain(void *ctx, const tc_chain_rec *rec, char *err, size_t errlen)
 {
+    line_sink *k = ctx;
     int rc = tc_record_chain_line(stdout, rec, err, errlen);
     fflush(stdout);
-    ((tc_record_stream *)ctx)->objects += rc == 0;
+    k->st.objects += rc == 0;
+    tc_progress_update(&k->prog, ++k->lines);
     return rc;
 }
 
@@ -119,20 +142,25 @@ static int put_chain(void *ctx, const tc_chain_rec *rec, char *err, size_t errle
 static int record_lines(const cli_record_job *j, tc_backend *b, const tc_recording_set *s)
 {
     bool chains = j->mode == CLI_RECORD_CHAINS;
-    tc_record_stream st;
+    line_sink k = {.lines = 0, .cmd = j->cmd};
+    tc_recording_set counted = *s;
+    counted.skipped = skipped_counted, counted.ctx = &k;
     char err[384];
     json_t *h = cli_record_header(chains ? "chains" : "corpus", tc_backend_get_info(b), &j->seed, 1);
-    int rc = tc_record_stream_begin(&st, stdout, h, err, sizeof err);
+    int rc = tc_record_stream_begin(&k.st, stdout, h, err, sizeof err);
     json_decref(h);
     if (rc)
         return cli_fail(j->cmd, "%s", err);
-    if (chains ? tc_recording_chains(b, s, j->n, j->len, j->cvt_given ? &j->cvt : NULL, j->seed, put_chain, &st,
-                                     err, sizeof err)
-               : tc_recording_corpus(b, s, j->n, j->seed, put_corpus, &st, err, sizeof err)) {
-        tc_record_stream_end(&st, "stopped on an error (see stderr)");
+    tc_progress_start(&k.prog, chains ? "record chains" : "record corpus", s->n);   /* a line an instruction */
+    rc = chains ? tc_recording_chains(b, &counted, j->n, j->len, j->cvt_given ? &j->cvt : NULL, j->seed, put_chain, &k,
+                                      err, sizeof err)
+                : tc_recording_corpus(b, &counted, j->n, j->seed, put_corpus, &k, err, sizeof err);
+    tc_progress_clear(&k.prog);   /* a message after it starts on a clean line */
+    if (rc) {
+        tc_record_stream_end(&k.st, "stopped on an error (see stderr)");
         return cli_fail(j->cmd, "%s", err);
     }
-    return tc_record_stream_end(&st, NULL) ? cli_fail(j->cmd, "cannot write to stdout") : TC_EXIT_OK;
+    return tc_record_stream_end(&k.st, NULL) ? cli_fail(j->cmd, "cannot write to stdout") : TC_EXIT_OK;
 }
 
 static int run_on(const cli_record_job *j, tc_backend *b, tc_json_out *out)

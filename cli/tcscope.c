@@ -1,5 +1,7 @@
 /* tcscope entry point: dispatches to cli/cmd_*.c and nothing else. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -22,8 +24,27 @@ static int meta_option(const cli_command *c, int argc, char **argv)
     return -1;
 }
 
+/* --quiet anywhere before "--": taken out of argv (the commands' parsers
+ * never see it) and passed on as TCSCOPE_QUIET, which reports/progress.c
+ * reads, here and in every child run. Returns the new argc. */
+static int quiet_option(int argc, char **argv)
+{
+    int n = 1;
+    bool operands = false;
+    for (int i = 1; i < argc; i++) {
+        operands = operands || !strcmp(argv[i], "--");
+        if (!operands && !strcmp(argv[i], CLI_QUIET_OPT))
+            setenv("TCSCOPE_QUIET", "1", 1);
+        else
+            argv[n++] = argv[i];
+    }
+    argv[n] = NULL;
+    return n;
+}
+
 int main(int argc, char **argv)
 {
+    argc = quiet_option(argc, argv);
     if (argc < 2) {
         cli_print_usage(stderr);
         return TC_EXIT_USAGE;

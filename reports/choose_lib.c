@@ -400,5 +400,7 @@ json_t *choose_lib(const app_data *d, const tc_choose_app_opts *o, char *err, si
                 return NULL;
             }
     }
+    if (o->progress)
+        o->progress(o->progress_ctx, np, np, "");
     return all;
 }

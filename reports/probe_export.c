@@ -91,8 +91,8 @@ static json_t *manifest(const tc_probe_design *d, json_t *files)
     return m;
 }
 
-int tc_probe_export_dir(const char *dir, int m, int n, int k, const char *format, unsigned long long seed, char *err,
-                        size_t errlen)
+int tc_probe_export_dir(const char *dir, int m, int n, int k, const char *format, unsigned long long seed, int force,
+                        char *err, size_t errlen)
 {
     tc_probe_design d;
     if (!dir || !format) {
@@ -110,10 +110,19 @@ int tc_probe_export_dir(const char *dir, int m, int n, int k, const char *format
             names[2 * p + w] = name_buf[2 * p + w];
         }
     names[2 * PROBE_NPRODUCTS] = TC_PROBE_MANIFEST;
-    if (tc_outdir_open(&out, dir, false, err, errlen) ||
+    if (tc_outdir_open(&out, dir, force != 0, err, errlen) ||
         tc_out_check_free(&out, names, 2 * PROBE_NPRODUCTS + 1, err, errlen)) {
         tc_outdir_close(&out);
         return -1;
+    }
+    for (int p = 0; force && p <= PROBE_NPRODUCTS; p++) {   /* the earlier export's D's and call.json */
+        char d_name[32] = "call.json";
+        if (p < PROBE_NPRODUCTS)
+            tc_probe_file_name((tc_probe_product)p, 'D', d_name, sizeof d_name);
+        if (tc_out_remove(&out, d_name, err, errlen)) {
+            tc_outdir_close(&out);
+            return -1;
+        }
     }
     uint32_t *A = malloc((size_t)m * k * sizeof *A), *B = malloc((size_t)k * n * sizeof *B);
     json_t *files = json_object();

@@ -18,6 +18,7 @@
 #include "probes/probes.h"
 #include "reports/probe_files.h"
 #include "reports/probe_record.h"
+#include "reports/render.h"
 #include "reports/reports.h"
 
 static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -142,6 +143,15 @@ static json_t *read_call(const char *dir, char *err, size_t errlen, int *rc)
     return c;
 }
 
+/* The progress of a folder's inference: the products read (hashed and
+ * loaded), then the inference's steps (its classes fitted, its errors). */
+static void infer_step(void *ctx, size_t done, size_t total)
+{
+    tc_progress *p = ctx;
+    p->total = PROBE_NPRODUCTS + total;
+    tc_progress_update(p, PROBE_NPRODUCTS + done);
+}
+
 int tc_probe_infer_dir(const char *dir, const char *profile, const char *record_out, char *summary, size_t summarylen,
                        char *err, size_t errlen)
 {
@@ -153,6 +163,7 @@ int tc_probe_infer_dir(const char *dir, const char *profile, const char *record_
     uint32_t *A = NULL, *B = NULL, *D[PROBE_NPRODUCTS] = {NULL};
     tc_probe_result r;
     bool have_r = false;
+    tc_progress prog = {.enabled = 0};
     int rc = -1, crc;
     if (read_manifest(dir, &man, &d, err, errlen))
         goto out;
@@ -166,6 +177,7 @@ int tc_probe_infer_dir(const char *dir, const char *profile, const char *record_
         goto out;
     }
     profile = profile ? profile : own;
+    tc_progress_start(&prog, "probe infer", PROBE_NPRODUCTS + 1);
     A = malloc((size_t)d.m * d.k * sizeof *A), B = malloc((size_t)d.k * d.n * sizeof *B);
     if (!A || !B) {
         fail(err, errlen, "out of memory");
@@ -187,15 +199,19 @@ int tc_probe_infer_dir(const char *dir, const char *profile, const char *record_
         }
         if (read_d(dir, (tc_probe_product)p, &d, D[p], err, errlen))
             goto out;
+        tc_progress_update(&prog, (size_t)p + 1);
     }
-    if (tc_probe_infer(&d, profile, (const uint32_t *const *)D, A, B, &r, err, errlen))
+    tc_probe_tick tick = {infer_step, &prog};
+    if (tc_probe_infer(&d, profile, (const uint32_t *const *)D, A, B, &tick, &r, err, errlen))
         goto out;
+    tc_progress_end(&prog);
     have_r = true;
     tc_probe_summary(&d, &r, call, summary, summarylen);
     if (record_out && tc_probe_record_save(record_out, &d, &r, call, profile, err, errlen))
         goto out;
     rc = r.explained ? 0 : 1;
 out:
+    tc_progress_clear(&prog);   /* an error's message starts on a clean line */
     if (have_r)
         tc_probe_result_free(&r);
     for (int p = 0; p < PROBE_NPRODUCTS; p++)

@@ -55,14 +55,19 @@ typedef struct {
 char *tc_plot_xy_svg(const tc_plot_axes *ax, const tc_plot_series *series, size_t n, json_t **undrawn,
                      char *err, size_t len);
 
-/* Progress on stderr, drawn only when stderr is a terminal: a bar, the
- * count done of total, and the time left at the rate so far. */
+/* Progress on stderr (reports/progress.c; the rule: doc/commands.md
+ * "Progress"): on a terminal a bar redrawn on one line, the count done of
+ * total and the time left; off one, a plain line at most every 30 s once
+ * the run has lasted 10 s; nothing under --quiet (TCSCOPE_QUIET). */
 typedef struct {
     const char *label;
     size_t total;
     int last_permille;
-    int enabled;
+    int enabled;      /* off, a bar (a terminal), lines (a log) */
     double t0;        /* monotonic seconds at the start */
+    double every;     /* seconds between plain lines */
+    double next_log;  /* when the next plain line is due */
+    int logged;       /* a plain line was written */
 } tc_progress;
 
 void tc_progress_start(tc_progress *p, const char *label, size_t total);

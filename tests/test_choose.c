@@ -478,6 +478,8 @@ static void recorded_without_a_bound_ranks_by_error(void **state)
     const char *line = strstr(r.out, "\nRecommended: none yet, because no --max-rel-err was given");
     assert_non_null(line);
     assert_true(is_last_line(line));
+    /* depth 1 (the default): an FP8 error of 0 is explained, not left to read as the most accurate format */
+    assert_non_null(strstr(r.out, "(at depth 1 the error is the arithmetic's alone"));
     tc_run_result_free(&r);
     r = tc_run_cli("choose " FILES BENCH " --max-rel-err 50%");
     assert_int_equal(r.status, 0);

@@ -296,6 +296,39 @@ static void audit_shares_out_and_merges(void **state)
     tc_run_result_free(&r);
 }
 
+/* audit on several GPUs stopped before its merge (here: the merged record
+ * and one GPU's record removed, as a kill leaves them): a run into that
+ * folder names each GPU's finished work with --resume and --force instead
+ * of starting over; --resume keeps the finished instructions and merges. */
+static void an_unfinished_fleet_audit_is_named_with_resume(void **state)
+{
+    char args[700], cmd[800];
+    snprintf(args, sizeof args, "audit --backend gpu:all --instr " INSTR ",mma.m16n8k8.f32.tf32.tf32.f32,"
+             "mma.m16n8k16.f32.bf16.bf16.f32,mma.m16n8k16.f16.f16.f16.f16 --count 200 --no-timing --jobs 2 "
+             "--out %s/ur", tc_tmp_root());
+    tc_run_result r = run_env("TCSCOPE_FAKE_GPUS=2", args);
+    if (r.status != 0)
+        fail_msg("exit %d:\n%s\n%s", r.status, r.out, r.err);
+    tc_run_result_free(&r);
+    snprintf(cmd, sizeof cmd, "rm %s/ur/audit.jsonl %s/ur/gpu1/audit.jsonl", tc_tmp_root(), tc_tmp_root());
+    assert_int_equal(system(cmd), 0);
+    r = run_env("TCSCOPE_FAKE_GPUS=2", args);
+    if (r.status != 2 || !strstr(r.err, "holds an unfinished run on several GPUs (") ||
+        !strstr(r.err, "gpu0 finished") || !strstr(r.err, "gpu1 2 instructions finished") ||
+        !strstr(r.err, "--resume keeps") || !strstr(r.err, "--force starts over"))
+        fail_msg("exit %d:\n%s", r.status, r.err);
+    tc_run_result_free(&r);
+    snprintf(cmd, sizeof cmd, "%s --resume", args);
+    r = run_env("TCSCOPE_FAKE_GPUS=2", cmd);
+    if (r.status != 0)
+        fail_msg("--resume: exit %d:\n%s\n%s", r.status, r.out, r.err);
+    tc_run_result_free(&r);
+    snprintf(cmd, sizeof cmd, "%s/ur/audit.jsonl", tc_tmp_root());
+    char *merged = tc_slurp(cmd);
+    assert_non_null(strstr(merged, "\"instr\":\"mma.m16n8k16.f16.f16.f16.f16\""));
+    free(merged);
+}
+
 /* Bad GPU lists, and gpu:all where there is no GPU and no hook: exit 2 and a message. */
 static void bad_gpu_sets_exit_2(void **state)
 {
@@ -341,6 +374,7 @@ int main(void)
         cmocka_unit_test(a_failing_gpu_is_reported_and_the_others_finish),
         cmocka_unit_test(regress_cross_gpu_merges_the_gpus),
         cmocka_unit_test(audit_shares_out_and_merges),
+        cmocka_unit_test(an_unfinished_fleet_audit_is_named_with_resume),
         cmocka_unit_test(bad_gpu_sets_exit_2),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);

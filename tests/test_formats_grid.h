@@ -19,9 +19,11 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <mpfr.h>
 
@@ -226,6 +228,7 @@ typedef struct {
     uint64_t *hash;      /* per 2^16-magnitude block and combo */
     mismatch first[NCOMBO][4];
     int nfirst[NCOMBO];
+    atomic_uint_fast64_t blocks_done;   /* read by grid_sweep_progress's caller thread */
 } job;
 
 #define BLK 4096u
@@ -295,6 +298,7 @@ static inline void *run_job(void *arg)
             }
             J->hash[blockidx * NCOMBO + c] = h;
         }
+        atomic_fetch_add_explicit(&J->blocks_done, 1, memory_order_relaxed);
     }
     return NULL;
 }
@@ -307,8 +311,10 @@ typedef struct {
 } grid_result;
 
 /* Sweeps f (see the top of this file); 0, or -1 when log2n or threads are
- * out of range. */
-static inline int grid_sweep(const tc_format *f, int log2n, int threads, bool self_test, grid_result out[NCOMBO])
+ * out of range. tick (NULL: none) hears the inputs done so far, about
+ * every 0.2 s, from the calling thread. */
+static inline int grid_sweep_progress(const tc_format *f, int log2n, int threads, bool self_test,
+                                      grid_result out[NCOMBO], void (*tick)(void *ctx, uint64_t inputs), void *ctx)
 {
     if (threads < 1 || threads > 256 || log2n < 16 || log2n > 32)
         return -1;
@@ -332,6 +338,14 @@ static inline int grid_sweep(const tc_format *f, int log2n, int threads, bool se
         jobs[t].hi = (uint32_t)(b1 * BLK * stride < (1ull << 31) ? b1 * BLK * stride : (1ull << 31));
         jobs[t].hash = calloc((size_t)(b1 - b0 + 1) * NCOMBO, sizeof(uint64_t));
         pthread_create(&tid[t], NULL, run_job, &jobs[t]);
+    }
+    for (uint64_t done = 0; tick && done < nblocks;) {
+        struct timespec nap = {0, 200 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        done = 0;
+        for (int t = 0; t < threads; t++)
+            done += atomic_load_explicit(&jobs[t].blocks_done, memory_order_relaxed);
+        tick(ctx, done * BLK * 2 < 2 * nmag ? done * BLK * 2 : 2 * nmag);
     }
     for (int t = 0; t < threads; t++)
         pthread_join(tid[t], NULL);
@@ -359,6 +373,11 @@ static inline int grid_sweep(const tc_format *f, int log2n, int threads, bool se
     free(G.log2ulp);
     free(G.odd);
     return 0;
+}
+
+static inline int grid_sweep(const tc_format *f, int log2n, int threads, bool self_test, grid_result out[NCOMBO])
+{
+    return grid_sweep_progress(f, log2n, threads, self_test, out, NULL, NULL);
 }
 
 #endif

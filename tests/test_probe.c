@@ -109,7 +109,7 @@ static void infer_sim(const char *fmt, int m, int n, int k, const sim_spec *sp, 
     }
     uint32_t *A = calloc((size_t)m * k, 4), *B = calloc((size_t)k * n, 4);
     tc_probe_inputs(&d, PROBE_VERIFY, A, B);
-    if (tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, r, err, sizeof err))
+    if (tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, NULL, r, err, sizeof err))
         fail_msg("%s", err);
     for (int p = 0; p < PROBE_NPRODUCTS; p++)
         free(D[p]);
@@ -351,7 +351,7 @@ static void fma_chains(void **state)
         lib.run(lib.ctx, d.path, 32, 32, 512, A, B, 32 * 32, ii, jj, D[p], 0, 0, &ms, &algo, err, sizeof err);
     }
     tc_probe_result r;
-    assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, &r, err, sizeof err), 0);
+    assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, NULL, &r, err, sizeof err), 0);
     assert_false(r.chain);
     if (!r.explained || r.bit_exact != r.n)
         fail_msg("FMA chains: %zu/%zu (%s)", r.bit_exact, r.n, r.why);
@@ -405,7 +405,7 @@ static void unexplained_says_what(void **state)
     uint32_t *A = calloc(32 * 512, 4), *B = calloc(512 * 32, 4);
     tc_probe_inputs(&d, PROBE_VERIFY, A, B);
     tc_probe_result r;
-    assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, &r, err, sizeof err), 0);
+    assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, NULL, &r, err, sizeof err), 0);
     assert_false(r.explained);
     assert_true(r.nunexplained > 0);
     assert_true(r.ncand > 0 && r.cand[0].bit_exact < r.cand[0].n);
@@ -512,8 +512,12 @@ static void files_and_command(void **state)
     if (!strstr(summary, ": explained") || !strstr(summary, "promote every 128, split-K 2"))
         fail_msg("%s", summary);
     /* the record: a gemm object whose structure the replay reads */
+    setenv("TCSCOPE_PROGRESS_S", "0.001", 1);   /* the run's count in a log at once (not after 10 s) */
     tc_run_result rr = tc_run_cli(S("probe infer %1$s/p --out %1$s/p2.jsonl"));
+    unsetenv("TCSCOPE_PROGRESS_S");
     assert_int_equal(rr.status, 0);
+    if (!strstr(rr.err, "probe infer: ") || !strstr(rr.err, " done in "))
+        fail_msg("no progress lines in the log: '%s'", rr.err);
     tc_run_result_free(&rr);
     char *text = tc_slurp(S("%1$s/p2.jsonl"));
     assert_non_null(strstr(text, "\"kind\":\"gemm\""));

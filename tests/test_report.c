@@ -1,7 +1,7 @@
 /* Markdown/HTML reports: every table row and plot the record implies is
  * there, the HTML is self-contained with inline SVG drawn by gnuplot, values
- * that cannot sit on log axes are named instead of drawn, and the progress
- * bar stays off when stderr is not a terminal. The records are synthetic
+ * that cannot sit on log axes are named instead of drawn, and progress off
+ * a terminal is silent on a quick run and plain lines on a long one. The records are synthetic
  * test data built here, not measurements. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <time.h>
 
 #include "probes/probes.h"
 #include "reports/render.h"
@@ -275,8 +276,12 @@ static void plot_with_no_positive_value_says_so(void **state)
     json_decref(sweeps);
 }
 
-static void progress_is_silent_when_stderr_is_not_a_terminal(void **state)
+/* Everything tc_progress writes off a terminal (stderr a file) while it
+ * counts 0..100, sleeping us_per_step between updates; calling end. */
+static char *progress_in_a_log(useconds_t us_per_step, double *secs)
 {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     char path[300];
     snprintf(path, sizeof path, "%s/stderr.txt", dir);
     fflush(stderr);
@@ -285,17 +290,58 @@ static void progress_is_silent_when_stderr_is_not_a_terminal(void **state)
     dup2(fileno(f), 2);
     tc_progress p;
     tc_progress_start(&p, "test", 100);
-    for (size_t i = 0; i <= 100; i++)
+    for (size_t i = 0; i <= 100; i++) {
+        if (us_per_step)
+            usleep(us_per_step);
         tc_progress_update(&p, i);
+    }
     tc_progress_end(&p);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
     fclose(f);
-    assert_false(p.enabled);
-    char *text = tc_slurp(path);
+    return tc_slurp(path);
+}
+
+/* A quick run writes nothing to a log: the first line waits 10 s. */
+static void progress_is_silent_in_a_log_on_a_quick_run(void **state)
+{
+    double secs;
+    char *text = progress_in_a_log(0, &secs);
     assert_string_equal(text, "");
     free(text);
+}
+
+/* A run longer than the interval (TCSCOPE_PROGRESS_S, here 0.05 s, the
+ * run about 0.2 s) writes plain lines to a log: the count, the share, the
+ * time so far and left, no bar, no carriage return; at most one per
+ * interval; one last line saying it ended. Under TCSCOPE_QUIET nothing. */
+static void progress_writes_plain_lines_in_a_log(void **state)
+{
+    setenv("TCSCOPE_PROGRESS_S", "0.05", 1);
+    double secs;
+    char *text = progress_in_a_log(2000, &secs);
+    assert_null(strchr(text, '\r'));
+    assert_null(strchr(text, '['));
+    int lines = 0, eta = 0;
+    for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"), lines++) {
+        unsigned long done, total;
+        if (sscanf(l, "test: %lu/%lu (", &done, &total) != 2 || total != 100)
+            fail_msg("not a progress line: '%s'", l);
+        eta += strstr(l, " so far, ETA ") != NULL;
+    }
+    /* one an interval and the last (one a step would be 102) */
+    if (lines < 2 || lines > secs / 0.05 + 1 || !eta)
+        fail_msg("%d lines (%d with an ETA) in %.2f s", lines, eta, secs);
+    free(text);
+    setenv("TCSCOPE_QUIET", "1", 1);
+    text = progress_in_a_log(2000, &secs);
+    assert_string_equal(text, "");
+    free(text);
+    unsetenv("TCSCOPE_QUIET");
+    unsetenv("TCSCOPE_PROGRESS_S");
 }
 
 static void unwritable_directory_is_an_error(void **state)
@@ -429,7 +475,8 @@ int main(void)
         cmocka_unit_test(audit_report_summary_contents_and_details),
         cmocka_unit_test(audit_report_stays_small),
         cmocka_unit_test(plot_with_no_positive_value_says_so),
-        cmocka_unit_test(progress_is_silent_when_stderr_is_not_a_terminal),
+        cmocka_unit_test(progress_is_silent_in_a_log_on_a_quick_run),
+        cmocka_unit_test(progress_writes_plain_lines_in_a_log),
         cmocka_unit_test(unwritable_directory_is_an_error),
         cmocka_unit_test(committed_h100_sweep_is_complete_and_consistent),
         cmocka_unit_test(committed_h100_sweep_backs_the_readme),

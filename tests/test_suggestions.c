@@ -60,7 +60,8 @@ static void suggested_options_exist(void **state)
     (void)state;
     char dir[] = "/tmp/tcs-suggestXXXXXX", path[128];
     assert_non_null(mkdtemp(dir));
-    static const char *const files[] = {"choose.html", "gemm.html", "bench.json", "audit.jsonl", "sweep.json"};
+    static const char *const files[] = {"choose.html", "gemm.html", "bench.json", "audit.jsonl", "sweep.json",
+                                        "hunt.jsonl", "step_A.npy", "verify_D.npy"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         FILE *f = fopen(path, "w");
@@ -75,6 +76,8 @@ static void suggested_options_exist(void **state)
         {"bench", "bench --out %s"},
         {"audit", "audit --backend exact --instr mma.m16n8k32.s32.s8.s8.s32 --count 10 --no-timing --out %s"},
         {"sweep", "sweep --backend exact --formats f16 --chain 1..2 --trials 2 --out %s"},
+        {"hunt", "hunt --backend model:h100 --instr " INS " --count 10 --samples 0 --out %s"},
+        {"probe", "probe export --m 16 --n 16 --k 16 --format f16 --out %s"},
     };
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         char cmd[512];
@@ -85,6 +88,22 @@ static void suggested_options_exist(void **state)
         options_exist(kept[i][0], r.err, cmd);
         tc_run_result_free(&r);
     }
+    /* and that way works: hunt and probe export replace with --force (the export's earlier D's go too) */
+    tc_run_result f = run("hunt --backend model:h100 --instr " INS " --count 10 --samples 0 --out %s --force", dir);
+    assert_int_equal(f.status, 0);
+    tc_run_result_free(&f);
+    snprintf(path, sizeof path, "%s/hunt.jsonl", dir);
+    char *text = tc_slurp(path);
+    assert_non_null(strstr(text, "\"record\":\"hunt\""));
+    free(text);
+    f = run("probe export --m 16 --n 16 --k 16 --format f16 --out %s --force", dir);
+    assert_int_equal(f.status, 0);
+    tc_run_result_free(&f);
+    struct stat st;
+    snprintf(path, sizeof path, "%s/verify_D.npy", dir);
+    assert_int_not_equal(stat(path, &st), 0);
+    snprintf(path, sizeof path, "%s/manifest.json", dir);
+    assert_int_equal(stat(path, &st), 0);
     /* a mistyped option: the nearest one that exists */
     static const char *const typo[][3] = {
         {"audit", "audit --conut 5", "--count"},   {"choose", "choose --metrc p90", "--metric"},

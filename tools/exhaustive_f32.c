@@ -19,6 +19,7 @@
 #include <float.h>
 #include <unistd.h>
 
+#include "reports/render.h"
 #include "reports/reports.h"
 #include "tests/test_formats_grid.h"
 
@@ -57,6 +58,19 @@ static uint64_t spot_check(const tc_format *f, int c, int n, uint64_t seed)
     return bad;
 }
 
+/* The progress of the whole run (reports/render.h: a bar on a terminal,
+ * plain lines in a log): inputs done over every format swept. */
+typedef struct {
+    tc_progress bar;
+    uint64_t before;   /* inputs of the formats already swept */
+} sweep_progress;
+
+static void tick(void *ctx, uint64_t inputs)
+{
+    sweep_progress *p = ctx;
+    tc_progress_update(&p->bar, (size_t)(p->before + inputs));
+}
+
 int main(int argc, char **argv)
 {
     int threads = (int)sysconf(_SC_NPROCESSORS_ONLN), log2n = 32;
@@ -81,12 +95,19 @@ int main(int argc, char **argv)
         return 2;
     }
     int rc = 0;
+    size_t nswept = 0;
+    for (size_t fi = 0; fi < NFMT; fi++)
+        nswept += !only || !strcmp(only, formats[fi]->name);
+    sweep_progress prog = {.before = 0};
+    tc_progress_start(&prog.bar, "exhaustive", (size_t)(nswept << log2n));
     for (size_t fi = 0; fi < NFMT; fi++) {
         const tc_format *f = formats[fi];
         if (only && strcmp(only, f->name))
             continue;
         grid_result res[NCOMBO];
-        grid_sweep(f, log2n, threads, self_test, res);
+        grid_sweep_progress(f, log2n, threads, self_test, res, tick, &prog);
+        prog.before += 1ull << log2n;
+        tc_progress_clear(&prog.bar);   /* the lines below start clean */
         for (int c = 0; c < NCOMBO; c++) {
             tc_rounding r = combo(c);
             const grid_result *o = &res[c];
@@ -107,5 +128,6 @@ int main(int argc, char **argv)
                 rc = 1;
         }
     }
+    tc_progress_end(&prog.bar);
     return rc;
 }

@@ -57,7 +57,7 @@ _PROTOTYPES = {
 
 # The probe (cases/probe.h); a library built before it has none.
 _OPTIONAL = {
-    "tc_probe_export_dir": (_I, [_S, _I, _I, _I, _S, ctypes.c_ulonglong, _P, _Z]),
+    "tc_probe_export_dir": (_I, [_S, _I, _I, _I, _S, ctypes.c_ulonglong, _I, _P, _Z]),
     "tc_probe_infer_dir": (_I, [_S, _S, _S, _P, _Z, _P, _Z]),
 }
 

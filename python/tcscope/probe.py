@@ -26,9 +26,11 @@ def _need_probe() -> None:
                     "it was built before the probe existed; rebuild it from a tree that has cases/probe.h")
 
 
-def probe_export(dir: PathLike, fmt: str, m: int, n: int, k: int, *, seed: int = 1) -> Path:
+def probe_export(dir: PathLike, fmt: str, m: int, n: int, k: int, *, seed: int = 1, force: bool = False) -> Path:
     """Writes the probe's inputs for an m x n x k GEMM in format `fmt` into
-    folder `dir` (.npy files and a manifest), as `tcscope probe export` does."""
+    folder `dir` (.npy files and a manifest), as `tcscope probe export` does;
+    an earlier export there is an error unless `force` (then it goes whole,
+    its D's too)."""
     _need_probe()
     for name, v in (("m", m), ("n", n), ("k", k)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= int(v) < 2**31:
@@ -37,7 +39,7 @@ def probe_export(dir: PathLike, fmt: str, m: int, n: int, k: int, *, seed: int =
         raise ValueError(f"seed = {seed!r}: an int in 0..2^64-1")
     path = Path(dir)
     call("tc_probe_export_dir", text(os.fspath(path), "dir"), int(m), int(n), int(k), text(fmt, "format"),
-         ctypes.c_ulonglong(int(seed)))
+         ctypes.c_ulonglong(int(seed)), int(bool(force)))
     return path
 
 
