@@ -4,9 +4,52 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/api_internal.h"
 #include "cases/gemm.h"
+
+/* combine: "seq", "pairwise", "reverse", or "xor B0 B1 .." (the records'
+ * combine "xor" with its xor_bits): an XOR tree of log2(splitk) levels,
+ * splitk a power of two from 4 to 2^TC_GEMM_XOR_LEVELS, the bits a
+ * permutation of 0 .. levels - 1 (each level pairs slices by one bit, so
+ * that slice 0 ends with every slice's sum). */
+static int parse_combine(const char *combine, tc_gemm_struct *s, char *err, size_t errlen)
+{
+    const char *want = "seq, pairwise, reverse, or xor followed by its levels' bits, e.g. 'xor 3 4 0 2 1'";
+    if (!combine)
+        return api_fail(err, errlen, "no combine given (%s)", want);
+    if (strncmp(combine, "xor", 3) != 0 || (combine[3] != ' ' && combine[3] != '\0')) {
+        if (!tc_gemm_combine_parse(combine, &s->combine) || s->combine == GEMM_COMBINE_XOR)
+            return api_fail(err, errlen, "unknown combine '%s' (%s)", combine, want);
+        return 0;
+    }
+    int L = 0;
+    while (L < TC_GEMM_XOR_LEVELS && (1 << L) < s->splitk)
+        L++;
+    if (s->splitk < 4 || (1 << L) != s->splitk)
+        return api_fail(err, errlen, "combine xor needs splitk a power of two from 4 to %d, not %d",
+                        1 << TC_GEMM_XOR_LEVELS, s->splitk);
+    const char *q = combine + 3;
+    unsigned seen = 0;
+    for (int l = 0; l < L; l++) {
+        char *end;
+        long b = strtol(q, &end, 10);
+        if (end == q || b < 0 || b >= L || (seen >> b & 1u))
+            return api_fail(err, errlen, "combine '%s': the xor levels must be the %d bits 0 .. %d, each once", combine,
+                            L, L - 1);
+        seen |= 1u << b;
+        s->xor_bits[l] = (unsigned char)b;
+        q = end;
+    }
+    while (*q == ' ')
+        q++;
+    if (*q)
+        return api_fail(err, errlen, "combine '%s': %d xor levels for splitk %d, then '%s' left over", combine, L,
+                        s->splitk, q);
+    s->combine = GEMM_COMBINE_XOR;
+    return 0;
+}
 
 int tcscope_gemm_predict(const char *path, const char *profile, int m, int n, int k, const uint32_t *A,
                          const uint32_t *B, int chunk, int promote, int splitk, const char *combine, int slice_unit,
@@ -29,8 +72,8 @@ int tcscope_gemm_predict(const char *path, const char *profile, int m, int n, in
         return api_fail(err, errlen, "bad structure: chunk %d (>= 1), promote %d (>= 0), splitk %d (1..k = %d), "
                         "slice_unit %d (>= 0)", chunk, promote, splitk, k, slice_unit);
     tc_gemm_struct s = {.chunk = chunk, .promote = promote, .splitk = splitk, .slice_unit = slice_unit};
-    if (!combine || !tc_gemm_combine_parse(combine, &s.combine) || s.combine == GEMM_COMBINE_XOR)
-        return api_fail(err, errlen, "unknown combine '%s' (seq, pairwise, reverse; an xor tree's levels are not in this API)", combine ? combine : "(null)");
+    if (parse_combine(combine, &s, err, errlen))
+        return -1;
     tc_gemm_incvt cv;
     if (!incvt || !tc_gemm_incvt_parse(incvt, &cv))
         return api_fail(err, errlen, "unknown input conversion '%s' (as-uploaded, tf32-rz, tf32-rna, tf32-rne, "

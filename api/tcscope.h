@@ -104,7 +104,9 @@ int tcscope_decode(const char *fmt, const uint64_t *x, size_t n, double *out, ch
  * `promote` positions (0: the whole slice) accumulated by the tensor core
  * `chunk` positions per instruction step, each run added in FP32 to the
  * slice's sum, the slices meeting as `combine` says ("seq", "pairwise",
- * "reverse"); incvt: how a tf32 path's FP32 inputs reach the tensor core
+ * "reverse", or "xor B0 B1 ..": an XOR tree, level l adding slice
+ * i + 2^Bl to slice i, splitk a power of two 4 .. 32, the bits each of
+ * 0 .. log2(splitk) - 1 once: a record's combine "xor" and its xor_bits); incvt: how a tf32 path's FP32 inputs reach the tensor core
  * ("as-uploaded", "tf32-rz", "tf32-rna", "tf32-rne", "full-f32"). A is
  * m x k, B k x n, row-major, bits of the path's upload formats. This is the
  * simulated library of `tcscope gemm --backend model:PROFILE --sim`. */

@@ -129,7 +129,9 @@ def structure_text(o):
     pr = s.get("promote")
     parts = ["chunk %s" % s.get("chunk"), "promote %s" % ("never" if not pr else "every %d" % pr)]
     if s.get("splitk", 1) > 1:
-        parts.append("split-K %d %s" % (s["splitk"], s.get("combine")))
+        # an XOR tree with its levels' bits, as `probe infer` prints it
+        comb = " ".join([str(s.get("combine"))] + [str(b) for b in s.get("xor_bits", [])])
+        parts.append("split-K %d %s" % (s["splitk"], comb))
     if not o.get("probe", {}).get("tensor_core_chain", True):
         parts = ["no tensor-core step: FP32 FMA chains"] + parts[1:]
     return ", ".join(parts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import asdict, dataclass
-from typing import List, Mapping, NamedTuple, Optional, Union
+from typing import List, Mapping, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from .mma import instr_info
 
 __all__ = ["GemmPath", "GemmStructure", "gemm_paths", "gemm_path", "gemm_predict"]
 
-COMBINES = ("seq", "pairwise", "reverse")
+COMBINES = ("seq", "pairwise", "reverse", "xor")
 INPUT_CONVERSIONS = ("as-uploaded", "tf32-rz", "tf32-rna", "tf32-rne", "full-f32")
 
 
@@ -36,19 +36,26 @@ class GemmStructure:
     slice, runs of `promote` positions (0: the whole slice) accumulated by
     the tensor core `chunk` positions per instruction step (None: the
     instruction's K), each run added in FP32 to the slice's sum; the slices'
-    sums meeting in FP32 in K order ("seq"), as a balanced tree ("pairwise")
-    or from the last slice to the first ("reverse")."""
+    sums meeting in FP32 in K order ("seq"), as a balanced tree ("pairwise"),
+    from the last slice to the first ("reverse"), or as an XOR tree ("xor":
+    level l adds slice i + 2**xor_bits[l] to slice i, `splitk` a power of
+    two from 4 to 32, xor_bits each of 0 .. log2(splitk) - 1 once: JAX's
+    split-K on the H200 meets 32 slices with xor_bits (3, 4, 0, 2, 1))."""
 
     chunk: Optional[int] = None
     promote: int = 0
     splitk: int = 1
     combine: str = "seq"
     slice_unit: int = 0
+    xor_bits: Optional[Tuple[int, ...]] = None
 
     @classmethod
     def from_record(cls, st: Mapping) -> "GemmStructure":
         """From a record's structure object (its extra keys ignored)."""
-        return cls(**{k: st[k] for k in ("chunk", "promote", "splitk", "combine", "slice_unit") if k in st})
+        kw = {k: st[k] for k in ("chunk", "promote", "splitk", "combine", "slice_unit") if k in st}
+        if "xor_bits" in st:
+            kw["xor_bits"] = tuple(st["xor_bits"])
+        return cls(**kw)
 
 
 def gemm_paths() -> List[str]:
@@ -112,8 +119,13 @@ def gemm_predict(path: str, a, b, structure: Union[GemmStructure, Mapping, None]
     B32 = np.ascontiguousarray(B, dtype=np.uint32)
     D = np.empty((m, n), np.uint32)
     if not isinstance(s["combine"], str):
-        raise TypeError("structure combine must be a str: seq, pairwise or reverse")
+        raise TypeError("structure combine must be a str: seq, pairwise, reverse or xor")
+    combine = s["combine"]
+    if (combine == "xor") != (s["xor_bits"] is not None):
+        raise ValueError("structure xor_bits goes with combine 'xor', and combine 'xor' needs xor_bits")
+    if combine == "xor":
+        combine += "".join(" %d" % _int(b, "xor_bits") for b in s["xor_bits"])
     call("tcscope_gemm_predict", text(path, "path"), text(profile, "profile"), m, n, k, ptr(A32), ptr(B32),
          _int(s["chunk"], "chunk"), _int(s["promote"], "promote"), _int(s["splitk"], "splitk"),
-         text(s["combine"], "combine"), _int(s["slice_unit"], "slice_unit"), text(incvt, "incvt"), ptr(D))
+         text(combine, "combine"), _int(s["slice_unit"], "slice_unit"), text(incvt, "incvt"), ptr(D))
     return D.view(np.float32)

@@ -41,6 +41,13 @@ def compose(instr, A, B, s: tcscope.GemmStructure) -> np.ndarray:
             v = acc.view(np.float32)
             total = v if total is None else (total + v).astype(np.float32)
         sums.append(total)
+    if s.combine == "xor":
+        w = list(sums)
+        for bit in s.xor_bits:
+            for i in range(S):
+                if not i & (1 << bit):
+                    w[i] = (w[i] + w[i | 1 << bit]).astype(np.float32)
+        return w[0]
     if s.combine == "pairwise":
         def tree(v):
             return v[0] if len(v) == 1 else (tree(v[: len(v) // 2]) + tree(v[len(v) // 2:])).astype(np.float32)
@@ -66,6 +73,8 @@ STRUCTURES = [
     ("bf16", tcscope.GemmStructure(chunk=16, splitk=4, combine="reverse")),
     ("e4m3", tcscope.GemmStructure(chunk=32, promote=128, splitk=2)),
     ("e5m2-fast", tcscope.GemmStructure(chunk=32, splitk=5, combine="reverse", slice_unit=64)),
+    ("bf16", tcscope.GemmStructure(chunk=16, splitk=8, combine="xor", xor_bits=(2, 0, 1))),
+    ("f16", tcscope.GemmStructure(chunk=16, promote=32, splitk=4, combine="xor", xor_bits=(1, 0), slice_unit=32)),
 ]
 
 
@@ -107,6 +116,32 @@ def test_structures_are_told_apart():
     ref = tcscope.decode(a, "e4m3") @ tcscope.decode(b, "e4m3")
     err_one, err_promoted = np.abs(one - ref).mean(), np.abs(promoted - ref).mean()
     assert err_promoted < err_one / 4 and err_one < 1
+
+
+def test_xor_orders_are_told_apart():
+    """The XOR tree's level order changes the bits (else the xor cases above prove little), and a
+    record's structure dict with its xor_bits is read as the record means it."""
+    a, b = inputs("bf16", 64, 256, 640, seed=8)
+    one = tcscope.gemm_predict("bf16", a, b, {"chunk": 16, "splitk": 8, "combine": "xor", "xor_bits": [2, 0, 1]})
+    other = tcscope.gemm_predict("bf16", a, b, tcscope.GemmStructure(chunk=16, splitk=8, combine="xor",
+                                                                     xor_bits=(0, 1, 2)))
+    pairwise = tcscope.gemm_predict("bf16", a, b, tcscope.GemmStructure(chunk=16, splitk=8, combine="pairwise"))
+    assert not np.array_equal(one.view(np.uint32), other.view(np.uint32))
+    # bits 0, 1, 2 in order are the balanced pairwise tree (cases/gemm.h)
+    assert np.array_equal(other.view(np.uint32), pairwise.view(np.uint32))
+
+
+def test_xor_errors():
+    a = np.zeros((16, 64), np.float16)
+    b = np.zeros((64, 16), np.float16)
+    with pytest.raises(ValueError, match="combine 'xor' needs xor_bits"):
+        tcscope.gemm_predict("f16", a, b, tcscope.GemmStructure(splitk=4, combine="xor"))
+    with pytest.raises(tcscope.Error, match="power of two from 4 to 32, not 3"):
+        tcscope.gemm_predict("f16", a, b, tcscope.GemmStructure(splitk=3, combine="xor", xor_bits=(0, 1)))
+    with pytest.raises(tcscope.Error, match="the 2 bits 0 .. 1, each once"):
+        tcscope.gemm_predict("f16", a, b, tcscope.GemmStructure(splitk=4, combine="xor", xor_bits=(1, 1)))
+    with pytest.raises(tcscope.Error, match="left over"):
+        tcscope.gemm_predict("f16", a, b, tcscope.GemmStructure(splitk=4, combine="xor", xor_bits=(1, 0, 2)))
 
 
 def test_values_equal_bits():
