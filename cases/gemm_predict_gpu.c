@@ -15,9 +15,11 @@ void gemm_chain_of(const tc_gemm_struct *s, int k, tc_model_gemm_chain *ch)
     ch->chunk = s->chunk > 0 ? s->chunk : 1;
     ch->run = s->promote > 0 ? s->promote : 0;
     ch->nslices = s->splitk > 1 ? s->splitk : 1;
-    ch->combine = s->combine == GEMM_COMBINE_PAIRWISE  ? TC_MGEMM_PAIRWISE
-                  : s->combine == GEMM_COMBINE_REVERSE ? TC_MGEMM_REVERSE
-                                                       : TC_MGEMM_SEQ;
+    /* every order named: one the walk lacks must not pass for SEQ */
+    ch->combine = s->combine == GEMM_COMBINE_SEQ        ? TC_MGEMM_SEQ
+                  : s->combine == GEMM_COMBINE_PAIRWISE ? TC_MGEMM_PAIRWISE
+                  : s->combine == GEMM_COMBINE_REVERSE  ? TC_MGEMM_REVERSE
+                                                        : TC_MGEMM_OTHER;
     if (ch->nslices <= TC_MGEMM_MAX_SLICES)
         gemm_struct_bounds(s, k, ch->bounds);
 }

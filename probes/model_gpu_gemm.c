@@ -31,6 +31,8 @@ const char *tc_model_gpu_gemm_unsupported(const model *m, const tc_model_gemm_ch
         return "a step over MODEL_ELEMENT_MAX_K (64) positions";
     if (!is_f32(&m->cfmt) || !is_f32(&m->out))
         return "C or D not FP32";
+    if (ch->combine == TC_MGEMM_OTHER)
+        return "slices met in an order the walk lacks (an XOR tree)";
     if (ch->nslices < 1 || ch->nslices > TC_MGEMM_MAX_SLICES || ch->run < 0 || ch->combine < TC_MGEMM_SEQ ||
         ch->combine > TC_MGEMM_REVERSE || ch->bounds[0] != 0 || ch->bounds[ch->nslices] != k)
         return "slices out of range";

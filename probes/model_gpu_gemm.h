@@ -19,7 +19,8 @@
 #include "probes/model_gpu.h"
 
 #define TC_MGEMM_MAX_SLICES 64
-enum { TC_MGEMM_SEQ, TC_MGEMM_PAIRWISE, TC_MGEMM_REVERSE };
+/* TC_MGEMM_OTHER: an order the walk does not take (an XOR tree): the CPU's predictor meets those slices. */
+enum { TC_MGEMM_OTHER = -1, TC_MGEMM_SEQ, TC_MGEMM_PAIRWISE, TC_MGEMM_REVERSE };
 
 typedef struct {
     int chunk, run, nslices, combine;
@@ -28,7 +29,8 @@ typedef struct {
 
 /* NULL when the walk computes m's chain ch over K k, else why the caller's
  * own (CPU) predictor must: operands over 31 bits, a step over
- * MODEL_ELEMENT_MAX_K positions, C or D not FP32, slices out of order. */
+ * MODEL_ELEMENT_MAX_K positions, C or D not FP32, slices out of order,
+ * slices met in an order the walk lacks (TC_MGEMM_OTHER). */
 const char *tc_model_gpu_gemm_unsupported(const model *m, const tc_model_gemm_chain *ch, int k);
 
 /* out[e] = D[ii[e]][jj[e]] for e < nout (ii NULL: every output of the

@@ -37,8 +37,8 @@ typedef struct {
 } bench_path;
 
 static const bench_path paths[] = {
-    {"f16", {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}}},
-    {"e4m3", {32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}}},
+    {"f16", {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}},
+    {"e4m3", {32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}, {0}}},
 };
 
 static int k_len = 4096;   /* K of every GEMM of the run */

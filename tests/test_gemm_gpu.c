@@ -125,7 +125,8 @@ static void test_pairwise_is_gemm_combine(void **state)
                 v[t] = (uint32_t)(rng(&s) & 0x807fffffu) | (e << 23);
                 f[t] = gemm_f32_of(v[t]);
             }
-            assert_int_equal(mgemm_pairwise(&f32, v, S), gemm_bits_of(gemm_combine(f, S, GEMM_COMBINE_PAIRWISE)));
+            tc_gemm_struct pw = {.splitk = S, .combine = GEMM_COMBINE_PAIRWISE};
+            assert_int_equal(mgemm_pairwise(&f32, v, S), gemm_bits_of(gemm_combine(f, &pw)));
         }
 }
 
@@ -140,16 +141,18 @@ typedef struct {
 } gemm_shape;
 
 static const gemm_shape shapes[] = {
-    {"f16", GEMM_IN_AS_UPLOADED, {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}}, 24, 40, 1000, SWEEP_NORMAL},
-    {"bf16", GEMM_IN_AS_UPLOADED, {16, 0, 4, GEMM_COMBINE_PAIRWISE, 0, {0}}, 16, 48, 512, SWEEP_LOGUNIFORM},
-    {"tf32", GEMM_IN_TF32_RZ, {8, 0, 15, GEMM_COMBINE_REVERSE, 32, {0}}, 16, 16, 1000, SWEEP_NORMAL},
-    {"tf32", GEMM_IN_TF32_RNA, {8, 64, 3, GEMM_COMBINE_SEQ, 0, {0}}, 16, 24, 768, SWEEP_LOGUNIFORM},
-    {"tf32", GEMM_IN_FULL_F32, {8, 0, 2, GEMM_COMBINE_PAIRWISE, 0, {0}}, 8, 40, 520, SWEEP_NORMAL},
-    {"e4m3", GEMM_IN_AS_UPLOADED, {32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}}, 16, 32, 1024, SWEEP_NORMAL},
-    {"e4m3", GEMM_IN_FP8_AS_F16, {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}}, 16, 16, 333, SWEEP_LOGUNIFORM},
-    {"e5m2", GEMM_IN_AS_UPLOADED, {32, 96, 3, GEMM_COMBINE_REVERSE, TC_GEMM_CUTS, {0, 100, 544, 600}}, 24, 16, 600,
+    {"f16", GEMM_IN_AS_UPLOADED, {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}, 24, 40, 1000, SWEEP_NORMAL},
+    {"bf16", GEMM_IN_AS_UPLOADED, {16, 0, 4, GEMM_COMBINE_PAIRWISE, 0, {0}, {0}}, 16, 48, 512, SWEEP_LOGUNIFORM},
+    {"tf32", GEMM_IN_TF32_RZ, {8, 0, 15, GEMM_COMBINE_REVERSE, 32, {0}, {0}}, 16, 16, 1000, SWEEP_NORMAL},
+    {"tf32", GEMM_IN_TF32_RNA, {8, 64, 3, GEMM_COMBINE_SEQ, 0, {0}, {0}}, 16, 24, 768, SWEEP_LOGUNIFORM},
+    {"tf32", GEMM_IN_FULL_F32, {8, 0, 2, GEMM_COMBINE_PAIRWISE, 0, {0}, {0}}, 8, 40, 520, SWEEP_NORMAL},
+    {"e4m3", GEMM_IN_AS_UPLOADED, {32, 128, 2, GEMM_COMBINE_SEQ, 0, {0}, {0}}, 16, 32, 1024, SWEEP_NORMAL},
+    {"e4m3", GEMM_IN_FP8_AS_F16, {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}, 16, 16, 333, SWEEP_LOGUNIFORM},
+    {"e5m2", GEMM_IN_AS_UPLOADED, {32, 96, 3, GEMM_COMBINE_REVERSE, TC_GEMM_CUTS, {0, 100, 544, 600}, {0}}, 24, 16, 600,
      SWEEP_INTS},
-    {"f16", GEMM_IN_AS_UPLOADED, {64, 0, 5, GEMM_COMBINE_PAIRWISE, 0, {0}}, 8, 16, 4096, SWEEP_INTS},
+    {"f16", GEMM_IN_AS_UPLOADED, {64, 0, 5, GEMM_COMBINE_PAIRWISE, 0, {0}, {0}}, 8, 16, 4096, SWEEP_INTS},
+    /* JAX's XOR tree of slices (the walk leaves it to the CPU's predictor) */
+    {"bf16", GEMM_IN_AS_UPLOADED, {16, 0, 8, GEMM_COMBINE_XOR, 0, {0}, {2, 0, 1}}, 16, 16, 640, SWEEP_NORMAL},
 };
 
 /* Every output of shape x by gemm_predict, then by the walk on g (NULL: the
@@ -210,7 +213,7 @@ static void test_unsupported_goes_to_cpu(void **state)
     (void)state;
     char err[512];
     const tc_gemm_path *p = tc_gemm_path_by_name("f16");
-    tc_gemm_struct s = {128, 0, 1, GEMM_COMBINE_SEQ, 0, {0}};
+    tc_gemm_struct s = {128, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}};
     model *md = tc_gemm_model(p, PROFILE, err, sizeof err);
     tc_model_gemm_chain ch;
     gemm_chain_of(&s, 256, &ch);
@@ -241,8 +244,9 @@ static void app_same(tc_model_gpu *g)
     app_data d;
     assert_true(app_data_make(&d, &dist, 512, 512, 700, 20, 30, 5, false, err, sizeof err));
     app_lib_candidate cand[] = {
-        {.p = tc_gemm_path_by_name("tf32"), .s = {8, 0, 3, GEMM_COMBINE_REVERSE, 0, {0}}, .incvt = GEMM_IN_TF32_RNA},
-        {.p = tc_gemm_path_by_name("e4m3"), .s = {32, 128, 1, GEMM_COMBINE_SEQ, 0, {0}}, .scaling = APP_SCALE_ROW},
+        {.p = tc_gemm_path_by_name("tf32"), .s = {8, 0, 3, GEMM_COMBINE_REVERSE, 0, {0}, {0}},
+         .incvt = GEMM_IN_TF32_RNA},
+        {.p = tc_gemm_path_by_name("e4m3"), .s = {32, 128, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}, .scaling = APP_SCALE_ROW},
     };
     for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
         app_lib_candidate c = cand[i];
@@ -333,7 +337,7 @@ static void test_walk_on_gpu_is_the_predictor(void **state)
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         compare(g, &shapes[i]);
     /* one larger GEMM: several thread blocks per row, many rows */
-    gemm_shape big = {"f16", GEMM_IN_AS_UPLOADED, {16, 0, 4, GEMM_COMBINE_PAIRWISE, 0, {0}}, 256, 300, 2048,
+    gemm_shape big = {"f16", GEMM_IN_AS_UPLOADED, {16, 0, 4, GEMM_COMBINE_PAIRWISE, 0, {0}, {0}}, 256, 300, 2048,
                       SWEEP_NORMAL};
     compare(g, &big);
     app_same(g);

@@ -321,7 +321,7 @@ static void fma_chains_of_64(void **state)
         lib.run(lib.ctx, d.path, 32, 32, 1024, A, B, 32 * 32, ii, jj, D[p], 0, 0, &ms, &algo, err, sizeof err);
     }
     tc_probe_result r;
-    assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, &r, err, sizeof err), 0);
+    assert_int_equal(tc_probe_infer(&d, PROFILE, (const uint32_t *const *)D, A, B, NULL, &r, err, sizeof err), 0);
     if (r.chain || !r.explained || r.bit_exact != r.n)
         fail_msg("FMA chains of 64: %zu/%zu (%s)", r.bit_exact, r.n, r.why);
     assert_int_equal(r.cls[0].s.promote, 64);
