@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "oracle/model_fields.h"
 #include "tests/testutil.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -58,7 +59,11 @@ static void export_ask_infer(void **state)
            0, NULL);
     tc_run_result r = tc_run_cli("decide infer --in " T "/exp/decide.jsonl");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "| **all 27 fields x 2 instructions** | **0 (0.00%)** | **54 (100.00%)** |"));
+    /* nothing answered yet: no field decided by construction, every one left to sampled evidence */
+    char all[128];
+    snprintf(all, sizeof all, "| **all %d fields x 2 instructions** | **0 (0.00%%)** | **%d (100.00%%)** |",
+             model_field_count(), 2 * model_field_count());
+    assert_non_null(strstr(r.out, all));
     tc_run_result_free(&r);
     /* the model of the other profile as the hardware: the e4m3 x e5m2 entry misses answers */
     r = tc_run_cli("decide ask --backend model:h100 --in " T "/exp/decide.jsonl --out " T "/ask --force");
@@ -95,23 +100,23 @@ static void export_ask_infer(void **state)
 }
 
 /* The region the first H200 refit missed: the H200 floors f16-output sums at 2^-46
- * (h200-thirdparty-settled), h200.profile says none. Asked of a model that floors there, the
- * inputs built from the profile must miss an answer, and judged against the floored profile
- * they must exclude "none" and every other floor of the range; an audit given the misses and
- * the other deciding inputs (the hunt record decide ask writes) refits the floor to -46. */
+ * (h200-thirdparty-settled), and h200.profile said none until the refit of 2026-11-29.
+ * From the profile as it was (none), the deciding inputs asked of the model as it is now (-46,
+ * the H200's answers) must miss an answer, and judged against the refit profile they must
+ * exclude "none" and every other floor of the range; an audit given the misses and the other
+ * deciding inputs (the hunt record decide ask writes) refits the floor to -46. */
 #define F16 "mma.m16n8k8.f16.f16.f16.f16"
 static void an_f16_output_floor_is_decided(void **state)
 {
     int rc = system("mkdir -p " T " && sed '/^\\[instr " F16 "\\]/,/^align_floor/ "
-                    "s/^align_floor = none/align_floor = -46/' oracle/profiles/h200.profile > " T
-                    "/floor.profile && ! cmp -s oracle/profiles/h200.profile " T "/floor.profile");
+                    "s/^align_floor = -46/align_floor = none/' oracle/profiles/h200.profile > " T
+                    "/none.profile && ! cmp -s oracle/profiles/h200.profile " T "/none.profile");
     assert_int_equal(rc, 0);
-    expect("decide export --profile h200 --instr " F16 " --out " T "/fl --force", 0, NULL);
-    tc_run_result r = tc_run_cli("decide ask --backend model:" T "/floor.profile --in " T "/fl/decide.jsonl --out " T
-                                 "/fla --force");
+    expect("decide export --profile " T "/none.profile --instr " F16 " --out " T "/fl --force", 0, NULL);
+    tc_run_result r = tc_run_cli("decide ask --backend model:h200 --in " T "/fl/decide.jsonl --out " T "/fla --force");
     assert_int_equal(r.status, 1);
     tc_run_result_free(&r);
-    r = tc_run_cli("decide infer --in " T "/fla/decide.jsonl --profile " T "/floor.profile --pairs");
+    r = tc_run_cli("decide infer --in " T "/fla/decide.jsonl --profile h200 --pairs");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "  align_floor = none: excluded by input"));
     assert_non_null(strstr(r.out, "  align_floor = -45: excluded by input"));
@@ -119,7 +124,7 @@ static void an_f16_output_floor_is_decided(void **state)
     assert_non_null(strstr(r.out, "| `align_floor` | 1 | 0 | 0 |"));
     tc_run_result_free(&r);
     /* the refit from the misses and the other deciding inputs beside them finds the floor */
-    expect("audit --backend model:" T "/floor.profile --instr " F16 " --count 2000 --hunt-count 100 --no-timing "
+    expect("audit --backend model:h200 --instr " F16 " --count 2000 --hunt-count 100 --no-timing "
            "--counterexamples " T "/fla/hunt.jsonl --out " T "/flr --force",
            0, NULL);
     char *refit = tc_slurp(T "/flr/audit.profile");
