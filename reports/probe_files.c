@@ -97,7 +97,10 @@ int tc_probe_check_d_header(const char *path, int m, int n, char *err, size_t er
     while (hlen > 0 && (dict[hlen - 1] == ' ' || dict[hlen - 1] == '\n'))
         dict[--hlen] = 0;
     tc_npy_dict(want, sizeof want, "<f4", shape, 2);
-    if (strcmp(dict, want)) {
+    if (strlen(dict) != hlen) {   /* strcmp would stop at the NUL and take the text before it */
+        snprintf(err, errlen, "%s: a NUL byte inside the .npy header (at byte %zu of %zu): not as numpy.save writes it",
+                 path, strlen(dict), hlen);
+    } else if (strcmp(dict, want)) {
         char descr[48], order[48], shp[48];
         field(dict, "'descr': ", descr, sizeof descr);
         field(dict, "'fortran_order': ", order, sizeof order);
