@@ -145,6 +145,35 @@ static uint64_t enc_f32_any(const tc_format *f, fast_fmt t, uint32_t x, tc_round
     }
 }
 
+/* E8M0 (unsigned, exponent only, 0xFF NaN): the grid is the powers of two
+ * 2^-127 (code 0) .. 2^127 (code 0xFE), with no zero, so a positive value
+ * below 2^-127 gives code 0 whichever way it rounds. The sign is not read
+ * (the reference rounds the magnitude as positive). round_core sees it as a
+ * one-bit-precision format whose code counts the hidden bit, one above
+ * E8M0's; subnormal inputs are normalised first, since round_core takes the
+ * grid step from e and E8M0 has a point, 2^-127, below float32's 2^-126. */
+#define T_E8M0 ((fast_fmt){0, 8, -127, 0, 0x1FF})
+static uint64_t enc_e8m0_f32(const tc_format *f, uint32_t x, tc_rounding r)
+{
+    uint32_t u = x & 0x7fffffffu;
+    if (u >= 0x7f800000u)
+        return slow_f32(f, x, r);
+    uint32_t E = u >> 23, m = u & 0x7fffffu;
+    int e = (int)E - 127;
+    if (E == 0) {
+        if (m == 0 || r.daz)
+            return 0;
+        int n = 31 - __builtin_clz(m);
+        m <<= 23 - n;
+        e = n - 149;
+    } else {
+        m |= 0x800000u;
+    }
+    uint64_t code = round_core(f, T_E8M0, 0, m, e, 23, r.mode, r, r.rbits);
+    code = code ? code - 1 : 0;
+    return code > 0xFE ? tc_fmt_overflow_bits(f, false, r) : code;
+}
+
 uint64_t tc_encode_f32(const tc_format *f, float x, tc_rounding r)
 {
     uint32_t b;
@@ -161,6 +190,8 @@ uint64_t tc_encode_f32(const tc_format *f, float x, tc_rounding r)
         return enc_f32_any(f, T_TF32, b, r);
     if (fast_ok(f, 23))
         return enc_f32_any(f, fast_params(f), b, r);
+    if (f == &tc_e8m0)
+        return enc_e8m0_f32(f, b, r);
     return slow_f32(f, b, r);
 }
 
