@@ -38,6 +38,7 @@
 #include "oracle/profile.h"
 #include "probes/model_gpu.h"
 #include "probes/probes.h"
+#include "reports/reports.h"
 
 #define SAMPLE 8
 #define FIRST_BATCH ((size_t)1 << 18)
@@ -400,11 +401,11 @@ int main(int argc, char **argv)
     double secs = now_s() - t0;
     const tc_backend_info *hi = hw ? tc_backend_get_info(hw) : NULL;
     json_t *rec = json_pack(
-        "{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:f, s:I,"
+        "{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:f, s:I,"
         " s:{s:I, s:I, s:I, s:I, s:f, s:f, s:f},"
         " s:{s:I, s:I, s:f, s:f},"
         " s:I, s:o, s:o, s:o}",
-        "record", "model-gpu-check", "profile", a.profile, "gpu_model", g ? tc_model_gpu_name(g) : "cpu", "hw", a.hw, "device",
+        "record", "model-gpu-check", "commit", tc_version(), "profile", a.profile, "gpu_model", g ? tc_model_gpu_name(g) : "cpu", "hw", a.hw, "device",
         hi ? hi->device : "", "seed", (json_int_t)a.seed, "sample_elements", (json_int_t)SAMPLE, "seconds", secs,
         "rounds", (json_int_t)rounds,
         "gpu_vs_cpu", "elements", (json_int_t)n_cpu, "differ", (json_int_t)d_cpu, "pairs_covered", (json_int_t)covered,
