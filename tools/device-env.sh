@@ -3,7 +3,8 @@
 # is harmless: each .deb is unpacked once). The Debian libraries the
 # machine lacks, unpacked from the carried .debs/ into /tmp/deps (never into /);
 # device_build TARGET.. (exits on failure); device_facts (the GPU and CPU, for a
-# task's log). Before a device call: git describe --always --dirty >
+# task's log); device_pack NAME (a task folder back as one archive). Before a
+# device call: git describe --always --dirty >
 # .tcscope-version, and carry it with .debs/.
 set -u
 export DEPS_PREFIX=/tmp/deps/usr
@@ -29,4 +30,13 @@ device_build() {
 device_facts() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader 2>&1
   lscpu | grep -E 'Model name|^CPU\(s\)'
+}
+# device_pack NAME: /tmp/NAME (the task's folder, already pruned of what
+# need not travel) as $OUT/NAME.tar.xz, with its summary.json and run.log
+# beside it, so that a run cut short still brings back what it has.
+device_pack() {
+  tar cJf "$OUT/$1.tar.xz" -C /tmp "$1"
+  [ -f "/tmp/$1/summary.json" ] && cp "/tmp/$1/summary.json" "$OUT/summary.json"
+  cp "/tmp/$1/run.log" "$OUT/run.log"
+  ls -la "$OUT"
 }

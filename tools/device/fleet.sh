@@ -38,10 +38,7 @@ step() {
 }
 pack() {
   find "$R" \( -name baseline.jsonl -o -name '*.html' -o -name parts \) -prune -exec rm -rf {} + 2>/dev/null
-  tar cJf "$OUT/fleet.tar.xz" -C /tmp fleet
-  [ -f "$R/summary.json" ] && cp "$R/summary.json" "$OUT/summary.json"
-  cp "$R/run.log" "$OUT/run.log"
-  ls -la "$OUT"
+  device_pack fleet
 }
 
 . tools/device-env.sh

@@ -39,10 +39,7 @@ step() {
   echo "$name: exit $rc in $wall s (limit $secs s)"
 }
 pack() {
-  tar cJf "$OUT/gemm-gpu.tar.xz" -C /tmp gemm-gpu
-  [ -f "$R/summary.json" ] && cp "$R/summary.json" "$OUT/summary.json"
-  cp "$R/run.log" "$OUT/run.log"
-  ls -la "$OUT"
+  device_pack gemm-gpu
 }
 
 . tools/device-env.sh

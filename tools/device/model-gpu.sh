@@ -44,10 +44,7 @@ step() {
 }
 pack() {
   rm -rf "$R"/regress*/baseline.jsonl "$R"/audit*/parts "$R"/audit*/*.html "$R"/regress*/refit/*/*.html
-  tar cJf "$OUT/model-gpu.tar.xz" -C /tmp model-gpu
-  [ -f "$R/summary.json" ] && cp "$R/summary.json" "$OUT/summary.json"
-  cp "$R/run.log" "$OUT/run.log"
-  ls -la "$OUT"
+  device_pack model-gpu
 }
 
 . tools/device-env.sh
