@@ -245,43 +245,92 @@ static void *draw_thread(void *arg)
     return NULL;
 }
 
-/* Every round of a drawer (at most `most` tiles each) through the target
- * and the model, every element compared. The "draw" stage is the first
- * round and the wait for each next one. */
-static int run_rounds(const infer_target *t, const model *m, size_t most, round_draw_fn draw, void *drawer,
-                      verify_result *r, char *err, size_t errlen)
+/* The two rounds' memory, the answers' and the drawer; `pending`: round 0
+ * is being drawn on thread `th` (rounds_start). */
+typedef struct {
+    round_tiles rt[2];
+    uint64_t *D, *M, *ka, *kb;
+    round_draw_fn draw;
+    void *drawer;
+    round_job first;
+    pthread_t th;
+    bool pending;
+} rounds;
+
+static void rounds_free(rounds *rs)
+{
+    if (rs->pending)
+        pthread_join(rs->th, NULL);
+    rs->pending = false;
+    for (int w = 0; w < 2; w++) {
+        free(rs->rt[w].A);
+        free(rs->rt[w].B);
+        free(rs->rt[w].C);
+        free(rs->rt[w].dist);
+    }
+    free(rs->D);
+    free(rs->M);
+    free(rs->ka);
+    free(rs->kb);
+    memset(rs, 0, sizeof *rs);
+}
+
+/* Memory for rounds of at most `most` tiles of t, and round 0 started on a
+ * thread of its own (drawn here if none starts). 0, or -1 with err. */
+static int rounds_start(const infer_target *t, size_t most, round_draw_fn draw, void *drawer, rounds *rs,
+                        char *err, size_t errlen)
 {
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    round_tiles rt[2];
-    uint64_t *D = malloc(most * tcn * sizeof *D), *M = malloc(most * tcn * sizeof *M);
-    uint64_t *ka = malloc((size_t)t->k * sizeof *ka), *kb = malloc((size_t)t->k * sizeof *kb);
-    bool ok = D && M && ka && kb;
+    memset(rs, 0, sizeof *rs);
+    rs->D = malloc(most * tcn * sizeof *rs->D);
+    rs->M = malloc(most * tcn * sizeof *rs->M);
+    rs->ka = malloc((size_t)t->k * sizeof *rs->ka);
+    rs->kb = malloc((size_t)t->k * sizeof *rs->kb);
+    bool ok = rs->D && rs->M && rs->ka && rs->kb;
     for (int w = 0; w < 2; w++) {
-        rt[w] = (round_tiles){0, malloc(most * ta * sizeof *rt[w].A), malloc(most * tb * sizeof *rt[w].B),
-                              malloc(most * tcn * sizeof *rt[w].C), malloc(most * sizeof *rt[w].dist)};
-        ok = ok && rt[w].A && rt[w].B && rt[w].C && rt[w].dist;
+        rs->rt[w] = (round_tiles){0, malloc(most * ta * sizeof *rs->rt[w].A), malloc(most * tb * sizeof *rs->rt[w].B),
+                                  malloc(most * tcn * sizeof *rs->rt[w].C), malloc(most * sizeof *rs->rt[w].dist)};
+        ok = ok && rs->rt[w].A && rs->rt[w].B && rs->rt[w].C && rs->rt[w].dist;
     }
-    int rc = 0;
     if (!ok) {
+        rounds_free(rs);
         snprintf(err, errlen, "verify: out of memory");
-        rc = -1;
-        goto out;
+        return -1;
     }
-    int cur = 0;
+    rs->draw = draw;
+    rs->drawer = drawer;
+    rs->first = (round_job){draw, drawer, &rs->rt[0]};
+    rs->pending = pthread_create(&rs->th, NULL, draw_thread, &rs->first) == 0;
+    if (!rs->pending)
+        draw(drawer, &rs->rt[0]);
+    return 0;
+}
+
+/* Every round of rs through the target and the model, every element
+ * compared, rs freed. The "draw" stage is the wait for round 0 and for
+ * each next one. */
+static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_result *r, char *err,
+                      size_t errlen)
+{
+    size_t tcn = (size_t)t->m * t->n;
     double t0 = now_s();
-    draw(drawer, &rt[0]);
+    if (rs->pending)
+        pthread_join(rs->th, NULL);
+    rs->pending = false;
     stage_add(r, VERIFY_STAGE_DRAW, &t0);
+    int rc = 0, cur = 0;
+    round_tiles *rt = rs->rt;
     while (rc == 0 && rt[cur].nt) {
-        round_job j = {draw, drawer, &rt[cur ^ 1]};
+        round_job j = {rs->draw, rs->drawer, &rt[cur ^ 1]};
         pthread_t th;
         bool drawing = pthread_create(&th, NULL, draw_thread, &j) == 0;
         if (!drawing) {   /* no thread: drawn here, in turn */
             t0 = now_s();
-            draw(drawer, j.rt);
+            j.draw(j.drawer, j.rt);
             stage_add(r, VERIFY_STAGE_DRAW, &t0);
         }
-        rc = check_tiles(t, m, rt[cur].nt, rt[cur].A, rt[cur].B, rt[cur].C, D, M, rt[cur].dist, ka, kb, r, err,
-                         errlen);
+        rc = check_tiles(t, m, rt[cur].nt, rt[cur].A, rt[cur].B, rt[cur].C, rs->D, rs->M, rt[cur].dist, rs->ka,
+                         rs->kb, r, err, errlen);
         if (drawing) {
             t0 = now_s();
             pthread_join(th, NULL);
@@ -291,17 +340,7 @@ static int run_rounds(const infer_target *t, const model *m, size_t most, round_
             t->progress(t->progress_ctx, rt[cur].nt * tcn);
         cur ^= 1;
     }
-out:
-    for (int w = 0; w < 2; w++) {
-        free(rt[w].A);
-        free(rt[w].B);
-        free(rt[w].C);
-        free(rt[w].dist);
-    }
-    free(D);
-    free(M);
-    free(ka);
-    free(kb);
+    rounds_free(rs);
     return rc;
 }
 
@@ -397,7 +436,9 @@ static int run_random(const infer_target *t, const model *m, size_t n, uint64_t 
         snprintf(err, errlen, "verify: out of memory");
         return -1;
     }
-    int rc = run_rounds(t, m, chunk, draw_random_round, &d, r, err, errlen);
+    rounds rs;
+    int rc = rounds_start(t, chunk, draw_random_round, &d, &rs, err, errlen);
+    rc = rc ? rc : rounds_run(t, m, &rs, r, err, errlen);
     free(d.start);
     return rc;
 }
@@ -439,19 +480,58 @@ static void draw_hunt_round(void *drawer, round_tiles *rt)
     h->done += h->nt;
 }
 
-int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint64_t seed, verify_result *r,
-                char *err, size_t errlen)
+struct verify_hunt_ahead {
+    infer_target t;   /* the drawer's copy: its shape and formats */
+    hunt_drawer h;
+    rounds rs;
+};
+
+verify_hunt_ahead *verify_hunt_start(const infer_target *t, size_t n_per_family, uint64_t seed, char *err,
+                                     size_t errlen)
 {
+    verify_hunt_ahead *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(err, errlen, "verify: out of memory");
+        return NULL;
+    }
+    a->t = *t;
     if (!hunt_applies(t))
-        return 0;
+        return a;   /* nothing to draw */
     size_t tcn = (size_t)t->m * t->n;
     /* two rounds in memory within the bound of one: chunks of half the size */
     size_t ntiles = (n_per_family + tcn - 1) / tcn, chunk = chunk_tiles(t, 2 * HUNT_NFAMILIES);
     chunk = chunk < ntiles ? chunk : ntiles;
-    hunt_drawer h = {.t = t, .ntiles = ntiles, .chunk = chunk};
+    a->h = (hunt_drawer){.t = &a->t, .ntiles = ntiles, .chunk = chunk};
     for (int f = 0; f < HUNT_NFAMILIES; f++)
-        h.st[f] = hunt_family_seed(seed, f);
-    return ntiles ? run_rounds(t, m, chunk * HUNT_NFAMILIES, draw_hunt_round, &h, r, err, errlen) : 0;
+        a->h.st[f] = hunt_family_seed(seed, f);
+    if (ntiles && rounds_start(&a->t, chunk * HUNT_NFAMILIES, draw_hunt_round, &a->h, &a->rs, err, errlen)) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+int verify_hunt_finish(verify_hunt_ahead *a, const infer_target *t, const model *m, verify_result *r, char *err,
+                       size_t errlen)
+{
+    int rc = a->rs.draw ? rounds_run(t, m, &a->rs, r, err, errlen) : 0;
+    free(a);
+    return rc;
+}
+
+void verify_hunt_drop(verify_hunt_ahead *a)
+{
+    if (!a)
+        return;
+    rounds_free(&a->rs);
+    free(a);
+}
+
+int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint64_t seed, verify_result *r,
+                char *err, size_t errlen)
+{
+    verify_hunt_ahead *a = verify_hunt_start(t, n_per_family, seed, err, errlen);
+    return a ? verify_hunt_finish(a, t, m, r, err, errlen) : -1;
 }
 
 int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_hunt, uint64_t seed,
