@@ -13,12 +13,16 @@
 #
 # Usage (from the repository root, $OUT set):
 #   bash tools/device/stages.sh [PROFILE] [HUNT_COUNT]
-# BUDGET (seconds, default 230) bounds the whole run; SKIP_BUILD=1 reuses build/.
+# BUDGET (seconds, default 230) bounds the whole run; SKIP_BUILD=1 reuses build/;
+# BACKEND (default gpu:0) and MODEL_ON (default gpu) for a dry run elsewhere
+# (BACKEND=model:h200 MODEL_ON=cpu on a machine without a GPU).
 set -u
 START=$(date +%s)
 BUDGET=${BUDGET:-230}
 PROFILE=${1:-h200}
 HUNT_N=${2:-50000}
+BACKEND=${BACKEND:-gpu:0}
+MODEL_ON=${MODEL_ON:-gpu}
 R=/tmp/stages
 rm -rf "$R"; mkdir -p "$R"
 exec > >(tee "$R/run.log") 2>&1
@@ -57,14 +61,17 @@ fi
 
 B=build/tcscope
 # hunt: the 2026-11-28 run's command (its record kept: elements, mismatches, failures)
-step hunt 45 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count "$HUNT_N" --samples 0 --model-on gpu \
+step hunt 45 $B hunt --backend "$BACKEND" --profile "$PROFILE" --instr all --count "$HUNT_N" --samples 0 --model-on "$MODEL_ON" \
   --out "$R/hunt"
-step verify 30 $B verify --backend gpu:0 --profile "$PROFILE" --instr mma.m16n8k16.f32.f16.f16.f32 --count 20000000 \
-  --model-on gpu --quiet
-step regress 60 $B regress --backend gpu:0 --model-on gpu --out "$R/regress" --quiet
-tail -2 "$R/regress.log"
-step audit 90 $B audit --backend gpu:0 --model-on gpu --instr all --no-timing --out "$R/audit" --force --quiet
-echo "audit: $(grep -c ' VERIFIED ' "$R/audit.log") VERIFIED, $(grep -c ' MISMATCH ' "$R/audit.log") MISMATCH lines"
+step verify 30 $B verify --backend "$BACKEND" --profile "$PROFILE" --instr mma.m16n8k16.f32.f16.f16.f32 \
+  --count 20000000 --model-on "$MODEL_ON" --quiet
+# regress against this machine's own baseline (the H200 audit record and profile), with timing
+REC=reports/baselines/$PROFILE-audit.jsonl.gz
+step regress 60 $B regress --backend "$BACKEND" --model-on "$MODEL_ON" --profile "$PROFILE" --record "$REC" \
+  --out "$R/regress" --quiet
+tail -2 "$R/regress.log" 2>/dev/null
+step audit 90 $B audit --backend "$BACKEND" --model-on "$MODEL_ON" --instr all --no-timing --out "$R/audit" --force --quiet
+echo "audit: $(grep -c ' VERIFIED ' "$R/audit.log" 2>/dev/null) VERIFIED, $(grep -c ' MISMATCH ' "$R/audit.log" 2>/dev/null) MISMATCH lines"
 
 python3 - "$R" <<'PY' || true
 import json, os, re, sys
