@@ -23,5 +23,7 @@ int infer_build_cases(const infer_target *t, cset *s);
 uint64_t infer_rnd_value(const tc_format *f, uint64_t *st, int lo, int hi);
 /* dist 0: near 1; 1: the whole range; 2: cancelling pairs; 3: uniform bits */
 void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, uint64_t *b, uint64_t *c);
+/* *st advanced as infer_rnd_case(t, st, dist, ...) advances it, nothing drawn. */
+void infer_rnd_case_skip(const infer_target *t, uint64_t *st, int dist);
 
 #endif

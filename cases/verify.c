@@ -164,16 +164,11 @@ static int shrink(const infer_target *t, const model *m, verify_failure *f, char
     return 0;
 }
 
-/* Fills tile q of a batch (A m x k, B k x n, C m x n) and says which
- * distribution it belongs to. */
-typedef int (*tile_fill_fn)(const infer_target *t, void *arg, size_t q, uint64_t *st, uint64_t *A, uint64_t *B,
-                            uint64_t *C, uint64_t *ka, uint64_t *kb);
-
 /* nt tiles (A, B, C) through the target (answers into D) and the model
- * (into M), every element compared; tile q is of distribution dist[q], or
- * all of dist1 when dist is NULL. ka and kb hold k elements. */
+ * (into M), every element compared; tile q is of distribution dist[q].
+ * ka and kb hold k elements. */
 static int check_tiles(const infer_target *t, const model *m, size_t nt, const uint64_t *A, const uint64_t *B,
-                       const uint64_t *C, uint64_t *D, uint64_t *M, const int *dist, int dist1, uint64_t *ka,
+                       const uint64_t *C, uint64_t *D, uint64_t *M, const int *dist, uint64_t *ka,
                        uint64_t *kb, verify_result *r, char *err, size_t errlen)
 {
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
@@ -189,7 +184,7 @@ static int check_tiles(const infer_target *t, const model *m, size_t nt, const u
     }
     stage_add(r, VERIFY_STAGE_MODEL, &t0);
     for (size_t q = 0; q < nt; q++) {
-        int dq = dist ? dist[q] : dist1;
+        int dq = dist[q];
         for (size_t e = 0; e < tcn; e++) {
             size_t o = q * tcn + e;
             r->n++;
@@ -220,51 +215,141 @@ static size_t chunk_tiles(const infer_target *t, size_t ways)
     return chunk > 4096 ? 4096 : chunk < 1 ? 1 : chunk;
 }
 
-/* ntiles tiles through the target and the model, every element compared. */
-static int run_tiles(const infer_target *t, const model *m, size_t ntiles, uint64_t seed, tile_fill_fn fill,
-                     void *arg, verify_result *r, char *err, size_t errlen)
+/* ---- rounds: the next batch of tiles drawn while one is checked ----
+ *
+ * A drawer fills a round (a batch of tiles and the distribution of each)
+ * going on from where its round before ended; rounds are drawn one after
+ * another, never two at once, so a drawer's state needs no lock. Round i+1
+ * is drawn on a thread of its own (the drawer spreads it over the cores)
+ * while round i goes through the target and the model: the wall time tends
+ * to the slower of the two, and the tiles, and so the results, are the ones
+ * a single stream drawn in turn gives. */
+typedef struct {
+    size_t nt;            /* tiles in it; 0: the drawer is done */
+    uint64_t *A, *B, *C;
+    int *dist;
+} round_tiles;
+
+typedef void (*round_draw_fn)(void *drawer, round_tiles *rt);
+
+typedef struct {
+    round_draw_fn draw;
+    void *drawer;
+    round_tiles *rt;
+} round_job;
+
+static void *draw_thread(void *arg)
+{
+    round_job *j = arg;
+    j->draw(j->drawer, j->rt);
+    return NULL;
+}
+
+/* The two rounds' memory, the answers' and the drawer; `pending`: round 0
+ * is being drawn on thread `th` (rounds_start). */
+typedef struct {
+    round_tiles rt[2];
+    uint64_t *D, *M, *ka, *kb;
+    round_draw_fn draw;
+    void *drawer;
+    round_job first;
+    pthread_t th;
+    bool pending;
+} rounds;
+
+static void rounds_free(rounds *rs)
+{
+    if (rs->pending)
+        pthread_join(rs->th, NULL);
+    rs->pending = false;
+    for (int w = 0; w < 2; w++) {
+        free(rs->rt[w].A);
+        free(rs->rt[w].B);
+        free(rs->rt[w].C);
+        free(rs->rt[w].dist);
+    }
+    free(rs->D);
+    free(rs->M);
+    free(rs->ka);
+    free(rs->kb);
+    memset(rs, 0, sizeof *rs);
+}
+
+/* Memory for rounds of at most `most` tiles of t, and round 0 started on a
+ * thread of its own (drawn here if none starts). 0, or -1 with err. */
+static int rounds_start(const infer_target *t, size_t most, round_draw_fn draw, void *drawer, rounds *rs,
+                        char *err, size_t errlen)
 {
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    size_t chunk = chunk_tiles(t, 1);
-    uint64_t *A = malloc(chunk * ta * sizeof *A), *B = malloc(chunk * tb * sizeof *B);
-    uint64_t *C = malloc(chunk * tcn * sizeof *C), *D = malloc(chunk * tcn * sizeof *D);
-    uint64_t *M = malloc(chunk * tcn * sizeof *M);
-    uint64_t *ka = malloc((size_t)t->k * sizeof *ka), *kb = malloc((size_t)t->k * sizeof *kb);
-    int *dist = malloc(chunk * sizeof *dist);
-    int rc = 0;
-    if (!A || !B || !C || !D || !M || !ka || !kb || !dist) {
+    memset(rs, 0, sizeof *rs);
+    rs->D = malloc(most * tcn * sizeof *rs->D);
+    rs->M = malloc(most * tcn * sizeof *rs->M);
+    rs->ka = malloc((size_t)t->k * sizeof *rs->ka);
+    rs->kb = malloc((size_t)t->k * sizeof *rs->kb);
+    bool ok = rs->D && rs->M && rs->ka && rs->kb;
+    for (int w = 0; w < 2; w++) {
+        rs->rt[w] = (round_tiles){0, malloc(most * ta * sizeof *rs->rt[w].A), malloc(most * tb * sizeof *rs->rt[w].B),
+                                  malloc(most * tcn * sizeof *rs->rt[w].C), malloc(most * sizeof *rs->rt[w].dist)};
+        ok = ok && rs->rt[w].A && rs->rt[w].B && rs->rt[w].C && rs->rt[w].dist;
+    }
+    if (!ok) {
+        rounds_free(rs);
         snprintf(err, errlen, "verify: out of memory");
-        rc = -1;
-        goto out;
+        return -1;
     }
-    uint64_t st = seed;
-    for (size_t done = 0; done < ntiles && rc == 0;) {
-        size_t nt = ntiles - done < chunk ? ntiles - done : chunk;
-        double t0 = now_s();
-        for (size_t q = 0; q < nt; q++)
-            dist[q] = fill(t, arg, done + q, &st, A + q * ta, B + q * tb, C + q * tcn, ka, kb);
-        stage_add(r, VERIFY_STAGE_DRAW, &t0);
-        rc = check_tiles(t, m, nt, A, B, C, D, M, dist, 0, ka, kb, r, err, errlen);
-        done += nt;
+    rs->draw = draw;
+    rs->drawer = drawer;
+    rs->first = (round_job){draw, drawer, &rs->rt[0]};
+    rs->pending = pthread_create(&rs->th, NULL, draw_thread, &rs->first) == 0;
+    if (!rs->pending)
+        draw(drawer, &rs->rt[0]);
+    return 0;
+}
+
+/* Every round of rs through the target and the model, every element
+ * compared, rs freed. The "draw" stage is the wait for round 0 and for
+ * each next one. */
+static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_result *r, char *err,
+                      size_t errlen)
+{
+    size_t tcn = (size_t)t->m * t->n;
+    double t0 = now_s();
+    if (rs->pending)
+        pthread_join(rs->th, NULL);
+    rs->pending = false;
+    stage_add(r, VERIFY_STAGE_DRAW, &t0);
+    int rc = 0, cur = 0;
+    round_tiles *rt = rs->rt;
+    while (rc == 0 && rt[cur].nt) {
+        round_job j = {rs->draw, rs->drawer, &rt[cur ^ 1]};
+        pthread_t th;
+        bool drawing = pthread_create(&th, NULL, draw_thread, &j) == 0;
+        if (!drawing) {   /* no thread: drawn here, in turn */
+            t0 = now_s();
+            j.draw(j.drawer, j.rt);
+            stage_add(r, VERIFY_STAGE_DRAW, &t0);
+        }
+        rc = check_tiles(t, m, rt[cur].nt, rt[cur].A, rt[cur].B, rt[cur].C, rs->D, rs->M, rt[cur].dist, rs->ka,
+                         rs->kb, r, err, errlen);
+        if (drawing) {
+            t0 = now_s();
+            pthread_join(th, NULL);
+            stage_add(r, VERIFY_STAGE_DRAW, &t0);
+        }
         if (t->progress)
-            t->progress(t->progress_ctx, nt * tcn);
+            t->progress(t->progress_ctx, rt[cur].nt * tcn);
+        cur ^= 1;
     }
-out:
-    free(A);
-    free(B);
-    free(C);
-    free(D);
-    free(M);
-    free(ka);
-    free(kb);
-    free(dist);
+    rounds_free(rs);
     return rc;
 }
 
-/* The four random distributions in turn: rows of A from one random
- * element's a, columns of B likewise. */
-static int fill_random(const infer_target *t, void *arg, size_t q, uint64_t *st, uint64_t *A, uint64_t *B,
-                       uint64_t *C, uint64_t *ka, uint64_t *kb)
+/* ---- the random tiles ---- */
+
+/* Tile q: the four random distributions in turn, rows of A from one random
+ * element's a, columns of B likewise. Returns its distribution. */
+static int fill_random(const infer_target *t, size_t q, uint64_t *st, uint64_t *A, uint64_t *B, uint64_t *C,
+                       uint64_t *ka, uint64_t *kb)
 {
     int dd = (int)(q % 4);
     for (int i = 0; i < t->m; i++) {
@@ -288,6 +373,52 @@ static int fill_random(const infer_target *t, void *arg, size_t q, uint64_t *st,
     return dd;
 }
 
+/* *st moved over tile q as fill_random moves it (its cases, in its order). */
+static void skip_random(const infer_target *t, size_t q, uint64_t *st)
+{
+    size_t cases = (size_t)t->m * (size_t)(t->n + 1) + (size_t)(t->n > t->m ? t->n - t->m : 0);
+    for (size_t c = 0; c < cases; c++)
+        infer_rnd_case_skip(t, st, (int)(q % 4));
+}
+
+/* The random stream's drawer: each tile of a round gets its state from a
+ * cheap pass (skip_random), then the tiles are drawn on every core. */
+typedef struct {
+    const infer_target *t;
+    size_t ntiles, done, chunk;   /* tiles: all, drawn, a round's */
+    uint64_t st;                  /* the stream at tile `done` */
+    uint64_t *start;              /* the round's tiles' states (chunk) */
+    round_tiles *rt;              /* the round being drawn */
+} random_drawer;
+
+static void draw_random_range(void *ctx, size_t lo, size_t hi)
+{
+    const random_drawer *d = ctx;
+    const infer_target *t = d->t;
+    size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
+    uint64_t ka[INFER_KMAX], kb[INFER_KMAX];
+    for (size_t q = lo; q < hi; q++) {
+        uint64_t st = d->start[q];
+        d->rt->dist[q] = fill_random(t, d->done + q, &st, d->rt->A + q * ta, d->rt->B + q * tb, d->rt->C + q * tcn,
+                                     ka, kb);
+    }
+}
+
+static void draw_random_round(void *drawer, round_tiles *rt)
+{
+    random_drawer *d = drawer;
+    const infer_target *t = d->t;
+    size_t nt = d->ntiles - d->done < d->chunk ? d->ntiles - d->done : d->chunk;
+    for (size_t q = 0; q < nt; q++) {
+        d->start[q] = d->st;
+        skip_random(t, d->done + q, &d->st);
+    }
+    d->rt = rt;
+    rt->nt = nt;
+    oracle_parallel(nt, nt * (size_t)t->m * t->n * (size_t)t->k, draw_random_range, d);
+    d->done += nt;
+}
+
 static int run_random(const infer_target *t, const model *m, size_t n, uint64_t seed, verify_result *r,
                       char *err, size_t errlen)
 {
@@ -295,122 +426,112 @@ static int run_random(const infer_target *t, const model *m, size_t n, uint64_t 
     size_t ntiles = (n + per_tile - 1) / per_tile;
     if (ntiles < VERIFY_NDIST_RANDOM)
         ntiles = VERIFY_NDIST_RANDOM;
-    return run_tiles(t, m, ntiles, seed ? seed : 0xC0FFEE1234ull, fill_random, NULL, r, err, errlen);
+    if (t->k > INFER_KMAX) {
+        snprintf(err, errlen, "verify: K %d over %d", t->k, INFER_KMAX);
+        return -1;
+    }
+    size_t chunk = chunk_tiles(t, 2);   /* two rounds in the memory one took */
+    random_drawer d = {t, ntiles, 0, chunk, seed ? seed : 0xC0FFEE1234ull, malloc(chunk * sizeof *d.start), NULL};
+    if (!d.start) {
+        snprintf(err, errlen, "verify: out of memory");
+        return -1;
+    }
+    rounds rs;
+    int rc = rounds_start(t, chunk, draw_random_round, &d, &rs, err, errlen);
+    rc = rc ? rc : rounds_run(t, m, &rs, r, err, errlen);
+    free(d.start);
+    return rc;
 }
 
-/* The hunt families' next nt tiles, each family its own stream (st[f]),
- * drawn side by side: the families are independent, so each is the same
- * stream whichever thread draws it (oracle_parallel). Family f's tiles are
- * tiles f*nt.. of A, B and C: one round is one batch for the target and the
- * model, every family in it. */
+/* ---- the hunt families ---- */
+
+/* Every family's next tiles, each family its own stream (st[f]) going on
+ * from round to round (the same tiles whatever the round's size), drawn
+ * side by side: the families are independent, so each is the same stream
+ * whichever thread draws it (oracle_parallel). Family f's tiles are tiles
+ * f*nt.. of a round: one batch for the target and the model. */
 typedef struct {
     const infer_target *t;
-    size_t nt;
+    size_t ntiles, done, chunk, nt;   /* tiles per family: all, drawn, a round's most, this round's */
     uint64_t st[HUNT_NFAMILIES];
-    uint64_t *A, *B, *C;
-} hunt_draw;
+    round_tiles *rt;                  /* the round being drawn */
+} hunt_drawer;
 
 static void draw_families(void *ctx, size_t lo, size_t hi)
 {
-    hunt_draw *h = ctx;
+    hunt_drawer *h = ctx;   /* a range advances only its own families' streams */
     const infer_target *t = h->t;
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
     for (size_t f = lo; f < hi; f++)
         for (size_t q = f * h->nt; q < (f + 1) * h->nt; q++)
-            hunt_fill_tile(t, (int)f, &h->st[f], h->A + q * ta, h->B + q * tb, h->C + q * tcn);
+            hunt_fill_tile(t, (int)f, &h->st[f], h->rt->A + q * ta, h->rt->B + q * tb, h->rt->C + q * tcn);
 }
 
-/* The next round of every family (h->nt tiles each) on all cores. */
-static void draw_round(hunt_draw *h)
+static void draw_hunt_round(void *drawer, round_tiles *rt)
 {
+    hunt_drawer *h = drawer;
     const infer_target *t = h->t;
-    oracle_parallel(HUNT_NFAMILIES, h->nt * (size_t)t->m * t->n * (size_t)t->k * HUNT_NFAMILIES, draw_families, h);
+    h->nt = h->ntiles - h->done < h->chunk ? h->ntiles - h->done : h->chunk;
+    h->rt = rt;
+    rt->nt = h->nt * HUNT_NFAMILIES;
+    oracle_parallel(HUNT_NFAMILIES, rt->nt * (size_t)t->m * t->n * (size_t)t->k, draw_families, h);
+    for (size_t q = 0; q < rt->nt; q++)
+        rt->dist[q] = VERIFY_DIST_HUNT + (int)(q / h->nt);
+    h->done += h->nt;
 }
 
-static void *draw_thread(void *arg)
+struct verify_hunt_ahead {
+    infer_target t;   /* the drawer's copy: its shape and formats */
+    hunt_drawer h;
+    rounds rs;
+};
+
+verify_hunt_ahead *verify_hunt_start(const infer_target *t, size_t n_per_family, uint64_t seed, char *err,
+                                     size_t errlen)
 {
-    draw_round(arg);
-    return NULL;
+    verify_hunt_ahead *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(err, errlen, "verify: out of memory");
+        return NULL;
+    }
+    a->t = *t;
+    if (!hunt_applies(t))
+        return a;   /* nothing to draw */
+    size_t tcn = (size_t)t->m * t->n;
+    /* two rounds in memory within the bound of one: chunks of half the size */
+    size_t ntiles = (n_per_family + tcn - 1) / tcn, chunk = chunk_tiles(t, 2 * HUNT_NFAMILIES);
+    chunk = chunk < ntiles ? chunk : ntiles;
+    a->h = (hunt_drawer){.t = &a->t, .ntiles = ntiles, .chunk = chunk};
+    for (int f = 0; f < HUNT_NFAMILIES; f++)
+        a->h.st[f] = hunt_family_seed(seed, f);
+    if (ntiles && rounds_start(&a->t, chunk * HUNT_NFAMILIES, draw_hunt_round, &a->h, &a->rs, err, errlen)) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+int verify_hunt_finish(verify_hunt_ahead *a, const infer_target *t, const model *m, verify_result *r, char *err,
+                       size_t errlen)
+{
+    int rc = a->rs.draw ? rounds_run(t, m, &a->rs, r, err, errlen) : 0;
+    free(a);
+    return rc;
+}
+
+void verify_hunt_drop(verify_hunt_ahead *a)
+{
+    if (!a)
+        return;
+    rounds_free(&a->rs);
+    free(a);
 }
 
 int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint64_t seed, verify_result *r,
                 char *err, size_t errlen)
 {
-    if (!hunt_applies(t))
-        return 0;
-    size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    /* two rounds in memory (one drawn while the other is checked) within
-     * the bound of one: chunks of half the size */
-    size_t ntiles = (n_per_family + tcn - 1) / tcn, chunk = chunk_tiles(t, 2 * HUNT_NFAMILIES);
-    chunk = chunk < ntiles ? chunk : ntiles;
-    size_t most = chunk * HUNT_NFAMILIES;   /* tiles of a round */
-    hunt_draw h[2] = {{.t = t}, {.t = t}};
-    uint64_t *D = malloc(most * tcn * sizeof *D), *M = malloc(most * tcn * sizeof *M);
-    uint64_t *ka = malloc((size_t)t->k * sizeof *ka), *kb = malloc((size_t)t->k * sizeof *kb);
-    int *dist = malloc(most * sizeof *dist);
-    bool ok = D && M && ka && kb && dist;
-    for (int w = 0; w < 2; w++) {
-        h[w].A = malloc(most * ta * sizeof *h[w].A);
-        h[w].B = malloc(most * tb * sizeof *h[w].B);
-        h[w].C = malloc(most * tcn * sizeof *h[w].C);
-        ok = ok && h[w].A && h[w].B && h[w].C;
-    }
-    int rc = ok ? 0 : -1;
-    if (!ok)
-        snprintf(err, errlen, "verify: out of memory");
-    for (int f = 0; f < HUNT_NFAMILIES; f++)
-        h[0].st[f] = hunt_family_seed(seed, f);
-    /* Each family's stream goes on from round to round (the same tiles
-     * whatever the chunk); a round draws every family's next chunk, then
-     * checks them in family order, one batch, while the next round is drawn
-     * on a thread of its own (the "draw" stage: the wait for it). */
-    int cur = 0;
-    double t0 = now_s();
-    if (rc == 0 && ntiles) {
-        h[0].nt = chunk;
-        draw_round(&h[0]);
-    }
-    stage_add(r, VERIFY_STAGE_DRAW, &t0);
-    for (size_t done = 0; done < ntiles && rc == 0;) {
-        hunt_draw *now = &h[cur], *next = &h[cur ^ 1];
-        size_t after = done + now->nt;
-        pthread_t th;
-        bool drawing = false;
-        if (after < ntiles) {
-            memcpy(next->st, now->st, sizeof next->st);
-            next->nt = ntiles - after < chunk ? ntiles - after : chunk;
-            drawing = pthread_create(&th, NULL, draw_thread, next) == 0;
-            if (!drawing) {
-                t0 = now_s();
-                draw_round(next);
-                stage_add(r, VERIFY_STAGE_DRAW, &t0);
-            }
-        }
-        for (size_t q = 0; q < now->nt * HUNT_NFAMILIES; q++)
-            dist[q] = VERIFY_DIST_HUNT + (int)(q / now->nt);
-        rc = check_tiles(t, m, now->nt * HUNT_NFAMILIES, now->A, now->B, now->C, D, M, dist, 0, ka, kb, r, err,
-                         errlen);
-        if (drawing) {
-            t0 = now_s();
-            pthread_join(th, NULL);
-            stage_add(r, VERIFY_STAGE_DRAW, &t0);
-        }
-        if (t->progress)
-            t->progress(t->progress_ctx, now->nt * tcn * HUNT_NFAMILIES);
-        done = after;
-        cur ^= 1;
-    }
-    for (int w = 0; w < 2; w++) {
-        free(h[w].A);
-        free(h[w].B);
-        free(h[w].C);
-    }
-    free(D);
-    free(M);
-    free(ka);
-    free(kb);
-    free(dist);
-    return rc;
+    verify_hunt_ahead *a = verify_hunt_start(t, n_per_family, seed, err, errlen);
+    return a ? verify_hunt_finish(a, t, m, r, err, errlen) : -1;
 }
 
 int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_hunt, uint64_t seed,

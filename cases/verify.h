@@ -64,6 +64,19 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_
  * failures kept as verify_run does). 0, or -1 with err. */
 int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint64_t seed, verify_result *r,
                 char *err, size_t errlen);
+/* verify_hunt in two steps, for a caller that hunts one instruction after
+ * another: verify_hunt_start draws t's first round on a thread of its own
+ * (NULL, with err, when out of memory); verify_hunt_finish, with t's target
+ * (the same shape and formats) and model, does what verify_hunt does and
+ * frees it. So the next instruction's tiles are drawn while one's are
+ * checked; the tiles, and the results, are verify_hunt's. verify_hunt_drop
+ * frees one not finished. */
+typedef struct verify_hunt_ahead verify_hunt_ahead;
+verify_hunt_ahead *verify_hunt_start(const infer_target *t, size_t n_per_family, uint64_t seed, char *err,
+                                     size_t errlen);
+int verify_hunt_finish(verify_hunt_ahead *a, const infer_target *t, const model *m, verify_result *r, char *err,
+                       size_t errlen);
+void verify_hunt_drop(verify_hunt_ahead *a);
 void verify_result_free(verify_result *r);
 
 #endif

@@ -9,6 +9,7 @@
  * every family, whose inputs anyone can regenerate from the seed (CI replays
  * them through the model: tests/test_hunt_replay.c). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,18 +119,19 @@ static int select_instrs(const char *sel, const tc_instr ***out, size_t *n)
     return TC_EXIT_OK;
 }
 
-/* The first `want` answers of every family (tile 0.. of its stream). */
+/* The first `want` answers of every family (tile 0.. of its stream), every
+ * family's tiles one batch for the backend (a call per family cost more
+ * than the tiles on a GPU). */
 static json_t *sample_json(const infer_target *t, const tc_instr *ins, uint64_t seed, size_t want, char *err,
                            size_t errlen)
 {
     json_t *o = json_object();
-    size_t mn = (size_t)t->m * t->n, ntiles = (want + mn - 1) / mn;
+    size_t mn = (size_t)t->m * t->n, ntiles = (want + mn - 1) / mn, all = ntiles * HUNT_NFAMILIES;
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n;
-    uint64_t *A = malloc(ntiles * ta * 8), *B = malloc(ntiles * tb * 8), *C = malloc(ntiles * mn * 8),
-             *D = malloc(ntiles * mn * 8);
+    uint64_t *A = malloc(all * ta * 8), *B = malloc(all * tb * 8), *C = malloc(all * mn * 8), *D = malloc(all * mn * 8);
     int digits = ins->d->storage_bits / 4;
     char *hex = malloc(want * (size_t)digits + 1);
-    if (!A || !B || !C || !D || !hex) {
+    if (!o || !A || !B || !C || !D || !hex) {
         snprintf(err, errlen, "out of memory");
         json_decref(o);
         o = NULL;
@@ -137,15 +139,18 @@ static json_t *sample_json(const infer_target *t, const tc_instr *ins, uint64_t 
     }
     for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
         uint64_t st = hunt_family_seed(seed, fam);
-        for (size_t q = 0; q < ntiles; q++)
+        for (size_t q = fam * ntiles; q < (fam + 1) * ntiles; q++)
             hunt_fill_tile(t, fam, &st, A + q * ta, B + q * tb, C + q * mn);
-        if (t->run(t->ctx, ntiles, A, B, C, D, err, errlen)) {
-            json_decref(o);
-            o = NULL;
-            goto out;
-        }
+    }
+    if (t->run(t->ctx, all, A, B, C, D, err, errlen)) {
+        json_decref(o);
+        o = NULL;
+        goto out;
+    }
+    for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
+        const uint64_t *d = D + (size_t)fam * ntiles * mn;
         for (size_t e = 0; e < want; e++)
-            snprintf(hex + e * (size_t)digits, (size_t)digits + 1, "%0*llx", digits, (unsigned long long)D[e]);
+            snprintf(hex + e * (size_t)digits, (size_t)digits + 1, "%0*llx", digits, (unsigned long long)d[e]);
         json_object_set_new(o, hunt_family_name(fam), json_string(hex));
     }
 out:
@@ -178,6 +183,37 @@ static json_t *result_json(const tc_instr *ins, const verify_result *r, json_t *
     if (sample)
         json_object_set_new(o, "sample", sample);
     return o;
+}
+
+/* One instruction's hunt, its first tiles drawn ahead (verify_hunt_start). */
+typedef struct {
+    audit_backend_ctx ctx;
+    infer_target t;
+    const model_params *p;
+    verify_hunt_ahead *ahead;
+} hunt_slot;
+
+#define HUNT_NONE_LEFT SIZE_MAX
+
+/* The first instruction of list[from..n) that is hunted (a profile entry,
+ * floating-point formats, on this backend): its slot set up and its first
+ * tiles started. n when none is left; HUNT_NONE_LEFT, with err, when out of
+ * memory. */
+static size_t hunt_next(tc_backend *be, const model_profile *prof, const tc_instr **list, size_t n, size_t from,
+                        const hunt_args *a, cli_model_on *mo, hunt_slot *s, char *err, size_t errlen)
+{
+    for (size_t i = from; i < n; i++) {
+        char why[256];
+        s->p = profile_lookup(prof, list[i]->name);
+        s->ctx = (audit_backend_ctx){be, list[i]};
+        s->t = audit_target(&s->ctx, a->seed);
+        cli_model_on_attach(mo, &s->t);
+        if (!s->p || !hunt_applies(&s->t) || !tc_backend_supports(be, list[i], why, sizeof why))
+            continue;
+        s->ahead = verify_hunt_start(&s->t, a->n, a->seed, err, errlen);
+        return s->ahead ? i : HUNT_NONE_LEFT;
+    }
+    return n;
 }
 
 int cmd_hunt(int argc, char **argv)
@@ -236,30 +272,39 @@ int cmd_hunt(int argc, char **argv)
                info->device, a.profile, mo.name, a.n);
     tc_progress prog;   /* on a terminal: instructions done of n, the time left */
     tc_progress_start(&prog, "hunt", n);
-    for (size_t i = 0; i < n; i++) {
+    /* The next hunted instruction's first tiles are drawn (on threads of
+     * their own) while one's are checked: two slots, used in turn. */
+    hunt_slot slot[2];
+    int cur = 0;
+    size_t next = hunt_next(be, &prof, list, n, 0, &a, &mo, &slot[cur], err, sizeof err);
+    if (next == HUNT_NONE_LEFT) {
+        fprintf(stderr, "tcscope hunt: %s\n", err);
+        status = TC_EXIT_USAGE;
+        next = n;
+    }
+    for (size_t i = 0; i < n && status != TC_EXIT_USAGE; i++) {
         tc_progress_update(&prog, i);
-        const tc_instr *ins = list[i];
-        const model_params *p = profile_lookup(&prof, ins->name);
-        audit_backend_ctx ctx = {be, ins};
-        infer_target t = audit_target(&ctx, a.seed);
-        cli_model_on_attach(&mo, &t);
-        char why[256];
-        if (!p || !hunt_applies(&t) || !tc_backend_supports(be, ins, why, sizeof why)) {
+        if (i != next) {
             skipped++;
             continue;
         }
-        model *m = model_new(p, t.f, err, sizeof err);
+        const tc_instr *ins = list[i];
+        hunt_slot *now = &slot[cur];
+        cur ^= 1;
+        next = hunt_next(be, &prof, list, n, i + 1, &a, &mo, &slot[cur], err, sizeof err);
+        model *m = next == HUNT_NONE_LEFT ? NULL : model_new(now->p, now->t.f, err, sizeof err);
         if (!m) {
             tc_progress_clear(&prog);
             fprintf(stderr, "tcscope hunt: %s: %s\n", ins->name, err);
+            verify_hunt_drop(now->ahead);
             status = TC_EXIT_USAGE;
             break;
         }
         verify_result r;
         memset(&r, 0, sizeof r);
         json_t *sample = NULL;
-        if (verify_hunt(&t, m, a.n, a.seed, &r, err, sizeof err) != 0 ||
-            (a.sample && !(sample = sample_json(&t, ins, a.seed, a.sample, err, sizeof err)))) {
+        if (verify_hunt_finish(now->ahead, &now->t, m, &r, err, sizeof err) != 0 ||
+            (a.sample && !(sample = sample_json(&now->t, ins, a.seed, a.sample, err, sizeof err)))) {
             tc_progress_clear(&prog);
             fprintf(stderr, "tcscope hunt: %s: %s\n", ins->name, err);
             model_free(m);
@@ -295,6 +340,8 @@ int cmd_hunt(int argc, char **argv)
             break;
         }
     }
+    if (next < n)
+        verify_hunt_drop(slot[cur].ahead);   /* stopped on an error before it */
     tc_progress_clear(&prog);
     tc_json_out_end(&out, status == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -84,18 +84,20 @@ int tc_model_gpu_device(const tc_model_gpu *g)
     return g->dev;
 }
 
-#if TC_HAVE_CUDA
 /* Elements the kernel left holding TC_MODEL_GPU_DECLINED, on the CPU: every
  * such element is recomputed (an output format of 64 bits could hold that
  * pattern as an answer; recomputing it gives the same bits). They take the
  * CPU's slowest path (the GMP reference: a few percent of the elements of
- * the tiny, overflow and zero_terms hunt families), so the tiles are spread
- * over every core (oracle_parallel). */
+ * the tiny, overflow and zero_terms hunt families, which sit together in a
+ * batch of every family), so the declined elements themselves, not the
+ * tiles, are shared out over every core (oracle_parallel): each core gets
+ * as many. */
 typedef struct {
     const model *m;
     int mr, nc, k;
     const uint64_t *A, *B, *C;
     uint64_t *D;
+    const size_t *at;   /* the declined outputs, in order */
 } finish_job;
 
 static void finish_range(void *ctx, size_t lo, size_t hi)
@@ -103,33 +105,43 @@ static void finish_range(void *ctx, size_t lo, size_t hi)
     const finish_job *j = ctx;
     size_t mn = (size_t)j->mr * (size_t)j->nc, nc = (size_t)j->nc;
     uint64_t col[MODEL_ELEMENT_MAX_K];
-    for (size_t t = lo; t < hi; t++)
-        for (size_t e = 0; e < mn; e++) {
-            size_t o = t * mn + e;
-            if (j->D[o] != TC_MODEL_GPU_DECLINED)
-                continue;
-            size_t i = e / nc, c = e % nc;
-            const uint64_t *b = j->B + t * (size_t)j->k * nc;
-            for (int q = 0; q < j->k; q++)
-                col[q] = b[(size_t)q * nc + c];
-            j->D[o] = model_dot(j->m, j->k, j->A + t * (size_t)j->mr * (size_t)j->k + i * (size_t)j->k, col,
-                                j->C[o]);
-        }
+    for (size_t x = lo; x < hi; x++) {
+        size_t o = j->at[x], t = o / mn, e = o % mn, i = e / nc, c = e % nc;
+        const uint64_t *b = j->B + t * (size_t)j->k * nc;
+        for (int q = 0; q < j->k; q++)
+            col[q] = b[(size_t)q * nc + c];
+        j->D[o] = model_dot(j->m, j->k, j->A + t * (size_t)j->mr * (size_t)j->k + i * (size_t)j->k, col, j->C[o]);
+    }
 }
 
-/* The count of declined elements, then each computed; returns the count. */
-static size_t finish_on_cpu(const model *m, int mr, int nc, int k, size_t ntiles, const uint64_t *A,
-                            const uint64_t *B, const uint64_t *C, uint64_t *D)
+int tc_model_gpu_finish(const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
+                        const uint64_t *B, const uint64_t *C, uint64_t *D, size_t *declined, char *err,
+                        size_t errlen)
 {
-    size_t total = ntiles * (size_t)mr * (size_t)nc, n = 0;
+    size_t total = ntiles * (size_t)mrows * (size_t)ncols, n = 0;
+    *declined = 0;
     for (size_t o = 0; o < total; o++)
         n += D[o] == TC_MODEL_GPU_DECLINED;
-    finish_job j = {m, mr, nc, k, A, B, C, D};
-    if (n)
-        oracle_parallel(ntiles, n * (size_t)k * 64, finish_range, &j);
-    return n;
+    if (!n)
+        return 0;
+    if (k > MODEL_ELEMENT_MAX_K) {
+        snprintf(err, errlen, "GPU model: K %d over %d", k, MODEL_ELEMENT_MAX_K);
+        return -1;
+    }
+    size_t *at = malloc(n * sizeof *at);
+    if (!at) {
+        snprintf(err, errlen, "GPU model: out of memory");
+        return -1;
+    }
+    for (size_t o = 0, x = 0; o < total; o++)
+        if (D[o] == TC_MODEL_GPU_DECLINED)
+            at[x++] = o;
+    finish_job j = {m, mrows, ncols, k, A, B, C, D, at};
+    oracle_parallel(n, n * (size_t)k * 64, finish_range, &j);
+    free(at);
+    *declined = n;
+    return 0;
 }
-#endif
 
 int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int k, size_t ntiles,
                      const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
@@ -160,7 +172,9 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
         count->copy_s += tm.copy_s;
         count->kernel_s += tm.kernel_s;
         double cpu_t0 = now_s();
-        size_t cpu = declined ? finish_on_cpu(m, mrows, ncols, k, nt, a, b, c, d) : 0;
+        size_t cpu = 0;
+        if (declined && tc_model_gpu_finish(m, mrows, ncols, k, nt, a, b, c, d, &cpu, err, errlen))
+            return -1;
         count->cpu_s += now_s() - cpu_t0;
         count->cpu += cpu;
         count->gpu += nt * mn - cpu;

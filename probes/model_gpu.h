@@ -46,4 +46,12 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
                      const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
                      tc_model_gpu_count *count, char *err, size_t errlen);
 
+/* The elements of D the kernel declined (holding TC_MODEL_GPU_DECLINED),
+ * each computed by model_dot on every core, balanced over the elements;
+ * *declined: how many. The CPU share of tc_model_gpu_mma, apart so that a
+ * machine without a GPU tests it. 0, or -1 with err. */
+int tc_model_gpu_finish(const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
+                        const uint64_t *B, const uint64_t *C, uint64_t *D, size_t *declined, char *err,
+                        size_t errlen);
+
 #endif

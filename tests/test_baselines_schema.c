@@ -35,6 +35,7 @@ static const struct {
     {"h200-thirdparty-settled.jsonl.gz", "tools/thirdparty_settle.py answers"},
     {"h100-bench-audit.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"vm-bench-audit.jsonl", "benchmark figures {bench, value, unit, machine}"},
+    {"vm-stages-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h100-corpus-executor-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h100-host-bench-formats.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h100-host-bench-model.jsonl", "benchmark figures {bench, value, unit, machine}"},

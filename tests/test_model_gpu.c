@@ -26,8 +26,10 @@
 
 #include "cases/audit.h"
 #include "cases/hunt.h"
+#include "oracle/model_core.h"
 #include "oracle/profile.h"
 #include "probes/model_gpu.h"
+#include "probes/model_gpu_run.h"
 #include "probes/probes.h"
 #include "tests/sass_histogram.h"
 
@@ -142,6 +144,61 @@ static void test_without_gpu_the_cpu_computes(void **state)
     compare_profile(NULL, 6, &cnt);
     assert_int_equal(cnt.gpu, 0);
     assert_true(cnt.cpu > 10000);
+}
+
+/* The CPU's share (tc_model_gpu_finish), without a GPU: elements marked
+ * declined (every 7th, and all of tile 1 of 3, as a batch of hunt families
+ * has them bunched) are computed to model_mma's bits, the others left as
+ * they are, and counted. */
+static void finish_on(const tc_instr *ins, const model_params *p)
+{
+    infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = {ins->a, ins->b, ins->c, ins->d}};
+    if (!hunt_applies(&t) || t.k > MODEL_ELEMENT_MAX_K)
+        return;
+    char err[256];
+    model *m = model_new(p, t.f, err, sizeof err);
+    if (!m)
+        fail_msg("%s: %s", ins->name, err);
+    enum { NT = 3 };
+    size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n, mn = (size_t)t.m * t.n;
+    uint64_t *A = malloc(NT * ta * 8), *B = malloc(NT * tb * 8), *C = malloc(NT * mn * 8),
+             *D = malloc(NT * mn * 8), *Dc = malloc(NT * mn * 8);
+    assert_true(A && B && C && D && Dc);
+    for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
+        uint64_t st = hunt_family_seed(5, fam);
+        for (int q = 0; q < NT; q++)
+            hunt_fill_tile(&t, fam, &st, A + q * ta, B + q * tb, C + q * mn);
+        model_mma(m, t.m, t.n, t.k, NT, A, B, C, Dc);
+        size_t marked = 0, declined = 0;
+        for (size_t e = 0; e < NT * mn; e++) {
+            bool mark = e % 7 == 0 || e / mn == 1;
+            D[e] = mark ? TC_MODEL_GPU_DECLINED : Dc[e];
+            marked += mark;
+        }
+        if (tc_model_gpu_finish(m, t.m, t.n, t.k, NT, A, B, C, D, &declined, err, sizeof err))
+            fail_msg("%s: %s", ins->name, err);
+        assert_int_equal(declined, marked);
+        for (size_t e = 0; e < NT * mn; e++)
+            if (D[e] != Dc[e])
+                fail_msg("%s %s element %zu: finished 0x%llx, model_mma 0x%llx", ins->name, hunt_family_name(fam), e,
+                         (unsigned long long)D[e], (unsigned long long)Dc[e]);
+    }
+    free(A), free(B), free(C), free(D), free(Dc);
+    model_free(m);
+}
+
+static void test_declined_elements_are_finished_as_model_mma(void **state)
+{
+    model_profile prof;
+    char err[256];
+    if (profile_load("oracle/profiles/h100.profile", &prof, err, sizeof err))
+        fail_msg("%s", err);
+    for (size_t i = 0; i < prof.count; i += 9) {   /* every 9th: f16 to fp8, mma and wgmma */
+        const tc_instr *ins = tc_instr_by_name(prof.entries[i].instr);
+        assert_non_null(ins);
+        finish_on(ins, &prof.entries[i].params);
+    }
+    profile_free(&prof);
 }
 
 /* ---- the equivalence record ---- */
@@ -361,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_sass_is_integer_only),
         cmocka_unit_test(test_gpu_model_equals_cpu_model),
         cmocka_unit_test(test_without_gpu_the_cpu_computes),
+        cmocka_unit_test(test_declined_elements_are_finished_as_model_mma),
         cmocka_unit_test(test_replay_catches_a_changed_answer),
         cmocka_unit_test(test_equivalence_record_replays),
     };

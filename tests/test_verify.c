@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "cases/infer_internal.h"
 #include "cases/verify.h"
 #include "oracle/oracle.h"
 #include "probes/probes.h"
@@ -184,6 +185,33 @@ static void test_hunt_rounds_are_each_familys_stream_in_order(void **state)
     model_free(m);
 }
 
+/* The proof's random tiles are drawn on every core, each from a state a
+ * cheap pass finds (infer_rnd_case_skip): that pass must move the stream
+ * exactly as drawing does, for every instruction's formats and K, every
+ * distribution, from many states (a C of +-0 or not is the data-dependent
+ * count). */
+static void test_random_skip_moves_the_stream_as_drawing_does(void **state)
+{
+    size_t count;
+    const tc_instr *cat = tc_catalogue(&count);
+    uint64_t a[INFER_KMAX], b[INFER_KMAX], c, seed = 0x5EEDull;
+    for (size_t i = 0; i < count; i++) {
+        infer_target t = {.m = cat[i].m, .n = cat[i].n, .k = cat[i].k,
+                          .f = {cat[i].a, cat[i].b, cat[i].c, cat[i].d}};
+        assert_true(t.k <= INFER_KMAX);
+        for (int d = 0; d < 4; d++)
+            for (int r = 0; r < 16; r++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                uint64_t drawn = seed, skipped = seed;
+                infer_rnd_case(&t, &drawn, d, a, b, &c);
+                infer_rnd_case_skip(&t, &skipped, d);
+                if (drawn != skipped)
+                    fail_msg("%s dist %d from %llx: skip %llx, draw %llx", cat[i].name, d,
+                             (unsigned long long)seed, (unsigned long long)skipped, (unsigned long long)drawn);
+            }
+    }
+}
+
 static void test_other_profile_is_not_verified_and_shows_inputs(void **state)
 {
     tc_run_result r = tc_run_cli("verify --backend model:" SYNTH " --profile tests/profiles/exact.profile " INSTR
@@ -266,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_one_flipped_output_bit_is_caught),
         cmocka_unit_test(test_stages_add_up_to_at_most_the_wall_time),
         cmocka_unit_test(test_hunt_rounds_are_each_familys_stream_in_order),
+        cmocka_unit_test(test_random_skip_moves_the_stream_as_drawing_does),
         cmocka_unit_test(test_other_profile_is_not_verified_and_shows_inputs),
         cmocka_unit_test(test_sparse_instruction_is_verified_on_its_kept_terms),
         cmocka_unit_test(test_bad_input_exits_2_with_a_message),

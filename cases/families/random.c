@@ -11,9 +11,12 @@
 
 static const tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
 
+/* splitmix64: each call adds RND_STEP to the state. */
+#define RND_STEP 0x9E3779B97F4A7C15ull
+
 static uint64_t rnd64(uint64_t *st)
 {
-    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
+    uint64_t z = (*st += RND_STEP);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
@@ -72,6 +75,37 @@ void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, 
     else
         *c = rnd64(st) % 4 ? infer_rnd_value(f->c, st, f->c->bias - 8, f->c->bias + 8)
                            : tc_encode_f64(f->c, 0.0, rne);
+}
+
+/* The rnd64 calls infer_rnd_value makes for f: exponent, fraction (when f
+ * has fraction bits), sign. */
+static uint64_t value_calls(const tc_format *f)
+{
+    return f->mbits ? 3 : 2;
+}
+
+/* What infer_rnd_case does to *st, without drawing the values: the same
+ * calls counted (kept beside infer_rnd_case, whose layout it mirrors; the C
+ * of dist 0 and 2 is the one data-dependent count: one call decides whether
+ * a value follows). A proof's tiles can then start each from its own state
+ * and be drawn on every core (cases/verify.c), the same stream. */
+void infer_rnd_case_skip(const infer_target *t, uint64_t *st, int dist)
+{
+    const oracle_formats *f = &t->f;
+    uint64_t va = value_calls(f->a), vb = value_calls(f->b), vc = value_calls(f->c), k = (uint64_t)t->k;
+    uint64_t calls;
+    switch (dist) {
+    case 0: case 1: calls = k * (va + vb); break;
+    case 2: calls = (k + 1) / 2 * (va + vb) + k / 2; break;
+    default: calls = 2 * k; break;
+    }
+    *st += calls * RND_STEP;
+    if (dist == 3)
+        *st += RND_STEP;
+    else if (dist == 1)
+        *st += vc * RND_STEP;
+    else if (rnd64(st) % 4)
+        *st += vc * RND_STEP;
 }
 
 static int fam_random(cset *s, const infer_target *t, size_t n, uint64_t seed)

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# On one H200 (issue #29), in at most 4 minutes: where the time of the
+# verification commands goes now that inputs are drawn on every core and
+# ahead of the GPU (cases/verify.c run rounds; cmd_hunt draws the next
+# instruction while one is checked) and the GPU model's CPU share is spread
+# over its declined elements. Built, then each command with the GPU backend
+# and the GPU model, its "# stages:" line (draw, execute, model: copies,
+# kernel, CPU share; compare; rest) and elements/s:
+#   hunt --instr all (the 2026-11-28 run: 1.72e7 elements/s, 8.67 s, 4.10 s
+#   of it drawing), verify of one instruction, regress (target 30 s), and an
+#   audit of every instruction (what finishes in the time left).
+# Everything under $OUT/stages.tar.xz; $OUT/summary.json the figures.
+#
+# Usage (from the repository root, $OUT set):
+#   bash tools/device/stages.sh [PROFILE] [HUNT_COUNT]
+# BUDGET (seconds, default 230) bounds the whole run; SKIP_BUILD=1 reuses build/;
+# BACKEND (default gpu:0) and MODEL_ON (default gpu) for a dry run elsewhere
+# (BACKEND=model:h200 MODEL_ON=cpu on a machine without a GPU).
+set -u
+START=$(date +%s)
+BUDGET=${BUDGET:-230}
+PROFILE=${1:-h200}
+HUNT_N=${2:-50000}
+BACKEND=${BACKEND:-gpu:0}
+MODEL_ON=${MODEL_ON:-gpu}
+R=/tmp/stages
+rm -rf "$R"; mkdir -p "$R"
+exec > >(tee "$R/run.log") 2>&1
+left() { echo $(( BUDGET - ($(date +%s) - START) )); }
+# step NAME SECONDS CMD..: CMD under a timeout (never past the budget less
+# 15 s for the packing), its output in $R/NAME.log, its exit status and wall
+# time in $R/times.txt
+step() {
+  local name=$1 secs=$2; shift 2
+  local most=$(( $(left) - 15 ))
+  [ "$secs" -gt "$most" ] && secs=$most
+  if [ "$secs" -lt 5 ]; then echo "$name: skipped (no time left)"; echo "$name skipped 0" >> "$R/times.txt"; return; fi
+  local t0 t1; t0=$(date +%s.%N)
+  timeout "$secs" "$@" > "$R/$name.log" 2>&1
+  local rc=$?
+  t1=$(date +%s.%N)
+  local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  echo "$name $rc $wall" >> "$R/times.txt"
+  echo "$name: exit $rc in $wall s (limit $secs s)"
+  grep -E '^# ' "$R/$name.log" | tail -3
+}
+pack() {
+  rm -rf "$R"/regress*/baseline.jsonl "$R"/audit*/parts "$R"/audit*/*.html "$R"/regress*/refit/*/*.html
+  [ -f "$R/hunt/hunt.jsonl" ] && xz -9 "$R/hunt/hunt.jsonl"
+  tar cJf "$OUT/stages.tar.xz" -C /tmp stages
+  [ -f "$R/summary.json" ] && cp "$R/summary.json" "$OUT/summary.json"
+  ls -la "$OUT"
+}
+
+. tools/device-env.sh
+if [ -z "${SKIP_BUILD:-}" ]; then
+  ( device_build build/tcscope ) || { cp /tmp/build.log "$R/build.log"; echo "build failed"; pack; exit 1; }
+fi
+{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+  lscpu | grep -E 'Model name|^CPU\(s\)'; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
+
+B=build/tcscope
+# hunt: the 2026-11-28 run's command (its record kept: elements, mismatches, failures)
+step hunt 45 $B hunt --backend "$BACKEND" --profile "$PROFILE" --instr all --count "$HUNT_N" --samples 0 --model-on "$MODEL_ON" \
+  --out "$R/hunt"
+step verify 30 $B verify --backend "$BACKEND" --profile "$PROFILE" --instr mma.m16n8k16.f32.f16.f16.f32 \
+  --count 20000000 --model-on "$MODEL_ON" --quiet
+# regress against this machine's own baseline (the H200 audit record and profile), with timing
+REC=reports/baselines/$PROFILE-audit.jsonl.gz
+step regress 60 $B regress --backend "$BACKEND" --model-on "$MODEL_ON" --profile "$PROFILE" --record "$REC" \
+  --out "$R/regress" --quiet
+tail -2 "$R/regress.log" 2>/dev/null
+step audit 90 $B audit --backend "$BACKEND" --model-on "$MODEL_ON" --instr all --no-timing --out "$R/audit" --force --quiet
+echo "audit: $(grep -c ' VERIFIED ' "$R/audit.log" 2>/dev/null) VERIFIED, $(grep -c ' MISMATCH ' "$R/audit.log" 2>/dev/null) MISMATCH lines"
+
+python3 - "$R" <<'PY' || true
+import json, os, re, sys
+R = sys.argv[1]
+def read(name):
+    try:
+        return open(os.path.join(R, name)).read()
+    except OSError:
+        return ""
+out = {"machine": read("machine.txt").strip().splitlines(), "steps": {}}
+for line in read("times.txt").splitlines():
+    name, rc, wall = line.split()
+    st = out["steps"][name] = {"exit": rc, "wall_s": float(wall)}
+    log = read(name + ".log")
+    m = re.findall(r"\(([0-9.e+]+) elements/s\)", log)
+    if m:
+        st["elements_per_s"] = float(m[-1])
+    s = [l for l in log.splitlines() if l.startswith("# stages:")]
+    if s:
+        st["stages"] = s[-1][2:]
+json.dump(out, open(os.path.join(R, "summary.json"), "w"), indent=1)
+print(json.dumps(out, indent=1)[:4000])
+PY
+echo "total: $(( $(date +%s) - START )) s"
+pack
