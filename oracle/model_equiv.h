@@ -31,8 +31,9 @@
  *                        accumulator value;
  *   acc                  one K step with C first: D's rounding of the
  *                        accumulator in D's format equals the exact sum, or
- *                        a format holding every sum and C exactly with C's
- *                        exponents, rounded once into D;
+ *                        a format holding every sum and C exactly, rounded
+ *                        once into D (C's exponent read alike, or only where
+ *                        the grid cuts no term);
  *   dropped_nan          read only where an operand is cut (an RZ conversion
  *                        to fewer fraction bits than its container's);
  *   a_convert, b_convert readings (as given, or widened) that give every

@@ -109,29 +109,46 @@ bool meq_out_exact(const model_params *p, const model_field_scope *s)
     return !p->acc_exact && p->acc_fmt.ebits >= 2 && meq_same_values(&p->acc_fmt, s->f.d, s->f.d, false, false);
 }
 
+/* C's exponent as r and x read it (r: rounded into D; x: into its
+ * accumulator, or as decoded when exact) agrees: equal emins, or no C
+ * value subnormal in either (meq_same_values), or where they differ the
+ * step's grid leaves every term exact in both. They differ only for a C
+ * subnormal in the reading of the larger emin, whose exponent is then
+ * that emin and the step's E (the other reading's E no larger): a grid
+ * E - align_bits at or below the grain g of the terms (the products' and
+ * C's finest bits) cuts nothing, and the others (the finest term's lsb, a
+ * floor at or below g) cut nothing either; the same exact sum then. */
+static bool c_exponents_agree(const model_params *r, const model_params *x, const model_field_scope *s)
+{
+    const tc_format *c = s->f.c;
+    int er = tc_format_emin(s->f.d), ex = tc_format_emin(x->acc_exact ? c : &x->acc_fmt), hi = meq_imax(er, ex);
+    int g = meq_imin(meq_product_finest(r, s), meq_finest(c));
+    return r->exp_ref != MODEL_EXP_NOMINAL || er == ex || hi <= (r->ftz_c ? tc_format_emin(c) : meq_finest(c)) ||
+           (r->align_bits != MODEL_EXACT && hi - r->align_bits <= g && (!r->floored || r->align_floor <= g));
+}
+
 /* r rounds the one K step's sum into D's format with out_round, x carries
  * it exact or holds every such sum exactly: D then gets the same bits.
  * With C first and one step (block >= K), r's accumulator is the step's
- * sum S rounded into D (C held exactly with its exponent: the same E and
- * values), and D writes it exact; x's output rounds S itself into D with
- * the same direction (the steps' rounding is out_round when exact). Both
- * round S once, with the same ftz (no flush of the accumulator), overflow
- * (r's accumulator overflows with the IEEE rule, D's output with inf, the
- * same mfmt_overflow) and zero signs (a cancelled or mixed sum of zeros
- * takes -0 under RD only, or +0 whatever the direction with zero_sign
- * positive). x holds S exactly when S, an integer below B * 2^align_bits
- * on a grid no finer than the products' or C's finest bit, fits its
- * fraction bits and lies below its largest finite (E at most the operands'
- * emaxes summed plus one, or C's). */
+ * sum S rounded into D (C held exactly, with an exponent that gives the
+ * same sum: c_exponents_agree), and D writes it exact; x's output rounds
+ * S itself into D with the same direction (the steps' rounding is
+ * out_round when exact). Both round S once, with the same ftz (no flush
+ * of the accumulator), overflow (r's accumulator overflows with the IEEE
+ * rule, D's output with inf, the same mfmt_overflow) and zero signs (a
+ * cancelled or mixed sum of zeros takes -0 under RD only, or +0 whatever
+ * the direction with zero_sign positive). x holds S exactly when S, an
+ * integer below B * 2^align_bits on a grid no finer than the products' or
+ * C's finest bit, fits its fraction bits and lies below its largest finite
+ * (E at most the operands' emaxes summed plus one, or C's). */
 static bool single(const model_params *r, const model_params *x, const model_field_scope *s)
 {
     const tc_format *d = s->f.d, *c = s->f.c;
-    bool exps = r->exp_ref == MODEL_EXP_NOMINAL;
     tc_round xr = x->acc_exact ? x->out_round : x->acc_round;
     if (r->acc_exact || !model_same_format(&r->acc_fmt, d) || r->acc_round != r->out_round ||
         r->c_mode != MODEL_C_FIRST || r->block < s->k || r->ftz_acc || r->acc_ovf_inf ||
-        r->out_ovf != TC_OVF_INF || d->specials != TC_SPECIALS_IEEE || !meq_same_values(c, NULL, d, exps, r->ftz_c) ||
-        !(r->zero_positive || (r->acc_round == TC_RD) == (xr == TC_RD)))
+        r->out_ovf != TC_OVF_INF || d->specials != TC_SPECIALS_IEEE || !meq_same_values(c, NULL, d, false, false) ||
+        !c_exponents_agree(r, x, s) || !(r->zero_positive || (r->acc_round == TC_RD) == (xr == TC_RD)))
         return false;
     if (x->acc_exact)
         return true;
@@ -140,8 +157,8 @@ static bool single(const model_params *r, const model_params *x, const model_fie
     int lo = meq_finest(meq_used(x, s, 0)) + meq_finest(meq_used(x, s, 1));
     int emax = meq_imax(tc_format_emax(meq_used(x, s, 0)) + tc_format_emax(meq_used(x, s, 1)) + 1,
                         tc_format_emax(c));
-    return meq_same_values(c, NULL, a, exps, x->ftz_c) && meq_carry_idle(x, s) && b > 0 && x->align_bits != MODEL_EXACT &&
-           x->align_bits >= 0 && x->align_bits < 900 && lo >= meq_finest(a) &&
+    return meq_same_values(c, NULL, a, false, false) && meq_carry_idle(x, s) && b > 0 &&
+           x->align_bits != MODEL_EXACT && x->align_bits >= 0 && x->align_bits < 900 && lo >= meq_finest(a) &&
            b * ldexp(1.0, x->align_bits) < ldexp(1.0, a->mbits + 1) * MARGIN &&
            ldexp(b, emax) <= meq_max(a) * MARGIN;
 }
