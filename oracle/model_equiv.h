@@ -12,7 +12,14 @@
  *                        accumulator: a multiple of 2^grain) changes no value:
  *                        it is none;
  *   product_flush_below  a threshold at or below the smallest product's
- *                        exponent flushes nothing: it is none;
+ *                        exponent flushes nothing, or far enough below a
+ *                        truncating floor that what it flushes truncates to
+ *                        0 anyway (zero_sign positive): it is none;
+ *   align_ref, align_exp, align_round  read only through E and the grid
+ *                        E - align_bits: never with every bit kept and an
+ *                        idle floor and no register width;
+ *   a_ftz, b_ftz         a widening that makes every operand value normal
+ *                        leaves nothing to flush;
  *   c_round              read only when C is added last (c_mode last):
  *                        with C first every direction is the same;
  *   out_round            an accumulator whose every value D holds exactly

@@ -40,6 +40,8 @@
 #define WG_F16 "wgmma.m64n8k16.f16.f16.f16"
 #define WG_FP8 "wgmma.m64n8k32.f32.e5m2.e4m3"
 #define WG_FP8_F16 "wgmma.m64n8k32.f16.e5m2.e4m3"
+#define WG_BF16 "wgmma.m64n8k16.f32.bf16.bf16"
+#define F64 "mma.m8n8k4.f64.f64.f64.f64"
 #define MMA_FP8 "mma.m16n8k32.f32.e4m3.e4m3.f32"
 
 static model_profile prof;
@@ -153,6 +155,21 @@ static void test_thresholds_below_every_bit(void **state)
     assert_true(equivalent_with(WG_FP8, "b_convert", "f16:rne", "b_convert", "f16:rne", "bf16:rz"));
     assert_true(equivalent_text(BF16, "b_convert", "none", "f32:rz"));
     assert_false(equivalent_text("mma.m16n8k16.f32.f16.f16.f32", "b_convert", "none", "f32:rz"));
+    /* bf16 -> f32 wgmma floored at 2^-158: a product below 2^-252 (a reference exponent below 2^-238)
+       truncates to 0 flushed or not; not without the floor, nor with it at -237 */
+    assert_true(equivalent_text(WG_BF16, "product_flush_below", "none", "-252"));
+    assert_false(equivalent_with(WG_BF16, "align_floor", "none", "product_flush_below", "none", "-252"));
+    assert_false(equivalent_with(WG_BF16, "align_floor", "-237", "product_flush_below", "none", "-252"));
+    assert_false(equivalent_with(WG_BF16, "align_round", "rne", "product_flush_below", "none", "-252"));
+    /* f64: every bit kept, E read nowhere: its reference and the alignment's rounding are never read */
+    assert_true(equivalent_text(F64, "align_ref", "all", "products"));
+    assert_true(equivalent_text(F64, "align_exp", "normalized", "nominal"));
+    assert_true(equivalent_text(F64, "align_round", "trunc", "rne"));
+    assert_false(equivalent_with(F64, "align_bits", "52", "align_round", "trunc", "rne"));
+    /* e4m3 widened to f16: no value subnormal, nothing to flush; read as given: subnormals */
+    assert_true(equivalent_with(WG_FP8, "b_convert", "f16:rne", "b_ftz", "no", "yes"));
+    assert_false(equivalent_text(WG_FP8, "b_ftz", "no", "yes"));
+    assert_false(equivalent_with(WG_FP8, "a_convert", "f16:rne", "a_ftz", "no", "yes"));
     /* no rule for other fields */
     assert_false(equivalent_text(F16, "block", "8", "4"));
     (void)state;
@@ -184,11 +201,13 @@ static void test_proven_pairs_answer_alike(void **state)
     } cases[] = {{F16, NULL, NULL},    {TF32, NULL, NULL},   {BF16, NULL, NULL},
                  {"mma.m16n8k32.f16.e4m3.e5m2.f16", NULL, NULL},
                  {WG_F16, NULL, NULL}, {WG_FP8, NULL, NULL}, {MMA_FP8, NULL, NULL},
-                 {"mma.m8n8k4.f64.f64.f64.f64", NULL, NULL}, {WG_FP8_F16, NULL, NULL},
-                 {WG_FP8_F16, "c_ftz", "yes"}, {WG_FP8_F16, "align_bits", "10"}};
+                 {F64, NULL, NULL},    {WG_FP8_F16, NULL, NULL}, {WG_BF16, NULL, NULL},
+                 {WG_FP8_F16, "c_ftz", "yes"}, {WG_FP8_F16, "align_bits", "10"}, {WG_FP8, "b_convert", "f16:rne"}};
     static const char *const rules[] = {"align_floor", "product_flush_below", "c_round",      "out_round",
                                         "carry_bits",  "acc_overflow",        "out_overflow", "acc",
-                                        "dropped_nan", "a_convert",           "b_convert"};
+                                        "dropped_nan", "a_convert",           "b_convert",
+                                        "align_ref",   "align_exp",           "align_round",
+                                        "a_ftz",       "b_ftz"};
     model_params *r = malloc(MODEL_RANGE_MAX * sizeof *r);
     assert_non_null(r);
     size_t proven = 0, by_field[MODEL_FIELDS_MAX] = {0};
