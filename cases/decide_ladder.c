@@ -24,7 +24,13 @@
  * alignment floor, width and rounding, the rounding of the result, over-
  * and underflow, and what a widening does to a subnormal operand's
  * exponent. First, zero results: every product -0 (A -0 times B 1, or A +0
- * times B -1) and C -0. Built only when a pair outlives the pool. */
+ * times B -1) and C -0. Last, sums of extremes: every product the same
+ * pair of A's and B's extremes (the largest finite, the largest
+ * significand one and two binades below the top, around 1, at the bottom
+ * of the normal range, the largest and smallest subnormals), of one sign
+ * or alternating, C an extreme of either sign or 0: the sums that fill a
+ * register's carry bits, overflow an accumulator or D, or read a
+ * subnormal C's exponent. Built only when a pair outlives the pool. */
 
 /* sig * 2^e as a*b: sub 0, both factors normal where they can be; 1, a is
  * A's smallest subnormal; 2, b is B's (the other factor makes up the rest). */
@@ -70,6 +76,38 @@ static bool ladder_terms(const oracle_formats *f, int k, int prec_d, int prec_ac
     return true;
 }
 
+/* f's extremes (see above) into out[8]; their count. */
+static int extremes(const tc_format *f, double *out)
+{
+    tc_value mx = tc_format_max(f);
+    int m = f->mbits, emin = tc_format_emin(f), emax = tc_format_emax(f);
+    double big = 2.0 - ldexp(1.0, -m);
+    const double v[] = {ldexp((double)mx.sig, mx.exp), ldexp(big, emax - 1), ldexp(big, emax - 2), big, 1.0,
+                        ldexp(big, emin), ldexp(1.0 - ldexp(1.0, -m), emin), ldexp(1.0, emin - m)};
+    memcpy(out, v, sizeof v);
+    return (int)(sizeof v / sizeof *v);
+}
+
+/* The sums of extremes (see above) into s. 0, or -1 out of memory. */
+static int ladder_extremes(const tc_instr *ins, int k, cset *s)
+{
+    double va[8], vb[8], vc[8];
+    int na = extremes(ins->a, va), nb = extremes(ins->b, vb), nc = extremes(ins->c, vc);
+    uint64_t a[INFER_KMAX], b[INFER_KMAX], c;
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            for (int q = 0; q <= nc; q++)
+                for (int sg = 0; sg < 3; sg++) {
+                    bool ok = infer_enc(ins->c, q == nc ? 0.0 : sg == 1 ? -vc[q] : vc[q], &c);
+                    for (int x = 0; ok && x < k; x++)
+                        ok = infer_enc(ins->a, sg == 2 && (x & 1) ? -va[i] : va[i], &a[x]) &&
+                             infer_enc(ins->b, vb[j], &b[x]);
+                    if (ok && cset_add_bits(s, "ladder", k, a, b, c))
+                        return -1;
+                }
+    return 0;
+}
+
 int decide_ladder_make(const tc_instr *ins, int k, const model_params *v, cset *s)
 {
     oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
@@ -106,5 +144,5 @@ int decide_ladder_make(const tc_instr *ins, int k, const model_params *v, cset *
                                 cset_add_bits(s, "ladder", k, a, b, zero_c))
                                 return -1;
         }
-    return 0;
+    return ladder_extremes(ins, k, s);
 }

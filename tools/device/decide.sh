@@ -14,9 +14,15 @@
 # Everything in $OUT/decide.tar.xz (folder dec/), the log also in $OUT/decide.log.
 # Usage: bash tools/device/decide.sh [BACKEND [BASE]]   (default: gpu h200)
 #   BACKEND model:PROFILE runs it here without a GPU (CPU build, the model answering);
-#   INSTR=NAME,NAME.. (environment) limits it to those instructions (default all).
+#   INSTR=NAME,NAME.. (environment) limits it to those instructions (default all);
+#   MUTATIONS=M (environment): mutated inputs per pair the pool and the ladder leave open (default
+#   20000: ten times export's default, seconds on 16 cores, and fewer pairs left open);
+#   REFIT=0 (environment) asks once and refits nothing: the misses stay in ask1/hunt.jsonl and
+#   decide infer names their instructions (a run that stays within six minutes whatever the answers).
+# Nothing refit (no miss, or REFIT=0): the first export and its answers are the final ones (export2,
+# ask2 are copies of export1, ask1), asked once.
 set -u
-BACKEND=${1:-gpu}; BASE=${2:-h200}; INSTR=${INSTR:-all}
+BACKEND=${1:-gpu}; BASE=${2:-h200}; INSTR=${INSTR:-all}; REFIT=${REFIT:-1}; MUT=${MUTATIONS:-20000}
 : "${OUT:?set OUT to an empty folder}"
 W=/tmp/dec; rm -rf "$W"; mkdir -p "$W"
 LOG="$W/decide.log"
@@ -42,7 +48,7 @@ step() { # NAME CMD..: runs CMD, its output in the log, says its exit status and
   "$@" >> "$LOG" 2>&1; rc=$?
   say "$name rc=$rc secs=$(( $(date +%s) - t0 ))"; return $rc
 }
-step export1 $T decide export --profile "$BASE" --instr "$INSTR" --out "$W/export1" --threads "$JOBS"
+step export1 $T decide export --profile "$BASE" --instr "$INSTR" --out "$W/export1" --threads "$JOBS" --mutations "$MUT"
 step ask1 $T decide ask --backend "$BACKEND" --in "$W/export1/decide.jsonl" --profile "$BASE" --out "$W/ask1"
 LIST=$(python3 -c '
 import json, sys
@@ -52,6 +58,7 @@ for l in open(sys.argv[1]):
 say "answered otherwise than $BASE: ${LIST:-none}"
 pack --exclude='audit.jsonl'
 PROFILE="oracle/profiles/$BASE.profile"
+[ "$REFIT" = 1 ] || { [ -n "$LIST" ] && say "REFIT=0: not refit"; LIST=; }
 if [ -n "$LIST" ]; then
   TIMING=(--timing "reports/baselines/$BASE-bench.json.gz")
   [ -f "${TIMING[1]}" ] || TIMING=(--no-timing)
@@ -81,8 +88,12 @@ for i in sorted(b):
         if a.get(i, {}).get(k) != b[i][k]: print("refit changed %s %s: %s -> %s" % (i, k, a.get(i, {}).get(k), b[i][k]))
 PY
 fi
-step export2 $T decide export --profile "$PROFILE" --instr "$INSTR" --out "$W/export2" --threads "$JOBS"
-step ask2 $T decide ask --backend "$BACKEND" --in "$W/export2/decide.jsonl" --profile "$PROFILE" --out "$W/ask2"
+if [ -n "$LIST" ]; then
+  step export2 $T decide export --profile "$PROFILE" --instr "$INSTR" --out "$W/export2" --threads "$JOBS" --mutations "$MUT"
+  step ask2 $T decide ask --backend "$BACKEND" --in "$W/export2/decide.jsonl" --profile "$PROFILE" --out "$W/ask2"
+else # the profile asked is the final one
+  cp -r "$W/export1" "$W/export2" && cp -r "$W/ask1" "$W/ask2" && say "export2, ask2: export1, ask1 (nothing refit)"
+fi
 pack --exclude='audit.jsonl' --exclude='*.md'
 step infer $T decide infer --in "$W/ask2/decide.jsonl" --profile "$PROFILE" --compare oracle/profiles/h100.profile \
   --out "$W/infer"
