@@ -30,7 +30,14 @@
  * of the normal range, the largest and smallest subnormals), of one sign
  * or alternating, C an extreme of either sign or 0: the sums that fill a
  * register's carry bits, overflow an accumulator or D, or read a
- * subnormal C's exponent. Built only when a pair outlives the pool. */
+ * subnormal C's exponent. Then a subnormal C (every power of two below
+ * C's smallest normal) with a product at the tie of D's ulp there and one
+ * small product 1..60 binades below C, of either sign: C's nominal
+ * exponent (its emin) sets the grid where an accumulator that holds C as
+ * a normal value (f32 for an f16 C) sets a finer one, and the small
+ * product (of normal factors, else of a subnormal one), cut or kept,
+ * breaks the tie. Built only when a pair outlives
+ * the pool. */
 
 /* sig * 2^e as a*b: sub 0, both factors normal where they can be; 1, a is
  * A's smallest subnormal; 2, b is B's (the other factor makes up the rest). */
@@ -108,6 +115,33 @@ static int ladder_extremes(const tc_instr *ins, int k, cset *s)
     return 0;
 }
 
+/* The subnormal C's (see above) into s. 0, or -1 out of memory. */
+static int ladder_c_subnormal(const tc_instr *ins, int k, cset *s)
+{
+    oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
+    const tc_format *fc = ins->c, *fd = ins->d;
+    uint64_t a[INFER_KMAX], b[INFER_KMAX], c, zero[2];
+    if (k < 2 || !infer_split(&f, 0.0, &zero[0], &zero[1]))
+        return 0;
+    for (int x = 2; x < k; x++)
+        a[x] = zero[0], b[x] = zero[1];
+    for (int ec = tc_format_emin(fc) - fc->mbits; ec < tc_format_emin(fc); ec++) {
+        int ulp = (ec > tc_format_emin(fd) ? ec : tc_format_emin(fd)) - fd->mbits;
+        if (!infer_enc(fc, ldexp(1.0, ec), &c) || !power_product(&f, ulp - 1, 1.0, 0, &a[0], &b[0]))
+            continue;
+        for (int d = 1; d <= 60; d++)
+            for (int sg = 0; sg < 2; sg++) {
+                /* normal factors, else a subnormal one (A's, then B's) to reach below their range */
+                bool ok = false;
+                for (int kind = 0; kind < 3 && !ok; kind++)
+                    ok = power_product(&f, ec - d, sg ? -1.0 : 1.0, kind, &a[1], &b[1]);
+                if (ok && cset_add_bits(s, "ladder", k, a, b, c))
+                    return -1;
+            }
+    }
+    return 0;
+}
+
 int decide_ladder_make(const tc_instr *ins, int k, const model_params *v, cset *s)
 {
     oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
@@ -144,5 +178,5 @@ int decide_ladder_make(const tc_instr *ins, int k, const model_params *v, cset *
                                 cset_add_bits(s, "ladder", k, a, b, zero_c))
                                 return -1;
         }
-    return ladder_extremes(ins, k, s);
+    return ladder_extremes(ins, k, s) ? -1 : ladder_c_subnormal(ins, k, s);
 }
