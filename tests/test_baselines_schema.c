@@ -49,6 +49,7 @@ static const struct {
     {"h200-model-gpu-check.json.gz", "one document, record model-gpu-check (tools/model_gpu_check.c)"},
     {"h200-model-gpu-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h200-gemm-gpu-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
+    {"h200-stages.json", "one document, tools/device/stages.sh summary (per step: exit, wall_s, elements_per_s, stages)"},
 };
 
 static const char *other_form(const char *name)
