@@ -54,7 +54,9 @@ int decide_infer_run(const decide_args *a, const tc_record *in, const model_prof
         free(md);
         return cli_fail(CMD, "out of memory");
     }
-    const char *gpu = cli_str(in->header, "gpu");
+    /* a copy: cli_str's buffers are a ring of 8 that the loop's cli_str calls reuse */
+    char gpu[400];
+    snprintf(gpu, sizeof gpu, "%s", cli_str(in->header, "gpu"));
     printf("# tcscope decide infer: %s (answers of %s, %s) against %s\n", a->in, cli_str(in->header, "backend"), gpu,
            a->profile ? a->profile : "the fingerprints it was built from");
     int status = TC_EXIT_OK;
