@@ -35,6 +35,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr mma.sp.m16n8k64.f32.e4m3.e4m3.f32]
@@ -93,6 +95,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n128k32.f16.e5m2.e4m3]
@@ -180,6 +184,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.sp.m64n8k64.f16.e5m2.e4m3]
@@ -731,6 +737,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr mma.sp.m16n8k64.f32.e5m2.e5m2.f32]
@@ -992,6 +1000,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n32k32.f16.e4m3.e4m3]
@@ -1050,6 +1060,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n16k32.f16.e5m2.e4m3.rs]
@@ -1137,6 +1149,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.sp.m64n64k64.f16.e5m2.e4m3]
@@ -1891,6 +1905,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n32k32.f16.e5m2.e4m3]
@@ -1978,6 +1994,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n128k32.f16.e5m2.e4m3.rs]
@@ -2065,6 +2083,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr mma.m16n8k32.f16.e4m3.e4m3.f16]
@@ -2616,6 +2636,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n256k32.f16.e5m2.e4m3]
@@ -2703,6 +2725,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.sp.m64n16k64.f16.e5m2.e4m3]
@@ -3515,6 +3539,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n32k32.f16.e5m2.e4m3.rs]
@@ -3602,6 +3628,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.sp.m64n128k64.f16.e5m2.e4m3]
@@ -4356,6 +4384,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n64k32.f16.e5m2.e4m3]
@@ -4443,6 +4473,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n256k32.f16.e5m2.e4m3.rs]
@@ -4530,6 +4562,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n16k16.f32.f16.f16]
@@ -5139,6 +5173,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n16k32.f16.e4m3.e4m3]
@@ -5197,6 +5233,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n8k32.f16.e5m2.e4m3.rs]
@@ -5284,6 +5322,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.sp.m64n32k64.f16.e5m2.e4m3]
@@ -6067,6 +6107,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n16k32.f16.e5m2.e4m3]
@@ -6154,6 +6196,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.m64n64k32.f16.e5m2.e4m3.rs]
@@ -6241,6 +6285,8 @@ step_split = contiguous
 nan_propagate = no
 zero_sign = positive
 dropped_nan = nan
+# the H200 decides align_floor = -46 here (reports/baselines/h200-decide.jsonl.gz, decide infer
+# --compare h100); the H100 was not asked those inputs, so its own audit's value stays
 align_floor = none
 
 [instr wgmma.sp.m64n256k64.f16.e5m2.e4m3]
