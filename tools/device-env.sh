@@ -40,3 +40,23 @@ device_pack() {
   cp "/tmp/$1/run.log" "$OUT/run.log"
   ls -la "$OUT"
 }
+# A task's timed steps, under the budget: START (date +%s at the start),
+# BUDGET (seconds for the whole task), R (its folder) and KEEP (seconds kept
+# back for what follows the steps: the packing, a last run; default 15).
+device_left() { echo $(( BUDGET - ($(date +%s) - START) )); }
+# device_step NAME SECONDS CMD..: CMD under a timeout (never past the budget
+# less KEEP; skipped under 5 s), its output in $R/NAME.log, its exit status
+# and wall time a line of $R/times.txt, its last "# " lines shown.
+device_step() {
+  local name=$1 secs=$2; shift 2
+  local most=$(( $(device_left) - ${KEEP:-15} ))
+  [ "$secs" -gt "$most" ] && secs=$most
+  if [ "$secs" -lt 5 ]; then echo "$name: skipped (no time left)"; echo "$name skipped 0" >> "$R/times.txt"; return; fi
+  local t0 t1 rc wall; t0=$(date +%s.%N)
+  timeout "$secs" "$@" > "$R/$name.log" 2>&1
+  rc=$?; t1=$(date +%s.%N)
+  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  echo "$name $rc $wall" >> "$R/times.txt"
+  echo "$name: exit $rc in $wall s (limit $secs s)"
+  grep -E '^# ' "$R/$name.log" | tail -3
+}

@@ -24,24 +24,8 @@ HUNT_N=${2:-50000}
 R=/tmp/model-gpu
 rm -rf "$R"; mkdir -p "$R"
 exec > >(tee "$R/run.log") 2>&1
-left() { echo $(( BUDGET - ($(date +%s) - START) )); }
-# step NAME SECONDS CMD..: CMD under a timeout (never past the budget less 40 s
-# kept for the equivalence run and the packing), its output in $R/NAME.log,
-# its exit status and wall time in $R/times.txt
-step() {
-  local name=$1 secs=$2; shift 2
-  local most=$(( $(left) - 40 ))
-  [ "$secs" -gt "$most" ] && secs=$most
-  if [ "$secs" -lt 5 ]; then echo "$name: skipped (no time left)"; echo "$name skipped 0" >> "$R/times.txt"; return; fi
-  local t0 t1; t0=$(date +%s.%N)
-  timeout "$secs" "$@" > "$R/$name.log" 2>&1
-  local rc=$?
-  t1=$(date +%s.%N)
-  local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-  echo "$name $rc $wall" >> "$R/times.txt"
-  echo "$name: exit $rc in $wall s (limit $secs s)"
-  grep -E '^# ' "$R/$name.log" | tail -3
-}
+# the steps: device_step (tools/device-env.sh), KEEP s kept for the packing and the equivalence run
+KEEP=40
 pack() {
   rm -rf "$R"/regress*/baseline.jsonl "$R"/audit*/parts "$R"/audit*/*.html "$R"/regress*/refit/*/*.html
   device_pack model-gpu
@@ -60,31 +44,31 @@ if tools/model-gpu-sass.sh build/opt/probes/cuda/model_gpu.cu.o "$R/model_gpu_sa
   export TC_MODEL_GPU_SASS=$R/model_gpu_sass.txt
 fi
 cat "$R/sass.log"
-step test_model_gpu 40 build/opt/tests/test_model_gpu
+device_step test_model_gpu 40 build/opt/tests/test_model_gpu
 grep -E 'GPU model =|PASSED|FAILED|SKIPPED' "$R/test_model_gpu.log"
 
 # hunt end to end with each model (the CPU's on a fifth of the count: its
 # elements/s is the figure), the same backend and seed
 B=build/tcscope
-step hunt-gpu 60 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count "$HUNT_N" --samples 0 --model-on gpu
-step hunt-cpu 45 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count $((HUNT_N / 5)) --samples 0 \
+device_step hunt-gpu 60 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count "$HUNT_N" --samples 0 --model-on gpu
+device_step hunt-cpu 45 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count $((HUNT_N / 5)) --samples 0 \
   --model-on cpu
 # verify: one instruction, random elements and a sixteenth of them per hunt family
 V=mma.m16n8k16.f32.f16.f16.f32
-step verify-gpu 40 $B verify --backend gpu:0 --profile "$PROFILE" --instr $V --count 20000000 --model-on gpu
-step verify-cpu 40 $B verify --backend gpu:0 --profile "$PROFILE" --instr $V --count 4000000 --model-on cpu
+device_step verify-gpu 40 $B verify --backend gpu:0 --profile "$PROFILE" --instr $V --count 20000000 --model-on gpu
+device_step verify-cpu 40 $B verify --backend gpu:0 --profile "$PROFILE" --instr $V --count 4000000 --model-on cpu
 # regress against the committed baseline, with timing (the target: at most 30 s), GPU model
-step regress-gpu 60 $B regress --backend gpu:0 --out "$R/regress-gpu"
+device_step regress-gpu 60 $B regress --backend gpu:0 --out "$R/regress-gpu"
 tail -2 "$R/regress-gpu.log"
 # make bench's model figures: hunt and verify elements/s, GPU model over CPU model
-step bench_hunt 50 build/opt/bench/bench_hunt
+device_step bench_hunt 50 build/opt/bench/bench_hunt
 grep ratio "$R/bench_hunt.log"
 # the catalogue's audit with the GPU model, 1e6 random and 62500 per hunt family per instruction
-step audit-gpu 80 $B audit --backend gpu:0 --instr all --no-timing --out "$R/audit-gpu" --force
+device_step audit-gpu 80 $B audit --backend gpu:0 --instr all --no-timing --out "$R/audit-gpu" --force
 echo "audit: $(grep -c ' VERIFIED ' "$R/audit-gpu.log") VERIFIED, $(grep -c ' MISMATCH ' "$R/audit-gpu.log") MISMATCH lines"
 
 # the equivalence run in what is left: GPU model vs CPU model the whole time
-secs=$(( $(left) - 45 ))
+secs=$(( $(device_left) - 45 ))
 if [ "$secs" -ge 20 ]; then
   t0=$(date +%s)
   timeout $((secs + 30)) build/opt/tools/model_gpu_check --out "$R" --profile "$PROFILE" --seconds "$secs" \

@@ -26,24 +26,8 @@ MODEL_ON=${MODEL_ON:-gpu}
 R=/tmp/stages
 rm -rf "$R"; mkdir -p "$R"
 exec > >(tee "$R/run.log") 2>&1
-left() { echo $(( BUDGET - ($(date +%s) - START) )); }
-# step NAME SECONDS CMD..: CMD under a timeout (never past the budget less
-# 15 s for the packing), its output in $R/NAME.log, its exit status and wall
-# time in $R/times.txt
-step() {
-  local name=$1 secs=$2; shift 2
-  local most=$(( $(left) - 15 ))
-  [ "$secs" -gt "$most" ] && secs=$most
-  if [ "$secs" -lt 5 ]; then echo "$name: skipped (no time left)"; echo "$name skipped 0" >> "$R/times.txt"; return; fi
-  local t0 t1; t0=$(date +%s.%N)
-  timeout "$secs" "$@" > "$R/$name.log" 2>&1
-  local rc=$?
-  t1=$(date +%s.%N)
-  local wall; wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-  echo "$name $rc $wall" >> "$R/times.txt"
-  echo "$name: exit $rc in $wall s (limit $secs s)"
-  grep -E '^# ' "$R/$name.log" | tail -3
-}
+# the steps: device_step (tools/device-env.sh), KEEP s kept for the packing
+KEEP=15
 pack() {
   rm -rf "$R"/regress*/baseline.jsonl "$R"/audit*/parts "$R"/audit*/*.html "$R"/regress*/refit/*/*.html
   [ -f "$R/hunt/hunt.jsonl" ] && xz -9 "$R/hunt/hunt.jsonl"
@@ -61,16 +45,16 @@ fi
 
 B=build/tcscope
 # hunt: the 2026-11-28 run's command (its record kept: elements, mismatches, failures)
-step hunt 45 $B hunt --backend "$BACKEND" --profile "$PROFILE" --instr all --count "$HUNT_N" --samples 0 --model-on "$MODEL_ON" \
+device_step hunt 45 $B hunt --backend "$BACKEND" --profile "$PROFILE" --instr all --count "$HUNT_N" --samples 0 --model-on "$MODEL_ON" \
   --out "$R/hunt"
-step verify 30 $B verify --backend "$BACKEND" --profile "$PROFILE" --instr mma.m16n8k16.f32.f16.f16.f32 \
+device_step verify 30 $B verify --backend "$BACKEND" --profile "$PROFILE" --instr mma.m16n8k16.f32.f16.f16.f32 \
   --count 20000000 --model-on "$MODEL_ON" --quiet
 # regress against this machine's own baseline (the H200 audit record and profile), with timing
 REC=reports/baselines/$PROFILE-audit.jsonl.gz
-step regress 60 $B regress --backend "$BACKEND" --model-on "$MODEL_ON" --profile "$PROFILE" --record "$REC" \
+device_step regress 60 $B regress --backend "$BACKEND" --model-on "$MODEL_ON" --profile "$PROFILE" --record "$REC" \
   --out "$R/regress" --quiet
 tail -2 "$R/regress.log" 2>/dev/null
-step audit 90 $B audit --backend "$BACKEND" --model-on "$MODEL_ON" --instr all --no-timing --out "$R/audit" --force --quiet
+device_step audit 90 $B audit --backend "$BACKEND" --model-on "$MODEL_ON" --instr all --no-timing --out "$R/audit" --force --quiet
 echo "audit: $(grep -c ' VERIFIED ' "$R/audit.log" 2>/dev/null) VERIFIED, $(grep -c ' MISMATCH ' "$R/audit.log" 2>/dev/null) MISMATCH lines"
 
 python3 - "$R" <<'PY' || true
