@@ -4,7 +4,8 @@
 
 #include <string.h>
 
-#include "oracle/model_equiv_internal.h"
+#include "oracle/model_equiv_bounds.h"
+#include "oracle/model_equiv_sum.h"
 
 /* True when every format the rules read is a floating-point one. */
 static bool floating(const model_params *p, const model_field_scope *s)

@@ -5,7 +5,7 @@
  * failed to separate within its budget stays open.
  *
  * The rules, each a part of the model that no input reaches (the bounds
- * they rest on: oracle/model_equiv_internal.h; the magnitudes':
+ * they rest on: oracle/model_equiv_bounds.h; the magnitudes':
  * model_equiv_sum.c):
  *   align_floor          a floor at or below the grain of the K steps (every
  *                        product, C where it enters a K step, the

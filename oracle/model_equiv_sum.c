@@ -1,8 +1,10 @@
 /* model_equiv_sum: the magnitudes no sum of an instruction's formats
  * reaches, so that a register width, an overflow rule or a rounding never
- * acts (see model_equiv.h; the bounds: model_equiv_internal.h). Bounds are
+ * acts (see model_equiv.h; the bounds: model_equiv_bounds.h). Bounds are
  * computed in double with a relative margin of 1e-9, far above its error. */
-#include "oracle/model_equiv_internal.h"
+#include "oracle/model_equiv_sum.h"
+
+#include "oracle/model_equiv_bounds.h"
 
 #define MARGIN (1.0 - 1e-9)
 

@@ -1,5 +1,5 @@
-/* Internals of oracle/model_equiv*.c: what the proofs read off the formats
- * and the params. Not a public header.
+/* The bounds oracle/model_equiv*.c read off the formats and the params
+ * (inline, shared by the rules of both files). Not a public header.
  *
  * Bounds used by the proofs (oracle/model_reference.c is the definition;
  * every fast path gives its bits):
@@ -16,8 +16,8 @@
  *     align_floor): a term is rounded onto it only when E - align_bits is
  *     the largest (the others leave every term exact), by less than 2^G;
  *     truncation never raises a magnitude. */
-#ifndef TC_MODEL_EQUIV_INTERNAL_H
-#define TC_MODEL_EQUIV_INTERNAL_H
+#ifndef TC_MODEL_EQUIV_BOUNDS_H
+#define TC_MODEL_EQUIV_BOUNDS_H
 
 #include <math.h>
 #include <stdbool.h>
@@ -129,12 +129,5 @@ static inline bool meq_same_values(const tc_format *S, const tc_format *t1, cons
     }
     return !exps_read || emin[0] == emin[1] || meq_imax(emin[0], emin[1]) <= (daz ? tc_format_emin(S) : meq_finest(S));
 }
-
-/* Rules of model_equiv_sum.c: the magnitudes no sum reaches. */
-bool meq_carry_idle(const model_params *p, const model_field_scope *s);
-bool meq_acc_overflow_idle(const model_params *p, const model_field_scope *s);
-bool meq_out_overflow_idle(const model_params *p, const model_field_scope *s);
-bool meq_out_exact(const model_params *p, const model_field_scope *s);
-bool meq_acc_single_rounding(const model_params *v, const model_params *w, const model_field_scope *s);
 
 #endif
