@@ -80,30 +80,19 @@ else
 fi
 
 python3 - "$R" <<'PY' || true
-import json, os, re, sys
+import json, os, sys
+sys.path.insert(0, "tools/device")
+from steps_summary import read, steps
 R = sys.argv[1]
-def read(name):
-    try:
-        return open(os.path.join(R, name)).read()
-    except OSError:
-        return ""
-out = {"machine": read("machine.txt").strip().splitlines()}
-for line in read("times.txt").splitlines():
-    name, rc, wall = line.split()
-    out.setdefault("steps", {})[name] = {"exit": int(rc), "wall_s": float(wall)}
-    log = read(name + ".log")
-    m = re.findall(r"\(([0-9.e+]+) elements/s\)", log)
-    if m:
-        out["steps"][name]["elements_per_s"] = float(m[-1])
-    st = [l for l in log.splitlines() if l.startswith("# stages:")]
-    if st:
-        out["steps"][name]["stages"] = st[-1][2:]
+out = {"machine": read(R, "machine.txt").strip().splitlines()}
+if read(R, "times.txt").strip():
+    out["steps"] = steps(R, int)
 s = out.get("steps", {})
 for cmd in ("hunt", "verify"):
     g, c = s.get(cmd + "-gpu", {}).get("elements_per_s"), s.get(cmd + "-cpu", {}).get("elements_per_s")
     if g and c:
         out[cmd + "_gpu_over_cpu"] = g / c
-out["bench_hunt"] = [json.loads(l) for l in read("bench_hunt.log").splitlines() if l.startswith("{")]
+out["bench_hunt"] = [json.loads(l) for l in read(R, "bench_hunt.log").splitlines() if l.startswith("{")]
 try:
     import gzip
     rec = json.loads(gzip.open(os.path.join(R, "model-gpu-check.json.gz")).readline())

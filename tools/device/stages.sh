@@ -58,24 +58,11 @@ device_step audit 90 $B audit --backend "$BACKEND" --model-on "$MODEL_ON" --inst
 echo "audit: $(grep -c ' VERIFIED ' "$R/audit.log" 2>/dev/null) VERIFIED, $(grep -c ' MISMATCH ' "$R/audit.log" 2>/dev/null) MISMATCH lines"
 
 python3 - "$R" <<'PY' || true
-import json, os, re, sys
+import json, os, sys
+sys.path.insert(0, "tools/device")
+from steps_summary import read, steps
 R = sys.argv[1]
-def read(name):
-    try:
-        return open(os.path.join(R, name)).read()
-    except OSError:
-        return ""
-out = {"machine": read("machine.txt").strip().splitlines(), "steps": {}}
-for line in read("times.txt").splitlines():
-    name, rc, wall = line.split()
-    st = out["steps"][name] = {"exit": rc, "wall_s": float(wall)}
-    log = read(name + ".log")
-    m = re.findall(r"\(([0-9.e+]+) elements/s\)", log)
-    if m:
-        st["elements_per_s"] = float(m[-1])
-    s = [l for l in log.splitlines() if l.startswith("# stages:")]
-    if s:
-        st["stages"] = s[-1][2:]
+out = {"machine": read(R, "machine.txt").strip().splitlines(), "steps": steps(R)}
 json.dump(out, open(os.path.join(R, "summary.json"), "w"), indent=1)
 print(json.dumps(out, indent=1)[:4000])
 PY
