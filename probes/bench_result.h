@@ -82,10 +82,18 @@ typedef struct {
     double best_fma;            /* > 0 once the table had a point */
     int best_ilp, best_warps, best_mode;
     double issue_interval;      /* wgmma back-to-back issue, cycles; < 0: not measured */
+    bool at_point;              /* throughput at one given point only (tc_bench_instr_at), no table */
     bool whole_skipped;         /* --no-whole-gpu */
     bool has_whole;             /* both whole-GPU runs done: [0] random, [1] zero inputs */
     tc_bench_whole whole[2];
 } tc_bench_result;
+
+/* One point of the throughput table: ILP (1..8), warps per SM (one of the
+ * table's columns) and, for wgmma, the staging (0 no swizzle, 1 128-byte
+ * swizzle). */
+typedef struct {
+    int ilp, warps, mode;
+} tc_bench_point;
 
 /* A cuBLAS(Lt) GEMM of the bench, m = n = k = size. */
 typedef struct {

@@ -208,6 +208,15 @@ typedef struct {
     tc_sass_check check;
 } kernel_check;
 
+#define LAT_ITERS 2048   /* iterations of a latency run */
+/* The throughput table's columns (warps per SM) and iterations a launch. */
+static const int mma_warps[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static const int wg_warps[] = {4, 8, 12, 16, 20, 24, 28, 32};
+#define TABLE_ITERS(wgmma) ((wgmma) ? 64 : 128)
+/* Launches of tc_bench_instr_at's point after a warm-up, the best kept: as
+ * the table's best point is the best of its points, not one launch's. */
+#define POINT_RUNS 3
+
 static void check_kernel(tc_bench *b, const tct_kernel_set *ks, const tc_instr *ins, int ilp, kernel_check *kc)
 {
     char fn[200];
@@ -268,7 +277,12 @@ static void fail(tc_bench_result *o, tc_bench_status st, const char *msg)
     snprintf(o->why, sizeof o->why, "%s", msg);
 }
 
-void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o)
+/* The start of every measurement of one instruction: its kernels' SASS
+ * checked (a kernel whose loop does not hold the MMAs it was built with
+ * gives no number), the random inputs loaded, and the latency (1 warp or 1
+ * warpgroup, a dependent chain; warm-up, then 5 runs). NULL when the
+ * measurement stops here (o's status and why say why). */
+static const tct_kernel_set *begin_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o, kernel_check kc[9])
 {
     memset(o, 0, sizeof *o);
     o->instr = ins->name;
@@ -280,13 +294,10 @@ void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o)
     o->peak = tc_timing_peak_fma_per_clk(ins);
     const tct_kernel_set *ks = tct_find(ins->name);
     if (!ks)
-        { fail(o, TC_BENCH_NOT_TIMED, "no timing kernel for this instruction (not implemented)"); return; }
+        { fail(o, TC_BENCH_NOT_TIMED, "no timing kernel for this instruction (not implemented)"); return NULL; }
     bool wg = ks->group == 128;
     o->wgmma = wg;
 
-    /* SASS of every kernel used: a kernel whose loop does not hold the MMAs
-     * it was built with gives no number. */
-    kernel_check kc[9];
     bool any = false, emulated = false;
     for (int i = wg ? 0 : 1; i <= 8; i++) {
         check_kernel(b, ks, ins, i, &kc[i]);
@@ -302,27 +313,26 @@ void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o)
         snprintf(o->emulation, sizeof o->emulation, "%d %s per PTX instruction, %d conversions in the ILP-1 loop",
                  kc[1].check.per_mma, kc[1].check.opcode, kc[1].check.conversions_in_loop);
     if (!any || !kc[1].usable)
-        { fail(o, TC_BENCH_REFUSED, kc[1].check.message); return; }
+        { fail(o, TC_BENCH_REFUSED, kc[1].check.message); return NULL; }
 
     static uint32_t words[TCT_INPUT_WORDS];
     make_inputs(ins, false, words, TCT_INPUT_WORDS);
     if (tct_set_inputs(words, TCT_INPUT_WORDS, err, sizeof err) != 0)
-        { fail(o, TC_BENCH_ERROR, err); return; }
+        { fail(o, TC_BENCH_ERROR, err); return NULL; }
 
     tct_launch_result r;
     /* Long enough that a one-off stall of a few hundred cycles moves the
      * per-MMA figure by well under a cycle (seen with 256: +1.4 cycles in
      * about 1 run of 15 on the H100). */
-    const int lat_iters = 2048;
-    /* Latency: 1 warp (1 warpgroup), a dependent chain; warm-up, then 5 runs. */
+    const int lat_iters = LAT_ITERS;
     int lat_ilp = wg ? 0 : 1;
     if (wg && !kc[0].usable)
-        { fail(o, TC_BENCH_REFUSED, kc[0].check.message); return; }
+        { fail(o, TC_BENCH_REFUSED, kc[0].check.message); return NULL; }
     double runs[TC_BENCH_LAT_RUNS];
     double lo = 1e300, hi = 0, sum = 0;
     for (int run = -1; run < TC_BENCH_LAT_RUNS; run++) {
         if (tct_launch(ks, lat_ilp, 1, wg ? 4 : 1, lat_iters, 0, &r, err, sizeof err) != 0)
-            { fail(o, TC_BENCH_ERROR, err); return; }
+            { fail(o, TC_BENCH_ERROR, err); return NULL; }
         if (run < 0)
             continue;
         double c = r.span_mean / ((double)lat_iters * (wg ? 1 : ks->unroll));
@@ -335,13 +345,25 @@ void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o)
     o->nlat = TC_BENCH_LAT_RUNS;
     o->latency = sum / 5;
     o->latency_spread = hi - lo;
+    return ks;
+}
+
+void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o)
+{
+    kernel_check kc[9];
+    const tct_kernel_set *ks = begin_instr(b, ins, o, kc);
+    if (!ks)
+        return;
+    bool wg = o->wgmma;
+    char err[400];
+    static uint32_t words[TCT_INPUT_WORDS];
+    tct_launch_result r;
+    const int lat_iters = LAT_ITERS;
 
     /* Throughput table; wgmma in both staging layouts, the better kept. */
-    static const int mma_warps[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-    static const int wg_warps[] = {4, 8, 12, 16, 20, 24, 28, 32};
     const int *wl = wg ? wg_warps : mma_warps;
     int nw = wg ? 8 : 10;
-    int tab_iters = wg ? 64 : 128;
+    int tab_iters = TABLE_ITERS(wg);
     int blocks = b->dev.sm_count;
     o->nwarps = nw;
     memcpy(o->warps, wl, nw * sizeof *wl);
@@ -427,6 +449,58 @@ void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o)
     o->has_whole = true;
 }
 
+bool tc_bench_point_valid(const tc_instr *ins, const tc_bench_point *p)
+{
+    const tct_kernel_set *ks = tct_find(ins->name);
+    if (!ks || p->ilp < 1 || p->ilp > TC_BENCH_ILP || p->mode < 0 || p->mode > (ks->group == 128))
+        return false;
+    const int *wl = ks->group == 128 ? wg_warps : mma_warps;
+    int nw = ks->group == 128 ? 8 : 10;
+    for (int i = 0; i < nw; i++)
+        if (wl[i] == p->warps)
+            return true;
+    return false;
+}
+
+void tc_bench_instr_at(tc_bench *b, const tc_instr *ins, const tc_bench_point *p, tc_bench_result *o)
+{
+    kernel_check kc[9];
+    const tct_kernel_set *ks = begin_instr(b, ins, o, kc);
+    if (!ks)
+        return;
+    o->at_point = true;
+    char err[400];
+    if (!tc_bench_point_valid(ins, p)) {
+        snprintf(err, sizeof err, "the point (ILP %d, %d warps, staging %d) is not one of the table's", p->ilp,
+                 p->warps, p->mode);
+        fail(o, TC_BENCH_ERROR, err);
+        return;
+    }
+    if (!kc[p->ilp].usable)
+        { fail(o, TC_BENCH_REFUSED, kc[p->ilp].check.message); return; }
+    int iters = TABLE_ITERS(o->wgmma);
+    o->table_iters = iters;
+    double best = 0;
+    tct_launch_result r;
+    for (int run = -1; run < POINT_RUNS; run++) {
+        int rc = tct_launch(ks, p->ilp, b->dev.sm_count, p->warps, iters, (uint32_t)p->mode, &r, err, sizeof err);
+        if (rc < 0)
+            { fail(o, TC_BENCH_ERROR, err); return; }
+        if (rc > 0)
+            { fail(o, TC_BENCH_ERROR, "the point does not fit on an SM here (registers)"); return; }
+        if (run < 0 || !r.distinct_sms)
+            continue;
+        double f = launch_fma(ks, p->ilp, p->warps, iters, 1) / r.span_mean;
+        best = f > best ? f : best;
+    }
+    if (best <= 0)
+        { fail(o, TC_BENCH_ERROR, "the point never ran with one block on each SM"); return; }
+    o->best_fma = best;
+    o->best_ilp = p->ilp;
+    o->best_warps = p->warps;
+    o->best_mode = p->mode;
+}
+
 void tc_bench_cublas(tc_bench *b, const char *type, int size, tc_bench_gemm *o)
 {
     memset(o, 0, sizeof *o);
@@ -464,6 +538,11 @@ void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m) { memset(m, 0, size
 const char *tc_bench_gpu_name(const tc_bench *b) { return ""; }
 bool tc_bench_has_kernel(const char *name) { return false; }
 void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *o) { memset(o, 0, sizeof *o); }
+bool tc_bench_point_valid(const tc_instr *ins, const tc_bench_point *p) { return false; }
+void tc_bench_instr_at(tc_bench *b, const tc_instr *ins, const tc_bench_point *p, tc_bench_result *o)
+{
+    memset(o, 0, sizeof *o);
+}
 void tc_bench_cublas(tc_bench *b, const char *type, int size, tc_bench_gemm *o) { memset(o, 0, sizeof *o); }
 
 #endif

@@ -59,6 +59,18 @@ bool tc_bench_has_kernel(const char *name);
  * it, TC_BENCH_ERROR when the GPU failed. reports/record_bench.h writes it. */
 void tc_bench_instr(tc_bench *b, const tc_instr *ins, tc_bench_result *r);
 
+/* true when p is a point of ins's table (its kernel exists). */
+bool tc_bench_point_valid(const tc_instr *ins, const tc_bench_point *p);
+
+/* What `regress` compares, in milliseconds rather than the table's tenth of
+ * a second: the SASS checks and the latency exactly as tc_bench_instr, and
+ * the throughput at the one point p (a warm-up launch, then the best of 3)
+ * instead of the whole table: r->best_* hold p and its FMA/clk/SM, there is
+ * no table (r->nmodes 0), r->at_point is true. A point that is not the
+ * table's, does not fit or whose kernel's SASS does not match: no figure
+ * (status and why). */
+void tc_bench_instr_at(tc_bench *b, const tc_instr *ins, const tc_bench_point *p, tc_bench_result *r);
+
 /* cuBLAS(Lt) GEMM m = n = k = size on random data: TFLOP/s for "f16",
  * "bf16", "tf32", "fp8" (e4m3); c->ok false with c->error when cuBLAS is
  * missing or fails. */

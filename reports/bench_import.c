@@ -43,6 +43,17 @@ static json_t *bench_object(const json_t *in)
     const json_t *emu = json_object_get(in, "emulated");
     if (json_is_boolean(emu))
         json_object_set_new(o, "emulated", json_boolean(json_is_true(emu)));
+    /* the table's best point, as reports/record_bench.c writes it (regress
+     * times it again): wgmma's staging is the table's, "no swizzle" in the
+     * files made before both stagings were measured */
+    const json_t *ilp = json_object_get(in, "best_ilp"), *warps = json_object_get(in, "best_warps_per_sm");
+    if (json_is_integer(ilp) && json_is_integer(warps)) {
+        json_object_set_new(o, "best_ilp", json_integer(json_integer_value(ilp)));
+        json_object_set_new(o, "best_warps_per_sm", json_integer(json_integer_value(warps)));
+        const char *staging = json_string_value(json_object_get(json_object_get(in, "table"), "staging"));
+        if (json_object_get(json_object_get(in, "sass_kernels"), "latency"))   /* wgmma: its latency kernel */
+            json_object_set_new(o, "staging", json_string(staging ? staging : "no swizzle"));
+    }
     return o;
 }
 

@@ -139,6 +139,8 @@ json_t *tc_bench_object(const tc_bench_result *r)
         json_object_set_new(o, "best_warps_per_sm", json_integer(r->best_warps));
         if (r->wgmma)
             json_object_set_new(o, "staging", json_string(r->best_mode ? "128-byte swizzle" : "no swizzle"));
+        if (r->at_point)   /* regress's quick pass: the throughput at this one point, no table */
+            json_object_set_new(o, "point_only", json_true());
     }
     if (r->issue_interval >= 0)
         json_object_set_new(o, "issue_interval_cycles", json_real(r->issue_interval));
@@ -183,7 +185,7 @@ json_t *tc_bench_timing(const json_t *b)
 {
     static const char *const keys[] = {"instr", "latency_cycles", "throughput_fma_clk_sm", "fraction_of_peak",
                                        "tflops", "tflops_zero", "sm_clock_mhz", "latency_cycles_runs", "sass",
-                                       "emulated", NULL};
+                                       "emulated", "best_ilp", "best_warps_per_sm", "staging", NULL};
     json_t *o = json_pack("{s:s}", "kind", "bench");
     for (const char *const *k = keys; *k; k++) {
         json_t *v = json_object_get(b, *k);

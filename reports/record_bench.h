@@ -36,7 +36,8 @@ json_t *tc_bench_cublas_figure(const tc_bench_gemm *c, const char *machine);
 json_t *tc_bench_elapsed_figure(double seconds, const char *machine);
 
 /* The fields of a bench object that an audit's "timing" carries (SCHEMA.md
- * "audit": the bench figures without the detail): a new object. */
+ * "audit": the bench figures without the detail, and the table's best
+ * point, which `regress` times again): a new object. */
 json_t *tc_bench_timing(const json_t *bench_object);
 
 #endif
