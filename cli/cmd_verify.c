@@ -1,5 +1,8 @@
 /* tcscope verify: the model with a profile against a backend, bit for bit.
- * Exit 0 when every element matches, 1 on any mismatch, 2 on bad input. */
+ * Exit 0 when every element matches, 1 on any mismatch, 2 on bad input.
+ * Several instructions (--instr A,B,..) share one backend and one model
+ * (one CUDA context): each prints what it would alone, its own record
+ * under --json; an error stops the list (what was printed stands). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +112,8 @@ static const cli_option opts[] = {
     [O_PROFILE] = {"--profile", "P", "the model's profile (required): a name under oracle/profiles or a file"},
     [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the model's answers to the random and hunt tiles: "
                                                 "the GPU model (the default where a GPU is present) or the CPU's"},
-    [O_INSTR] = {"--instr", "NAME", "the instruction (required; tcscope list)"},
+    [O_INSTR] = {"--instr", "NAME[,NAME..]", "the instruction (required; tcscope list); several: each in turn "
+                                             "on one backend, one record each under --json"},
     [O_N] = {"--count", "COUNT", "random elements compared (default 1e6)", 1, VERIFY_MAX_N},
     [O_HUNT_N] = {"--hunt-count", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 0, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0)"},
@@ -130,6 +134,129 @@ static void progress_cb(void *ctx, size_t elements)
 {
     verify_progress *p = ctx;
     tc_progress_update(&p->bar, p->done += elements);
+}
+
+/* What every instruction of one run shares. */
+typedef struct {
+    const char *backend, *profile;
+    bool json;
+    size_t n, n_hunt;
+    uint64_t seed;
+    tc_backend *be;
+    cli_model_on *mo;
+} verify_job;
+
+/* One instruction verified and printed (text, or its own record under
+ * --json): TC_EXIT_OK, TC_EXIT_DIFF, or TC_EXIT_USAGE after a message. */
+static int verify_one(const verify_job *j, const tc_instr *ins, const model_params *p)
+{
+    model_params params = *p;
+    char err[512];
+    /* the audit's target: a sparse instruction is verified on the K/2 terms it sums */
+    audit_backend_ctx ctx = {j->be, ins};
+    infer_target t = audit_target(&ctx, j->seed);
+    cli_model_on_attach(j->mo, &t);
+    /* on a terminal: elements compared of those verify_run will compare (random tiles, at
+     * least one per distribution; the hunt families' tiles where they apply), the time left */
+    size_t tcn = (size_t)t.m * (size_t)t.n, rnd = j->n ? (j->n + tcn - 1) / tcn : 0;
+    rnd = j->n && rnd < VERIFY_NDIST_RANDOM ? VERIFY_NDIST_RANDOM : rnd;
+    size_t hunt = j->n_hunt && hunt_applies(&t) ? (j->n_hunt + tcn - 1) / tcn * HUNT_NFAMILIES : 0;
+    verify_progress prog = {.done = 0};
+    tc_progress_start(&prog.bar, "verify", (rnd + hunt) * tcn);
+    t.progress = progress_cb, t.progress_ctx = &prog;
+    verify_result r;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = verify_run(&t, &params, j->n, j->n_hunt, j->seed, &r, err, sizeof err);
+    tc_progress_clear(&prog.bar);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    json_t *model_elements = cli_model_on_take(j->mo);
+    if (rc) {
+        json_decref(model_elements);
+        return cli_fail("verify", "%s: %s", ins->name, err);
+    }
+    const tc_backend_info *info = tc_backend_get_info(j->be);
+    const char *backend = j->backend, *profile = j->profile;
+    cli_model_on *mo = j->mo;
+    bool ok = r.mismatches == 0, self = is_self_check(backend, ins->name, &params);
+    if (j->json) {
+        uint64_t seeds[1] = {j->seed};
+        tc_json_out out;
+        json_t *hdr = cli_record_header("verify", info, seeds, 1);
+        json_object_set_new(hdr, "profile", json_string(profile));
+        json_object_set_new(hdr, "model_on", json_string(mo->name));
+        tc_json_out_begin(&out, true, hdr);
+        json_t *dists = json_object();
+        for (int i = 0; i < VERIFY_NDIST; i++)
+            json_object_set_new(dists, verify_dist_name(i),
+                                json_pack("{s:I, s:I}", "n", (json_int_t)r.dist_n[i], "mismatches",
+                                          (json_int_t)r.dist_mismatches[i]));
+        json_t *v = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:o, s:o}", "instr", ins->name, "backend",
+                              info->backend, "device", info->device, "profile", profile, "n", (json_int_t)r.n,
+                              "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists,
+                              "model_elements", model_elements);
+        if (self)   /* the backend is the model with this very profile: nothing about hardware was checked */
+            json_object_set_new(v, "self_check", json_true());
+        tc_json_out_put(&out, "verify", v);
+        for (size_t i = 0; i < r.nfails; i++)
+            tc_json_out_put(&out, "verify_failure", failure_json(ins, &r.fails[i], i));
+        tc_json_out_end(&out, NULL);
+    } else {
+        json_decref(model_elements);
+        if (self)   /* not VERIFIED: no hardware answered */
+            printf("%s on %s vs model profile %s: %zu elements, %zu mismatches: the model checked against itself "
+                   "(%s and the profile give this instruction the same arithmetic), which proves nothing about any "
+                   "GPU; give --backend gpu to verify hardware\n", ins->name, info->backend, profile, r.n,
+                   r.mismatches, info->backend);
+        else
+            printf("%s on %s (%s) vs model profile %s on %s: %zu elements, %zu mismatches: %s\n", ins->name,
+                   info->backend, info->device, profile, mo->name, r.n, r.mismatches, ok ? "VERIFIED" : "NOT VERIFIED");
+        for (int i = 0; i < VERIFY_NDIST; i++)
+            printf("  %-12s %10zu elements %8zu mismatches\n", verify_dist_name(i), r.dist_n[i],
+                   r.dist_mismatches[i]);
+        for (size_t i = 0; i < r.nfails; i++)
+            print_failure_text(ins, &r.fails[i], i);
+        printf("# %zu elements in %.2f s (%.3g elements/s)\n", r.n, secs, secs > 0 ? (double)r.n / secs : 0.0);
+        cli_model_on_stages(mo, r.stage_s, secs);
+    }
+    fflush(stdout);
+    verify_result_free(&r);
+    return ok ? TC_EXIT_OK : TC_EXIT_DIFF;
+}
+
+/* The instructions of --instr A,B,..: each in the catalogue and in the
+ * profile, or TC_EXIT_USAGE after a message, before anything runs (as for
+ * one). */
+static int instr_list(const char *list, const model_profile *prof, const char *profile, const tc_instr ***ins,
+                      const model_params ***params, size_t *n)
+{
+    int rc = cli_list_check("verify", "--instr", list, true);
+    if (rc != TC_EXIT_OK)
+        return rc;
+    if (!strcmp(list, "all"))
+        return cli_fail("verify", "--instr takes instruction names, not 'all' (tcscope list; audit checks all)");
+    size_t cap = 1;
+    for (const char *c = list; *c; c++)
+        cap += *c == ',';
+    *ins = calloc(cap, sizeof **ins);
+    *params = calloc(cap, sizeof **params);
+    if (!*ins || !*params)
+        return cli_fail("verify", "out of memory");
+    *n = 0;
+    for (const char *c = list; c; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL) {
+        char name[160];
+        snprintf(name, sizeof name, "%.*s", (int)(strchr(c, ',') ? (size_t)(strchr(c, ',') - c) : strlen(c)), c);
+        const tc_instr *x = tc_instr_by_name(name);
+        if (!x)   /* cli_list_check found every one: only a name cut short here */
+            return cli_unknown_instr("verify", "--instr", name);
+        const model_params *p = profile_lookup(prof, name);
+        if (!p)
+            return cli_fail("verify", "profile '%s' has no [instr %s] section", profile, name);
+        (*ins)[*n] = x;
+        (*params)[(*n)++] = p;
+    }
+    return TC_EXIT_OK;
 }
 
 int cmd_verify(int argc, char **argv)
@@ -163,104 +290,38 @@ int cmd_verify(int argc, char **argv)
         return cli_fail("verify", "needs --backend B --profile P --instr NAME");
     if (!hunt_given)
         n_hunt = n / 16;   /* elements per hunt family (cases/hunt.h) */
-    const tc_instr *ins = tc_instr_by_name(instr);
-    if (!ins)
+    if (!strchr(instr, ',') && strcmp(instr, "all") && !tc_instr_by_name(instr))
         return cli_unknown_instr("verify", "--instr", instr);
-    char err[512];
+    char err[512], why[256];
     model_profile prof;
     if (load_profile(profile, &prof, err, sizeof err))
         return cli_fail("verify", "%s", err);
-    const model_params *p = profile_lookup(&prof, instr);
-    if (!p) {
-        profile_free(&prof);
-        return cli_fail("verify", "profile '%s' has no [instr %s] section", profile, instr);
-    }
-    model_params params = *p;
-    profile_free(&prof);
-    tc_backend *be = cli_backend_open("verify", backend, NULL);   /* the no-GPU message of every command */
-    if (!be)
-        return TC_EXIT_USAGE;
-    char why[256];
-    if (!tc_backend_supports(be, ins, why, sizeof why)) {
-        tc_backend_close(be);
-        return cli_fail("verify", "%s", why);
-    }
-    /* the audit's target: a sparse instruction is verified on the K/2 terms it sums */
-    audit_backend_ctx ctx = {be, ins};
-    infer_target t = audit_target(&ctx, seed);
-    cli_model_on mo;
-    int rc = cli_model_on_open("verify", model_on, backend, &mo);
-    if (rc != TC_EXIT_OK) {
-        tc_backend_close(be);
-        return rc;
-    }
-    cli_model_on_attach(&mo, &t);
-    /* on a terminal: elements compared of those verify_run will compare (random tiles, at
-     * least one per distribution; the hunt families' tiles where they apply), the time left */
-    size_t tcn = (size_t)t.m * (size_t)t.n, rnd = n ? (n + tcn - 1) / tcn : 0;
-    rnd = n && rnd < VERIFY_NDIST_RANDOM ? VERIFY_NDIST_RANDOM : rnd;
-    size_t hunt = n_hunt && hunt_applies(&t) ? (n_hunt + tcn - 1) / tcn * HUNT_NFAMILIES : 0;
-    verify_progress prog = {.done = 0};
-    tc_progress_start(&prog.bar, "verify", (rnd + hunt) * tcn);
-    t.progress = progress_cb, t.progress_ctx = &prog;
-    verify_result r;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = verify_run(&t, &params, n, n_hunt, seed, &r, err, sizeof err);
-    tc_progress_clear(&prog.bar);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    json_t *model_elements = cli_model_on_take(&mo);
-    if (rc) {
-        cli_model_on_close(&mo);
-        json_decref(model_elements);
-        tc_backend_close(be);
-        return cli_fail("verify", "%s", err);
-    }
-    const tc_backend_info *info = tc_backend_get_info(be);
-    bool ok = r.mismatches == 0, self = is_self_check(backend, instr, &params);
-    if (json) {
-        uint64_t seeds[1] = {seed};
-        tc_json_out out;
-        json_t *hdr = cli_record_header("verify", info, seeds, 1);
-        json_object_set_new(hdr, "profile", json_string(profile));
-        json_object_set_new(hdr, "model_on", json_string(mo.name));
-        tc_json_out_begin(&out, true, hdr);
-        json_t *dists = json_object();
-        for (int i = 0; i < VERIFY_NDIST; i++)
-            json_object_set_new(dists, verify_dist_name(i),
-                                json_pack("{s:I, s:I}", "n", (json_int_t)r.dist_n[i], "mismatches",
-                                          (json_int_t)r.dist_mismatches[i]));
-        json_t *v = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:b, s:o, s:o}", "instr", ins->name, "backend",
-                              info->backend, "device", info->device, "profile", profile, "n", (json_int_t)r.n,
-                              "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists,
-                              "model_elements", model_elements);
-        if (self)   /* the backend is the model with this very profile: nothing about hardware was checked */
-            json_object_set_new(v, "self_check", json_true());
-        tc_json_out_put(&out, "verify", v);
-        for (size_t i = 0; i < r.nfails; i++)
-            tc_json_out_put(&out, "verify_failure", failure_json(ins, &r.fails[i], i));
-        tc_json_out_end(&out, NULL);
-    } else {
-        json_decref(model_elements);
-        if (self)   /* not VERIFIED: no hardware answered */
-            printf("%s on %s vs model profile %s: %zu elements, %zu mismatches: the model checked against itself "
-                   "(%s and the profile give this instruction the same arithmetic), which proves nothing about any "
-                   "GPU; give --backend gpu to verify hardware\n", ins->name, info->backend, profile, r.n,
-                   r.mismatches, info->backend);
-        else
-            printf("%s on %s (%s) vs model profile %s on %s: %zu elements, %zu mismatches: %s\n", ins->name,
-                   info->backend, info->device, profile, mo.name, r.n, r.mismatches, ok ? "VERIFIED" : "NOT VERIFIED");
-        for (int i = 0; i < VERIFY_NDIST; i++)
-            printf("  %-12s %10zu elements %8zu mismatches\n", verify_dist_name(i), r.dist_n[i],
-                   r.dist_mismatches[i]);
-        for (size_t i = 0; i < r.nfails; i++)
-            print_failure_text(ins, &r.fails[i], i);
-        printf("# %zu elements in %.2f s (%.3g elements/s)\n", r.n, secs, secs > 0 ? (double)r.n / secs : 0.0);
-        cli_model_on_stages(&mo, r.stage_s, secs);
+    const tc_instr **ins = NULL;
+    const model_params **params = NULL;
+    size_t count = 0;
+    int rc = instr_list(instr, &prof, profile, &ins, &params, &count);
+    tc_backend *be = NULL;
+    if (rc == TC_EXIT_OK && !(be = cli_backend_open("verify", backend, NULL)))   /* the no-GPU message of every command */
+        rc = TC_EXIT_USAGE;
+    for (size_t i = 0; rc == TC_EXIT_OK && i < count; i++)
+        if (!tc_backend_supports(be, ins[i], why, sizeof why))
+            rc = cli_fail("verify", "%s", why);
+    cli_model_on mo = {.gpu = NULL};
+    if (rc == TC_EXIT_OK)
+        rc = cli_model_on_open("verify", model_on, backend, &mo);
+    /* one backend and one model for every instruction: a list costs one
+     * CUDA context, not one each (regress hands each child a slice) */
+    verify_job j = {backend, profile, json, n, n_hunt, seed, be, &mo};
+    bool differ = false;
+    for (size_t i = 0; rc == TC_EXIT_OK && i < count; i++) {
+        int one = verify_one(&j, ins[i], params[i]);
+        differ |= one == TC_EXIT_DIFF;
+        rc = one == TC_EXIT_DIFF ? TC_EXIT_OK : one;   /* an error stops the list: later ones say nothing */
     }
     cli_model_on_close(&mo);
-    verify_result_free(&r);
-    tc_backend_close(be);
-    return ok ? TC_EXIT_OK : TC_EXIT_DIFF;
+    free(ins), free(params);
+    profile_free(&prof);
+    if (be)
+        tc_backend_close(be);
+    return rc != TC_EXIT_OK ? rc : differ ? TC_EXIT_DIFF : TC_EXIT_OK;
 }
