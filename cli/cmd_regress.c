@@ -1,14 +1,17 @@
 /* tcscope regress: is this GPU, driver and toolkit still the baseline's?
- * Every instruction of the baseline profile is verified here with N random
- * elements and the hunt families (`tcscope verify`, one child per
- * instruction, cli/pool.h); on a GPU its SASS opcode and timing (one
- * `tcscope bench`, alone on the GPU first) are compared with the baseline
- * audit record; only what fails is refitted (`tcscope audit --part`), and the
- * fields that moved are listed with the case that decides them.
+ * On a GPU, first and alone on it, each instruction's SASS opcode, latency
+ * and throughput at the baseline's best point are timed and compared with
+ * the baseline audit record (cli/regress_bench.c; a figure that moved is
+ * measured again with the whole table, which decides). Then every
+ * instruction of the baseline profile is verified here with N random
+ * elements and the hunt families (`tcscope verify` children, a slice of the
+ * instructions each: cli/regress_verify.c); only what fails is refitted
+ * (`tcscope audit --part`), and the fields that moved are listed with the
+ * case that decides them. The summary line says where the time went.
  * Exit 0 same, 1 a difference, 2 no GPU (unless --model: the recorded model
  * replayed, which proves the pipeline, not any hardware) or bad input.
- * This file reads the options and runs the checks (cli/pool.h); what they
- * said is compared with the baseline in cli/regress_compare.c. */
+ * This file reads the options and runs the stages; what they said is
+ * compared with the baseline in cli/regress_compare.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +34,7 @@
 
 #define DEFAULT_RECORD "reports/baselines/h100-audit.jsonl.gz"
 
-typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
+typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_BENCH_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
                O_NO_TIMING, O_JSON, O_CROSS_GPU, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } regress_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the backend checked (default gpu; a software backend only with --backend); "
@@ -40,6 +43,9 @@ static const cli_option opts[] = {
     [O_PROFILE] = {"--profile", "P", "the baseline fingerprints (default h100: oracle/profiles/h100.profile)"},
     [O_RECORD] = {"--record", "AUDIT.jsonl[.gz]", "the baseline audit record, for SASS and timing "
                                                   "(default reports/baselines/h100-audit.jsonl.gz)"},
+    [O_BENCH_RECORD] = {"--bench-record", "BENCH", "the baseline's bench record, for the best point of each "
+                                                   "table timed again (default: NAME-bench.json.gz beside "
+                                                   "NAME-audit.jsonl.gz, when it is of the same run)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions checked (default all of the profile)"},
     [O_OUT] = {"--out", "DIR", "scratch folder: the bench record and the refits (default out/regress)"},
     [O_N] = {"--count", "COUNT", "random elements per instruction (default 1e5)", 1, 1000000000ull},
@@ -73,6 +79,7 @@ static int parse_args(int argc, char **argv, regress_args *a)
         case O_MODEL: a->model = true; break;
         case O_PROFILE: a->profile = v; break;
         case O_RECORD: a->record = v; break;
+        case O_BENCH_RECORD: a->bench_record = v; break;
         case O_INSTR: a->instr = v; break;
         case O_OUT: a->out = v; break;
         case O_N: a->n = (size_t)sc.count; break;
@@ -105,18 +112,11 @@ static int parse_args(int argc, char **argv, regress_args *a)
 }
 
 
-static char **item_argv(void *vc, size_t i)
+static double now_s(void)
 {
-    regress_ctx *c = vc;
-    return c->argv + i * REGRESS_NARGS;
-}
-
-static bool bench_done(void *vc, size_t i, int status, const char *out, double secs)
-{
-    regress_ctx *c = vc;
-    (void)i, (void)out, (void)secs;
-    c->bench_status = status;
-    return true;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static char **refit_argv(void *vc, size_t q)
@@ -197,8 +197,7 @@ int cmd_regress(int argc, char **argv)
     }
     bool gpu = info->sm > 0;
     unsigned jobs = a.jobs ? a.jobs : tc_pool_cpus();
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = now_s();
     if (!a.json)
         printf("# tcscope regress on %s (%s)%s against %s: %zu instructions, %zu random elements each and %zu per "
                "hunt family, %u at a time\n", info->backend, info->device,
@@ -210,41 +209,22 @@ int cmd_regress(int argc, char **argv)
     json_object_set_new(hdr, "baseline_record", json_string(a.record));
     tc_json_out_begin(&out, a.json, hdr);
     fflush(stdout);
-    /* the timing first, alone on the GPU */
-    if (gpu && a.timing) {
-        tc_record base = {NULL, NULL}, fresh = {NULL, NULL};
-        char bench[4300];
-        snprintf(bench, sizeof bench, "%s/bench.json", a.out);
-        const char *bv[] = {"bench", "--instr", "all", "--out", a.out, "--force", "--no-cublas", "--no-whole-gpu", NULL};
-        set_args(&c, 0, bv);
-        tc_pool bp = {1, "timing", item_argv, bench_done, &c, NULL};
-        tc_pool_run(&bp, 1);
-        if (c.bench_status != 0 || tc_record_load(a.record, &base, err, sizeof err) != 0 ||
-            tc_record_load_any(bench, &fresh, err, sizeof err) != 0)
-            cli_warn(REGRESS_CMD, "SASS and timing not compared: %s", c.bench_status ? "tcscope bench failed" : err);
-        else
-            regress_compare_timing(&c, &base, &fresh);
-        if (base.header)
-            tc_record_free(&base);
-        if (fresh.header)
-            tc_record_free(&fresh);
-        memset(c.argv, 0, REGRESS_NARGS * sizeof *c.argv);
-    }
-    /* verify every fingerprint */
+    /* the timing first, alone on the GPU (in this process: cli/regress_bench.c) */
+    double stage_s[3] = {0, 0, 0};   /* timing, verify, refit */
+    double ts = now_s();
+    if (gpu && a.timing)
+        regress_time(&c, &d);
+    stage_s[0] = now_s() - ts;
+    /* verify every fingerprint: a slice of the instructions a child (cli/regress_verify.c) */
     snprintf(c.args[0], sizeof c.args[0], "%zu", a.n);
     snprintf(c.args[1], sizeof c.args[1], "%zu", a.hunt_n ? a.hunt_n : a.n / 16 ? a.n / 16 : 1);
     snprintf(c.args[2], sizeof c.args[2], "0x%llx", (unsigned long long)a.seed);
-    for (size_t i = 0; i < c.n; i++) {
-        const char *v[] = {"verify", "--backend", c.backend, "--profile", ppath, "--instr", c.it[i].ins->name,
-                           "--count", c.args[0], "--hunt-count", c.args[1], "--seed", c.args[2], "--json",
-                           a.model_on ? "--model-on" : NULL, a.model_on, NULL};
-        set_args(&c, i, v);
-    }
-    tc_pool vp = {c.n, "verify", item_argv, regress_verify_done, &c, NULL};
-    if (tc_pool_run(&vp, jobs) != 0) {
+    ts = now_s();
+    if (regress_verify(&c, ppath, jobs) != 0) {
         status = cli_fail(REGRESS_CMD, "stopped: a check could not run (a device error or a bad setting); see above");
         goto done;
     }
+    stage_s[1] = now_s() - ts;
     /* refit what failed */
     size_t nfail = 0;
     for (size_t i = 0; i < c.n; i++) {
@@ -262,10 +242,12 @@ int cmd_regress(int argc, char **argv)
         set_args(&c, i, v);
         c.idx[nfail++] = i;
     }
+    ts = now_s();
     if (nfail) {
         tc_pool rp = {nfail, "refit", refit_argv, regress_refit_done, &c, NULL};
         tc_pool_run(&rp, jobs);
     }
+    stage_s[2] = now_s() - ts;
     size_t ndiff = 0;
     for (size_t i = 0; i < c.n; i++) {
         if (c.it[i].verify == 1 && json_array_size(c.it[i].diffs) == 0)
@@ -274,18 +256,20 @@ int cmd_regress(int argc, char **argv)
         ndiff += json_array_size(c.it[i].diffs) > 0;
         regress_print_item(&c.it[i], &out);
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!a.json)
-        printf("# %zu instructions: %zu same, %zu differ (%zu refitted); %s; %.0f s\n", c.n, c.n - ndiff, ndiff, nfail,
+        printf("# %zu instructions: %zu same, %zu differ (%zu refitted); %s; %.0f s (timing %.1f s, verify %.1f s "
+               "in %zu children, refit %.1f s)\n", c.n, c.n - ndiff, ndiff, nfail,
                gpu && a.timing ? "SASS and timing compared (tolerance given by --timing-tol)"
                                : "SASS and timing not compared (no GPU, or --no-timing)",
-               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+               now_s() - t0, stage_s[0], stage_s[1], c.nslices, stage_s[2]);
     status = ndiff ? TC_EXIT_DIFF : TC_EXIT_OK;
 done:
     tc_json_out_end(&out, status == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     for (size_t i = 0; c.it && i < c.n; i++)
         json_decref(c.it[i].diffs), json_decref(c.it[i].failure);
-    free(c.it), free(c.argv), free(c.dir), free(c.idx);
+    for (size_t s = 0; c.lists && s < c.nslices; s++)
+        free(c.lists[s]);
+    free(c.it), free(c.argv), free(c.dir), free(c.idx), free(c.lists), free(c.answered);
     tc_outdir_close(&d);
     profile_free(&prof);
     tc_backend_close(be);

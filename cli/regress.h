@@ -18,6 +18,7 @@
 
 typedef struct {
     const char *backend, *profile, *record, *instr, *out;
+    const char *bench_record; /* --bench-record: the baseline's best points; NULL: the one beside --record */
     const char *model_on;     /* --model-on, passed to every check; NULL: each check's default */
     size_t n, hunt_n;
     uint64_t seed;
@@ -45,8 +46,10 @@ typedef struct {
     char args[REGRESS_NARGS][64];
     char **argv;              /* REGRESS_NARGS per regress_item */
     char (*dir)[4200];
-    size_t *idx;              /* the refit pool's items */
-    int bench_status;
+    size_t *idx;              /* the refit pool's items (the verify retries' too) */
+    size_t nslices;           /* verify children, each a slice of the items (cli/regress_verify.c) */
+    char **lists;             /* per slice: its instructions, comma separated */
+    bool *answered;           /* per item: its verify record came back */
 } regress_ctx;
 
 /* One difference of it from the baseline: what ("sass", "timing",
@@ -55,8 +58,15 @@ typedef struct {
 void regress_add_diff(regress_item *it, const char *what, const char *field, json_t *old, json_t *new, json_t *kase);
 /* SASS and timing of every item against the baseline record's. */
 void regress_compare_timing(regress_ctx *c, const tc_record *base, const tc_record *fresh);
+/* The timing pass, in this process, before any check (cli/regress_bench.c):
+ * OUT/bench.json written into d, the differences added to the items. */
+void regress_time(regress_ctx *c, tc_outdir *d);
+/* Every item verified by `tcscope verify` children, a slice of the items
+ * each (cli/regress_verify.c): 0, or -1 when a check could not run. */
+int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs);
 /* tc_pool callbacks (cli/pool.h): a verify child's record read into its
- * item; a refit child's fields compared with the baseline's. */
+ * item (status < 0: the record's own verdict, 0 verified, 1 not); a refit
+ * child's fields compared with the baseline's. */
 bool regress_verify_done(void *vc, size_t i, int status, const char *out, double secs);
 bool regress_refit_done(void *vc, size_t q, int status, const char *out, double secs);
 /* The item's line(s), or its regress object under --json. */
