@@ -136,6 +136,8 @@ int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs)
         }
     if (nretry == 0)
         return 0;
+    cli_warn(REGRESS_CMD, "%zu instructions without an answer from their slice's child: checked again, one child each",
+             nretry);
     tc_pool rp = {nretry, "verify", retry_argv, retry_done, c, NULL};
     return tc_pool_run(&rp, jobs) != 0 ? -1 : 0;
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <jansson.h>
+
 #include "probes/probes.h"
 #include "tests/testutil.h"
 
@@ -105,11 +107,74 @@ static void regress_command_names_a_changed_field(void **state)
     tc_run_result_free(&r);
 }
 
+/* The objects of the records in text (one or several, one after another),
+ * each record's header left out (its date and run differ): a JSON array. */
+static json_t *record_objects(const char *text)
+{
+    json_t *all = json_array();
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        json_t *o = json_loadb(p, len, 0, NULL);
+        if (o && !json_object_get(o, "schema"))
+            json_array_append(all, o);
+        json_decref(o);
+        p += len + (nl != NULL);
+    }
+    return all;
+}
+
+/* verify --instr A,B prints A's record and B's, each what verify --instr A
+ * (B) alone prints; regress deals its instructions into --jobs slices, one
+ * child each, and says the same of every instruction whatever the slicing. */
+static void instructions_in_slices_say_the_same(void **state)
+{
+    const char *a = "mma.m16n8k8.f32.f16.f16.f32", *b = "wgmma.m64n8k16.f32.bf16.bf16";
+    const char *common = "verify --backend model:h100 --profile h200 --count 3000 --json --instr";
+    tc_run_result both = tc_run_clif("%s %s,%s", common, a, b);
+    tc_run_result one = tc_run_clif("%s %s", common, a), two = tc_run_clif("%s %s", common, b);
+    assert_int_equal(both.status, 0);
+    assert_int_equal(one.status, 0);
+    json_t *x = record_objects(both.out), *y = record_objects(one.out), *z = record_objects(two.out);
+    assert_int_equal(json_array_size(x), 4);   /* verify, trailer; verify, trailer */
+    json_array_extend(y, z);
+    assert_true(json_equal(x, y));
+    json_decref(x), json_decref(y), json_decref(z);
+    tc_run_result_free(&both), tc_run_result_free(&one), tc_run_result_free(&two);
+    /* a name the catalogue lacks anywhere in the list: exit 2 before anything runs */
+    tc_run_result bad = tc_run_clif("%s %s,mma.nothing", common, a);
+    assert_int_equal(bad.status, 2);
+    assert_null(strstr(bad.out, "\"kind\":\"verify\""));
+    tc_run_result_free(&bad);
+    /* regress: one slice, then four */
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/tcs-regress-slices-%d", (int)getpid());
+    const char *five = "mma.m16n8k8.f32.f16.f16.f32,mma.m16n8k16.f32.bf16.bf16.f32,wgmma.m64n8k16.f32.bf16.bf16,"
+                       "mma.m16n8k4.f64.f64.f64.f64,mma.m16n8k8.f32.tf32.tf32.f32";
+    tc_run_result r1 = tc_run_clif("regress --model --instr %s --count 4000 --jobs 1 --out %s --json", five, dir);
+    tc_run_result r4 = tc_run_clif("regress --model --instr %s --count 4000 --jobs 4 --out %s --json", five, dir);
+    tc_run_result t4 = tc_run_clif("regress --model --instr %s --count 4000 --jobs 4 --out %s", five, dir);
+    assert_int_equal(r1.status, 0);
+    assert_int_equal(r4.status, 0);
+    x = record_objects(r1.out), y = record_objects(r4.out);
+    assert_int_equal(json_array_size(x), 6);
+    assert_true(json_equal(x, y));
+    assert_non_null(strstr(t4.out, "5 same, 0 differ"));
+    assert_non_null(strstr(t4.out, "in 4 children"));
+    assert_null(strstr(t4.err, "checked again"));   /* every answer came from the slices */
+    json_decref(x), json_decref(y);
+    tc_run_result_free(&r1), tc_run_result_free(&r4), tc_run_result_free(&t4);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(h100_sweep_replays_through_the_model),
         cmocka_unit_test(regress_command_names_a_changed_field),
+        cmocka_unit_test(instructions_in_slices_say_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
