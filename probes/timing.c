@@ -42,8 +42,9 @@ struct tc_bench {
     bool no_whole_gpu;
 };
 
-/* Reads the disassembly: a given file, or cuobjdump run on this program. */
-static char *read_sass_text(const char *path, char *err, size_t errlen)
+/* Reads the disassembly: a given file, or cuobjdump run on this program
+ * (arch: its options choosing the architectures, "" all of them). */
+static char *read_sass_text(const char *path, const char *arch, char *err, size_t errlen)
 {
     FILE *f;
     bool is_pipe = false;
@@ -65,7 +66,7 @@ static char *read_sass_text(const char *path, char *err, size_t errlen)
         const char *tool = getenv("TCSCOPE_CUOBJDUMP");
         if (!tool)
             tool = access("/usr/local/cuda/bin/cuobjdump", X_OK) == 0 ? "/usr/local/cuda/bin/cuobjdump" : "cuobjdump";
-        snprintf(cmd, sizeof cmd, "'%s' -sass '%s' 2>/dev/null", tool, self);
+        snprintf(cmd, sizeof cmd, "'%s' -sass %s'%s' 2>/dev/null", tool, arch, self);
         f = popen(cmd, "r");
         is_pipe = true;
         if (!f) {
@@ -111,7 +112,13 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
         return NULL;
     }
     b->nvml = tc_nvml_open(b->dev.pci, b->nvml_why, sizeof b->nvml_why);
-    char *text = read_sass_text(o->sass_path, b->sass_err, sizeof b->sass_err);
+    /* The timing kernels are sm_90a SASS only (tct_open refuses another
+     * GPU): their disassembly alone, not that of the executors of every
+     * architecture in this fat binary; all of it where cuobjdump does not
+     * take the option. */
+    char *text = read_sass_text(o->sass_path, "-arch sm_90a ", b->sass_err, sizeof b->sass_err);
+    if (!text && !o->sass_path)
+        text = read_sass_text(NULL, "", b->sass_err, sizeof b->sass_err);
     if (text) {
         b->sass = tc_sass_parse(text, b->sass_err, sizeof b->sass_err);
         free(text);
