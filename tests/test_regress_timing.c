@@ -44,7 +44,7 @@ static void h200_points_from_the_bench_of_its_run(void **state)
     for (long i = 0; i < n; i++)
         with += b[i].has_point && !strcmp(b[i].point_from, "bench record");
     assert_int_equal(with, n);
-    /* as the bench file says: ILP 8, 32 warps per SM; wgmma at the only staging measured then */
+    /* as the bench file says: ILP 8, 32 warps per SM; wgmma with its table's best staging */
     const tc_timing_base *x = find(b, n, "mma.m16n8k8.f16.f16.f16.f16");
     assert_non_null(x);
     assert_int_equal(x->point.ilp, 8);
@@ -55,6 +55,14 @@ static void h200_points_from_the_bench_of_its_run(void **state)
     assert_non_null(x);
     assert_int_equal(x->point.ilp, 8);
     assert_int_equal(x->point.warps, 32);
+    assert_int_equal(x->point.mode, 0);   /* its table's staging: no swizzle */
+    x = find(b, n, "wgmma.m64n8k16.f32.f16.f16");
+    assert_non_null(x);
+    assert_int_equal(x->point.mode, 1);   /* 128-byte swizzle */
+    x = find(b, n, "wgmma.m64n256k16.f32.bf16.bf16.rs");
+    assert_non_null(x);
+    assert_int_equal(x->point.warps, 12);
+    assert_int_equal(x->point.mode, 1);
     free(b);
     /* without the bench record: the figures, no point (every table measured) */
     n = tc_timing_bases(&audit, NULL, &b, err, sizeof err);
