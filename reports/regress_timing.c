@@ -104,12 +104,15 @@ int tc_timing_decide(const tc_timing_base *base, double tol, tc_timing_measure_f
 {
     tc_timing_figures was = {base->latency, base->throughput};
     *full_used = !base->has_point;
-    if (measure(ctx, *full_used, used) != 0)
+    int rc = measure(ctx, *full_used, used);
+    if (rc != 0 && *full_used)
         return -1;
-    unsigned m = tc_timing_moved(&was, used, tol);
-    if (m == 0 || *full_used)
+    unsigned m = rc == 0 ? tc_timing_moved(&was, used, tol) : 0;
+    if (rc == 0 && (m == 0 || *full_used))
         return (int)m;
-    /* a quick figure moved: the table decides, as a full bench would have */
+    /* a quick figure moved, or the point gave none (its kernel no longer
+     * fits, or its SASS changed while other ILPs' did not): the table
+     * decides, as a full bench would have */
     *full_used = true;
     if (measure(ctx, true, used) != 0)
         return -1;

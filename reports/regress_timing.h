@@ -57,10 +57,10 @@ typedef int (*tc_timing_measure_fn)(void *ctx, bool full, tc_timing_figures *got
 
 /* The decision for one instruction: measured quickly at the baseline's
  * point when it has one (else the full table at once); where a quick
- * figure moved beyond tol, the full table is measured and decides. *used
- * is the measurement the verdict rests on, *full_used whether it is the
- * table's. Returns the moved bits of *used (0: the same), or -1 when a
- * measurement failed. */
+ * figure moved beyond tol, or the quick measurement failed, the full table
+ * is measured and decides. *used is the measurement the verdict rests on,
+ * *full_used whether it is the table's. Returns the moved bits of *used
+ * (0: the same), or -1 when the table failed. */
 int tc_timing_decide(const tc_timing_base *base, double tol, tc_timing_measure_fn measure, void *ctx,
                      tc_timing_figures *used, bool *full_used);
 

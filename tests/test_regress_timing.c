@@ -158,7 +158,7 @@ static void moved_beyond_the_tolerance(void **state)
 typedef struct {
     tc_timing_figures quick, table;
     int calls_quick, calls_table;
-    bool fail_table;
+    bool fail_quick, fail_table;
 } fake;
 
 static int fake_measure(void *ctx, bool full, tc_timing_figures *got)
@@ -166,7 +166,7 @@ static int fake_measure(void *ctx, bool full, tc_timing_figures *got)
     fake *f = ctx;
     *(full ? &f->calls_table : &f->calls_quick) += 1;
     *got = full ? f->table : f->quick;
-    return full && f->fail_table ? -1 : 0;
+    return (full ? f->fail_table : f->fail_quick) ? -1 : 0;
 }
 
 static void quick_difference_decided_by_the_table(void **state)
@@ -202,6 +202,13 @@ static void quick_difference_decided_by_the_table(void **state)
     /* a table that fails is a failure, not a verdict */
     base.has_point = true;
     f = (fake){.quick = {20, 500}, .fail_table = true};
+    assert_int_equal(tc_timing_decide(&base, 0.05, fake_measure, &f, &used, &full), -1);
+    /* a point that gives nothing here (it no longer fits): the table decides */
+    f = (fake){.quick = {-1, -1}, .table = {20, 1000}, .fail_quick = true};
+    assert_int_equal(tc_timing_decide(&base, 0.05, fake_measure, &f, &used, &full), 0);
+    assert_int_equal(f.calls_table, 1);
+    assert_true(full);
+    f = (fake){.quick = {-1, -1}, .fail_quick = true, .fail_table = true};
     assert_int_equal(tc_timing_decide(&base, 0.05, fake_measure, &f, &used, &full), -1);
 }
 
