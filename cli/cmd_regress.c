@@ -261,7 +261,7 @@ int cmd_regress(int argc, char **argv)
                "in %zu children, refit %.1f s)\n", c.n, c.n - ndiff, ndiff, nfail,
                gpu && a.timing ? "SASS and timing compared (tolerance given by --timing-tol)"
                                : "SASS and timing not compared (no GPU, or --no-timing)",
-               now_s() - t0, stage_s[0], stage_s[1], c.nslices, stage_s[2]);
+               now_s() - t0, stage_s[0], stage_s[1], c.nslices + c.nretried, stage_s[2]);
     status = ndiff ? TC_EXIT_DIFF : TC_EXIT_OK;
 done:
     tc_json_out_end(&out, status == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);

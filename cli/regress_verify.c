@@ -134,6 +134,7 @@ int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs)
             set_verify_args(c, nretry, ppath, c->it[i].ins->name);
             c->idx[nretry++] = i;
         }
+    c->nretried = nretry;
     if (nretry == 0)
         return 0;
     cli_warn(REGRESS_CMD, "%zu instructions without an answer from their slice's child: checked again, one child each",
