@@ -4,10 +4,10 @@
 # (reports/baselines/h200-audit.jsonl.gz, the bench of its run beside it for
 # each table's best point, --profile h200): its wall time and its summary
 # line (timing s, verify s in N children, refit s) and the timing pass's own
-# line (the GPU and SASS opened, the best points, the whole tables); again
-# (a warm second run); then the CPU-model replay (`regress --model`) for the
-# ratio make bench prints. Everything under $OUT/regress-fast.tar.xz;
-# $OUT/summary.json the figures.
+# line (the GPU and SASS opened, the best points, the whole tables); then
+# the CPU-model replay (`regress --model`) for the ratio make bench prints;
+# then, with time left, regress with --jobs 8 (half the children).
+# Everything under $OUT/regress-fast.tar.xz; $OUT/summary.json the figures.
 #
 # Usage (from the repository root, $OUT set):
 #   bash tools/device/regress-fast.sh [PROFILE]
@@ -39,13 +39,14 @@ fi
 
 B=build/tcscope
 REC=reports/baselines/$PROFILE-audit.jsonl.gz
-# the target run, then the same warm (the first pays the driver's first start)
+# the target run (default --jobs: one verify child per CPU, a slice of the instructions each)
 device_step regress 90 $B regress --backend "$BACKEND" --profile "$PROFILE" --record "$REC" --out "$R/regress" --quiet
-device_step regress-warm 60 $B regress --backend "$BACKEND" --profile "$PROFILE" --record "$REC" --out "$R/regress-warm" \
-  --quiet
 # the CPU model replayed (no GPU used): the other side of make bench's ratio
 device_step regress-model 75 $B regress --model --profile "$PROFILE" --out "$R/regress-model" --quiet
-for s in regress regress-warm regress-model; do
+# with time left: half the children (16 processes share one GPU: is fewer faster?)
+device_step regress-jobs8 50 $B regress --backend "$BACKEND" --profile "$PROFILE" --record "$REC" --jobs 8 \
+  --out "$R/regress-jobs8" --quiet
+for s in regress regress-model regress-jobs8; do
   echo "$s: $(grep -c '  same ' "$R/$s.log" 2>/dev/null) same, $(grep -c ' DIFFERS ' "$R/$s.log" 2>/dev/null) differ"
   grep -E '^# (timing|[0-9]+ instructions)' "$R/$s.log" 2>/dev/null
   grep ' DIFFERS ' "$R/$s.log" 2>/dev/null | head -5
