@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "probes/nvml.h"
 #include "probes/sass.h"
@@ -42,63 +41,6 @@ struct tc_bench {
     bool no_whole_gpu;
 };
 
-/* Reads the disassembly: a given file, or cuobjdump run on this program
- * (arch: its options choosing the architectures, "" all of them). */
-static char *read_sass_text(const char *path, const char *arch, char *err, size_t errlen)
-{
-    FILE *f;
-    bool is_pipe = false;
-    char cmd[1400];
-    if (path) {
-        f = fopen(path, "r");
-        if (!f) {
-            snprintf(err, errlen, "cannot read the SASS file %s", path);
-            return NULL;
-        }
-    } else {
-        char self[1024];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        if (n <= 0) {
-            snprintf(err, errlen, "cannot find this program's path to disassemble it");
-            return NULL;
-        }
-        self[n] = '\0';
-        const char *tool = getenv("TCSCOPE_CUOBJDUMP");
-        if (!tool)
-            tool = access("/usr/local/cuda/bin/cuobjdump", X_OK) == 0 ? "/usr/local/cuda/bin/cuobjdump" : "cuobjdump";
-        snprintf(cmd, sizeof cmd, "'%s' -sass %s'%s' 2>/dev/null", tool, arch, self);
-        f = popen(cmd, "r");
-        is_pipe = true;
-        if (!f) {
-            snprintf(err, errlen, "cannot run %s", tool);
-            return NULL;
-        }
-    }
-    size_t cap = 1 << 20, len = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        abort();
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            if (!buf)
-                abort();
-        }
-    }
-    buf[len] = '\0';
-    int st = is_pipe ? pclose(f) : fclose(f);
-    if (len == 0 || (is_pipe && st != 0)) {
-        snprintf(err, errlen, "no SASS: '%.200s' failed (install the CUDA toolkit's cuobjdump, set TCSCOPE_CUOBJDUMP, or give --sass FILE)",
-                 is_pipe ? cmd : path);
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
 {
     tc_bench *b = calloc(1, sizeof *b);
@@ -112,13 +54,10 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
         return NULL;
     }
     b->nvml = tc_nvml_open(b->dev.pci, b->nvml_why, sizeof b->nvml_why);
-    /* The timing kernels are sm_90a SASS only (tct_open refuses another
-     * GPU): their disassembly alone, not that of the executors of every
-     * architecture in this fat binary; all of it where cuobjdump does not
-     * take the option. */
-    char *text = read_sass_text(o->sass_path, "-arch sm_90a ", b->sass_err, sizeof b->sass_err);
-    if (!text && !o->sass_path)
-        text = read_sass_text(NULL, "", b->sass_err, sizeof b->sass_err);
+    /* The timing kernels (tct_*) are sm_90a SASS only (tct_open refuses
+     * another GPU): their cubins' disassembly alone, not that of the
+     * executors of every architecture in this fat binary. */
+    char *text = tc_sass_dump(o->sass_path, "sm_90a", "tct_", b->sass_err, sizeof b->sass_err);
     if (text) {
         b->sass = tc_sass_parse(text, b->sass_err, sizeof b->sass_err);
         free(text);
