@@ -257,6 +257,9 @@ int cmd_regress(int argc, char **argv)
         regress_print_item(&c.it[i], &out);
     }
     if (!a.json)
+    if (!a.json)   /* a slice much slower than the others would say the slicing is uneven */
+        printf("# verify: %zu slices, a child each, of %.1f to %.1f s\n", c.nslices, c.slice_s[0], c.slice_s[1]);
+    if (!a.json)
         printf("# %zu instructions: %zu same, %zu differ (%zu refitted); %s; %.0f s (timing %.1f s, verify %.1f s "
                "in %zu children, refit %.1f s)\n", c.n, c.n - ndiff, ndiff, nfail,
                gpu && a.timing ? "SASS and timing compared (tolerance given by --timing-tol)"

@@ -49,6 +49,7 @@ typedef struct {
     size_t *idx;              /* the refit pool's items (the verify retries' too) */
     size_t nslices;           /* verify children, each a slice of the items (cli/regress_verify.c) */
     size_t nretried;          /* items checked again alone: their slice's child left no record */
+    double slice_s[2];        /* the quickest and the slowest slice's child, seconds */
     char **lists;             /* per slice: its instructions, comma separated */
     bool *answered;           /* per item: its verify record came back */
 } regress_ctx;

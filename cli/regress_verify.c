@@ -65,7 +65,10 @@ static void take_record(regress_ctx *c, size_t s, const char *text, size_t len)
 static bool slice_done(void *vc, size_t s, int status, const char *out, double secs)
 {
     regress_ctx *c = vc;
-    (void)secs;
+    if (c->slice_s[1] == 0 || secs < c->slice_s[0])
+        c->slice_s[0] = secs;
+    if (secs > c->slice_s[1])
+        c->slice_s[1] = secs;
     const char *p = out, *start = out;
     while (*p) {
         const char *nl = strchr(p, '\n');

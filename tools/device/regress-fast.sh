@@ -48,7 +48,7 @@ device_step regress-jobs8 50 $B regress --backend "$BACKEND" --profile "$PROFILE
   --out "$R/regress-jobs8" --quiet
 for s in regress regress-model regress-jobs8; do
   echo "$s: $(grep -c '  same ' "$R/$s.log" 2>/dev/null) same, $(grep -c ' DIFFERS ' "$R/$s.log" 2>/dev/null) differ"
-  grep -E '^# (timing|[0-9]+ instructions)' "$R/$s.log" 2>/dev/null
+  grep -E '^# (timing|verify|[0-9]+ instructions)' "$R/$s.log" 2>/dev/null
   grep ' DIFFERS ' "$R/$s.log" 2>/dev/null | head -5
 done
 
@@ -65,6 +65,8 @@ for name, st in out["steps"].items():
     for l in log.splitlines():
         if l.startswith("# timing:"):
             st["timing_line"] = l[2:]
+        if l.startswith("# verify:"):
+            st["verify_line"] = l[2:]
         m = re.match(r"# \d+ instructions: .* (\d+) s \(timing ([0-9.]+) s, verify ([0-9.]+) s in (\d+) children, "
                      r"refit ([0-9.]+) s\)", l)
         if m:
