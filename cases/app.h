@@ -101,10 +101,24 @@ typedef struct {
     int rows, cols;          /* outputs evaluated (<= the data's) */
 } app_candidate;
 
+/* Where one evaluation's wall time went, measured (clock_gettime), so a
+ * run on a GPU says what dominates: the operands made (quantized, converted,
+ * laid out on the host), the candidate's outputs (model_s; of it the GPU
+ * walk's kernels, its copies, and the CPU's share: the predictor, or the
+ * outputs the walk declined), the exact references this candidate had to
+ * compute (0 where every one was already computed for an earlier candidate
+ * of the same data: references_shared counts those), and the error
+ * statistics. */
+typedef struct {
+    double inputs_s, model_s, model_kernel_s, model_copy_s, model_cpu_s, references_s, metrics_s;
+    int references_computed, references_shared;
+} app_stages;
+
 typedef struct {
     app_stats vs_orig, vs_rounded;
     size_t outputs;
     double seconds;          /* wall time of this evaluation */
+    app_stages stages;
 } app_result;
 
 /* The most outputs an instruction chain is evaluated on (tile by tile on
