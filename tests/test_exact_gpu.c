@@ -61,7 +61,8 @@ enum { ROWS = 12, COLS = 20 };
  * normal values; 1 position q's products near 2^d_q, d_q in [-1150, 50]
  * (subnormal and tiny products under large ones); 2 cancelling; 3 zeros,
  * Inf and NaN; 4 halfway cases 1 + 2^-53 +- a term up to ~2^-1074 (the
- * sticky bit, hundreds of limbs below, decides the rounding). */
+ * sticky bit, hundreds of limbs below, decides the rounding); 5 within one
+ * 192-bit window (exact_dot_f64_window): cancelling rows, a halfway case. */
 static void fill(int kind, int k, uint64_t *a, uint64_t *b, uint64_t *s)
 {
     for (size_t i = 0; i < (size_t)ROWS * k; i++)
@@ -94,6 +95,29 @@ static void fill(int kind, int k, uint64_t *a, uint64_t *b, uint64_t *s)
         for (int c = 0; c < COLS; c++)
             for (int q = k / 2; q < k; q++)
                 b[(size_t)c * k + q] = c % 4 ? b[(size_t)c * k + q - k / 2] : b[(size_t)c * k + q - k / 2] + 1;
+    if (kind == 5) {   /* within one 192-bit window (the registers' sum): magnitudes and significands as
+                        * narrow formats have them, halves that cancel in some rows, and in row 0
+                        * 2^40 + 2^-13 +- 2^-100 times 1 (halfway: the sticky below the top 128 bits decides) */
+        for (size_t i = 0; i < (size_t)ROWS * k; i++)
+            a[i] = draw(s, 1003, 1043) & ~((1ull << 30) - 1);
+        for (size_t i = 0; i < (size_t)COLS * k; i++)
+            b[i] = draw(s, 1023, 1025) & ~((1ull << 50) - 1);
+        for (int r = 1; r < ROWS; r += 2)
+            for (int q = k / 2; q < k; q++)
+                a[(size_t)r * k + q] = a[(size_t)r * k + q - k / 2] ^ 0x8000000000000000ull;
+        for (int c = 0; c < COLS; c += 3)
+            for (int q = k / 2; q < k; q++)
+                b[(size_t)c * k + q] = b[(size_t)c * k + q - k / 2];
+        if (k >= 3) {
+            for (int q = 0; q < k; q++)
+                a[q] = 0;
+            a[0] = (uint64_t)(1023 + 40) << 52, a[1] = (uint64_t)(1023 - 13) << 52;
+            a[2] = ((uint64_t)(1023 - 100) << 52) | (rng(s) & 0x8000000000000000ull);
+            for (int c = 0; c < COLS; c++)
+                for (int q = 0; q < 3; q++)
+                    b[(size_t)c * k + q] = 0x3ff0000000000000ull;   /* 1 */
+        }
+    }
     if (kind == 3) {   /* zeros, an Inf and a NaN */
         a[0] = 0, a[k] = 0x7ff0000000000000ull, a[2 * (size_t)k + 1] = 0x7ff8000000000001ull;
         for (int q = 0; q < k; q++)
@@ -134,7 +158,7 @@ static void compare(tc_model_gpu *g, int kind, int k)
 static void all_kinds(tc_model_gpu *g)
 {
     static const int ks[] = {1, 7, 64, 1000};
-    for (int kind = 0; kind < 5; kind++)
+    for (int kind = 0; kind < 6; kind++)
         for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
             if ((kind != 2 || ks[i] > 1) && (kind != 4 || ks[i] >= 3))
                 compare(g, kind, ks[i]);
