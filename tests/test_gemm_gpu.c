@@ -357,33 +357,56 @@ static int cmp_d(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* app_stats_of's quantiles (by selection, for 10^7 and more outputs) are
- * the nearest ranks of the sorted errors: many equal errors, Inf, few values. */
+/* app_stats_of's quantiles (a radix selection over the errors' bits on
+ * every core, for 10^7 and more outputs) are the nearest ranks of the
+ * sorted errors, and its counts and normwise error those of one loop: many
+ * equal errors, Inf, few values, errors over many binades, zero
+ * references; up to 300007 outputs (several slices of the selection). */
 static void test_stats_are_the_sorted_ranks(void **state)
 {
     (void)state;
     uint64_t s = 3;
-    static const size_t ns[] = {1, 2, 3, 10, 99, 1000, 100003};
+    static const size_t ns[] = {1, 2, 3, 10, 99, 1000, 100003, 300007};
     for (size_t x = 0; x < sizeof ns / sizeof ns[0]; x++)
-        for (int kind = 0; kind < 3; kind++) {
-            size_t n = ns[x];
-            double *got = gemm_alloc(n, 8), *ref = gemm_alloc(n, 8), *rel = gemm_alloc(n, 8);
+        for (int kind = 0; kind < 5; kind++) {
+            size_t n = ns[x], m = 0, zero = 0, nonfinite = 0;
+            double *got = gemm_alloc(n, 8), *ref = gemm_alloc(n, 8), *rel = gemm_alloc(n, 8), num = 0, den = 0;
             for (size_t i = 0; i < n; i++) {
                 ref[i] = 1.0 + (double)(rng(&s) % 7);
                 uint64_t r = rng(&s);
                 got[i] = kind == 0 ? ref[i] * (1 + (double)(r % 1000) * 1e-6)       /* spread */
                          : kind == 1 ? ref[i] * (1 + (double)(r % 3) * 0.25)         /* few values */
-                                     : (r % 50 ? ref[i] : INFINITY);                 /* equal, some Inf */
-                rel[i] = fabs(got[i] - ref[i]) / ref[i];
-                rel[i] = isfinite(got[i]) ? rel[i] : INFINITY;
+                         : kind == 2 ? (r % 50 ? ref[i] : INFINITY)                  /* equal, some Inf */
+                         : kind == 3 ? ref[i] * (1 + ldexp(1.0, -(int)(r % 60)))     /* many binades */
+                                     : (r % 5 ? ref[i] * 1.5 : 0.25);                /* zero references */
+                if (kind == 4 && r % 5 == 0)
+                    ref[i] = 0;
+                nonfinite += !isfinite(got[i]);
+                num += (got[i] - ref[i]) * (got[i] - ref[i]), den += ref[i] * ref[i];
+                if (ref[i] == 0) {
+                    zero++;
+                    continue;
+                }
+                rel[m] = fabs(got[i] - ref[i]) / ref[i];
+                rel[m] = isfinite(got[i]) ? rel[m] : INFINITY;
+                m++;
             }
             app_stats st;
             app_stats_of(got, ref, n, &st);
-            qsort(rel, n, 8, cmp_d);
-            assert_true(st.median == sweep_quantile_sorted(rel, n, 0.5));
-            assert_true(st.p90 == sweep_quantile_sorted(rel, n, 0.9));
-            assert_true(st.p99 == sweep_quantile_sorted(rel, n, 0.99));
-            assert_true(st.max == rel[n - 1]);
+            assert_int_equal(st.n, m);
+            assert_int_equal(st.zero_ref, zero);
+            assert_int_equal(st.nonfinite, nonfinite);
+            double nw = nonfinite ? INFINITY : den > 0 ? sqrt(num) / sqrt(den) : NAN;
+            assert_true(st.normwise == nw || (isnan(st.normwise) && isnan(nw)));
+            if (!m) {
+                assert_true(isnan(st.median) && isnan(st.max));
+            } else {
+                qsort(rel, m, 8, cmp_d);
+                assert_true(st.median == sweep_quantile_sorted(rel, m, 0.5));
+                assert_true(st.p90 == sweep_quantile_sorted(rel, m, 0.9));
+                assert_true(st.p99 == sweep_quantile_sorted(rel, m, 0.99));
+                assert_true(st.max == rel[m - 1]);
+            }
             free(got), free(ref), free(rel);
         }
 }
