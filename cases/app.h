@@ -23,8 +23,11 @@
  *
  * The references: the exact dot product of the ORIGINAL (unrounded, double)
  * inputs, and of the rounded inputs (descaled exactly), each computed
- * exactly by the MPFR/GMP oracle and rounded once to f64 (so errors below
- * ~1e-16 are not resolved).
+ * exactly and rounded once to f64 (so errors below ~1e-16 are not
+ * resolved): integer exact sums (probes/model_gpu_exact.h, the MPFR/GMP
+ * oracle's bits; the oracle itself for an output with a non-finite operand),
+ * once per data set and shared by the candidates that multiply the same
+ * values.
  */
 #ifndef TC_APP_H
 #define TC_APP_H
@@ -160,7 +163,7 @@ void app_reference_cache_clear(void);
 
 /* The exact references computed on GPU g from now on (probes/
  * model_gpu_exact.h: integer exact sums, the oracle's bits), the outputs
- * counted in *count; NULL: by the MPFR oracle on the CPU (the default). */
+ * counted in *count; NULL: the same sums on the CPU's cores (the default). */
 void app_reference_use(tc_model_gpu *g, tc_model_gpu_count *count);
 
 #endif
