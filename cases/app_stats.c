@@ -3,7 +3,8 @@
  * quantiles (sweep_quantile_sorted's: median, p90, p99, max) and the
  * normwise error. Every output of an 8192 x 8192 GEMM is 6.7e7 errors, so
  * the quantiles are not found by sorting, nor by selections on one core
- * (3.5 s a comparison there): the errors are non-negative doubles (or +Inf),
+ * (0.86 s for 1.6e7 errors on the project VM, 0.40 s this way on its two
+ * cores): the errors are non-negative doubles (or +Inf),
  * whose bit patterns order as their values, so a pass on every core counts
  * them by their top 16 bits (sign, exponent, 4 significand bits), the
  * counts name the bucket that holds each rank, a second pass gathers those
