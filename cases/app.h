@@ -23,8 +23,11 @@
  *
  * The references: the exact dot product of the ORIGINAL (unrounded, double)
  * inputs, and of the rounded inputs (descaled exactly), each computed
- * exactly by the MPFR/GMP oracle and rounded once to f64 (so errors below
- * ~1e-16 are not resolved).
+ * exactly and rounded once to f64 (so errors below ~1e-16 are not
+ * resolved): integer exact sums (probes/model_gpu_exact.h, the MPFR/GMP
+ * oracle's bits; the oracle itself for an output with a non-finite operand),
+ * once per data set and shared by the candidates that multiply the same
+ * values.
  */
 #ifndef TC_APP_H
 #define TC_APP_H
@@ -101,10 +104,24 @@ typedef struct {
     int rows, cols;          /* outputs evaluated (<= the data's) */
 } app_candidate;
 
+/* Where one evaluation's wall time went, measured (clock_gettime), so a
+ * run on a GPU says what dominates: the operands made (quantized, converted,
+ * laid out on the host), the candidate's outputs (model_s; of it the GPU
+ * walk's kernels, its copies, and the CPU's share: the predictor, or the
+ * outputs the walk declined), the exact references this candidate had to
+ * compute (0 where every one was already computed for an earlier candidate
+ * of the same data: references_shared counts those), and the error
+ * statistics. */
+typedef struct {
+    double inputs_s, model_s, model_kernel_s, model_copy_s, model_cpu_s, references_s, metrics_s;
+    int references_computed, references_shared;
+} app_stages;
+
 typedef struct {
     app_stats vs_orig, vs_rounded;
     size_t outputs;
     double seconds;          /* wall time of this evaluation */
+    app_stages stages;
 } app_result;
 
 /* The most outputs an instruction chain is evaluated on (tile by tile on
@@ -146,7 +163,7 @@ void app_reference_cache_clear(void);
 
 /* The exact references computed on GPU g from now on (probes/
  * model_gpu_exact.h: integer exact sums, the oracle's bits), the outputs
- * counted in *count; NULL: by the MPFR oracle on the CPU (the default). */
+ * counted in *count; NULL: the same sums on the CPU's cores (the default). */
 void app_reference_use(tc_model_gpu *g, tc_model_gpu_count *count);
 
 #endif

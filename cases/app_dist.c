@@ -9,6 +9,7 @@
 
 #include "cases/app.h"
 #include "cases/sweep_internal.h"
+#include "oracle/oracle.h"
 
 static bool two_numbers(const char *s, double *a, double *b)
 {
@@ -141,6 +142,22 @@ static double fill(sweep_rng *r, const app_dist *d, double *out, size_t count, s
     return amax;
 }
 
+/* A (item 0) and B (item 1) of app_data_make: two streams of their own,
+ * drawn side by side (each the same values as drawn alone). */
+typedef struct {
+    const app_dist *dist;
+    sweep_rng rng[2];
+    double *out[2], amax[2];
+    size_t count[2], total[2];
+} fill_job;
+
+static void fill_items(void *ctx, size_t lo, size_t hi)
+{
+    fill_job *j = ctx;
+    for (size_t t = lo; t < hi; t++)
+        j->amax[t] = fill(&j->rng[t], j->dist, j->out[t], j->count[t], j->total[t]);
+}
+
 bool app_data_make(app_data *d, const app_dist *dist, int m, int n, int k, int rows, int cols, uint64_t seed,
                    bool whole_amax, char *err, size_t len)
 {
@@ -153,16 +170,17 @@ bool app_data_make(app_data *d, const app_dist *dist, int m, int n, int k, int r
         snprintf(err, len, "out of memory for %d x %d sampled inputs", rows + cols, k);
         return false;
     }
-    sweep_rng ra, rb;
-    sweep_rng_seed(&ra, seed, "app.A");
-    sweep_rng_seed(&rb, seed, "app.B");
+    fill_job j = {.dist = dist, .out = {d->A, d->B}};
+    sweep_rng_seed(&j.rng[0], seed, "app.A");
+    sweep_rng_seed(&j.rng[1], seed, "app.B");
     /* A row-major (rows first), B column by column: the first rows / columns
      * of the same streams that the whole tensors' amax is taken from. */
     size_t sa = (size_t)rows * (size_t)k, sb = (size_t)cols * (size_t)k;
-    size_t ta = whole_amax && m > rows ? (size_t)m * (size_t)k : sa;
-    size_t tb = whole_amax && n > cols ? (size_t)n * (size_t)k : sb;
-    d->amax_a = fill(&ra, dist, d->A, sa, ta);
-    d->amax_b = fill(&rb, dist, d->B, sb, tb);
+    j.count[0] = sa, j.count[1] = sb;
+    j.total[0] = whole_amax && m > rows ? (size_t)m * (size_t)k : sa;
+    j.total[1] = whole_amax && n > cols ? (size_t)n * (size_t)k : sb;
+    oracle_parallel(2, j.total[0] + j.total[1], fill_items, &j);
+    d->amax_a = j.amax[0], d->amax_b = j.amax[1];
     return true;
 }
 

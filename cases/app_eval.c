@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
+#include <time.h>
 
 #include "cases/app_internal.h"
 #include "cases/sweep_internal.h"
@@ -18,9 +18,9 @@
 
 double app_now_s(void)
 {
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    return (double)tv.tv_sec + tv.tv_usec * 1e-6;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 void *app_calloc(size_t n, size_t size)
@@ -43,30 +43,52 @@ static double e8m0_scale(const tc_format *f, double amax)
     return ldexp(1.0, e < E8M0_MIN_EXP ? E8M0_MIN_EXP : e > E8M0_MAX_EXP ? E8M0_MAX_EXP : e);
 }
 
+/* Lines [lo, hi) of app_quantize's job, on this thread. */
+typedef struct {
+    const tc_format *f;
+    app_scaling sc;
+    double tensor_amax;
+    const double *x;
+    int k, kp, nblk;
+    uint64_t *bits;
+    double *scale;
+} quantize_job;
+
+static void quantize_lines(void *ctx, size_t lo, size_t hi)
+{
+    const quantize_job *q = ctx;
+    const tc_format *f = q->f;
+    app_scaling sc = q->sc;
+    int k = q->k, nblk = q->nblk;
+    tc_rounding r = {.mode = TC_RNE, .ovf = sweep_is_fp8(f) ? TC_OVF_SAT : TC_OVF_INF};
+    for (size_t i = lo; i < hi; i++) {
+        const double *row = q->x + i * (size_t)k;
+        for (int b = 0; b < nblk; b++) {
+            int from = sc == APP_SCALE_BLOCK32 ? b * APP_BLOCK : 0;
+            int to = sc == APP_SCALE_BLOCK32 ? (from + APP_BLOCK < k ? from + APP_BLOCK : k) : k;
+            double amax = 0;
+            for (int j = from; j < to; j++)
+                amax = fmax(amax, fabs(row[j]));
+            double s = sc == APP_SCALE_NONE ? 1
+                       : sc == APP_SCALE_TENSOR ? e8m0_scale(f, q->tensor_amax)
+                                                : e8m0_scale(f, amax);
+            q->scale[i * (size_t)nblk + (size_t)b] = s;
+            for (int j = from; j < to; j++)
+                q->bits[i * (size_t)q->kp + (size_t)j] = tc_encode_f64(f, row[j] * s, r);
+        }
+    }
+}
+
 /* Quantizes `lines` vectors of length k (row i at x + i*k) into bits with
- * padded length kp (zeros beyond k), one scale per (line, block). */
+ * padded length kp (zeros beyond k), one scale per (line, block); the
+ * lines spread over the cores (every line on its own: the same bits). */
 void app_quantize(const tc_format *f, app_scaling sc, double tensor_amax, const double *x, int lines, int k,
                      int kp, int nblk, uint64_t *bits, double *scale)
 {
-    tc_rounding r = {.mode = TC_RNE, .ovf = sweep_is_fp8(f) ? TC_OVF_SAT : TC_OVF_INF};
     if (!sweep_is_fp8(f))   /* scaling is for FP8 (E8M0 scales); wider formats are fed as they are */
         sc = APP_SCALE_NONE;
-    for (int i = 0; i < lines; i++) {
-        const double *row = x + (size_t)i * k;
-        for (int b = 0; b < nblk; b++) {
-            int lo = sc == APP_SCALE_BLOCK32 ? b * APP_BLOCK : 0;
-            int hi = sc == APP_SCALE_BLOCK32 ? (lo + APP_BLOCK < k ? lo + APP_BLOCK : k) : k;
-            double amax = 0;
-            for (int j = lo; j < hi; j++)
-                amax = fmax(amax, fabs(row[j]));
-            double s = sc == APP_SCALE_NONE ? 1
-                       : sc == APP_SCALE_TENSOR ? e8m0_scale(f, tensor_amax)
-                                                : e8m0_scale(f, amax);
-            scale[(size_t)i * nblk + b] = s;
-            for (int j = lo; j < hi; j++)
-                bits[(size_t)i * kp + j] = tc_encode_f64(f, row[j] * s, r);
-        }
-    }
+    quantize_job q = {f, sc, tensor_amax, x, k, kp, nblk, bits, scale};
+    oracle_parallel((size_t)lines, (size_t)lines * (size_t)k, quantize_lines, &q);
 }
 
 /* ---- exact references, cached across candidates --------------------------- */
@@ -93,147 +115,58 @@ void app_reference_cache_clear(void)
     ncache = 0;
 }
 
-/* exact_products on the GPU model's integer exact sums (probes/
- * model_gpu_exact.h): the same bits as the oracle's. NULL on a CUDA failure
- * (said on stderr; the oracle then computes them). */
-static double *exact_on_gpu(const double *a, const double *b, int rows, int cols, int k)
+/* The exact products sum_k a[i][k] * b[j][k] of rows x cols (a: rows x k,
+ * b: cols x k, as doubles), each rounded once to f64 (RNE): the integer
+ * exact sums (probes/model_gpu_exact.h: the oracle's bits, an output with a
+ * non-finite operand from the MPFR oracle) on the GPU app_reference_use
+ * gave, else on the CPU's cores; after a CUDA failure (said on stderr) the
+ * CPU's. */
+static double *exact_products(const double *a, const double *b, int rows, int cols, int k)
 {
     size_t na = (size_t)rows * k, nb = (size_t)cols * k, no = (size_t)rows * cols;
     uint64_t *A = app_calloc(na, sizeof *A), *B = app_calloc(nb, sizeof *B), *D = app_calloc(no, sizeof *D);
     memcpy(A, a, na * 8);   /* the doubles' bits */
     memcpy(B, b, nb * 8);
     char err[256];
-    tc_model_gpu_count spare = {0};
-    double *out = NULL;
-    if (tc_model_gpu_exact_dots(ref_gpu, rows, cols, k, A, B, D, ref_count ? ref_count : &spare, err, sizeof err)) {
-        fprintf(stderr, "tcscope: exact references on the GPU: %s; the CPU's oracle computes them\n", err);
-    } else {
-        out = app_calloc(no, sizeof *out);
-        memcpy(out, D, no * 8);
+    tc_model_gpu_count spare = {0}, *count = ref_count ? ref_count : &spare;
+    bool done = ref_gpu && !tc_model_gpu_exact_dots(ref_gpu, rows, cols, k, A, B, D, count, err, sizeof err);
+    if (ref_gpu && !done)
+        fprintf(stderr, "tcscope: exact references on the GPU: %s; the CPU computes them\n", err);
+    if (!done && tc_model_gpu_exact_dots(NULL, rows, cols, k, A, B, D, count, err, sizeof err)) {
+        fprintf(stderr, "tcscope: exact references: %s\n", err);   /* K within choose's limit: not reached */
+        exit(2);
     }
+    double *out = app_calloc(no, sizeof *out);
+    memcpy(out, D, no * 8);
     free(A), free(B), free(D);
     return out;
 }
 
-/* The exact products sum_k a[i][k] * b[j][k] of rows x cols (a: rows x k,
- * b: cols x k, as doubles), each rounded once to f64 (RNE): on the GPU when
- * app_reference_use gave one, else by the MPFR oracle. */
-static double *exact_products(const double *a, const double *b, int rows, int cols, int k)
-{
-    double *g = ref_gpu ? exact_on_gpu(a, b, rows, cols, k) : NULL;
-    if (g)
-        return g;
-    uint64_t *A = app_calloc((size_t)rows * k, sizeof *A), *B = app_calloc((size_t)k * cols, sizeof *B);
-    uint64_t *D = app_calloc((size_t)rows * cols, sizeof *D);
-    for (size_t i = 0; i < (size_t)rows * k; i++)
-        memcpy(&A[i], &a[i], 8);
-    for (int j = 0; j < cols; j++)
-        for (int kk = 0; kk < k; kk++)
-            memcpy(&B[(size_t)kk * cols + j], &b[(size_t)j * k + kk], 8);
-    oracle_formats f = {&tc_f64, &tc_f64, &tc_f64, &tc_f64};
-    tc_rounding r = {.mode = TC_RNE, .ovf = TC_OVF_INF};
-    oracle_mma_exact(f, rows, cols, k, 1, A, B, NULL, D, r);
-    double *out = app_calloc((size_t)rows * cols, sizeof *out);
-    for (size_t i = 0; i < (size_t)rows * cols; i++)
-        out[i] = tc_decode_to_f64(&tc_f64, D[i]);
-    free(A);
-    free(B);
-    free(D);
-    return out;
-}
-
-const double *app_reference(const char *key, const double *a, const double *b, int rows, int cols, int k)
+const double *app_reference_find(const char *key, app_stages *st)
 {
     for (size_t i = 0; i < ncache; i++)
-        if (!strcmp(cache[i].key, key))
+        if (!strcmp(cache[i].key, key)) {
+            st->references_shared++;
             return cache[i].ref;
+        }
+    return NULL;
+}
+
+const double *app_reference(const char *key, const double *a, const double *b, int rows, int cols, int k,
+                            app_stages *st)
+{
+    const double *have = app_reference_find(key, st);
+    if (have)
+        return have;
+    double t0 = app_now_s();
     if (ncache == sizeof cache / sizeof cache[0])
         app_reference_cache_clear();
     cache_entry *e = &cache[ncache++];
     snprintf(e->key, sizeof e->key, "%s", key);
     e->ref = exact_products(a, b, rows, cols, k);
+    st->references_computed++;
+    st->references_s += app_now_s() - t0;
     return e->ref;
-}
-
-/* ---- statistics ------------------------------------------------------------ */
-
-/* The r-th smallest of v[0..n) (0-based; v reordered): quickselect with a
- * three-way partition (many equal errors stay linear), what the nearest-rank
- * quantile of the sorted values is, without sorting 10^7..10^8 of them. */
-static double nth_smallest(double *v, size_t n, size_t r)
-{
-    size_t lo = 0, hi = n;
-    while (hi - lo > 1) {
-        double x = v[lo], y = v[lo + (hi - lo) / 2], z = v[hi - 1];
-        double p = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);   /* median of three */
-        size_t lt = lo, i = lo, gt = hi;
-        while (i < gt) {
-            double t = v[i];
-            if (t < p)
-                v[i++] = v[lt], v[lt++] = t;
-            else if (t > p)
-                v[i] = v[--gt], v[gt] = t;
-            else
-                i++;
-        }
-        if (r < lt)
-            hi = lt;
-        else if (r >= gt)
-            lo = gt;
-        else
-            return p;
-    }
-    return v[r];
-}
-
-/* sweep_quantile_sorted's nearest rank, by selection. */
-static double quantile(double *v, size_t n, double q)
-{
-    if (n == 0)
-        return NAN;
-    size_t rank = (size_t)ceil(q * (double)n);
-    return nth_smallest(v, n, rank < 1 ? 0 : rank - 1);
-}
-
-void app_stats_of(const double *got, const double *ref, size_t n, app_stats *s)
-{
-    double *rel = app_calloc(n, sizeof *rel);
-    double num = 0, den = 0;
-    memset(s, 0, sizeof *s);
-    for (size_t i = 0; i < n; i++) {
-        double d = got[i] - ref[i];
-        if (!isfinite(got[i]))
-            s->nonfinite++;
-        num += d * d;
-        den += ref[i] * ref[i];
-        if (ref[i] == 0) {
-            s->zero_ref++;
-            continue;
-        }
-        rel[s->n++] = isfinite(got[i]) ? fabs(d) / fabs(ref[i]) : INFINITY;
-    }
-    s->median = quantile(rel, s->n, 0.5);
-    s->p90 = quantile(rel, s->n, 0.9);
-    s->p99 = quantile(rel, s->n, 0.99);
-    s->max = quantile(rel, s->n, 1.0);
-    s->normwise = s->nonfinite ? INFINITY : den > 0 ? sqrt(num) / sqrt(den) : NAN;
-    free(rel);
-}
-
-bool app_metric_ok(const char *m)
-{
-    return !strcmp(m, "median") || !strcmp(m, "p90") || !strcmp(m, "p99") || !strcmp(m, "max") ||
-           !strcmp(m, "normwise");
-}
-
-double app_stats_get(const app_stats *s, const char *m)
-{
-    return !strcmp(m, "median") ? s->median
-           : !strcmp(m, "p90")  ? s->p90
-           : !strcmp(m, "p99")  ? s->p99
-           : !strcmp(m, "max")  ? s->max
-           : !strcmp(m, "normwise") ? s->normwise
-                                    : NAN;
 }
 
 /* ---- the instruction over K ------------------------------------------------ */
@@ -304,6 +237,7 @@ static int run_chain(tc_backend *b, const chain_job *j, double *got, char *err, 
 int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_result *r, char *err, size_t len)
 {
     double t0 = app_now_s();
+    memset(&r->stages, 0, sizeof r->stages);
     const tc_instr *ins = c->ins;
     int k = d->k, kk = ins->k;
     if (c->rows > d->rows || c->cols > d->cols) {
@@ -324,8 +258,10 @@ int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_resul
     app_quantize(ins->b, c->scaling, d->amax_b, d->B, c->cols, k, j.kp, j.nblk, Bq, sb);
     j.Aq = Aq, j.Bq = Bq, j.sa = sa, j.sb = sb;
     size_t no = (size_t)c->rows * c->cols;
-    double *got = app_calloc(no, sizeof *got);
+    double *got = app_calloc(no, sizeof *got), t1 = app_now_s();
+    r->stages.inputs_s = t1 - t0;
     int rc = run_chain(b, &j, got, err, len);
+    r->stages.model_s = app_now_s() - t1;
     if (!rc) {
         /* The rounded inputs, descaled exactly, for the second reference. */
         double *ar = app_calloc((size_t)c->rows * k, sizeof *ar), *br = app_calloc((size_t)c->cols * k, sizeof *br);
@@ -339,12 +275,11 @@ int app_eval(tc_backend *b, const app_data *d, const app_candidate *c, app_resul
                                         sb[(size_t)i * j.nblk + (j.nblk > 1 ? x / APP_BLOCK : 0)];
         char key[96];
         snprintf(key, sizeof key, "orig %dx%d", c->rows, c->cols);
-        const double *ref_o = app_reference(key, d->A, d->B, c->rows, c->cols, k);
+        const double *ref_o = app_reference(key, d->A, d->B, c->rows, c->cols, k, &r->stages);
         snprintf(key, sizeof key, "%s/%s/%s %dx%d", ins->a->name, ins->b->name, app_scaling_name(c->scaling),
                  c->rows, c->cols);
-        const double *ref_r = app_reference(key, ar, br, c->rows, c->cols, k);
-        app_stats_of(got, ref_o, no, &r->vs_orig);
-        app_stats_of(got, ref_r, no, &r->vs_rounded);
+        const double *ref_r = app_reference(key, ar, br, c->rows, c->cols, k, &r->stages);
+        app_stats_both(got, ref_o, ref_r, no, r);
         r->outputs = no;
         free(ar), free(br);
     }

@@ -17,9 +17,18 @@ void app_quantize(const tc_format *f, app_scaling sc, double tensor_amax, const 
                   int nblk, uint64_t *bits, double *scale);
 
 /* The exact products of a (rows x k) and b (cols x k), each rounded once to
- * f64, cached under key until app_reference_cache_clear. */
-const double *app_reference(const char *key, const double *a, const double *b, int rows, int cols, int k);
+ * f64, cached under key until app_reference_cache_clear: computed once per
+ * data set and shared by every candidate that multiplies the same values.
+ * Adds to st's references_s and references_computed, or references_shared. */
+const double *app_reference(const char *key, const double *a, const double *b, int rows, int cols, int k,
+                            app_stages *st);
+
+/* The reference cached under key (counted in st->references_shared), or NULL. */
+const double *app_reference_find(const char *key, app_stages *st);
 
 void app_stats_of(const double *got, const double *ref, size_t n, app_stats *s);
+/* r->vs_orig and r->vs_rounded of got against the two references, side by
+ * side on two cores; the time added to r->stages.metrics_s. */
+void app_stats_both(const double *got, const double *ref_o, const double *ref_r, size_t n, app_result *r);
 
 #endif

@@ -228,6 +228,7 @@ int choose_app(const app_settings *s, const char *const *benches, size_t nb, boo
                                 .dist = &dist, .scaling = s->scaling, .metric = s->metric, .bound = s->bound,
                                 .rows = rows, .cols = cols, .backend = tc_backend_get_info(b)->backend,
                                 .bench_from = bench_from, .gemm_recs = gemm_recs, .gemm_from = gemm_from,
+                                .stages_to = outputs > APP_CHAIN_MAX_OUTPUTS ? stderr : NULL,
                                 .progress = progress, .model_gpu = mo.gpu, .model_on = mo.name,
                                 .references_on = mo.gpu ? mo.name : "cpu"};
         json_t *res = tc_choose_app(b, &d, &bench, &o, err, sizeof err);

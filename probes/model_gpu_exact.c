@@ -26,7 +26,68 @@ typedef struct {
     const unsigned char *flag;
     uint64_t *out;
     size_t oracle;   /* outputs the oracle computed (atomic) */
+    bool window;     /* every product in the 192-bit window at base (exact_dot_core.h) */
+    int base;
 } exact_job;
+
+/* The lowest and highest set bit of a slice's nonzero finite values
+ * (exact_bit_range), a slice an item. */
+#define RANGE_SLICES 64
+typedef struct {
+    const uint64_t *v;
+    size_t n;
+    int lo[RANGE_SLICES], hi[RANGE_SLICES];
+    bool any[RANGE_SLICES];
+} range_job;
+
+static void range_slices(void *ctx, size_t s0, size_t s1)
+{
+    range_job *r = ctx;
+    for (size_t s = s0; s < s1; s++) {
+        size_t from = r->n * s / RANGE_SLICES, to = r->n * (s + 1) / RANGE_SLICES;
+        int lo = 0, hi = 0;
+        bool any = false;
+        for (size_t i = from; i < to; i++) {
+            int l, h;
+            if (!exact_bit_range(r->v[i], &l, &h))
+                continue;
+            lo = any && lo < l ? lo : l;
+            hi = any && hi > h ? hi : h;
+            any = true;
+        }
+        r->lo[s] = lo, r->hi[s] = hi, r->any[s] = any;
+    }
+}
+
+/* v's set bits span [2^lo, 2^(hi + 1)); false when v holds no nonzero finite value. */
+static bool bit_range(const uint64_t *v, size_t n, int *lo, int *hi)
+{
+    range_job *r = calloc(1, sizeof *r);
+    bool any = false;
+    if (!r)
+        return false;   /* no window: the limbs sum every output */
+    r->v = v, r->n = n;
+    oracle_parallel(RANGE_SLICES, n, range_slices, r);
+    for (int s = 0; s < RANGE_SLICES; s++)
+        if (r->any[s]) {
+            *lo = any && *lo < r->lo[s] ? *lo : r->lo[s];
+            *hi = any && *hi > r->hi[s] ? *hi : r->hi[s];
+            any = true;
+        }
+    free(r);
+    return any;
+}
+
+/* Whether every product of a and b lies in one 192-bit window
+ * (exact_dot_f64_window), and its base: the lowest bits' weights added. */
+static bool window_of(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, int k, int *base)
+{
+    int la, ha, lb, hb;
+    if (!bit_range(a, na, &la, &ha) || !bit_range(b, nb, &lb, &hb))
+        return false;
+    *base = la + lb;
+    return ha + hb + 2 - *base <= exact_window_top(k);
+}
 
 static void exact_range(void *ctx, size_t lo, size_t hi)
 {
@@ -37,12 +98,36 @@ static void exact_range(void *ctx, size_t lo, size_t hi)
         if (j->flag && !j->flag[e])
             continue;
         const uint64_t *a = j->a + e / (size_t)j->cols * (size_t)j->k, *b = j->b + e % (size_t)j->cols * (size_t)j->k;
-        if (exact_dot_f64(j->f64, j->k, a, 1, b, 1, &j->out[e])) {
+        if ((!j->window || exact_dot_f64_window(j->f64, j->k, a, 1, b, 1, j->base, &j->out[e])) &&
+            exact_dot_f64(j->f64, j->k, a, 1, b, 1, &j->out[e])) {
             j->out[e] = oracle_dot_exact(f, j->k, a, b, 0, r);
             __atomic_fetch_add(&j->oracle, 1, __ATOMIC_RELAXED);
         }
     }
 }
+
+#if TC_HAVE_CUDA
+/* B (cols x k) as k x cols, a block of 64 columns an item, in tiles that
+ * stay in cache; the blocks spread over the cores. */
+typedef struct {
+    int cols, k;
+    const uint64_t *b;
+    uint64_t *bt;
+} transpose_job;
+
+static void transpose_blocks(void *ctx, size_t lo, size_t hi)
+{
+    const transpose_job *t = ctx;
+    size_t cols = (size_t)t->cols, k = (size_t)t->k;
+    for (size_t blk = lo; blk < hi; blk++) {
+        size_t c0 = blk * 64, c1 = c0 + 64 < cols ? c0 + 64 : cols;
+        for (size_t q0 = 0; q0 < k; q0 += 64)
+            for (size_t c = c0; c < c1; c++)
+                for (size_t q = q0; q < q0 + 64 && q < k; q++)
+                    t->bt[q * cols + c] = t->b[c * k + q];
+    }
+}
+#endif
 
 int tc_model_gpu_exact_dots(tc_model_gpu *g, int rows, int cols, int k, const uint64_t *a, const uint64_t *b,
                             uint64_t *out, tc_model_gpu_count *count, char *err, size_t errlen)
@@ -54,7 +139,8 @@ int tc_model_gpu_exact_dots(tc_model_gpu *g, int rows, int cols, int k, const ui
     mfmt f64;
     mfmt_init(&f64, &tc_f64);
     size_t no = (size_t)rows * (size_t)cols;
-    exact_job j = {&f64, cols, k, a, b, NULL, out, 0};
+    exact_job j = {&f64, cols, k, a, b, NULL, out, 0, false, 0};
+    j.window = window_of(a, (size_t)rows * (size_t)k, b, (size_t)cols * (size_t)k, k, &j.base);
     if (!g) {
         double t0 = now_s();
         oracle_parallel(no, no * (size_t)k, exact_range, &j);
@@ -70,13 +156,12 @@ int tc_model_gpu_exact_dots(tc_model_gpu *g, int rows, int cols, int k, const ui
         snprintf(err, errlen, "exact GEMM outputs: out of memory");
         return -1;
     }
-    for (size_t c = 0; c < (size_t)cols; c++)
-        for (size_t q = 0; q < (size_t)k; q++)
-            bt[q * (size_t)cols + c] = b[c * (size_t)k + q];
+    transpose_job tj = {cols, k, b, bt};
+    oracle_parallel(((size_t)cols + 63) / 64, (size_t)cols * (size_t)k, transpose_blocks, &tj);
     size_t declined = 0;
     tc_mgpu_times tm = {0, 0};
-    int rc = tc_mgpu_exact(tc_model_gpu_device(g), &f64, rows, cols, k, a, bt, out, flag, &declined, &tm, err,
-                           errlen);
+    int rc = tc_mgpu_exact(tc_model_gpu_device(g), &f64, rows, cols, k, a, bt, j.window, j.base, out, flag,
+                           &declined, &tm, err, errlen);
     free(bt);
     if (rc == 0) {
         count->copy_s += tm.copy_s;

@@ -44,10 +44,12 @@ int tc_mgpu_gemm(int dev, const struct model *m, const struct mgemm_plan *plan, 
 
 /* The exact outputs (probes/model_gpu_exact.h) on GPU dev: a rows x k,
  * bt k x cols (double bits, row-major), out rows x cols; flag[e] set (and
- * counted in *declined) where the host must compute output e. 0 or -1. */
+ * counted in *declined) where the host must compute output e. window: every
+ * product lies in the 192-bit window whose bit 0 weighs 2^base
+ * (exact_dot_f64_window; an output it refuses is summed in limbs). 0 or -1. */
 int tc_mgpu_exact(int dev, const void *f64, int rows, int cols, int k, const uint64_t *a, const uint64_t *bt,
-                  uint64_t *out, unsigned char *flag, size_t *declined, tc_mgpu_times *times, char *err,
-                  size_t errlen);
+                  int window, int base, uint64_t *out, unsigned char *flag, size_t *declined,
+                  tc_mgpu_times *times, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -173,6 +173,7 @@ json_t *tc_choose_app(tc_backend *b, const app_data *d, const tc_record *bench, 
         json_object_set_new(x, "vs_rounded", choose_stats_json(&r.vs_rounded));
         json_object_set_new(x, "workload", choose_workload_json(d, o, c->scaling));
         json_object_set_new(x, "seconds", json_real(r.seconds));
+    json_object_set_new(x, "stages", choose_stages_json(&r));
         char why[300];
         const char *no = choose_exclusion(&r, o, tf, why, sizeof why);
         if (no) {

@@ -31,6 +31,7 @@ typedef struct {
     tc_model_gpu *model_gpu; /* the library paths' outputs by the GPU model (NULL: the CPU's) */
     const char *model_on;    /* its name, or "cpu": the choices' model_on */
     const char *references_on; /* where the exact references are computed: "gpu:N" or "cpu" (app_reference_use) */
+    FILE *stages_to;         /* each library path's "# stages:" line as it is evaluated (NULL: none) */
     void (*progress)(void *ctx, size_t done, size_t total, const char *what);
     void *progress_ctx;
 } tc_choose_app_opts;

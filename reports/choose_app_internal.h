@@ -7,6 +7,10 @@
 
 /* reports/choose_candidate.c */
 json_t *choose_stats_json(const app_stats *s);
+/* Where the evaluation's wall time went (app_stages): {"inputs_s", "model_s",
+ * "model": {"gpu_kernel_s", "gpu_copy_s", "cpu_s"}, "references_s",
+ * "references_computed", "references_shared", "metrics_s", "other_s"}. */
+json_t *choose_stages_json(const app_result *r);
 json_t *choose_workload_json(const app_data *d, const tc_choose_app_opts *o, app_scaling sc);
 /* Why a candidate of throughput tf (NaN: none) is not ranked, or NULL:
  * outputs not finite, error undefined, above 1, above the bound, no figure. */

@@ -22,6 +22,17 @@ json_t *choose_stats_json(const app_stats *s)
     return o;
 }
 
+json_t *choose_stages_json(const app_result *r)
+{
+    const app_stages *s = &r->stages;
+    double known = s->inputs_s + s->model_s + s->references_s + s->metrics_s;
+    return json_pack("{s:f, s:f, s:{s:f, s:f, s:f}, s:f, s:i, s:i, s:f, s:f}", "inputs_s", s->inputs_s, "model_s",
+                     s->model_s, "model", "gpu_kernel_s", s->model_kernel_s, "gpu_copy_s", s->model_copy_s, "cpu_s",
+                     s->model_cpu_s, "references_s", s->references_s, "references_computed",
+                     s->references_computed, "references_shared", s->references_shared, "metrics_s", s->metrics_s,
+                     "other_s", r->seconds - known > 0 ? r->seconds - known : 0.0);
+}
+
 json_t *choose_workload_json(const app_data *d, const tc_choose_app_opts *o, app_scaling sc)
 {
     return json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:o}", "m", d->m, "n", d->n, "k", d->k,

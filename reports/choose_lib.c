@@ -274,6 +274,16 @@ static int evaluate(json_t *x, const tc_gemm_path *p, const path_recs *pr, const
     json_object_set_new(x, "vs_original", choose_stats_json(&r.vs_orig));
     json_object_set_new(x, "vs_rounded", choose_stats_json(&r.vs_rounded));
     json_object_set_new(x, "seconds", json_real(r.seconds));
+    json_object_set_new(x, "stages", choose_stages_json(&r));
+    if (o->stages_to) {   /* said as it is measured: a run cut short still tells where its time went */
+        const app_stages *t = &r.stages;
+        fprintf(o->stages_to, "# stages: %s (%zu outputs, K %d): %.2f s: inputs %.2f, model %.2f (GPU kernels %.2f, "
+                "copies %.2f, CPU %.2f), references %.2f (%d computed, %d shared), metrics %.2f\n",
+                str_of(x, "candidate"), r.outputs, d->k, r.seconds, t->inputs_s, t->model_s, t->model_kernel_s,
+                t->model_copy_s, t->model_cpu_s, t->references_s, t->references_computed, t->references_shared,
+                t->metrics_s);
+        fflush(o->stages_to);
+    }
     /* which model computed the path's outputs (the expected answers the error is of), and how many each */
     json_object_set_new(x, "model_on", json_string(o->model_on ? o->model_on : "cpu"));
     json_object_set_new(x, "references_on", json_string(o->references_on ? o->references_on : "cpu"));

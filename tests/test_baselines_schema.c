@@ -50,6 +50,8 @@ static const struct {
     {"h200-model-gpu-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h200-gemm-gpu-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h200-stages.json", "one document, tools/device/stages.sh summary (per step: exit, wall_s, elements_per_s, stages)"},
+    {"h200-choose-gpu-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
+    {"h200-choose-gpu.json", "one document, tools/device/choose-gpu.sh summary (steps, bench lines, choices with stages)"},
 };
 
 static const char *other_form(const char *name)

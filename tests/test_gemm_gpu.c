@@ -13,6 +13,10 @@
  *   - choose's library-path evaluation (app_eval_lib) gives the same error
  *     statistics with the walk as with the CPU's predictor, tf32 and FP8
  *     with per-row scales, and counts its outputs where they were computed;
+ *   - the exact references are computed once per data set and shared by
+ *     the candidates that multiply the same values, with the statistics of
+ *     a cache of each candidate's own; the stages of every evaluation add
+ *     up within its seconds;
  *   - on a GPU (skipped without one) the kernel gives gemm_predict's bits
  *     for the same GEMMs and app_eval_lib the same statistics, also with
  *     the exact references on the GPU (probes/model_gpu_exact.h), and counts
@@ -236,13 +240,14 @@ static void test_unsupported_goes_to_cpu(void **state)
 
 /* app_eval_lib of two candidates with the walk on g (NULL: the CPU) and
  * without it: the same statistics, the outputs counted. */
-static void app_same(tc_model_gpu *g)
+static void app_same_on(tc_model_gpu *g, int rows, int cols, int k)
 {
     char err[512];
     app_dist dist;
     assert_true(app_dist_parse("lognormal:0,2", &dist, err, sizeof err));
     app_data d;
-    assert_true(app_data_make(&d, &dist, 512, 512, 700, 20, 30, 5, false, err, sizeof err));
+    size_t no = (size_t)rows * cols;
+    assert_true(app_data_make(&d, &dist, 512, 512, k, rows, cols, 5, false, err, sizeof err));
     app_lib_candidate cand[] = {
         {.p = tc_gemm_path_by_name("tf32"), .s = {8, 0, 3, GEMM_COMBINE_REVERSE, 0, {0}, {0}},
          .incvt = GEMM_IN_TF32_RNA},
@@ -250,7 +255,7 @@ static void app_same(tc_model_gpu *g)
     };
     for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
         app_lib_candidate c = cand[i];
-        c.profile = PROFILE, c.rows = 20, c.cols = 30;
+        c.profile = PROFILE, c.rows = rows, c.cols = cols;
         tc_model_gpu_count n0 = {0}, n1 = {0};
         app_result r0, r1;
         c.count = &n0;
@@ -260,10 +265,10 @@ static void app_same(tc_model_gpu *g)
             fail_msg("%s", err);
         assert_memory_equal(&r0.vs_orig, &r1.vs_orig, sizeof r0.vs_orig);
         assert_memory_equal(&r0.vs_rounded, &r1.vs_rounded, sizeof r0.vs_rounded);
-        assert_int_equal(n0.cpu, 600);
+        assert_int_equal(n0.cpu, no);
         assert_int_equal(n0.gpu, 0);
-        assert_int_equal(n1.gpu + n1.cpu, 600);
-        assert_true(g ? n1.gpu > 0 : n1.cpu == 600);
+        assert_int_equal(n1.gpu + n1.cpu, no);
+        assert_true(g ? n1.gpu > 0 : n1.cpu == no);
         if (g) {   /* and with the exact references on the GPU: the oracle's bits, so the same statistics */
             tc_model_gpu_count refs = {0};
             app_reference_cache_clear();
@@ -274,12 +279,76 @@ static void app_same(tc_model_gpu *g)
             app_reference_cache_clear();
             assert_memory_equal(&r0.vs_orig, &r1.vs_orig, sizeof r0.vs_orig);
             assert_memory_equal(&r0.vs_rounded, &r1.vs_rounded, sizeof r0.vs_rounded);
-            assert_int_equal(refs.gpu + refs.cpu, 1200);   /* two references of 600 outputs */
+            assert_int_equal(refs.gpu + refs.cpu, 2 * no);   /* two references of every output */
         }
     }
     app_data_free(&d);
     app_dist_free(&dist);
     app_reference_cache_clear();
+}
+
+/* 20 x 30 outputs; 66 x 129: the walk's operands laid out in 64 x 64
+ * blocks, the last of each side partial. */
+static void app_same(tc_model_gpu *g)
+{
+    app_same_on(g, 20, 30, 700);
+    app_same_on(g, 66, 129, 150);
+}
+
+/* The stages of an evaluation: none negative, together within its seconds. */
+static void stages_sane(const app_result *r)
+{
+    const app_stages *t = &r->stages;
+    assert_true(t->inputs_s >= 0 && t->model_s >= 0 && t->references_s >= 0 && t->metrics_s >= 0);
+    assert_true(t->model_kernel_s >= 0 && t->model_copy_s >= 0 && t->model_cpu_s >= 0);
+    assert_true(t->model_kernel_s + t->model_copy_s + t->model_cpu_s <= t->model_s + 1e-6);
+    assert_true(t->inputs_s + t->model_s + t->references_s + t->metrics_s <= r->seconds + 1e-6);
+}
+
+/* The exact references are computed once per data set and shared by every
+ * candidate that multiplies the same values: the same statistics as each
+ * candidate with a cache of its own, each reference computed once. */
+static void test_references_shared(void **state)
+{
+    (void)state;
+    char err[512];
+    app_dist dist;
+    assert_true(app_dist_parse("normal", &dist, err, sizeof err));
+    app_data d;
+    assert_true(app_data_make(&d, &dist, 64, 64, 300, 24, 40, 9, false, err, sizeof err));
+    app_lib_candidate cand[] = {
+        {.p = tc_gemm_path_by_name("f16"), .s = {16, 0, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}},
+        {.p = tc_gemm_path_by_name("f16"), .s = {16, 64, 2, GEMM_COMBINE_PAIRWISE, 0, {0}, {0}}},
+        {.p = tc_gemm_path_by_name("e4m3"), .s = {32, 128, 1, GEMM_COMBINE_SEQ, 0, {0}, {0}}, .scaling = APP_SCALE_ROW},
+    };
+    enum { N = sizeof cand / sizeof cand[0] };
+    static const int computed[N] = {2, 0, 1}, shared[N] = {0, 2, 1};   /* orig + f16, f16 again, e4m3's own */
+    app_result alone[N], together[N];
+    app_reference_cache_clear();
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < N; i++) {
+            app_lib_candidate c = cand[i];
+            c.profile = PROFILE, c.rows = 24, c.cols = 40, c.incvt = GEMM_IN_AS_UPLOADED;
+            if (pass == 0 || i == 0)   /* alone: a cache of its own; together: one for all */
+                app_reference_cache_clear();
+            app_result *r = pass ? &together[i] : &alone[i];
+            if (app_eval_lib(&d, &c, r, err, sizeof err))
+                fail_msg("%s", err);
+            stages_sane(r);
+            assert_int_equal(r->stages.references_computed, pass ? computed[i] : 2);
+            assert_int_equal(r->stages.references_shared, pass ? shared[i] : 0);
+            if (pass && !computed[i])
+                assert_true(r->stages.references_s == 0);
+        }
+    for (int i = 0; i < N; i++) {
+        assert_memory_equal(&alone[i].vs_orig, &together[i].vs_orig, sizeof alone[i].vs_orig);
+        assert_memory_equal(&alone[i].vs_rounded, &together[i].vs_rounded, sizeof alone[i].vs_rounded);
+    }
+    /* the two f16 structures differ, their statistics against the shared references too */
+    assert_true(memcmp(&together[0].vs_rounded, &together[1].vs_rounded, sizeof together[0].vs_rounded));
+    app_reference_cache_clear();
+    app_data_free(&d);
+    app_dist_free(&dist);
 }
 
 static int cmp_d(const void *x, const void *y)
@@ -288,33 +357,56 @@ static int cmp_d(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* app_stats_of's quantiles (by selection, for 10^7 and more outputs) are
- * the nearest ranks of the sorted errors: many equal errors, Inf, few values. */
+/* app_stats_of's quantiles (a radix selection over the errors' bits on
+ * every core, for 10^7 and more outputs) are the nearest ranks of the
+ * sorted errors, and its counts and normwise error those of one loop: many
+ * equal errors, Inf, few values, errors over many binades, zero
+ * references; up to 300007 outputs (several slices of the selection). */
 static void test_stats_are_the_sorted_ranks(void **state)
 {
     (void)state;
     uint64_t s = 3;
-    static const size_t ns[] = {1, 2, 3, 10, 99, 1000, 100003};
+    static const size_t ns[] = {1, 2, 3, 10, 99, 1000, 100003, 300007};
     for (size_t x = 0; x < sizeof ns / sizeof ns[0]; x++)
-        for (int kind = 0; kind < 3; kind++) {
-            size_t n = ns[x];
-            double *got = gemm_alloc(n, 8), *ref = gemm_alloc(n, 8), *rel = gemm_alloc(n, 8);
+        for (int kind = 0; kind < 5; kind++) {
+            size_t n = ns[x], m = 0, zero = 0, nonfinite = 0;
+            double *got = gemm_alloc(n, 8), *ref = gemm_alloc(n, 8), *rel = gemm_alloc(n, 8), num = 0, den = 0;
             for (size_t i = 0; i < n; i++) {
                 ref[i] = 1.0 + (double)(rng(&s) % 7);
                 uint64_t r = rng(&s);
                 got[i] = kind == 0 ? ref[i] * (1 + (double)(r % 1000) * 1e-6)       /* spread */
                          : kind == 1 ? ref[i] * (1 + (double)(r % 3) * 0.25)         /* few values */
-                                     : (r % 50 ? ref[i] : INFINITY);                 /* equal, some Inf */
-                rel[i] = fabs(got[i] - ref[i]) / ref[i];
-                rel[i] = isfinite(got[i]) ? rel[i] : INFINITY;
+                         : kind == 2 ? (r % 50 ? ref[i] : INFINITY)                  /* equal, some Inf */
+                         : kind == 3 ? ref[i] * (1 + ldexp(1.0, -(int)(r % 60)))     /* many binades */
+                                     : (r % 5 ? ref[i] * 1.5 : 0.25);                /* zero references */
+                if (kind == 4 && r % 5 == 0)
+                    ref[i] = 0;
+                nonfinite += !isfinite(got[i]);
+                num += (got[i] - ref[i]) * (got[i] - ref[i]), den += ref[i] * ref[i];
+                if (ref[i] == 0) {
+                    zero++;
+                    continue;
+                }
+                rel[m] = fabs(got[i] - ref[i]) / ref[i];
+                rel[m] = isfinite(got[i]) ? rel[m] : INFINITY;
+                m++;
             }
             app_stats st;
             app_stats_of(got, ref, n, &st);
-            qsort(rel, n, 8, cmp_d);
-            assert_true(st.median == sweep_quantile_sorted(rel, n, 0.5));
-            assert_true(st.p90 == sweep_quantile_sorted(rel, n, 0.9));
-            assert_true(st.p99 == sweep_quantile_sorted(rel, n, 0.99));
-            assert_true(st.max == rel[n - 1]);
+            assert_int_equal(st.n, m);
+            assert_int_equal(st.zero_ref, zero);
+            assert_int_equal(st.nonfinite, nonfinite);
+            double nw = nonfinite ? INFINITY : den > 0 ? sqrt(num) / sqrt(den) : NAN;
+            assert_true(st.normwise == nw || (isnan(st.normwise) && isnan(nw)));
+            if (!m) {
+                assert_true(isnan(st.median) && isnan(st.max));
+            } else {
+                qsort(rel, m, 8, cmp_d);
+                assert_true(st.median == sweep_quantile_sorted(rel, m, 0.5));
+                assert_true(st.p90 == sweep_quantile_sorted(rel, m, 0.9));
+                assert_true(st.p99 == sweep_quantile_sorted(rel, m, 0.99));
+                assert_true(st.max == rel[m - 1]);
+            }
             free(got), free(ref), free(rel);
         }
 }
@@ -355,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_unsupported_goes_to_cpu),
         cmocka_unit_test(test_choose_walk_is_the_cpus),
         cmocka_unit_test(test_stats_are_the_sorted_ranks),
+        cmocka_unit_test(test_references_shared),
         cmocka_unit_test(test_walk_on_gpu_is_the_predictor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
