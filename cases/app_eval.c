@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cases/app_internal.h"
 #include "cases/sweep_internal.h"
@@ -15,23 +14,6 @@
 
 #define E8M0_MIN_EXP (-127)
 #define E8M0_MAX_EXP 127
-
-double app_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void *app_calloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "tcscope: out of memory\n");
-        exit(2);
-    }
-    return p;
-}
 
 /* An E8M0 scale: sweep_pow2_scale (the largest 2^j with amax * 2^j <= max
  * finite), clamped to E8M0's range 2^-127 .. 2^127. */
