@@ -82,6 +82,12 @@ char *tc_sass_dump(const char *path, const char *arch, const char *prefix, char 
     const char *tool = getenv("TCSCOPE_CUOBJDUMP");
     if (!tool)
         tool = access("/usr/local/cuda/bin/cuobjdump", X_OK) == 0 ? "/usr/local/cuda/bin/cuobjdump" : "cuobjdump";
+    /* both go into a shell command between single quotes: a quote in
+     * either would end the quoting, so such a path is refused */
+    if (strchr(self, '\'') || strchr(tool, '\'')) {
+        snprintf(err, errlen, "cannot disassemble: a quote in the path of this program or of TCSCOPE_CUOBJDUMP");
+        return NULL;
+    }
     char cmd[3000];
     /* the cubins of arch that hold prefix, each disassembled at once; any
      * cuobjdump failing fails the whole (then the slower ways below) */
