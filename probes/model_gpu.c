@@ -185,3 +185,31 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
     return -1;
 #endif
 }
+
+int tc_model_gpu_mma_dev(tc_model_gpu *g, const model *m, int mrows, int ncols, int k, size_t ntiles,
+                         const uint64_t *dA, const uint64_t *dB, const uint64_t *dC, uint64_t *dD, size_t *declined,
+                         tc_model_gpu_count *count, char *err, size_t errlen)
+{
+    *declined = 0;
+    const char *why = tc_model_gpu_unsupported(m, k);
+    if (why || ncols > 1024 || !g) {
+        snprintf(err, errlen, "GPU model: %s (internal error: the caller checks first)",
+                 why ? why : "a tile over 1024 columns");
+        return -1;
+    }
+#if TC_HAVE_CUDA
+    int order[MODEL_ELEMENT_MAX_K];
+    bool ordered = model_step_order(&m->p, k, order);
+    tc_mgpu_times tm = {0, 0};
+    if (tc_mgpu_mma_dev(g->g, m, ordered ? order : NULL, mrows, ncols, k, ntiles, dA, dB, dC, dD, declined, &tm,
+                        err, errlen))
+        return -1;
+    count->copy_s += tm.copy_s;
+    count->kernel_s += tm.kernel_s;
+    count->gpu += ntiles * (size_t)mrows * (size_t)ncols - *declined;
+    return 0;
+#else
+    snprintf(err, errlen, "GPU model: this tcscope was built without nvcc (no CUDA)");
+    return -1;
+#endif
+}

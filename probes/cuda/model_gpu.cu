@@ -91,6 +91,21 @@ extern "C" void tc_mgpu_close(tc_mgpu *g)
     free(g);
 }
 
+/* The kernel over ntiles tiles on device buffers, run to its end. */
+static int launch_model(int mrows, int ncols, int k, size_t ntiles, int ordered, const uint64_t *dA,
+                        const uint64_t *dB, const uint64_t *dC, uint64_t *dD, unsigned long long *dN, char *err,
+                        size_t errlen)
+{
+    /* about 256 threads a block: whole rows of one tile */
+    int rows = 256 / ncols < 1 ? 1 : 256 / ncols;
+    rows = rows > mrows ? mrows : rows;
+    dim3 block((unsigned)ncols, (unsigned)rows), grid((unsigned)ntiles, (unsigned)((mrows + rows - 1) / rows));
+    tc_model_gpu_kernel<<<grid, block>>>(mrows, ncols, k, ordered, dA, dB, dC, dD, dN);
+    CK(cudaGetLastError(), "launch of the model kernel");
+    CK(cudaDeviceSynchronize(), "the model kernel");
+    return 0;
+}
+
 extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mrows, int ncols, int k,
                            size_t ntiles, const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
                            size_t *declined, tc_mgpu_times *times, char *err, size_t errlen)
@@ -118,20 +133,45 @@ extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mro
     CK(cudaMemset(g->dN, 0, sizeof *g->dN), "clear the count");
     CK(cudaDeviceSynchronize(), "the copies to the GPU");
     double t1 = tc_mgpu_now();
-    /* about 256 threads a block: whole rows of one tile */
-    int rows = 256 / ncols < 1 ? 1 : 256 / ncols;
-    rows = rows > mrows ? mrows : rows;
-    dim3 block((unsigned)ncols, (unsigned)rows), grid((unsigned)ntiles, (unsigned)((mrows + rows - 1) / rows));
-    tc_model_gpu_kernel<<<grid, block>>>(mrows, ncols, k, order != NULL, (const uint64_t *)g->dA,
-                                         (const uint64_t *)g->dB, (const uint64_t *)g->dC, (uint64_t *)g->dD, g->dN);
-    CK(cudaGetLastError(), "launch of the model kernel");
-    CK(cudaDeviceSynchronize(), "the model kernel");
+    if (launch_model(mrows, ncols, k, ntiles, order != NULL, (const uint64_t *)g->dA, (const uint64_t *)g->dB,
+                     (const uint64_t *)g->dC, (uint64_t *)g->dD, g->dN, err, errlen))
+        return -1;
     double t2 = tc_mgpu_now();
     unsigned long long n = 0;
     CK(cudaMemcpy(&n, g->dN, sizeof n, cudaMemcpyDeviceToHost), "copy the count from the GPU");
     CK(cudaMemcpy(D, g->dD, bc, cudaMemcpyDeviceToHost), "copy D from the GPU");
     double t3 = tc_mgpu_now();
     times->copy_s += (t1 - t0) + (t3 - t2);
+    times->kernel_s += t2 - t1;
+    *declined = (size_t)n;
+    return 0;
+}
+
+extern "C" int tc_mgpu_mma_dev(tc_mgpu *g, const model *m, const int *order, int mrows, int ncols, int k,
+                               size_t ntiles, const uint64_t *dA, const uint64_t *dB, const uint64_t *dC,
+                               uint64_t *dD, size_t *declined, tc_mgpu_times *times, char *err, size_t errlen)
+{
+    if (k < 1 || k > MODEL_ELEMENT_MAX_K || mrows < 1 || ncols < 1 || ncols > 1024 || ntiles > 0x7FFFFFFFu) {
+        snprintf(err, errlen, "GPU model: shape %dx%dx%d x %zu tiles outside what the kernel takes (internal error)",
+                 mrows, ncols, k, ntiles);
+        return -1;
+    }
+    *declined = 0;
+    if (ntiles == 0)
+        return 0;
+    CK(cudaSetDevice(g->dev), "cudaSetDevice");
+    double t0 = tc_mgpu_now();
+    CK(cudaMemcpyToSymbol(c_model, m, sizeof *m), "copy the model to the GPU");
+    if (order)
+        CK(cudaMemcpyToSymbol(c_order, order, (size_t)k * sizeof *order), "copy the step order to the GPU");
+    CK(cudaMemset(g->dN, 0, sizeof *g->dN), "clear the count");
+    double t1 = tc_mgpu_now();
+    if (launch_model(mrows, ncols, k, ntiles, order != NULL, dA, dB, dC, dD, g->dN, err, errlen))
+        return -1;
+    double t2 = tc_mgpu_now();
+    unsigned long long n = 0;
+    CK(cudaMemcpy(&n, g->dN, sizeof n, cudaMemcpyDeviceToHost), "copy the count from the GPU");
+    times->copy_s += (t1 - t0) + (tc_mgpu_now() - t2);
     times->kernel_s += t2 - t1;
     *declined = (size_t)n;
     return 0;

@@ -1,0 +1,63 @@
+/* The hunt on the GPU, end to end: per instruction and round, every
+ * family's tiles drawn on the GPU (the "tile" stream of cases/hunt.h, by
+ * the host's own code: cases/hunt_draw.h), packed there to the executor's
+ * widths, run by the instruction (tc_backend_mma_dev), computed by the GPU
+ * model on the same buffers (tc_model_gpu_mma_dev) and compared there; only
+ * counts and the few elements the host must see come back: those the GPU
+ * model declines (computed here by model_dot, as tc_model_gpu_finish does)
+ * and those that differ (their inputs, for the record's failures).
+ *
+ * The results are verify_hunt's for the same tiles (HUNT_DRAW_TILE): every
+ * element counted once per family, mismatches real differences, failures
+ * kept by verify_keep_failure. Sparse instructions (mma.sp, wgmma.sp) draw
+ * the compressed tile as cases/audit.c's target does (K halved): the kept
+ * positions are the first of every group, so the compressed A is the drawn
+ * A and every tile's metadata registers are the same
+ * (hunt_gpu_sparse_meta; tests/test_hunt_tile.c checks this against
+ * tc_sparse_compress). The executor's poison protocol is
+ * probes/backend_gpu.c's: D poisoned with 0xFF, and only when some element
+ * still holds it, a second run with 0xA5 and a failure on an element never
+ * written or differing between the runs.
+ *
+ * Where it cannot run (a backend that is not a GPU, the model on the CPU or
+ * on another GPU, an instruction the GPU model refuses), hunt_gpu_open or
+ * hunt_gpu_unsupported says why and the caller takes the host path. */
+#ifndef TC_HUNT_GPU_H
+#define TC_HUNT_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cases/verify.h"
+#include "oracle/model.h"
+#include "probes/model_gpu.h"
+#include "probes/probes.h"
+
+typedef struct hunt_gpu hunt_gpu;
+
+/* The GPU hunt of backend be with the GPU model mg; NULL with why not. */
+hunt_gpu *hunt_gpu_open(tc_backend *be, tc_model_gpu *mg, char *err, size_t errlen);
+void hunt_gpu_close(hunt_gpu *h);
+
+/* NULL when ins, with the model m of target t, runs on the GPU path; else why not. */
+const char *hunt_gpu_unsupported(const infer_target *t, const tc_instr *ins, const model *m);
+
+/* The metadata registers every hunt tile of sparse instruction ins gets
+ * (the compressed tile's kept positions are always the first of each
+ * group): *n of them (32 or 128). 0, or -1 with err. */
+#define HUNT_SPARSE_META_MAX 128
+int hunt_gpu_sparse_meta(const tc_instr *ins, uint32_t *regs, int *n, char *err, size_t errlen);
+
+/* verify_hunt(t, m, n_per_family, seed) with HUNT_DRAW_TILE, on the GPU:
+ * adds to *r (elements, mismatches, failures, stage seconds) and to *count
+ * (the model's elements: the GPU's, and the CPU's declined ones, and their
+ * seconds). want > 0 asks for the replay sample: the hardware's first want
+ * answers of every family into sample[f * want ..] (*sampled true), when
+ * the first round holds them (else *sampled false: the caller runs them).
+ * t->progress is called after every round. 0, or -1 with err. */
+int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, size_t n_per_family,
+                 uint64_t seed, size_t want, uint64_t *sample, bool *sampled, verify_result *r,
+                 tc_model_gpu_count *count, char *err, size_t errlen);
+
+#endif
