@@ -1,0 +1,199 @@
+/* The hunt on the GPU (cases/hunt_gpu.h), on a GPU (each test skipped with
+ * a message without one):
+ *   - the device's draw (cases/cuda/hunt_gpu.cu, the code of
+ *     cases/hunt_draw.h compiled by nvcc) gives the host's tiles bit for
+ *     bit: tiles of every family of every hunted instruction, from a tile
+ *     well into the stream;
+ *   - the device path's results equal the host path's on the same tiles
+ *     (verify_hunt_start with HUNT_DRAW_TILE through tc_backend_mma and the
+ *     CPU model): per family elements and mismatches, on instructions of
+ *     each kind (mma, mma.sp, wgmma, wgmma.sp; f16, bf16, tf32, e4m3), and
+ *     the replay sample is the backend's answers to those tiles. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cases/audit.h"
+#include "cases/hunt.h"
+#include "cases/hunt_gpu.h"
+#include "cases/hunt_gpu_run.h"
+#include "cases/verify.h"
+#include "oracle/profile.h"
+#include "probes/model_gpu.h"
+#include "probes/probes.h"
+
+#if TC_HAVE_CUDA
+
+static void test_device_draw_is_the_hosts(void **state)
+{
+    char err[320];
+    hgpu *h = NULL;
+    if (hgpu_open(0, &h, err, sizeof err)) {
+        printf("no GPU here (%s)\n", err);
+        skip();
+    }
+    size_t count, tiles = 0;
+    const tc_instr *cat = tc_catalogue(&count);
+    enum { Q0 = 1000, NT = 3 };
+    for (size_t i = 0; i < count; i++) {
+        const tc_instr *ins = &cat[i];
+        audit_backend_ctx ctx = {NULL, ins};
+        infer_target t = audit_target(&ctx, 9);
+        if (!hunt_applies(&t))
+            continue;
+        hgpu_shape s;
+        memset(&s, 0, sizeof s);
+        s.m = t.m, s.n = t.n, s.k = t.k, s.kb = t.k, s.seed = 9;
+        const tc_format *f[4] = {t.f.a, t.f.b, t.f.c, t.f.d};
+        for (int w = 0; w < 4; w++)
+            s.f[w] = *f[w];
+        for (int w = 0; w < 3; w++)
+            s.mask[w] = tc_operand_mask(f[w]);
+        size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n, tc = (size_t)t.m * t.n;
+        uint64_t *A = malloc(NT * ta * 8), *B = malloc(NT * tb * 8), *C = malloc(NT * tc * 8);
+        uint64_t *a = malloc(NT * ta * 8), *b = malloc(NT * tb * 8), *c = malloc(NT * tc * 8);
+        assert_true(A && B && C && a && b && c);
+        for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
+            if (hgpu_draw_copy(h, &s, Q0, NT, fam, A, B, C, err, sizeof err))
+                fail_msg("%s: %s", ins->name, err);
+            hunt_fill_tiles(&t, HUNT_DRAW_TILE, 9, fam, Q0, NT, a, b, c);
+            if (memcmp(A, a, NT * ta * 8) || memcmp(B, b, NT * tb * 8) || memcmp(C, c, NT * tc * 8))
+                fail_msg("%s %s: the device drew other tiles than the host", ins->name, hunt_family_name(fam));
+            tiles += NT;
+        }
+        free(A), free(B), free(C), free(a), free(b), free(c);
+    }
+    printf("%zu tiles drawn on the GPU, equal to the host's\n", tiles);
+    assert_true(tiles >= 252 * HUNT_NFAMILIES * NT);
+    hgpu_close(h);
+}
+
+/* ins hunted both ways: the same counts per family, the same sample. */
+static void both_paths(tc_backend *be, tc_model_gpu *mg, hunt_gpu *hg, const model_profile *prof, const char *name,
+                       size_t n, size_t *elements)
+{
+    const tc_instr *ins = tc_instr_by_name(name);
+    if (!ins)
+        fail_msg("no instruction %s", name);
+    const model_params *p = profile_lookup(prof, name);
+    assert_non_null(p);
+    char err[512], why[256];
+    if (!tc_backend_supports(be, ins, why, sizeof why)) {
+        printf("%s: not on this GPU (%s)\n", name, why);
+        return;
+    }
+    audit_backend_ctx ctx = {be, ins};
+    infer_target t = audit_target(&ctx, 3);
+    model *m = model_new(p, t.f, err, sizeof err);
+    assert_non_null(m);
+    assert_null(hunt_gpu_unsupported(&t, ins, m));
+    verify_result rg, rh;
+    memset(&rg, 0, sizeof rg);
+    memset(&rh, 0, sizeof rh);
+    tc_model_gpu_count cnt = {0};
+    enum { WANT = 40 };
+    uint64_t sample[WANT * HUNT_NFAMILIES];
+    bool sampled = false;
+    if (hunt_gpu_run(hg, &t, ins, m, n, 3, WANT, sample, &sampled, &rg, &cnt, err, sizeof err))
+        fail_msg("%s: GPU path: %s", name, err);
+    verify_hunt_ahead *a = verify_hunt_start(&t, n, 3, HUNT_DRAW_TILE, err, sizeof err);
+    assert_non_null(a);
+    if (verify_hunt_finish(a, &t, m, &rh, err, sizeof err))
+        fail_msg("%s: host path: %s", name, err);
+    assert_int_equal(rg.n, rh.n);
+    assert_int_equal(rg.mismatches, rh.mismatches);
+    for (int f = 0; f < VERIFY_NDIST; f++) {
+        if (rg.dist_n[f] != rh.dist_n[f] || rg.dist_mismatches[f] != rh.dist_mismatches[f])
+            fail_msg("%s %s: GPU path %zu elements %zu mismatches, host path %zu, %zu", name, verify_dist_name(f),
+                     rg.dist_n[f], rg.dist_mismatches[f], rh.dist_n[f], rh.dist_mismatches[f]);
+    }
+    assert_int_equal(cnt.gpu + cnt.cpu, rg.n);
+    /* the sample: the backend's answers to the first tiles of every family */
+    assert_true(sampled);
+    size_t mn = (size_t)t.m * t.n, nt = (WANT + mn - 1) / mn;
+    size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n;
+    uint64_t *A = malloc(nt * ta * 8), *B = malloc(nt * tb * 8), *C = malloc(nt * mn * 8), *D = malloc(nt * mn * 8);
+    assert_true(A && B && C && D);
+    for (int f = 0; f < HUNT_NFAMILIES; f++) {
+        hunt_fill_tiles(&t, HUNT_DRAW_TILE, 3, f, 0, nt, A, B, C);
+        if (t.run(t.ctx, nt, A, B, C, D, err, sizeof err))
+            fail_msg("%s: %s", name, err);
+        assert_memory_equal(D, sample + (size_t)f * WANT, WANT * 8);
+    }
+    printf("%-40s %9zu elements, %zu mismatches, GPU model %zu, CPU %zu: the same both ways\n", name, rg.n,
+           rg.mismatches, cnt.gpu, cnt.cpu);
+    *elements += rg.n;
+    free(A), free(B), free(C), free(D);
+    verify_result_free(&rg);
+    verify_result_free(&rh);
+    model_free(m);
+}
+
+static void test_gpu_path_equals_host_path(void **state)
+{
+    char err[512];
+    tc_backend *be = tc_backend_open("gpu:0", err, sizeof err);
+    if (!be) {
+        printf("no GPU here (%s)\n", err);
+        skip();
+    }
+    tc_model_gpu *mg = tc_model_gpu_open(0, err, sizeof err);
+    assert_non_null(mg);
+    hunt_gpu *hg = hunt_gpu_open(be, mg, err, sizeof err);
+    if (!hg)
+        fail_msg("GPU hunt: %s", err);
+    model_profile prof;
+    if (profile_load("oracle/profiles/h100.profile", &prof, err, sizeof err))
+        fail_msg("%s", err);
+    static const char *const names[] = {
+        "mma.m16n8k16.f32.f16.f16.f32",     "mma.m16n8k8.f32.tf32.tf32.f32",
+        "mma.m16n8k32.f32.e4m3.e4m3.f32",   "mma.sp.m16n8k16.f32.bf16.bf16.f32",
+        "mma.sp.m16n8k8.f32.tf32.tf32.f32", "wgmma.m64n256k16.f32.bf16.bf16",
+        "wgmma.m64n8k32.f16.e4m3.e5m2", "wgmma.sp.m64n64k32.f32.f16.f16",
+        "wgmma.sp.m64n16k16.f32.tf32.tf32"};
+    size_t elements = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        both_paths(be, mg, hg, &prof, names[i], 20000, &elements);
+    assert_true(elements > 1000000);
+    profile_free(&prof);
+    hunt_gpu_close(hg);
+    tc_model_gpu_close(mg);
+    tc_backend_close(be);
+}
+
+#else
+
+static void test_device_draw_is_the_hosts(void **state)
+{
+    printf("built without nvcc: no GPU hunt here\n");
+    skip();
+}
+
+static void test_gpu_path_equals_host_path(void **state)
+{
+    char err[256];
+    tc_backend *be = tc_backend_open("model:h100", err, sizeof err);
+    assert_non_null(be);
+    assert_null(hunt_gpu_open(be, NULL, err, sizeof err));   /* says why, never pretends */
+    assert_true(err[0] != '\0');
+    tc_backend_close(be);
+    printf("built without nvcc: no GPU hunt here\n");
+    skip();
+}
+
+#endif
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device_draw_is_the_hosts),
+        cmocka_unit_test(test_gpu_path_equals_host_path),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# On one H200 (issue #29: hunt at >= 5e8 elements/s end to end), in at most
+# 5 minutes: the hunt's GPU path (cases/hunt_gpu.h: every family's tiles
+# drawn, packed, run, modelled and compared on the GPU) against the host
+# path in the same run.
+#   1. tests/test_hunt_gpu: the device's draw equals the host's bit for bit
+#      (every hunted instruction, every family), and the GPU path's counts
+#      per family equal the host path's on the same tiles (mma, mma.sp,
+#      wgmma, wgmma.sp);
+#   2. hunt --instr all --count 50000 --samples 0 on the GPU path (the tile
+#      stream, the default on a GPU backend) and on the host path (--draw
+#      family, the 2026-11-29 baseline: 2.94e7 elements/s), each one's
+#      elements/s and "# stages:" line; then the default --count 400000 with
+#      the replay sample on the GPU path;
+#   3. the SASS of the GPU model's kernel (tools/model-gpu-sass.sh) against
+#      the committed histogram (it must gain no instruction class), and the
+#      draw kernel's histogram (no rule; for the record).
+# Everything under $OUT/hunt-gpu.tar.xz; $OUT/summary.json the figures.
+#
+# Usage (from the repository root, $OUT set): bash tools/device/hunt-gpu.sh [PROFILE]
+# BUDGET (seconds, default 290) bounds the whole run; SKIP_BUILD=1 reuses build/.
+set -u
+START=$(date +%s)
+BUDGET=${BUDGET:-290}
+PROFILE=${1:-h200}
+R=/tmp/hunt-gpu
+rm -rf "$R"; mkdir -p "$R"
+exec > >(tee "$R/run.log") 2>&1
+KEEP=15
+pack() {
+  for f in "$R"/*/hunt.jsonl; do [ -f "$f" ] && xz -9 "$f"; done
+  tar cJf "$OUT/hunt-gpu.tar.xz" -C /tmp hunt-gpu
+  [ -f "$R/summary.json" ] && cp "$R/summary.json" "$OUT/summary.json"
+  ls -la "$OUT"
+}
+
+. tools/device-env.sh
+if [ -z "${SKIP_BUILD:-}" ]; then
+  ( device_build build/tcscope build/opt/tests/test_hunt_gpu build/opt/tests/test_hunt_tile ) \
+    || { cp /tmp/build.log "$R/build.log"; echo "build failed"; pack; exit 1; }
+fi
+{ device_facts; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
+
+B=build/tcscope
+device_step test_hunt_tile 30 build/opt/tests/test_hunt_tile
+device_step test_hunt_gpu 75 build/opt/tests/test_hunt_gpu
+grep -E 'tiles drawn|the same both ways|FAIL|SKIP|not on this GPU' "$R/test_hunt_gpu.log" | head -20
+device_step hunt_gpu_path 40 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
+  --out "$R/hunt_gpu_path"
+device_step hunt_host_path 40 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
+  --draw family --out "$R/hunt_host_path"
+device_step hunt_gpu_path_400k 60 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 400000 \
+  --out "$R/hunt_gpu_path_400k"
+for s in hunt_gpu_path hunt_host_path hunt_gpu_path_400k; do
+  echo "== $s"; grep -E '^# ' "$R/$s.log" | head -6; grep -v ' 0 mismatches' "$R/$s.log" | grep -v '^#' | head -5
+done
+# the model kernel's SASS: the committed histogram, and the test's integer-only rule on this build's
+device_step sass 20 bash -c "tools/model-gpu-sass.sh build/opt/probes/cuda/model_gpu.cu.o $R/model_gpu_sass.txt &&
+  diff <(grep -v '^# from' tests/data/model_gpu_sass.txt) <(grep -v '^# from' $R/model_gpu_sass.txt) &&
+  echo 'model kernel SASS: as committed';
+  tools/model-gpu-sass.sh build/opt/cases/cuda/hunt_gpu.cu.o $R/hunt_draw_sass.txt hg_draw_kernel;
+  grep -E '^(F|D|H|MUFU|I2F|F2I)' $R/hunt_draw_sass.txt | head"
+tail -4 "$R/sass.log"
+
+python3 - "$R" <<'PY' || true
+import json, os, sys
+sys.path.insert(0, "tools/device")
+from steps_summary import read, steps
+R = sys.argv[1]
+out = {"machine": read(R, "machine.txt").strip().splitlines(), "steps": steps(R)}
+g, h = out["steps"].get("hunt_gpu_path", {}), out["steps"].get("hunt_host_path", {})
+if g.get("elements_per_s") and h.get("elements_per_s"):
+    out["gpu_over_host"] = g["elements_per_s"] / h["elements_per_s"]
+out["target_elements_per_s"] = 5e8
+json.dump(out, open(os.path.join(R, "summary.json"), "w"), indent=1)
+print(json.dumps(out, indent=1)[:4000])
+PY
+echo "total: $(( $(date +%s) - START )) s"
+pack
