@@ -9,6 +9,7 @@
 #include "cases/hunt.h"
 #include "cases/hunt_gpu.h"
 #include "cases/hunt_gpu_run.h"
+#include "cases/infer_internal.h"
 #include "oracle/oracle.h"
 #include "probes/sparse.h"
 
@@ -52,6 +53,8 @@ const char *hunt_gpu_unsupported(const infer_target *t, const tc_instr *ins, con
 
 #if TC_HAVE_CUDA
 
+#include <pthread.h>
+
 /* Seconds on the monotonic clock (the stages). */
 static double now_s(void)
 {
@@ -67,11 +70,224 @@ static void stage_add(verify_result *r, int stage, double *t0)
     *t0 = t;
 }
 
+/* What the CPU does after a round's comparison on the GPU: the declined
+ * elements through model_dot, and every differing element counted and kept
+ * as a failure. An item owns copies of the round's lists, so the GPU goes
+ * on with the next round (or instruction) while a worker thread does it. */
+typedef struct item {
+    const infer_target *t;
+    const model *m;
+    verify_result *r;
+    tc_model_gpu_count *count;
+    size_t job, fam_elems;
+    bool last;                                 /* the job's last round */
+    unsigned long long mism[HUNT_NFAMILIES];   /* of the elements the GPU model computed */
+    hgpu_list ml, dl;                          /* copies: differing, declined */
+    struct item *next;
+} item;
+
+static void item_free(item *it)
+{
+    if (!it)
+        return;
+    free(it->ml.at);
+    free(it->ml.g);
+    free(it->dl.at);
+    free(it->dl.g);
+    free(it);
+}
+
+static int copy_list(hgpu_list *dst, const hgpu_list *src, int k)
+{
+    size_t w = 2 * (size_t)k + 3;
+    dst->n = src->n;
+    dst->at = malloc(src->n * sizeof *dst->at + 1);
+    dst->g = malloc(src->n * w * sizeof *dst->g + 1);
+    if (!dst->at || !dst->g)
+        return -1;
+    if (src->n) {
+        memcpy(dst->at, src->at, src->n * sizeof *dst->at);
+        memcpy(dst->g, src->g, src->n * w * sizeof *dst->g);
+    }
+    return 0;
+}
+
+/* The declined elements of a round on the CPU, shared out over every core. */
+typedef struct {
+    const model *m;
+    int k;
+    const uint64_t *g;   /* hgpu_list.g: 2k + 3 words per element */
+    uint64_t *md;
+} decl_job;
+
+static void decl_range(void *ctx, size_t lo, size_t hi)
+{
+    const decl_job *j = ctx;
+    size_t w = 2 * (size_t)j->k + 3;
+    for (size_t x = lo; x < hi; x++) {
+        const uint64_t *e = j->g + x * w;
+        j->md[x] = model_dot(j->m, j->k, e, e + j->k, e[2 * j->k]);
+    }
+}
+
+/* Listed element x (model answer md) of family fam kept as verify keeps a failure. */
+static void keep(verify_result *r, const infer_target *t, const hgpu_list *l, size_t x, uint64_t md, int fam)
+{
+    size_t w = 2 * (size_t)t->k + 3;
+    const uint64_t *e = l->g + x * w;
+    uint64_t ka[INFER_KMAX], kb[INFER_KMAX];   /* t->k: at most the GPU model's 64 */
+    memcpy(ka, e, (size_t)t->k * sizeof *ka);
+    memcpy(kb, e + t->k, (size_t)t->k * sizeof *kb);
+    infer_case c = {hunt_family_name(fam), t->k, ka, kb, e[2 * t->k], e[2 * t->k + 1]};
+    verify_keep_failure(r, t, &c, md, VERIFY_DIST_HUNT + fam);
+}
+
+/* The item's CPU work into its r and count (then freed). 0, or -1 when out of memory. */
+static int item_finish(item *it)
+{
+    const infer_target *t = it->t;
+    verify_result *r = it->r;
+    double t0 = now_s();
+    uint64_t *md = malloc(it->dl.n * sizeof *md + 1);
+    if (!md) {
+        item_free(it);
+        return -1;
+    }
+    decl_job j = {it->m, t->k, it->dl.g, md};
+    if (it->dl.n)
+        oracle_parallel(it->dl.n, it->dl.n * (size_t)t->k * 64, decl_range, &j);
+    double cpu = now_s() - t0;
+    it->count->cpu += it->dl.n;
+    it->count->cpu_s += cpu;
+    r->stage_s[VERIFY_STAGE_MODEL] += cpu;
+    size_t w = 2 * (size_t)t->k + 3;
+    for (size_t x = 0; x < it->dl.n; x++)
+        if (it->dl.g[x * w + 2 * (size_t)t->k + 1] != md[x]) {
+            int fam = (int)(it->dl.at[x] / it->fam_elems);
+            it->mism[fam]++;
+            keep(r, t, &it->dl, x, md[x], fam);
+        }
+    for (size_t x = 0; x < it->ml.n; x++)
+        keep(r, t, &it->ml, x, it->ml.g[x * w + 2 * (size_t)t->k + 2], (int)(it->ml.at[x] / it->fam_elems));
+    for (int f = 0; f < HUNT_NFAMILIES; f++) {
+        r->dist_mismatches[VERIFY_DIST_HUNT + f] += (size_t)it->mism[f];
+        r->mismatches += (size_t)it->mism[f];
+    }
+    r->stage_s[VERIFY_STAGE_COMPARE] += now_s() - t0 - cpu;
+    free(md);
+    item_free(it);
+    return 0;
+}
+
+/* The worker: items finished in the order given; complete[j] once job j's
+ * last item is (NULL: nobody asks). */
+typedef struct {
+    pthread_t th;
+    bool running, stop, failed;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    item *head, *tail;
+    size_t submitted, finished;
+    bool *complete;
+} worker;
+
+/* Job j complete (its results final). */
+static void worker_complete(worker *wk, size_t j)
+{
+    if (!wk->complete)
+        return;
+    if (wk->running)
+        pthread_mutex_lock(&wk->mu);
+    wk->complete[j] = true;
+    if (wk->running)
+        pthread_mutex_unlock(&wk->mu);
+}
+
+/* Jobs from *reported on that are complete, in order, handed to done. */
+static void worker_report(worker *wk, size_t n, size_t *reported, void (*done)(void *ctx, size_t j), void *ctx)
+{
+    for (;;) {
+        if (wk->running)
+            pthread_mutex_lock(&wk->mu);
+        bool ready = *reported < n && wk->complete[*reported];
+        if (wk->running)
+            pthread_mutex_unlock(&wk->mu);
+        if (!ready)
+            return;
+        if (done)
+            done(ctx, *reported);
+        (*reported)++;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    worker *wk = arg;
+    pthread_mutex_lock(&wk->mu);
+    for (;;) {
+        while (!wk->head && !wk->stop)
+            pthread_cond_wait(&wk->cv, &wk->mu);
+        if (!wk->head)
+            break;
+        item *it = wk->head;
+        wk->head = it->next;
+        if (!wk->head)
+            wk->tail = NULL;
+        pthread_mutex_unlock(&wk->mu);
+        size_t job = it->job;
+        bool last = it->last;
+        int rc = item_finish(it);
+        pthread_mutex_lock(&wk->mu);
+        wk->failed |= rc != 0;
+        wk->finished++;
+        if (last && wk->complete)
+            wk->complete[job] = true;
+        pthread_cond_broadcast(&wk->cv);
+    }
+    pthread_mutex_unlock(&wk->mu);
+    return NULL;
+}
+
+/* it finished by the worker, or here when there is none. */
+static int worker_submit(worker *wk, item *it)
+{
+    if (!wk->running) {
+        size_t job = it->job;
+        bool last = it->last;
+        int rc = item_finish(it);
+        if (rc == 0 && last)
+            worker_complete(wk, job);
+        return rc;
+    }
+    pthread_mutex_lock(&wk->mu);
+    it->next = NULL;
+    if (wk->tail)
+        wk->tail->next = it;
+    else
+        wk->head = it;
+    wk->tail = it;
+    wk->submitted++;
+    pthread_cond_broadcast(&wk->cv);
+    pthread_mutex_unlock(&wk->mu);
+    return 0;
+}
+
+/* Waits until every item given is finished. */
+static void worker_drain(worker *wk)
+{
+    if (!wk->running)
+        return;
+    pthread_mutex_lock(&wk->mu);
+    while (wk->finished < wk->submitted)
+        pthread_cond_wait(&wk->cv, &wk->mu);
+    pthread_mutex_unlock(&wk->mu);
+}
 
 struct hunt_gpu {
     tc_backend *be;
     tc_model_gpu *mg;
     hgpu *g;
+    hgpu_win *w[2];
 };
 
 hunt_gpu *hunt_gpu_open(tc_backend *be, tc_model_gpu *mg, char *err, size_t errlen)
@@ -94,12 +310,13 @@ hunt_gpu *hunt_gpu_open(tc_backend *be, tc_model_gpu *mg, char *err, size_t errl
         snprintf(err, errlen, "GPU hunt: out of memory");
         return NULL;
     }
-    if (hgpu_open(dev, &h->g, err, errlen)) {
-        free(h);
-        return NULL;
-    }
     h->be = be;
     h->mg = mg;
+    if (hgpu_open(dev, &h->g, err, errlen) || hgpu_win_open(dev, &h->w[0], err, errlen) ||
+        hgpu_win_open(dev, &h->w[1], err, errlen)) {
+        hunt_gpu_close(h);
+        return NULL;
+    }
     return h;
 }
 
@@ -107,39 +324,10 @@ void hunt_gpu_close(hunt_gpu *h)
 {
     if (!h)
         return;
+    hgpu_win_close(h->w[0]);
+    hgpu_win_close(h->w[1]);
     hgpu_close(h->g);
     free(h);
-}
-
-/* The declined elements of a round on the CPU, shared out over every core. */
-typedef struct {
-    const model *m;
-    int k;
-    const uint64_t *g;   /* hgpu_list.g: 2k + 3 words per element */
-    uint64_t *md;
-} decl_job;
-
-static void decl_range(void *ctx, size_t lo, size_t hi)
-{
-    const decl_job *j = ctx;
-    size_t w = 2 * (size_t)j->k + 3;
-    for (size_t x = lo; x < hi; x++) {
-        const uint64_t *e = j->g + x * w;
-        j->md[x] = model_dot(j->m, j->k, e, e + j->k, e[2 * j->k]);
-    }
-}
-
-/* One listed element (hgpu_list entry x, model answer md) that differs:
- * counted in its family and kept as verify keeps a failure. */
-static void keep(verify_result *r, const infer_target *t, const hgpu_list *l, size_t x, uint64_t md, int fam,
-                 uint64_t *ka, uint64_t *kb)
-{
-    size_t w = 2 * (size_t)t->k + 3;
-    const uint64_t *e = l->g + x * w;
-    memcpy(ka, e, (size_t)t->k * sizeof *ka);
-    memcpy(kb, e + t->k, (size_t)t->k * sizeof *kb);
-    infer_case c = {hunt_family_name(fam), t->k, ka, kb, e[2 * t->k], e[2 * t->k + 1]};
-    verify_keep_failure(r, t, &c, md, VERIFY_DIST_HUNT + fam);
 }
 
 /* The round's shape for the kernels; meta holds a sparse instruction's registers. */
@@ -166,6 +354,79 @@ static int shape_of(const infer_target *t, const tc_instr *ins, uint64_t seed, u
     return 0;
 }
 
+/* Tiles per family of one round of an instruction of tcn outputs a tile. */
+static size_t round_tiles(size_t tcn, size_t ntiles)
+{
+    size_t most = HUNT_GPU_ROUND_OUT / (tcn * HUNT_NFAMILIES);
+    return most < 1 ? 1 : most > ntiles ? ntiles : most;
+}
+
+/* One drawn round (b: nt tiles per family, tiles q0.. of the stream) of an
+ * instruction through the executor, the GPU model and the comparison; its
+ * elements counted in r, the CPU's part handed to wk (or done here). want:
+ * the sample, taken when q0 is 0. 0, or -1 with err. */
+static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, const hgpu_shape *s,
+                     const hgpu_bufs *b, size_t q0, size_t nt, size_t want, uint64_t *sample, bool *sampled,
+                     verify_result *r, tc_model_gpu_count *count, size_t job, bool last, worker *wk, char *err,
+                     size_t errlen)
+{
+    size_t tcn = (size_t)t->m * t->n, all = nt * HUNT_NFAMILIES;
+    double t0 = now_s();
+    if (tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd, 0xFF, err, errlen))
+        return -1;
+    stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
+    size_t declined = 0;
+    if (tc_model_gpu_mma_dev(h->mg, m, t->m, t->n, t->k, all, b->A, b->B, b->C, b->M, &declined, count, err, errlen))
+        return -1;
+    stage_add(r, VERIFY_STAGE_MODEL, &t0);
+    hgpu_result res;
+    if (hgpu_compare(h->g, s, b, nt, &res, err, errlen))
+        return -1;
+    if (res.poisoned) {   /* some element holds the poison: the second run decides */
+        double te = now_s();
+        int rc = tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd2, 0xA5, err, errlen) ||
+                 hgpu_poison_check(h->g, s, b, nt, ins->name, err, errlen);
+        r->stage_s[VERIFY_STAGE_EXECUTE] += now_s() - te;
+        if (rc)
+            return -1;
+    }
+    if (res.declined != declined || res.decl.n != declined) {
+        snprintf(err, errlen, "%s: the GPU model declined %zu elements, the compare found %llu (internal error)",
+                 ins->name, declined, res.declined);
+        return -1;
+    }
+    if (want && q0 == 0 && want <= nt * tcn) {
+        if (hgpu_sample(s, b, nt, want, sample, err, errlen))
+            return -1;
+        *sampled = true;
+    }
+    item *it = calloc(1, sizeof *it);
+    if (!it || copy_list(&it->ml, &res.mism, t->k) || copy_list(&it->dl, &res.decl, t->k)) {
+        item_free(it);
+        snprintf(err, errlen, "GPU hunt: out of memory");
+        return -1;
+    }
+    it->t = t;
+    it->m = m;
+    it->r = r;
+    it->count = count;
+    it->job = job;
+    it->last = last;
+    it->fam_elems = nt * tcn;
+    memcpy(it->mism, res.mismatches, sizeof it->mism);
+    for (int f = 0; f < HUNT_NFAMILIES; f++)
+        r->dist_n[VERIFY_DIST_HUNT + f] += nt * tcn;
+    r->n += all * tcn;
+    stage_add(r, VERIFY_STAGE_COMPARE, &t0);
+    if (worker_submit(wk, it)) {
+        snprintf(err, errlen, "GPU hunt: out of memory");
+        return -1;
+    }
+    if (t->progress)
+        t->progress(t->progress_ctx, all * tcn);
+    return 0;
+}
+
 int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, size_t n_per_family,
                  uint64_t seed, size_t want, uint64_t *sample, bool *sampled, verify_result *r,
                  tc_model_gpu_count *count, char *err, size_t errlen)
@@ -178,110 +439,197 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
         return -1;
     }
     size_t tcn = (size_t)t->m * t->n, ntiles = (n_per_family + tcn - 1) / tcn;
-    size_t most = HUNT_GPU_ROUND_OUT / (tcn * HUNT_NFAMILIES);
-    most = most < 1 ? 1 : most > ntiles ? ntiles : most;
     if (!ntiles)
         return 0;
+    size_t most = round_tiles(tcn, ntiles);
     uint32_t meta[HUNT_SPARSE_META_MAX];
     hgpu_shape s;
-    hgpu_bufs b;
-    double t0 = now_s();
-    if (shape_of(t, ins, seed, meta, &s, err, errlen) || hgpu_prepare(h->g, &s, most, &b, err, errlen))
+    if (shape_of(t, ins, seed, meta, &s, err, errlen))
         return -1;
-    uint64_t *ka = malloc((size_t)t->k * sizeof *ka), *kb = malloc((size_t)t->k * sizeof *kb), *md = NULL;
-    size_t md_cap = 0;
-    int rc = ka && kb ? 0 : -1;
-    if (rc)
-        snprintf(err, errlen, "GPU hunt: out of memory");
-    for (size_t done = 0; rc == 0 && done < ntiles;) {
-        size_t nt = ntiles - done < most ? ntiles - done : most, all = nt * HUNT_NFAMILIES;
-        t0 = now_s();
-        if ((rc = hgpu_draw(h->g, &s, done, nt, err, errlen)) != 0) {
+    worker none = {.running = false};
+    for (size_t done = 0; done < ntiles;) {
+        size_t nt = ntiles - done < most ? ntiles - done : most, bad_job;
+        double t0 = now_s();
+        if (hgpu_win_launch(h->w[0], &s, &done, &nt, 1, err, errlen) ||
+            hgpu_win_wait(h->w[0], &bad_job, err, errlen)) {
             char why2[512];
             snprintf(why2, sizeof why2, "%s", err);
             snprintf(err, errlen, "%.100s: %.380s", ins->name, why2);
-            break;
+            return -1;
         }
         stage_add(r, VERIFY_STAGE_DRAW, &t0);
-        if ((rc = tc_backend_mma_dev(h->be, ins, all, b.pa, ins->sparse ? b.pe : NULL, b.pb, b.pc, b.pd, 0xFF, err,
-                                     errlen)) != 0)
+        hgpu_bufs b;
+        hgpu_win_bufs(h->w[0], 0, &b);
+        if (run_round(h, t, ins, m, &s, &b, done, nt, want, sample, sampled, r, count, 0, done + nt == ntiles, &none,
+                      err, errlen))
+            return -1;
+        done += nt;
+    }
+    return 0;
+}
+
+/* A window: jobs [from, to) whose every tile is one round, within
+ * HUNT_GPU_WINDOW_BYTES of device memory and HUNT_GPU_WINDOW_JOBS jobs. */
+#define HUNT_GPU_WINDOW_BYTES ((size_t)6 << 30)
+#define HUNT_GPU_WINDOW_JOBS 256
+
+typedef struct {
+    size_t from, to;
+    hgpu_shape *s;   /* per job of the run */
+    uint32_t (*meta)[HUNT_SPARSE_META_MAX];
+    size_t *q0, *nt;
+} plan;
+
+/* The last job of the window that starts at `from` (from itself when its
+ * tiles take more than one round: the caller runs it alone). */
+static size_t window_end(const plan *p, const hunt_gpu_job *jobs, size_t n, size_t from, size_t n_per_family)
+{
+    size_t bytes = 0, j = from;
+    for (; j < n && j - from < HUNT_GPU_WINDOW_JOBS; j++) {
+        size_t tcn = (size_t)jobs[j].t->m * jobs[j].t->n, ntiles = (n_per_family + tcn - 1) / tcn;
+        if (round_tiles(tcn, ntiles) < ntiles)
             break;
-        stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
-        size_t declined = 0;
-        if ((rc = tc_model_gpu_mma_dev(h->mg, m, t->m, t->n, t->k, all, b.A, b.B, b.C, b.M, &declined, count, err,
-                                       errlen)) != 0)
+        size_t b = hgpu_job_bytes(&p->s[j], p->nt[j]);
+        if (j > from && bytes + b > HUNT_GPU_WINDOW_BYTES)
             break;
-        stage_add(r, VERIFY_STAGE_MODEL, &t0);
-        hgpu_result res;
-        if ((rc = hgpu_compare(h->g, &s, nt, &res, err, errlen)) != 0)
-            break;
-        if (res.poisoned) {   /* some element holds the poison: the second run decides */
-            double te = now_s();
-            rc = tc_backend_mma_dev(h->be, ins, all, b.pa, ins->sparse ? b.pe : NULL, b.pb, b.pc, b.pd2, 0xA5, err,
-                                    errlen) ||
-                 hgpu_poison_check(h->g, &s, nt, ins->name, err, errlen);
-            r->stage_s[VERIFY_STAGE_EXECUTE] += now_s() - te;
-            if (rc)
-                break;
-        }
-        if (res.declined != declined || res.decl.n != declined) {
-            snprintf(err, errlen, "%s: the GPU model declined %zu elements, the compare found %llu (internal error)",
-                     ins->name, declined, res.declined);
+        bytes += b;
+    }
+    return j;
+}
+
+int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_family, uint64_t seed, size_t want,
+                     void (*done)(void *ctx, size_t j), void *ctx, char *err, size_t errlen)
+{
+    plan p = {0};
+    p.s = calloc(n + 1, sizeof *p.s);
+    p.meta = calloc(n + 1, sizeof *p.meta);
+    p.q0 = calloc(n + 1, sizeof *p.q0);
+    p.nt = calloc(n + 1, sizeof *p.nt);
+    worker wk = {.running = false};
+    int rc = p.s && p.meta && p.q0 && p.nt ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "GPU hunt: out of memory");
+    for (size_t j = 0; rc == 0 && j < n; j++) {
+        hunt_gpu_job *jb = &jobs[j];
+        jb->sampled = false;
+        const char *why = hunt_gpu_unsupported(jb->t, jb->ins, jb->m);
+        if (why) {
+            snprintf(err, errlen, "%s: the GPU hunt cannot run it: %s (internal error: the caller checks first)",
+                     jb->ins->name, why);
             rc = -1;
             break;
         }
-        if (want && done == 0 && want <= nt * tcn) {
-            if ((rc = hgpu_sample(h->g, &s, nt, want, sample, err, errlen)) != 0)
-                break;
-            *sampled = true;
-        }
-        stage_add(r, VERIFY_STAGE_COMPARE, &t0);
-        /* the declined elements: the CPU model, on every core */
-        if (res.decl.n > md_cap) {
-            uint64_t *p = realloc(md, res.decl.n * sizeof *md);
-            if (!p) {
-                snprintf(err, errlen, "GPU hunt: out of memory");
-                rc = -1;
-                break;
-            }
-            md = p;
-            md_cap = res.decl.n;
-        }
-        decl_job j = {m, t->k, res.decl.g, md};
-        if (res.decl.n)
-            oracle_parallel(res.decl.n, res.decl.n * (size_t)t->k * 64, decl_range, &j);
-        double tm = now_s();
-        count->cpu += res.decl.n;
-        count->cpu_s += tm - t0;
-        stage_add(r, VERIFY_STAGE_MODEL, &t0);
-        size_t w = 2 * (size_t)t->k + 3, fam_elems = nt * tcn;
-        for (size_t x = 0; x < res.decl.n; x++)
-            if (res.decl.g[x * w + 2 * (size_t)t->k + 1] != md[x]) {
-                int fam = (int)(res.decl.at[x] / fam_elems);
-                res.mismatches[fam]++;
-                keep(r, t, &res.decl, x, md[x], fam, ka, kb);
-            }
-        for (size_t x = 0; x < res.mism.n; x++)
-            keep(r, t, &res.mism, x, res.mism.g[x * w + 2 * (size_t)t->k + 2], (int)(res.mism.at[x] / fam_elems), ka,
-                 kb);
-        for (int f = 0; f < HUNT_NFAMILIES; f++) {
-            r->dist_n[VERIFY_DIST_HUNT + f] += fam_elems;
-            r->dist_mismatches[VERIFY_DIST_HUNT + f] += (size_t)res.mismatches[f];
-            r->mismatches += (size_t)res.mismatches[f];
-        }
-        r->n += all * tcn;
-        stage_add(r, VERIFY_STAGE_COMPARE, &t0);
-        if (t->progress)
-            t->progress(t->progress_ctx, all * tcn);
-        done += nt;
+        size_t tcn = (size_t)jb->t->m * jb->t->n;
+        p.nt[j] = (n_per_family + tcn - 1) / tcn;
+        rc = shape_of(jb->t, jb->ins, seed, p.meta[j], &p.s[j], err, errlen);
     }
-    free(ka);
-    free(kb);
-    free(md);
+    bool serial = getenv("TCSCOPE_HUNT_GPU_SERIAL") != NULL;   /* one instruction at a time (a check) */
+    if (rc == 0 && !serial && pthread_mutex_init(&wk.mu, NULL) == 0) {
+        if (pthread_cond_init(&wk.cv, NULL) == 0)
+            wk.running = pthread_create(&wk.th, NULL, worker_main, &wk) == 0;
+        if (!wk.running) {
+            pthread_cond_destroy(&wk.cv);
+            pthread_mutex_destroy(&wk.mu);
+        }
+    }
+    wk.complete = calloc(n + 1, sizeof *wk.complete);
+    if (rc == 0 && !wk.complete) {
+        snprintf(err, errlen, "GPU hunt: out of memory");
+        rc = -1;
+    }
+    size_t reported = 0, cur_from = 0, cur_to = 0, next_to = 0;
+    int cw = 0;
+    bool launched_next = false;
+    for (size_t j = 0; rc == 0 && j < n;) {
+        size_t tcn = (size_t)jobs[j].t->m * jobs[j].t->n;
+        if (serial || round_tiles(tcn, p.nt[j]) < p.nt[j]) {   /* alone, in rounds, nothing in flight */
+            worker_drain(&wk);
+            rc = hunt_gpu_run(h, jobs[j].t, jobs[j].ins, jobs[j].m, n_per_family, seed, want, jobs[j].sample,
+                              &jobs[j].sampled, &jobs[j].r, &jobs[j].count, err, errlen);
+            if (rc == 0)
+                worker_complete(&wk, j);
+            j++;
+        } else {
+            double t0 = now_s();
+            cur_from = j;
+            if (launched_next)   /* drawn while the window before ran */
+                cur_to = next_to;
+            else {
+                cur_to = window_end(&p, jobs, n, j, n_per_family);
+                rc = hgpu_win_launch(h->w[cw], p.s + cur_from, p.q0 + cur_from, p.nt + cur_from, cur_to - cur_from,
+                                     err, errlen);
+            }
+            launched_next = false;
+            /* the next window drawn while this one's instructions run */
+            if (rc == 0 && cur_to < n) {
+                size_t tn = (size_t)jobs[cur_to].t->m * jobs[cur_to].t->n;
+                if (round_tiles(tn, p.nt[cur_to]) >= p.nt[cur_to]) {
+                    next_to = window_end(&p, jobs, n, cur_to, n_per_family);
+                    rc = hgpu_win_launch(h->w[cw ^ 1], p.s + cur_to, p.q0 + cur_to, p.nt + cur_to, next_to - cur_to,
+                                         err, errlen);
+                    launched_next = rc == 0;
+                }
+            }
+            size_t bad = 0;
+            if (rc == 0 && hgpu_win_wait(h->w[cw], &bad, err, errlen)) {
+                char why2[512];
+                snprintf(why2, sizeof why2, "%s", err);
+                snprintf(err, errlen, "%.100s: %.380s", jobs[cur_from + bad].ins->name, why2);
+                rc = -1;
+            }
+            if (rc == 0)
+                jobs[cur_from].r.stage_s[VERIFY_STAGE_DRAW] += now_s() - t0;
+            for (size_t x = cur_from; rc == 0 && x < cur_to; x++) {
+                hgpu_bufs b;
+                hgpu_win_bufs(h->w[cw], x - cur_from, &b);
+                rc = run_round(h, jobs[x].t, jobs[x].ins, jobs[x].m, &p.s[x], &b, 0, p.nt[x], want, jobs[x].sample,
+                               &jobs[x].sampled, &jobs[x].r, &jobs[x].count, x, true, &wk, err, errlen);
+                if (rc == 0)
+                    worker_report(&wk, n, &reported, done, ctx);
+            }
+            j = cur_to;
+            cw ^= 1;
+        }
+        if (rc == 0)
+            worker_report(&wk, n, &reported, done, ctx);
+    }
+    if (wk.running) {
+        worker_drain(&wk);
+        pthread_mutex_lock(&wk.mu);
+        wk.stop = true;
+        pthread_cond_broadcast(&wk.cv);
+        pthread_mutex_unlock(&wk.mu);
+        pthread_join(wk.th, NULL);
+        wk.running = false;
+        pthread_cond_destroy(&wk.cv);
+        pthread_mutex_destroy(&wk.mu);
+        if (rc == 0 && wk.failed) {
+            snprintf(err, errlen, "GPU hunt: out of memory");
+            rc = -1;
+        }
+    }
+    if (rc == 0)
+        worker_report(&wk, n, &reported, done, ctx);
+    if (rc == 0 && reported != n) {
+        snprintf(err, errlen, "GPU hunt: %zu of %zu instructions finished (internal error)", reported, n);
+        rc = -1;
+    }
+    free(wk.complete);
+    free(p.s);
+    free(p.meta);
+    free(p.q0);
+    free(p.nt);
     return rc;
 }
 
 #else /* built without nvcc */
+
+int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_family, uint64_t seed, size_t want,
+                     void (*done)(void *ctx, size_t j), void *ctx, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "this tcscope was built without nvcc (no CUDA)");
+    return -1;
+}
 
 hunt_gpu *hunt_gpu_open(tc_backend *be, tc_model_gpu *mg, char *err, size_t errlen)
 {

@@ -60,4 +60,30 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
                  uint64_t seed, size_t want, uint64_t *sample, bool *sampled, verify_result *r,
                  tc_model_gpu_count *count, char *err, size_t errlen);
 
+/* One instruction of hunt_gpu_run_all: t, ins, m as for hunt_gpu_run,
+ * sample (want * HUNT_NFAMILIES words, or NULL when want is 0); r, count and
+ * sampled receive its results (r zeroed by the caller). */
+typedef struct {
+    const infer_target *t;
+    const tc_instr *ins;
+    const model *m;
+    uint64_t *sample;
+    bool sampled;
+    verify_result r;
+    tc_model_gpu_count count;
+} hunt_gpu_job;
+
+/* hunt_gpu_run for each of jobs[0..n), the instructions in windows: the
+ * tiles of many instructions drawn by one launch (one thread per tile: a
+ * wide tile's instruction alone leaves most of the GPU idle), a window
+ * drawn while the one before runs, and the declined elements computed on
+ * the CPU (a thread of its own) while the GPU goes on. An instruction
+ * whose tiles take more than one round runs alone. done(ctx, j) is called
+ * for every job in order once its results are final. The environment
+ * variable TCSCOPE_HUNT_GPU_SERIAL runs one instruction after another (the
+ * results are the same). 0, or -1 with err (the jobs after the failing one
+ * are not run). */
+int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_family, uint64_t seed, size_t want,
+                     void (*done)(void *ctx, size_t j), void *ctx, char *err, size_t errlen);
+
 #endif

@@ -20,6 +20,7 @@
 #include "cases/audit.h"
 #include "cases/hunt.h"
 #include "cases/hunt_gpu.h"
+#include "cli/hunt_batch.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
 #include "cli/model_on.h"
@@ -206,15 +207,13 @@ static json_t *result_json(const tc_instr *ins, const verify_result *r, json_t *
     return o;
 }
 
-/* One instruction's hunt: its model, and on the host path its first tiles
- * drawn ahead (verify_hunt_start); on the GPU path (cases/hunt_gpu.h)
- * nothing is drawn ahead. */
+/* One instruction's hunt on the host path: its model, its first tiles drawn
+ * ahead (verify_hunt_start). */
 typedef struct {
     audit_backend_ctx ctx;
     infer_target t;
     const model_params *p;
     model *m;
-    bool on_gpu;
     verify_hunt_ahead *ahead;
 } hunt_slot;
 
@@ -228,16 +227,19 @@ static void slot_drop(hunt_slot *s)
 
 #define HUNT_NONE_LEFT SIZE_MAX
 
-/* The first instruction of list[from..n) that is hunted (a profile entry,
- * floating-point formats, on this backend): its slot set up (its model, the
- * path: the GPU's where hg takes it) and on the host path its first tiles
- * started. n when none is left; HUNT_NONE_LEFT, with err, when its model
- * does not compile or out of memory. */
+/* The first instruction of list[from..n) that is hunted on the host path (a
+ * profile entry, floating-point formats, on this backend, not one of the
+ * GPU path's, job_of): its slot set up and its first tiles started. n when
+ * none is left; HUNT_NONE_LEFT, with err, when its model does not compile
+ * or out of memory. */
 static size_t hunt_next(tc_backend *be, const model_profile *prof, const tc_instr **list, size_t n, size_t from,
-                        const hunt_args *a, cli_model_on *mo, hunt_gpu *hg, hunt_slot *s, char *err, size_t errlen)
+                        const hunt_args *a, cli_model_on *mo, const size_t *job_of, hunt_slot *s, char *err,
+                        size_t errlen)
 {
     for (size_t i = from; i < n; i++) {
         char why[256];
+        if (job_of[i] != HUNT_BATCH_NONE)
+            continue;
         s->p = profile_lookup(prof, list[i]->name);
         s->ctx = (audit_backend_ctx){be, list[i]};
         s->t = audit_target(&s->ctx, a->seed);
@@ -251,8 +253,7 @@ static size_t hunt_next(tc_backend *be, const model_profile *prof, const tc_inst
             snprintf(err, errlen, "%.100s: %.380s", list[i]->name, why2);
             return HUNT_NONE_LEFT;
         }
-        s->on_gpu = hg && !hunt_gpu_unsupported(&s->t, list[i], s->m);
-        if (!s->on_gpu && !(s->ahead = verify_hunt_start(&s->t, a->n, a->seed, (hunt_draw)a->draw, err, errlen))) {
+        if (!(s->ahead = verify_hunt_start(&s->t, a->n, a->seed, (hunt_draw)a->draw, err, errlen))) {
             slot_drop(s);
             return HUNT_NONE_LEFT;
         }
@@ -261,32 +262,38 @@ static size_t hunt_next(tc_backend *be, const model_profile *prof, const tc_inst
     return n;
 }
 
-/* Slot s's instruction hunted on its path, its replay sample (want > 0)
- * into *sample. 0, or -1 with err. */
-static int hunt_one(hunt_slot *s, const tc_instr *ins, const hunt_args *a, hunt_gpu *hg, cli_model_on *mo,
-                    verify_result *r, json_t **sample, char *err, size_t errlen)
+/* Slot s's instruction hunted on the host path, its replay sample (want >
+ * 0) into *sample. 0, or -1 with err. */
+static int hunt_one(hunt_slot *s, const tc_instr *ins, const hunt_args *a, verify_result *r, json_t **sample,
+                    char *err, size_t errlen)
 {
     size_t want = (size_t)a->sample;
-    if (!s->on_gpu) {
-        verify_hunt_ahead *ahead = s->ahead;
-        s->ahead = NULL;   /* verify_hunt_finish frees it */
-        if (verify_hunt_finish(ahead, &s->t, s->m, r, err, errlen))
-            return -1;
-        return want && !(*sample = sample_json(&s->t, ins, a->seed, (hunt_draw)a->draw, want, err, errlen)) ? -1 : 0;
-    }
-    uint64_t *got = want ? malloc(want * HUNT_NFAMILIES * sizeof *got) : NULL;
-    bool sampled = false;
-    if (want && !got) {
-        snprintf(err, errlen, "out of memory");
+    verify_hunt_ahead *ahead = s->ahead;
+    s->ahead = NULL;   /* verify_hunt_finish frees it */
+    if (verify_hunt_finish(ahead, &s->t, s->m, r, err, errlen))
         return -1;
-    }
-    int rc = hunt_gpu_run(hg, &s->t, ins, s->m, (size_t)a->n, a->seed, want, got, &sampled, r, &mo->count, err,
-                          errlen);
-    if (rc == 0 && want)   /* the round's own answers, else a run of the sample's tiles (the same stream) */
-        *sample = sampled ? sample_of(ins, got, want, want, err, errlen)
-                          : sample_json(&s->t, ins, a->seed, HUNT_DRAW_TILE, want, err, errlen);
-    free(got);
-    return rc || (want && !*sample) ? -1 : 0;
+    return want && !(*sample = sample_json(&s->t, ins, a->seed, (hunt_draw)a->draw, want, err, errlen)) ? -1 : 0;
+}
+
+/* Job j of the GPU path's batch: its results into *r (the batch keeps
+ * none), its sample (the round's own answers, else a run of the sample's
+ * tiles: the same stream) and its model's counts (their seconds added to
+ * mo's, for the stages line). 0, or -1 with err. */
+static int take_job(hunt_batch *b, size_t j, const hunt_args *a, cli_model_on *mo, verify_result *r,
+                    json_t **sample, json_t **melem, char *err, size_t errlen)
+{
+    hunt_gpu_job *jb = &b->jobs[j];
+    size_t want = (size_t)a->sample;
+    *r = jb->r;
+    memset(&jb->r, 0, sizeof jb->r);
+    mo->count.copy_s += jb->count.copy_s;
+    mo->count.kernel_s += jb->count.kernel_s;
+    mo->count.cpu_s += jb->count.cpu_s;
+    *melem = json_pack("{s:I, s:I}", "gpu", (json_int_t)jb->count.gpu, "cpu", (json_int_t)jb->count.cpu);
+    if (want)
+        *sample = jb->sampled ? sample_of(jb->ins, jb->sample, want, want, err, errlen)
+                              : sample_json(jb->t, jb->ins, a->seed, HUNT_DRAW_TILE, want, err, errlen);
+    return want && !*sample ? -1 : 0;
 }
 
 int cmd_hunt(int argc, char **argv)
@@ -353,51 +360,69 @@ int cmd_hunt(int argc, char **argv)
                "GPU path: %s\n", info->backend, info->device, a.profile, mo.name, a.n,
                hunt_draw_name((hunt_draw)a.draw), hg ? "on" : gpu_why);
     tc_progress prog;   /* on a terminal: instructions done of n, the time left */
+    /* The GPU path's instructions first (cli/hunt_batch.h), their results
+     * kept; then the loop writes every instruction's in catalogue order. */
+    hunt_batch batch;
+    if (hunt_batch_run(&batch, hg, be, &prof, list, n, (size_t)a.n, a.seed, (size_t)a.sample, &prog, err,
+                       sizeof err)) {
+        fprintf(stderr, "tcscope hunt: %s\n", err);
+        status = TC_EXIT_USAGE;
+    }
     tc_progress_start(&prog, "hunt", n);
-    /* The next hunted instruction's first tiles are drawn (on threads of
-     * their own) while one's are checked: two slots, used in turn. */
+    /* On the host path the next hunted instruction's first tiles are drawn
+     * (on threads of their own) while one's are checked: two slots, used in
+     * turn. */
     hunt_slot slot[2];
     int cur = 0;
     memset(slot, 0, sizeof slot);
-    size_t next = hunt_next(be, &prof, list, n, 0, &a, &mo, hg, &slot[cur], err, sizeof err);
-    if (next == HUNT_NONE_LEFT) {
+    size_t next = n;
+    if (status != TC_EXIT_USAGE &&
+        (next = hunt_next(be, &prof, list, n, 0, &a, &mo, batch.job_of, &slot[cur], err, sizeof err)) ==
+            HUNT_NONE_LEFT) {
         fprintf(stderr, "tcscope hunt: %s\n", err);
         status = TC_EXIT_USAGE;
         next = n;
     }
     for (size_t i = 0; i < n && status != TC_EXIT_USAGE; i++) {
         tc_progress_update(&prog, i);
-        if (i != next) {
+        size_t job = batch.job_of[i];
+        if (i != next && job == HUNT_BATCH_NONE) {
             skipped++;
             continue;
         }
         const tc_instr *ins = list[i];
-        hunt_slot *now = &slot[cur];
-        cur ^= 1;
-        next = hunt_next(be, &prof, list, n, i + 1, &a, &mo, hg, &slot[cur], err, sizeof err);
-        if (next == HUNT_NONE_LEFT) {
-            tc_progress_clear(&prog);
-            fprintf(stderr, "tcscope hunt: %s\n", err);
-            slot_drop(now);
-            status = TC_EXIT_USAGE;
-            break;
-        }
         verify_result r;
         memset(&r, 0, sizeof r);
-        json_t *sample = NULL;
-        if (hunt_one(now, ins, &a, hg, &mo, &r, &sample, err, sizeof err) != 0) {
+        json_t *sample = NULL, *melem = NULL;
+        int fail = 0;
+        if (job != HUNT_BATCH_NONE)
+            fail = take_job(&batch, job, &a, &mo, &r, &sample, &melem, err, sizeof err);
+        else {
+            hunt_slot *now = &slot[cur];
+            cur ^= 1;
+            next = hunt_next(be, &prof, list, n, i + 1, &a, &mo, batch.job_of, &slot[cur], err, sizeof err);
+            if (next == HUNT_NONE_LEFT) {
+                tc_progress_clear(&prog);
+                fprintf(stderr, "tcscope hunt: %s\n", err);
+                slot_drop(now);
+                status = TC_EXIT_USAGE;
+                break;
+            }
+            fail = hunt_one(now, ins, &a, &r, &sample, err, sizeof err);
+            slot_drop(now);
+            melem = cli_model_on_take(&mo);
+        }
+        if (fail) {
             tc_progress_clear(&prog);
             fprintf(stderr, "tcscope hunt: %s: %s\n", ins->name, err);
-            slot_drop(now);
             json_decref(sample);
+            json_decref(melem);
             verify_result_free(&r);
             status = TC_EXIT_USAGE;
             break;
         }
-        bool gpu_path = now->on_gpu;
-        on_gpu += gpu_path;
+        on_gpu += job != HUNT_BATCH_NONE;
         hunted++;
-        slot_drop(now);
         for (int q = 0; q < VERIFY_NSTAGES; q++)
             stage_s[q] += r.stage_s[q];
         total += r.n;
@@ -405,8 +430,8 @@ int cmd_hunt(int argc, char **argv)
         if (r.mismatches)
             status = TC_EXIT_DIFF;
         json_t *o = result_json(ins, &r, sample);
-        json_object_set_new(o, "model_elements", cli_model_on_take(&mo));
-        json_object_set_new(o, "path", json_string(gpu_path ? "gpu" : "host"));
+        json_object_set_new(o, "model_elements", melem);
+        json_object_set_new(o, "path", json_string(job != HUNT_BATCH_NONE ? "gpu" : "host"));
         tc_progress_clear(&prog);   /* the result line starts on a clean line */
         if (a.json)
             tc_json_out_put(&out, "hunt", json_incref(o));
@@ -437,8 +462,8 @@ int cmd_hunt(int argc, char **argv)
                "(integer formats, no profile entry, or not on this backend)\n",
                total, secs, secs > 0 ? (double)total / secs : 0.0, bad, skipped);
     if (!a.json) {
-        printf("# path: %zu of %zu instructions on the GPU path (cases/hunt_gpu.h), the rest on the host's\n",
-               on_gpu, hunted);
+        printf("# path: %zu of %zu instructions on the GPU path (cases/hunt_gpu.h: in windows, the stages "
+               "overlapping), the rest on the host's\n", on_gpu, hunted);
         cli_model_on_stages(&mo, stage_s, secs);
     }
     if (a.out && status != TC_EXIT_USAGE) {
@@ -452,6 +477,7 @@ int cmd_hunt(int argc, char **argv)
         tc_outdir_close(&d);
     }
     tc_record_free(&rec);
+    hunt_batch_free(&batch);
     hunt_gpu_close(hg);
     cli_model_on_close(&mo);
     tc_backend_close(be);

@@ -7,7 +7,9 @@
  *   - the device path's results equal the host path's on the same tiles
  *     (verify_hunt_start with HUNT_DRAW_TILE through tc_backend_mma and the
  *     CPU model): per family elements and mismatches, on instructions of
- *     each kind (mma, mma.sp, wgmma, wgmma.sp; f16, bf16, tf32, e4m3), and
+ *     each kind (mma, mma.sp, wgmma, wgmma.sp; f16, bf16, tf32, e4m3), one
+ *     instruction at a time (hunt_gpu_run) and all of them in windows
+ *     (hunt_gpu_run_all, also with a count that takes several rounds), and
  *     the replay sample is the backend's answers to those tiles. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,8 +35,8 @@
 static void test_device_draw_is_the_hosts(void **state)
 {
     char err[320];
-    hgpu *h = NULL;
-    if (hgpu_open(0, &h, err, sizeof err)) {
+    hgpu_win *h = NULL;
+    if (hgpu_win_open(0, &h, err, sizeof err)) {
         printf("no GPU here (%s)\n", err);
         skip();
     }
@@ -71,12 +73,25 @@ static void test_device_draw_is_the_hosts(void **state)
     }
     printf("%zu tiles drawn on the GPU, equal to the host's\n", tiles);
     assert_true(tiles >= 252 * HUNT_NFAMILIES * NT);
-    hgpu_close(h);
+    hgpu_win_close(h);
 }
 
-/* ins hunted both ways: the same counts per family, the same sample. */
-static void both_paths(tc_backend *be, tc_model_gpu *mg, hunt_gpu *hg, const model_profile *prof, const char *name,
-                       size_t n, size_t *elements)
+/* The same counts: the GPU path's g and the host path's h of one instruction. */
+static void same_counts(const char *name, const char *how, const verify_result *g, const verify_result *h)
+{
+    assert_int_equal(g->n, h->n);
+    assert_int_equal(g->mismatches, h->mismatches);
+    for (int f = 0; f < VERIFY_NDIST; f++)
+        if (g->dist_n[f] != h->dist_n[f] || g->dist_mismatches[f] != h->dist_mismatches[f])
+            fail_msg("%s %s: GPU path (%s) %zu elements %zu mismatches, host path %zu, %zu", name,
+                     verify_dist_name(f), how, g->dist_n[f], g->dist_mismatches[f], h->dist_n[f],
+                     h->dist_mismatches[f]);
+}
+
+/* ins hunted both ways: the same counts per family, the same sample; the
+ * host path's results kept in *host (false when ins is not on this GPU). */
+static bool both_paths(tc_backend *be, tc_model_gpu *mg, hunt_gpu *hg, const model_profile *prof, const char *name,
+                       size_t n, size_t *elements, verify_result *host)
 {
     const tc_instr *ins = tc_instr_by_name(name);
     if (!ins)
@@ -86,7 +101,7 @@ static void both_paths(tc_backend *be, tc_model_gpu *mg, hunt_gpu *hg, const mod
     char err[512], why[256];
     if (!tc_backend_supports(be, ins, why, sizeof why)) {
         printf("%s: not on this GPU (%s)\n", name, why);
-        return;
+        return false;
     }
     audit_backend_ctx ctx = {be, ins};
     infer_target t = audit_target(&ctx, 3);
@@ -106,13 +121,7 @@ static void both_paths(tc_backend *be, tc_model_gpu *mg, hunt_gpu *hg, const mod
     assert_non_null(a);
     if (verify_hunt_finish(a, &t, m, &rh, err, sizeof err))
         fail_msg("%s: host path: %s", name, err);
-    assert_int_equal(rg.n, rh.n);
-    assert_int_equal(rg.mismatches, rh.mismatches);
-    for (int f = 0; f < VERIFY_NDIST; f++) {
-        if (rg.dist_n[f] != rh.dist_n[f] || rg.dist_mismatches[f] != rh.dist_mismatches[f])
-            fail_msg("%s %s: GPU path %zu elements %zu mismatches, host path %zu, %zu", name, verify_dist_name(f),
-                     rg.dist_n[f], rg.dist_mismatches[f], rh.dist_n[f], rh.dist_mismatches[f]);
-    }
+    same_counts(name, "one instruction", &rg, &rh);
     assert_int_equal(cnt.gpu + cnt.cpu, rg.n);
     /* the sample: the backend's answers to the first tiles of every family */
     assert_true(sampled);
@@ -131,8 +140,41 @@ static void both_paths(tc_backend *be, tc_model_gpu *mg, hunt_gpu *hg, const mod
     *elements += rg.n;
     free(A), free(B), free(C), free(D);
     verify_result_free(&rg);
-    verify_result_free(&rh);
+    *host = rh;
     model_free(m);
+    return true;
+}
+
+/* The instructions of names hunted by hunt_gpu_run_all: the host path's counts. */
+static void all_at_once(tc_backend *be, hunt_gpu *hg, const model_profile *prof, const char *const *names,
+                        size_t count, const bool *on, const verify_result *host, size_t n)
+{
+    audit_backend_ctx ctx[16];
+    infer_target t[16];
+    model *m[16];
+    hunt_gpu_job jobs[16];
+    size_t nj = 0, at[16];
+    char err[512];
+    memset(jobs, 0, sizeof jobs);
+    for (size_t i = 0; i < count && nj < 16; i++) {
+        if (!on[i])
+            continue;
+        const tc_instr *ins = tc_instr_by_name(names[i]);
+        ctx[nj] = (audit_backend_ctx){be, ins};
+        t[nj] = audit_target(&ctx[nj], 3);
+        m[nj] = model_new(profile_lookup(prof, names[i]), t[nj].f, err, sizeof err);
+        assert_non_null(m[nj]);
+        jobs[nj] = (hunt_gpu_job){.t = &t[nj], .ins = ins, .m = m[nj]};
+        at[nj++] = i;
+    }
+    if (hunt_gpu_run_all(hg, jobs, nj, n, 3, 0, NULL, NULL, err, sizeof err))
+        fail_msg("GPU path, all at once: %s", err);
+    for (size_t j = 0; j < nj; j++) {
+        same_counts(names[at[j]], "all at once", &jobs[j].r, &host[at[j]]);
+        verify_result_free(&jobs[j].r);
+        model_free(m[j]);
+    }
+    printf("%zu instructions at once (%zu per family): the same counts as the host path\n", nj, n);
 }
 
 static void test_gpu_path_equals_host_path(void **state)
@@ -157,10 +199,36 @@ static void test_gpu_path_equals_host_path(void **state)
         "mma.sp.m16n8k8.f32.tf32.tf32.f32", "wgmma.m64n256k16.f32.bf16.bf16",
         "wgmma.m64n8k32.f16.e4m3.e5m2", "wgmma.sp.m64n64k32.f32.f16.f16",
         "wgmma.sp.m64n16k16.f32.tf32.tf32"};
+    enum { NN = sizeof names / sizeof names[0] };
     size_t elements = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        both_paths(be, mg, hg, &prof, names[i], 20000, &elements);
+    bool on[NN];
+    verify_result host[NN];
+    memset(host, 0, sizeof host);
+    for (size_t i = 0; i < NN; i++)
+        on[i] = both_paths(be, mg, hg, &prof, names[i], 20000, &elements, &host[i]);
     assert_true(elements > 1000000);
+    all_at_once(be, hg, &prof, names, NN, on, host, 20000);
+    /* a count whose tiles take several rounds (2^23 outputs a round) */
+    for (size_t i = 0; i < NN; i++) {
+        verify_result_free(&host[i]);
+        if (i != 0 && i != 3)
+            on[i] = false;
+        if (!on[i])
+            continue;
+        const tc_instr *ins = tc_instr_by_name(names[i]);
+        audit_backend_ctx ctx = {be, ins};
+        infer_target t = audit_target(&ctx, 3);
+        model *m = model_new(profile_lookup(&prof, names[i]), t.f, err, sizeof err);
+        assert_non_null(m);
+        verify_hunt_ahead *a = verify_hunt_start(&t, 1000000, 3, HUNT_DRAW_TILE, err, sizeof err);
+        assert_non_null(a);
+        if (verify_hunt_finish(a, &t, m, &host[i], err, sizeof err))
+            fail_msg("%s: host path: %s", names[i], err);
+        model_free(m);
+    }
+    all_at_once(be, hg, &prof, names, NN, on, host, 1000000);
+    for (size_t i = 0; i < NN; i++)
+        verify_result_free(&host[i]);
     profile_free(&prof);
     hunt_gpu_close(hg);
     tc_model_gpu_close(mg);

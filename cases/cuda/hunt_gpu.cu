@@ -1,11 +1,12 @@
-/* The GPU hunt's round kernels (cases/hunt_gpu_run.h): every family's tiles
- * drawn on the GPU by the host's own code (cases/hunt_draw.h, one thread per
- * tile of the "tile" stream), packed to the executor's native widths, and
- * the executor's answers compared there with the GPU model's; only counts,
- * and the few elements the host must see (declined by the model, or
- * differing), come back. Integer code only (the draw needs no floating
- * point; its 64-bit remainders are the compiler's). Every CUDA call is
- * checked. */
+/* The GPU hunt's kernels (cases/hunt_gpu_run.h): every family's tiles drawn
+ * on the GPU by the host's own code (cases/hunt_draw.h, one thread per tile
+ * of the "tile" stream, the tiles of a window of instructions in one launch:
+ * a wide tile's instruction alone has too few tiles to fill the GPU), packed
+ * to the executor's native widths, and the executor's answers compared there
+ * with the GPU model's; only counts, and the few elements the host must see
+ * (declined by the model, or differing), come back. Integer code only (the
+ * draw needs no floating point; its 64-bit remainders are the compiler's).
+ * Every CUDA call is checked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +18,14 @@
 #include "probes/cuda/cuda_check.cuh"
 #include "probes/model_gpu_run.h"
 
-__constant__ tc_format c_fmt[4];
-
-/* What the kernels count: one block of device memory, cleared per round. */
+/* What the compare kernels count: one block of device memory, cleared per call. */
 typedef struct {
     unsigned long long poisoned, declined, nmism;
     unsigned long long mism[HUNT_NFAMILIES];
-    unsigned long long bad[3];            /* the first A, B, C element outside its mask (~0: none) */
     unsigned long long unwritten, differs; /* the poison check's first element (~0: none) */
 } hg_counts;
 
-/* A list's host memory, kept from round to round. */
+/* A list's host memory, kept from call to call. */
 typedef struct {
     size_t *at;
     uint64_t *g;
@@ -36,15 +34,38 @@ typedef struct {
 
 struct hgpu {
     int dev;
-    hgpu_bufs b;
-    size_t capA, capB, capC, capM, cap_pa, cap_pb, cap_pc, cap_pd, cap_pd2, cap_pe;
     hg_counts *cnt;
     size_t *ddecl, *dmism;                /* the lists' indices */
     size_t cap_decl, cap_mism;
     uint64_t *dg;                         /* gathered inputs: (2k + 3) words per listed element */
     size_t cap_g;
     hg_host hm, hd;                       /* the host's copies: mismatches, declined */
-    int db;                               /* D's bytes */
+};
+
+/* A job of a window, as the draw and pack kernels read it. */
+typedef struct {
+    int m, n, k, kb, group, keep, nmeta;
+    unsigned long long q0, nt, tile0;     /* tiles q0.. of each family, nt each; its first draw thread */
+    uint64_t seed;
+    tc_format f[4];
+    uint64_t *A, *B, *C;
+    uint32_t meta[128];
+} hg_desc;
+
+struct hgpu_win {
+    int dev;
+    cudaStream_t st;
+    cudaEvent_t ev;
+    void *mem;                            /* every job's buffers, one after another */
+    size_t cap_mem;
+    hg_desc *ddesc, *hdesc;
+    size_t cap_ddesc, cap_hdesc;
+    unsigned long long *dbad;             /* 3 per job: the first A, B, C element outside its mask */
+    size_t cap_bad;
+    unsigned long long *hbad;
+    hgpu_bufs *bufs;
+    const char **names;                   /* 3 per job: the formats of A, B, C */
+    size_t cap_jobs, njobs;
 };
 
 static __device__ __forceinline__ uint64_t hg_load(const void *p, size_t i, int bytes)
@@ -67,19 +88,38 @@ static __device__ __forceinline__ void hg_store(void *p, size_t i, int bytes, ui
     }
 }
 
-/* Thread g: tile j = g % nt of family f = g / nt, stream "tile". */
-__global__ void hg_draw_kernel(int m, int n, int k, uint64_t seed, unsigned long long q0, unsigned long long nt,
-                               uint64_t *A, uint64_t *B, uint64_t *C)
+/* Thread g of a window's draw: job j (the last whose tile0 <= g), its tile
+ * q0 + i of family f, where g - tile0 = f * nt + i; stream "tile". */
+__global__ void hg_draw_kernel(const hg_desc *jobs, int njobs, unsigned long long total)
 {
     unsigned long long g = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    if (g >= nt * HUNT_NFAMILIES)
+    if (g >= total)
         return;
-    int f = (int)(g / nt);
-    unsigned long long j = g - (unsigned long long)f * nt;
-    uint64_t st = hunt_tile_seed_hd(seed, f, q0 + j);
-    size_t ta = (size_t)m * (size_t)k, tb = (size_t)k * (size_t)n, tc = (size_t)m * (size_t)n;
-    hunt_tile T = {m, n, k, &c_fmt[0], &c_fmt[1], &c_fmt[2], &c_fmt[3], A + g * ta, B + g * tb, C + g * tc, &st};
+    int lo = 0, hi = njobs - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (jobs[mid].tile0 <= g)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const hg_desc *d = &jobs[lo];
+    unsigned long long local = g - d->tile0;
+    int f = (int)(local / d->nt);
+    unsigned long long i = local - (unsigned long long)f * d->nt;
+    uint64_t st = hunt_tile_seed_hd(d->seed, f, d->q0 + i);
+    size_t ta = (size_t)d->m * (size_t)d->k, tb = (size_t)d->k * (size_t)d->n, tc = (size_t)d->m * (size_t)d->n;
+    hunt_tile T = {d->m, d->n, d->k, &d->f[0], &d->f[1], &d->f[2], &d->f[3],
+                   d->A + local * ta, d->B + local * tb, d->C + local * tc, &st};
     hunt_fill_tile_hd(&T, f);
+}
+
+/* A sparse job's metadata registers, the same for every tile. */
+__global__ void hg_meta_kernel(const hg_desc *d, size_t tiles, uint32_t *pe)
+{
+    size_t n = tiles * (size_t)d->nmeta;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        pe[i] = d->meta[i % (size_t)d->nmeta];
 }
 
 /* src (n uint64) to dst at `bytes` each; the first index with bits outside
@@ -192,6 +232,28 @@ static unsigned hg_blocks(size_t n, unsigned threads)
     return (unsigned)(b < 1 ? 1 : b > 65535 ? 65535 : b);
 }
 
+/* A device buffer of at least `bytes` (one byte at least: a pointer even for none). */
+static int hg_grow(void **p, size_t *cap, size_t bytes, char *err, size_t errlen)
+{
+    return tc_cuda_grow(p, cap, bytes > 0 ? bytes : 1, err, errlen);
+}
+#define GROW(ptr, cap, bytes) hg_grow((void **)&(ptr), &(cap), (bytes), err, errlen)
+
+/* A host buffer of at least n elements of size `size` (kept, grown). */
+static int hg_host_grow(void **p, size_t *cap, size_t n, size_t size, char *err, size_t errlen)
+{
+    if (n <= *cap)
+        return 0;
+    void *q = realloc(*p, n * size);
+    if (!q) {
+        snprintf(err, errlen, "GPU hunt: out of memory");
+        return -1;
+    }
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
 extern "C" int hgpu_open(int dev, hgpu **out, char *err, size_t errlen)
 {
     if (tc_cuda_use_device(dev, err, errlen))
@@ -218,10 +280,10 @@ extern "C" void hgpu_close(hgpu *h)
     if (!h)
         return;
     cudaSetDevice(h->dev);
-    void *p[] = {h->b.A, h->b.B, h->b.C, h->b.M, h->b.pa, h->b.pb, h->b.pc, h->b.pd, h->b.pd2, h->b.pe,
-                 h->cnt, h->ddecl, h->dmism, h->dg};
-    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
-        cudaFree(p[i]);
+    cudaFree(h->cnt);
+    cudaFree(h->ddecl);
+    cudaFree(h->dmism);
+    cudaFree(h->dg);
     free(h->hm.at);
     free(h->hm.g);
     free(h->hd.at);
@@ -229,89 +291,178 @@ extern "C" void hgpu_close(hgpu *h)
     free(h);
 }
 
-/* A device buffer of at least `bytes` (one byte at least: a pointer even for none). */
-static int hg_grow(void **p, size_t *cap, size_t bytes, char *err, size_t errlen)
+extern "C" int hgpu_win_open(int dev, hgpu_win **out, char *err, size_t errlen)
 {
-    return tc_cuda_grow(p, cap, bytes > 0 ? bytes : 1, err, errlen);
+    if (tc_cuda_use_device(dev, err, errlen))
+        return -1;
+    hgpu_win *w = (hgpu_win *)calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, errlen, "GPU hunt: out of memory");
+        return -1;
+    }
+    w->dev = dev;
+    cudaError_t e = cudaStreamCreateWithFlags(&w->st, cudaStreamNonBlocking);
+    if (e == cudaSuccess && (e = cudaEventCreateWithFlags(&w->ev, cudaEventDisableTiming)) != cudaSuccess)
+        cudaStreamDestroy(w->st);
+    if (e != cudaSuccess) {
+        free(w);
+        return tc_cuda_fail(err, errlen, "a stream for the GPU hunt's draw", e);
+    }
+    *out = w;
+    return 0;
 }
-#define GROW(ptr, cap, bytes) hg_grow((void **)&(ptr), &(cap), (bytes), err, errlen)
 
-extern "C" int hgpu_prepare(hgpu *h, const hgpu_shape *s, size_t nt, hgpu_bufs *b, char *err, size_t errlen)
+extern "C" void hgpu_win_close(hgpu_win *w)
 {
-    CK(cudaSetDevice(h->dev), "cudaSetDevice");
+    if (!w)
+        return;
+    cudaSetDevice(w->dev);
+    cudaStreamSynchronize(w->st);
+    cudaFree(w->mem);
+    cudaFree(w->ddesc);
+    cudaFree(w->dbad);
+    cudaEventDestroy(w->ev);
+    cudaStreamDestroy(w->st);
+    free(w->hdesc);
+    free(w->hbad);
+    free(w->bufs);
+    free(w->names);
+    free(w);
+}
+
+static size_t hg_align(size_t n) { return (n + 255) / 256 * 256; }
+
+/* The sizes of a job's buffers, in hgpu_bufs's order (A, B, C, M, pa, pb,
+ * pc, pd, pd2, pe), each rounded up to 256 bytes. */
+static void hg_sizes(const hgpu_shape *s, size_t nt, size_t *sz)
+{
     size_t tiles = nt * HUNT_NFAMILIES, m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k, kb = (size_t)s->kb;
     size_t out = tiles * m * n;
-    int ab = s->f[0].storage_bits / 8, bb = s->f[1].storage_bits / 8, cb = s->f[2].storage_bits / 8,
-        db = s->f[3].storage_bits / 8;
-    if (GROW(h->b.A, h->capA, tiles * m * k * 8) || GROW(h->b.B, h->capB, tiles * k * n * 8) ||
-        GROW(h->b.C, h->capC, out * 8) || GROW(h->b.M, h->capM, out * 8) ||
-        GROW(h->b.pa, h->cap_pa, tiles * m * k * ab) || GROW(h->b.pb, h->cap_pb, tiles * kb * n * bb) ||
-        GROW(h->b.pc, h->cap_pc, out * cb) || GROW(h->b.pd, h->cap_pd, out * db) ||
-        GROW(h->b.pd2, h->cap_pd2, out * db) || GROW(h->ddecl, h->cap_decl, out * sizeof(size_t)) ||
-        GROW(h->dmism, h->cap_mism, HGPU_MISM_MAX * sizeof(size_t)))
+    size_t by[4] = {(size_t)s->f[0].storage_bits / 8, (size_t)s->f[1].storage_bits / 8,
+                    (size_t)s->f[2].storage_bits / 8, (size_t)s->f[3].storage_bits / 8};
+    size_t raw[10] = {tiles * m * k * 8, tiles * k * n * 8, out * 8, out * 8, tiles * m * k * by[0],
+                      tiles * kb * n * by[1], out * by[2], out * by[3], out * by[3],
+                      s->meta ? tiles * (size_t)s->nmeta * 4 : 0};
+    for (int i = 0; i < 10; i++)
+        sz[i] = hg_align(raw[i]);
+}
+
+extern "C" size_t hgpu_job_bytes(const hgpu_shape *s, size_t nt)
+{
+    size_t sz[10], t = 0;
+    hg_sizes(s, nt, sz);
+    for (int i = 0; i < 10; i++)
+        t += sz[i];
+    return t;
+}
+
+extern "C" int hgpu_win_launch(hgpu_win *w, const hgpu_shape *s, const size_t *q0, const size_t *nt, size_t njobs,
+                               char *err, size_t errlen)
+{
+    CK(cudaSetDevice(w->dev), "cudaSetDevice");
+    CK(cudaStreamSynchronize(w->st), "the window's earlier draw");   /* its buffers are about to be reused */
+    size_t total = 0, tiles = 0;
+    for (size_t j = 0; j < njobs; j++)
+        total += hgpu_job_bytes(&s[j], nt[j]);
+    if (hg_host_grow((void **)&w->hdesc, &w->cap_hdesc, njobs, sizeof *w->hdesc, err, errlen) ||
+        hg_host_grow((void **)&w->bufs, &w->cap_jobs, njobs, sizeof *w->bufs, err, errlen))
         return -1;
-    CK(cudaMemcpyToSymbol(c_fmt, s->f, sizeof s->f), "copy the formats to the GPU");
-    h->db = db;
-    if (s->meta) {   /* every tile's metadata registers: the same (cases/hunt_gpu.c) */
-        size_t words = tiles * (size_t)s->nmeta;
-        uint32_t *host = (uint32_t *)malloc(words * sizeof *host);
-        if (!host) {
-            snprintf(err, errlen, "GPU hunt: out of memory");
-            return -1;
-        }
-        for (size_t t = 0; t < tiles; t++)
-            memcpy(host + t * (size_t)s->nmeta, s->meta, (size_t)s->nmeta * sizeof *host);
-        int rc = GROW(h->b.pe, h->cap_pe, words * sizeof *host);
-        cudaError_t e = rc ? cudaSuccess : cudaMemcpy(h->b.pe, host, words * sizeof *host, cudaMemcpyHostToDevice);
-        free(host);
-        if (rc)
-            return -1;
-        CK(e, "copy the sparse metadata to the GPU");
+    free(w->names);   /* the names and checks of this window's jobs */
+    free(w->hbad);
+    w->names = (const char **)calloc(3 * njobs + 1, sizeof *w->names);
+    w->hbad = (unsigned long long *)calloc(3 * njobs + 1, sizeof *w->hbad);
+    if (!w->names || !w->hbad) {
+        snprintf(err, errlen, "GPU hunt: out of memory");
+        return -1;
     }
-    *b = h->b;
+    if (GROW(w->mem, w->cap_mem, total) || GROW(w->ddesc, w->cap_ddesc, njobs * sizeof *w->ddesc) ||
+        GROW(w->dbad, w->cap_bad, 3 * njobs * sizeof *w->dbad))
+        return -1;
+    char *p = (char *)w->mem;
+    for (size_t j = 0; j < njobs; j++) {
+        size_t sz[10];
+        hg_sizes(&s[j], nt[j], sz);
+        void *at[10];
+        for (int i = 0; i < 10; i++) {
+            at[i] = p;
+            p += sz[i];
+        }
+        w->bufs[j] = (hgpu_bufs){(uint64_t *)at[0], (uint64_t *)at[1], (uint64_t *)at[2], (uint64_t *)at[3],
+                                 at[4], at[5], at[6], at[7], at[8], s[j].meta ? (uint32_t *)at[9] : NULL};
+        hg_desc *d = &w->hdesc[j];
+        memset(d, 0, sizeof *d);
+        *d = (hg_desc){s[j].m, s[j].n, s[j].k, s[j].kb, s[j].group, s[j].keep, s[j].meta ? s[j].nmeta : 0,
+                       q0[j], nt[j], tiles, s[j].seed, {s[j].f[0], s[j].f[1], s[j].f[2], s[j].f[3]},
+                       w->bufs[j].A, w->bufs[j].B, w->bufs[j].C, {0}};
+        if (s[j].meta) {
+            if (s[j].nmeta < 1 || s[j].nmeta > 128) {
+                snprintf(err, errlen, "GPU hunt: %d metadata registers (internal error)", s[j].nmeta);
+                return -1;
+            }
+            memcpy(d->meta, s[j].meta, (size_t)s[j].nmeta * sizeof *s[j].meta);
+        }
+        for (int i = 0; i < 3; i++)
+            w->names[3 * j + (size_t)i] = s[j].f[i].name;
+        tiles += nt[j] * HUNT_NFAMILIES;
+    }
+    w->njobs = njobs;
+    CK(cudaMemcpyAsync(w->ddesc, w->hdesc, njobs * sizeof *w->ddesc, cudaMemcpyHostToDevice, w->st),
+       "copy the window's jobs to the GPU");
+    CK(cudaMemsetAsync(w->dbad, 0xFF, 3 * njobs * sizeof *w->dbad, w->st), "clear the window's checks");
+    /* small blocks: a window's tiles are few (one thread each), spread them over every SM */
+    hg_draw_kernel<<<(unsigned)((tiles + 31) / 32), 32, 0, w->st>>>(w->ddesc, (int)njobs, tiles);
+    CK(cudaGetLastError(), "launch of the hunt draw kernel");
+    for (size_t j = 0; j < njobs; j++) {
+        const hgpu_shape *sj = &s[j];
+        const hgpu_bufs *b = &w->bufs[j];
+        size_t tj = nt[j] * HUNT_NFAMILIES, m = (size_t)sj->m, n = (size_t)sj->n, k = (size_t)sj->k;
+        size_t na = tj * m * k, nc = tj * m * n;
+        unsigned long long *bad = w->dbad + 3 * j;
+        hg_pack_kernel<<<hg_blocks(na, 256), 256, 0, w->st>>>(b->A, na, sj->f[0].storage_bits / 8, sj->mask[0],
+                                                                b->pa, &bad[0]);
+        if (sj->group)
+            hg_pack_b_sparse_kernel<<<hg_blocks(tj * (size_t)sj->kb * n, 256), 256, 0, w->st>>>(
+                b->B, tj, sj->k, sj->kb, sj->n, sj->group, sj->keep, sj->f[1].storage_bits / 8, sj->mask[1], b->pb,
+                &bad[1]);
+        else
+            hg_pack_kernel<<<hg_blocks(tj * k * n, 256), 256, 0, w->st>>>(b->B, tj * k * n, sj->f[1].storage_bits / 8,
+                                                                          sj->mask[1], b->pb, &bad[1]);
+        hg_pack_kernel<<<hg_blocks(nc, 256), 256, 0, w->st>>>(b->C, nc, sj->f[2].storage_bits / 8, sj->mask[2],
+                                                                b->pc, &bad[2]);
+        if (b->pe)
+            hg_meta_kernel<<<hg_blocks(tj * (size_t)sj->nmeta, 256), 256, 0, w->st>>>(w->ddesc + j, tj, b->pe);
+        CK(cudaGetLastError(), "launch of the pack kernels");
+    }
+    CK(cudaEventRecord(w->ev, w->st), "cudaEventRecord");
     return 0;
 }
 
-extern "C" int hgpu_draw(hgpu *h, const hgpu_shape *s, size_t q0, size_t nt, char *err, size_t errlen)
+extern "C" int hgpu_win_wait(hgpu_win *w, size_t *bad_job, char *err, size_t errlen)
 {
-    CK(cudaSetDevice(h->dev), "cudaSetDevice");
-    size_t tiles = nt * HUNT_NFAMILIES, m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
-    hg_draw_kernel<<<(unsigned)((tiles + 63) / 64), 64>>>(s->m, s->n, s->k, s->seed, q0, nt, h->b.A, h->b.B,
-                                                          h->b.C);
-    CK(cudaGetLastError(), "launch of the hunt draw kernel");
-    CK(cudaMemset(h->cnt, 0xFF, sizeof *h->cnt), "clear the counts");
-    size_t na = tiles * m * k, nc = tiles * m * n;
-    hg_pack_kernel<<<hg_blocks(na, 256), 256>>>(h->b.A, na, s->f[0].storage_bits / 8, s->mask[0], h->b.pa,
-                                                &h->cnt->bad[0]);
-    CK(cudaGetLastError(), "launch of the pack kernel (A)");
-    if (s->group) {
-        size_t nb = tiles * (size_t)s->kb * n;
-        hg_pack_b_sparse_kernel<<<hg_blocks(nb, 256), 256>>>(h->b.B, tiles, s->k, s->kb, s->n, s->group, s->keep,
-                                                             s->f[1].storage_bits / 8, s->mask[1], h->b.pb,
-                                                             &h->cnt->bad[1]);
-    } else {
-        size_t nb = tiles * k * n;
-        hg_pack_kernel<<<hg_blocks(nb, 256), 256>>>(h->b.B, nb, s->f[1].storage_bits / 8, s->mask[1], h->b.pb,
-                                                    &h->cnt->bad[1]);
-    }
-    CK(cudaGetLastError(), "launch of the pack kernel (B)");
-    hg_pack_kernel<<<hg_blocks(nc, 256), 256>>>(h->b.C, nc, s->f[2].storage_bits / 8, s->mask[2], h->b.pc,
-                                                &h->cnt->bad[2]);
-    CK(cudaGetLastError(), "launch of the pack kernel (C)");
-    CK(cudaDeviceSynchronize(), "the hunt draw and pack kernels");
-    hg_counts c;
-    CK(cudaMemcpy(&c, h->cnt, sizeof c, cudaMemcpyDeviceToHost), "copy the counts from the GPU");
+    CK(cudaSetDevice(w->dev), "cudaSetDevice");
+    CK(cudaEventSynchronize(w->ev), "the hunt draw and pack kernels");
+    CK(cudaMemcpy(w->hbad, w->dbad, 3 * w->njobs * sizeof *w->hbad, cudaMemcpyDeviceToHost),
+       "copy the window's checks from the GPU");
     static const char *const names[3] = {"A", "B", "C"};
-    const uint64_t *src[3] = {h->b.A, h->b.B, h->b.C};
-    for (int w = 0; w < 3; w++)
-        if (c.bad[w] != ~0ull) {
+    for (size_t j = 0; j < w->njobs; j++)
+        for (int i = 0; i < 3; i++) {
+            unsigned long long at = w->hbad[3 * j + (size_t)i];
+            if (at == ~0ull)
+                continue;
+            const uint64_t *src = i == 0 ? w->bufs[j].A : i == 1 ? w->bufs[j].B : w->bufs[j].C;
             uint64_t v = 0;
-            CK(cudaMemcpy(&v, src[w] + c.bad[w], sizeof v, cudaMemcpyDeviceToHost), "copy a bad element back");
-            snprintf(err, errlen, "%s[%llu] = 0x%llx is not a %s bit pattern", names[w], c.bad[w],
-                     (unsigned long long)v, s->f[w].name);
+            CK(cudaMemcpy(&v, src + at, sizeof v, cudaMemcpyDeviceToHost), "copy a bad element back");
+            snprintf(err, errlen, "%s[%llu] = 0x%llx is not a %s bit pattern", names[i], at, (unsigned long long)v,
+                     w->names[3 * j + (size_t)i]);
+            *bad_job = j;
             return -1;
         }
     return 0;
+}
+
+extern "C" void hgpu_win_bufs(const hgpu_win *w, size_t j, hgpu_bufs *b)
+{
+    *b = w->bufs[j];
 }
 
 static int by_index(const void *a, const void *b)
@@ -322,38 +473,23 @@ static int by_index(const void *a, const void *b)
 
 /* n listed indices (device) sorted on the host (the same order whatever the
  * kernel's), their inputs gathered into l (memory hh). */
-static int gather(hgpu *h, const hgpu_shape *s, size_t *dlist, size_t n, hg_host *hh, hgpu_list *l, char *err,
-                  size_t errlen)
+static int gather(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, size_t *dlist, size_t n, hg_host *hh,
+                  hgpu_list *l, char *err, size_t errlen)
 {
     l->n = n;
     if (!n)
         return 0;
     size_t w = 2 * (size_t)s->k + 3;
-    if (n > hh->cap_at) {
-        size_t *p = (size_t *)realloc(hh->at, n * sizeof *p);
-        if (!p) {
-            snprintf(err, errlen, "GPU hunt: out of memory");
-            return -1;
-        }
-        hh->at = p;
-        hh->cap_at = n;
-    }
-    if (n * w > hh->cap_g) {
-        uint64_t *p = (uint64_t *)realloc(hh->g, n * w * sizeof *p);
-        if (!p) {
-            snprintf(err, errlen, "GPU hunt: out of memory");
-            return -1;
-        }
-        hh->g = p;
-        hh->cap_g = n * w;
-    }
+    if (hg_host_grow((void **)&hh->at, &hh->cap_at, n, sizeof *hh->at, err, errlen) ||
+        hg_host_grow((void **)&hh->g, &hh->cap_g, n * w, sizeof *hh->g, err, errlen))
+        return -1;
     CK(cudaMemcpy(hh->at, dlist, n * sizeof *hh->at, cudaMemcpyDeviceToHost), "copy a list from the GPU");
     qsort(hh->at, n, sizeof *hh->at, by_index);
     CK(cudaMemcpy(dlist, hh->at, n * sizeof *hh->at, cudaMemcpyHostToDevice), "copy a list to the GPU");
     if (GROW(h->dg, h->cap_g, n * w * 8))
         return -1;
-    hg_gather_kernel<<<(unsigned)((n + 127) / 128), 128>>>(dlist, n, s->m, s->n, s->k, h->b.A, h->b.B, h->b.C,
-                                                           h->b.pd, h->db, h->b.M, h->dg);
+    hg_gather_kernel<<<(unsigned)((n + 127) / 128), 128>>>(dlist, n, s->m, s->n, s->k, b->A, b->B, b->C, b->pd,
+                                                           s->f[3].storage_bits / 8, b->M, h->dg);
     CK(cudaGetLastError(), "launch of the gather kernel");
     CK(cudaMemcpy(hh->g, h->dg, n * w * 8, cudaMemcpyDeviceToHost), "copy gathered inputs from the GPU");
     l->at = hh->at;
@@ -361,14 +497,19 @@ static int gather(hgpu *h, const hgpu_shape *s, size_t *dlist, size_t n, hg_host
     return 0;
 }
 
-extern "C" int hgpu_compare(hgpu *h, const hgpu_shape *s, size_t nt, hgpu_result *r, char *err, size_t errlen)
+extern "C" int hgpu_compare(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, size_t nt, hgpu_result *r, char *err,
+                            size_t errlen)
 {
     CK(cudaSetDevice(h->dev), "cudaSetDevice");
     memset(r, 0, sizeof *r);
     size_t mn = (size_t)s->m * (size_t)s->n, total = nt * HUNT_NFAMILIES * mn;
+    int db = s->f[3].storage_bits / 8;
+    if (GROW(h->ddecl, h->cap_decl, total * sizeof(size_t)) ||
+        GROW(h->dmism, h->cap_mism, HGPU_MISM_MAX * sizeof(size_t)))
+        return -1;
     CK(cudaMemset(h->cnt, 0, sizeof *h->cnt), "clear the counts");
-    hg_compare_kernel<<<hg_blocks(total, 256), 256>>>(total, nt * mn, h->b.pd, h->db, hg_poison_of(0xFF, h->db),
-                                                      h->b.M, h->cnt, h->ddecl, total, h->dmism, HGPU_MISM_MAX);
+    hg_compare_kernel<<<hg_blocks(total, 256), 256>>>(total, nt * mn, b->pd, db, hg_poison_of(0xFF, db), b->M,
+                                                      h->cnt, h->ddecl, total, h->dmism, HGPU_MISM_MAX);
     CK(cudaGetLastError(), "launch of the compare kernel");
     hg_counts c;
     CK(cudaMemcpy(&c, h->cnt, sizeof c, cudaMemcpyDeviceToHost), "copy the counts from the GPU");
@@ -377,20 +518,21 @@ extern "C" int hgpu_compare(hgpu *h, const hgpu_shape *s, size_t nt, hgpu_result
     memcpy(r->mismatches, c.mism, sizeof c.mism);
     size_t nm = c.nmism < HGPU_MISM_MAX ? (size_t)c.nmism : HGPU_MISM_MAX;
     size_t nd = c.declined < total ? (size_t)c.declined : total;
-    return gather(h, s, h->dmism, nm, &h->hm, &r->mism, err, errlen) ||
-                   gather(h, s, h->ddecl, nd, &h->hd, &r->decl, err, errlen)
+    return gather(h, s, b, h->dmism, nm, &h->hm, &r->mism, err, errlen) ||
+                   gather(h, s, b, h->ddecl, nd, &h->hd, &r->decl, err, errlen)
                ? -1
                : 0;
 }
 
-extern "C" int hgpu_poison_check(hgpu *h, const hgpu_shape *s, size_t nt, const char *instr, char *err,
-                                 size_t errlen)
+extern "C" int hgpu_poison_check(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, size_t nt, const char *instr,
+                                 char *err, size_t errlen)
 {
     CK(cudaSetDevice(h->dev), "cudaSetDevice");
     size_t mn = (size_t)s->m * (size_t)s->n, total = nt * HUNT_NFAMILIES * mn;
+    int db = s->f[3].storage_bits / 8;
     CK(cudaMemset(h->cnt, 0xFF, sizeof *h->cnt), "clear the counts");
-    hg_poison_kernel<<<hg_blocks(total, 256), 256>>>(total, h->b.pd, h->b.pd2, h->db, hg_poison_of(0xFF, h->db),
-                                                     hg_poison_of(0xA5, h->db), h->cnt);
+    hg_poison_kernel<<<hg_blocks(total, 256), 256>>>(total, b->pd, b->pd2, db, hg_poison_of(0xFF, db),
+                                                     hg_poison_of(0xA5, db), h->cnt);
     CK(cudaGetLastError(), "launch of the poison check");
     hg_counts c;
     CK(cudaMemcpy(&c, h->cnt, sizeof c, cudaMemcpyDeviceToHost), "copy the counts from the GPU");
@@ -406,20 +548,19 @@ extern "C" int hgpu_poison_check(hgpu *h, const hgpu_shape *s, size_t nt, const 
     return 0;
 }
 
-extern "C" int hgpu_sample(hgpu *h, const hgpu_shape *s, size_t nt, size_t want, uint64_t *out, char *err,
+extern "C" int hgpu_sample(const hgpu_shape *s, const hgpu_bufs *b, size_t nt, size_t want, uint64_t *out, char *err,
                            size_t errlen)
 {
-    CK(cudaSetDevice(h->dev), "cudaSetDevice");
     size_t mn = (size_t)s->m * (size_t)s->n;
-    int db = h->db;
-    unsigned char buf[4096 * 8];
+    int db = s->f[3].storage_bits / 8;
+    static unsigned char buf[4096 * 8];
     if (want > nt * mn || want > 4096) {
         snprintf(err, errlen, "GPU hunt: a sample of %zu over the round's %zu elements (internal error)", want,
                  nt * mn);
         return -1;
     }
     for (int f = 0; f < HUNT_NFAMILIES; f++) {
-        CK(cudaMemcpy(buf, (const char *)h->b.pd + (size_t)f * nt * mn * (size_t)db, want * (size_t)db,
+        CK(cudaMemcpy(buf, (const char *)b->pd + (size_t)f * nt * mn * (size_t)db, want * (size_t)db,
                       cudaMemcpyDeviceToHost),
            "copy the sample from the GPU");
         for (size_t e = 0; e < want; e++) {
@@ -432,12 +573,13 @@ extern "C" int hgpu_sample(hgpu *h, const hgpu_shape *s, size_t nt, size_t want,
     return 0;
 }
 
-extern "C" int hgpu_draw_copy(hgpu *h, const hgpu_shape *s, size_t q0, size_t nt, int fam, uint64_t *A,
+extern "C" int hgpu_draw_copy(hgpu_win *w, const hgpu_shape *s, size_t q0, size_t nt, int fam, uint64_t *A,
                               uint64_t *B, uint64_t *C, char *err, size_t errlen)
 {
-    hgpu_bufs b;
-    if (hgpu_prepare(h, s, nt, &b, err, errlen) || hgpu_draw(h, s, q0, nt, err, errlen))
+    size_t bad_job;
+    if (hgpu_win_launch(w, s, &q0, &nt, 1, err, errlen) || hgpu_win_wait(w, &bad_job, err, errlen))
         return -1;
+    hgpu_bufs b = w->bufs[0];
     size_t ta = (size_t)s->m * s->k, tb = (size_t)s->k * s->n, tc = (size_t)s->m * s->n, t0 = (size_t)fam * nt;
     CK(cudaMemcpy(A, b.A + t0 * ta, nt * ta * 8, cudaMemcpyDeviceToHost), "copy A back");
     CK(cudaMemcpy(B, b.B + t0 * tb, nt * tb * 8, cudaMemcpyDeviceToHost), "copy B back");

@@ -272,7 +272,9 @@ static int launch_on(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, siz
     CK(cudaEventRecord(g->ev0), "cudaEventRecord");
     CK((cudaError_t)k->launch(&a, grid), k->name);
     CK(cudaEventRecord(g->ev1), "cudaEventRecord");
-    CK(cudaDeviceSynchronize(), k->name);
+    /* the launch's own end, not the device's: work of another stream (the
+     * GPU hunt draws the next instructions' tiles on one) runs on */
+    CK(cudaEventSynchronize(g->ev1), k->name);
     CK(cudaEventElapsedTime(&g->last_ms, g->ev0, g->ev1), "cudaEventElapsedTime");
     return 0;
 }

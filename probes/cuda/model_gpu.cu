@@ -102,7 +102,9 @@ static int launch_model(int mrows, int ncols, int k, size_t ntiles, int ordered,
     dim3 block((unsigned)ncols, (unsigned)rows), grid((unsigned)ntiles, (unsigned)((mrows + rows - 1) / rows));
     tc_model_gpu_kernel<<<grid, block>>>(mrows, ncols, k, ordered, dA, dB, dC, dD, dN);
     CK(cudaGetLastError(), "launch of the model kernel");
-    CK(cudaDeviceSynchronize(), "the model kernel");
+    /* the default stream's end, not the device's: another stream's work
+     * (the GPU hunt's next draws, cases/cuda/hunt_gpu.cu) runs on */
+    CK(cudaStreamSynchronize(0), "the model kernel");
     return 0;
 }
 
