@@ -8,10 +8,12 @@
 #      per family equal the host path's on the same tiles (mma, mma.sp,
 #      wgmma, wgmma.sp);
 #   2. hunt --instr all --count 50000 --samples 0 on the GPU path (the tile
-#      stream, the default on a GPU backend) and on the host path (--draw
-#      family, the 2026-11-29 baseline: 2.94e7 elements/s), each one's
-#      elements/s and "# stages:" line; then the default --count 400000 with
-#      the replay sample on the GPU path;
+#      stream, the default on a GPU backend: instructions in windows), the
+#      same one instruction at a time (TCSCOPE_HUNT_GPU_SERIAL=1: the same
+#      counts, checked here record against record) and on the host path
+#      (--draw family, the 2026-11-29 baseline: 2.94e7 elements/s), each
+#      one's elements/s and "# stages:" line; then the default --count
+#      400000 with the replay sample on the GPU path;
 #   3. the SASS of the GPU model's kernel (tools/model-gpu-sass.sh) against
 #      the committed histogram (it must gain no instruction class), and the
 #      draw kernel's histogram (no rule; for the record).
@@ -36,22 +38,25 @@ pack() {
 
 . tools/device-env.sh
 if [ -z "${SKIP_BUILD:-}" ]; then
-  ( device_build build/tcscope build/opt/tests/test_hunt_gpu build/opt/tests/test_hunt_tile ) \
-    || { cp /tmp/build.log "$R/build.log"; echo "build failed"; pack; exit 1; }
+  ( device_build build/tcscope ) || { cp /tmp/build.log "$R/build.log"; echo "build failed"; pack; exit 1; }
+  ( device_build build/opt/tests/test_hunt_gpu build/opt/tests/test_hunt_tile ) \
+    || { cp /tmp/build.log "$R/build-tests.log"; echo "the tests' build failed: hunting without them"; }
 fi
 { device_facts; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
 
 B=build/tcscope
-device_step test_hunt_tile 30 build/opt/tests/test_hunt_tile
-device_step test_hunt_gpu 75 build/opt/tests/test_hunt_gpu
+device_step test_hunt_tile 20 build/opt/tests/test_hunt_tile
+device_step test_hunt_gpu 60 build/opt/tests/test_hunt_gpu
 grep -E 'tiles drawn|the same both ways|FAIL|SKIP|not on this GPU' "$R/test_hunt_gpu.log" | head -20
-device_step hunt_gpu_path 40 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
+device_step hunt_gpu_path 30 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
   --out "$R/hunt_gpu_path"
-device_step hunt_host_path 40 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
+device_step hunt_gpu_serial 30 env TCSCOPE_HUNT_GPU_SERIAL=1 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all \
+  --count 50000 --samples 0 --out "$R/hunt_gpu_serial"
+device_step hunt_host_path 30 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
   --draw family --out "$R/hunt_host_path"
-device_step hunt_gpu_path_400k 60 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 400000 \
+device_step hunt_gpu_path_400k 45 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 400000 \
   --out "$R/hunt_gpu_path_400k"
-for s in hunt_gpu_path hunt_host_path hunt_gpu_path_400k; do
+for s in hunt_gpu_path hunt_gpu_serial hunt_host_path hunt_gpu_path_400k; do
   echo "== $s"; grep -E '^# ' "$R/$s.log" | head -6; grep -v ' 0 mismatches' "$R/$s.log" | grep -v '^#' | head -5
 done
 # the model kernel's SASS: the committed histogram, and the test's integer-only rule on this build's
@@ -71,6 +76,26 @@ out = {"machine": read(R, "machine.txt").strip().splitlines(), "steps": steps(R)
 g, h = out["steps"].get("hunt_gpu_path", {}), out["steps"].get("hunt_host_path", {})
 if g.get("elements_per_s") and h.get("elements_per_s"):
     out["gpu_over_host"] = g["elements_per_s"] / h["elements_per_s"]
+
+def counts(name):
+    """{instr: (path, elements, families)} of a hunt record, or None."""
+    p = os.path.join(R, name, "hunt.jsonl")
+    try:
+        text = open(p).read()
+    except OSError:
+        return None
+    got = {}
+    for line in text.splitlines():
+        o = json.loads(line)
+        if o.get("kind") == "hunt":
+            got[o["instr"]] = (o.get("path"), o["elements"], json.dumps(o["families"], sort_keys=True))
+    return got
+
+w, s1 = counts("hunt_gpu_path"), counts("hunt_gpu_serial")
+if w is not None and s1 is not None:
+    out["windows_equal_serial"] = w == s1
+    out["gpu_path_instructions"] = sum(1 for v in w.values() if v[0] == "gpu")
+    out["instructions"] = len(w)
 out["target_elements_per_s"] = 5e8
 json.dump(out, open(os.path.join(R, "summary.json"), "w"), indent=1)
 print(json.dumps(out, indent=1)[:4000])
