@@ -288,7 +288,13 @@ struct hunt_gpu {
     tc_model_gpu *mg;
     hgpu *g;
     hgpu_win *w[2];
+    hunt_gpu_stats st;
 };
+
+void hunt_gpu_last_stats(const hunt_gpu *h, hunt_gpu_stats *out)
+{
+    *out = h->st;
+}
 
 hunt_gpu *hunt_gpu_open(tc_backend *be, tc_model_gpu *mg, char *err, size_t errlen)
 {
@@ -500,6 +506,8 @@ static size_t window_end(const plan *p, const hunt_gpu_job *jobs, size_t n, size
 int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_family, uint64_t seed, size_t want,
                      void (*done)(void *ctx, size_t j), void *ctx, char *err, size_t errlen)
 {
+    double start = now_s();
+    memset(&h->st, 0, sizeof h->st);
     plan p = {0};
     p.s = calloc(n + 1, sizeof *p.s);
     p.meta = calloc(n + 1, sizeof *p.meta);
@@ -577,8 +585,11 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
                 snprintf(err, errlen, "%.100s: %.380s", jobs[cur_from + bad].ins->name, why2);
                 rc = -1;
             }
-            if (rc == 0)
+            if (rc == 0) {
                 jobs[cur_from].r.stage_s[VERIFY_STAGE_DRAW] += now_s() - t0;
+                h->st.draw_wait_s += now_s() - t0;
+                h->st.windows++;
+            }
             for (size_t x = cur_from; rc == 0 && x < cur_to; x++) {
                 hgpu_bufs b;
                 hgpu_win_bufs(h->w[cw], x - cur_from, &b);
@@ -593,6 +604,7 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
         if (rc == 0)
             worker_report(&wk, n, &reported, done, ctx);
     }
+    double tail0 = now_s();
     if (wk.running) {
         worker_drain(&wk);
         pthread_mutex_lock(&wk.mu);
@@ -615,6 +627,12 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
         rc = -1;
     }
     free(wk.complete);
+    h->st.tail_s = now_s() - tail0;
+    for (size_t j = 0; j < n; j++) {
+        h->st.declined += jobs[j].count.cpu;
+        h->st.cpu_s += jobs[j].count.cpu_s;
+    }
+    h->st.wall_s = now_s() - start;
     free(p.s);
     free(p.meta);
     free(p.q0);
@@ -623,6 +641,11 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
 }
 
 #else /* built without nvcc */
+
+void hunt_gpu_last_stats(const hunt_gpu *h, hunt_gpu_stats *out)
+{
+    memset(out, 0, sizeof *out);
+}
 
 int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_family, uint64_t seed, size_t want,
                      void (*done)(void *ctx, size_t j), void *ctx, char *err, size_t errlen)

@@ -86,4 +86,14 @@ typedef struct {
 int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_family, uint64_t seed, size_t want,
                      void (*done)(void *ctx, size_t j), void *ctx, char *err, size_t errlen);
 
+/* Where the wall time of the last hunt_gpu_run_all went, beyond its jobs'
+ * stages (which overlap): the windows drawn, the seconds waited for a
+ * window's draw, the declined elements the CPU computed and its seconds,
+ * and the tail: seconds waited for the CPU after the GPU's last job. */
+typedef struct {
+    size_t windows, declined;
+    double draw_wait_s, cpu_s, tail_s, wall_s;
+} hunt_gpu_stats;
+void hunt_gpu_last_stats(const hunt_gpu *h, hunt_gpu_stats *out);
+
 #endif

@@ -464,6 +464,13 @@ int cmd_hunt(int argc, char **argv)
     if (!a.json) {
         printf("# path: %zu of %zu instructions on the GPU path (cases/hunt_gpu.h: in windows, the stages "
                "overlapping), the rest on the host's\n", on_gpu, hunted);
+        if (hg && on_gpu) {
+            hunt_gpu_stats st;
+            hunt_gpu_last_stats(hg, &st);
+            printf("# GPU path: %.2f s for its instructions, %zu windows, %.2f s waiting for their draws; the CPU "
+                   "computed %zu declined elements in %.2f s beside it, %.2f s of them after the GPU's last\n",
+                   st.wall_s, st.windows, st.draw_wait_s, st.declined, st.cpu_s, st.tail_s);
+        }
         cli_model_on_stages(&mo, stage_s, secs);
     }
     if (a.out && status != TC_EXIT_USAGE) {

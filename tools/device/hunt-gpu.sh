@@ -91,6 +91,10 @@ def counts(name):
             got[o["instr"]] = (o.get("path"), o["elements"], json.dumps(o["families"], sort_keys=True))
     return got
 
+for name, st in out["steps"].items():   # the GPU path's own line (cli/cmd_hunt.c)
+    lines = [l[2:] for l in read(R, name + ".log").splitlines() if l.startswith("# GPU path:")]
+    if lines:
+        st["gpu_path"] = lines[-1]
 w, s1 = counts("hunt_gpu_path"), counts("hunt_gpu_serial")
 if w is not None and s1 is not None:
     out["windows_equal_serial"] = w == s1
