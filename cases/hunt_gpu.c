@@ -19,7 +19,7 @@
 
 int hunt_gpu_sparse_meta(const tc_instr *ins, uint32_t *regs, int *n, char *err, size_t errlen)
 {
-    static int map[TC_SPARSE_MAP_MAX];   /* written before every read, on this thread */
+    int map[TC_SPARSE_MAP_MAX];
     int threads = tc_sparse_meta_map(ins, map);
     size_t mk = (size_t)ins->m * (size_t)ins->k;
     if (!ins->sparse || !threads || threads > HUNT_SPARSE_META_MAX || mk > 64 * 64) {
