@@ -376,13 +376,27 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
                      verify_result *r, tc_model_gpu_count *count, size_t job, bool last, worker *wk, char *err,
                      size_t errlen)
 {
-    size_t tcn = (size_t)t->m * t->n, all = nt * HUNT_NFAMILIES;
+    size_t tcn = (size_t)t->m * t->n, all = nt * HUNT_NFAMILIES, declined = 0;
     double t0 = now_s();
-    if (tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd, 0xFF, err, errlen))
-        return -1;
+    /* in windows the GPU model's kernel (integer units) runs beside the
+     * instruction's (tensor cores); one at a time, one after the other */
+    bool beside = wk->running;
+    if (beside) {
+        if (tc_model_gpu_mma_dev_start(h->mg, m, t->m, t->n, t->k, all, b->A, b->B, b->C, b->M, count, err, errlen))
+            return -1;
+        stage_add(r, VERIFY_STAGE_MODEL, &t0);
+    }
+    int rc = tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd, 0xFF, err, errlen);
     stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
-    size_t declined = 0;
-    if (tc_model_gpu_mma_dev(h->mg, m, t->m, t->n, t->k, all, b->A, b->B, b->C, b->M, &declined, count, err, errlen))
+    if (beside) {   /* ended even after a failed run: the next start needs it */
+        char err2[256];
+        if (tc_model_gpu_mma_dev_end(h->mg, &declined, count, rc ? err2 : err, rc ? sizeof err2 : errlen))
+            return -1;
+    } else if (rc == 0 &&
+               tc_model_gpu_mma_dev(h->mg, m, t->m, t->n, t->k, all, b->A, b->B, b->C, b->M, &declined, count, err,
+                                    errlen))
+        return -1;
+    if (rc)
         return -1;
     stage_add(r, VERIFY_STAGE_MODEL, &t0);
     hgpu_result res;
@@ -390,10 +404,10 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
         return -1;
     if (res.poisoned) {   /* some element holds the poison: the second run decides */
         double te = now_s();
-        int rc = tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd2, 0xA5, err, errlen) ||
-                 hgpu_poison_check(h->g, s, b, nt, ins->name, err, errlen);
+        int bad = tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd2, 0xA5, err, errlen) ||
+                  hgpu_poison_check(h->g, s, b, nt, ins->name, err, errlen);
         r->stage_s[VERIFY_STAGE_EXECUTE] += now_s() - te;
-        if (rc)
+        if (bad)
             return -1;
     }
     if (res.declined != declined || res.decl.n != declined) {
