@@ -60,14 +60,15 @@ for s in hunt_gpu_path hunt_gpu_serial hunt_host_path hunt_gpu_path_400k; do
   echo "== $s"; grep -E '^# ' "$R/$s.log" | head -6; grep -v ' 0 mismatches' "$R/$s.log" | grep -v '^#' | head -5
 done
 # the model kernel's SASS: the committed histogram, and the test's integer-only rule on this build's
-device_step sass 20 bash -c "tools/model-gpu-sass.sh build/opt/probes/cuda/model_gpu.cu.o $R/model_gpu_sass.txt &&
+# (exit 2: no tool; 1: a floating-point or tensor-core opcode, or not the committed histogram)
+device_step sass 20 bash -c "tools/model-gpu-sass.sh build/opt/cases/cuda/hunt_gpu.cu.o $R/hunt_draw_sass.txt hg_draw_kernel;
+  echo 'draw kernel floating-point opcodes (no rule):'; grep -E '^(F|D|H|MUFU|I2F|F2I)' $R/hunt_draw_sass.txt | head;
+  tools/model-gpu-sass.sh build/opt/probes/cuda/model_gpu.cu.o $R/model_gpu_sass.txt || exit 2;
   if grep -E '^(HMMA|HGMMA|IMMA|DMMA|QGMMA|FFMA|FADD|FMUL|DADD|DMUL|DFMA|HADD2|HMUL2|HFMA2|MUFU|I2F|F2I)' $R/model_gpu_sass.txt;
-  then echo 'model kernel SASS: floating-point or tensor-core opcodes above'; exit 1; fi &&
-  echo 'model kernel SASS: integer only' &&
+  then echo 'model kernel SASS: floating-point or tensor-core opcodes above'; exit 1; fi;
+  echo 'model kernel SASS: integer only';
   diff <(grep -v '^# from' tests/data/model_gpu_sass.txt) <(grep -v '^# from' $R/model_gpu_sass.txt) &&
-  echo 'model kernel SASS: as committed';
-  tools/model-gpu-sass.sh build/opt/cases/cuda/hunt_gpu.cu.o $R/hunt_draw_sass.txt hg_draw_kernel;
-  echo 'draw kernel floating-point opcodes (no rule):'; grep -E '^(F|D|H|MUFU|I2F|F2I)' $R/hunt_draw_sass.txt | head"
+  echo 'model kernel SASS: as committed'"
 tail -4 "$R/sass.log"
 
 python3 - "$R" <<'PY' || true
