@@ -8,9 +8,8 @@
 
 #include "cases/hunt.h"
 #include "cases/hunt_gpu.h"
+#include "cases/hunt_gpu_cpu.h"
 #include "cases/hunt_gpu_run.h"
-#include "cases/infer_internal.h"
-#include "oracle/oracle.h"
 #include "probes/sparse.h"
 
 /* Outputs per round (every family's tiles together): about 8 M, so a round
@@ -53,8 +52,6 @@ const char *hunt_gpu_unsupported(const infer_target *t, const tc_instr *ins, con
 
 #if TC_HAVE_CUDA
 
-#include <pthread.h>
-
 /* Seconds on the monotonic clock (the stages). */
 static double now_s(void)
 {
@@ -68,219 +65,6 @@ static void stage_add(verify_result *r, int stage, double *t0)
     double t = now_s();
     r->stage_s[stage] += t - *t0;
     *t0 = t;
-}
-
-/* What the CPU does after a round's comparison on the GPU: the declined
- * elements through model_dot, and every differing element counted and kept
- * as a failure. An item owns copies of the round's lists, so the GPU goes
- * on with the next round (or instruction) while a worker thread does it. */
-typedef struct item {
-    const infer_target *t;
-    const model *m;
-    verify_result *r;
-    tc_model_gpu_count *count;
-    size_t job, fam_elems;
-    bool last;                                 /* the job's last round */
-    unsigned long long mism[HUNT_NFAMILIES];   /* of the elements the GPU model computed */
-    hgpu_list ml, dl;                          /* copies: differing, declined */
-    struct item *next;
-} item;
-
-static void item_free(item *it)
-{
-    if (!it)
-        return;
-    free(it->ml.at);
-    free(it->ml.g);
-    free(it->dl.at);
-    free(it->dl.g);
-    free(it);
-}
-
-static int copy_list(hgpu_list *dst, const hgpu_list *src, int k)
-{
-    size_t w = 2 * (size_t)k + 3;
-    dst->n = src->n;
-    dst->at = malloc(src->n * sizeof *dst->at + 1);
-    dst->g = malloc(src->n * w * sizeof *dst->g + 1);
-    if (!dst->at || !dst->g)
-        return -1;
-    if (src->n) {
-        memcpy(dst->at, src->at, src->n * sizeof *dst->at);
-        memcpy(dst->g, src->g, src->n * w * sizeof *dst->g);
-    }
-    return 0;
-}
-
-/* The declined elements of a round on the CPU, shared out over every core. */
-typedef struct {
-    const model *m;
-    int k;
-    const uint64_t *g;   /* hgpu_list.g: 2k + 3 words per element */
-    uint64_t *md;
-} decl_job;
-
-static void decl_range(void *ctx, size_t lo, size_t hi)
-{
-    const decl_job *j = ctx;
-    size_t w = 2 * (size_t)j->k + 3;
-    for (size_t x = lo; x < hi; x++) {
-        const uint64_t *e = j->g + x * w;
-        j->md[x] = model_dot(j->m, j->k, e, e + j->k, e[2 * j->k]);
-    }
-}
-
-/* Listed element x (model answer md) of family fam kept as verify keeps a failure. */
-static void keep(verify_result *r, const infer_target *t, const hgpu_list *l, size_t x, uint64_t md, int fam)
-{
-    size_t w = 2 * (size_t)t->k + 3;
-    const uint64_t *e = l->g + x * w;
-    uint64_t ka[INFER_KMAX], kb[INFER_KMAX];   /* t->k: at most the GPU model's 64 */
-    memcpy(ka, e, (size_t)t->k * sizeof *ka);
-    memcpy(kb, e + t->k, (size_t)t->k * sizeof *kb);
-    infer_case c = {hunt_family_name(fam), t->k, ka, kb, e[2 * t->k], e[2 * t->k + 1]};
-    verify_keep_failure(r, t, &c, md, VERIFY_DIST_HUNT + fam);
-}
-
-/* The item's CPU work into its r and count (then freed). 0, or -1 when out of memory. */
-static int item_finish(item *it)
-{
-    const infer_target *t = it->t;
-    verify_result *r = it->r;
-    double t0 = now_s();
-    uint64_t *md = malloc(it->dl.n * sizeof *md + 1);
-    if (!md) {
-        item_free(it);
-        return -1;
-    }
-    decl_job j = {it->m, t->k, it->dl.g, md};
-    if (it->dl.n)
-        oracle_parallel(it->dl.n, it->dl.n * (size_t)t->k * 64, decl_range, &j);
-    double cpu = now_s() - t0;
-    it->count->cpu += it->dl.n;
-    it->count->cpu_s += cpu;
-    r->stage_s[VERIFY_STAGE_MODEL] += cpu;
-    size_t w = 2 * (size_t)t->k + 3;
-    for (size_t x = 0; x < it->dl.n; x++)
-        if (it->dl.g[x * w + 2 * (size_t)t->k + 1] != md[x]) {
-            int fam = (int)(it->dl.at[x] / it->fam_elems);
-            it->mism[fam]++;
-            keep(r, t, &it->dl, x, md[x], fam);
-        }
-    for (size_t x = 0; x < it->ml.n; x++)
-        keep(r, t, &it->ml, x, it->ml.g[x * w + 2 * (size_t)t->k + 2], (int)(it->ml.at[x] / it->fam_elems));
-    for (int f = 0; f < HUNT_NFAMILIES; f++) {
-        r->dist_mismatches[VERIFY_DIST_HUNT + f] += (size_t)it->mism[f];
-        r->mismatches += (size_t)it->mism[f];
-    }
-    r->stage_s[VERIFY_STAGE_COMPARE] += now_s() - t0 - cpu;
-    free(md);
-    item_free(it);
-    return 0;
-}
-
-/* The worker: items finished in the order given; complete[j] once job j's
- * last item is (NULL: nobody asks). */
-typedef struct {
-    pthread_t th;
-    bool running, stop, failed;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    item *head, *tail;
-    size_t submitted, finished;
-    bool *complete;
-} worker;
-
-/* Job j complete (its results final). */
-static void worker_complete(worker *wk, size_t j)
-{
-    if (!wk->complete)
-        return;
-    if (wk->running)
-        pthread_mutex_lock(&wk->mu);
-    wk->complete[j] = true;
-    if (wk->running)
-        pthread_mutex_unlock(&wk->mu);
-}
-
-/* Jobs from *reported on that are complete, in order, handed to done. */
-static void worker_report(worker *wk, size_t n, size_t *reported, void (*done)(void *ctx, size_t j), void *ctx)
-{
-    for (;;) {
-        if (wk->running)
-            pthread_mutex_lock(&wk->mu);
-        bool ready = *reported < n && wk->complete[*reported];
-        if (wk->running)
-            pthread_mutex_unlock(&wk->mu);
-        if (!ready)
-            return;
-        if (done)
-            done(ctx, *reported);
-        (*reported)++;
-    }
-}
-
-static void *worker_main(void *arg)
-{
-    worker *wk = arg;
-    pthread_mutex_lock(&wk->mu);
-    for (;;) {
-        while (!wk->head && !wk->stop)
-            pthread_cond_wait(&wk->cv, &wk->mu);
-        if (!wk->head)
-            break;
-        item *it = wk->head;
-        wk->head = it->next;
-        if (!wk->head)
-            wk->tail = NULL;
-        pthread_mutex_unlock(&wk->mu);
-        size_t job = it->job;
-        bool last = it->last;
-        int rc = item_finish(it);
-        pthread_mutex_lock(&wk->mu);
-        wk->failed |= rc != 0;
-        wk->finished++;
-        if (last && wk->complete)
-            wk->complete[job] = true;
-        pthread_cond_broadcast(&wk->cv);
-    }
-    pthread_mutex_unlock(&wk->mu);
-    return NULL;
-}
-
-/* it finished by the worker, or here when there is none. */
-static int worker_submit(worker *wk, item *it)
-{
-    if (!wk->running) {
-        size_t job = it->job;
-        bool last = it->last;
-        int rc = item_finish(it);
-        if (rc == 0 && last)
-            worker_complete(wk, job);
-        return rc;
-    }
-    pthread_mutex_lock(&wk->mu);
-    it->next = NULL;
-    if (wk->tail)
-        wk->tail->next = it;
-    else
-        wk->head = it;
-    wk->tail = it;
-    wk->submitted++;
-    pthread_cond_broadcast(&wk->cv);
-    pthread_mutex_unlock(&wk->mu);
-    return 0;
-}
-
-/* Waits until every item given is finished. */
-static void worker_drain(worker *wk)
-{
-    if (!wk->running)
-        return;
-    pthread_mutex_lock(&wk->mu);
-    while (wk->finished < wk->submitted)
-        pthread_cond_wait(&wk->cv, &wk->mu);
-    pthread_mutex_unlock(&wk->mu);
 }
 
 struct hunt_gpu {
@@ -373,7 +157,7 @@ static size_t round_tiles(size_t tcn, size_t ntiles)
  * the sample, taken when q0 is 0. 0, or -1 with err. */
 static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, const hgpu_shape *s,
                      const hgpu_bufs *b, size_t q0, size_t nt, size_t want, uint64_t *sample, bool *sampled,
-                     verify_result *r, tc_model_gpu_count *count, size_t job, bool last, worker *wk, char *err,
+                     verify_result *r, tc_model_gpu_count *count, size_t job, bool last, hgc_worker *wk, char *err,
                      size_t errlen)
 {
     size_t tcn = (size_t)t->m * t->n, all = nt * HUNT_NFAMILIES, declined = 0;
@@ -420,25 +204,16 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
             return -1;
         *sampled = true;
     }
-    item *it = calloc(1, sizeof *it);
-    if (!it || copy_list(&it->ml, &res.mism, t->k) || copy_list(&it->dl, &res.decl, t->k)) {
-        item_free(it);
+    hgc_item *it = hgc_item_new(t, m, r, count, job, last, nt * tcn, res.mismatches, &res.mism, &res.decl);
+    if (!it) {
         snprintf(err, errlen, "GPU hunt: out of memory");
         return -1;
     }
-    it->t = t;
-    it->m = m;
-    it->r = r;
-    it->count = count;
-    it->job = job;
-    it->last = last;
-    it->fam_elems = nt * tcn;
-    memcpy(it->mism, res.mismatches, sizeof it->mism);
     for (int f = 0; f < HUNT_NFAMILIES; f++)
         r->dist_n[VERIFY_DIST_HUNT + f] += nt * tcn;
     r->n += all * tcn;
     stage_add(r, VERIFY_STAGE_COMPARE, &t0);
-    if (worker_submit(wk, it)) {
+    if (hgc_submit(wk, it)) {
         snprintf(err, errlen, "GPU hunt: out of memory");
         return -1;
     }
@@ -466,7 +241,7 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
     hgpu_shape s;
     if (shape_of(t, ins, seed, meta, &s, err, errlen))
         return -1;
-    worker none = {.running = false};
+    hgc_worker none = {.running = false};
     for (size_t done = 0; done < ntiles;) {
         size_t nt = ntiles - done < most ? ntiles - done : most, bad_job;
         double t0 = now_s();
@@ -527,7 +302,7 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
     p.meta = calloc(n + 1, sizeof *p.meta);
     p.q0 = calloc(n + 1, sizeof *p.q0);
     p.nt = calloc(n + 1, sizeof *p.nt);
-    worker wk = {.running = false};
+    hgc_worker wk = {.running = false};
     int rc = p.s && p.meta && p.q0 && p.nt ? 0 : -1;
     if (rc)
         snprintf(err, errlen, "GPU hunt: out of memory");
@@ -546,16 +321,7 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
         rc = shape_of(jb->t, jb->ins, seed, p.meta[j], &p.s[j], err, errlen);
     }
     bool serial = getenv("TCSCOPE_HUNT_GPU_SERIAL") != NULL;   /* one instruction at a time (a check) */
-    if (rc == 0 && !serial && pthread_mutex_init(&wk.mu, NULL) == 0) {
-        if (pthread_cond_init(&wk.cv, NULL) == 0)
-            wk.running = pthread_create(&wk.th, NULL, worker_main, &wk) == 0;
-        if (!wk.running) {
-            pthread_cond_destroy(&wk.cv);
-            pthread_mutex_destroy(&wk.mu);
-        }
-    }
-    wk.complete = calloc(n + 1, sizeof *wk.complete);
-    if (rc == 0 && !wk.complete) {
+    if (rc == 0 && hgc_start(&wk, n, !serial)) {
         snprintf(err, errlen, "GPU hunt: out of memory");
         rc = -1;
     }
@@ -565,11 +331,11 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
     for (size_t j = 0; rc == 0 && j < n;) {
         size_t tcn = (size_t)jobs[j].t->m * jobs[j].t->n;
         if (serial || round_tiles(tcn, p.nt[j]) < p.nt[j]) {   /* alone, in rounds, nothing in flight */
-            worker_drain(&wk);
+            hgc_drain(&wk);
             rc = hunt_gpu_run(h, jobs[j].t, jobs[j].ins, jobs[j].m, n_per_family, seed, want, jobs[j].sample,
                               &jobs[j].sampled, &jobs[j].r, &jobs[j].count, err, errlen);
             if (rc == 0)
-                worker_complete(&wk, j);
+                hgc_complete(&wk, j);
             j++;
         } else {
             double t0 = now_s();
@@ -610,37 +376,26 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
                 rc = run_round(h, jobs[x].t, jobs[x].ins, jobs[x].m, &p.s[x], &b, 0, p.nt[x], want, jobs[x].sample,
                                &jobs[x].sampled, &jobs[x].r, &jobs[x].count, x, true, &wk, err, errlen);
                 if (rc == 0)
-                    worker_report(&wk, n, &reported, done, ctx);
+                    hgc_report(&wk, n, &reported, done, ctx);
             }
             j = cur_to;
             cw ^= 1;
         }
         if (rc == 0)
-            worker_report(&wk, n, &reported, done, ctx);
+            hgc_report(&wk, n, &reported, done, ctx);
     }
     double tail0 = now_s();
-    if (wk.running) {
-        worker_drain(&wk);
-        pthread_mutex_lock(&wk.mu);
-        wk.stop = true;
-        pthread_cond_broadcast(&wk.cv);
-        pthread_mutex_unlock(&wk.mu);
-        pthread_join(wk.th, NULL);
-        wk.running = false;
-        pthread_cond_destroy(&wk.cv);
-        pthread_mutex_destroy(&wk.mu);
-        if (rc == 0 && wk.failed) {
-            snprintf(err, errlen, "GPU hunt: out of memory");
-            rc = -1;
-        }
+    if (hgc_stop(&wk) && rc == 0) {
+        snprintf(err, errlen, "GPU hunt: out of memory");
+        rc = -1;
     }
     if (rc == 0)
-        worker_report(&wk, n, &reported, done, ctx);
+        hgc_report(&wk, n, &reported, done, ctx);
     if (rc == 0 && reported != n) {
         snprintf(err, errlen, "GPU hunt: %zu of %zu instructions finished (internal error)", reported, n);
         rc = -1;
     }
-    free(wk.complete);
+    hgc_free(&wk);
     h->st.tail_s = now_s() - tail0;
     for (size_t j = 0; j < n; j++) {
         h->st.declined += jobs[j].count.cpu;
