@@ -141,6 +141,8 @@ void hgc_complete(hgc_worker *wk, size_t j)
 
 void hgc_report(hgc_worker *wk, size_t n, size_t *reported, void (*done)(void *ctx, size_t j), void *ctx)
 {
+    if (!wk->complete)
+        return;
     for (;;) {
         if (wk->running)
             pthread_mutex_lock(&wk->mu);

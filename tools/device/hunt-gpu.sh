@@ -3,27 +3,29 @@
 # 5 minutes: the hunt's GPU path (cases/hunt_gpu.h: every family's tiles
 # drawn, packed, run, modelled and compared on the GPU) against the host
 # path in the same run.
-#   1. tests/test_hunt_gpu: the device's draw equals the host's bit for bit
+#   1. hunt --instr all --count 50000 --samples 0 on the GPU path (the tile
+#      stream, the default on a GPU backend: instructions in windows), its
+#      elements/s and "# stages:" and "# GPU path:" lines (first: the main
+#      figure, before a slow build's budget runs out);
+#   2. tests/test_hunt_gpu: the device's draw equals the host's bit for bit
 #      (every hunted instruction, every family), and the GPU path's counts
 #      per family equal the host path's on the same tiles (mma, mma.sp,
-#      wgmma, wgmma.sp);
-#   2. hunt --instr all --count 50000 --samples 0 on the GPU path (the tile
-#      stream, the default on a GPU backend: instructions in windows), the
-#      same one instruction at a time (TCSCOPE_HUNT_GPU_SERIAL=1: the same
-#      counts, checked here record against record) and on the host path
-#      (--draw family, the 2026-11-29 baseline: 2.94e7 elements/s), each
-#      one's elements/s and "# stages:" line; then the default --count
-#      400000 with the replay sample on the GPU path;
-#   3. the SASS of the GPU model's kernel (tools/model-gpu-sass.sh) against
-#      the committed histogram (it must gain no instruction class), and the
-#      draw kernel's histogram (no rule; for the record).
+#      wgmma, wgmma.sp; one at a time, in windows, in several rounds);
+#   3. the same hunt on the host path (--draw family, the 2026-11-29
+#      baseline: 2.94e7 elements/s) and one instruction at a time
+#      (TCSCOPE_HUNT_GPU_SERIAL=1: the same counts as in windows, checked
+#      here record against record); then the default --count 400000 with
+#      the replay sample on the GPU path;
+#   4. the SASS of the GPU model's kernel (tools/model-gpu-sass.sh): integer
+#      only, and against the committed histogram; the draw kernel's
+#      histogram (no rule; for the record); tests/test_hunt_tile.
 # Everything under $OUT/hunt-gpu.tar.xz; $OUT/summary.json the figures.
 #
 # Usage (from the repository root, $OUT set): bash tools/device/hunt-gpu.sh [PROFILE]
-# BUDGET (seconds, default 290) bounds the whole run; SKIP_BUILD=1 reuses build/.
+# BUDGET (seconds, default 300) bounds the whole run; SKIP_BUILD=1 reuses build/.
 set -u
 START=$(date +%s)
-BUDGET=${BUDGET:-290}
+BUDGET=${BUDGET:-300}
 PROFILE=${1:-h200}
 R=/tmp/hunt-gpu
 rm -rf "$R"; mkdir -p "$R"
@@ -45,15 +47,15 @@ fi
 { device_facts; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
 
 B=build/tcscope
-device_step test_hunt_tile 20 build/opt/tests/test_hunt_tile
-device_step test_hunt_gpu 60 build/opt/tests/test_hunt_gpu
-grep -E 'tiles drawn|the same both ways|FAIL|SKIP|not on this GPU' "$R/test_hunt_gpu.log" | head -20
+# the main figure first (a slow build leaves less time for what follows)
 device_step hunt_gpu_path 30 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
   --out "$R/hunt_gpu_path"
-device_step hunt_gpu_serial 30 env TCSCOPE_HUNT_GPU_SERIAL=1 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all \
-  --count 50000 --samples 0 --out "$R/hunt_gpu_serial"
+device_step test_hunt_gpu 60 build/opt/tests/test_hunt_gpu
+grep -E 'tiles drawn|the same both ways|at once|FAIL|SKIP|not on this GPU|ERROR' "$R/test_hunt_gpu.log" | head -20
 device_step hunt_host_path 30 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
   --draw family --out "$R/hunt_host_path"
+device_step hunt_gpu_serial 30 env TCSCOPE_HUNT_GPU_SERIAL=1 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all \
+  --count 50000 --samples 0 --out "$R/hunt_gpu_serial"
 device_step hunt_gpu_path_400k 45 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 400000 \
   --out "$R/hunt_gpu_path_400k"
 for s in hunt_gpu_path hunt_gpu_serial hunt_host_path hunt_gpu_path_400k; do
@@ -70,6 +72,7 @@ device_step sass 20 bash -c "tools/model-gpu-sass.sh build/opt/cases/cuda/hunt_g
   diff <(grep -v '^# from' tests/data/model_gpu_sass.txt) <(grep -v '^# from' $R/model_gpu_sass.txt) &&
   echo 'model kernel SASS: as committed'"
 tail -4 "$R/sass.log"
+device_step test_hunt_tile 20 build/opt/tests/test_hunt_tile
 
 python3 - "$R" <<'PY' || true
 import json, os, sys
