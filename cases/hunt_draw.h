@@ -120,6 +120,19 @@ static inline TC_HD uint64_t hd_inf_or_nan(const tc_format *f, uint64_t *st, boo
     return hd_pack(f, (int)(hd_rnd(st) & 1), hd_top_field(f), frac);
 }
 
+/* An Inf or a NaN, each kind and payload region by a coin: the payload coin
+ * (low) drawn first, then the NaN coin. The families once wrote this as
+ * inf_or_nan(f, st, chance(st, 2), chance(st, 2)), whose two draws C leaves
+ * in no order; gcc drew the right one first, and so did every committed
+ * record: here that order is written out, so clang and nvcc (which go left
+ * to right) draw the same tiles. */
+static inline TC_HD uint64_t hd_any_special(const tc_format *f, uint64_t *st)
+{
+    bool low = hd_chance(st, 2);
+    bool nan = hd_chance(st, 2);
+    return hd_inf_or_nan(f, st, nan, low);
+}
+
 /* A finite value spread over the whole range, subnormals and zeros included. */
 static inline TC_HD uint64_t hd_any_finite(const tc_format *f, uint64_t *st)
 {
@@ -397,15 +410,15 @@ static inline TC_HD void hd_specials(hunt_tile *T)
     unsigned r = (unsigned)(2 * k);
     for (int q = 0; q < k; q++) {
         for (int i = 0; i < T->m; i++)
-            A_(i, q) = hd_chance(T->st, r) ? hd_inf_or_nan(T->fa, T->st, hd_chance(T->st, 2), hd_chance(T->st, 2))
+            A_(i, q) = hd_chance(T->st, r) ? hd_any_special(T->fa, T->st)
                        : hd_chance(T->st, 8) ? hd_signed_zero(T->fa, T->st) : hd_near(T->fa, T->st, 0);
         for (int j = 0; j < T->n; j++)
-            B_(q, j) = hd_chance(T->st, r) ? hd_inf_or_nan(T->fb, T->st, hd_chance(T->st, 2), hd_chance(T->st, 2))
+            B_(q, j) = hd_chance(T->st, r) ? hd_any_special(T->fb, T->st)
                        : hd_chance(T->st, 8) ? hd_signed_zero(T->fb, T->st) : hd_near(T->fb, T->st, 0);
     }
     for (int i = 0; i < T->m; i++)
         for (int j = 0; j < T->n; j++)
-            C_(i, j) = hd_chance(T->st, 8) ? hd_inf_or_nan(T->fc, T->st, hd_chance(T->st, 2), hd_chance(T->st, 2))
+            C_(i, j) = hd_chance(T->st, 8) ? hd_any_special(T->fc, T->st)
                                         : hd_c_small(T);
 }
 
