@@ -45,6 +45,10 @@ const char *hunt_gpu_unsupported(const infer_target *t, const tc_instr *ins, con
         return "a tile over 1024 columns";
     if (!hunt_applies(t))
         return "integer formats";
+    const tc_format *f[4] = {t->f.a, t->f.b, t->f.c, t->f.d};
+    for (int i = 0; i < 4; i++)
+        if (f[i]->storage_bits % 8)
+            return "sub-byte operands (packed two or more to a byte)";
     if (ins->sparse && !tc_sparse_meta_threads(ins))
         return "no metadata layout for this sparse instruction";
     return NULL;

@@ -218,6 +218,13 @@ __global__ void hg_poison_kernel(size_t total, const void *pd, const void *pd2, 
     }
 }
 
+/* Bytes of one element at native width: the container's (a sub-byte format,
+ * which no GPU path runs, still gets a whole byte for the draw test). */
+static int hg_bytes(const tc_format *f)
+{
+    return f->storage_bits <= 8 ? 1 : f->storage_bits <= 16 ? 2 : f->storage_bits <= 32 ? 4 : 8;
+}
+
 static uint64_t hg_poison_of(unsigned char byte, int bytes)
 {
     uint64_t v = 0;
@@ -338,8 +345,8 @@ static void hg_sizes(const hgpu_shape *s, size_t nt, size_t *sz)
 {
     size_t tiles = nt * HUNT_NFAMILIES, m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k, kb = (size_t)s->kb;
     size_t out = tiles * m * n;
-    size_t by[4] = {(size_t)s->f[0].storage_bits / 8, (size_t)s->f[1].storage_bits / 8,
-                    (size_t)s->f[2].storage_bits / 8, (size_t)s->f[3].storage_bits / 8};
+    size_t by[4] = {(size_t)hg_bytes(&s->f[0]), (size_t)hg_bytes(&s->f[1]),
+                    (size_t)hg_bytes(&s->f[2]), (size_t)hg_bytes(&s->f[3])};
     size_t raw[10] = {tiles * m * k * 8, tiles * k * n * 8, out * 8, out * 8, tiles * m * k * by[0],
                       tiles * kb * n * by[1], out * by[2], out * by[3], out * by[3],
                       s->meta ? tiles * (size_t)s->nmeta * 4 : 0};
@@ -418,16 +425,16 @@ extern "C" int hgpu_win_launch(hgpu_win *w, const hgpu_shape *s, const size_t *q
         size_t tj = nt[j] * HUNT_NFAMILIES, m = (size_t)sj->m, n = (size_t)sj->n, k = (size_t)sj->k;
         size_t na = tj * m * k, nc = tj * m * n;
         unsigned long long *bad = w->dbad + 3 * j;
-        hg_pack_kernel<<<hg_blocks(na, 256), 256, 0, w->st>>>(b->A, na, sj->f[0].storage_bits / 8, sj->mask[0],
+        hg_pack_kernel<<<hg_blocks(na, 256), 256, 0, w->st>>>(b->A, na, hg_bytes(&sj->f[0]), sj->mask[0],
                                                                 b->pa, &bad[0]);
         if (sj->group)
             hg_pack_b_sparse_kernel<<<hg_blocks(tj * (size_t)sj->kb * n, 256), 256, 0, w->st>>>(
-                b->B, tj, sj->k, sj->kb, sj->n, sj->group, sj->keep, sj->f[1].storage_bits / 8, sj->mask[1], b->pb,
+                b->B, tj, sj->k, sj->kb, sj->n, sj->group, sj->keep, hg_bytes(&sj->f[1]), sj->mask[1], b->pb,
                 &bad[1]);
         else
-            hg_pack_kernel<<<hg_blocks(tj * k * n, 256), 256, 0, w->st>>>(b->B, tj * k * n, sj->f[1].storage_bits / 8,
+            hg_pack_kernel<<<hg_blocks(tj * k * n, 256), 256, 0, w->st>>>(b->B, tj * k * n, hg_bytes(&sj->f[1]),
                                                                           sj->mask[1], b->pb, &bad[1]);
-        hg_pack_kernel<<<hg_blocks(nc, 256), 256, 0, w->st>>>(b->C, nc, sj->f[2].storage_bits / 8, sj->mask[2],
+        hg_pack_kernel<<<hg_blocks(nc, 256), 256, 0, w->st>>>(b->C, nc, hg_bytes(&sj->f[2]), sj->mask[2],
                                                                 b->pc, &bad[2]);
         if (b->pe)
             hg_meta_kernel<<<hg_blocks(tj * (size_t)sj->nmeta, 256), 256, 0, w->st>>>(w->ddesc + j, tj, b->pe);
@@ -489,7 +496,7 @@ static int gather(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, size_t *dlis
     if (GROW(h->dg, h->cap_g, n * w * 8))
         return -1;
     hg_gather_kernel<<<(unsigned)((n + 127) / 128), 128>>>(dlist, n, s->m, s->n, s->k, b->A, b->B, b->C, b->pd,
-                                                           s->f[3].storage_bits / 8, b->M, h->dg);
+                                                           hg_bytes(&s->f[3]), b->M, h->dg);
     CK(cudaGetLastError(), "launch of the gather kernel");
     CK(cudaMemcpy(hh->g, h->dg, n * w * 8, cudaMemcpyDeviceToHost), "copy gathered inputs from the GPU");
     l->at = hh->at;
@@ -503,7 +510,7 @@ extern "C" int hgpu_compare(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, si
     CK(cudaSetDevice(h->dev), "cudaSetDevice");
     memset(r, 0, sizeof *r);
     size_t mn = (size_t)s->m * (size_t)s->n, total = nt * HUNT_NFAMILIES * mn;
-    int db = s->f[3].storage_bits / 8;
+    int db = hg_bytes(&s->f[3]);
     if (GROW(h->ddecl, h->cap_decl, total * sizeof(size_t)) ||
         GROW(h->dmism, h->cap_mism, HGPU_MISM_MAX * sizeof(size_t)))
         return -1;
@@ -529,7 +536,7 @@ extern "C" int hgpu_poison_check(hgpu *h, const hgpu_shape *s, const hgpu_bufs *
 {
     CK(cudaSetDevice(h->dev), "cudaSetDevice");
     size_t mn = (size_t)s->m * (size_t)s->n, total = nt * HUNT_NFAMILIES * mn;
-    int db = s->f[3].storage_bits / 8;
+    int db = hg_bytes(&s->f[3]);
     CK(cudaMemset(h->cnt, 0xFF, sizeof *h->cnt), "clear the counts");
     hg_poison_kernel<<<hg_blocks(total, 256), 256>>>(total, b->pd, b->pd2, db, hg_poison_of(0xFF, db),
                                                      hg_poison_of(0xA5, db), h->cnt);
@@ -552,7 +559,7 @@ extern "C" int hgpu_sample(const hgpu_shape *s, const hgpu_bufs *b, size_t nt, s
                            size_t errlen)
 {
     size_t mn = (size_t)s->m * (size_t)s->n;
-    int db = s->f[3].storage_bits / 8;
+    int db = hg_bytes(&s->f[3]);
     static unsigned char buf[4096 * 8];
     if (want > nt * mn || want > 4096) {
         snprintf(err, errlen, "GPU hunt: a sample of %zu over the round's %zu elements (internal error)", want,
