@@ -76,6 +76,28 @@ static void test_device_draw_is_the_hosts(void **state)
     hgpu_win_close(h);
 }
 
+enum { WANT = 40 };
+
+/* The replay sample of t (seed 3): the backend's answers to the first tiles
+ * of every family. */
+static void check_sample(infer_target *t, const char *name, const uint64_t *sample, bool sampled)
+{
+    char err[512];
+    assert_true(sampled);
+    size_t mn = (size_t)t->m * t->n, nt = (WANT + mn - 1) / mn;
+    size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n;
+    uint64_t *A = malloc(nt * ta * 8), *B = malloc(nt * tb * 8), *C = malloc(nt * mn * 8), *D = malloc(nt * mn * 8);
+    assert_true(A && B && C && D);
+    for (int f = 0; f < HUNT_NFAMILIES; f++) {
+        hunt_fill_tiles(t, HUNT_DRAW_TILE, 3, f, 0, nt, A, B, C);
+        if (t->run(t->ctx, nt, A, B, C, D, err, sizeof err))
+            fail_msg("%s: %s", name, err);
+        if (memcmp(D, sample + (size_t)f * WANT, WANT * 8))
+            fail_msg("%s %s: the sample is not the backend's answers", name, hunt_family_name(f));
+    }
+    free(A), free(B), free(C), free(D);
+}
+
 /* The same counts: the GPU path's g and the host path's h of one instruction. */
 static void same_counts(const char *name, const char *how, const verify_result *g, const verify_result *h)
 {
@@ -112,7 +134,6 @@ static bool both_paths(tc_backend *be, tc_model_gpu *mg, hunt_gpu *hg, const mod
     memset(&rg, 0, sizeof rg);
     memset(&rh, 0, sizeof rh);
     tc_model_gpu_count cnt = {0};
-    enum { WANT = 40 };
     uint64_t sample[WANT * HUNT_NFAMILIES];
     bool sampled = false;
     if (hunt_gpu_run(hg, &t, ins, m, n, 3, WANT, sample, &sampled, &rg, &cnt, err, sizeof err))
@@ -123,22 +144,10 @@ static bool both_paths(tc_backend *be, tc_model_gpu *mg, hunt_gpu *hg, const mod
         fail_msg("%s: host path: %s", name, err);
     same_counts(name, "one instruction", &rg, &rh);
     assert_int_equal(cnt.gpu + cnt.cpu, rg.n);
-    /* the sample: the backend's answers to the first tiles of every family */
-    assert_true(sampled);
-    size_t mn = (size_t)t.m * t.n, nt = (WANT + mn - 1) / mn;
-    size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n;
-    uint64_t *A = malloc(nt * ta * 8), *B = malloc(nt * tb * 8), *C = malloc(nt * mn * 8), *D = malloc(nt * mn * 8);
-    assert_true(A && B && C && D);
-    for (int f = 0; f < HUNT_NFAMILIES; f++) {
-        hunt_fill_tiles(&t, HUNT_DRAW_TILE, 3, f, 0, nt, A, B, C);
-        if (t.run(t.ctx, nt, A, B, C, D, err, sizeof err))
-            fail_msg("%s: %s", name, err);
-        assert_memory_equal(D, sample + (size_t)f * WANT, WANT * 8);
-    }
+    check_sample(&t, name, sample, sampled);
     printf("%-40s %9zu elements, %zu mismatches, GPU model %zu, CPU %zu: the same both ways\n", name, rg.n,
            rg.mismatches, cnt.gpu, cnt.cpu);
     *elements += rg.n;
-    free(A), free(B), free(C), free(D);
     verify_result_free(&rg);
     *host = rh;
     model_free(m);
@@ -153,6 +162,7 @@ static void all_at_once(tc_backend *be, hunt_gpu *hg, const model_profile *prof,
     infer_target t[16];
     model *m[16];
     hunt_gpu_job jobs[16];
+    static uint64_t samples[16][WANT * HUNT_NFAMILIES];
     size_t nj = 0, at[16];
     char err[512];
     memset(jobs, 0, sizeof jobs);
@@ -164,13 +174,15 @@ static void all_at_once(tc_backend *be, hunt_gpu *hg, const model_profile *prof,
         t[nj] = audit_target(&ctx[nj], 3);
         m[nj] = model_new(profile_lookup(prof, names[i]), t[nj].f, err, sizeof err);
         assert_non_null(m[nj]);
-        jobs[nj] = (hunt_gpu_job){.t = &t[nj], .ins = ins, .m = m[nj]};
+        jobs[nj] = (hunt_gpu_job){.t = &t[nj], .ins = ins, .m = m[nj], .sample = samples[nj]};
         at[nj++] = i;
     }
-    if (hunt_gpu_run_all(hg, jobs, nj, n, 3, 0, NULL, NULL, err, sizeof err))
+    if (hunt_gpu_run_all(hg, jobs, nj, n, 3, WANT, NULL, NULL, err, sizeof err))
         fail_msg("GPU path, all at once: %s", err);
     for (size_t j = 0; j < nj; j++) {
         same_counts(names[at[j]], "all at once", &jobs[j].r, &host[at[j]]);
+        check_sample(&t[j], names[at[j]], samples[j], jobs[j].sampled);
+        assert_int_equal(jobs[j].count.gpu + jobs[j].count.cpu, jobs[j].r.n);
         verify_result_free(&jobs[j].r);
         model_free(m[j]);
     }
