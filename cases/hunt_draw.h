@@ -306,7 +306,8 @@ static inline TC_HD void hd_subnormal_leads(hunt_tile *T)
     }
     for (int i = 0; i < T->m; i++)
         for (int j = 0; j < T->n; j++)
-            C_(i, j) = hd_chance(T->st, 2) ? hd_signed_zero(T->fc, T->st) : hd_normal_at(T->fc, T->st, -hd_pick(T->st, 20, 28));
+            C_(i, j) = hd_chance(T->st, 2) ? hd_signed_zero(T->fc, T->st)
+                                           : hd_normal_at(T->fc, T->st, -hd_pick(T->st, 20, 28));
 }
 
 static inline TC_HD void hd_subnormals(hunt_tile *T)
@@ -318,7 +319,8 @@ static inline TC_HD void hd_subnormals(hunt_tile *T)
     }
     for (int q = 0; q < k; q++) {
         for (int i = 0; i < T->m; i++)
-            A_(i, q) = hd_chance(T->st, 3) ? hd_near(T->fa, T->st, tc_format_emin_hd(T->fa) + 2) : hd_subnormal(T->fa, T->st);
+            A_(i, q) = hd_chance(T->st, 3) ? hd_near(T->fa, T->st, tc_format_emin_hd(T->fa) + 2)
+                                           : hd_subnormal(T->fa, T->st);
         for (int j = 0; j < T->n; j++)
             B_(q, j) = hd_chance(T->st, 3) ? hd_near(T->fb, T->st, 0) : hd_subnormal(T->fb, T->st);
     }
@@ -438,7 +440,8 @@ static inline TC_HD void hd_nan_payload(hunt_tile *T)
     }
     for (int i = 0; i < T->m; i++)
         for (int j = 0; j < T->n; j++)
-            C_(i, j) = hd_chance(T->st, 3) ? hd_inf_or_nan(T->fc, T->st, true, hd_chance(T->st, 2)) : hd_near(T->fc, T->st, 0);
+            C_(i, j) = hd_chance(T->st, 3) ? hd_inf_or_nan(T->fc, T->st, true, hd_chance(T->st, 2))
+                                           : hd_near(T->fc, T->st, 0);
 }
 
 /* One tile of family `family` into T (its generator advanced). */

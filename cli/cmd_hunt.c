@@ -21,6 +21,7 @@
 #include "cases/hunt.h"
 #include "cases/hunt_gpu.h"
 #include "cli/hunt_batch.h"
+#include "cli/hunt_sample.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
 #include "cli/model_on.h"
@@ -132,54 +133,6 @@ static int select_instrs(const char *sel, const tc_instr ***out, size_t *n)
     return TC_EXIT_OK;
 }
 
-/* The replay sample: family f's first `want` answers at D + f * stride, as
- * hex digits of D's width. */
-static json_t *sample_of(const tc_instr *ins, const uint64_t *D, size_t stride, size_t want, char *err,
-                         size_t errlen)
-{
-    int digits = ins->d->storage_bits / 4;
-    char *hex = malloc(want * (size_t)digits + 1);
-    json_t *o = json_object();
-    if (!o || !hex) {
-        snprintf(err, errlen, "out of memory");
-        json_decref(o);
-        free(hex);
-        return NULL;
-    }
-    for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
-        const uint64_t *d = D + (size_t)fam * stride;
-        for (size_t e = 0; e < want; e++)
-            snprintf(hex + e * (size_t)digits, (size_t)digits + 1, "%0*llx", digits, (unsigned long long)d[e]);
-        json_object_set_new(o, hunt_family_name(fam), json_string(hex));
-    }
-    free(hex);
-    return o;
-}
-
-/* The first `want` answers of every family (tile 0.. of its stream `draw`),
- * every family's tiles one batch for the backend (a call per family cost
- * more than the tiles on a GPU). */
-static json_t *sample_json(const infer_target *t, const tc_instr *ins, uint64_t seed, hunt_draw draw, size_t want,
-                           char *err, size_t errlen)
-{
-    json_t *o = NULL;
-    size_t mn = (size_t)t->m * t->n, ntiles = (want + mn - 1) / mn, all = ntiles * HUNT_NFAMILIES;
-    size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n;
-    uint64_t *A = malloc(all * ta * 8), *B = malloc(all * tb * 8), *C = malloc(all * mn * 8), *D = malloc(all * mn * 8);
-    if (!A || !B || !C || !D)
-        snprintf(err, errlen, "out of memory");
-    else {
-        for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
-            size_t q = (size_t)fam * ntiles;
-            hunt_fill_tiles(t, draw, seed, fam, 0, ntiles, A + q * ta, B + q * tb, C + q * mn);
-        }
-        if (t->run(t->ctx, all, A, B, C, D, err, errlen) == 0)
-            o = sample_of(ins, D, ntiles * mn, want, err, errlen);
-    }
-    free(A), free(B), free(C), free(D);
-    return o;
-}
-
 static json_t *result_json(const tc_instr *ins, const verify_result *r, json_t *sample)
 {
     json_t *fams = json_object();
@@ -272,7 +225,7 @@ static int hunt_one(hunt_slot *s, const tc_instr *ins, const hunt_args *a, verif
     s->ahead = NULL;   /* verify_hunt_finish frees it */
     if (verify_hunt_finish(ahead, &s->t, s->m, r, err, errlen))
         return -1;
-    return want && !(*sample = sample_json(&s->t, ins, a->seed, (hunt_draw)a->draw, want, err, errlen)) ? -1 : 0;
+    return want && !(*sample = hunt_sample_run(&s->t, ins, a->seed, (hunt_draw)a->draw, want, err, errlen)) ? -1 : 0;
 }
 
 /* Job j of the GPU path's batch: its results into *r (the batch keeps
@@ -291,8 +244,8 @@ static int take_job(hunt_batch *b, size_t j, const hunt_args *a, cli_model_on *m
     mo->count.cpu_s += jb->count.cpu_s;
     *melem = json_pack("{s:I, s:I}", "gpu", (json_int_t)jb->count.gpu, "cpu", (json_int_t)jb->count.cpu);
     if (want)
-        *sample = jb->sampled ? sample_of(jb->ins, jb->sample, want, want, err, errlen)
-                              : sample_json(jb->t, jb->ins, a->seed, HUNT_DRAW_TILE, want, err, errlen);
+        *sample = jb->sampled ? hunt_sample_of(jb->ins, jb->sample, want, want, err, errlen)
+                              : hunt_sample_run(jb->t, jb->ins, a->seed, HUNT_DRAW_TILE, want, err, errlen);
     return want && !*sample ? -1 : 0;
 }
 

@@ -61,7 +61,8 @@ static void test_a_tile_alone_is_the_streams_tile(void **state)
     assert_string_equal(hunt_draw_name(HUNT_DRAW_TILE), "tile");
     assert_int_equal(hunt_draw_by_name("family"), HUNT_DRAW_FAMILY);
     assert_int_equal(hunt_draw_by_name("tiles"), -1);
-    assert_true(hunt_tile_seed(1, 0, 0) != hunt_tile_seed(1, 0, 1) && hunt_tile_seed(1, 0, 0) != hunt_tile_seed(1, 1, 0));
+    assert_true(hunt_tile_seed(1, 0, 0) != hunt_tile_seed(1, 0, 1));
+    assert_true(hunt_tile_seed(1, 0, 0) != hunt_tile_seed(1, 1, 0));
     free(A), free(B), free(C), free(a1), free(b1), free(c1), free(a2);
 }
 
