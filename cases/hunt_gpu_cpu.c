@@ -126,8 +126,6 @@ static int item_finish(hgc_item *it)
     return 0;
 }
 
-
-
 void hgc_complete(hgc_worker *wk, size_t j)
 {
     if (!wk->complete)
@@ -217,7 +215,6 @@ void hgc_drain(hgc_worker *wk)
         pthread_cond_wait(&wk->cv, &wk->mu);
     pthread_mutex_unlock(&wk->mu);
 }
-
 
 hgc_item *hgc_item_new(const infer_target *t, const model *m, verify_result *r, tc_model_gpu_count *count,
                        size_t job, bool last, size_t fam_elems, const unsigned long long *mism, const hgpu_list *ml,
