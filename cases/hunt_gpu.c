@@ -155,6 +155,18 @@ static size_t round_tiles(size_t tcn, size_t ntiles)
     return most < 1 ? 1 : most > ntiles ? ntiles : most;
 }
 
+/* A round's lists freed (a failure after hgpu_compare): -1. */
+static int lists_free(hgpu_result *res)
+{
+    free(res->mism.at);
+    free(res->mism.g);
+    free(res->decl.at);
+    free(res->decl.g);
+    memset(&res->mism, 0, sizeof res->mism);
+    memset(&res->decl, 0, sizeof res->decl);
+    return -1;
+}
+
 /* One drawn round (b: nt tiles per family, tiles q0.. of the stream) of an
  * instruction through the executor, the GPU model and the comparison; its
  * elements counted in r, the CPU's part handed to wk (or done here). want:
@@ -189,23 +201,23 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
     stage_add(r, VERIFY_STAGE_MODEL, &t0);
     hgpu_result res;
     if (hgpu_compare(h->g, s, b, nt, &res, err, errlen))
-        return -1;
+        return lists_free(&res);
     if (res.poisoned) {   /* some element holds the poison: the second run decides */
         double te = now_s();
         int bad = tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd2, 0xA5, err, errlen) ||
                   hgpu_poison_check(h->g, s, b, nt, ins->name, err, errlen);
         r->stage_s[VERIFY_STAGE_EXECUTE] += now_s() - te;
         if (bad)
-            return -1;
+            return lists_free(&res);
     }
     if (res.declined != declined || res.decl.n != declined) {
         snprintf(err, errlen, "%s: the GPU model declined %zu elements, the compare found %llu (internal error)",
                  ins->name, declined, res.declined);
-        return -1;
+        return lists_free(&res);
     }
     if (want && q0 == 0 && want <= nt * tcn) {
         if (hgpu_sample(s, b, nt, want, sample, err, errlen))
-            return -1;
+            return lists_free(&res);
         *sampled = true;
     }
     hgc_item *it = hgc_item_new(t, m, r, count, job, last, nt * tcn, res.mismatches, &res.mism, &res.decl);

@@ -44,19 +44,16 @@ static void item_free(hgc_item *it)
     free(it);
 }
 
-static int copy_list(hgpu_list *dst, const hgpu_list *src, int k)
+/* An entry of a list by its element's index: failures are kept in the
+ * elements' order, whatever order the GPU listed them in. */
+typedef struct {
+    size_t at, x;
+} by_at;
+
+static int by_at_cmp(const void *a, const void *b)
 {
-    size_t w = 2 * (size_t)k + 3;
-    dst->n = src->n;
-    dst->at = malloc(src->n * sizeof *dst->at + 1);
-    dst->g = malloc(src->n * w * sizeof *dst->g + 1);
-    if (!dst->at || !dst->g)
-        return -1;
-    if (src->n) {
-        memcpy(dst->at, src->at, src->n * sizeof *dst->at);
-        memcpy(dst->g, src->g, src->n * w * sizeof *dst->g);
-    }
-    return 0;
+    size_t x = ((const by_at *)a)->at, y = ((const by_at *)b)->at;
+    return x < y ? -1 : x > y;
 }
 
 /* The declined elements of a round on the CPU, shared out over every core. */
@@ -107,15 +104,33 @@ static int item_finish(hgc_item *it)
     it->count->cpu += it->dl.n;
     it->count->cpu_s += cpu;
     r->stage_s[VERIFY_STAGE_MODEL] += cpu;
-    size_t w = 2 * (size_t)t->k + 3;
-    for (size_t x = 0; x < it->dl.n; x++)
-        if (it->dl.g[x * w + 2 * (size_t)t->k + 1] != md[x]) {
-            int fam = (int)(it->dl.at[x] / it->fam_elems);
-            it->mism[fam]++;
-            keep(r, t, &it->dl, x, md[x], fam);
-        }
+    /* the differing elements, in their order: the listed ones, then the
+     * declined ones the CPU model answers otherwise */
+    size_t w = 2 * (size_t)t->k + 3, nd = 0;
+    by_at *ord = malloc((it->ml.n + it->dl.n) * sizeof *ord + 1);
+    if (!ord) {
+        free(md);
+        item_free(it);
+        return -1;
+    }
     for (size_t x = 0; x < it->ml.n; x++)
+        ord[x] = (by_at){it->ml.at[x], x};
+    qsort(ord, it->ml.n, sizeof *ord, by_at_cmp);
+    for (size_t y = 0; y < it->ml.n; y++) {
+        size_t x = ord[y].x;
         keep(r, t, &it->ml, x, it->ml.g[x * w + 2 * (size_t)t->k + 2], (int)(it->ml.at[x] / it->fam_elems));
+    }
+    for (size_t x = 0; x < it->dl.n; x++)
+        if (it->dl.g[x * w + 2 * (size_t)t->k + 1] != md[x])
+            ord[nd++] = (by_at){it->dl.at[x], x};
+    qsort(ord, nd, sizeof *ord, by_at_cmp);
+    for (size_t y = 0; y < nd; y++) {
+        size_t x = ord[y].x;
+        int fam = (int)(it->dl.at[x] / it->fam_elems);
+        it->mism[fam]++;
+        keep(r, t, &it->dl, x, md[x], fam);
+    }
+    free(ord);
     for (int f = 0; f < HUNT_NFAMILIES; f++) {
         r->dist_mismatches[VERIFY_DIST_HUNT + f] += (size_t)it->mism[f];
         r->mismatches += (size_t)it->mism[f];
@@ -217,14 +232,23 @@ void hgc_drain(hgc_worker *wk)
 }
 
 hgc_item *hgc_item_new(const infer_target *t, const model *m, verify_result *r, tc_model_gpu_count *count,
-                       size_t job, bool last, size_t fam_elems, const unsigned long long *mism, const hgpu_list *ml,
-                       const hgpu_list *dl)
+                       size_t job, bool last, size_t fam_elems, const unsigned long long *mism, hgpu_list *ml,
+                       hgpu_list *dl)
 {
     hgc_item *it = calloc(1, sizeof *it);
-    if (!it || copy_list(&it->ml, ml, t->k) || copy_list(&it->dl, dl, t->k)) {
-        item_free(it);
-        return NULL;
+    if (it) {
+        it->ml = *ml;
+        it->dl = *dl;
+    } else {
+        free(ml->at);
+        free(ml->g);
+        free(dl->at);
+        free(dl->g);
     }
+    memset(ml, 0, sizeof *ml);
+    memset(dl, 0, sizeof *dl);
+    if (!it)
+        return NULL;
     it->t = t;
     it->m = m;
     it->r = r;

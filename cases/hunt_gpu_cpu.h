@@ -1,9 +1,10 @@
 /* The GPU hunt's CPU share (cases/hunt_gpu.h), used by cases/hunt_gpu.c
  * only: after a round is compared on the GPU, the elements the GPU model
  * declined are computed by model_dot (on every core) and every differing
- * element is counted and kept as verify keeps a failure. An item owns
- * copies of the round's lists, so a worker thread does this while the GPU
- * goes on with the next instruction. Plain C and threads: no CUDA. */
+ * element is counted and kept as verify keeps a failure (in the elements'
+ * order). An item owns the round's lists, so a worker thread does this
+ * while the GPU goes on with the next instruction. Plain C and threads: no
+ * CUDA. */
 #ifndef TC_HUNT_GPU_CPU_H
 #define TC_HUNT_GPU_CPU_H
 
@@ -19,11 +20,12 @@ typedef struct hgc_item hgc_item;
 
 /* An item for round results of job `job` (last: its last round): r and
  * count receive them; fam_elems elements per family; mism the GPU's counts
- * per family; ml and dl the differing and declined lists (copied). NULL
- * when out of memory. */
+ * per family; ml and dl the differing and declined lists, in any order,
+ * whose memory the item takes (*ml and *dl emptied; freed here when out of
+ * memory: NULL). */
 hgc_item *hgc_item_new(const infer_target *t, const model *m, verify_result *r, tc_model_gpu_count *count,
-                       size_t job, bool last, size_t fam_elems, const unsigned long long *mism, const hgpu_list *ml,
-                       const hgpu_list *dl);
+                       size_t job, bool last, size_t fam_elems, const unsigned long long *mism, hgpu_list *ml,
+                       hgpu_list *dl);
 
 /* The worker: items finished in the order given; complete[j] once job j's
  * last item is (NULL: nobody asks). Not running: each item is finished

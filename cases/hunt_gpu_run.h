@@ -36,9 +36,10 @@ typedef struct {
     uint32_t *pe;
 } hgpu_bufs;
 
-/* Elements found by the compare kernel, listed in increasing order: at[x]
- * the element's index in the round, g[x * (2k + 3)..] its inputs gathered:
- * a (k terms), b (k terms), c, the hardware's d, the GPU model's answer. */
+/* Elements found by the compare kernel, in the kernel's order (no order:
+ * whoever keeps failures sorts them by at): at[x] the element's index in
+ * the round, g[x * (2k + 3)..] its inputs gathered: a (k terms), b (k
+ * terms), c, the hardware's d, the GPU model's answer. */
 typedef struct {
     size_t n;
     size_t *at;
@@ -50,7 +51,8 @@ typedef struct {
     unsigned long long mismatches[HUNT_NFAMILIES];     /* of the elements the GPU model computed */
     unsigned long long declined;                       /* elements the GPU model left to the CPU */
     hgpu_list mism, decl;     /* mism: HGPU_MISM_MAX at most (which ones, when more differ, is the
-                                 kernel's order); decl: all (hgpu's memory, until the next call) */
+                                 kernel's order); decl: all. Their memory is the caller's to free
+                                 (free(at), free(g)), set even when hgpu_compare fails */
 } hgpu_result;
 
 #define HGPU_MISM_MAX 256
@@ -80,8 +82,8 @@ void hgpu_win_bufs(const hgpu_win *w, size_t j, hgpu_bufs *b);
 size_t hgpu_job_bytes(const hgpu_shape *s, size_t nt);
 
 /* b's pd (native width) against b's M over the round's nt tiles per family:
- * the counts and lists of *r (its lists' memory kept by h until the next
- * call). 0 or -1 with err. */
+ * the counts and lists of *r (its lists in new memory: the caller frees
+ * them, after a failure too). 0 or -1 with err. */
 int hgpu_compare(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, size_t nt, hgpu_result *r, char *err,
                  size_t errlen);
 /* The poison check's second half: pd (run with poison 0xFF) and pd2 (0xA5)

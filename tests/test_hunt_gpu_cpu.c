@@ -6,7 +6,9 @@
  *     exactly when the hardware's differs, in its family, and kept;
  *   - a listed differing element is kept with the model's answer given;
  *   - the GPU's own counts per family are added as given;
- *   - the jobs are reported in order, each once its last item is done. */
+ *   - the jobs are reported in order, each once its last item is done;
+ *   - the failures are kept in the elements' order whatever the lists'
+ *     (given to the thread in reverse), so both ways keep the same ones. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,6 +88,21 @@ static void make_lists(const infer_target *t, const model *m, int j, lists *L)
     free(A), free(B), free(C);
 }
 
+/* A list's copy in memory of its own, its entries in reverse when `rev`
+ * (the GPU lists them in any order). */
+static hgpu_list own(const hgpu_list *l, int k, bool rev)
+{
+    size_t w = 2 * (size_t)k + 3;
+    hgpu_list o = {l->n, malloc(l->n * sizeof *o.at + 1), malloc(l->n * w * sizeof *o.g + 1)};
+    assert_true(o.at && o.g);
+    for (size_t x = 0; x < l->n; x++) {
+        size_t y = rev ? l->n - 1 - x : x;
+        o.at[x] = l->at[y];
+        memcpy(o.g + x * w, l->g + y * w, w * sizeof *o.g);
+    }
+    return o;
+}
+
 static void run_jobs(bool thread, const infer_target *t, const model *m, verify_result *r, tc_model_gpu_count *cnt,
                      reported *rep, size_t *want_mism)
 {
@@ -97,9 +114,12 @@ static void run_jobs(bool thread, const infer_target *t, const model *m, verify_
     for (int j = 0; j < JOBS; j++) {
         make_lists(t, m, j, &L);
         want_mism[j] = L.ml.n + L.flipped;
-        hgc_item *it = hgc_item_new(t, m, &r[j], &cnt[j], (size_t)j, true, NT * tc, L.mism, &L.ml, &L.dl);
+        /* the item takes them (L is reused); the thread's in reverse */
+        hgpu_list ml = own(&L.ml, t->k, thread), dl = own(&L.dl, t->k, thread);
+        hgc_item *it = hgc_item_new(t, m, &r[j], &cnt[j], (size_t)j, true, NT * tc, L.mism, &ml, &dl);
         assert_non_null(it);
-        assert_int_equal(hgc_submit(&wk, it), 0);   /* the lists were copied: L is reused */
+        assert_null(ml.at);
+        assert_int_equal(hgc_submit(&wk, it), 0);
         hgc_report(&wk, JOBS, &seen, done, rep);
     }
     hgc_drain(&wk);

@@ -25,13 +25,6 @@ typedef struct {
     unsigned long long unwritten, differs; /* the poison check's first element (~0: none) */
 } hg_counts;
 
-/* A list's host memory, kept from call to call. */
-typedef struct {
-    size_t *at;
-    uint64_t *g;
-    size_t cap_at, cap_g;
-} hg_host;
-
 struct hgpu {
     int dev;
     hg_counts *cnt;
@@ -39,7 +32,6 @@ struct hgpu {
     size_t cap_decl, cap_mism;
     uint64_t *dg;                         /* gathered inputs: (2k + 3) words per listed element */
     size_t cap_g;
-    hg_host hm, hd;                       /* the host's copies: mismatches, declined */
 };
 
 /* A job of a window, as the draw and pack kernels read it. */
@@ -291,10 +283,6 @@ extern "C" void hgpu_close(hgpu *h)
     cudaFree(h->ddecl);
     cudaFree(h->dmism);
     cudaFree(h->dg);
-    free(h->hm.at);
-    free(h->hm.g);
-    free(h->hd.at);
-    free(h->hd.g);
     free(h);
 }
 
@@ -472,35 +460,28 @@ extern "C" void hgpu_win_bufs(const hgpu_win *w, size_t j, hgpu_bufs *b)
     *b = w->bufs[j];
 }
 
-static int by_index(const void *a, const void *b)
+/* n listed indices (device, in the kernel's order) and their inputs
+ * gathered into l, in new host memory that l's owner frees. */
+static int gather(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, const size_t *dlist, size_t n, hgpu_list *l,
+                  char *err, size_t errlen)
 {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* n listed indices (device) sorted on the host (the same order whatever the
- * kernel's), their inputs gathered into l (memory hh). */
-static int gather(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, size_t *dlist, size_t n, hg_host *hh,
-                  hgpu_list *l, char *err, size_t errlen)
-{
+    size_t w = 2 * (size_t)s->k + 3;
     l->n = n;
+    l->at = (size_t *)malloc(n * sizeof *l->at + 1);
+    l->g = (uint64_t *)malloc(n * w * sizeof *l->g + 1);
+    if (!l->at || !l->g) {
+        snprintf(err, errlen, "GPU hunt: out of memory");
+        return -1;
+    }
     if (!n)
         return 0;
-    size_t w = 2 * (size_t)s->k + 3;
-    if (hg_host_grow((void **)&hh->at, &hh->cap_at, n, sizeof *hh->at, err, errlen) ||
-        hg_host_grow((void **)&hh->g, &hh->cap_g, n * w, sizeof *hh->g, err, errlen))
-        return -1;
-    CK(cudaMemcpy(hh->at, dlist, n * sizeof *hh->at, cudaMemcpyDeviceToHost), "copy a list from the GPU");
-    qsort(hh->at, n, sizeof *hh->at, by_index);
-    CK(cudaMemcpy(dlist, hh->at, n * sizeof *hh->at, cudaMemcpyHostToDevice), "copy a list to the GPU");
+    CK(cudaMemcpy(l->at, dlist, n * sizeof *l->at, cudaMemcpyDeviceToHost), "copy a list from the GPU");
     if (GROW(h->dg, h->cap_g, n * w * 8))
         return -1;
     hg_gather_kernel<<<(unsigned)((n + 127) / 128), 128>>>(dlist, n, s->m, s->n, s->k, b->A, b->B, b->C, b->pd,
                                                            hg_bytes(&s->f[3]), b->M, h->dg);
     CK(cudaGetLastError(), "launch of the gather kernel");
-    CK(cudaMemcpy(hh->g, h->dg, n * w * 8, cudaMemcpyDeviceToHost), "copy gathered inputs from the GPU");
-    l->at = hh->at;
-    l->g = hh->g;
+    CK(cudaMemcpy(l->g, h->dg, n * w * 8, cudaMemcpyDeviceToHost), "copy gathered inputs from the GPU");
     return 0;
 }
 
@@ -525,8 +506,7 @@ extern "C" int hgpu_compare(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, si
     memcpy(r->mismatches, c.mism, sizeof c.mism);
     size_t nm = c.nmism < HGPU_MISM_MAX ? (size_t)c.nmism : HGPU_MISM_MAX;
     size_t nd = c.declined < total ? (size_t)c.declined : total;
-    return gather(h, s, b, h->dmism, nm, &h->hm, &r->mism, err, errlen) ||
-                   gather(h, s, b, h->ddecl, nd, &h->hd, &r->decl, err, errlen)
+    return gather(h, s, b, h->dmism, nm, &r->mism, err, errlen) || gather(h, s, b, h->ddecl, nd, &r->decl, err, errlen)
                ? -1
                : 0;
 }
