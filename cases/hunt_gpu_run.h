@@ -95,10 +95,10 @@ int hgpu_poison_check(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, size_t n
  * for every family: the replay sample of a first round. 0 or -1. */
 int hgpu_sample(const hgpu_shape *s, const hgpu_bufs *b, size_t nt, size_t want, uint64_t *out, char *err,
                 size_t errlen);
-/* Test: tiles q0.. of family fam (nt), drawn on the GPU, copied back (A, B,
- * C uint64, nt tiles each). 0 or -1. */
-int hgpu_draw_copy(hgpu_win *w, const hgpu_shape *s, size_t q0, size_t nt, int fam, uint64_t *A, uint64_t *B,
-                   uint64_t *C, char *err, size_t errlen);
+/* Test: job j's drawn tiles (nt per family, family by family) copied back
+ * after hgpu_win_wait: A, B, C uint64. 0 or -1. */
+int hgpu_win_copy(const hgpu_win *w, size_t j, const hgpu_shape *s, size_t nt, uint64_t *A, uint64_t *B,
+                  uint64_t *C, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -40,39 +40,56 @@ static void test_device_draw_is_the_hosts(void **state)
         printf("no GPU here (%s)\n", err);
         skip();
     }
-    size_t count, tiles = 0;
+    /* every hunted instruction of the catalogue in one window (one launch:
+     * one at a time, each waits for its widest tile's thread) */
+    size_t count, nj = 0, tiles = 0;
     const tc_instr *cat = tc_catalogue(&count);
     enum { Q0 = 1000, NT = 3 };
+    hgpu_shape *s = calloc(count, sizeof *s);
+    infer_target *t = calloc(count, sizeof *t);
+    audit_backend_ctx *ctx = calloc(count, sizeof *ctx);
+    size_t *q0 = calloc(count, sizeof *q0), *nt = calloc(count, sizeof *nt);
+    assert_true(s && t && ctx && q0 && nt);
     for (size_t i = 0; i < count; i++) {
-        const tc_instr *ins = &cat[i];
-        audit_backend_ctx ctx = {NULL, ins};
-        infer_target t = audit_target(&ctx, 9);
-        if (!hunt_applies(&t))
+        ctx[nj] = (audit_backend_ctx){NULL, &cat[i]};
+        t[nj] = audit_target(&ctx[nj], 9);
+        if (!hunt_applies(&t[nj]))
             continue;
-        hgpu_shape s;
-        memset(&s, 0, sizeof s);
-        s.m = t.m, s.n = t.n, s.k = t.k, s.kb = t.k, s.seed = 9;
-        const tc_format *f[4] = {t.f.a, t.f.b, t.f.c, t.f.d};
+        hgpu_shape *sj = &s[nj];
+        sj->m = t[nj].m, sj->n = t[nj].n, sj->k = t[nj].k, sj->kb = t[nj].k, sj->seed = 9;
+        const tc_format *f[4] = {t[nj].f.a, t[nj].f.b, t[nj].f.c, t[nj].f.d};
         for (int w = 0; w < 4; w++)
-            s.f[w] = *f[w];
+            sj->f[w] = *f[w];
         for (int w = 0; w < 3; w++)
-            s.mask[w] = tc_operand_mask(f[w]);
-        size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n, tc = (size_t)t.m * t.n;
-        uint64_t *A = malloc(NT * ta * 8), *B = malloc(NT * tb * 8), *C = malloc(NT * tc * 8);
+            sj->mask[w] = tc_operand_mask(f[w]);
+        q0[nj] = Q0;
+        nt[nj++] = NT;
+    }
+    size_t bad_job = 0;
+    if (hgpu_win_launch(h, s, q0, nt, nj, err, sizeof err) || hgpu_win_wait(h, &bad_job, err, sizeof err))
+        fail_msg("the draw of %zu instructions: %s", nj, err);
+    for (size_t j = 0; j < nj; j++) {
+        size_t ta = (size_t)t[j].m * t[j].k, tb = (size_t)t[j].k * t[j].n, tc = (size_t)t[j].m * t[j].n;
+        size_t all = NT * HUNT_NFAMILIES;
+        uint64_t *A = malloc(all * ta * 8), *B = malloc(all * tb * 8), *C = malloc(all * tc * 8);
         uint64_t *a = malloc(NT * ta * 8), *b = malloc(NT * tb * 8), *c = malloc(NT * tc * 8);
         assert_true(A && B && C && a && b && c);
+        if (hgpu_win_copy(h, j, &s[j], NT, A, B, C, err, sizeof err))
+            fail_msg("%s: %s", ctx[j].ins->name, err);
         for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
-            if (hgpu_draw_copy(h, &s, Q0, NT, fam, A, B, C, err, sizeof err))
-                fail_msg("%s: %s", ins->name, err);
-            hunt_fill_tiles(&t, HUNT_DRAW_TILE, 9, fam, Q0, NT, a, b, c);
-            if (memcmp(A, a, NT * ta * 8) || memcmp(B, b, NT * tb * 8) || memcmp(C, c, NT * tc * 8))
-                fail_msg("%s %s: the device drew other tiles than the host", ins->name, hunt_family_name(fam));
+            size_t q = (size_t)fam * NT;
+            hunt_fill_tiles(&t[j], HUNT_DRAW_TILE, 9, fam, Q0, NT, a, b, c);
+            if (memcmp(A + q * ta, a, NT * ta * 8) || memcmp(B + q * tb, b, NT * tb * 8) ||
+                memcmp(C + q * tc, c, NT * tc * 8))
+                fail_msg("%s %s: the device drew other tiles than the host", ctx[j].ins->name,
+                         hunt_family_name(fam));
             tiles += NT;
         }
         free(A), free(B), free(C), free(a), free(b), free(c);
     }
-    printf("%zu tiles drawn on the GPU, equal to the host's\n", tiles);
+    printf("%zu tiles of %zu instructions drawn on the GPU, equal to the host's\n", tiles, nj);
     assert_true(tiles >= 252 * HUNT_NFAMILIES * NT);
+    free(s), free(t), free(ctx), free(q0), free(nt);
     hgpu_win_close(h);
 }
 

@@ -560,16 +560,14 @@ extern "C" int hgpu_sample(const hgpu_shape *s, const hgpu_bufs *b, size_t nt, s
     return 0;
 }
 
-extern "C" int hgpu_draw_copy(hgpu_win *w, const hgpu_shape *s, size_t q0, size_t nt, int fam, uint64_t *A,
-                              uint64_t *B, uint64_t *C, char *err, size_t errlen)
+extern "C" int hgpu_win_copy(const hgpu_win *w, size_t j, const hgpu_shape *s, size_t nt, uint64_t *A, uint64_t *B,
+                             uint64_t *C, char *err, size_t errlen)
 {
-    size_t bad_job;
-    if (hgpu_win_launch(w, s, &q0, &nt, 1, err, errlen) || hgpu_win_wait(w, &bad_job, err, errlen))
-        return -1;
-    hgpu_bufs b = w->bufs[0];
-    size_t ta = (size_t)s->m * s->k, tb = (size_t)s->k * s->n, tc = (size_t)s->m * s->n, t0 = (size_t)fam * nt;
-    CK(cudaMemcpy(A, b.A + t0 * ta, nt * ta * 8, cudaMemcpyDeviceToHost), "copy A back");
-    CK(cudaMemcpy(B, b.B + t0 * tb, nt * tb * 8, cudaMemcpyDeviceToHost), "copy B back");
-    CK(cudaMemcpy(C, b.C + t0 * tc, nt * tc * 8, cudaMemcpyDeviceToHost), "copy C back");
+    CK(cudaSetDevice(w->dev), "cudaSetDevice");
+    const hgpu_bufs *b = &w->bufs[j];
+    size_t tiles = nt * HUNT_NFAMILIES, ta = (size_t)s->m * s->k, tb = (size_t)s->k * s->n, tc = (size_t)s->m * s->n;
+    CK(cudaMemcpy(A, b->A, tiles * ta * 8, cudaMemcpyDeviceToHost), "copy A back");
+    CK(cudaMemcpy(B, b->B, tiles * tb * 8, cudaMemcpyDeviceToHost), "copy B back");
+    CK(cudaMemcpy(C, b->C, tiles * tc * 8, cudaMemcpyDeviceToHost), "copy C back");
     return 0;
 }
