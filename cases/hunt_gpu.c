@@ -12,6 +12,11 @@
 #include "cases/hunt_gpu_run.h"
 #include "probes/sparse.h"
 
+/* Windows drawn at once, each on a stream of its own (run 2 on an H200: two
+ * at a time, 24 instructions each, left 0.29 s of 0.80 s waiting for draws;
+ * a window's draw lasts as long as its widest tile's thread). */
+#define HUNT_GPU_SLOTS 6
+
 /* Outputs per round (every family's tiles together): about 8 M, so a round
  * of the widest tiles holds under 1 GB of device memory. */
 #define HUNT_GPU_ROUND_OUT ((size_t)1 << 23)
@@ -75,7 +80,7 @@ struct hunt_gpu {
     tc_backend *be;
     tc_model_gpu *mg;
     hgpu *g;
-    hgpu_win *w[2];
+    hgpu_win *w[HUNT_GPU_SLOTS];
     hunt_gpu_stats st;
 };
 
@@ -106,8 +111,10 @@ hunt_gpu *hunt_gpu_open(tc_backend *be, tc_model_gpu *mg, char *err, size_t errl
     }
     h->be = be;
     h->mg = mg;
-    if (hgpu_open(dev, &h->g, err, errlen) || hgpu_win_open(dev, &h->w[0], err, errlen) ||
-        hgpu_win_open(dev, &h->w[1], err, errlen)) {
+    int rc = hgpu_open(dev, &h->g, err, errlen);
+    for (int i = 0; rc == 0 && i < HUNT_GPU_SLOTS; i++)
+        rc = hgpu_win_open(dev, &h->w[i], err, errlen);
+    if (rc) {
         hunt_gpu_close(h);
         return NULL;
     }
@@ -118,8 +125,8 @@ void hunt_gpu_close(hunt_gpu *h)
 {
     if (!h)
         return;
-    hgpu_win_close(h->w[0]);
-    hgpu_win_close(h->w[1]);
+    for (int i = 0; i < HUNT_GPU_SLOTS; i++)
+        hgpu_win_close(h->w[i]);
     hgpu_close(h->g);
     free(h);
 }
@@ -346,61 +353,59 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
         snprintf(err, errlen, "GPU hunt: out of memory");
         rc = -1;
     }
-    size_t reported = 0, cur_from = 0, cur_to = 0, next_to = 0;
-    int cw = 0;
-    bool launched_next = false;
+    /* a ring of windows, each drawn on a stream of its own as soon as its
+     * slot is free: the draws (each as long as its widest tile's thread)
+     * run side by side and ahead of the instructions that use them */
+    size_t reported = 0, wfrom[HUNT_GPU_SLOTS] = {0}, wto[HUNT_GPU_SLOTS] = {0}, next_from = 0;
+    int head = 0, inflight = 0;
     for (size_t j = 0; rc == 0 && j < n;) {
         size_t tcn = (size_t)jobs[j].t->m * jobs[j].t->n;
-        if (serial || round_tiles(tcn, p.nt[j]) < p.nt[j]) {   /* alone, in rounds, nothing in flight */
+        if (inflight == 0 && (serial || round_tiles(tcn, p.nt[j]) < p.nt[j])) {   /* alone, in rounds */
             hgc_drain(&wk);
             rc = hunt_gpu_run(h, jobs[j].t, jobs[j].ins, jobs[j].m, n_per_family, seed, want, jobs[j].sample,
                               &jobs[j].sampled, &jobs[j].r, &jobs[j].count, err, errlen);
             if (rc == 0)
                 hgc_complete(&wk, j);
-            j++;
+            next_from = ++j;
         } else {
-            double t0 = now_s();
-            cur_from = j;
-            if (launched_next)   /* drawn while the window before ran */
-                cur_to = next_to;
-            else {
-                cur_to = window_end(&p, jobs, n, j, n_per_family);
-                rc = hgpu_win_launch(h->w[cw], p.s + cur_from, p.q0 + cur_from, p.nt + cur_from, cur_to - cur_from,
+            if (inflight == 0)
+                next_from = j;
+            while (rc == 0 && inflight < HUNT_GPU_SLOTS && next_from < n &&
+                   round_tiles((size_t)jobs[next_from].t->m * jobs[next_from].t->n, p.nt[next_from]) >=
+                       p.nt[next_from]) {
+                int slot = (head + inflight) % HUNT_GPU_SLOTS;
+                size_t e = window_end(&p, jobs, n, next_from, n_per_family);
+                rc = hgpu_win_launch(h->w[slot], p.s + next_from, p.q0 + next_from, p.nt + next_from, e - next_from,
                                      err, errlen);
+                wfrom[slot] = next_from;
+                wto[slot] = e;
+                next_from = e;
+                inflight++;
             }
-            launched_next = false;
-            /* the next window drawn while this one's instructions run */
-            if (rc == 0 && cur_to < n) {
-                size_t tn = (size_t)jobs[cur_to].t->m * jobs[cur_to].t->n;
-                if (round_tiles(tn, p.nt[cur_to]) >= p.nt[cur_to]) {
-                    next_to = window_end(&p, jobs, n, cur_to, n_per_family);
-                    rc = hgpu_win_launch(h->w[cw ^ 1], p.s + cur_to, p.q0 + cur_to, p.nt + cur_to, next_to - cur_to,
-                                         err, errlen);
-                    launched_next = rc == 0;
-                }
-            }
-            size_t bad = 0;
-            if (rc == 0 && hgpu_win_wait(h->w[cw], &bad, err, errlen)) {
+            double t0 = now_s();
+            size_t bad = 0, from = wfrom[head], to = wto[head];
+            if (rc == 0 && hgpu_win_wait(h->w[head], &bad, err, errlen)) {
                 char why2[512];
                 snprintf(why2, sizeof why2, "%s", err);
-                snprintf(err, errlen, "%.100s: %.380s", jobs[cur_from + bad].ins->name, why2);
+                snprintf(err, errlen, "%.100s: %.380s", jobs[from + bad].ins->name, why2);
                 rc = -1;
             }
             if (rc == 0) {
-                jobs[cur_from].r.stage_s[VERIFY_STAGE_DRAW] += now_s() - t0;
+                jobs[from].r.stage_s[VERIFY_STAGE_DRAW] += now_s() - t0;
                 h->st.draw_wait_s += now_s() - t0;
                 h->st.windows++;
             }
-            for (size_t x = cur_from; rc == 0 && x < cur_to; x++) {
+            for (size_t x = from; rc == 0 && x < to; x++) {
                 hgpu_bufs b;
-                hgpu_win_bufs(h->w[cw], x - cur_from, &b);
+                hgpu_win_bufs(h->w[head], x - from, &b);
                 rc = run_round(h, jobs[x].t, jobs[x].ins, jobs[x].m, &p.s[x], &b, 0, p.nt[x], want, jobs[x].sample,
                                &jobs[x].sampled, &jobs[x].r, &jobs[x].count, x, true, &wk, err, errlen);
                 if (rc == 0)
                     hgc_report(&wk, n, &reported, done, ctx);
             }
-            j = cur_to;
-            cw ^= 1;
+            j = to;
+            head = (head + 1) % HUNT_GPU_SLOTS;
+            inflight--;
         }
         if (rc == 0)
             hgc_report(&wk, n, &reported, done, ctx);
