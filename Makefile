@@ -35,11 +35,11 @@ TEST_SRC = $(wildcard tests/test_*.c)
 BENCH_SRC = $(wildcard tests/bench_*.c)
 TOOL_SRC = $(wildcard tools/*.c)
 
-# The CUDA backend: probes/cuda/*.cu, only with nvcc.
+# The CUDA backend: probes/cuda/*.cu (and the GPU hunt's round kernels, cases/cuda/*.cu), only with nvcc.
 ifneq ($(NVCC),)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 # arch_sm70.cu is never compiled by this nvcc: CUDA 13 does not build sm_70 (PTXAS12 below).
-CU_SRC    = $(filter-out probes/cuda/arch_sm70.cu,$(wildcard probes/cuda/*.cu))
+CU_SRC    = $(filter-out probes/cuda/arch_sm70.cu,$(wildcard probes/cuda/*.cu)) $(wildcard cases/cuda/*.cu)
 # The architectures of the portable build, one ISA table each (probes/isa/arch/smXX.def);
 # sm_70 only with PTXAS12.
 ARCHS     = 75 80 86 89 90a 100a 120a

@@ -41,24 +41,12 @@
 #define TC_HUNT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cases/infer.h"
 
-enum {
-    HUNT_ZERO_PRODUCTS,
-    HUNT_ZERO_TERMS,
-    HUNT_CANCEL,
-    HUNT_TINY,
-    HUNT_SUBNORMAL,
-    HUNT_ALIGN_EDGE,
-    HUNT_BLOCK_EDGE,
-    HUNT_OVERFLOW,
-    HUNT_SIGNED_ZERO,
-    HUNT_SPECIALS,
-    HUNT_NAN_PAYLOAD,
-    HUNT_NFAMILIES
-};
+#include "cases/hunt_families.h"
 
 const char *hunt_family_name(int family);
 /* -1 when unknown. */
@@ -74,6 +62,25 @@ uint64_t hunt_family_seed(uint64_t seed, int family);
 /* One tile of family `family`: A (m x k), B (k x n), C (m x n), row-major.
  * *st is the generator state (advanced). */
 void hunt_fill_tile(const infer_target *t, int family, uint64_t *st, uint64_t *A, uint64_t *B, uint64_t *C);
+
+/* Two definitions of a family's stream of tiles (a record's header says
+ * which drew it: "draw", absent meaning "family"):
+ *   HUNT_DRAW_FAMILY  one generator state per family from hunt_family_seed,
+ *                     going on from tile to tile (each tile's start depends
+ *                     on every earlier tile's draw);
+ *   HUNT_DRAW_TILE    tile q starts from hunt_tile_seed(seed, family, q)
+ *                     (cases/hunt_draw.h says how it is mixed), so tiles are
+ *                     drawn in any order, one GPU thread each
+ *                     (cases/hunt_gpu.h); the same hunt_fill_tile after it. */
+typedef enum { HUNT_DRAW_FAMILY, HUNT_DRAW_TILE } hunt_draw;
+uint64_t hunt_tile_seed(uint64_t seed, int family, uint64_t q);
+/* "family", "tile"; hunt_draw_by_name: -1 when neither. */
+const char *hunt_draw_name(hunt_draw d);
+int hunt_draw_by_name(const char *name);
+/* Tiles q0 .. q0+ntiles-1 of family's stream d into A, B, C (ntiles tiles
+ * each, row-major): what a replay regenerates. */
+void hunt_fill_tiles(const infer_target *t, hunt_draw d, uint64_t seed, int family, size_t q0, size_t ntiles,
+                     uint64_t *A, uint64_t *B, uint64_t *C);
 
 /* FNV-1a of one tile's inputs (A, B, C bits, 8 bytes each, in that order):
  * a record that keeps seeds instead of inputs names what the seeds must

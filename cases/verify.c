@@ -72,8 +72,7 @@ static int copy_case(infer_case *dst, const infer_case *src)
  * with the fewest nonzero terms: a witness per region, readable. */
 #define VERIFY_FAILS_PER_DIST 2
 
-static void keep_failure(verify_result *r, const infer_target *t, const infer_case *c, uint64_t md,
-                         int dist)
+void verify_keep_failure(verify_result *r, const infer_target *t, const infer_case *c, uint64_t md, int dist)
 {
     int nz = nonzero_terms(t, c);
     const char *name = verify_dist_name(dist);
@@ -199,7 +198,7 @@ static int check_tiles(const infer_target *t, const model *m, size_t nt, const u
                 ka[kk] = A[q * ta + (size_t)i * t->k + kk];
                 kb[kk] = B[q * tb + (size_t)kk * t->n + j];
             }
-            keep_failure(r, t, &c, M[o], dq);
+            verify_keep_failure(r, t, &c, M[o], dq);
         }
     }
     stage_add(r, VERIFY_STAGE_COMPARE, &t0);
@@ -453,6 +452,8 @@ static int run_random(const infer_target *t, const model *m, size_t n, uint64_t 
 typedef struct {
     const infer_target *t;
     size_t ntiles, done, chunk, nt;   /* tiles per family: all, drawn, a round's most, this round's */
+    hunt_draw draw;                   /* HUNT_DRAW_TILE: tile q's state from hunt_tile_seed, st unused */
+    uint64_t seed;
     uint64_t st[HUNT_NFAMILIES];
     round_tiles *rt;                  /* the round being drawn */
 } hunt_drawer;
@@ -463,8 +464,11 @@ static void draw_families(void *ctx, size_t lo, size_t hi)
     const infer_target *t = h->t;
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
     for (size_t f = lo; f < hi; f++)
-        for (size_t q = f * h->nt; q < (f + 1) * h->nt; q++)
+        for (size_t q = f * h->nt; q < (f + 1) * h->nt; q++) {
+            if (h->draw == HUNT_DRAW_TILE)
+                h->st[f] = hunt_tile_seed(h->seed, (int)f, h->done + (q - f * h->nt));
             hunt_fill_tile(t, (int)f, &h->st[f], h->rt->A + q * ta, h->rt->B + q * tb, h->rt->C + q * tcn);
+        }
 }
 
 static void draw_hunt_round(void *drawer, round_tiles *rt)
@@ -486,8 +490,8 @@ struct verify_hunt_ahead {
     rounds rs;
 };
 
-verify_hunt_ahead *verify_hunt_start(const infer_target *t, size_t n_per_family, uint64_t seed, char *err,
-                                     size_t errlen)
+verify_hunt_ahead *verify_hunt_start(const infer_target *t, size_t n_per_family, uint64_t seed, hunt_draw draw,
+                                     char *err, size_t errlen)
 {
     verify_hunt_ahead *a = calloc(1, sizeof *a);
     if (!a) {
@@ -501,7 +505,7 @@ verify_hunt_ahead *verify_hunt_start(const infer_target *t, size_t n_per_family,
     /* two rounds in memory within the bound of one: chunks of half the size */
     size_t ntiles = (n_per_family + tcn - 1) / tcn, chunk = chunk_tiles(t, 2 * HUNT_NFAMILIES);
     chunk = chunk < ntiles ? chunk : ntiles;
-    a->h = (hunt_drawer){.t = &a->t, .ntiles = ntiles, .chunk = chunk};
+    a->h = (hunt_drawer){.t = &a->t, .ntiles = ntiles, .chunk = chunk, .draw = draw, .seed = seed};
     for (int f = 0; f < HUNT_NFAMILIES; f++)
         a->h.st[f] = hunt_family_seed(seed, f);
     if (ntiles && rounds_start(&a->t, chunk * HUNT_NFAMILIES, draw_hunt_round, &a->h, &a->rs, err, errlen)) {
@@ -530,7 +534,7 @@ void verify_hunt_drop(verify_hunt_ahead *a)
 int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint64_t seed, verify_result *r,
                 char *err, size_t errlen)
 {
-    verify_hunt_ahead *a = verify_hunt_start(t, n_per_family, seed, err, errlen);
+    verify_hunt_ahead *a = verify_hunt_start(t, n_per_family, seed, HUNT_DRAW_FAMILY, err, errlen);
     return a ? verify_hunt_finish(a, t, m, r, err, errlen) : -1;
 }
 
@@ -560,7 +564,7 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_
             if (md != s.v[i].d) {
                 out->mismatches++;
                 out->dist_mismatches[VERIFY_DIST_ADVERSARIAL]++;
-                keep_failure(out, t, &s.v[i], md, VERIFY_DIST_ADVERSARIAL);
+                verify_keep_failure(out, t, &s.v[i], md, VERIFY_DIST_ADVERSARIAL);
             }
         }
         cset_free(&s);

@@ -69,14 +69,20 @@ int verify_hunt(const infer_target *t, const model *m, size_t n_per_family, uint
  * (NULL, with err, when out of memory); verify_hunt_finish, with t's target
  * (the same shape and formats) and model, does what verify_hunt does and
  * frees it. So the next instruction's tiles are drawn while one's are
- * checked; the tiles, and the results, are verify_hunt's. verify_hunt_drop
+ * checked; the tiles, and the results, are verify_hunt's (draw: the stream
+ * of cases/hunt.h; verify_hunt draws HUNT_DRAW_FAMILY). verify_hunt_drop
  * frees one not finished. */
 typedef struct verify_hunt_ahead verify_hunt_ahead;
-verify_hunt_ahead *verify_hunt_start(const infer_target *t, size_t n_per_family, uint64_t seed, char *err,
-                                     size_t errlen);
+verify_hunt_ahead *verify_hunt_start(const infer_target *t, size_t n_per_family, uint64_t seed, hunt_draw draw,
+                                     char *err, size_t errlen);
 int verify_hunt_finish(verify_hunt_ahead *a, const infer_target *t, const model *m, verify_result *r, char *err,
                        size_t errlen);
 void verify_hunt_drop(verify_hunt_ahead *a);
 void verify_result_free(verify_result *r);
+/* A mismatching element c (the target's answer in c->d, the model's md) of
+ * distribution dist into r's failures, as every whole-tile check keeps them:
+ * a few per distribution, the fewest nonzero terms first (copies c's terms).
+ * For a caller that compares elsewhere (the GPU hunt, cases/hunt_gpu.h). */
+void verify_keep_failure(verify_result *r, const infer_target *t, const infer_case *c, uint64_t md, int dist);
 
 #endif

@@ -19,6 +19,9 @@
 
 #include "cases/audit.h"
 #include "cases/hunt.h"
+#include "cases/hunt_gpu.h"
+#include "cli/hunt_batch.h"
+#include "cli/hunt_sample.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
 #include "cli/model_on.h"
@@ -34,10 +37,12 @@ typedef struct {
     const char *backend, *profile, *instr, *out, *model_on;
     unsigned long long n, seed, sample;
     bool json, force;
+    int draw;   /* hunt_draw; -1: the default (tile on a GPU backend, else family) */
 } hunt_args;
 
 typedef enum {
-    O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_SEED, O_SAMPLE, O_OUT, O_FORCE, O_JSON, O_OLD_N, O_OLD_SAMPLE
+    O_BACKEND, O_PROFILE, O_MODEL_ON, O_INSTR, O_N, O_SEED, O_DRAW, O_SAMPLE, O_OUT, O_FORCE, O_JSON, O_OLD_N,
+    O_OLD_SAMPLE
 } hunt_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the hardware to search (required): gpu, gpu:N, model:PROFILE or exact"},
@@ -48,6 +53,9 @@ static const cli_option opts[] = {
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions (default all)"},
     [O_N] = {"--count", "PER_FAMILY", "elements per hunt family and instruction (default 400000)", 1, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0x4b1d5eed)"},
+    [O_DRAW] = {"--draw", "tile|family", "the families' streams (cases/hunt.h): tile (each tile its own start, drawn "
+                                         "on the GPU with the GPU model: the default on a GPU backend) or family (one "
+                                         "stream per family, the records before 2026-11-29: the default elsewhere)"},
     [O_SAMPLE] = {"--samples", "N", "with --out: the backend's answers to the first N elements of every family, for replay (default 128)", 0, 4096},
     [O_OUT] = {"--out", "DIR", "write DIR/hunt.jsonl: elements and mismatches per family, the smallest failing inputs, the replay sample"},
     [O_FORCE] = {"--force", NULL, "replace an earlier DIR/hunt.jsonl (else it is kept, and said before the hunt runs)"},
@@ -61,7 +69,7 @@ const cli_command cmd_hunt_cli = {"hunt", "boundary-directed search for inputs w
 
 static int parse_args(int argc, char **argv, hunt_args *a)
 {
-    *a = (hunt_args){NULL, "h100", "all", NULL, NULL, 400000, 0x4B1D5EED, 128, false, false};
+    *a = (hunt_args){NULL, "h100", "all", NULL, NULL, 400000, 0x4B1D5EED, 128, false, false, -1};
     uint64_t seed;
     cli_scan sc = cli_scan_start(&cmd_hunt_cli, argc, argv);
     while (cli_next(&sc))
@@ -76,6 +84,10 @@ static int parse_args(int argc, char **argv, hunt_args *a)
                 return TC_EXIT_USAGE;
             a->seed = seed;
             break;
+        case O_DRAW:
+            if ((a->draw = hunt_draw_by_name(sc.val)) < 0)
+                return cli_fail(CMD, "--draw takes tile or family, not '%s'", sc.val);
+            break;
         case O_SAMPLE: a->sample = sc.count; break;
         case O_OUT: a->out = sc.val; break;
         case O_FORCE: a->force = true; break;
@@ -86,6 +98,8 @@ static int parse_args(int argc, char **argv, hunt_args *a)
         return sc.status;
     if (!a->backend)
         return cli_fail(CMD, "needs --backend B (the hardware to search, e.g. gpu)");
+    if (a->draw < 0)
+        a->draw = !strncmp(a->backend, "gpu", 3) ? HUNT_DRAW_TILE : HUNT_DRAW_FAMILY;
     return TC_EXIT_OK;
 }
 
@@ -119,45 +133,6 @@ static int select_instrs(const char *sel, const tc_instr ***out, size_t *n)
     return TC_EXIT_OK;
 }
 
-/* The first `want` answers of every family (tile 0.. of its stream), every
- * family's tiles one batch for the backend (a call per family cost more
- * than the tiles on a GPU). */
-static json_t *sample_json(const infer_target *t, const tc_instr *ins, uint64_t seed, size_t want, char *err,
-                           size_t errlen)
-{
-    json_t *o = json_object();
-    size_t mn = (size_t)t->m * t->n, ntiles = (want + mn - 1) / mn, all = ntiles * HUNT_NFAMILIES;
-    size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n;
-    uint64_t *A = malloc(all * ta * 8), *B = malloc(all * tb * 8), *C = malloc(all * mn * 8), *D = malloc(all * mn * 8);
-    int digits = ins->d->storage_bits / 4;
-    char *hex = malloc(want * (size_t)digits + 1);
-    if (!o || !A || !B || !C || !D || !hex) {
-        snprintf(err, errlen, "out of memory");
-        json_decref(o);
-        o = NULL;
-        goto out;
-    }
-    for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
-        uint64_t st = hunt_family_seed(seed, fam);
-        for (size_t q = fam * ntiles; q < (fam + 1) * ntiles; q++)
-            hunt_fill_tile(t, fam, &st, A + q * ta, B + q * tb, C + q * mn);
-    }
-    if (t->run(t->ctx, all, A, B, C, D, err, errlen)) {
-        json_decref(o);
-        o = NULL;
-        goto out;
-    }
-    for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
-        const uint64_t *d = D + (size_t)fam * ntiles * mn;
-        for (size_t e = 0; e < want; e++)
-            snprintf(hex + e * (size_t)digits, (size_t)digits + 1, "%0*llx", digits, (unsigned long long)d[e]);
-        json_object_set_new(o, hunt_family_name(fam), json_string(hex));
-    }
-out:
-    free(A), free(B), free(C), free(D), free(hex);
-    return o;
-}
-
 static json_t *result_json(const tc_instr *ins, const verify_result *r, json_t *sample)
 {
     json_t *fams = json_object();
@@ -185,35 +160,98 @@ static json_t *result_json(const tc_instr *ins, const verify_result *r, json_t *
     return o;
 }
 
-/* One instruction's hunt, its first tiles drawn ahead (verify_hunt_start). */
+/* One instruction's hunt on the host path: its model, its first tiles drawn
+ * ahead (verify_hunt_start). */
 typedef struct {
     audit_backend_ctx ctx;
     infer_target t;
     const model_params *p;
+    model *m;
     verify_hunt_ahead *ahead;
 } hunt_slot;
 
+static void slot_drop(hunt_slot *s)
+{
+    verify_hunt_drop(s->ahead);
+    model_free(s->m);
+    s->ahead = NULL;
+    s->m = NULL;
+}
+
 #define HUNT_NONE_LEFT SIZE_MAX
 
-/* The first instruction of list[from..n) that is hunted (a profile entry,
- * floating-point formats, on this backend): its slot set up and its first
- * tiles started. n when none is left; HUNT_NONE_LEFT, with err, when out of
- * memory. */
+/* The first instruction of list[from..n) that is hunted on the host path (a
+ * profile entry, floating-point formats, on this backend, not one of the
+ * GPU path's, job_of): its slot set up and its first tiles started. n when
+ * none is left; HUNT_NONE_LEFT, with err, when its model does not compile
+ * or out of memory. */
 static size_t hunt_next(tc_backend *be, const model_profile *prof, const tc_instr **list, size_t n, size_t from,
-                        const hunt_args *a, cli_model_on *mo, hunt_slot *s, char *err, size_t errlen)
+                        const hunt_args *a, cli_model_on *mo, const size_t *job_of, hunt_slot *s, char *err,
+                        size_t errlen)
 {
     for (size_t i = from; i < n; i++) {
         char why[256];
+        if (job_of[i] != HUNT_BATCH_NONE)
+            continue;
         s->p = profile_lookup(prof, list[i]->name);
         s->ctx = (audit_backend_ctx){be, list[i]};
         s->t = audit_target(&s->ctx, a->seed);
         cli_model_on_attach(mo, &s->t);
         if (!s->p || !hunt_applies(&s->t) || !tc_backend_supports(be, list[i], why, sizeof why))
             continue;
-        s->ahead = verify_hunt_start(&s->t, a->n, a->seed, err, errlen);
-        return s->ahead ? i : HUNT_NONE_LEFT;
+        s->ahead = NULL;
+        if (!(s->m = model_new(s->p, s->t.f, err, errlen))) {
+            char why2[512];
+            snprintf(why2, sizeof why2, "%s", err);
+            snprintf(err, errlen, "%.100s: %.380s", list[i]->name, why2);
+            return HUNT_NONE_LEFT;
+        }
+        if (!(s->ahead = verify_hunt_start(&s->t, a->n, a->seed, (hunt_draw)a->draw, err, errlen))) {
+            slot_drop(s);
+            return HUNT_NONE_LEFT;
+        }
+        return i;
     }
     return n;
+}
+
+/* Slot s's instruction hunted on the host path, its replay sample (want >
+ * 0) into *sample. 0, or -1 with err. */
+static int hunt_one(hunt_slot *s, const tc_instr *ins, const hunt_args *a, verify_result *r, json_t **sample,
+                    char *err, size_t errlen)
+{
+    size_t want = (size_t)a->sample;
+    verify_hunt_ahead *ahead = s->ahead;
+    s->ahead = NULL;   /* verify_hunt_finish frees it */
+    if (verify_hunt_finish(ahead, &s->t, s->m, r, err, errlen))
+        return -1;
+    return want && !(*sample = hunt_sample_run(&s->t, ins, a->seed, (hunt_draw)a->draw, want, err, errlen)) ? -1 : 0;
+}
+
+/* Job j of the GPU path's batch, once finished: its results into *r (the
+ * batch keeps none), its sample (the round's own answers, else a run of the
+ * sample's tiles on backend be: the same stream) and its model's counts
+ * (their seconds added to mo's, for the stages line). 0, or -1 with err. */
+static int take_job(hunt_batch *b, size_t j, const hunt_args *a, tc_backend *be, cli_model_on *mo,
+                    verify_result *r, json_t **sample, json_t **melem, char *err, size_t errlen)
+{
+    if (hunt_batch_wait(b, j, err, errlen))
+        return -1;
+    hunt_gpu_job *jb = &b->jobs[j];
+    size_t want = (size_t)a->sample;
+    audit_backend_ctx ctx = {be, jb->ins};
+    infer_target t = *jb->t;
+    t.ctx = &ctx;
+    *r = jb->r;
+    memset(&jb->r, 0, sizeof jb->r);
+    mo->count.copy_s += jb->count.copy_s;
+    mo->count.kernel_s += jb->count.kernel_s;
+    mo->count.cpu_s += jb->count.cpu_s;
+    *melem = json_pack("{s:I, s:I}", "gpu", (json_int_t)jb->count.gpu, "cpu", (json_int_t)jb->count.cpu);
+    if (want)
+        *sample = jb->sampled ? hunt_sample_of(jb->ins, jb->sample, want, want, err, errlen)
+                              : hunt_sample_run(&t, jb->ins, a->seed, HUNT_DRAW_TILE, want, err, errlen);
+    return want && !*sample ? -1 : 0;
 }
 
 int cmd_hunt(int argc, char **argv)
@@ -252,6 +290,13 @@ int cmd_hunt(int argc, char **argv)
         free(list);
         return rc;
     }
+    /* the GPU path (cases/hunt_gpu.h): the tile stream, the model on the backend's GPU */
+    char gpu_why[256] = "";
+    hunt_gpu *hg = NULL;
+    if (a.draw == HUNT_DRAW_TILE && !(hg = hunt_gpu_open(be, mo.gpu, gpu_why, sizeof gpu_why)) && !gpu_why[0])
+        snprintf(gpu_why, sizeof gpu_why, "not available");
+    if (a.draw != HUNT_DRAW_TILE)
+        snprintf(gpu_why, sizeof gpu_why, "--draw family");
     const tc_backend_info *info = tc_backend_get_info(be);
     uint64_t seeds[1] = {a.seed};
     json_t *hdr = cli_record_header("hunt", info, seeds, 1);
@@ -259,60 +304,97 @@ int cmd_hunt(int argc, char **argv)
     json_object_set_new(hdr, "model_on", json_string(mo.name));
     json_object_set_new(hdr, "per_family", json_integer((json_int_t)a.n));
     json_object_set_new(hdr, "sample", json_integer((json_int_t)a.sample));
+    json_object_set_new(hdr, "draw", json_string(hunt_draw_name((hunt_draw)a.draw)));
     tc_json_out out; /* --json: the record hunt.jsonl holds, printed as it is made */
     tc_json_out_begin(&out, a.json, json_copy(hdr));
     tc_record rec = tc_record_new(hdr);
-    size_t total = 0, bad = 0, skipped = 0;
+    size_t total = 0, bad = 0, skipped = 0, on_gpu = 0, hunted = 0;
     double stage_s[VERIFY_NSTAGES] = {0};
     int status = TC_EXIT_OK;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (!a.json)
-        printf("# tcscope hunt on %s (%s) vs model profile %s on %s, %llu elements per family\n", info->backend,
-               info->device, a.profile, mo.name, a.n);
+        printf("# tcscope hunt on %s (%s) vs model profile %s on %s, %llu elements per family, %s stream; "
+               "GPU path: %s\n", info->backend, info->device, a.profile, mo.name, a.n,
+               hunt_draw_name((hunt_draw)a.draw), hg ? "on" : gpu_why);
     tc_progress prog;   /* on a terminal: instructions done of n, the time left */
+    /* The GPU path's instructions (cli/hunt_batch.h) on a thread of their
+     * own while the loop hunts the host path's (f64: the CPU's model) with a
+     * backend of its own and the CPU's model (the GPU model's constants
+     * belong to the batch), waiting for each GPU job in turn; one after the
+     * other with TCSCOPE_HUNT_GPU_SERIAL. Every result is written in
+     * catalogue order. */
+    hunt_batch batch;
+    tc_backend *be_host = be, *be2 = NULL;
+    cli_model_on mo2, *mo_host = &mo;
+    memset(&mo2, 0, sizeof mo2);
+    snprintf(mo2.name, sizeof mo2.name, "cpu");
+    if (hunt_batch_plan(&batch, hg, be, &prof, list, n, (size_t)a.n, a.seed, (size_t)a.sample, err, sizeof err)) {
+        fprintf(stderr, "tcscope hunt: %s\n", err);
+        status = TC_EXIT_USAGE;
+    } else if (batch.n && !getenv("TCSCOPE_HUNT_GPU_SERIAL") && (be2 = tc_backend_open(a.backend, err, sizeof err)) &&
+               hunt_batch_start(&batch, err, sizeof err) == 0) {
+        be_host = be2;
+        mo_host = &mo2;
+    } else if (batch.n && hunt_batch_run(&batch, &prog, err, sizeof err)) {
+        fprintf(stderr, "tcscope hunt: %s\n", err);
+        status = TC_EXIT_USAGE;
+    }
     tc_progress_start(&prog, "hunt", n);
-    /* The next hunted instruction's first tiles are drawn (on threads of
-     * their own) while one's are checked: two slots, used in turn. */
+    /* On the host path the next hunted instruction's first tiles are drawn
+     * (on threads of their own) while one's are checked: two slots, used in
+     * turn. */
     hunt_slot slot[2];
     int cur = 0;
-    size_t next = hunt_next(be, &prof, list, n, 0, &a, &mo, &slot[cur], err, sizeof err);
-    if (next == HUNT_NONE_LEFT) {
+    memset(slot, 0, sizeof slot);
+    size_t next = n;
+    if (status != TC_EXIT_USAGE &&
+        (next = hunt_next(be_host, &prof, list, n, 0, &a, mo_host, batch.job_of, &slot[cur], err, sizeof err)) ==
+            HUNT_NONE_LEFT) {
         fprintf(stderr, "tcscope hunt: %s\n", err);
         status = TC_EXIT_USAGE;
         next = n;
     }
     for (size_t i = 0; i < n && status != TC_EXIT_USAGE; i++) {
         tc_progress_update(&prog, i);
-        if (i != next) {
+        size_t job = batch.job_of[i];
+        if (i != next && job == HUNT_BATCH_NONE) {
             skipped++;
             continue;
         }
         const tc_instr *ins = list[i];
-        hunt_slot *now = &slot[cur];
-        cur ^= 1;
-        next = hunt_next(be, &prof, list, n, i + 1, &a, &mo, &slot[cur], err, sizeof err);
-        model *m = next == HUNT_NONE_LEFT ? NULL : model_new(now->p, now->t.f, err, sizeof err);
-        if (!m) {
-            tc_progress_clear(&prog);
-            fprintf(stderr, "tcscope hunt: %s: %s\n", ins->name, err);
-            verify_hunt_drop(now->ahead);
-            status = TC_EXIT_USAGE;
-            break;
-        }
         verify_result r;
         memset(&r, 0, sizeof r);
-        json_t *sample = NULL;
-        if (verify_hunt_finish(now->ahead, &now->t, m, &r, err, sizeof err) != 0 ||
-            (a.sample && !(sample = sample_json(&now->t, ins, a.seed, a.sample, err, sizeof err)))) {
+        json_t *sample = NULL, *melem = NULL;
+        int fail = 0;
+        if (job != HUNT_BATCH_NONE)
+            fail = take_job(&batch, job, &a, be_host, &mo, &r, &sample, &melem, err, sizeof err);
+        else {
+            hunt_slot *now = &slot[cur];
+            cur ^= 1;
+            next = hunt_next(be_host, &prof, list, n, i + 1, &a, mo_host, batch.job_of, &slot[cur], err, sizeof err);
+            if (next == HUNT_NONE_LEFT) {
+                tc_progress_clear(&prog);
+                fprintf(stderr, "tcscope hunt: %s\n", err);
+                slot_drop(now);
+                status = TC_EXIT_USAGE;
+                break;
+            }
+            fail = hunt_one(now, ins, &a, &r, &sample, err, sizeof err);
+            slot_drop(now);
+            melem = cli_model_on_take(mo_host);
+        }
+        if (fail) {
             tc_progress_clear(&prog);
             fprintf(stderr, "tcscope hunt: %s: %s\n", ins->name, err);
-            model_free(m);
+            json_decref(sample);
+            json_decref(melem);
             verify_result_free(&r);
             status = TC_EXIT_USAGE;
             break;
         }
-        model_free(m);
+        on_gpu += job != HUNT_BATCH_NONE;
+        hunted++;
         for (int q = 0; q < VERIFY_NSTAGES; q++)
             stage_s[q] += r.stage_s[q];
         total += r.n;
@@ -320,7 +402,8 @@ int cmd_hunt(int argc, char **argv)
         if (r.mismatches)
             status = TC_EXIT_DIFF;
         json_t *o = result_json(ins, &r, sample);
-        json_object_set_new(o, "model_elements", cli_model_on_take(&mo));
+        json_object_set_new(o, "model_elements", melem);
+        json_object_set_new(o, "path", json_string(job != HUNT_BATCH_NONE ? "gpu" : "host"));
         tc_progress_clear(&prog);   /* the result line starts on a clean line */
         if (a.json)
             tc_json_out_put(&out, "hunt", json_incref(o));
@@ -341,7 +424,10 @@ int cmd_hunt(int argc, char **argv)
         }
     }
     if (next < n)
-        verify_hunt_drop(slot[cur].ahead);   /* stopped on an error before it */
+        slot_drop(&slot[cur]);   /* stopped on an error before it */
+    hunt_batch_join(&batch);   /* the GPU path's thread has ended: its statistics are final */
+    if (mo_host == &mo2)
+        mo.count.cpu_s += mo2.count.cpu_s;
     tc_progress_clear(&prog);
     tc_json_out_end(&out, status == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -350,8 +436,18 @@ int cmd_hunt(int argc, char **argv)
         printf("# %zu elements in %.1f s (%.3g elements/s), %zu mismatches; %zu instructions not hunted "
                "(integer formats, no profile entry, or not on this backend)\n",
                total, secs, secs > 0 ? (double)total / secs : 0.0, bad, skipped);
-    if (!a.json)
+    if (!a.json) {
+        printf("# path: %zu of %zu instructions on the GPU path (cases/hunt_gpu.h: in windows, the stages "
+               "overlapping), the rest on the host's\n", on_gpu, hunted);
+        if (hg && on_gpu) {
+            hunt_gpu_stats st;
+            hunt_gpu_last_stats(hg, &st);
+            printf("# GPU path: %.2f s for its instructions, %zu windows, %.2f s waiting for their draws; the CPU "
+                   "computed %zu declined elements in %.2f s beside it, %.2f s of them after the GPU's last\n",
+                   st.wall_s, st.windows, st.draw_wait_s, st.declined, st.cpu_s, st.tail_s);
+        }
         cli_model_on_stages(&mo, stage_s, secs);
+    }
     if (a.out && status != TC_EXIT_USAGE) {
         /* inside --out only, atomically, an earlier hunt.jsonl kept (reports/outdir.c) */
         tc_outdir d = {.fd = -1};
@@ -363,6 +459,9 @@ int cmd_hunt(int argc, char **argv)
         tc_outdir_close(&d);
     }
     tc_record_free(&rec);
+    hunt_batch_free(&batch);   /* waits for its thread's end (after an error too) */
+    tc_backend_close(be2);
+    hunt_gpu_close(hg);
     cli_model_on_close(&mo);
     tc_backend_close(be);
     profile_free(&prof);

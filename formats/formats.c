@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/format_hd.h"
 #include "formats/formats.h"
 
 /* NaN bits: what CUDA's host conversions produce from a float NaN
@@ -121,7 +122,7 @@ const tc_format *tc_format_by_name(const char *name, tc_format *scratch)
 
 bool tc_format_is_int(const tc_format *f)
 {
-    return f->specials == TC_SPECIALS_INT;
+    return tc_format_is_int_hd(f);
 }
 
 int tc_format_precision(const tc_format *f)
@@ -131,26 +132,12 @@ int tc_format_precision(const tc_format *f)
 
 int tc_format_emin(const tc_format *f)
 {
-    if (tc_format_is_int(f))
-        return 0;
-    if (f->specials == TC_SPECIALS_E8M0)
-        return -f->bias;   /* code 0 is 2^-bias, a normal: no subnormals */
-    return 1 - f->bias;
+    return tc_format_emin_hd(f);
 }
 
 int tc_format_emax(const tc_format *f)
 {
-    if (tc_format_is_int(f))
-        return f->mbits - 1;
-    int top = (1 << f->ebits) - 1;
-    switch (f->specials) {
-    case TC_SPECIALS_IEEE:
-        return top - 1 - f->bias;
-    case TC_SPECIALS_E8M0:
-        return top - 1 - f->bias;
-    default:
-        return top - f->bias;
-    }
+    return tc_format_emax_hd(f);
 }
 
 uint64_t tc_format_mask(const tc_format *f)

@@ -1,17 +1,13 @@
 /* Host and device: the model's integer arithmetic (model_internal.h,
  * model_core.h) is written once, as static inline functions that C compiles
  * for the CPU and nvcc compiles for the GPU as well (probes/cuda/model_gpu.cu).
- * TC_HD marks them; the few compiler builtins they need have a device form. */
+ * TC_HD (formats/format_hd.h) marks them; the few compiler builtins they need have a device form. */
 #ifndef TC_MODEL_HD_H
 #define TC_MODEL_HD_H
 
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define TC_HD __host__ __device__
-#else
-#define TC_HD
-#endif
+#include "formats/format_hd.h"   /* TC_HD */
 
 /* Leading zeros of x != 0 (64 bits). */
 static inline TC_HD int tc_clz64(uint64_t x)

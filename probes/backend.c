@@ -501,6 +501,28 @@ double tc_backend_last_kernel_s(const tc_backend *b)
     return b->kind == BK_GPU ? tc_gpub_last_kernel_s(b->gpu) : 0.0;
 }
 
+int tc_backend_gpu_device(const tc_backend *b)
+{
+    if (b->kind != BK_GPU || b->flip || b->fault_after)
+        return -1;
+    return tc_gpub_device(b->gpu);
+}
+
+int tc_backend_mma_dev(tc_backend *b, const tc_instr *ins, size_t ntiles, const void *dA, const uint32_t *dE,
+                       const void *dB, const void *dC, void *dD, unsigned char poison, char *err, size_t errlen)
+{
+    if (tc_backend_gpu_device(b) < 0) {
+        snprintf(err, errlen, "%s: backend %s takes no batches on the GPU (internal error)", ins->name,
+                 b->info.backend);
+        return -1;
+    }
+    if (batch_begin(b, err, errlen))
+        return -1;
+    int rc = tc_gpub_mma_dev(b->gpu, ins, ntiles, dA, dE, dB, dC, dD, poison, err, errlen);
+    batch_end(b, rc, err);
+    return rc;
+}
+
 /* ---- Chains on the software backends ------------------------------------
  * D_i = X_{i-1} * B_i + C_i on M x K tiles (B_i is K x K), X_i = D_i rounded
  * into A's format by tc_encode with the caller's rounding. The same

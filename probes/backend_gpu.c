@@ -508,6 +508,24 @@ int tc_gpub_sass(tc_gpub *b, const tc_instr *ins, tc_instr_sass *out, char *err,
 
 double tc_gpub_last_kernel_s(const tc_gpub *b) { return b->last_s; }
 
+int tc_gpub_mma_dev(tc_gpub *b, const tc_instr *ins, size_t ntiles, const void *dA, const uint32_t *dE,
+                    const void *dB, const void *dC, void *dD, unsigned char poison, char *err, size_t errlen)
+{
+    const tc_gpu_kernel *k = tc_gpu_kernel_find(ins->name);
+    if (!k) {
+        snprintf(err, errlen, "%s: not implemented in the GPU backend", ins->name);
+        return -1;
+    }
+    int rc = tc_gpu_exec_dev(b->g, k, ins, ntiles, dA, dE, dB, dC, dD, poison, err, errlen);
+    if (rc)
+        b->device_error = true;
+    else
+        b->last_s = tc_gpu_last_kernel_ms(b->g) / 1e3;
+    return rc;
+}
+
+int tc_gpub_device(const tc_gpub *b) { return tc_gpu_device(b->g); }
+
 static int chain_fmt(const tc_format *f)
 {
     static const struct {
@@ -665,6 +683,13 @@ int tc_gpub_sass(tc_gpub *g, const tc_instr *ins, tc_instr_sass *out, char *err,
     return -1;
 }
 double tc_gpub_last_kernel_s(const tc_gpub *g) { return 0.0; }
+int tc_gpub_mma_dev(tc_gpub *g, const tc_instr *ins, size_t ntiles, const void *dA, const uint32_t *dE,
+                    const void *dB, const void *dC, void *dD, unsigned char poison, char *err, size_t errlen)
+{
+    snprintf(err, errlen, NO_GPU);
+    return -1;
+}
+int tc_gpub_device(const tc_gpub *g) { return -1; }
 int tc_gpub_chain(tc_gpub *g, const tc_instr *ins, size_t nchains, int len, const uint64_t *A0, const uint64_t *B,
                   const uint64_t *C, tc_rounding cvt, uint64_t *Xused, uint64_t *D, char *err, size_t errlen)
 {

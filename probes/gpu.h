@@ -111,6 +111,16 @@ int tc_gpu_exec_sparse(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, s
                        const uint32_t *E, const void *B, const void *C, void *D, unsigned char poison, char *err,
                        size_t errlen);
 
+/* tc_gpu_exec (dE NULL) or tc_gpu_exec_sparse on buffers already on the
+ * device (native width, as those take them; dD poisoned, then written): no
+ * copy either way, for a pipeline that keeps its tiles on the GPU
+ * (cases/hunt_gpu.h). 0 or -1 with err. */
+int tc_gpu_exec_dev(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles, const void *dA,
+                    const uint32_t *dE, const void *dB, const void *dC, void *dD, unsigned char poison, char *err,
+                    size_t errlen);
+/* The CUDA device number g runs on. */
+int tc_gpu_device(const tc_gpu *g);
+
 /* Page-locked host staging buffer `which` (0..5) of at least `bytes`, kept
  * and grown by the context (fast transfers); NULL with err on failure. */
 void *tc_gpu_host_buffer(tc_gpu *g, int which, size_t bytes, char *err, size_t errlen);

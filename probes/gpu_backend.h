@@ -18,6 +18,11 @@ int tc_gpub_mma(tc_gpub *g, const tc_instr *ins, size_t ntiles, const uint64_t *
                 const uint64_t *C, uint64_t *D, char *err, size_t errlen);
 int tc_gpub_sass(tc_gpub *g, const tc_instr *ins, tc_instr_sass *out, char *err, size_t errlen);
 double tc_gpub_last_kernel_s(const tc_gpub *g);
+/* tc_backend_mma_dev's GPU side (probes/probes.h); tc_gpub_device: the CUDA
+ * device number, -1 without CUDA. */
+int tc_gpub_mma_dev(tc_gpub *g, const tc_instr *ins, size_t ntiles, const void *dA, const uint32_t *dE,
+                    const void *dB, const void *dC, void *dD, unsigned char poison, char *err, size_t errlen);
+int tc_gpub_device(const tc_gpub *g);
 /* true once a CUDA call of this backend failed (launch, copy, sync): not the
  * inputs, the device; probes/backend.c then refuses every later batch. */
 bool tc_gpub_device_failed(const tc_gpub *g);

@@ -22,6 +22,7 @@ struct tc_model_gpu {
     tc_mgpu *g;
     int dev;
     char name[16];
+    size_t pending;   /* elements of the launch tc_model_gpu_mma_dev_start left running */
 };
 
 const char *tc_model_gpu_unsupported(const model *m, int k)
@@ -184,4 +185,59 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
     snprintf(err, errlen, "GPU model: this tcscope was built without nvcc (no CUDA)");
     return -1;
 #endif
+}
+
+int tc_model_gpu_mma_dev_start(tc_model_gpu *g, const model *m, int mrows, int ncols, int k, size_t ntiles,
+                               const uint64_t *dA, const uint64_t *dB, const uint64_t *dC, uint64_t *dD,
+                               tc_model_gpu_count *count, char *err, size_t errlen)
+{
+    const char *why = tc_model_gpu_unsupported(m, k);
+    if (why || ncols > 1024 || !g || ntiles < 1) {
+        snprintf(err, errlen, "GPU model: %s (internal error: the caller checks first)",
+                 why ? why : ntiles < 1 ? "no tiles" : "a tile over 1024 columns");
+        return -1;
+    }
+#if TC_HAVE_CUDA
+    int order[MODEL_ELEMENT_MAX_K];
+    bool ordered = model_step_order(&m->p, k, order);
+    tc_mgpu_times tm = {0, 0};
+    int rc = tc_mgpu_mma_dev_start(g->g, m, ordered ? order : NULL, mrows, ncols, k, ntiles, dA, dB, dC, dD, &tm,
+                                   err, errlen);
+    count->copy_s += tm.copy_s;
+    g->pending = rc ? 0 : ntiles * (size_t)mrows * (size_t)ncols;
+    return rc;
+#else
+    snprintf(err, errlen, "GPU model: this tcscope was built without nvcc (no CUDA)");
+    return -1;
+#endif
+}
+
+int tc_model_gpu_mma_dev_end(tc_model_gpu *g, size_t *declined, tc_model_gpu_count *count, char *err,
+                             size_t errlen)
+{
+    *declined = 0;
+#if TC_HAVE_CUDA
+    tc_mgpu_times tm = {0, 0};
+    if (tc_mgpu_mma_dev_end(g->g, declined, &tm, err, errlen))
+        return -1;
+    count->copy_s += tm.copy_s;
+    count->kernel_s += tm.kernel_s;
+    count->gpu += g->pending - *declined;
+    g->pending = 0;
+    return 0;
+#else
+    snprintf(err, errlen, "GPU model: this tcscope was built without nvcc (no CUDA)");
+    return -1;
+#endif
+}
+
+int tc_model_gpu_mma_dev(tc_model_gpu *g, const model *m, int mrows, int ncols, int k, size_t ntiles,
+                         const uint64_t *dA, const uint64_t *dB, const uint64_t *dC, uint64_t *dD, size_t *declined,
+                         tc_model_gpu_count *count, char *err, size_t errlen)
+{
+    *declined = 0;
+    return tc_model_gpu_mma_dev_start(g, m, mrows, ncols, k, ntiles, dA, dB, dC, dD, count, err, errlen) ||
+                   tc_model_gpu_mma_dev_end(g, declined, count, err, errlen)
+               ? -1
+               : 0;
 }

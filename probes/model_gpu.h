@@ -46,6 +46,25 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
                      const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
                      tc_model_gpu_count *count, char *err, size_t errlen);
 
+/* tc_model_gpu_mma on tiles already on the GPU (device pointers; dD
+ * receives the answers there, each declined element holding
+ * TC_MODEL_GPU_DECLINED, probes/model_gpu_run.h, *declined of them, for the
+ * caller to compute with model_dot and add to count->cpu). The caller has
+ * checked tc_model_gpu_unsupported. Adds the GPU's elements and seconds to
+ * *count. 0, or -1 with err. */
+int tc_model_gpu_mma_dev(tc_model_gpu *g, const model *m, int mrows, int ncols, int k, size_t ntiles,
+                         const uint64_t *dA, const uint64_t *dB, const uint64_t *dC, uint64_t *dD, size_t *declined,
+                         tc_model_gpu_count *count, char *err, size_t errlen);
+/* The same in two halves: _start launches the kernel (on a stream of its
+ * own: the caller's GPU work, the instruction's run, goes on beside it),
+ * _end waits for it, counts and says *declined; every _start has its _end
+ * before the next. 0, or -1 with err. */
+int tc_model_gpu_mma_dev_start(tc_model_gpu *g, const model *m, int mrows, int ncols, int k, size_t ntiles,
+                               const uint64_t *dA, const uint64_t *dB, const uint64_t *dC, uint64_t *dD,
+                               tc_model_gpu_count *count, char *err, size_t errlen);
+int tc_model_gpu_mma_dev_end(tc_model_gpu *g, size_t *declined, tc_model_gpu_count *count, char *err,
+                             size_t errlen);
+
 /* The elements of D the kernel declined (holding TC_MODEL_GPU_DECLINED),
  * each computed by model_dot on every core, balanced over the elements;
  * *declined: how many. The CPU share of tc_model_gpu_mma, apart so that a

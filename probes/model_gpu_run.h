@@ -33,6 +33,20 @@ int tc_mgpu_mma(tc_mgpu *g, const struct model *m, const int *order, int mrows, 
                 const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D, size_t *declined,
                 tc_mgpu_times *times, char *err, size_t errlen);
 
+/* tc_mgpu_mma on buffers already on the GPU (dD receives the answers there):
+ * no operand copy, for a pipeline that keeps its tiles on the GPU. */
+int tc_mgpu_mma_dev(tc_mgpu *g, const struct model *m, const int *order, int mrows, int ncols, int k,
+                    size_t ntiles, const uint64_t *dA, const uint64_t *dB, const uint64_t *dC, uint64_t *dD,
+                    size_t *declined, tc_mgpu_times *times, char *err, size_t errlen);
+/* tc_mgpu_mma_dev in two halves, so the caller's own GPU work (the
+ * instruction's run) goes on beside the kernel: _start copies the model and
+ * launches the kernel on a stream of its own; _end waits for it (and must
+ * come before the next _start). */
+int tc_mgpu_mma_dev_start(tc_mgpu *g, const struct model *m, const int *order, int mrows, int ncols, int k,
+                          size_t ntiles, const uint64_t *dA, const uint64_t *dB, const uint64_t *dC, uint64_t *dD,
+                          tc_mgpu_times *times, char *err, size_t errlen);
+int tc_mgpu_mma_dev_end(tc_mgpu *g, size_t *declined, tc_mgpu_times *times, char *err, size_t errlen);
+
 /* The outputs of a GEMM (probes/model_gpu_gemm.h) on GPU dev under plan
  * (model_gpu_gemm_core.h): out[e] for e < nout (ii NULL: all of mrows x n);
  * flag[e] set (and counted in *declined) where the host must walk output e.

@@ -189,6 +189,20 @@ int tc_backend_sass(tc_backend *b, const tc_instr *ins, tc_instr_sass *out, char
  * (GPU only; 0 for software backends). */
 double tc_backend_last_kernel_s(const tc_backend *b);
 
+/* Batches whose tiles are already on the GPU (cases/hunt_gpu.h draws them
+ * there): tc_backend_gpu_device is the CUDA device of a GPU backend that
+ * runs such batches, else -1 (a software backend, or one whose test hooks,
+ * TCSCOPE_FLIP_BIT and TCSCOPE_FAULT_AFTER, only tc_backend_mma applies).
+ * tc_backend_mma_dev runs one: A (for mma.sp/wgmma.sp the compressed m x
+ * k/2 tile, and dE its metadata registers, probes/sparse.h; dE NULL for a
+ * dense instruction), B, C device buffers at native width, D written at
+ * native width after being filled with the byte `poison` (the caller checks
+ * that every element was written, as tc_backend_mma does). A device error
+ * is the backend's fault from then on (tc_backend_fault). 0 or -1 with err. */
+int tc_backend_gpu_device(const tc_backend *b);
+int tc_backend_mma_dev(tc_backend *b, const tc_instr *ins, size_t ntiles, const void *dA, const uint32_t *dE,
+                       const void *dB, const void *dC, void *dD, unsigned char poison, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

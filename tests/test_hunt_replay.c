@@ -3,7 +3,11 @@
  * the record keeps, per instruction and hunt family, the hardware's first
  * 128 outputs; their inputs are regenerated here from the record's seed by
  * cases/hunt.c, so this also fails if the generator drifts from the one that
- * ran on the GPU. A flipped sample digit must be caught. */
+ * ran on the GPU. A flipped sample digit must be caught. Each record's
+ * inputs are regenerated with its header's stream ("draw": "tile", or
+ * "family" where absent, cases/hunt.h): a record of the tile stream
+ * (tests/data/hunt-tile-model.jsonl.gz, model:h100's answers) replays, and
+ * fails when read as the family stream's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,10 +28,12 @@
 #include "reports/record_packed.h"
 
 #define RECORD "reports/baselines/h100-hunt-final.packed.xz"
+#define TILE_RECORD "tests/data/hunt-tile-model.jsonl.gz"
 #define PROFILE "oracle/profiles/h100.profile"
 
 /* Mismatching sample elements of one record object (its family samples). */
-static size_t replay_object(const json_t *o, uint64_t seed, const model_profile *prof, size_t *checked)
+static size_t replay_object(const json_t *o, uint64_t seed, hunt_draw draw, const model_profile *prof,
+                            size_t *checked)
 {
     const tc_instr *ins = tc_instr_by_name(json_string_value(json_object_get(o, "instr")));
     assert_non_null(ins);
@@ -50,9 +56,7 @@ static size_t replay_object(const json_t *o, uint64_t seed, const model_profile 
         uint64_t *A = malloc(ntiles * ta * 8), *B = malloc(ntiles * tb * 8), *C = malloc(ntiles * mn * 8),
                  *D = malloc(ntiles * mn * 8);
         assert_true(A && B && C && D);
-        uint64_t st = hunt_family_seed(seed, fam);
-        for (size_t q = 0; q < ntiles; q++)
-            hunt_fill_tile(&t, fam, &st, A + q * ta, B + q * tb, C + q * mn);
+        hunt_fill_tiles(&t, draw, seed, fam, 0, ntiles, A, B, C);
         model_mma(m, t.m, t.n, t.k, ntiles, A, B, C, D);
         for (size_t e = 0; e < want; e++) {
             char buf[20];
@@ -74,17 +78,18 @@ typedef struct {
     json_t **objs;
     size_t n;
     uint64_t seed;
+    hunt_draw draw;
     model_profile prof;
 } hunt_data;
 
-static void load(hunt_data *h)
+static void load(hunt_data *h, const char *record)
 {
     memset(h, 0, sizeof *h);
     char err[256];
     if (profile_load(PROFILE, &h->prof, err, sizeof err))
         fail_msg("%s", err);
     tc_record_file rf;
-    FILE *f = tc_record_open(RECORD, &rf, err, sizeof err);
+    FILE *f = tc_record_open(record, &rf, err, sizeof err);
     if (!f)
         fail_msg("%s", err);
     char *line = NULL;
@@ -94,11 +99,15 @@ static void load(hunt_data *h)
         json_error_t je;
         json_t *o = json_loads(line, 0, &je);
         if (!o)
-            fail_msg("%s: %s", RECORD, je.text);
+            fail_msg("%s: %s", record, je.text);
         if (json_object_get(o, "schema")) {
             const char *s = json_string_value(json_array_get(json_object_get(o, "seeds"), 0));
             assert_non_null(s);
             h->seed = strtoull(s, NULL, 0);
+            const json_t *d = json_object_get(o, "draw");   /* absent: the records before the tile stream */
+            int draw = d ? hunt_draw_by_name(json_string_value(d)) : HUNT_DRAW_FAMILY;
+            assert_true(draw >= 0);
+            h->draw = (hunt_draw)draw;
         }
         if (json_is_string(json_object_get(o, "instr")) && h->n < 512)
             h->objs[h->n++] = o;
@@ -121,11 +130,12 @@ static void unload(hunt_data *h)
 static void hunt_answers_match_the_profile(void **state)
 {
     hunt_data h;
-    load(&h);
+    load(&h, RECORD);
+    assert_int_equal(h.draw, HUNT_DRAW_FAMILY);
     size_t bad = 0, checked = 0, ninstr = 0;
     for (size_t i = 0; i < h.n; i++) {
         size_t before = checked;
-        bad += replay_object(h.objs[i], h.seed, &h.prof, &checked);
+        bad += replay_object(h.objs[i], h.seed, h.draw, &h.prof, &checked);
         ninstr += checked > before;
     }
     print_message("hunt sample: %zu hardware answers of %zu instructions replayed, %zu mismatches\n", checked,
@@ -138,7 +148,7 @@ static void hunt_answers_match_the_profile(void **state)
 static void a_flipped_sample_digit_is_caught(void **state)
 {
     hunt_data h;
-    load(&h);
+    load(&h, RECORD);
     json_t *o = h.objs[0];
     json_t *sample = json_object_get(o, "sample");
     char *hex = strdup(json_string_value(json_object_get(sample, "cancel")));
@@ -146,7 +156,25 @@ static void a_flipped_sample_digit_is_caught(void **state)
     json_object_set_new(sample, "cancel", json_string(hex));
     free(hex);
     size_t checked = 0;
-    assert_int_equal(replay_object(o, h.seed, &h.prof, &checked), 1);
+    assert_int_equal(replay_object(o, h.seed, h.draw, &h.prof, &checked), 1);
+    unload(&h);
+}
+
+static void a_tile_record_replays_with_its_stream(void **state)
+{
+    hunt_data h;
+    load(&h, TILE_RECORD);
+    assert_int_equal(h.draw, HUNT_DRAW_TILE);
+    size_t bad = 0, checked = 0, wrong = 0, checked2 = 0;
+    for (size_t i = 0; i < h.n; i++) {
+        bad += replay_object(h.objs[i], h.seed, h.draw, &h.prof, &checked);
+        wrong += replay_object(h.objs[i], h.seed, HUNT_DRAW_FAMILY, &h.prof, &checked2);
+    }
+    print_message("tile record: %zu answers of %zu instructions replayed, %zu mismatches; read as the family "
+                  "stream's, %zu\n", checked, h.n, bad, wrong);
+    assert_true(h.n >= 4 && checked >= 4 * 11 * 24);
+    assert_int_equal(bad, 0);
+    assert_true(wrong > checked / 2);   /* the other stream's inputs: most answers differ */
     unload(&h);
 }
 
@@ -155,6 +183,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hunt_answers_match_the_profile),
         cmocka_unit_test(a_flipped_sample_digit_is_caught),
+        cmocka_unit_test(a_tile_record_replays_with_its_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -238,6 +238,47 @@ extern "C" void *tc_gpu_host_buffer(tc_gpu *g, int which, size_t bytes, char *er
 
 static size_t bytes_of(const tc_format *f, size_t elems) { return elems * (size_t)f->storage_bits / 8; }
 
+/* The launch on device buffers (A compressed and E the metadata registers
+ * for a sparse kernel, E NULL else): D (bd bytes) filled with `poison`, the
+ * kernel run to its end, its time in g->last_ms. */
+static int launch_on(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles, const void *dA,
+                     const uint32_t *dE, const void *dB, const void *dC, void *dD, size_t bd, unsigned char poison,
+                     char *err, size_t errlen)
+{
+    bool sparse = k->kind == TC_GPUK_WARP_SP || k->kind == TC_GPUK_WG_SP;
+    tc_gpu_args a;
+    memset(&a, 0, sizeof a);
+    if (k->kind != TC_GPUK_WMMA &&
+        (table(g, ins, TC_OPND_A, (uint16_t **)&a.ta, err, errlen) ||
+         table(g, ins, TC_OPND_B, (uint16_t **)&a.tb, err, errlen) ||
+         table(g, ins, TC_OPND_C, (uint16_t **)&a.tc, err, errlen)))
+        return -1;
+    if (sparse && (!a.tc || (k->kind == TC_GPUK_WARP_SP && (!a.ta || !a.tb)))) {
+        snprintf(err, errlen, "%s: no fragment table for a sparse operand (internal error)", ins->name);
+        return -1;
+    }
+    CK(cudaMemset(dD, poison, bd), "poison D");
+    a.A = dA;
+    a.B = dB;
+    a.C = dC;
+    a.D = dD;
+    a.E = sparse ? dE : NULL;
+    a.ntiles = ntiles;
+    size_t blocks = (ntiles + (size_t)k->tiles_per_block - 1) / (size_t)k->tiles_per_block;
+    size_t cap = (size_t)g->sm_count * (k->kind == TC_GPUK_WG || k->kind == TC_GPUK_WG_SP ? 8 : 16);
+    int grid = (int)(blocks < cap ? blocks : cap);
+    if (grid < 1)
+        grid = 1;
+    CK(cudaEventRecord(g->ev0), "cudaEventRecord");
+    CK((cudaError_t)k->launch(&a, grid), k->name);
+    CK(cudaEventRecord(g->ev1), "cudaEventRecord");
+    /* the launch's own end, not the device's: work of another stream (the
+     * GPU hunt draws the next instructions' tiles on one) runs on */
+    CK(cudaEventSynchronize(g->ev1), k->name);
+    CK(cudaEventElapsedTime(&g->last_ms, g->ev0, g->ev1), "cudaEventElapsedTime");
+    return 0;
+}
+
 /* Dense (E NULL) and sparse launches: sparse A is the compressed m x k/2
  * tile and E the metadata registers of each tile (32 mma.sp, 128 wgmma.sp). */
 static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles, const void *A,
@@ -262,37 +303,29 @@ static int exec_common(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, s
         tc_cuda_grow(&g->dD, &g->capD, bd, err, errlen) ||
         (sparse && tc_cuda_put(&g->dE, &g->capE, E, be, "copy the sparse metadata to the GPU", err, errlen)))
         return -1;
-    tc_gpu_args a;
-    memset(&a, 0, sizeof a);
-    if (k->kind != TC_GPUK_WMMA &&
-        (table(g, ins, TC_OPND_A, (uint16_t **)&a.ta, err, errlen) ||
-         table(g, ins, TC_OPND_B, (uint16_t **)&a.tb, err, errlen) ||
-         table(g, ins, TC_OPND_C, (uint16_t **)&a.tc, err, errlen)))
+    if (launch_on(g, k, ins, ntiles, g->dA, sparse ? (const uint32_t *)g->dE : NULL, g->dB, g->dC, g->dD, bd,
+                  poison, err, errlen))
         return -1;
-    if (sparse && (!a.tc || (k->kind == TC_GPUK_WARP_SP && (!a.ta || !a.tb)))) {
-        snprintf(err, errlen, "%s: no fragment table for a sparse operand (internal error)", ins->name);
-        return -1;
-    }
-    CK(cudaMemset(g->dD, poison, bd), "poison D");
-    a.A = g->dA;
-    a.B = g->dB;
-    a.C = g->dC;
-    a.D = g->dD;
-    a.E = sparse ? (const uint32_t *)g->dE : NULL;
-    a.ntiles = ntiles;
-    size_t blocks = (ntiles + (size_t)k->tiles_per_block - 1) / (size_t)k->tiles_per_block;
-    size_t cap = (size_t)g->sm_count * (k->kind == TC_GPUK_WG || k->kind == TC_GPUK_WG_SP ? 8 : 16);
-    int grid = (int)(blocks < cap ? blocks : cap);
-    if (grid < 1)
-        grid = 1;
-    CK(cudaEventRecord(g->ev0), "cudaEventRecord");
-    CK((cudaError_t)k->launch(&a, grid), k->name);
-    CK(cudaEventRecord(g->ev1), "cudaEventRecord");
-    CK(cudaDeviceSynchronize(), k->name);
-    CK(cudaEventElapsedTime(&g->last_ms, g->ev0, g->ev1), "cudaEventElapsedTime");
     CK(cudaMemcpy(D, g->dD, bd, cudaMemcpyDeviceToHost), "copy D from the GPU");
     return 0;
 }
+
+extern "C" int tc_gpu_exec_dev(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles,
+                               const void *dA, const uint32_t *dE, const void *dB, const void *dC, void *dD,
+                               unsigned char poison, char *err, size_t errlen)
+{
+    CK(cudaSetDevice(g->dev), "cudaSetDevice");
+    bool sparse = k->kind == TC_GPUK_WARP_SP || k->kind == TC_GPUK_WG_SP;
+    if (sparse != (dE != NULL) || sparse != ins->sparse) {
+        snprintf(err, errlen, "%s: kernel %s and the call disagree about sparsity (internal error)", ins->name,
+                 k->name);
+        return -1;
+    }
+    return launch_on(g, k, ins, ntiles, dA, dE, dB, dC, dD, bytes_of(ins->d, ntiles * ins->m * ins->n), poison,
+                     err, errlen);
+}
+
+extern "C" int tc_gpu_device(const tc_gpu *g) { return g->dev; }
 
 extern "C" int tc_gpu_exec(tc_gpu *g, const tc_gpu_kernel *k, const tc_instr *ins, size_t ntiles,
                            const void *A, const void *B, const void *C, void *D, unsigned char poison,

@@ -52,6 +52,9 @@ static double tc_mgpu_now(void)
 
 struct tc_mgpu {
     int dev;
+    cudaStream_t st;       /* tc_mgpu_mma_dev_start's launches (made on first use) */
+    bool has_st;
+    double started;        /* when the running launch started */
     void *dA, *dB, *dC, *dD;
     unsigned long long *dN;
     size_t capA, capB, capC, capD;
@@ -88,7 +91,30 @@ extern "C" void tc_mgpu_close(tc_mgpu *g)
     cudaFree(g->dC);
     cudaFree(g->dD);
     cudaFree(g->dN);
+    if (g->has_st) {
+        cudaStreamSynchronize(g->st);
+        cudaStreamDestroy(g->st);
+    }
     free(g);
+}
+
+/* The kernel over ntiles tiles on device buffers, launched on stream st
+ * (and run to its end there when `wait`). */
+static int launch_model(int mrows, int ncols, int k, size_t ntiles, int ordered, const uint64_t *dA,
+                        const uint64_t *dB, const uint64_t *dC, uint64_t *dD, unsigned long long *dN,
+                        cudaStream_t st, bool wait, char *err, size_t errlen)
+{
+    /* about 256 threads a block: whole rows of one tile */
+    int rows = 256 / ncols < 1 ? 1 : 256 / ncols;
+    rows = rows > mrows ? mrows : rows;
+    dim3 block((unsigned)ncols, (unsigned)rows), grid((unsigned)ntiles, (unsigned)((mrows + rows - 1) / rows));
+    tc_model_gpu_kernel<<<grid, block, 0, st>>>(mrows, ncols, k, ordered, dA, dB, dC, dD, dN);
+    CK(cudaGetLastError(), "launch of the model kernel");
+    /* the stream's end, not the device's: another stream's work (the GPU
+     * hunt's next draws, cases/cuda/hunt_gpu.cu) runs on */
+    if (wait)
+        CK(cudaStreamSynchronize(st), "the model kernel");
+    return 0;
 }
 
 extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mrows, int ncols, int k,
@@ -118,14 +144,9 @@ extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mro
     CK(cudaMemset(g->dN, 0, sizeof *g->dN), "clear the count");
     CK(cudaDeviceSynchronize(), "the copies to the GPU");
     double t1 = tc_mgpu_now();
-    /* about 256 threads a block: whole rows of one tile */
-    int rows = 256 / ncols < 1 ? 1 : 256 / ncols;
-    rows = rows > mrows ? mrows : rows;
-    dim3 block((unsigned)ncols, (unsigned)rows), grid((unsigned)ntiles, (unsigned)((mrows + rows - 1) / rows));
-    tc_model_gpu_kernel<<<grid, block>>>(mrows, ncols, k, order != NULL, (const uint64_t *)g->dA,
-                                         (const uint64_t *)g->dB, (const uint64_t *)g->dC, (uint64_t *)g->dD, g->dN);
-    CK(cudaGetLastError(), "launch of the model kernel");
-    CK(cudaDeviceSynchronize(), "the model kernel");
+    if (launch_model(mrows, ncols, k, ntiles, order != NULL, (const uint64_t *)g->dA, (const uint64_t *)g->dB,
+                     (const uint64_t *)g->dC, (uint64_t *)g->dD, g->dN, 0, true, err, errlen))
+        return -1;
     double t2 = tc_mgpu_now();
     unsigned long long n = 0;
     CK(cudaMemcpy(&n, g->dN, sizeof n, cudaMemcpyDeviceToHost), "copy the count from the GPU");
@@ -135,4 +156,57 @@ extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mro
     times->kernel_s += t2 - t1;
     *declined = (size_t)n;
     return 0;
+}
+
+extern "C" int tc_mgpu_mma_dev_start(tc_mgpu *g, const model *m, const int *order, int mrows, int ncols, int k,
+                                     size_t ntiles, const uint64_t *dA, const uint64_t *dB, const uint64_t *dC,
+                                     uint64_t *dD, tc_mgpu_times *times, char *err, size_t errlen)
+{
+    if (k < 1 || k > MODEL_ELEMENT_MAX_K || mrows < 1 || ncols < 1 || ncols > 1024 || ntiles < 1 ||
+        ntiles > 0x7FFFFFFFu) {
+        snprintf(err, errlen, "GPU model: shape %dx%dx%d x %zu tiles outside what the kernel takes (internal error)",
+                 mrows, ncols, k, ntiles);
+        return -1;
+    }
+    CK(cudaSetDevice(g->dev), "cudaSetDevice");
+    if (!g->has_st) {
+        CK(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking), "a stream for the GPU model");
+        g->has_st = true;
+    }
+    double t0 = tc_mgpu_now();
+    /* the launch before has ended (its _end): the constants are free to change */
+    CK(cudaStreamSynchronize(g->st), "the model kernel before");
+    CK(cudaMemcpyToSymbol(c_model, m, sizeof *m), "copy the model to the GPU");
+    if (order)
+        CK(cudaMemcpyToSymbol(c_order, order, (size_t)k * sizeof *order), "copy the step order to the GPU");
+    CK(cudaMemsetAsync(g->dN, 0, sizeof *g->dN, g->st), "clear the count");
+    g->started = tc_mgpu_now();
+    times->copy_s += g->started - t0;
+    return launch_model(mrows, ncols, k, ntiles, order != NULL, dA, dB, dC, dD, g->dN, g->st, false, err, errlen);
+}
+
+extern "C" int tc_mgpu_mma_dev_end(tc_mgpu *g, size_t *declined, tc_mgpu_times *times, char *err, size_t errlen)
+{
+    CK(cudaSetDevice(g->dev), "cudaSetDevice");
+    CK(cudaStreamSynchronize(g->st), "the model kernel");
+    double t1 = tc_mgpu_now();
+    unsigned long long n = 0;
+    CK(cudaMemcpy(&n, g->dN, sizeof n, cudaMemcpyDeviceToHost), "copy the count from the GPU");
+    times->kernel_s += t1 - g->started;
+    times->copy_s += tc_mgpu_now() - t1;
+    *declined = (size_t)n;
+    return 0;
+}
+
+extern "C" int tc_mgpu_mma_dev(tc_mgpu *g, const model *m, const int *order, int mrows, int ncols, int k,
+                               size_t ntiles, const uint64_t *dA, const uint64_t *dB, const uint64_t *dC,
+                               uint64_t *dD, size_t *declined, tc_mgpu_times *times, char *err, size_t errlen)
+{
+    *declined = 0;
+    if (ntiles == 0)
+        return 0;
+    return tc_mgpu_mma_dev_start(g, m, order, mrows, ncols, k, ntiles, dA, dB, dC, dD, times, err, errlen) ||
+                   tc_mgpu_mma_dev_end(g, declined, times, err, errlen)
+               ? -1
+               : 0;
 }
