@@ -8,6 +8,7 @@
 #include "cases/audit.h"
 #include "cli/audit.h"
 #include "cli/cli.h"
+#include "cli/hunt_on.h"
 #include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "oracle/model_fields.h"
@@ -20,6 +21,21 @@ static const char *field_text(const audit_result *r, const char *key, char *buf,
 {
     model_field_text(&r->fit.params, model_field_find(key), buf, len);
     return buf;
+}
+
+/* The proof's elements, random and hunt, where the hunt ran, and where
+ * the instruction's wall time went (fit, proof random, proof hunt, crafted
+ * cases): the budget a device run spends (doc/audit.md). */
+static void print_budget(const audit_result *r)
+{
+    size_t rnd = 0, hunt = 0;
+    for (int d = 0; d < VERIFY_NDIST_RANDOM; d++)
+        rnd += r->proof.dist_n[d];
+    for (int d = VERIFY_DIST_HUNT; d < VERIFY_NDIST; d++)
+        hunt += r->proof.dist_n[d];
+    printf(" random=%zu hunt=%zu(%s) s:fit=%.2f,random=%.2f,hunt=%.2f,crafted=%.2f", rnd, hunt,
+           r->proof.hunt_gpu ? "tile/gpu" : "family/host", r->fit_s, r->proof.random_s, r->proof.hunt_s,
+           r->proof.crafted_s);
 }
 
 static void print_human(const audit_result *r, const json_t *obj)
@@ -43,6 +59,7 @@ static void print_human(const audit_result *r, const json_t *obj)
         printf(" lat=%.0fclk", lat);
     if (thr == thr)
         printf(" %.0fFMA/clk/SM", thr);
+    print_budget(r);
     printf("\n");
 }
 
@@ -92,8 +109,11 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
         printf("# tcscope audit on %s (%s)%s\n", info->backend, info->device,
                fallback ? "  [RECORDED MODEL, NOT HARDWARE]" : "");
     /* every hunt family gets a sixteenth of the random count (cases/hunt.h) */
+    cli_hunt_on ho;
+    cli_hunt_on_open(&ho, be, &mo);
     audit_opts o = {.verify_n = a->n, .hunt_n = a->hunt_n ? a->hunt_n : a->n / 16, .seed = a->seed,
-                    .keep_cases = a->keep_cases, .model_run = cli_model_on_run, .model_ctx = &mo};
+                    .keep_cases = a->keep_cases, .model_run = cli_model_on_run, .model_ctx = &mo,
+                    .hunt_run = cli_hunt_on_run, .hunt_ctx = &ho};
     int status = TC_EXIT_OK;
     char stopped[700] = "";
     size_t stopped_at = n;
@@ -103,6 +123,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
         infer_case *given = NULL;
         int arc = given_rec->objects ? audit_given_cases(given_rec->objects, list[i], &given, &o.ngiven, err, sizeof err) : 0;
         o.given = given;
+        ho.ins = list[i];
         if (arc == 0)
             arc = audit_instr(be, list[i], &o, &r, err, sizeof err);
         audit_cases_free(given, o.ngiven);
@@ -164,6 +185,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
     profile_free(&prof);
     tc_record_free(&rec);
     json_decref(timing);
+    cli_hunt_on_close(&ho);
     cli_model_on_close(&mo);
     return wrc != TC_EXIT_OK ? wrc : status;
 }
