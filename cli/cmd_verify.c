@@ -13,6 +13,7 @@
 #include "cases/hunt.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
+#include "cli/hunt_on.h"
 #include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "reports/reports.h"
@@ -195,6 +196,10 @@ int cmd_verify(int argc, char **argv)
         return rc;
     }
     cli_model_on_attach(&mo, &t);
+    cli_hunt_on ho;   /* the hunt families on the GPU path where it runs (cli/hunt_on.h) */
+    cli_hunt_on_open(&ho, be, &mo);
+    ho.ins = ins;
+    t.hunt_run = cli_hunt_on_run, t.hunt_ctx = &ho;
     /* on a terminal: elements compared of those verify_run will compare (random tiles, at
      * least one per distribution; the hunt families' tiles where they apply), the time left */
     size_t tcn = (size_t)t.m * (size_t)t.n, rnd = n ? (n + tcn - 1) / tcn : 0;
@@ -207,6 +212,7 @@ int cmd_verify(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = verify_run(&t, &params, n, n_hunt, seed, &r, err, sizeof err);
+    cli_hunt_on_close(&ho);
     tc_progress_clear(&prog.bar);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -235,6 +241,10 @@ int cmd_verify(int argc, char **argv)
                               info->backend, "device", info->device, "profile", profile, "n", (json_int_t)r.n,
                               "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists,
                               "model_elements", model_elements);
+        if (r.hunt_gpu) {   /* absent: the "family" stream on the host (every record before) */
+            json_object_set_new(v, "hunt_draw", json_string("tile"));
+            json_object_set_new(v, "hunt_path", json_string("gpu"));
+        }
         if (self)   /* the backend is the model with this very profile: nothing about hardware was checked */
             json_object_set_new(v, "self_check", json_true());
         tc_json_out_put(&out, "verify", v);
@@ -256,6 +266,8 @@ int cmd_verify(int argc, char **argv)
                    r.dist_mismatches[i]);
         for (size_t i = 0; i < r.nfails; i++)
             print_failure_text(ins, &r.fails[i], i);
+        if (r.hunt_gpu)
+            printf("# hunt families: the tile stream on the GPU path (cases/hunt_gpu.h)\n");
         printf("# %zu elements in %.2f s (%.3g elements/s)\n", r.n, secs, secs > 0 ? (double)r.n / secs : 0.0);
         cli_model_on_stages(&mo, r.stage_s, secs);
     }
