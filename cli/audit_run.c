@@ -7,6 +7,7 @@
 
 #include "cases/audit.h"
 #include "cli/audit.h"
+#include "cli/audit_stages.h"
 #include "cli/cli.h"
 #include "cli/hunt_on.h"
 #include "cli/model_on.h"
@@ -23,22 +24,7 @@ static const char *field_text(const audit_result *r, const char *key, char *buf,
     return buf;
 }
 
-/* The proof's elements, random and hunt, where the hunt ran, and where
- * the instruction's wall time went (fit, proof random, proof hunt, crafted
- * cases): the budget a device run spends (doc/audit.md). */
-static void print_budget(const audit_result *r)
-{
-    size_t rnd = 0, hunt = 0;
-    for (int d = 0; d < VERIFY_NDIST_RANDOM; d++)
-        rnd += r->proof.dist_n[d];
-    for (int d = VERIFY_DIST_HUNT; d < VERIFY_NDIST; d++)
-        hunt += r->proof.dist_n[d];
-    printf(" random=%zu hunt=%zu(%s) s:fit=%.2f,random=%.2f,hunt=%.2f,crafted=%.2f", rnd, hunt,
-           r->proof.hunt_gpu ? "tile/gpu" : "family/host", r->fit_s, r->proof.random_s, r->proof.hunt_s,
-           r->proof.crafted_s);
-}
-
-static void print_human(const audit_result *r, const json_t *obj)
+static void print_human(const audit_result *r, const json_t *obj, audit_stages *st)
 {
     if (r->control) {
         printf("%-44s %s %8zu/%-8zu exact integer sum, overflow %s\n", r->ins->name,
@@ -59,8 +45,9 @@ static void print_human(const audit_result *r, const json_t *obj)
         printf(" lat=%.0fclk", lat);
     if (thr == thr)
         printf(" %.0fFMA/clk/SM", thr);
-    print_budget(r);
-    printf("\n");
+    char budget[256];
+    audit_stages_line(r, st, budget, sizeof budget);
+    printf("%s\n", budget);
 }
 
 int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_instr *const *list, size_t n,
@@ -68,7 +55,10 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
 {
     const tc_backend_info *info = tc_backend_get_info(be);
     const char *timing_source;
+    double t0 = verify_now_s();
     json_t *timing = audit_collect_timing(a, info, list, n, &timing_source);
+    double timing_s = verify_now_s() - t0;
+    audit_stages stages = {0};
     if (!timing)
         return TC_EXIT_USAGE;
     cli_model_on mo;
@@ -160,7 +150,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
                 cli_warn("audit", "%s: --json: %s", list[i]->name, err);
             json_decref(line);
         } else if (!a->json)
-            print_human(&r, obj);
+            print_human(&r, obj, &stages);
         fflush(stdout);
         json_decref(obj);
         audit_result_free(&r);
@@ -177,7 +167,10 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
                 "it, marked partial (compare refuses it as incomplete), and %s/%s.profile their parameters\n",
                 stopped_at + 1, n, a->out, json_array_size(rec.objects), a->out, pname);
         wrc = TC_EXIT_USAGE;
-    } else if (!a->json && wrc == TC_EXIT_OK)
+    }
+    if (!a->json && !a->part)
+        audit_stages_print(&stages, timing_s, verify_now_s() - t0);
+    if (!stopped[0] && !a->json && wrc == TC_EXIT_OK)
         printf("# written: %s/audit.jsonl, %s/%s.profile, %s/audit.md, %s/audit.html\n", a->out, a->out, pname,
                a->out, a->out);
     if (fallback)
