@@ -83,6 +83,13 @@ out = {"machine": read(R, "machine.txt").strip().splitlines(), "steps": steps(R)
        "under_1e8": sorted(n for n, o in ins.items() if "random" in o and o["random"] + o["hunt"] < 10**8),
        "stage_s_summed": {k: round(v, 1) for k, v in stage.items()},
        "mismatched": sorted(n for n, o in ins.items() if o["status"] == "MISMATCH")}
+# the record's word for it (verification.hunt_path: "gpu" on the GPU path, absent on the host)
+try:
+    objs = [json.loads(l) for l in open(os.path.join(R, "audit", "audit.jsonl"))][1:]
+    out["record_hunt_path_gpu"] = sum(o.get("verification", {}).get("hunt_path") == "gpu" for o in objs
+                                      if isinstance(o, dict))
+except (OSError, ValueError):
+    out["record_hunt_path_gpu"] = None
 json.dump(out, open(os.path.join(R, "summary.json"), "w"), indent=1)
 s = out["steps"].get("audit", {})
 print("audit: wall %s s, exit %s; %d instructions: %d VERIFIED, %d MISMATCH" %
@@ -90,6 +97,7 @@ print("audit: wall %s s, exit %s; %d instructions: %d VERIFIED, %d MISMATCH" %
 print("elements per instruction (min): %s (fingerprinted: %s; random %s, hunt %s); hunt paths %s; "
       "%d fingerprinted under 1e8 random+hunt" % (out["min_elements"], out["min_elements_fp"], out["min_random"],
       out["min_hunt"], paths, len(out["under_1e8"])))
+print("record: %s objects with verification.hunt_path gpu" % out["record_hunt_path_gpu"])
 print("stages (s, summed over instructions): " + ", ".join("%s %s" % kv for kv in out["stage_s_summed"].items()))
 PY
 echo "total: $(( $(date +%s) - START )) s"
