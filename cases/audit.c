@@ -433,8 +433,10 @@ static int refit_on_counterexamples(infer_target *t, const audit_opts *o, audit_
         t->start = &last;
         infer_result fit;
         verify_result proof;
+        double t0 = verify_now_s();
         if (infer_fingerprint(t, &fit, err, errlen) != 0)
             return -1;
+        double fit_s = out->fit_s + verify_now_s() - t0;
         /* a fresh seed per round: the proof of a refit must not reuse the
          * draws whose failures it was fitted to */
         uint64_t seed = (o->seed ? o->seed : 1) + 0x5EED0000ull * (uint64_t)(round + 1);
@@ -446,6 +448,7 @@ static int refit_on_counterexamples(infer_target *t, const audit_opts *o, audit_
         verify_result_free(&out->proof);
         out->fit = fit;
         out->proof = proof;
+        out->fit_s = fit_s;
     }
     t->start = NULL;
     return round;
@@ -488,6 +491,8 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
     infer_target t = audit_target(&ctx, o->seed);
     t.model_run = o->model_run;
     t.model_ctx = o->model_ctx;
+    t.hunt_run = o->hunt_run;
+    t.hunt_ctx = o->hunt_ctx;
     /* the counterexamples: the given ones, then each refit round's */
     size_t cap = o->ngiven + REFIT_ROUNDS * VERIFY_MAX_FAILS;
     infer_case *extra = calloc(cap, sizeof *extra);
@@ -498,8 +503,10 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
     int rounds = ask_given(&t, o, extra, err, errlen);
     t.extra = extra;
     t.nextra = o->ngiven;
+    double t0 = verify_now_s();
     if (rounds == 0 && infer_fingerprint(&t, &out->fit, err, errlen) != 0)
         rounds = -2;
+    out->fit_s = verify_now_s() - t0;
     if (rounds == 0 &&
         verify_run(&t, &out->fit.params, o->verify_n, o->hunt_n, o->seed, &out->proof, err, errlen) != 0) {
         infer_result_free(&out->fit);

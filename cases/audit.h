@@ -39,6 +39,9 @@ typedef struct {
     infer_model_fn model_run; /* what computes the proof's expected answers (the GPU model:
                                  cli/model_on.h); NULL: model_mma on this CPU */
     void *model_ctx;
+    infer_hunt_fn hunt_run;   /* what runs the proof's hunt families (the GPU path:
+                                 cli/hunt_on.h); NULL: verify_hunt on this CPU */
+    void *hunt_ctx;
 } audit_opts;
 
 /* One overflow candidate of the integer control (saturate or wrap) against
@@ -66,6 +69,7 @@ typedef struct {
     verify_result proof;      /* with control: only n and mismatches are set */
     audit_control ctl;
     int counterexample_rounds;
+    double fit_s;             /* wall seconds of the fits (refits included); the proof's are in proof */
     /* the published feature questions: ok, or why they could not run */
     bool features_ok;
     char features_err[256];

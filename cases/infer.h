@@ -34,7 +34,15 @@ typedef int (*infer_model_fn)(void *ctx, const model *m, int mrows, int ncols, i
                               const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D, char *err,
                               size_t errlen);
 
-typedef struct {
+struct infer_target;
+struct verify_result;
+/* Runs verify's hunt families elsewhere (the GPU path: cli/hunt_on.h), as
+ * verify_hunt would with the "tile" stream, adding to *r. 0; 1 when it
+ * cannot take this target (verify_hunt runs on the host); -1 with err. */
+typedef int (*infer_hunt_fn)(void *ctx, const struct infer_target *t, const model *m, size_t n_per_family,
+                             uint64_t seed, struct verify_result *r, char *err, size_t errlen);
+
+typedef struct infer_target {
     int m, n, k;              /* instruction shape */
     oracle_formats f;         /* A, B, C, D formats */
     infer_run_fn run;
@@ -51,6 +59,8 @@ typedef struct {
                                   NULL: the fixed starts only */
     infer_model_fn model_run;  /* what computes the model's answers to verify's whole tiles */
     void *model_ctx;           /* (NULL: model_mma on this CPU) */
+    infer_hunt_fn hunt_run;    /* what runs verify's hunt families (NULL: verify_hunt here) */
+    void *hunt_ctx;
     void (*progress)(void *ctx, size_t elements);   /* verify: called with the elements just compared */
     void *progress_ctx;                               /* (NULL progress: none) */
 } infer_target;

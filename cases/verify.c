@@ -20,8 +20,7 @@ const char *verify_stage_name(int i)
     return i >= 0 && i < VERIFY_NSTAGES ? stage_names[i] : "?";
 }
 
-/* Seconds on the monotonic clock: the stage timings. */
-static double now_s(void)
+double verify_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -31,7 +30,7 @@ static double now_s(void)
 /* Adds the time since *t0 to stage `stage` and restarts *t0. */
 static void stage_add(verify_result *r, int stage, double *t0)
 {
-    double t = now_s();
+    double t = verify_now_s();
     r->stage_s[stage] += t - *t0;
     *t0 = t;
 }
@@ -171,7 +170,7 @@ static int check_tiles(const infer_target *t, const model *m, size_t nt, const u
                        uint64_t *kb, verify_result *r, char *err, size_t errlen)
 {
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    double t0 = now_s();
+    double t0 = verify_now_s();
     if (t->run(t->ctx, nt, A, B, C, D, err, errlen))
         return -1;
     stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
@@ -312,7 +311,7 @@ static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_
                       size_t errlen)
 {
     size_t tcn = (size_t)t->m * t->n;
-    double t0 = now_s();
+    double t0 = verify_now_s();
     if (rs->pending)
         pthread_join(rs->th, NULL);
     rs->pending = false;
@@ -324,14 +323,14 @@ static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_
         pthread_t th;
         bool drawing = pthread_create(&th, NULL, draw_thread, &j) == 0;
         if (!drawing) {   /* no thread: drawn here, in turn */
-            t0 = now_s();
+            t0 = verify_now_s();
             j.draw(j.drawer, j.rt);
             stage_add(r, VERIFY_STAGE_DRAW, &t0);
         }
         rc = check_tiles(t, m, rt[cur].nt, rt[cur].A, rt[cur].B, rt[cur].C, rs->D, rs->M, rt[cur].dist, rs->ka,
                          rs->kb, r, err, errlen);
         if (drawing) {
-            t0 = now_s();
+            t0 = verify_now_s();
             pthread_join(th, NULL);
             stage_add(r, VERIFY_STAGE_DRAW, &t0);
         }
@@ -545,9 +544,19 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_
     model *m = model_new(p, t->f, err, errlen);
     if (!m)
         return -1;
+    double t0 = verify_now_s();
     int rc = n ? run_random(t, m, n, seed, out, err, errlen) : 0;
-    if (rc == 0 && n_hunt)
+    double t1 = verify_now_s();
+    out->random_s = t1 - t0;
+    if (rc == 0 && n_hunt && t->hunt_run) {
+        rc = t->hunt_run(t->hunt_ctx, t, m, n_hunt, seed, out, err, errlen);
+        out->hunt_gpu = rc == 0;
+        rc = rc == 1 ? 0 : rc;
+    }
+    if (rc == 0 && n_hunt && !out->hunt_gpu)
         rc = verify_hunt(t, m, n_hunt, seed, out, err, errlen);
+    t0 = verify_now_s();
+    out->hunt_s = t0 - t1;
     if (rc == 0) {
         cset s = {0};
         infer_target t2 = *t;
@@ -569,6 +578,7 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_
         }
         cset_free(&s);
     }
+    out->crafted_s = verify_now_s() - t0;
     for (size_t i = 0; rc == 0 && i < out->nfails && i < 4; i++)
         rc = shrink(t, m, &out->fails[i], err, errlen);
     model_free(m);

@@ -42,22 +42,28 @@ typedef struct {
  * model's answers (the GPU model's copies included), the comparison. */
 enum { VERIFY_STAGE_DRAW, VERIFY_STAGE_EXECUTE, VERIFY_STAGE_MODEL, VERIFY_STAGE_COMPARE, VERIFY_NSTAGES };
 
-typedef struct {
+typedef struct verify_result {
     size_t n, mismatches;                 /* all elements */
     size_t dist_n[VERIFY_NDIST], dist_mismatches[VERIFY_NDIST];
     verify_failure fails[VERIFY_MAX_FAILS];   /* fewest nonzero terms first */
     size_t nfails;
     double stage_s[VERIFY_NSTAGES];       /* seconds, the random and hunt tiles (not the crafted cases) */
+    bool hunt_gpu;                        /* the hunt families ran on t->hunt_run (the "tile" stream on
+                                             the GPU path), else verify_hunt ("family" stream, host) */
+    double random_s, hunt_s, crafted_s;   /* wall seconds of verify_run's three parts */
 } verify_result;
 
 /* Distribution names, index 0..VERIFY_NDIST-1. */
 const char *verify_dist_name(int i);
+/* The monotonic clock in seconds: the stage timings (verify's, the audit's). */
+double verify_now_s(void);
 /* Stage names ("draw", "execute", "model", "compare"), index 0..VERIFY_NSTAGES-1. */
 const char *verify_stage_name(int i);
 
 /* At least n random elements (rounded up to whole tiles), the adversarial
  * cases, and at least n_hunt elements of every hunt family (cases/hunt.h;
- * 0: none). seed 0 uses a fixed default. 0, or -1 with err set. */
+ * 0: none): through t->hunt_run when it takes t (out->hunt_gpu), else
+ * verify_hunt. seed 0 uses a fixed default. 0, or -1 with err set. */
 int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_hunt, uint64_t seed,
                verify_result *out, char *err, size_t errlen);
 /* Only the hunt families, with a compiled model: adds to *r (not cleared,

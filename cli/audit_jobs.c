@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/audit.h"
+#include "cli/audit_stages.h"
 #include "cli/cli.h"
 #include "cli/model_on.h"
 #include "cli/run_info.h"
@@ -24,6 +25,7 @@ typedef struct {
     size_t n;
     char **args;         /* NARGS per item */
     char (*dir)[4200];   /* OUT/parts/NAME */
+    audit_stages stages; /* the children's lines summed (the summary's "# stages:") */
     bool *done;          /* the part is there and current */
     int status;          /* worst child status so far (0, 1; 2 stops) */
     char stopped[700];
@@ -143,8 +145,10 @@ static void relay(jobs *j, const char *out, const char *name)
     for (const char *l = out; *l;) {
         const char *e = strchr(l, '\n');
         size_t len = e ? (size_t)(e - l) : strlen(l);
-        if (len && l[0] != '#' && !j->a->json)
+        if (len && l[0] != '#' && !j->a->json) {
             printf("%.*s\n", (int)len, l);
+            audit_stages_parse(l, len, &j->stages);
+        }
         else if (len && l[0] != '#') {
             json_t *o = json_loadb(l, len, 0, NULL);
             if (o)
@@ -365,9 +369,11 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
     for (size_t i = 0; jhdr && i < n; i++)
         if (j.done[i])
             print_kept(&j, i);
+    double t0 = verify_now_s(), timing_s = 0;
     if (j.bench_path[0] && todo) {
         tc_pool bp = {1, "timing", bench_argv, bench_done, &j, NULL};
         tc_pool_run(&bp, 1);
+        timing_s = verify_now_s() - t0;
     }
     if (!j.stopped[0] && todo) {
         /* the pool runs the items not yet done, in catalogue order */
@@ -386,6 +392,8 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
         free(idx);
     }
     int rc = merge_parts(&j, info, fallback, d);
+    if (!a->json)
+        audit_stages_print(&j.stages, timing_s, verify_now_s() - t0);
     if (jhdr)
         tc_record_stream_end(&j.js, j.stopped[0] ? j.stopped : NULL);
     json_decref(jhdr);

@@ -7,7 +7,9 @@
 
 #include "cases/audit.h"
 #include "cli/audit.h"
+#include "cli/audit_stages.h"
 #include "cli/cli.h"
+#include "cli/hunt_on.h"
 #include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "oracle/model_fields.h"
@@ -22,7 +24,7 @@ static const char *field_text(const audit_result *r, const char *key, char *buf,
     return buf;
 }
 
-static void print_human(const audit_result *r, const json_t *obj)
+static void print_human(const audit_result *r, const json_t *obj, audit_stages *st)
 {
     if (r->control) {
         printf("%-44s %s %8zu/%-8zu exact integer sum, overflow %s\n", r->ins->name,
@@ -43,7 +45,9 @@ static void print_human(const audit_result *r, const json_t *obj)
         printf(" lat=%.0fclk", lat);
     if (thr == thr)
         printf(" %.0fFMA/clk/SM", thr);
-    printf("\n");
+    char budget[256];
+    audit_stages_line(r, st, budget, sizeof budget);
+    printf("%s\n", budget);
 }
 
 int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_instr *const *list, size_t n,
@@ -51,7 +55,10 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
 {
     const tc_backend_info *info = tc_backend_get_info(be);
     const char *timing_source;
+    double t0 = verify_now_s();
     json_t *timing = audit_collect_timing(a, info, list, n, &timing_source);
+    double timing_s = verify_now_s() - t0;
+    audit_stages stages = {0};
     if (!timing)
         return TC_EXIT_USAGE;
     cli_model_on mo;
@@ -92,8 +99,11 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
         printf("# tcscope audit on %s (%s)%s\n", info->backend, info->device,
                fallback ? "  [RECORDED MODEL, NOT HARDWARE]" : "");
     /* every hunt family gets a sixteenth of the random count (cases/hunt.h) */
+    cli_hunt_on ho;
+    cli_hunt_on_open(&ho, be, &mo);
     audit_opts o = {.verify_n = a->n, .hunt_n = a->hunt_n ? a->hunt_n : a->n / 16, .seed = a->seed,
-                    .keep_cases = a->keep_cases, .model_run = cli_model_on_run, .model_ctx = &mo};
+                    .keep_cases = a->keep_cases, .model_run = cli_model_on_run, .model_ctx = &mo,
+                    .hunt_run = cli_hunt_on_run, .hunt_ctx = &ho};
     int status = TC_EXIT_OK;
     char stopped[700] = "";
     size_t stopped_at = n;
@@ -103,6 +113,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
         infer_case *given = NULL;
         int arc = given_rec->objects ? audit_given_cases(given_rec->objects, list[i], &given, &o.ngiven, err, sizeof err) : 0;
         o.given = given;
+        ho.ins = list[i];
         if (arc == 0)
             arc = audit_instr(be, list[i], &o, &r, err, sizeof err);
         audit_cases_free(given, o.ngiven);
@@ -139,7 +150,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
                 cli_warn("audit", "%s: --json: %s", list[i]->name, err);
             json_decref(line);
         } else if (!a->json)
-            print_human(&r, obj);
+            print_human(&r, obj, &stages);
         fflush(stdout);
         json_decref(obj);
         audit_result_free(&r);
@@ -156,7 +167,10 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
                 "it, marked partial (compare refuses it as incomplete), and %s/%s.profile their parameters\n",
                 stopped_at + 1, n, a->out, json_array_size(rec.objects), a->out, pname);
         wrc = TC_EXIT_USAGE;
-    } else if (!a->json && wrc == TC_EXIT_OK)
+    }
+    if (!a->json && !a->part)
+        audit_stages_print(&stages, timing_s, verify_now_s() - t0);
+    if (!stopped[0] && !a->json && wrc == TC_EXIT_OK)
         printf("# written: %s/audit.jsonl, %s/%s.profile, %s/audit.md, %s/audit.html\n", a->out, a->out, pname,
                a->out, a->out);
     if (fallback)
@@ -164,6 +178,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
     profile_free(&prof);
     tc_record_free(&rec);
     json_decref(timing);
+    cli_hunt_on_close(&ho);
     cli_model_on_close(&mo);
     return wrc != TC_EXIT_OK ? wrc : status;
 }

@@ -16,6 +16,7 @@
 #include "cases/hunt.h"
 #include "cases/verify.h"
 #include "cli/cli.h"
+#include "cli/hunt_on.h"
 #include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "reports/reports.h"
@@ -144,6 +145,7 @@ typedef struct {
     uint64_t seed;
     tc_backend *be;
     cli_model_on *mo;
+    cli_hunt_on *ho;   /* the hunt families on the GPU path where it runs (cli/hunt_on.h) */
 } verify_job;
 
 /* One instruction verified and printed (text, or its own record under
@@ -156,6 +158,8 @@ static int verify_one(const verify_job *j, const tc_instr *ins, const model_para
     audit_backend_ctx ctx = {j->be, ins};
     infer_target t = audit_target(&ctx, j->seed);
     cli_model_on_attach(j->mo, &t);
+    j->ho->ins = ins;
+    t.hunt_run = cli_hunt_on_run, t.hunt_ctx = j->ho;
     /* on a terminal: elements compared of those verify_run will compare (random tiles, at
      * least one per distribution; the hunt families' tiles where they apply), the time left */
     size_t tcn = (size_t)t.m * (size_t)t.n, rnd = j->n ? (j->n + tcn - 1) / tcn : 0;
@@ -196,6 +200,10 @@ static int verify_one(const verify_job *j, const tc_instr *ins, const model_para
                               info->backend, "device", info->device, "profile", profile, "n", (json_int_t)r.n,
                               "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists,
                               "model_elements", model_elements);
+        if (r.hunt_gpu) {   /* absent: the "family" stream on the host (every record before) */
+            json_object_set_new(v, "hunt_draw", json_string("tile"));
+            json_object_set_new(v, "hunt_path", json_string("gpu"));
+        }
         if (self)   /* the backend is the model with this very profile: nothing about hardware was checked */
             json_object_set_new(v, "self_check", json_true());
         tc_json_out_put(&out, "verify", v);
@@ -217,6 +225,8 @@ static int verify_one(const verify_job *j, const tc_instr *ins, const model_para
                    r.dist_mismatches[i]);
         for (size_t i = 0; i < r.nfails; i++)
             print_failure_text(ins, &r.fails[i], i);
+        if (r.hunt_gpu)
+            printf("# hunt families: the tile stream on the GPU path (cases/hunt_gpu.h)\n");
         printf("# %zu elements in %.2f s (%.3g elements/s)\n", r.n, secs, secs > 0 ? (double)r.n / secs : 0.0);
         cli_model_on_stages(mo, r.stage_s, secs);
     }
@@ -311,13 +321,17 @@ int cmd_verify(int argc, char **argv)
         rc = cli_model_on_open("verify", model_on, backend, &mo);
     /* one backend and one model for every instruction: a list costs one
      * CUDA context, not one each (regress hands each child a slice) */
-    verify_job j = {backend, profile, json, n, n_hunt, seed, be, &mo};
+    cli_hunt_on ho = {.h = NULL};
+    if (rc == TC_EXIT_OK)
+        cli_hunt_on_open(&ho, be, &mo);
+    verify_job j = {backend, profile, json, n, n_hunt, seed, be, &mo, &ho};
     bool differ = false;
     for (size_t i = 0; rc == TC_EXIT_OK && i < count; i++) {
         int one = verify_one(&j, ins[i], params[i]);
         differ |= one == TC_EXIT_DIFF;
         rc = one == TC_EXIT_DIFF ? TC_EXIT_OK : one;   /* an error stops the list: later ones say nothing */
     }
+    cli_hunt_on_close(&ho);
     cli_model_on_close(&mo);
     free(ins), free(params);
     profile_free(&prof);

@@ -284,10 +284,33 @@ static void type_column_matches_the_printed_values(void **state)
     }
 }
 
+/* The proof's hunt path in the record: absent on the host (every record
+ * before, so old and model records read the same), "hunt_draw": "tile" and
+ * "hunt_path": "gpu" when the GPU path ran the families. */
+static void the_hunt_path_is_said_only_when_on_the_gpu(void **state)
+{
+    audit_result *r = &audits[0];
+    assert_false(r->proof.hunt_gpu);   /* model:h100: the host */
+    json_t *host = tc_audit_object(r, NULL);
+    const json_t *v = json_object_get(host, "verification");
+    assert_non_null(v);
+    assert_null(json_object_get(v, "hunt_draw"));
+    assert_null(json_object_get(v, "hunt_path"));
+    r->proof.hunt_gpu = true;
+    json_t *gpu = tc_audit_object(r, NULL);
+    r->proof.hunt_gpu = false;
+    v = json_object_get(gpu, "verification");
+    assert_string_equal(json_string_value(json_object_get(v, "hunt_draw")), "tile");
+    assert_string_equal(json_string_value(json_object_get(v, "hunt_path")), "gpu");
+    json_decref(host);
+    json_decref(gpu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(new_record_numbers_follow_the_field_table),
+        cmocka_unit_test(the_hunt_path_is_said_only_when_on_the_gpu),
         cmocka_unit_test(old_strings_compare_equal_to_new_numbers),
         cmocka_unit_test(checker_refuses_wrong_types),
         cmocka_unit_test(type_column_matches_the_printed_values),

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -103,6 +104,75 @@ static void test_stages_add_up_to_at_most_the_wall_time(void **state)
     assert_true(sum <= wall);
     assert_string_equal(verify_stage_name(VERIFY_STAGE_COMPARE), "compare");
     verify_result_free(&v);
+}
+
+/* A hunt path in place of verify_hunt (infer_target.hunt_run, the GPU's in
+ * cli/hunt_on.h): `answer` 1 hands the families back, 0 takes them (adding
+ * `per` elements to every family), -1 fails. */
+typedef struct {
+    int answer, calls;
+    size_t per, asked;
+} fake_hunt;
+
+static int fake_hunt_run(void *ctx, const infer_target *t, const model *m, size_t n_per_family, uint64_t seed,
+                         verify_result *r, char *err, size_t errlen)
+{
+    fake_hunt *h = ctx;
+    h->calls++;
+    h->asked = n_per_family;
+    if (h->answer < 0)
+        snprintf(err, errlen, "the fake hunt failed");
+    for (int f = 0; h->answer == 0 && f < HUNT_NFAMILIES; f++) {
+        r->n += h->per;
+        r->dist_n[VERIFY_DIST_HUNT + f] += h->per;
+    }
+    return h->answer;
+}
+
+/* verify_run's hunt: the host's verify_hunt unless the target's hunt path
+ * takes the families (then verify_result.hunt_gpu, and only its elements);
+ * a path that hands them back leaves the result as without one; its error
+ * is verify_run's. The wall seconds of the three parts are kept. */
+static void test_hunt_path_takes_the_families_or_hands_them_back(void **state)
+{
+    const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.f16.f16.f32");
+    flip_target ft = {{ins->a, ins->b, ins->c, ins->d}, ins->m, ins->n, ins->k, false, 0};
+    infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = ft.f, .run = flip_run, .ctx = &ft};
+    model_params p = model_params_exact(ft.f, (tc_rounding){.mode = TC_RNE, .ovf = TC_OVF_INF});
+    verify_result host, v;
+    char err[256];
+    if (verify_run(&t, &p, 2000, 512, 7, &host, err, sizeof err))
+        fail_msg("verify: %s", err);
+    assert_false(host.hunt_gpu);
+    assert_true(host.random_s > 0 && host.hunt_s > 0 && host.crafted_s > 0);
+    assert_true(host.dist_n[VERIFY_DIST_HUNT] >= 512);
+    fake_hunt fh = {.answer = 1, .per = 1000};
+    t.hunt_run = fake_hunt_run, t.hunt_ctx = &fh;
+    if (verify_run(&t, &p, 2000, 512, 7, &v, err, sizeof err))
+        fail_msg("verify: %s", err);
+    assert_int_equal(fh.calls, 1);
+    assert_int_equal(fh.asked, 512);
+    assert_false(v.hunt_gpu);
+    assert_int_equal(v.n, host.n);
+    assert_memory_equal(v.dist_n, host.dist_n, sizeof v.dist_n);
+    verify_result_free(&v);
+    fh.answer = 0;
+    if (verify_run(&t, &p, 2000, 512, 7, &v, err, sizeof err))
+        fail_msg("verify: %s", err);
+    assert_true(v.hunt_gpu);
+    for (int d = 0; d < VERIFY_NDIST; d++)
+        assert_int_equal(v.dist_n[d], d >= VERIFY_DIST_HUNT ? fh.per : host.dist_n[d]);
+    verify_result_free(&v);
+    fh.answer = -1;
+    assert_int_equal(verify_run(&t, &p, 2000, 512, 7, &v, err, sizeof err), -1);
+    assert_string_equal(err, "the fake hunt failed");
+    fh.calls = 0;   /* no hunt asked: the path is not called */
+    if (verify_run(&t, &p, 2000, 0, 7, &v, err, sizeof err))
+        fail_msg("verify: %s", err);
+    assert_int_equal(fh.calls, 0);
+    assert_false(v.hunt_gpu);
+    verify_result_free(&v);
+    verify_result_free(&host);
 }
 
 /* A target that answers 0 everywhere and folds every tile it is given into
@@ -293,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_exact_model_against_the_oracle_is_verified),
         cmocka_unit_test(test_one_flipped_output_bit_is_caught),
         cmocka_unit_test(test_stages_add_up_to_at_most_the_wall_time),
+        cmocka_unit_test(test_hunt_path_takes_the_families_or_hands_them_back),
         cmocka_unit_test(test_hunt_rounds_are_each_familys_stream_in_order),
         cmocka_unit_test(test_random_skip_moves_the_stream_as_drawing_does),
         cmocka_unit_test(test_other_profile_is_not_verified_and_shows_inputs),
