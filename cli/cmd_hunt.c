@@ -228,20 +228,15 @@ static int hunt_one(hunt_slot *s, const tc_instr *ins, const hunt_args *a, verif
     return want && !(*sample = hunt_sample_run(&s->t, ins, a->seed, (hunt_draw)a->draw, want, err, errlen)) ? -1 : 0;
 }
 
-/* Job j of the GPU path's batch, once finished: its results into *r (the
- * batch keeps none), its sample (the round's own answers, else a run of the
- * sample's tiles on backend be: the same stream) and its model's counts
- * (their seconds added to mo's, for the stages line). 0, or -1 with err. */
-static int take_job(hunt_batch *b, size_t j, const hunt_args *a, tc_backend *be, cli_model_on *mo,
-                    verify_result *r, json_t **sample, json_t **melem, char *err, size_t errlen)
+/* Job j of the GPU path's batch: its results into *r (the batch keeps
+ * none), its sample (the round's own answers, else a run of the sample's
+ * tiles: the same stream) and its model's counts (their seconds added to
+ * mo's, for the stages line). 0, or -1 with err. */
+static int take_job(hunt_batch *b, size_t j, const hunt_args *a, cli_model_on *mo, verify_result *r,
+                    json_t **sample, json_t **melem, char *err, size_t errlen)
 {
-    if (hunt_batch_wait(b, j, err, errlen))
-        return -1;
     hunt_gpu_job *jb = &b->jobs[j];
     size_t want = (size_t)a->sample;
-    audit_backend_ctx ctx = {be, jb->ins};
-    infer_target t = *jb->t;
-    t.ctx = &ctx;
     *r = jb->r;
     memset(&jb->r, 0, sizeof jb->r);
     mo->count.copy_s += jb->count.copy_s;
@@ -250,7 +245,7 @@ static int take_job(hunt_batch *b, size_t j, const hunt_args *a, tc_backend *be,
     *melem = json_pack("{s:I, s:I}", "gpu", (json_int_t)jb->count.gpu, "cpu", (json_int_t)jb->count.cpu);
     if (want)
         *sample = jb->sampled ? hunt_sample_of(jb->ins, jb->sample, want, want, err, errlen)
-                              : hunt_sample_run(&t, jb->ins, a->seed, HUNT_DRAW_TILE, want, err, errlen);
+                              : hunt_sample_run(jb->t, jb->ins, a->seed, HUNT_DRAW_TILE, want, err, errlen);
     return want && !*sample ? -1 : 0;
 }
 
@@ -318,25 +313,11 @@ int cmd_hunt(int argc, char **argv)
                "GPU path: %s\n", info->backend, info->device, a.profile, mo.name, a.n,
                hunt_draw_name((hunt_draw)a.draw), hg ? "on" : gpu_why);
     tc_progress prog;   /* on a terminal: instructions done of n, the time left */
-    /* The GPU path's instructions (cli/hunt_batch.h) on a thread of their
-     * own while the loop hunts the host path's (f64: the CPU's model) with a
-     * backend of its own and the CPU's model (the GPU model's constants
-     * belong to the batch), waiting for each GPU job in turn; one after the
-     * other with TCSCOPE_HUNT_GPU_SERIAL. Every result is written in
-     * catalogue order. */
+    /* The GPU path's instructions first (cli/hunt_batch.h), their results
+     * kept; then the loop writes every instruction's in catalogue order. */
     hunt_batch batch;
-    tc_backend *be_host = be, *be2 = NULL;
-    cli_model_on mo2, *mo_host = &mo;
-    memset(&mo2, 0, sizeof mo2);
-    snprintf(mo2.name, sizeof mo2.name, "cpu");
-    if (hunt_batch_plan(&batch, hg, be, &prof, list, n, (size_t)a.n, a.seed, (size_t)a.sample, err, sizeof err)) {
-        fprintf(stderr, "tcscope hunt: %s\n", err);
-        status = TC_EXIT_USAGE;
-    } else if (batch.n && !getenv("TCSCOPE_HUNT_GPU_SERIAL") && (be2 = tc_backend_open(a.backend, err, sizeof err)) &&
-               hunt_batch_start(&batch, err, sizeof err) == 0) {
-        be_host = be2;
-        mo_host = &mo2;
-    } else if (batch.n && hunt_batch_run(&batch, &prog, err, sizeof err)) {
+    if (hunt_batch_run(&batch, hg, be, &prof, list, n, (size_t)a.n, a.seed, (size_t)a.sample, &prog, err,
+                       sizeof err)) {
         fprintf(stderr, "tcscope hunt: %s\n", err);
         status = TC_EXIT_USAGE;
     }
@@ -349,7 +330,7 @@ int cmd_hunt(int argc, char **argv)
     memset(slot, 0, sizeof slot);
     size_t next = n;
     if (status != TC_EXIT_USAGE &&
-        (next = hunt_next(be_host, &prof, list, n, 0, &a, mo_host, batch.job_of, &slot[cur], err, sizeof err)) ==
+        (next = hunt_next(be, &prof, list, n, 0, &a, &mo, batch.job_of, &slot[cur], err, sizeof err)) ==
             HUNT_NONE_LEFT) {
         fprintf(stderr, "tcscope hunt: %s\n", err);
         status = TC_EXIT_USAGE;
@@ -368,11 +349,11 @@ int cmd_hunt(int argc, char **argv)
         json_t *sample = NULL, *melem = NULL;
         int fail = 0;
         if (job != HUNT_BATCH_NONE)
-            fail = take_job(&batch, job, &a, be_host, &mo, &r, &sample, &melem, err, sizeof err);
+            fail = take_job(&batch, job, &a, &mo, &r, &sample, &melem, err, sizeof err);
         else {
             hunt_slot *now = &slot[cur];
             cur ^= 1;
-            next = hunt_next(be_host, &prof, list, n, i + 1, &a, mo_host, batch.job_of, &slot[cur], err, sizeof err);
+            next = hunt_next(be, &prof, list, n, i + 1, &a, &mo, batch.job_of, &slot[cur], err, sizeof err);
             if (next == HUNT_NONE_LEFT) {
                 tc_progress_clear(&prog);
                 fprintf(stderr, "tcscope hunt: %s\n", err);
@@ -382,7 +363,7 @@ int cmd_hunt(int argc, char **argv)
             }
             fail = hunt_one(now, ins, &a, &r, &sample, err, sizeof err);
             slot_drop(now);
-            melem = cli_model_on_take(mo_host);
+            melem = cli_model_on_take(&mo);
         }
         if (fail) {
             tc_progress_clear(&prog);
@@ -425,9 +406,6 @@ int cmd_hunt(int argc, char **argv)
     }
     if (next < n)
         slot_drop(&slot[cur]);   /* stopped on an error before it */
-    hunt_batch_join(&batch);   /* the GPU path's thread has ended: its statistics are final */
-    if (mo_host == &mo2)
-        mo.count.cpu_s += mo2.count.cpu_s;
     tc_progress_clear(&prog);
     tc_json_out_end(&out, status == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -459,8 +437,7 @@ int cmd_hunt(int argc, char **argv)
         tc_outdir_close(&d);
     }
     tc_record_free(&rec);
-    hunt_batch_free(&batch);   /* waits for its thread's end (after an error too) */
-    tc_backend_close(be2);
+    hunt_batch_free(&batch);
     hunt_gpu_close(hg);
     cli_model_on_close(&mo);
     tc_backend_close(be);
