@@ -7,7 +7,9 @@
  * inputs are regenerated with its header's stream ("draw": "tile", or
  * "family" where absent, cases/hunt.h): a record of the tile stream
  * (tests/data/hunt-tile-model.jsonl.gz, model:h100's answers) replays, and
- * fails when read as the family stream's. */
+ * fails when read as the family stream's; and the H200's hunt on the GPU path
+ * (reports/baselines/h200-hunt-gpu.packed.xz, inputs drawn on the GPU) replays
+ * through model:h200. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,6 +32,11 @@
 #define RECORD "reports/baselines/h100-hunt-final.packed.xz"
 #define TILE_RECORD "tests/data/hunt-tile-model.jsonl.gz"
 #define PROFILE "oracle/profiles/h100.profile"
+/* The H200's hunt on the GPU path (tools/device/hunt-gpu.sh, --count 400000):
+ * its inputs were drawn on the GPU from the tile stream, so its replay here
+ * also fails if the device's draw drifts from the host's. */
+#define H200_RECORD "reports/baselines/h200-hunt-gpu.packed.xz"
+#define H200_PROFILE "oracle/profiles/h200.profile"
 
 /* Mismatching sample elements of one record object (its family samples). */
 static size_t replay_object(const json_t *o, uint64_t seed, hunt_draw draw, const model_profile *prof,
@@ -82,11 +89,11 @@ typedef struct {
     model_profile prof;
 } hunt_data;
 
-static void load(hunt_data *h, const char *record)
+static void load_with(hunt_data *h, const char *record, const char *profile)
 {
     memset(h, 0, sizeof *h);
     char err[256];
-    if (profile_load(PROFILE, &h->prof, err, sizeof err))
+    if (profile_load(profile, &h->prof, err, sizeof err))
         fail_msg("%s", err);
     tc_record_file rf;
     FILE *f = tc_record_open(record, &rf, err, sizeof err);
@@ -117,6 +124,11 @@ static void load(hunt_data *h, const char *record)
     free(line);
     assert_int_equal(tc_record_close(f, &rf), 0);
     assert_true(h->seed != 0);
+}
+
+static void load(hunt_data *h, const char *record)
+{
+    load_with(h, record, PROFILE);
 }
 
 static void unload(hunt_data *h)
@@ -178,12 +190,33 @@ static void a_tile_record_replays_with_its_stream(void **state)
     unload(&h);
 }
 
+static void the_h200_gpu_path_hunt_replays(void **state)
+{
+    hunt_data h;
+    load_with(&h, H200_RECORD, H200_PROFILE);
+    assert_int_equal(h.draw, HUNT_DRAW_TILE);
+    size_t bad = 0, checked = 0, ninstr = 0, on_gpu = 0;
+    for (size_t i = 0; i < h.n; i++) {
+        size_t before = checked;
+        bad += replay_object(h.objs[i], h.seed, h.draw, &h.prof, &checked);
+        ninstr += checked > before;
+        const char *path = json_string_value(json_object_get(h.objs[i], "path"));
+        on_gpu += path && !strcmp(path, "gpu");
+    }
+    print_message("H200 GPU-path hunt: %zu answers of %zu instructions (%zu drawn on the GPU) replayed, %zu "
+                  "mismatches\n", checked, ninstr, on_gpu, bad);
+    assert_true(ninstr == 252 && on_gpu == 248);
+    assert_int_equal(bad, 0);
+    unload(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hunt_answers_match_the_profile),
         cmocka_unit_test(a_flipped_sample_digit_is_caught),
         cmocka_unit_test(a_tile_record_replays_with_its_stream),
+        cmocka_unit_test(the_h200_gpu_path_hunt_replays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
