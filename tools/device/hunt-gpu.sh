@@ -12,7 +12,9 @@
 #      per family equal the host path's on the same tiles (mma, mma.sp,
 #      wgmma, wgmma.sp; one at a time, in windows, in several rounds);
 #   3. the same hunt on the host path (--draw family, the 2026-11-29
-#      baseline: 2.94e7 elements/s) and one instruction at a time
+#      baseline: 2.94e7 elements/s), the same with the CPU model computing
+#      the expected answers (--model-on cpu: make bench's ratio, the GPU
+#      path over the CPU model in one run) and one instruction at a time
 #      (TCSCOPE_HUNT_GPU_SERIAL=1: the same counts as in windows, checked
 #      here record against record); then the default --count 400000 with
 #      the replay sample on the GPU path;
@@ -54,11 +56,14 @@ device_step test_hunt_gpu 60 build/opt/tests/test_hunt_gpu
 grep -E 'tiles drawn|the same both ways|at once|FAIL|SKIP|not on this GPU|ERROR' "$R/test_hunt_gpu.log" | head -20
 device_step hunt_host_path 30 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
   --draw family --out "$R/hunt_host_path"
+# make bench's ratio: the same hunt with the CPU model computing the expected answers (the host path)
+device_step hunt_cpu_model 60 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 50000 --samples 0 \
+  --draw family --model-on cpu --out "$R/hunt_cpu_model"
 device_step hunt_gpu_serial 30 env TCSCOPE_HUNT_GPU_SERIAL=1 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all \
   --count 50000 --samples 0 --out "$R/hunt_gpu_serial"
 device_step hunt_gpu_path_400k 45 $B hunt --backend gpu:0 --profile "$PROFILE" --instr all --count 400000 \
   --out "$R/hunt_gpu_path_400k"
-for s in hunt_gpu_path hunt_gpu_serial hunt_host_path hunt_gpu_path_400k; do
+for s in hunt_gpu_path hunt_gpu_serial hunt_host_path hunt_cpu_model hunt_gpu_path_400k; do
   echo "== $s"; grep -E '^# ' "$R/$s.log" | head -6; grep -v ' 0 mismatches' "$R/$s.log" | grep -v '^#' | head -5
 done
 # the model kernel's SASS: the committed histogram, and the test's integer-only rule on this build's
@@ -83,6 +88,9 @@ out = {"machine": read(R, "machine.txt").strip().splitlines(), "steps": steps(R)
 g, h = out["steps"].get("hunt_gpu_path", {}), out["steps"].get("hunt_host_path", {})
 if g.get("elements_per_s") and h.get("elements_per_s"):
     out["gpu_over_host"] = g["elements_per_s"] / h["elements_per_s"]
+c = out["steps"].get("hunt_cpu_model", {})
+if g.get("elements_per_s") and c.get("elements_per_s"):   # the GPU path over the CPU model, in one run
+    out["gpu_path_over_cpu_model"] = g["elements_per_s"] / c["elements_per_s"]
 
 def counts(name):
     """{instr: (path, elements, families)} of a hunt record, or None."""
