@@ -9,18 +9,14 @@
 # prediction figures (bench_gemm_gpu: CPU model vs GPU model, products/s
 # and the ratio, measured in the same run), a sampled choose run whose
 # library choices name the model that computed them (model_on,
-# model_outputs, references_on), then choose on EVERY output (--outputs =
-# M = N: the walk and the exact references on the GPU) at 4096^3 and at
-# 8192^3, in what time is left. Everything in $OUT/gemm-gpu.tar.xz;
+# model_outputs, references_on). choose on EVERY output, with where its
+# time goes, is tools/device/choose-gpu.sh's. Everything in $OUT/gemm-gpu.tar.xz;
 # $OUT/summary.json the figures, $OUT/run.log the log. The histograms
 # (gemm-gpu/model_gpu_{gemm,exact}_sass.txt) are committed as
 # tests/data/model_gpu_{gemm,exact}_sass.txt.
 #
 # Usage (from the repository root, $OUT set): bash tools/device/gemm-gpu.sh [BUDGET]
-# SKIP_BUILD=1 reuses build/ (a build of the same tree). The every-output
-# steps get what is left of BUDGET less 15 s for the packing (4096^3 at most
-# 150 s of it; each skipped under 30 s; one cut short prints nothing: choose
-# writes its record at the end). BUDGET 450 gives 8192^3 its best chance.
+# SKIP_BUILD=1 reuses build/ (a build of the same tree).
 set -u
 START=$(date +%s)
 BUDGET=${1:-230}
@@ -72,17 +68,6 @@ cat "$R/bench_gemm_gpu.log"
 # --gpu H100: the committed records are the H100's; on another GPU their structures would not be evaluated
 step choose 90 build/tcscope choose --m 8192 --n 8192 --k 8192 --max-rel-err 1% --gpu H100 --json
 grep -oE '"(candidate|model_on)": *"[^"]*"|"model_outputs": *\{[^}]*\}' "$R/choose.log" | head -30
-# choose on every output: the library paths' walk and the exact references on the GPU
-every() {   # every NAME S LIMIT
-  local secs=$(( BUDGET - 15 - ($(date +%s) - START) ))
-  [ "$secs" -gt "$3" ] && secs=$3
-  if [ "$secs" -lt 30 ]; then echo "$1: skipped (no time left)"; return; fi
-  step "$1" "$secs" build/tcscope choose --m "$2" --n "$2" --k "$2" --outputs "$2" --max-rel-err 1% --gpu H100 --json
-  grep -oE '"(candidate|model_on|references_on)": *"[^"]*"|"model_outputs": *\{[^}]*\}|"seconds": *[0-9.e+-]*' \
-    "$R/$1.log" | head -60
-}
-every choose_all_4096 4096 150
-every choose_all_8192 8192 100000
 python3 - "$R" <<'PY' || true
 import json, os, re, sys
 R = sys.argv[1]
@@ -97,7 +82,7 @@ for line in read("times.txt").splitlines():
     out["steps"][name] = {"exit": int(rc), "wall_s": float(wall)}
 out["bench_gemm_gpu"] = [json.loads(l) for l in read("bench_gemm_gpu.log").splitlines() if l.startswith("{")]
 out["sass"] = read("sass.log").strip()
-for name in ("choose", "choose_all_4096", "choose_all_8192"):
+for name in ("choose",):
     ch = []
     for l in read(name + ".log").splitlines():
         try:
