@@ -27,6 +27,7 @@
 #include "cases/verify.h"
 #include "probes/probes.h"
 #include "probes/sparse.h"
+#include "tests/hunt_hash.h"
 
 static infer_target target_of(const tc_instr *ins)
 {
@@ -66,43 +67,6 @@ static void test_a_tile_alone_is_the_streams_tile(void **state)
     free(A), free(B), free(C), free(a1), free(b1), free(c1), free(a2);
 }
 
-/* A target that answers 0 and folds each family's tiles into a hash (a call
- * is one round: every family's next tiles, as many each, in family order). */
-typedef struct {
-    int m, n, k;
-    size_t calls;
-    uint64_t hash[HUNT_NFAMILIES];
-} hash_target;
-
-static uint64_t fold(uint64_t h, const uint64_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ v[i]) * 0x100000001b3ull;
-    return h;
-}
-
-static int hash_run(void *ctx, size_t ntiles, const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D,
-                    char *err, size_t errlen)
-{
-    hash_target *h = ctx;
-    h->calls++;
-    size_t mk = (size_t)h->m * h->k, kn = (size_t)h->k * h->n, mn = (size_t)h->m * h->n;
-    for (size_t q = 0; q < ntiles; q++) {
-        uint64_t *s = &h->hash[q / (ntiles / HUNT_NFAMILIES)];
-        *s = fold(*s, A + q * mk, mk);
-        *s = fold(*s, B + q * kn, kn);
-        *s = fold(*s, C + q * mn, mn);
-    }
-    memset(D, 0, ntiles * mn * sizeof *D);
-    return 0;
-}
-
-static int zero_model(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
-                      const uint64_t *B, const uint64_t *C, uint64_t *D, char *err, size_t errlen)
-{
-    memset(D, 0, ntiles * (size_t)mrows * (size_t)ncols * sizeof *D);
-    return 0;
-}
 
 static void test_rounds_are_each_familys_tile_stream(void **state)
 {
