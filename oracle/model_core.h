@@ -16,6 +16,7 @@
 #define TC_MODEL_CORE_H
 
 #include "oracle/model_internal.h"
+#include "oracle/model_limbs.h"
 
 /* ---- the format rounding (was model_fmt.c) ---- */
 
@@ -458,9 +459,76 @@ static inline TC_HD int model_step_far(const model *m, macc *acc, const mterm *p
     return 0;
 }
 
+/* The most limbs a wide step takes: 640 bits, more than any span of the
+ * catalogue's non-f64 formats (bf16 and tf32 products of subnormals reach
+ * 2^-272, their largest 2^256; the f32 accumulator lies between). */
+#define MODEL_STEP_LIMBS 10
+
+/* The step of model_step_int128 on n 64-bit limbs (oracle/model_limbs.h)
+ * when its terms span more bits than int128 holds and model_step_far cannot
+ * take it: the same grid G, the same alignment roundings and register
+ * wrap, exactly; then the sum's top 126 bits, the rest a sticky bit, go to
+ * the accumulator's one rounding (126 bits: more than p + 2 for every
+ * accumulator, so the cut never changes the rounded bits). -1 (the
+ * reference takes the step) only when the span exceeds MODEL_STEP_LIMBS or
+ * an exact accumulator would hold more than 126 bits. */
+static TC_HD_NOINLINE TC_HD int model_step_wide(const model *m, macc *acc, const mterm *pr, int n, const mstep *st,
+                                                int E, int G, int top, int nz, bool acc_nz)
+{
+    int nl = (top - G + bitlen64((uint64_t)nz) + 2 + 63) / 64;
+    if (nl > MODEL_STEP_LIMBS)
+        return -1;
+    uint64_t w[MODEL_STEP_LIMBS];
+    mlimb_clear(w, nl);
+    for (int i = -1; i < n; i++) {
+        u128 mag;
+        int lsb, sign;
+        if (i < 0) {
+            if (!acc_nz)
+                continue;
+            mag = acc->mag, lsb = acc->lsb, sign = acc->sign;
+        } else {
+            if (pr[i].cls != MV_FINITE)
+                continue;
+            mag = pr[i].sig, lsb = pr[i].lsb, sign = pr[i].sign;
+        }
+        if (lsb >= G) {
+            mlimb_add(w, nl, mag, lsb - G, sign);
+        } else {
+            i128 q = onto_grid128(mag, G - lsb, sign, st->align_round);
+            mlimb_add(w, nl, q < 0 ? (u128)(-q) : (u128)q, 0, q < 0);
+        }
+    }
+    if (st->carry_bits != MODEL_UNLIMITED) {
+        int bits = E + 1 + st->carry_bits - G + 1;   /* register width with its sign bit */
+        if (bits <= 0)
+            mlimb_clear(w, nl);
+        else if (bits < 64 * nl)
+            mlimb_wrap(w, nl, bits);
+    }
+    int sign = mlimb_negative(w, nl);
+    if (sign)
+        mlimb_negate(w, nl);
+    if (mlimb_bitlen(w, nl) == 0) {
+        acc->sign = (uint8_t)model_zero_sign(acc, pr, n, true, st->rnd);
+        acc->cls = MV_ZERO;
+        acc->mag = 0;
+        acc->present = true;
+        return 0;
+    }
+    int sh;
+    bool sticky;
+    u128 mag = mlimb_top(w, nl, 126, &sh, &sticky);
+    if (st->exact && sh > 0)
+        return -1;
+    model_acc_set(m, acc, sign, mag, G + sh, sticky, st);
+    return 0;
+}
+
 /* One step: acc <- fused(acc, pr[0..n)). Returns -1 when the fixed point
- * does not fit in int128 and model_step_far cannot take the step (the
- * caller then takes the reference, model_reference.c). */
+ * does not fit in int128 and neither model_step_far nor model_step_wide
+ * can take the step (the caller then takes the reference,
+ * model_reference.c). */
 static inline TC_HD int model_step_int128(const model *m, macc *acc, const mterm *pr, int n, const mstep *st)
 {
     if (model_step_specials(acc, pr, n) || acc->cls >= MV_INF)
@@ -502,7 +570,9 @@ static inline TC_HD int model_step_int128(const model *m, macc *acc, const mterm
     if (st->floored && st->floor > G)
         G = st->floor;
     if (top - G + bitlen64((uint64_t)nz) + 2 > 126)
-        return model_step_far(m, acc, pr, n, st, G, top, nz, acc_nz);
+        return model_step_far(m, acc, pr, n, st, G, top, nz, acc_nz) == 0
+                   ? 0
+                   : model_step_wide(m, acc, pr, n, st, E, G, top, nz, acc_nz);
     i128 S = 0;
     for (int i = 0; i < n; i++) {
         if (pr[i].cls != MV_FINITE)

@@ -19,4 +19,12 @@ static inline TC_HD int tc_clz64(uint64_t x)
 #endif
 }
 
+/* A rare path kept out of its caller (the wide sums: their limb arrays
+ * and loops would crowd the GPU kernel's hot loop). */
+#ifdef __CUDACC__
+#define TC_HD_NOINLINE __noinline__
+#else
+#define TC_HD_NOINLINE __attribute__((noinline))
+#endif
+
 #endif
