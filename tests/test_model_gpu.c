@@ -58,7 +58,9 @@ static void test_sass_is_integer_only(void **state)
     /* and a histogram of another function, or a partial one */
     char *other = strdup(text);
     assert_non_null(other);
-    char *fn = strstr(other, "tc_model_gpu_kernel");
+    char *fn = strstr(other, "# function ");   /* the function line's name, not the title's */
+    assert_non_null(fn);
+    fn = strstr(fn, "tc_model_gpu_kernel");
     assert_non_null(fn);
     fn[0] = 'x';
     assert_non_null(check_histogram(other, "tc_model_gpu_kernel", why, sizeof why));
