@@ -321,11 +321,14 @@ static uint64_t ctl_state(uint64_t seed, size_t draw)
  * behaviours an s32 accumulator can have (saturate, as the exact oracle
  * rounds, or wrap modulo 2^32) as candidates; the one the answers agree
  * with is the fingerprint, and the other is rejected with its first case.
- * Operands: A's draws, then B's, then C's, from one splitmix stream. */
+ * Operands: A's draws, then B's, then C's, from one splitmix stream. No
+ * hunt family applies to integers, so the hunt's budget is spent here too:
+ * N + 11 * H elements, the budget of every floating-point instruction. */
 static int run_control(tc_backend *be, const tc_instr *ins, const audit_opts *o,
                          audit_result *out, char *err, size_t errlen)
 {
-    size_t per = (size_t)ins->m * ins->n, ntiles = (o->verify_n + per - 1) / per;
+    size_t want = o->verify_n + (size_t)HUNT_NFAMILIES * o->hunt_n;
+    size_t per = (size_t)ins->m * ins->n, ntiles = (want + per - 1) / per;
     size_t ta = (size_t)ins->m * ins->k, tb = (size_t)ins->k * ins->n;
     size_t chunk = CTL_CHUNK_ELEMENTS / per ? CTL_CHUNK_ELEMENTS / per : 1;
     if (chunk > ntiles)
