@@ -199,6 +199,7 @@ data-check:
 bench: build/tcscope $(BENCHES)
 	@for b in $(BENCHES); do $$b || exit $$?; done
 	@build/tcscope bench --json --if-gpu
+	@tools/bench-hunt.sh
 	@tools/bench-audit.sh
 
 audit: deps
