@@ -19,7 +19,7 @@ set -u
 START=$(date +%s)
 BUDGET=${BUDGET:-240}
 PROFILE=${1:-h200}
-COUNT=${2:-20000}
+COUNT=${2:-400000}
 R=/tmp/model-gpu-wide
 rm -rf "$R"; mkdir -p "$R"
 exec > >(tee "$R/run.log") 2>&1
