@@ -27,8 +27,6 @@ struct tc_model_gpu {
 
 const char *tc_model_gpu_unsupported(const model *m, int k)
 {
-    if (m->wide)
-        return "operands over 31 significant bits (f64) take the CPU's wide path";
     if (k > MODEL_ELEMENT_MAX_K)
         return "K over MODEL_ELEMENT_MAX_K (64)";
     return NULL;

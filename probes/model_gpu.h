@@ -1,14 +1,14 @@
 /* The instruction model on the GPU: model_mma's answers computed by one
  * GPU thread per output element, with the CPU's own integer arithmetic
- * (oracle/model_core.h, compiled for the device by probes/cuda/model_gpu.cu:
- * no tensor-core and no floating-point instruction, tools/model-gpu-sass.sh
- * checks the SASS).
+ * (oracle/model_core.h, and for wide operands, f64, oracle/model_wide_core.h,
+ * compiled for the device by probes/cuda/model_gpu.cu: no tensor-core and no
+ * floating-point instruction, tools/model-gpu-sass.sh checks the SASS).
  *
  * What it does not compute goes to the CPU model, element by element or
  * whole, and is counted, so a record can say which model computed what:
- * wide operands (f64: model_dot_wide), K over MODEL_ELEMENT_MAX_K, and the
- * rare element whose step spans more bits than int128 holds (the GMP
- * reference). Built without nvcc, tc_model_gpu_open refuses with a message. */
+ * K over MODEL_ELEMENT_MAX_K, and the rare element whose step spans more
+ * bits than its limbs hold (the reference). Built without nvcc,
+ * tc_model_gpu_open refuses with a message. */
 #ifndef TC_MODEL_GPU_H
 #define TC_MODEL_GPU_H
 

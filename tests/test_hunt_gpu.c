@@ -227,7 +227,7 @@ static void test_gpu_path_equals_host_path(void **state)
         "mma.m16n8k32.f32.e4m3.e4m3.f32",   "mma.sp.m16n8k16.f32.bf16.bf16.f32",
         "mma.sp.m16n8k8.f32.tf32.tf32.f32", "wgmma.m64n256k16.f32.bf16.bf16",
         "wgmma.m64n8k32.f16.e4m3.e5m2", "wgmma.sp.m64n64k32.f32.f16.f16",
-        "wgmma.sp.m64n16k16.f32.tf32.tf32"};
+        "wgmma.sp.m64n16k16.f32.tf32.tf32", "mma.m16n8k8.f64.f64.f64.f64" /* the wide kernel */};
     enum { NN = sizeof names / sizeof names[0] };
     size_t elements = 0;
     bool on[NN];

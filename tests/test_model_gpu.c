@@ -1,18 +1,21 @@
 /* The GPU model (probes/model_gpu.h, probes/cuda/model_gpu.cu):
- *   - its kernel's SASS, recorded by tools/model-gpu-sass.sh in
- *     tests/data/model_gpu_sass.txt, holds integer instructions only: no
- *     tensor-core and no floating-point opcode (the checker is shown to
- *     reject planted ones);
+ *   - its kernels' SASS, recorded by tools/model-gpu-sass.sh in
+ *     tests/data/model_gpu_sass.txt (the int128 kernel) and
+ *     tests/data/model_gpu_wide_sass.txt (the wide kernel, f64), holds
+ *     integer instructions only: no tensor-core and no floating-point
+ *     opcode (the checker is shown to reject planted ones);
  *   - on a GPU, tc_model_gpu_mma gives model_mma's bits on hunt tiles of
- *     every instruction of the H100 profile (skipped without a GPU);
+ *     every instruction of the H100 profile (its f64 ones on the wide
+ *     kernel, counted), and on f64 tiles under random wide settings
+ *     (skipped without a GPU);
  *   - without one, tc_model_gpu_mma computes on the CPU and counts it so;
  *   - the equivalence record of a GPU run (tools/model_gpu_check.c,
  *     reports/baselines/h200-model-gpu-check.json) replays: each pair's
  *     sample inputs regenerate from the seed (their hash matches) and the
  *     CPU model gives the recorded answers; its counts add up and nothing
  *     differs. The replay is shown to fail on a changed answer.
- * Its arithmetic on the CPU (model_element_int128) is checked against the
- * reference by test_model_reference. */
+ * Its arithmetic on the CPU (model_element_int128, model_element_wide) is
+ * checked against the reference by test_model_reference. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,10 +72,27 @@ static void test_sass_is_integer_only(void **state)
     free(text);
 }
 
+/* The wide kernel's (f64) the same: integer only, and its own (the rule
+ * itself is shown to reject planted opcodes above). */
+static void test_wide_sass_is_integer_only(void **state)
+{
+    const char *env = getenv("TC_MODEL_GPU_WIDE_SASS"), *path = env ? env : "tests/data/model_gpu_wide_sass.txt";
+    char *text = slurp(path), why[256];
+    if (!text)
+        fail_msg("cannot read %s", path);
+    const char *bad = check_histogram(text, "tc_model_gpu_wide_kernel", why, sizeof why);
+    if (bad)
+        fail_msg("%s: %s", path, bad);
+    assert_non_null(check_histogram(text, "tc_model_gpu_kernel", why, sizeof why));
+    free(text);
+}
+
 /* ---- the GPU model against the CPU model ---- */
 
-/* Two hunt tiles of every family of ins through both; counts into *cnt. */
-static void compare_on(tc_model_gpu *g, const tc_instr *ins, const model_params *p, tc_model_gpu_count *cnt)
+/* Two hunt tiles of every family of ins through both; counts into *cnt,
+ * and the GPU's elements of wide models (f64) into *wide. */
+static void compare_on(tc_model_gpu *g, const tc_instr *ins, const model_params *p, tc_model_gpu_count *cnt,
+                       size_t *wide)
 {
     infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = {ins->a, ins->b, ins->c, ins->d}};
     if (!hunt_applies(&t))
@@ -86,6 +106,7 @@ static void compare_on(tc_model_gpu *g, const tc_instr *ins, const model_params 
     uint64_t *A = malloc(NT * ta * 8), *B = malloc(NT * tb * 8), *C = malloc(NT * mn * 8),
              *Dg = malloc(NT * mn * 8), *Dc = malloc(NT * mn * 8);
     assert_true(A && B && C && Dg && Dc);
+    size_t gpu0 = cnt->gpu;
     for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
         uint64_t st = hunt_family_seed(11, fam);
         for (int q = 0; q < NT; q++)
@@ -98,12 +119,14 @@ static void compare_on(tc_model_gpu *g, const tc_instr *ins, const model_params 
                 fail_msg("%s %s element %zu: GPU model 0x%llx, CPU model 0x%llx", ins->name, hunt_family_name(fam),
                          e, (unsigned long long)Dg[e], (unsigned long long)Dc[e]);
     }
+    if (m->wide)
+        *wide += cnt->gpu - gpu0;
     free(A), free(B), free(C), free(Dg), free(Dc);
     model_free(m);
 }
 
 /* The first `most` instructions of the H100 profile. */
-static void compare_profile(tc_model_gpu *g, size_t most, tc_model_gpu_count *cnt)
+static void compare_profile(tc_model_gpu *g, size_t most, tc_model_gpu_count *cnt, size_t *wide)
 {
     model_profile prof;
     char err[256];
@@ -112,7 +135,7 @@ static void compare_profile(tc_model_gpu *g, size_t most, tc_model_gpu_count *cn
     for (size_t i = 0; i < prof.count && i < most; i++) {
         const tc_instr *ins = tc_instr_by_name(prof.entries[i].instr);
         assert_non_null(ins);
-        compare_on(g, ins, &prof.entries[i].params, cnt);
+        compare_on(g, ins, &prof.entries[i].params, cnt, wide);
     }
     profile_free(&prof);
 }
@@ -126,9 +149,89 @@ static void test_gpu_model_equals_cpu_model(void **state)
         skip();
     }
     tc_model_gpu_count cnt = {0};
-    compare_profile(g, SIZE_MAX, &cnt);
-    printf("GPU model = CPU model on %zu elements computed on the GPU, %zu on the CPU\n", cnt.gpu, cnt.cpu);
-    assert_true(cnt.gpu > 100000 && cnt.cpu < cnt.gpu / 10);
+    size_t wide = 0;
+    compare_profile(g, SIZE_MAX, &cnt, &wide);
+    printf("GPU model = CPU model on %zu elements computed on the GPU (%zu of them f64, the wide kernel), %zu on "
+           "the CPU\n", cnt.gpu, wide, cnt.cpu);
+    assert_true(cnt.gpu > 100000 && cnt.cpu < cnt.gpu / 10 && wide > 0);
+    tc_model_gpu_close(g);
+}
+
+static uint64_t rng = 0x6A09E667F3BCC909ull;
+
+static int rndn(int n)
+{
+    uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (int)((z ^ (z >> 31)) % (uint64_t)n);
+}
+
+/* The wide kernel under random settings of every field the wide path has
+ * (model_wide_unsupported: block, step order, C first or last, exact or
+ * rounded accumulator of f64 or f32, every rounding, flushes, overflow,
+ * NaN payload orders) on tiles of every hunt family of an f64 mma: the
+ * CPU's bits (model_mma, model_dot_wide: the same source) on every
+ * element, the GPU having computed them. */
+static void test_gpu_wide_model_equals_cpu_on_random_settings(void **state)
+{
+    char err[256];
+    tc_model_gpu *g = tc_model_gpu_open(0, err, sizeof err);
+    if (!g) {
+        printf("no GPU model here (%s)\n", err);
+        skip();
+    }
+    static const tc_round modes[] = {TC_RNE, TC_RZ, TC_RU, TC_RD, TC_RNA, TC_RO};
+    const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f64.f64.f64.f64");
+    assert_non_null(ins);
+    infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = {ins->a, ins->b, ins->c, ins->d}};
+    enum { NT = 4, MODELS = 300 };
+    size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n, mn = (size_t)t.m * t.n;
+    uint64_t *A = malloc(NT * ta * 8), *B = malloc(NT * tb * 8), *C = malloc(NT * mn * 8),
+             *Dg = malloc(NT * mn * 8), *Dc = malloc(NT * mn * 8);
+    assert_true(A && B && C && Dg && Dc);
+    tc_model_gpu_count cnt = {0};
+    for (int v = 0; v < MODELS; v++) {
+        tc_rounding r = {modes[rndn(6)], rndn(3) ? TC_OVF_INF : rndn(2) ? TC_OVF_SAT : TC_OVF_NAN, rndn(4) == 0, 0,
+                         false};
+        model_params p = model_params_exact(t.f, r);
+        p.block = 1 + rndn(rndn(2) ? 4 : 16);
+        if (p.block >= 4 && p.block % 2 == 0 && rndn(4) == 0)
+            p.split_runs = 2;
+        p.c_mode = rndn(2) ? MODEL_C_FIRST : MODEL_C_LAST;
+        p.c_round = modes[rndn(6)];
+        p.acc_exact = rndn(5) == 0;
+        p.acc_fmt = rndn(4) ? tc_f64 : tc_f32;
+        p.acc_round = modes[rndn(6)];
+        p.ftz_acc = rndn(4) == 0;
+        p.ftz_a = rndn(4) == 0;
+        p.ftz_b = rndn(4) == 0;
+        p.ftz_c = rndn(4) == 0;
+        if (rndn(2) && (p.acc_exact || p.acc_fmt.mbits == 52)) {
+            p.nan_prop = (model_nan_prop)(1 + rndn(MODEL_NAN_ORDERS - 1));
+            p.nan_bits = rndn(2) ? 0x7FF8000000000000ull : 0xFFF8000000000000ull;
+        }
+        model *m = model_new(&p, t.f, err, sizeof err);
+        if (!m)
+            fail_msg("model %d: %s", v, err);
+        assert_true(m->wide);
+        int fam = v % HUNT_NFAMILIES;
+        uint64_t st = hunt_family_seed(100 + (uint64_t)v, fam);
+        for (int q = 0; q < NT; q++)
+            hunt_fill_tile(&t, fam, &st, A + q * ta, B + q * tb, C + q * mn);
+        if (tc_model_gpu_mma(g, m, t.m, t.n, t.k, NT, A, B, C, Dg, &cnt, err, sizeof err))
+            fail_msg("model %d: %s", v, err);
+        model_mma(m, t.m, t.n, t.k, NT, A, B, C, Dc);
+        for (size_t e = 0; e < NT * mn; e++)
+            if (Dg[e] != Dc[e])
+                fail_msg("model %d (%s) element %zu: GPU model 0x%llx, CPU model 0x%llx", v, hunt_family_name(fam), e,
+                         (unsigned long long)Dg[e], (unsigned long long)Dc[e]);
+        model_free(m);
+    }
+    printf("wide kernel = CPU model on %zu elements of %d random wide settings computed on the GPU, %zu on the CPU\n",
+           cnt.gpu, MODELS, cnt.cpu);
+    assert_true(cnt.gpu == (size_t)MODELS * NT * mn && cnt.cpu == 0);
+    free(A), free(B), free(C), free(Dg), free(Dc);
     tc_model_gpu_close(g);
 }
 
@@ -143,7 +246,8 @@ static void test_without_gpu_the_cpu_computes(void **state)
     }
     assert_true(strstr(err, "GPU") != NULL);
     tc_model_gpu_count cnt = {0};
-    compare_profile(NULL, 6, &cnt);
+    size_t wide = 0;
+    compare_profile(NULL, 6, &cnt, &wide);
     assert_int_equal(cnt.gpu, 0);
     assert_true(cnt.cpu > 10000);
 }
@@ -418,7 +522,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sass_is_integer_only),
+        cmocka_unit_test(test_wide_sass_is_integer_only),
         cmocka_unit_test(test_gpu_model_equals_cpu_model),
+        cmocka_unit_test(test_gpu_wide_model_equals_cpu_on_random_settings),
         cmocka_unit_test(test_without_gpu_the_cpu_computes),
         cmocka_unit_test(test_declined_elements_are_finished_as_model_mma),
         cmocka_unit_test(test_replay_catches_a_changed_answer),

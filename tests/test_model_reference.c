@@ -3,14 +3,18 @@
  * hardware works), element by element:
  *   - model_dot (the dispatch), model_dot_int128, the int64 kernel
  *     (scalar and AVX-512 where the CPU has it: the elements it takes are
- *     counted, so the comparison is not vacuous), model_dot_wide for f64,
+ *     counted, so the comparison is not vacuous), model_dot_wide for f64
+ *     and model_element_wide (model_wide_core.h: its whole work, and the
+ *     GPU's wide kernel's; the elements it takes are counted),
  *     model_mma's whole tiles, and model_element_int128 (model_core.h: the
  *     whole work of one thread of the GPU model, probes/cuda/model_gpu.cu,
  *     here compiled for the CPU, without the decode tables),
  * for every instruction of the shipped profiles (oracle/profiles) and the
  * test profiles (tests/profiles), and for random parameters, on random
  * inputs and on adversarial families: cancellation, carries at the
- * alignment boundary, subnormals, Inf/NaN, huge exponent spreads.
+ * alignment boundary, subnormals, Inf/NaN, huge exponent spreads, and
+ * huge products that cancel exactly beside the tiniest (subnormal times
+ * subnormal: f64's 2^-2148 against 2^2047).
  * The reference shares only decoding and the format rounding (mfmt_round,
  * tested against formats/ by test_model) with the paths under test. */
 #include <setjmp.h>
@@ -24,6 +28,7 @@
 #include <cmocka.h>
 
 #include "oracle/model_kernel.h"
+#include "oracle/model_wide_core.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
 
@@ -34,7 +39,7 @@
 #define PER_FAMILY 40
 #define RANDOM_MODELS 4000
 #endif
-#define NFAMILIES 8
+#define NFAMILIES 9
 
 static uint64_t rng_state = 0x243F6A8885A308D3ull;
 
@@ -120,6 +125,30 @@ static void family(int fam, oracle_formats f, int F, int k, uint64_t *a, uint64_
             a[i] = mk(fa, s, rndn(2) ? (1 << fa->ebits) - 2 - rndn(3) : rndn(3), rnd64());
             b[i] = mk(fb, rndn(2), rndn(2) ? (1 << fb->ebits) - 2 - rndn(3) : bb, rnd64());
             break;
+        case 8: {   /* the widest spans: a huge product, the same negated (exact
+                       cancellation), subnormal times subnormal, and a tiny
+                       product beside a huge one's remainder */
+            int topb = (1 << fb->ebits) - 2;
+            switch (i % 4) {
+            case 0:
+                a[i] = mk(fa, s, (1 << fa->ebits) - 2 - rndn(2), rnd64());
+                b[i] = mk(fb, rndn(2), topb - rndn(2), rnd64());
+                break;
+            case 1:
+                a[i] = a[i - 1] ^ (1ull << (fa->ebits + fa->mbits + fa->shift));
+                b[i] = rndn(2) ? b[i - 1] : b[i - 1] ^ ((rnd64() & 1) << fb->shift);
+                break;
+            case 2:
+                a[i] = mk(fa, s, 0, rndn(2) ? rnd64() : 1);
+                b[i] = mk(fb, rndn(2), 0, rndn(2) ? rnd64() : 1);
+                break;
+            default:
+                a[i] = mk(fa, s, rndn(2), rnd64());
+                b[i] = mk(fb, rndn(2), rndn(2) ? topb : bb, rnd64());
+                break;
+            }
+            break;
+        }
         default:   /* exact zeros of both signs among tiny products */
             a[i] = rndn(3) ? mk(fa, s, 0, 0) : mk(fa, s, rndn(3), rnd64());
             b[i] = mk(fb, rndn(2), rndn(2) ? 0 : bb - rndn(4), rnd64());
@@ -140,6 +169,7 @@ static void family(int fam, oracle_formats f, int F, int k, uint64_t *a, uint64_
 typedef struct {
     long elements, bad, kernel_scalar, kernel_simd, wide, tile, gpu_element;
     long declined;   /* by the GPU model's element where only an exact accumulator wider than 126 bits may be */
+    long wide_declined;   /* by model_element_wide: no f64 step may span more than MODEL_WIDE_LIMBS */
 } tally;
 
 static void report(tally *t, const char *what, const model *m, int k, const uint64_t *a,
@@ -170,8 +200,16 @@ static void check_element(const model *m, int k, const uint64_t *a, const uint64
     t->elements++;
     report(t, "model_dot", m, k, a, b, c, want, nan_agreed(m, want, model_dot(m, k, a, b, c)));
     if (m->wide) {
-        t->wide++;
         report(t, "model_dot_wide", m, k, a, b, c, want, nan_agreed(m, want, model_dot_wide(m, k, a, b, c)));
+        int order[512];
+        bool ordered = model_step_order(&m->p, k, order);
+        if (model_element_wide(m, k, a, 1, b, 1, c, ordered ? order : NULL, &got) == 0) {
+            t->wide++;
+            report(t, "model_element_wide (the GPU's wide kernel's element)", m, k, a, b, c, want,
+                   nan_agreed(m, want, got));
+        } else {
+            t->wide_declined++;
+        }
         return;
     }
     report(t, "model_dot_int128", m, k, a, b, c, want, model_dot_int128(m, k, a, b, c));
@@ -262,10 +300,11 @@ static void check_profile(const char *path, tally *t)
 
 static void summary(const char *what, const tally *t)
 {
-    printf("%s: %ld elements, %ld differ; int64 kernel took %ld (scalar) and %ld (AVX-512), wide %ld, "
-           "tile kernel on %ld tiles, the GPU model's element %ld (%ld declined without an exact accumulator)\n",
-           what, t->elements, t->bad, t->kernel_scalar, t->kernel_simd, t->wide, t->tile, t->gpu_element,
-           t->declined);
+    printf("%s: %ld elements, %ld differ; int64 kernel took %ld (scalar) and %ld (AVX-512), the wide element "
+           "%ld (%ld declined), tile kernel on %ld tiles, the GPU model's element %ld (%ld declined without an "
+           "exact accumulator)\n",
+           what, t->elements, t->bad, t->kernel_scalar, t->kernel_simd, t->wide, t->wide_declined, t->tile,
+           t->gpu_element, t->declined);
 }
 
 static void test_profiles_equal_reference(void **state)
@@ -281,6 +320,7 @@ static void test_profiles_equal_reference(void **state)
     summary("profiles", &t);
     assert_int_equal(t.bad, 0);
     assert_int_equal(t.declined, 0);
+    assert_int_equal(t.wide_declined, 0);
     /* the fast paths were exercised, not skipped */
     assert_true(t.kernel_scalar > t.elements / 4 && t.wide > 0);
     assert_true(t.gpu_element > (t.elements - t.wide) * 9 / 10);
@@ -363,6 +403,7 @@ static void test_random_settings_equal_reference(void **state)
     summary("random settings", &t);
     assert_int_equal(t.bad, 0);
     assert_int_equal(t.declined, 0);
+    assert_int_equal(t.wide_declined, 0);
     assert_true(t.kernel_scalar > 0 && t.wide > 0 && t.gpu_element > (t.elements - t.wide) / 2);
 }
 
@@ -395,12 +436,69 @@ static void test_floor_cuts_a_lone_accumulator(void **state)
     model_free(m);
 }
 
+/* NaN payloads on the wide path, which the reference does not model: the
+ * first NaN in nan_prop's order passes on, quieted (signaling payloads
+ * here, so the quieting shows). One step of A = {NaN_A, 1}, B = {NaN_B, 1}
+ * with C a NaN or 1 (C_FIRST: the accumulator); then a chain (block 1)
+ * whose second product holds the NaN, which later steps keep. */
+static void test_wide_nan_payloads_follow_the_order(void **state)
+{
+    static const struct {
+        model_nan_prop order;
+        char with_c, without_c;   /* whose NaN comes out: 'a', 'b' or 'c' */
+    } cases[] = {
+        {MODEL_NAN_ACC_A_B, 'c', 'a'}, {MODEL_NAN_ACC_B_A, 'c', 'b'}, {MODEL_NAN_A_B_ACC, 'a', 'a'},
+        {MODEL_NAN_B_A_ACC, 'b', 'b'}, {MODEL_NAN_A_ACC_B, 'a', 'a'}, {MODEL_NAN_B_ACC_A, 'b', 'b'},
+    };
+    const uint64_t na = 0x7FF0000000000A01ull, nb = 0xFFF0000000000B02ull, nc = 0x7FF0000000000C03ull,
+                   one = 0x3FF0000000000000ull, q = 1ull << 51;
+    oracle_formats f = {&tc_f64, &tc_f64, &tc_f64, &tc_f64};
+    tc_rounding r = {TC_RNE, TC_OVF_INF, false, 0, false};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int cn = 0; cn < 2; cn++) {
+            model_params p = model_params_exact(f, r);
+            p.acc_exact = false;
+            p.acc_fmt = tc_f64;
+            p.block = 2;
+            p.c_mode = MODEL_C_FIRST;
+            p.nan_prop = cases[i].order;
+            p.nan_bits = 0x7FF8000000000000ull;
+            char err[200];
+            model *m = model_new(&p, f, err, sizeof err);
+            if (!m)
+                fail_msg("model_new: %s", err);
+            uint64_t a[2] = {na, one}, b[2] = {nb, one}, c = cn ? nc : one, d = 0;
+            char who = cn ? cases[i].with_c : cases[i].without_c;
+            uint64_t want = (who == 'a' ? na : who == 'b' ? nb : nc) | q;
+            assert_int_equal(model_dot_wide(m, 2, a, b, c), want);
+            assert_int_equal(model_element_wide(m, 2, a, 1, b, 1, c, NULL, &d), 0);
+            assert_int_equal(d, want);
+            model_free(m);
+        }
+    model_params p = model_params_exact(f, r);
+    p.acc_exact = false;
+    p.acc_fmt = tc_f64;
+    p.block = 1;
+    p.nan_prop = MODEL_NAN_ACC_B_A;
+    p.nan_bits = 0x7FF8000000000000ull;
+    char err[200];
+    model *m = model_new(&p, f, err, sizeof err);
+    if (!m)
+        fail_msg("model_new: %s", err);
+    uint64_t a[4] = {one, na, nb, one}, b[4] = {one, one, one, one}, d = 0;
+    assert_int_equal(model_dot_wide(m, 4, a, b, one), na | q);   /* the accumulator's NaN first, from step 2 on */
+    assert_int_equal(model_element_wide(m, 4, a, 1, b, 1, one, NULL, &d), 0);
+    assert_int_equal(d, na | q);
+    model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profiles_equal_reference),
         cmocka_unit_test(test_random_settings_equal_reference),
         cmocka_unit_test(test_floor_cuts_a_lone_accumulator),
+        cmocka_unit_test(test_wide_nan_payloads_follow_the_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

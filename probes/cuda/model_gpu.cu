@@ -1,6 +1,9 @@
 /* The instruction model on the GPU (probes/model_gpu.h): one thread per
  * output element runs model_element_int128 (oracle/model_core.h), the
- * arithmetic the CPU's int128 path runs, compiled here for the device.
+ * arithmetic the CPU's int128 path runs, compiled here for the device; for
+ * a wide model (f64 operands) a kernel of its own runs model_element_wide
+ * (oracle/model_wide_core.h), the CPU's model_dot_wide, so that its limbs
+ * cost the int128 kernel no registers.
  *
  * A block is (ncols, rows) threads of one tile and blockIdx.x the tile, so
  * no index needs a division (the GPU divides integers through its
@@ -15,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include "oracle/model_internal.h"
+#include "oracle/model_wide_core.h"
 #include "probes/cuda/cuda_check.cuh"
 #include "probes/model_gpu_run.h"
 
@@ -36,6 +40,27 @@ __global__ void tc_model_gpu_kernel(int mrows, int ncols, int k, int ordered, co
     const uint64_t *b = B + t * (size_t)k * (size_t)ncols + (size_t)j;
     uint64_t d = 0;
     if (model_element_int128(&c_model, k, a, 1, b, (size_t)ncols, C[o], ordered ? c_order : NULL, &d) != 0) {
+        atomicAdd(declined, 1ull);
+        d = TC_MODEL_GPU_DECLINED;
+    }
+    D[o] = d;
+}
+
+/* The same for a wide model (m->wide): model_element_wide declines (-1)
+ * only a step wider than MODEL_WIDE_LIMBS, which no f64 step is. */
+__global__ void tc_model_gpu_wide_kernel(int mrows, int ncols, int k, int ordered, const uint64_t *A,
+                                         const uint64_t *B, const uint64_t *C, uint64_t *D,
+                                         unsigned long long *declined)
+{
+    int i = (int)(blockIdx.y * blockDim.y + threadIdx.y), j = (int)threadIdx.x;
+    if (i >= mrows || j >= ncols)
+        return;
+    size_t t = blockIdx.x, mn = (size_t)mrows * (size_t)ncols;
+    size_t o = t * mn + (size_t)i * (size_t)ncols + (size_t)j;
+    const uint64_t *a = A + t * (size_t)mrows * (size_t)k + (size_t)i * (size_t)k;
+    const uint64_t *b = B + t * (size_t)k * (size_t)ncols + (size_t)j;
+    uint64_t d = 0;
+    if (model_element_wide(&c_model, k, a, 1, b, (size_t)ncols, C[o], ordered ? c_order : NULL, &d) != 0) {
         atomicAdd(declined, 1ull);
         d = TC_MODEL_GPU_DECLINED;
     }
@@ -66,6 +91,7 @@ extern "C" int tc_mgpu_open(int dev, tc_mgpu **out, char *err, size_t errlen)
         return -1;
     cudaFuncAttributes fa;
     CK(cudaFuncGetAttributes(&fa, tc_model_gpu_kernel), "no machine code for this GPU (cudaFuncGetAttributes)");
+    CK(cudaFuncGetAttributes(&fa, tc_model_gpu_wide_kernel), "no machine code for this GPU (cudaFuncGetAttributes)");
     tc_mgpu *g = (tc_mgpu *)calloc(1, sizeof *g);
     if (!g) {
         snprintf(err, errlen, "GPU model: out of memory");
@@ -98,9 +124,9 @@ extern "C" void tc_mgpu_close(tc_mgpu *g)
     free(g);
 }
 
-/* The kernel over ntiles tiles on device buffers, launched on stream st
- * (and run to its end there when `wait`). */
-static int launch_model(int mrows, int ncols, int k, size_t ntiles, int ordered, const uint64_t *dA,
+/* The kernel (the wide one for a wide model) over ntiles tiles on device
+ * buffers, launched on stream st (and run to its end there when `wait`). */
+static int launch_model(bool wide, int mrows, int ncols, int k, size_t ntiles, int ordered, const uint64_t *dA,
                         const uint64_t *dB, const uint64_t *dC, uint64_t *dD, unsigned long long *dN,
                         cudaStream_t st, bool wait, char *err, size_t errlen)
 {
@@ -108,7 +134,10 @@ static int launch_model(int mrows, int ncols, int k, size_t ntiles, int ordered,
     int rows = 256 / ncols < 1 ? 1 : 256 / ncols;
     rows = rows > mrows ? mrows : rows;
     dim3 block((unsigned)ncols, (unsigned)rows), grid((unsigned)ntiles, (unsigned)((mrows + rows - 1) / rows));
-    tc_model_gpu_kernel<<<grid, block, 0, st>>>(mrows, ncols, k, ordered, dA, dB, dC, dD, dN);
+    if (wide)
+        tc_model_gpu_wide_kernel<<<grid, block, 0, st>>>(mrows, ncols, k, ordered, dA, dB, dC, dD, dN);
+    else
+        tc_model_gpu_kernel<<<grid, block, 0, st>>>(mrows, ncols, k, ordered, dA, dB, dC, dD, dN);
     CK(cudaGetLastError(), "launch of the model kernel");
     /* the stream's end, not the device's: another stream's work (the GPU
      * hunt's next draws, cases/cuda/hunt_gpu.cu) runs on */
@@ -144,7 +173,7 @@ extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mro
     CK(cudaMemset(g->dN, 0, sizeof *g->dN), "clear the count");
     CK(cudaDeviceSynchronize(), "the copies to the GPU");
     double t1 = tc_mgpu_now();
-    if (launch_model(mrows, ncols, k, ntiles, order != NULL, (const uint64_t *)g->dA, (const uint64_t *)g->dB,
+    if (launch_model(m->wide, mrows, ncols, k, ntiles, order != NULL, (const uint64_t *)g->dA, (const uint64_t *)g->dB,
                      (const uint64_t *)g->dC, (uint64_t *)g->dD, g->dN, 0, true, err, errlen))
         return -1;
     double t2 = tc_mgpu_now();
@@ -182,7 +211,7 @@ extern "C" int tc_mgpu_mma_dev_start(tc_mgpu *g, const model *m, const int *orde
     CK(cudaMemsetAsync(g->dN, 0, sizeof *g->dN, g->st), "clear the count");
     g->started = tc_mgpu_now();
     times->copy_s += g->started - t0;
-    return launch_model(mrows, ncols, k, ntiles, order != NULL, dA, dB, dC, dD, g->dN, g->st, false, err, errlen);
+    return launch_model(m->wide, mrows, ncols, k, ntiles, order != NULL, dA, dB, dC, dD, g->dN, g->st, false, err, errlen);
 }
 
 extern "C" int tc_mgpu_mma_dev_end(tc_mgpu *g, size_t *declined, tc_mgpu_times *times, char *err, size_t errlen)
