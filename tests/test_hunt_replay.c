@@ -205,7 +205,7 @@ static void the_h200_gpu_path_hunt_replays(void **state)
     }
     print_message("H200 GPU-path hunt: %zu answers of %zu instructions (%zu drawn on the GPU) replayed, %zu "
                   "mismatches\n", checked, ninstr, on_gpu, bad);
-    assert_true(ninstr == 252 && on_gpu == 248);
+    assert_true(ninstr == 252 && on_gpu == 252);   /* f64 too, since the GPU model's wide kernel */
     assert_int_equal(bad, 0);
     unload(&h);
 }

@@ -509,6 +509,15 @@ static void test_equivalence_record_replays(void **state)
     char why[300];
     if (replay_record(rec, why, sizeof why))
         fail_msg("%s: %s", path, why);
+    /* what issue 29 asks of the committed record: at least 10^10 elements, every pair of its
+     * profile's instructions and hunt families reached, nothing different */
+    const json_t *gc = json_object_get(rec, "gpu_vs_cpu");
+    if (!getenv("TC_MODEL_GPU_CHECK")) {
+        assert_true(json_integer_value(json_object_get(gc, "elements")) >= 10000000000ll);
+        assert_int_equal(json_integer_value(json_object_get(gc, "differ")), 0);
+        assert_int_equal(json_integer_value(json_object_get(gc, "pairs_covered")),
+                         json_array_size(json_object_get(rec, "per_pair")));
+    }
     printf("%s: %zu pairs replayed; GPU model = CPU model on %lld elements; against the hardware %lld "
            "elements, %lld differ (the profile's, not the GPU model's: see first_differences)\n", path,
            json_array_size(json_object_get(rec, "per_pair")),
