@@ -2,7 +2,8 @@
 # make bench: the main job's wall time on this machine, as JSON lines: the
 # gemm figures (tcscope's own wgmma GEMM and cuBLASLt, TFLOP/s), then the
 # whole catalogue audit with its defaults (N, hunt families, timing, --jobs =
-# CPUs) and `tcscope regress` against this GPU's committed baseline (the H100's
+# CPUs), again with the CPU model (--model-on cpu, on a GPU: the ratio of the
+# wall times), and `tcscope regress` against this GPU's committed baseline (the H100's
 # where there is none), with the GPU model, with the CPU's, and the recorded
 # model replayed on the CPU (--model), with their ratios. On a GPU
 # always; without one only with BENCH_AUDIT=1 (the audit then runs on the
@@ -52,10 +53,23 @@ t0=$(date +%s.%N)
 "$BIN" audit --instr all --out "$OUT/audit" --force >"$OUT/audit.log" 2>"$OUT/audit.err"
 rc=$?
 t1=$(date +%s.%N)
-printf '{"bench":"audit_catalogue","value":%.1f,"unit":"s","machine":"%s","exit":%d,"verified":%d,"mismatch":%d,"jobs":%d}\n' \
-  "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$machine" $rc "$(grep -c ' VERIFIED ' "$OUT/audit.log")" \
-  "$(grep -c ' MISMATCH ' "$OUT/audit.log")" "$(nproc)"
+audit_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+printf '{"bench":"audit_catalogue","value":%.1f,"unit":"s","machine":"%s","exit":%d,"verified":%d,"mismatch":%d,"jobs":%d,"stages":"%s"}\n' \
+  "$audit_s" "$machine" $rc "$(grep -c ' VERIFIED ' "$OUT/audit.log")" \
+  "$(grep -c ' MISMATCH ' "$OUT/audit.log")" "$(nproc)" "$(grep -m1 '^# stages:' "$OUT/audit.log" | sed 's/^# //; s/"//g')"
 [ "$gpu" = yes ] || exit 0
+# the same audit with the CPU model computing the expected answers (--model-on cpu): issue 29's
+# ratio, the CPU model's wall time over the GPU model's, in this run
+t0=$(date +%s.%N)
+"$BIN" audit --instr all --model-on cpu --out "$OUT/audit-cpu" --force >"$OUT/audit-cpu.log" 2>"$OUT/audit-cpu.err"
+rc=$?
+t1=$(date +%s.%N)
+cpu_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+printf '{"bench":"audit_catalogue, model on cpu","value":%.1f,"unit":"s","machine":"%s","exit":%d,"verified":%d,"mismatch":%d,"stages":"%s"}\n' \
+  "$cpu_s" "$machine" $rc "$(grep -c ' VERIFIED ' "$OUT/audit-cpu.log")" "$(grep -c ' MISMATCH ' "$OUT/audit-cpu.log")" \
+  "$(grep -m1 '^# stages:' "$OUT/audit-cpu.log" | sed 's/^# //; s/"//g')"
+printf '{"bench":"audit_catalogue, CPU model time over GPU model time","value":%.3g,"unit":"ratio","machine":"%s"}\n' \
+  "$(awk -v c="$cpu_s" -v g="$audit_s" 'BEGIN { print (g > 0 ? c / g : 0) }')" "$machine"
 # regress against this GPU's own committed baseline where there is one (an H200:
 # h200-audit.jsonl.gz and the bench of its run; issue 29's target is 30 s there),
 # else the H100's: with timing, once with each model computing the expected
