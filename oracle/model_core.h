@@ -403,6 +403,23 @@ static inline TC_HD i128 onto_grid128(u128 mag, int sh, int sign, model_align_ro
     return sign ? -(i128)q : (i128)q;
 }
 
+/* Term i of a step: the accumulator for i = -1 (when acc_nz), else product
+ * i; false for one that adds nothing (absent, zero, or not finite). */
+static inline TC_HD bool model_step_term(const macc *acc, bool acc_nz, const mterm *pr, int i, u128 *mag, int *lsb,
+                                         int *sign)
+{
+    if (i < 0) {
+        if (!acc_nz)
+            return false;
+        *mag = acc->mag, *lsb = acc->lsb, *sign = acc->sign;
+        return true;
+    }
+    if (pr[i].cls != MV_FINITE)
+        return false;
+    *mag = pr[i].sig, *lsb = pr[i].lsb, *sign = pr[i].sign;
+    return true;
+}
+
 /* A step whose terms span more bits than int128 holds (model_step_int128's
  * grid G too fine), taken on the coarser grid Gq = top - 124 + bits(nz)
  * when every finite term but one ("far") lies on 4 * 2^Gq or above and
@@ -429,15 +446,8 @@ static inline TC_HD int model_step_far(const model *m, macc *acc, const mterm *p
     for (int i = -1; i < n; i++) {
         u128 mag;
         int lsb, sign;
-        if (i < 0) {
-            if (!acc_nz)
-                continue;
-            mag = acc->mag, lsb = acc->lsb, sign = acc->sign;
-        } else {
-            if (pr[i].cls != MV_FINITE)
-                continue;
-            mag = pr[i].sig, lsb = pr[i].lsb, sign = pr[i].sign;
-        }
+        if (!model_step_term(acc, acc_nz, pr, i, &mag, &lsb, &sign))
+            continue;
         if (lsb >= Gq + 2) {
             i128 v = (i128)(mag << (lsb - Gq));   /* below 2^(124 - bits(nz)): the sum fits */
             S += sign ? -v : v;
@@ -483,15 +493,8 @@ static TC_HD_NOINLINE TC_HD int model_step_wide(const model *m, macc *acc, const
     for (int i = -1; i < n; i++) {
         u128 mag;
         int lsb, sign;
-        if (i < 0) {
-            if (!acc_nz)
-                continue;
-            mag = acc->mag, lsb = acc->lsb, sign = acc->sign;
-        } else {
-            if (pr[i].cls != MV_FINITE)
-                continue;
-            mag = pr[i].sig, lsb = pr[i].lsb, sign = pr[i].sign;
-        }
+        if (!model_step_term(acc, acc_nz, pr, i, &mag, &lsb, &sign))
+            continue;
         if (lsb >= G) {
             mlimb_add(w, nl, mag, lsb - G, sign);
         } else {

@@ -25,19 +25,33 @@
 __constant__ model c_model;
 __constant__ int c_order[MODEL_ELEMENT_MAX_K];
 
-/* Tile blockIdx.x (of ntiles in this launch), row i, column j: D and a flag
- * for the elements the CPU must compute (model_int128_steps said -1). */
+/* This thread's element: tile blockIdx.x (of ntiles in this launch), row i,
+ * column j: its index o in C and D, its row of A and column of B (stride
+ * ncols); false for a thread past the tile. */
+static __device__ __forceinline__ bool tc_mgpu_element(int mrows, int ncols, int k, const uint64_t *A,
+                                                       const uint64_t *B, size_t *o, const uint64_t **a,
+                                                       const uint64_t **b)
+{
+    int i = (int)(blockIdx.y * blockDim.y + threadIdx.y), j = (int)threadIdx.x;
+    if (i >= mrows || j >= ncols)
+        return false;
+    size_t t = blockIdx.x, mn = (size_t)mrows * (size_t)ncols;
+    *o = t * mn + (size_t)i * (size_t)ncols + (size_t)j;
+    *a = A + t * (size_t)mrows * (size_t)k + (size_t)i * (size_t)k;
+    *b = B + t * (size_t)k * (size_t)ncols + (size_t)j;
+    return true;
+}
+
+/* Each element's D, and a flag for the elements the CPU must compute
+ * (model_int128_steps said -1). */
 __global__ void tc_model_gpu_kernel(int mrows, int ncols, int k, int ordered, const uint64_t *A,
                                     const uint64_t *B, const uint64_t *C, uint64_t *D,
                                     unsigned long long *declined)
 {
-    int i = (int)(blockIdx.y * blockDim.y + threadIdx.y), j = (int)threadIdx.x;
-    if (i >= mrows || j >= ncols)
+    size_t o;
+    const uint64_t *a, *b;
+    if (!tc_mgpu_element(mrows, ncols, k, A, B, &o, &a, &b))
         return;
-    size_t t = blockIdx.x, mn = (size_t)mrows * (size_t)ncols;
-    size_t o = t * mn + (size_t)i * (size_t)ncols + (size_t)j;
-    const uint64_t *a = A + t * (size_t)mrows * (size_t)k + (size_t)i * (size_t)k;
-    const uint64_t *b = B + t * (size_t)k * (size_t)ncols + (size_t)j;
     uint64_t d = 0;
     if (model_element_int128(&c_model, k, a, 1, b, (size_t)ncols, C[o], ordered ? c_order : NULL, &d) != 0) {
         atomicAdd(declined, 1ull);
@@ -52,13 +66,10 @@ __global__ void tc_model_gpu_wide_kernel(int mrows, int ncols, int k, int ordere
                                          const uint64_t *B, const uint64_t *C, uint64_t *D,
                                          unsigned long long *declined)
 {
-    int i = (int)(blockIdx.y * blockDim.y + threadIdx.y), j = (int)threadIdx.x;
-    if (i >= mrows || j >= ncols)
+    size_t o;
+    const uint64_t *a, *b;
+    if (!tc_mgpu_element(mrows, ncols, k, A, B, &o, &a, &b))
         return;
-    size_t t = blockIdx.x, mn = (size_t)mrows * (size_t)ncols;
-    size_t o = t * mn + (size_t)i * (size_t)ncols + (size_t)j;
-    const uint64_t *a = A + t * (size_t)mrows * (size_t)k + (size_t)i * (size_t)k;
-    const uint64_t *b = B + t * (size_t)k * (size_t)ncols + (size_t)j;
     uint64_t d = 0;
     if (model_element_wide(&c_model, k, a, 1, b, (size_t)ncols, C[o], ordered ? c_order : NULL, &d) != 0) {
         atomicAdd(declined, 1ull);
