@@ -156,7 +156,7 @@ static int usage(const char *msg)
 static int parse(int argc, char **argv, args *a)
 {
     *a = (args){NULL, "h100", "gpu:0", "all", 300, 240, 0, 0x4B1D5EED, (size_t)1 << 22};
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {   /* option, value */
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             return usage("an option lacks its value");
@@ -185,7 +185,6 @@ static int parse(int argc, char **argv, args *a)
             return usage("unknown option");
         if (end && (*end || end == v))
             return usage("a number is malformed");
-        i++;
     }
     if (!a->out || a->seconds <= 0 || a->cpu_seconds < 0 || a->batch < 1 || a->batch > ((size_t)1 << 26))
         return usage("needs --out DIR; --seconds > 0, --cpu-seconds >= 0, --batch 1..2^26");
