@@ -431,58 +431,21 @@ int tc_gpub_mma(tc_gpub *b, const tc_instr *ins, size_t ntiles, const uint64_t *
     return rc ? -1 : 0;
 }
 
-/* The SASS of this binary, disassembled once: the kernels that ran are the
- * kernels read. */
+/* The SASS of this binary, disassembled once (tc_sass_dump: every
+ * architecture's, since the kernels that ran are those of this GPU's): the
+ * kernels that ran are the kernels read. */
 static int load_sass(tc_gpub *b, char *err, size_t errlen)
 {
-    if (b->sass_tried) {
-        if (!b->sass)
-            snprintf(err, errlen, "%s", b->sass_err);
-        return b->sass ? 0 : -1;
-    }
-    b->sass_tried = true;
-    const char *tool = getenv("TC_CUOBJDUMP");
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s -sass /proc/%d/exe 2>/dev/null",
-             tool ? tool : "PATH=$PATH:/usr/local/cuda/bin cuobjdump", (int)getpid());
-    FILE *p = popen(cmd, "r");
-    if (!p) {
-        snprintf(b->sass_err, sizeof b->sass_err, "cannot run cuobjdump");
-        snprintf(err, errlen, "%s", b->sass_err);
-        return -1;
-    }
-    size_t cap = 1 << 20, n = 0;
-    char *text = malloc(cap);
-    size_t got;
-    while (text && (got = fread(text + n, 1, cap - n - 1, p)) > 0) {
-        n += got;
-        if (cap - n < 4096) {
-            char *t2 = realloc(text, cap * 2);
-            if (!t2) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = t2;
-            cap *= 2;
-        }
-    }
-    int st = pclose(p);
-    if (!text || !n || st != 0) {
-        snprintf(b->sass_err, sizeof b->sass_err, "cuobjdump -sass of this binary failed (status %d, %zu bytes)",
-                 st, n);
+    if (!b->sass_tried) {
+        b->sass_tried = true;
+        char *text = tc_sass_dump(NULL, NULL, NULL, b->sass_err, sizeof b->sass_err);
+        if (text)
+            b->sass = tc_sass_parse(text, b->sass_err, sizeof b->sass_err);
         free(text);
-        snprintf(err, errlen, "%s", b->sass_err);
-        return -1;
     }
-    text[n] = '\0';
-    b->sass = tc_sass_parse(text, b->sass_err, sizeof b->sass_err);
-    free(text);
-    if (!b->sass) {
+    if (!b->sass)
         snprintf(err, errlen, "%s", b->sass_err);
-        return -1;
-    }
-    return 0;
+    return b->sass ? 0 : -1;
 }
 
 int tc_gpub_sass(tc_gpub *b, const tc_instr *ins, tc_instr_sass *out, char *err, size_t errlen)
