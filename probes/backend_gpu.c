@@ -431,14 +431,21 @@ int tc_gpub_mma(tc_gpub *b, const tc_instr *ins, size_t ntiles, const uint64_t *
     return rc ? -1 : 0;
 }
 
-/* The SASS of this binary, disassembled once (tc_sass_dump: every
- * architecture's, since the kernels that ran are those of this GPU's): the
- * kernels that ran are the kernels read. */
+/* The SASS of the executors this GPU runs, disassembled once: the cubins
+ * of the architecture they run as (tc_gpu_exec_arch, else the device's)
+ * that hold an executor (tcx_), so that the kernels read are the kernels
+ * that ran. The whole fat binary holds each executor once per architecture
+ * (eight), and the checks read the first of them: on an H200 at 96c6a05
+ * every corpus record's SASS verdict was "missing". */
 static int load_sass(tc_gpub *b, char *err, size_t errlen)
 {
     if (!b->sass_tried) {
         b->sass_tried = true;
-        char *text = tc_sass_dump(NULL, NULL, NULL, b->sass_err, sizeof b->sass_err);
+        int arch = tc_gpu_exec_arch(b->g);
+        const char *target = tc_arch_target(arch ? arch : tc_arch_of_device(b->info.sm));
+        char *text = target ? tc_sass_dump(NULL, target, "tcx_", b->sass_err, sizeof b->sass_err) : NULL;
+        if (!target)
+            snprintf(b->sass_err, sizeof b->sass_err, "no SASS: this build has no code for sm_%d", b->info.sm);
         if (text)
             b->sass = tc_sass_parse(text, b->sass_err, sizeof b->sass_err);
         free(text);

@@ -70,8 +70,7 @@ const char *tc_sass_verdict_name(tc_sass_verdict v);
  * or, path NULL, of this program's kernels of architecture arch ("sm_90a")
  * whose cubins hold a symbol beginning with prefix ("tct_"), with
  * cuobjdump (TCSCOPE_CUOBJDUMP, /usr/local/cuda/bin, PATH); where that
- * fails, arch's whole disassembly, then the program's. arch NULL: the
- * program's whole disassembly at once (prefix unused). A malloc'd text, or
+ * fails, arch's whole disassembly, then the program's. A malloc'd text, or
  * NULL with err set. */
 char *tc_sass_dump(const char *path, const char *arch, const char *prefix, char *err, size_t errlen);
 

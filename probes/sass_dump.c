@@ -89,9 +89,6 @@ char *tc_sass_dump(const char *path, const char *arch, const char *prefix, char 
         return NULL;
     }
     char cmd[3000];
-    char *text = NULL;
-    if (!arch)   /* every kernel of every architecture: the whole program at once */
-        goto whole;
     /* the cubins of arch that hold prefix, each disassembled at once; any
      * cuobjdump failing fails the whole (then the slower ways below) */
     snprintf(cmd, sizeof cmd,
@@ -101,12 +98,12 @@ char *tc_sass_dump(const char *path, const char *arch, const char *prefix, char 
              "pids=\"$pids $!\"; fi; done; [ -n \"$pids\" ] || exit 1; "
              "for p in $pids; do wait $p || exit 1; done; cat ./*.sass",
              tool, arch, self, prefix, tool);
-    if ((text = run(cmd)))
+    char *text = run(cmd);
+    if (text)
         return text;
     snprintf(cmd, sizeof cmd, "'%s' -sass -arch %s '%s' 2>/dev/null", tool, arch, self);
     if ((text = run(cmd)))
         return text;
-whole:
     snprintf(cmd, sizeof cmd, "'%s' -sass '%s' 2>/dev/null", tool, self);
     if ((text = run(cmd)))
         return text;

@@ -1,7 +1,5 @@
 /* The disassembly the timing checks read (probes/sass.h tc_sass_dump): a
- * given file as it is, a missing one refused; without an architecture one
- * cuobjdump of the whole program (a stand-in cuobjdump shows the call); and,
- * in a CUDA build where a
+ * given file as it is, a missing one refused; and, in a CUDA build where a
  * cuobjdump is found (TCSCOPE_CUOBJDUMP, /usr/local/cuda/bin, PATH; CI has
  * none: skipped), this very program's timing cubins disassembled one
  * cuobjdump each: every timing kernel of every catalogue instruction is in
@@ -15,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "probes/gpu.h"
@@ -37,42 +34,6 @@ static void a_file_as_it_is(void **state)
     snprintf(path, sizeof path, "%s/none.sass", tc_tmp_root());
     assert_null(tc_sass_dump(path, "sm_90a", "tct_", err, sizeof err));
     assert_non_null(strstr(err, "cannot read the SASS file"));
-}
-
-/* arch NULL (the GPU backend's SASS checks, every architecture's kernels):
- * one `cuobjdump -sass` of this whole program, through TCSCOPE_CUOBJDUMP:
- * here a stand-in script that writes what it was asked and a kernel. */
-static void the_whole_program_for_no_arch(void **state)
-{
-    char tool[300], log[300], err[600];
-    snprintf(tool, sizeof tool, "%s/fake-cuobjdump", tc_tmp_root());
-    snprintf(log, sizeof log, "%s/fake-cuobjdump.args", tc_tmp_root());
-    char script[1000];
-    snprintf(script, sizeof script,
-             "#!/bin/sh\necho \"$@\" > '%s'\nprintf '\\t\\tFunction : tc_k\\n        /*0000*/  HMMA.16816.F32 R0, R2, R4, R0 ;\\n'\n",
-             log);
-    assert_int_equal(tc_put_file(tool, script), 0);
-    assert_int_equal(chmod(tool, 0755), 0);
-    char *old = getenv("TCSCOPE_CUOBJDUMP") ? strdup(getenv("TCSCOPE_CUOBJDUMP")) : NULL;
-    setenv("TCSCOPE_CUOBJDUMP", tool, 1);
-    char *text = tc_sass_dump(NULL, NULL, NULL, err, sizeof err);
-    if (old) {
-        setenv("TCSCOPE_CUOBJDUMP", old, 1);
-        free(old);
-    } else {
-        unsetenv("TCSCOPE_CUOBJDUMP");
-    }
-    if (!text)
-        fail_msg("%s", err);
-    assert_non_null(strstr(text, "Function : tc_k"));
-    free(text);
-    FILE *f = fopen(log, "r");
-    assert_non_null(f);
-    char args[600] = "";
-    assert_non_null(fgets(args, sizeof args, f));
-    fclose(f);
-    assert_int_equal(strncmp(args, "-sass /", 7), 0);   /* the program itself, no -arch, no -xelf */
-    assert_null(strstr(args, "-arch"));
 }
 
 static void this_programs_timing_kernels(void **state)
@@ -121,7 +82,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_file_as_it_is),
-        cmocka_unit_test(the_whole_program_for_no_arch),
         cmocka_unit_test(this_programs_timing_kernels),
     };
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
