@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cases/hunt.h"
 #include "cases/hunt_gpu.h"
@@ -60,21 +59,6 @@ const char *hunt_gpu_unsupported(const infer_target *t, const tc_instr *ins, con
 }
 
 #if TC_HAVE_CUDA
-
-/* Seconds on the monotonic clock (the stages). */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void stage_add(verify_result *r, int stage, double *t0)
-{
-    double t = now_s();
-    r->stage_s[stage] += t - *t0;
-    *t0 = t;
-}
 
 struct hunt_gpu {
     tc_backend *be;
@@ -184,17 +168,17 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
                      size_t errlen)
 {
     size_t tcn = (size_t)t->m * t->n, all = nt * HUNT_NFAMILIES, declined = 0;
-    double t0 = now_s();
+    double t0 = verify_now_s();
     /* in windows the GPU model's kernel (integer units) runs beside the
      * instruction's (tensor cores); one at a time, one after the other */
     bool beside = wk->running;
     if (beside) {
         if (tc_model_gpu_mma_dev_start(h->mg, m, t->m, t->n, t->k, all, b->A, b->B, b->C, b->M, count, err, errlen))
             return -1;
-        stage_add(r, VERIFY_STAGE_MODEL, &t0);
+        verify_stage_add(r, VERIFY_STAGE_MODEL, &t0);
     }
     int rc = tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd, 0xFF, err, errlen);
-    stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
+    verify_stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
     if (beside) {   /* ended even after a failed run: the next start needs it */
         char err2[256];
         if (tc_model_gpu_mma_dev_end(h->mg, &declined, count, rc ? err2 : err, rc ? sizeof err2 : errlen))
@@ -205,15 +189,15 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
         return -1;
     if (rc)
         return -1;
-    stage_add(r, VERIFY_STAGE_MODEL, &t0);
+    verify_stage_add(r, VERIFY_STAGE_MODEL, &t0);
     hgpu_result res;
     if (hgpu_compare(h->g, s, b, nt, &res, err, errlen))
         return lists_free(&res);
     if (res.poisoned) {   /* some element holds the poison: the second run decides */
-        double te = now_s();
+        double te = verify_now_s();
         int bad = tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd2, 0xA5, err, errlen) ||
                   hgpu_poison_check(h->g, s, b, nt, ins->name, err, errlen);
-        r->stage_s[VERIFY_STAGE_EXECUTE] += now_s() - te;
+        r->stage_s[VERIFY_STAGE_EXECUTE] += verify_now_s() - te;
         if (bad)
             return lists_free(&res);
     }
@@ -235,7 +219,7 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
     for (int f = 0; f < HUNT_NFAMILIES; f++)
         r->dist_n[VERIFY_DIST_HUNT + f] += nt * tcn;
     r->n += all * tcn;
-    stage_add(r, VERIFY_STAGE_COMPARE, &t0);
+    verify_stage_add(r, VERIFY_STAGE_COMPARE, &t0);
     if (hgc_submit(wk, it)) {
         snprintf(err, errlen, "GPU hunt: out of memory");
         return -1;
@@ -267,7 +251,7 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
     hgc_worker none = {.running = false};
     for (size_t done = 0; done < ntiles;) {
         size_t nt = ntiles - done < most ? ntiles - done : most, bad_job;
-        double t0 = now_s();
+        double t0 = verify_now_s();
         if (hgpu_win_launch(h->w[0], &s, &done, &nt, 1, err, errlen) ||
             hgpu_win_wait(h->w[0], &bad_job, err, errlen)) {
             char why2[512];
@@ -275,7 +259,7 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
             snprintf(err, errlen, "%.100s: %.380s", ins->name, why2);
             return -1;
         }
-        stage_add(r, VERIFY_STAGE_DRAW, &t0);
+        verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
         hgpu_bufs b;
         hgpu_win_bufs(h->w[0], 0, &b);
         if (run_round(h, t, ins, m, &s, &b, done, nt, want, sample, sampled, r, count, 0, done + nt == ntiles, &none,
@@ -323,7 +307,7 @@ static size_t window_end(const plan *p, const hunt_gpu_job *jobs, size_t n, size
 int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_family, uint64_t seed, size_t want,
                      void (*done)(void *ctx, size_t j), void *ctx, char *err, size_t errlen)
 {
-    double start = now_s();
+    double start = verify_now_s();
     memset(&h->st, 0, sizeof h->st);
     plan p = {0};
     p.s = calloc(n + 1, sizeof *p.s);
@@ -382,7 +366,7 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
                 next_from = e;
                 inflight++;
             }
-            double t0 = now_s();
+            double t0 = verify_now_s();
             size_t bad = 0, from = wfrom[head], to = wto[head];
             if (rc == 0 && hgpu_win_wait(h->w[head], &bad, err, errlen)) {
                 char why2[512];
@@ -391,8 +375,8 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
                 rc = -1;
             }
             if (rc == 0) {
-                jobs[from].r.stage_s[VERIFY_STAGE_DRAW] += now_s() - t0;
-                h->st.draw_wait_s += now_s() - t0;
+                jobs[from].r.stage_s[VERIFY_STAGE_DRAW] += verify_now_s() - t0;
+                h->st.draw_wait_s += verify_now_s() - t0;
                 h->st.windows++;
             }
             for (size_t x = from; rc == 0 && x < to; x++) {
@@ -410,7 +394,7 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
         if (rc == 0)
             hgc_report(&wk, n, &reported, done, ctx);
     }
-    double tail0 = now_s();
+    double tail0 = verify_now_s();
     if (hgc_stop(&wk) && rc == 0) {
         snprintf(err, errlen, "GPU hunt: out of memory");
         rc = -1;
@@ -422,12 +406,12 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
         rc = -1;
     }
     hgc_free(&wk);
-    h->st.tail_s = now_s() - tail0;
+    h->st.tail_s = verify_now_s() - tail0;
     for (size_t j = 0; j < n; j++) {
         h->st.declined += jobs[j].count.cpu;
         h->st.cpu_s += jobs[j].count.cpu_s;
     }
-    h->st.wall_s = now_s() - start;
+    h->st.wall_s = verify_now_s() - start;
     free(p.s);
     free(p.meta);
     free(p.q0);

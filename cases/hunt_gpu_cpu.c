@@ -2,20 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cases/hunt.h"
 #include "cases/hunt_gpu_cpu.h"
 #include "cases/infer_internal.h"
 #include "oracle/oracle.h"
-
-/* Seconds on the monotonic clock (the model stage's CPU share). */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* What the CPU does after a round's comparison on the GPU: the declined
  * elements through model_dot, and every differing element counted and kept
@@ -91,7 +82,7 @@ static int item_finish(hgc_item *it)
 {
     const infer_target *t = it->t;
     verify_result *r = it->r;
-    double t0 = now_s();
+    double t0 = verify_now_s();
     uint64_t *md = malloc(it->dl.n * sizeof *md + 1);
     if (!md) {
         item_free(it);
@@ -100,7 +91,7 @@ static int item_finish(hgc_item *it)
     decl_job j = {it->m, t->k, it->dl.g, md};
     if (it->dl.n)
         oracle_parallel(it->dl.n, it->dl.n * (size_t)t->k * 64, decl_range, &j);
-    double cpu = now_s() - t0;
+    double cpu = verify_now_s() - t0;
     it->count->cpu += it->dl.n;
     it->count->cpu_s += cpu;
     r->stage_s[VERIFY_STAGE_MODEL] += cpu;
@@ -135,7 +126,7 @@ static int item_finish(hgc_item *it)
         r->dist_mismatches[VERIFY_DIST_HUNT + f] += (size_t)it->mism[f];
         r->mismatches += (size_t)it->mism[f];
     }
-    r->stage_s[VERIFY_STAGE_COMPARE] += now_s() - t0 - cpu;
+    r->stage_s[VERIFY_STAGE_COMPARE] += verify_now_s() - t0 - cpu;
     free(md);
     item_free(it);
     return 0;

@@ -27,8 +27,7 @@ double verify_now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Adds the time since *t0 to stage `stage` and restarts *t0. */
-static void stage_add(verify_result *r, int stage, double *t0)
+void verify_stage_add(verify_result *r, int stage, double *t0)
 {
     double t = verify_now_s();
     r->stage_s[stage] += t - *t0;
@@ -173,14 +172,14 @@ static int check_tiles(const infer_target *t, const model *m, size_t nt, const u
     double t0 = verify_now_s();
     if (t->run(t->ctx, nt, A, B, C, D, err, errlen))
         return -1;
-    stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
+    verify_stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
     if (t->model_run) {
         if (t->model_run(t->model_ctx, m, t->m, t->n, t->k, nt, A, B, C, M, err, errlen))
             return -1;
     } else {
         model_mma(m, t->m, t->n, t->k, nt, A, B, C, M);
     }
-    stage_add(r, VERIFY_STAGE_MODEL, &t0);
+    verify_stage_add(r, VERIFY_STAGE_MODEL, &t0);
     for (size_t q = 0; q < nt; q++) {
         int dq = dist[q];
         for (size_t e = 0; e < tcn; e++) {
@@ -200,7 +199,7 @@ static int check_tiles(const infer_target *t, const model *m, size_t nt, const u
             verify_keep_failure(r, t, &c, M[o], dq);
         }
     }
-    stage_add(r, VERIFY_STAGE_COMPARE, &t0);
+    verify_stage_add(r, VERIFY_STAGE_COMPARE, &t0);
     return 0;
 }
 
@@ -315,7 +314,7 @@ static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_
     if (rs->pending)
         pthread_join(rs->th, NULL);
     rs->pending = false;
-    stage_add(r, VERIFY_STAGE_DRAW, &t0);
+    verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
     int rc = 0, cur = 0;
     round_tiles *rt = rs->rt;
     while (rc == 0 && rt[cur].nt) {
@@ -325,14 +324,14 @@ static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_
         if (!drawing) {   /* no thread: drawn here, in turn */
             t0 = verify_now_s();
             j.draw(j.drawer, j.rt);
-            stage_add(r, VERIFY_STAGE_DRAW, &t0);
+            verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
         }
         rc = check_tiles(t, m, rt[cur].nt, rt[cur].A, rt[cur].B, rt[cur].C, rs->D, rs->M, rt[cur].dist, rs->ka,
                          rs->kb, r, err, errlen);
         if (drawing) {
             t0 = verify_now_s();
             pthread_join(th, NULL);
-            stage_add(r, VERIFY_STAGE_DRAW, &t0);
+            verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
         }
         if (t->progress)
             t->progress(t->progress_ctx, rt[cur].nt * tcn);
