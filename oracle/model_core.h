@@ -147,6 +147,20 @@ static inline TC_HD mval mfmt_round(const mfmt *f, int sign, u128 mag, int lsb, 
     return v;
 }
 
+/* An Inf result of sign `sign` in f, as tc_encode gives it: Inf, or the
+ * format's stand-in where it has none or the policy saturates (the same as
+ * an overflow's). The output's rule (model_output) and the wide path's for
+ * its accumulator (model_wide_core.h). */
+static inline TC_HD mval mfmt_inf(const mfmt *f, int sign, tc_overflow ovf)
+{
+    if (f->specials != TC_SPECIALS_IEEE || ovf == TC_OVF_SAT)
+        return mfmt_round(f, sign, 1, 100000, false, TC_RNE, false, ovf);
+    mval v = {0};
+    v.sign = (uint8_t)sign;
+    v.cls = MV_INF;
+    return v;
+}
+
 /* ---- the reference's stages every path shares (model_reference.c) ---- */
 
 /* 1. An operand (w = 0: A, 1: B). dropped_nan cuts the encoding first
@@ -208,13 +222,7 @@ static inline TC_HD uint64_t model_output(const model *m, int cls, int sign, u12
     case MV_NAN:
         return m->p.nan_bits;
     case MV_INF:
-        /* Inf stays Inf unless the policy saturates or the format has no Inf
-         * (the same stand-ins as tc_encode). */
-        if (m->out.specials != TC_SPECIALS_IEEE || m->p.out_ovf == TC_OVF_SAT) {
-            v = mfmt_round(&m->out, sign, 1, 100000, false, TC_RNE, false, m->p.out_ovf);
-            break;
-        }
-        v.cls = MV_INF;
+        v = mfmt_inf(&m->out, sign, m->p.out_ovf);
         break;
     case MV_ZERO:
         v.cls = MV_ZERO;

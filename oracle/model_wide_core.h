@@ -21,19 +21,6 @@
  * step is left to the reference (model_element_wide's -1). */
 #define MODEL_WIDE_LIMBS 68
 
-/* An Inf result in f, as tc_encode gives it: *v (its sign set) becomes Inf,
- * or the format's stand-in where it has none or the policy saturates (the
- * same as an overflow's): model_output's rule for an Inf output, here for
- * the accumulator's format and any overflow policy. */
-static inline TC_HD void mwide_inf(const mfmt *f, mval *v, tc_overflow ovf)
-{
-    if (f->specials != TC_SPECIALS_IEEE || ovf == TC_OVF_SAT) {
-        *v = mfmt_round(f, v->sign, 1, 100000, false, TC_RNE, false, ovf);
-        return;
-    }
-    v->cls = MV_INF;
-}
-
 /* A term of a wide step: (-1)^sign * mag * 2^lsb when finite. */
 typedef struct {
     u128 mag;
@@ -157,9 +144,7 @@ static inline TC_HD int mwide_step(const model *m, const mwops *op, int s, int n
         return 0;
     }
     if (pinf || ninf) {
-        v.sign = ninf;
-        mwide_inf(f, &v, ovf);
-        *out = v;
+        *out = mfmt_inf(f, ninf, ovf);
         return 0;
     }
     if (nt == 0) {
