@@ -20,6 +20,11 @@ const char *verify_stage_name(int i)
     return i >= 0 && i < VERIFY_NSTAGES ? stage_names[i] : "?";
 }
 
+const char *verify_hunt_path(const verify_result *r)
+{
+    return !r->hunt_gpu ? NULL : r->hunt_host_draw ? "host" : "gpu";
+}
+
 double verify_now_s(void)
 {
     struct timespec ts;

@@ -48,8 +48,10 @@ typedef struct verify_result {
     verify_failure fails[VERIFY_MAX_FAILS];   /* fewest nonzero terms first */
     size_t nfails;
     double stage_s[VERIFY_NSTAGES];       /* seconds, the random and hunt tiles (not the crafted cases) */
-    bool hunt_gpu;                        /* the hunt families ran on t->hunt_run (the "tile" stream on
-                                             the GPU path), else verify_hunt ("family" stream, host) */
+    bool hunt_gpu;                        /* the hunt families ran on t->hunt_run (the "tile" stream),
+                                             else verify_hunt ("family" stream, host) */
+    bool hunt_host_draw;                  /* with hunt_gpu: t->hunt_run drew the tiles on the host's cores
+                                             and ran them through t->run and the model (few tiles) */
     double random_s, hunt_s, crafted_s;   /* wall seconds of verify_run's three parts */
 } verify_result;
 
@@ -62,6 +64,11 @@ double verify_now_s(void);
 void verify_stage_add(verify_result *r, int stage, double *t0);
 /* Stage names ("draw", "execute", "model", "compare"), index 0..VERIFY_NSTAGES-1. */
 const char *verify_stage_name(int i);
+/* Where r's hunt families came from, as records say it (reports/SCHEMA.md
+ * hunt_path): "gpu" (the tile stream drawn and checked on the GPU path),
+ * "host" (the tile stream drawn on the host's cores, checked in rounds), or
+ * NULL (the family stream on the host: verify_hunt). */
+const char *verify_hunt_path(const verify_result *r);
 
 /* At least n random elements (rounded up to whole tiles), the adversarial
  * cases, and at least n_hunt elements of every hunt family (cases/hunt.h;

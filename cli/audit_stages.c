@@ -26,9 +26,11 @@ void audit_stages_line(const audit_result *r, audit_stages *s, char *buf, size_t
         rnd += r->proof.dist_n[d];
     for (int d = VERIFY_DIST_HUNT; d < VERIFY_NDIST; d++)
         hunt += r->proof.dist_n[d];
-    snprintf(buf, len, STAGES_FMT, rnd, hunt, r->proof.hunt_gpu ? "tile/gpu" : "family/host", r->fit_s,
-             r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s);
-    add(s, rnd, hunt, r->proof.hunt_gpu, r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s);
+    const char *hp = verify_hunt_path(&r->proof);   /* "tile/gpu", "tile/host" or "family/host" */
+    char path[16];
+    snprintf(path, sizeof path, "%s/%s", hp ? "tile" : "family", hp ? hp : "host");
+    snprintf(buf, len, STAGES_FMT, rnd, hunt, path, r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s);
+    add(s, rnd, hunt, !strcmp(path, "tile/gpu"), r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s);
 }
 
 bool audit_stages_parse(const char *line, size_t len, audit_stages *s)

@@ -200,9 +200,9 @@ static int verify_one(const verify_job *j, const tc_instr *ins, const model_para
                               info->backend, "device", info->device, "profile", profile, "n", (json_int_t)r.n,
                               "mismatches", (json_int_t)r.mismatches, "verified", ok, "distributions", dists,
                               "model_elements", model_elements);
-        if (r.hunt_gpu) {   /* absent: the "family" stream on the host (every record before) */
+        if (verify_hunt_path(&r)) {   /* absent: the "family" stream on the host (every record before) */
             json_object_set_new(v, "hunt_draw", json_string("tile"));
-            json_object_set_new(v, "hunt_path", json_string("gpu"));
+            json_object_set_new(v, "hunt_path", json_string(verify_hunt_path(&r)));
         }
         if (self)   /* the backend is the model with this very profile: nothing about hardware was checked */
             json_object_set_new(v, "self_check", json_true());
@@ -225,8 +225,9 @@ static int verify_one(const verify_job *j, const tc_instr *ins, const model_para
                    r.dist_mismatches[i]);
         for (size_t i = 0; i < r.nfails; i++)
             print_failure_text(ins, &r.fails[i], i);
-        if (r.hunt_gpu)
-            printf("# hunt families: the tile stream on the GPU path (cases/hunt_gpu.h)\n");
+        if (verify_hunt_path(&r))
+            printf("# hunt families: the tile stream, %s\n", r.hunt_host_draw ? "drawn on the host's cores (few "
+                   "tiles), run through the backend and the model in rounds" : "on the GPU path (cases/hunt_gpu.h)");
         printf("# %zu elements in %.2f s (%.3g elements/s)\n", r.n, secs, secs > 0 ? (double)r.n / secs : 0.0);
         cli_model_on_stages(mo, r.stage_s, secs);
     }

@@ -1,8 +1,19 @@
 /* The proof's hunt on the GPU path (cli/hunt_on.h). */
 #include "cli/hunt_on.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "cases/verify.h"
+
+/* Below this many elements per family the tile stream is drawn on the host's
+ * cores: the GPU's draw gives each tile one thread, so it lasts as long as a
+ * tile's draw whatever the count, while the host's lasts in proportion to
+ * it (H200, regress's slices of 6250 per family: see doc/design.md). The
+ * tiles, and so the results, are the same either way. */
+#define HUNT_GPU_DRAW_MIN 65536
 
 void cli_hunt_on_open(cli_hunt_on *ho, tc_backend *be, cli_model_on *mo)
 {
@@ -15,6 +26,13 @@ void cli_hunt_on_open(cli_hunt_on *ho, tc_backend *be, cli_model_on *mo)
     ho->h = hunt_gpu_open(be, mo->gpu, ho->why, sizeof ho->why);
     if (!ho->h && !ho->why[0])
         snprintf(ho->why, sizeof ho->why, "not available");
+    /* TCSCOPE_HUNT_GPU_DRAW_MIN: another bound, to measure the two draws against each other */
+    const char *env = getenv("TCSCOPE_HUNT_GPU_DRAW_MIN");
+    char *end = NULL;
+    unsigned long long v = env && isdigit((unsigned char)env[0]) ? strtoull(env, &end, 10) : 0;
+    ho->draw_min = end && !*end ? (size_t)v : HUNT_GPU_DRAW_MIN;
+    if (env && !(end && !*end))
+        fprintf(stderr, "tcscope: TCSCOPE_HUNT_GPU_DRAW_MIN=%.40s is not a count: %d kept\n", env, HUNT_GPU_DRAW_MIN);
 }
 
 void cli_hunt_on_close(cli_hunt_on *ho)
@@ -29,6 +47,11 @@ int cli_hunt_on_run(void *ctx, const infer_target *t, const model *m, size_t n_p
     cli_hunt_on *ho = ctx;
     if (!ho->h || !ho->ins || hunt_gpu_unsupported(t, ho->ins, m))
         return 1;
+    if (n_per_family < ho->draw_min) {   /* few tiles: the host draws the same tiles sooner */
+        verify_hunt_ahead *a = verify_hunt_start(t, n_per_family, seed, HUNT_DRAW_TILE, err, errlen);
+        r->hunt_host_draw = true;
+        return a ? verify_hunt_finish(a, t, m, r, err, errlen) : -1;
+    }
     bool sampled = false;
     return hunt_gpu_run(ho->h, t, ho->ins, m, n_per_family, seed, 0, NULL, &sampled, r, &ho->mo->count, err,
                         errlen);

@@ -15,6 +15,7 @@ typedef struct {
     const tc_instr *ins;      /* the instruction of the target being proved (set per instruction) */
     cli_model_on *mo;         /* the GPU model's element counts go to mo->count */
     char why[256];            /* why h is NULL */
+    size_t draw_min;          /* fewer elements per family: the tiles drawn on the host (cli/hunt_on.c) */
 } cli_hunt_on;
 
 /* The GPU path of backend be with mo's model when it can run; else h NULL

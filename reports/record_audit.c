@@ -270,9 +270,9 @@ static json_t *verification_json(const verify_result *v, const tc_instr *ins)
     json_t *o = json_pack("{s:I, s:I, s:b, s:o, s:o}", "elements", (json_int_t)v->n, "mismatches",
                           (json_int_t)v->mismatches, "verified", v->mismatches == 0 && v->n > 0, "distributions",
                           dist, "smallest_failures", fails);
-    if (o && v->hunt_gpu) {   /* absent: the "family" stream on the host (every record before) */
+    if (o && verify_hunt_path(v)) {   /* absent: the "family" stream on the host (every record before) */
         json_object_set_new(o, "hunt_draw", json_string("tile"));
-        json_object_set_new(o, "hunt_path", json_string("gpu"));
+        json_object_set_new(o, "hunt_path", json_string(verify_hunt_path(v)));
     }
     return o;
 }

@@ -286,7 +286,8 @@ static void type_column_matches_the_printed_values(void **state)
 
 /* The proof's hunt path in the record: absent on the host (every record
  * before, so old and model records read the same), "hunt_draw": "tile" and
- * "hunt_path": "gpu" when the GPU path ran the families. */
+ * "hunt_path": "gpu" when the GPU path ran the families, "host" when the
+ * host's cores drew the tile stream's few tiles (cli/hunt_on.c). */
 static void the_hunt_path_is_said_only_when_on_the_gpu(void **state)
 {
     audit_result *r = &audits[0];
@@ -302,8 +303,15 @@ static void the_hunt_path_is_said_only_when_on_the_gpu(void **state)
     v = json_object_get(gpu, "verification");
     assert_string_equal(json_string_value(json_object_get(v, "hunt_draw")), "tile");
     assert_string_equal(json_string_value(json_object_get(v, "hunt_path")), "gpu");
+    r->proof.hunt_gpu = r->proof.hunt_host_draw = true;
+    json_t *drawn = tc_audit_object(r, NULL);
+    r->proof.hunt_gpu = r->proof.hunt_host_draw = false;
+    v = json_object_get(drawn, "verification");
+    assert_string_equal(json_string_value(json_object_get(v, "hunt_draw")), "tile");
+    assert_string_equal(json_string_value(json_object_get(v, "hunt_path")), "host");
     json_decref(host);
     json_decref(gpu);
+    json_decref(drawn);
 }
 
 int main(void)
