@@ -51,8 +51,11 @@ NGPU=$(nvidia-smi -L | grep -c '^GPU ')
 echo "$NGPU GPUs, $(nproc) CPUs"
 B=build/tcscope
 # regress with timing (SASS and timing compared too), one GPU, then all at once with the cross-GPU bits
-step regress-1 90 $B regress --backend gpu:0 --out "$R/regress-1"
-step regress-all 90 $B regress --backend gpu:all --cross-gpu --out "$R/regress-all"
+# against this machine's baseline (PROFILE, default h200: its audit record and profile)
+P=${PROFILE:-h200}
+RB=(--profile "$P" --record "reports/baselines/$P-audit.jsonl.gz")
+step regress-1 90 $B regress --backend gpu:0 "${RB[@]}" --out "$R/regress-1"
+step regress-all 90 $B regress --backend gpu:all --cross-gpu "${RB[@]}" --out "$R/regress-all"
 # the catalogue's audit (no timing: the arithmetic's share), one GPU, then all
 step audit-1 110 $B audit --backend gpu:0 --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-1" --force
 step audit-all 110 $B audit --backend gpu:all --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-all" \
