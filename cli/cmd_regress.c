@@ -33,12 +33,17 @@
 #include "reports/reports.h"
 
 #define DEFAULT_RECORD "reports/baselines/h100-audit.jsonl.gz"
+/* --cross-gpu's elements per instruction: every GPU runs every instruction's
+ * inputs, written as text and compared bit for bit (about 28 bytes an
+ * element): 10^5 of all 252 took 37 s of a 2-GPU run's 52 s on two H200s. */
+#define REGRESS_CROSS_N 4096
 
 typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_BENCH_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
-               O_NO_TIMING, O_JSON, O_CROSS_GPU, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } regress_opt;
+               O_NO_TIMING, O_JSON, O_CROSS_GPU, O_CROSS_N, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } regress_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the backend checked (default gpu; a software backend only with --backend); "
-                                     "gpu:all or gpu:I,J,..: every GPU checked, one worker each (OUT/fleet.json)"},
+                                     "gpu:all or gpu:I,J,..: the instructions dealt out across the GPUs, one worker "
+                                     "each (OUT/fleet.json; --cross-gpu runs every instruction on every GPU)"},
     [O_MODEL] = {"--model", NULL, "no GPU: replay the recorded model (model:h100), labelled; proves the pipeline only"},
     [O_PROFILE] = {"--profile", "P", "the baseline fingerprints (default h100: oracle/profiles/h100.profile)"},
     [O_RECORD] = {"--record", "AUDIT.jsonl[.gz]", "the baseline audit record, for SASS and timing "
@@ -56,8 +61,10 @@ static const cli_option opts[] = {
                                     "(default 5%; 0..100%)"},
     [O_NO_TIMING] = {"--no-timing", NULL, "compare neither SASS nor timing"},
     [O_JSON] = {"--json", NULL, "a tcscope-record/1: one regress object per instruction"},
-    [O_CROSS_GPU] = {"--cross-gpu", NULL, "with gpu:all or gpu:I,J,..: also the same random inputs (COUNT "
-                                          "elements, at most 10^6) on every GPU, the output bits compared"},
+    [O_CROSS_GPU] = {"--cross-gpu", NULL, "with gpu:all or gpu:I,J,..: also the same random inputs of every "
+                                          "instruction on every GPU, the output bits compared"},
+    [O_CROSS_N] = {"--cross-count", "COUNT", "--cross-gpu's random elements per instruction (default 4096)", 1,
+                   TC_CORPUS_MAX_ELEMS},
     [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the expected answers of each check: the GPU model "
                                                 "(the default where a GPU is present; on the checked GPU) or the CPU's"},
     [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
@@ -96,6 +103,7 @@ static int parse_args(int argc, char **argv, regress_args *a)
         case O_NO_TIMING: a->timing = false; break;
         case O_JSON: a->json = true; break;
         case O_CROSS_GPU: a->cross_gpu = true; break;
+        case O_CROSS_N: a->cross_n = (size_t)sc.count; break;
         case O_MODEL_ON: a->model_on = v; break;
         case O_OLD_N: case O_OLD_HUNT_N: break;   /* old spellings: cli_next answers as the new ones */
         }
@@ -108,6 +116,8 @@ static int parse_args(int argc, char **argv, regress_args *a)
         return TC_EXIT_USAGE;
     if (a->cross_gpu && !cli_fleet_spec(a->backend))
         return cli_fail(REGRESS_CMD, "--cross-gpu needs --backend gpu:all or gpu:I,J,.. (several GPUs to compare)");
+    if (a->cross_n && !a->cross_gpu)
+        return cli_fail(REGRESS_CMD, "--cross-count is --cross-gpu's count: give --cross-gpu too");
     return cli_list_check(REGRESS_CMD, "--instr", a->instr, true);
 }
 
@@ -138,9 +148,9 @@ int cmd_regress(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != TC_EXIT_OK)
         return rc;
-    if (cli_fleet_spec(a.backend)) { /* every GPU of the node (cli/fleet.h) */
-        cli_fleet_job j = {REGRESS_CMD, argc, argv, a.backend, a.out, a.instr, false, a.cross_gpu,
-                           a.n < TC_CORPUS_MAX_ELEMS ? a.n : TC_CORPUS_MAX_ELEMS, a.seed};
+    if (cli_fleet_spec(a.backend)) { /* every GPU of the node (cli/fleet.h): a share of the instructions each */
+        cli_fleet_job j = {REGRESS_CMD, argc, argv, a.backend, a.out, a.instr, true, a.cross_gpu,
+                           a.cross_n ? a.cross_n : REGRESS_CROSS_N, a.seed};
         return cli_fleet_run(&j);
     }
     char err[600], ppath[4200], rpath[4200];

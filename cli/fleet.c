@@ -21,9 +21,10 @@
 /* Options a worker gets from the fleet instead of from the command line. */
 static bool dropped(const cli_fleet_job *j, const char *arg, bool *has_value)
 {
-    static const char *const with_value[] = {"--backend", "--out", "--device", "--instr"};   /* --device: bench's old --backend gpu:N */
+    /* --device: bench's old --backend gpu:N; --cross-count: regress --cross-gpu's, run by the fleet */
+    static const char *const with_value[] = {"--backend", "--out", "--device", "--instr", "--cross-count"};
     static const char *const flags[] = {"--cross-gpu", "--json"};
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         size_t len = strlen(with_value[k]);
         if (k == 3 && !j->split)
             continue;
@@ -118,7 +119,7 @@ static int write_fleet_record(const cli_fleet_job *j, tc_outdir *od, const json_
                : TC_EXIT_OK;
 }
 
-/* audit: the selected instructions dealt out round-robin, one share per GPU. */
+/* audit, regress: the selected instructions dealt out round-robin, one share per GPU. */
 static int share_out(fleet *f)
 {
     size_t n;
@@ -421,7 +422,7 @@ int cli_fleet_run(const cli_fleet_job *j)
         json_object_set_new(rec, "cross_gpu_inputs", json_pack("{s:s, s:I, s:s}", "instr", j->instr, "elements",
                                                                (json_int_t)j->cross_n, "command", "run --random"));
     json_object_set_new(rec, "timing_spread", spread ? json_incref(spread) : json_null());
-    if (j->split)
+    if (j->split && !strcmp(j->cmd, "audit"))
         merge_audits(&f, rec);
     fleet_summary(say, &f, st0, st1, cross, spread);
     /* the record: beside the GPUs' outputs; run's on stdout */

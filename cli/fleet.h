@@ -32,7 +32,7 @@ typedef struct {
     const char *spec;      /* "gpu:all" or "gpu:I,J,.." */
     const char *out;       /* audit, regress: a folder; bench: a file; run: NULL (stdout) */
     const char *instr;     /* the --instr selection: "all" or NAME,NAME.. */
-    bool split;            /* audit: the instructions shared out across the GPUs */
+    bool split;            /* audit, regress: the instructions shared out across the GPUs */
     bool cross;            /* regress --cross-gpu: also `run --random` with the same inputs on every GPU */
     size_t cross_n;        /* its elements per instruction */
     uint64_t cross_seed;

@@ -26,6 +26,7 @@ typedef struct {
     double tol;               /* timing: relative difference allowed */
     bool model, json, timing;
     bool cross_gpu;           /* gpu:all: also the same inputs on every GPU, bits compared */
+    size_t cross_n;           /* their elements per instruction (0: REGRESS_CROSS_N) */
 } regress_args;
 
 typedef struct {

@@ -234,12 +234,14 @@ static void a_failing_gpu_is_reported_and_the_others_finish(void **state)
     tc_run_result_free(&r);
 }
 
-/* regress --cross-gpu: each GPU's verdicts and the bits of the same inputs,
- * merged into OUT/fleet.json; a GPU list picks GPUs 0 and 2 of three. */
+/* regress --cross-gpu: the instructions dealt out (one each here), each
+ * GPU's verdicts, and the bits of the same inputs of every instruction on
+ * every GPU, merged into OUT/fleet.json; a GPU list picks GPUs 0 and 2 of
+ * three. */
 static void regress_cross_gpu_merges_the_gpus(void **state)
 {
     char args[700], path[300];
-    snprintf(args, sizeof args, "regress --backend gpu:0,2 --cross-gpu --instr " INSTR
+    snprintf(args, sizeof args, "regress --backend gpu:0,2 --cross-gpu --cross-count 300 --instr " INSTR
              ",mma.m16n8k8.f32.tf32.tf32.f32 --count 200 --out %s/rg", tc_tmp_root());
     tc_run_result r = run_env("TCSCOPE_FAKE_GPUS=3", args);
     if (r.status != 0)
@@ -250,13 +252,18 @@ static void regress_cross_gpu_merges_the_gpus(void **state)
     assert_int_equal(json_array_size(json_object_get(rec, "gpus")), 2);
     assert_int_equal(json_integer_value(json_object_get(gpu(rec, 0), "gpu")), 0);
     assert_int_equal(json_integer_value(json_object_get(gpu(rec, 1), "gpu")), 2);
-    for (size_t i = 0; i < 2; i++) {
+    const char *verified[2];
+    for (size_t i = 0; i < 2; i++) {   /* a share each: one instruction */
         json_t *res = json_object_get(gpu(rec, i), "results");
-        assert_int_equal(json_array_size(res), 2);
+        assert_int_equal(json_array_size(res), 1);
         assert_true(json_is_true(json_object_get(json_array_get(res, 0), "same")));
+        verified[i] = json_string_value(json_object_get(json_array_get(res, 0), "instr"));
+        assert_non_null(verified[i]);
     }
+    assert_string_not_equal(verified[0], verified[1]);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(rec, "cross_gpu_inputs"), "elements")), 300);
     json_t *cross = json_object_get(rec, "cross_gpu");
-    assert_int_equal(json_array_size(cross), 2);
+    assert_int_equal(json_array_size(cross), 2);   /* every instruction on every GPU */
     for (size_t k = 0; k < 2; k++)
         assert_true(json_is_true(json_object_get(json_array_get(cross, k), "same")));
     assert_true(json_is_null(json_object_get(rec, "timing_spread"))); /* the model has no timing */
@@ -347,6 +354,10 @@ static void bad_gpu_sets_exit_2(void **state)
     r = run_env("", "regress --model --cross-gpu");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "--cross-gpu needs"));
+    tc_run_result_free(&r);
+    r = run_env("TCSCOPE_FAKE_GPUS=2", "regress --backend gpu:all --cross-count 100");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "give --cross-gpu too"));
     tc_run_result_free(&r);
     void *nvml = dlopen("libnvidia-ml.so.1", RTLD_LAZY | RTLD_LOCAL);
     if (nvml) { /* a machine with NVML may have GPUs: the no-GPU message is not for it */

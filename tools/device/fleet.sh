@@ -56,9 +56,12 @@ P=${PROFILE:-h200}
 RB=(--profile "$P" --record "reports/baselines/$P-audit.jsonl.gz")
 step regress-1 90 $B regress --backend gpu:0 "${RB[@]}" --out "$R/regress-1"
 step regress-all 90 $B regress --backend gpu:all --cross-gpu "${RB[@]}" --out "$R/regress-all"
+# one GPU with as many verify children as a worker of the node gets (the CPUs shared out): is the
+# default (one per CPU, every child on the one GPU) the one GPU's best?
+step regress-1-shared 90 $B regress --backend gpu:0 --jobs $(( $(nproc) / NGPU )) "${RB[@]}" --out "$R/regress-1-shared"
 # the catalogue's audit (no timing: the arithmetic's share), one GPU, then all
-step audit-1 110 $B audit --backend gpu:0 --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-1" --force
-step audit-all 110 $B audit --backend gpu:all --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-all" \
+step audit-1 160 $B audit --backend gpu:0 --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-1" --force
+step audit-all 160 $B audit --backend gpu:all --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-all" \
   --force
 
 python3 - "$R" "$NGPU" <<'PY' || true
