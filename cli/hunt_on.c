@@ -11,7 +11,7 @@
 /* Below this many elements per family the tile stream is drawn on the host's
  * cores: the GPU's draw gives each tile one thread, so it lasts as long as a
  * tile's draw whatever the count, while the host's lasts in proportion to
- * it (H200, regress's slices of 6250 per family: see doc/design.md). The
+ * it (H200, regress's slices of 6250 per family: doc/findings.md). The
  * tiles, and so the results, are the same either way. */
 #define HUNT_GPU_DRAW_MIN 65536
 

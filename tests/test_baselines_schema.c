@@ -56,6 +56,10 @@ static const struct {
     {"h200-choose-gpu.json", "one document, tools/device/choose-gpu.sh summary (steps, bench lines, choices with stages)"},
     {"h200-hunt-gpu.json", "one document, tools/device/hunt-gpu.sh summary (steps, GPU over host path)"},
     {"h200-regress-fast.json", "one document, tools/device/regress-fast.sh summary (runs, stages, ratios)"},
+    {"h200-regress-slices.json", "one document, tools/device/regress-slices.sh summary (children, stages, draws)"},
+    {"h200x2-fleet.json", "one document, tools/device/fleet.sh summaries (steps, wall times, ratios)"},
+    {"h200x2-fleet-regress.json.gz", "one document, record tcscope-fleet (cli/fleet.c, reports/SCHEMA.md)"},
+    {"h200x2-fleet-audit.json", "one document, record tcscope-fleet (cli/fleet.c, reports/SCHEMA.md)"},
     {"h200-audit-1e8.json", "one document, tools/device/audit-1e8.sh summary (wall, stages, elements per instruction)"},
 };
 

@@ -375,6 +375,59 @@ static void bad_gpu_sets_exit_2(void **state)
     }
 }
 
+/* The node of two H200s (tools/device/fleet.sh, reports/baselines/h200x2-*):
+ * regress's record has every GPU ok, shares that are disjoint and cover the
+ * profile's 252 instructions, each the same as the baseline, and every
+ * instruction's cross-GPU inputs compared on both GPUs with the same bits;
+ * the audit's has both GPUs ok and its merged record named. */
+static void h200_node_records_replay(void **state)
+{
+    FILE *p = popen("gzip -dc reports/baselines/h200x2-fleet-regress.json.gz", "r");
+    assert_non_null(p);
+    json_error_t je;
+    json_t *rec = json_loadf(p, 0, &je);
+    assert_int_equal(pclose(p), 0);
+    if (!rec)
+        fail_msg("h200x2-fleet-regress.json.gz: %s", je.text);
+    assert_false(json_is_true(json_object_get(rec, "fake_gpus")));
+    assert_int_equal(json_array_size(json_object_get(rec, "failed_gpus")), 0);
+    json_t *seen = json_object();
+    for (size_t g = 0; g < 2; g++) {
+        assert_true(json_is_true(json_object_get(gpu(rec, g), "ok")));
+        size_t k;
+        json_t *r;
+        json_array_foreach(json_object_get(gpu(rec, g), "results"), k, r) {
+            const char *name = json_string_value(json_object_get(r, "instr"));
+            assert_non_null(name);
+            assert_null(json_object_get(seen, name));   /* on one GPU only */
+            json_object_set_new(seen, name, json_true());
+            assert_true(json_is_true(json_object_get(r, "same")));
+            assert_int_equal(json_integer_value(json_object_get(r, "mismatches")), 0);
+        }
+    }
+    assert_int_equal(json_array_size(json_object_get(rec, "gpus")), 2);
+    assert_int_equal(json_object_size(seen), 252);
+    json_decref(seen);
+    size_t k, same = 0;
+    json_t *c;
+    json_array_foreach(json_object_get(rec, "cross_gpu"), k, c) {
+        same += json_is_true(json_object_get(c, "same")) && json_is_true(json_object_get(c, "inputs_same")) &&
+                json_integer_value(json_object_get(c, "compared")) == 2 &&
+                json_integer_value(json_object_get(c, "elements")) >= 4096;   /* whole tiles */
+    }
+    assert_int_equal(json_array_size(json_object_get(rec, "cross_gpu")), 256);
+    assert_int_equal(same, 256);
+    json_decref(rec);
+    rec = json_load_file("reports/baselines/h200x2-fleet-audit.json", 0, &je);
+    if (!rec)
+        fail_msg("h200x2-fleet-audit.json: %s", je.text);
+    assert_int_equal(json_array_size(json_object_get(rec, "failed_gpus")), 0);
+    for (size_t g = 0; g < 2; g++)
+        assert_true(json_is_true(json_object_get(gpu(rec, g), "ok")));
+    assert_true(json_is_string(json_object_get(rec, "merged_record")));
+    json_decref(rec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,6 +437,7 @@ int main(void)
         cmocka_unit_test(a_flipped_bit_is_reported_with_its_element),
         cmocka_unit_test(a_failing_gpu_is_reported_and_the_others_finish),
         cmocka_unit_test(regress_cross_gpu_merges_the_gpus),
+        cmocka_unit_test(h200_node_records_replay),
         cmocka_unit_test(audit_shares_out_and_merges),
         cmocka_unit_test(an_unfinished_fleet_audit_is_named_with_resume),
         cmocka_unit_test(bad_gpu_sets_exit_2),
