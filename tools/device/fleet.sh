@@ -10,7 +10,7 @@
 # Usage (from the repository root, $OUT set):
 #   bash tools/device/fleet.sh [AUDIT_COUNT]
 # AUDIT_COUNT: random elements per instruction of both audits (default 200000;
-# a sixteenth of it per hunt family). BUDGET (seconds, default 460) bounds the
+# a sixteenth of it per hunt family). REGRESS_ONLY=1: the regress steps only. BUDGET (seconds, default 460) bounds the
 # run: a step that would pass it is cut short (timeout), and says so.
 set -u
 START=$(date +%s)
@@ -59,9 +59,9 @@ step regress-all 90 $B regress --backend gpu:all --cross-gpu "${RB[@]}" --out "$
 # one GPU with as many verify children as a worker of the node gets (the CPUs shared out): is the
 # default (one per CPU, every child on the one GPU) the one GPU's best?
 step regress-1-shared 90 $B regress --backend gpu:0 --jobs $(( $(nproc) / NGPU )) "${RB[@]}" --out "$R/regress-1-shared"
-# the catalogue's audit (no timing: the arithmetic's share), one GPU, then all
-step audit-1 160 $B audit --backend gpu:0 --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-1" --force
-step audit-all 160 $B audit --backend gpu:all --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-all" \
+# the catalogue's audit (no timing: the arithmetic's share), one GPU, then all (REGRESS_ONLY=1: not run)
+[ -n "${REGRESS_ONLY:-}" ] || step audit-1 160 $B audit --backend gpu:0 --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-1" --force
+[ -n "${REGRESS_ONLY:-}" ] || step audit-all 160 $B audit --backend gpu:all --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-all" \
   --force
 
 python3 - "$R" "$NGPU" <<'PY' || true
