@@ -37,6 +37,11 @@
  * inputs, written as text and compared bit for bit (about 28 bytes an
  * element): 10^5 of all 252 took 37 s of a 2-GPU run's 52 s on two H200s. */
 #define REGRESS_CROSS_N 4096
+/* The default verify children: one per CPU, at most this many. Every child
+ * has its own context on the one GPU; on a 2-GPU node's 32 CPUs, 32 children
+ * took 10.2 s to verify and 16 took 5.6-5.8 s (three runs, doc/findings.md),
+ * and giving each child its share of the cores' threads changed nothing. */
+#define REGRESS_MAX_JOBS 16
 
 typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_BENCH_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
                O_NO_TIMING, O_JSON, O_CROSS_GPU, O_CROSS_N, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } regress_opt;
@@ -56,7 +61,7 @@ static const cli_option opts[] = {
     [O_N] = {"--count", "COUNT", "random elements per instruction (default 1e5)", 1, 1000000000ull},
     [O_HUNT_N] = {"--hunt-count", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 1, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0x4e6e55)"},
-    [O_JOBS] = {"--jobs", "J", "checks at once, one child process each (default: one per CPU)", 1, 1024},
+    [O_JOBS] = {"--jobs", "J", "checks at once, one child process each (default: one per CPU, at most 16)", 1, 1024},
     [O_TOL] = {"--timing-tol", "X", "latency or throughput differing by more than X is a difference: 0.05 or 5% "
                                     "(default 5%; 0..100%)"},
     [O_NO_TIMING] = {"--no-timing", NULL, "compare neither SASS nor timing"},
@@ -206,7 +211,7 @@ int cmd_regress(int argc, char **argv)
         goto done;
     }
     bool gpu = info->sm > 0;
-    unsigned jobs = a.jobs ? a.jobs : tc_pool_cpus();
+    unsigned jobs = a.jobs ? a.jobs : tc_pool_cpus() < REGRESS_MAX_JOBS ? tc_pool_cpus() : REGRESS_MAX_JOBS;
     double t0 = now_s();
     if (!a.json)
         printf("# tcscope regress on %s (%s)%s against %s: %zu instructions, %zu random elements each and %zu per "

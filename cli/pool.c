@@ -115,22 +115,12 @@ size_t tc_pool_run(const tc_pool *p, unsigned jobs)
     exe[el] = '\0';
     if (jobs == 0)
         jobs = 1;
-    /* the children inherit this process's environment: their threads are
-     * set in it for the run, and what was there is put back after */
-    bool share = p->child_threads && !p->envp_of;
-    const char *was = share ? getenv(TC_THREADS_ENV) : NULL;
     child *kids = calloc(jobs, sizeof *kids);
     struct pollfd *pf = calloc(jobs, sizeof *pf);
-    char *saved = was ? strdup(was) : NULL;
-    if (!kids || !pf || (was && !saved)) {
-        free(kids), free(pf), free(saved);
+    if (!kids || !pf) {
+        free(kids), free(pf);
         fprintf(stderr, "tcscope %s: out of memory\n", p->label);
         return p->n;
-    }
-    if (share) {
-        char v[16];
-        snprintf(v, sizeof v, "%u", p->child_threads);
-        setenv(TC_THREADS_ENV, v, 1);
     }
     size_t next = 0, finished = 0;
     unsigned running = 0;
@@ -184,10 +174,6 @@ size_t tc_pool_run(const tc_pool *p, unsigned jobs)
         }
     }
     tc_progress_end(&prog);
-    if (share && saved)
-        setenv(TC_THREADS_ENV, saved, 1);
-    else if (share)
-        unsetenv(TC_THREADS_ENV);
-    free(kids), free(pf), free(saved);
+    free(kids), free(pf);
     return p->n - next;
 }

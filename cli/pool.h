@@ -21,20 +21,11 @@ typedef struct {
     /* Optional: the environment of item i's child (NULL-ended; NULL: this
      * process's). cli/fleet.c pins each child to one GPU this way. */
     char **(*envp_of)(void *ctx, size_t i);
-    /* Optional: each child's worker threads (TCSCOPE_THREADS, read by
-     * cli/tcscope.c): its share of the cores, so that `jobs` children that
-     * each spread their draws over every core do not run jobs times too many
-     * threads. 0: the children's own default (every core). Not with envp_of. */
-    unsigned child_threads;
 } tc_pool;
 
 /* Runs the items in order of i. Returns how many were never started (after
  * done() said stop, or a child could not be started: then with a message). */
 size_t tc_pool_run(const tc_pool *p, unsigned jobs);
-
-/* The environment variable of a process's worker threads (oracle_set_threads),
- * a positive count: cli/tcscope.c reads it, child_threads sets it. */
-#define TC_THREADS_ENV "TCSCOPE_THREADS"
 
 /* The CPUs this process may use (at least 1). */
 unsigned tc_pool_cpus(void);

@@ -128,10 +128,7 @@ int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs)
     }
     for (size_t s = 0; s < c->nslices; s++)
         set_verify_args(c, s, ppath, c->lists[s]);
-    /* each child its share of the cores: else every child spreads its draws
-     * over every core, jobs x cores threads in all */
-    unsigned share = tc_pool_cpus() / (jobs ? jobs : 1);
-    tc_pool sp = {c->nslices, "verify", slice_argv, slice_done, c, NULL, share ? share : 1};
+    tc_pool sp = {c->nslices, "verify", slice_argv, slice_done, c, NULL};
     if (tc_pool_run(&sp, jobs) != 0)
         return -1;
     size_t nretry = 0;
@@ -145,6 +142,6 @@ int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs)
         return 0;
     cli_warn(REGRESS_CMD, "%zu instructions without an answer from their slice's child: checked again, one child each",
              nretry);
-    tc_pool rp = {nretry, "verify", retry_argv, retry_done, c, NULL, share ? share : 1};
+    tc_pool rp = {nretry, "verify", retry_argv, retry_done, c, NULL};
     return tc_pool_run(&rp, jobs) != 0 ? -1 : 0;
 }

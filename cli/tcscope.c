@@ -1,13 +1,10 @@
-/* tcscope entry point: dispatches to cli/cmd_*.c, after TCSCOPE_THREADS. */
-#include <ctype.h>
+/* tcscope entry point: dispatches to cli/cmd_*.c and nothing else. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/pool.h"
-#include "oracle/oracle.h"
 #include "reports/reports.h"
 
 /* --help and --version anywhere before "--": answered here, from the
@@ -45,21 +42,6 @@ static int quiet_option(int argc, char **argv)
     return n;
 }
 
-/* TCSCOPE_THREADS=N: this process's worker threads (a pool's children get
- * their share of the cores this way: cli/pool.h). */
-static int threads_from_env(const char *cmd)
-{
-    const char *v = getenv(TC_THREADS_ENV);
-    if (!v)
-        return TC_EXIT_OK;
-    char *end = NULL;
-    long n = isdigit((unsigned char)v[0]) ? strtol(v, &end, 10) : 0;
-    if (!end || *end || n < 1 || n > 4096)
-        return cli_fail(cmd, "%s=%.40s: not a count of threads (1..4096)", TC_THREADS_ENV, v);
-    oracle_set_threads((int)n);
-    return TC_EXIT_OK;
-}
-
 int main(int argc, char **argv)
 {
     argc = quiet_option(argc, argv);
@@ -80,8 +62,6 @@ int main(int argc, char **argv)
     const cli_entry *e = cli_command_by_name(argv[1]);
     if (!e)
         return cli_unknown_command(argv[1]);
-    if (threads_from_env(argv[1]) != TC_EXIT_OK)
-        return TC_EXIT_USAGE;
     int rc = meta_option(e->cmd, argc - 1, argv + 1);
     if (rc >= 0)
         return rc;

@@ -388,28 +388,10 @@ static void count_ranges(void **state)
     expect_usage("bench --cublas-size 300", "bad --cublas-size '300'");
 }
 
-/* TCSCOPE_THREADS (a pool's children get their share of the cores through
- * it): anything but a count of 1..4096 is refused before the command runs;
- * a count is taken. */
-static void threads_env_checked(void **state)
-{
-    static const char *const bad[] = {"0", "x", "4097", "3x", "-2", ""};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        setenv("TCSCOPE_THREADS", bad[i], 1);
-        expect_usage("list", "not a count of threads (1..4096)");
-    }
-    setenv("TCSCOPE_THREADS", "3", 1);
-    tc_run_result r = tc_run_cli("list");
-    unsetenv("TCSCOPE_THREADS");
-    assert_int_equal(r.status, 0);
-    tc_run_result_free(&r);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(audit_n_out_of_range),
-        cmocka_unit_test(threads_env_checked),
         cmocka_unit_test(model_on_refused),
         cmocka_unit_test(audit_control_in_chunks),
         cmocka_unit_test(vary_without_index),
