@@ -3,7 +3,8 @@
  * Each field has a short list of candidate values (all the values the
  * parameter could take that change anything for these formats and K: the
  * field table's candidates, oracle/model_fields.h). A
- * candidate's score is the number of crafted answers it gets wrong; the fit
+ * candidate's score is the number of crafted answers it gets wrong (one
+ * step's candidates counted at once: cases/infer_count.c); the fit
  * is coordinate descent over the fields from a neutral start, repeated until
  * no field changes, followed by a joint search over the pairs of fields that
  * interact most (alignment width x shifted-bit rounding x accumulator). */
@@ -28,25 +29,22 @@ static int variants(int fi, const model_params *cur, const infer_target *t, cons
     return model_field_candidates(fi, cur, &s, out);
 }
 
-/* Answers p gets wrong (stops counting past `limit`); SIZE_MAX if p is unusable. */
+/* Answers p gets wrong, the first INFER_MAX_REFS of them into first_bad;
+ * SIZE_MAX if p is unusable. */
 static size_t mismatches(const model_params *p, const infer_target *t, const infer_case *cs, size_t n,
-                         size_t limit, size_t *first_bad, uint64_t *pred_out)
+                         size_t *first_bad)
 {
     char err[160];
     model *m = model_new(p, t->f, err, sizeof err);
     if (!m)
         return SIZE_MAX;
     size_t bad = 0;
-    for (size_t i = 0; i < n && bad <= limit; i++) {
-        uint64_t d = model_dot(m, cs[i].k, cs[i].a, cs[i].b, cs[i].c);
-        if (pred_out)
-            pred_out[i] = d;
-        if (d != cs[i].d) {
-            if (first_bad && bad < INFER_MAX_REFS)
+    for (size_t i = 0; i < n; i++)
+        if (model_dot(m, cs[i].k, cs[i].a, cs[i].b, cs[i].c) != cs[i].d) {
+            if (bad < INFER_MAX_REFS)
                 first_bad[bad] = i;
             bad++;
         }
-    }
     model_free(m);
     return bad;
 }
@@ -88,81 +86,85 @@ static int descent_order(int *order)
     return nf;
 }
 
-static size_t descend(model_params *cur, const infer_target *t, const infer_case *cs, size_t n,
-                      const uint64_t *nans, int nnans)
+/* Coordinate descent: each field's candidates counted at once, then taken
+ * in order when better than the best so far, as one at a time would. */
+static size_t descend(model_params *cur, infer_count *fc, const uint64_t *nans, int nnans)
 {
+    const infer_target *t = fc->t;
     model_params *v = malloc(MAXV * sizeof *v);
-    if (!v)
+    size_t *sc = malloc(MAXV * sizeof *sc), best = SIZE_MAX;
+    if (!v || !sc || infer_count_all(fc, cur, 1, SIZE_MAX, &best)) {
+        free(v), free(sc);
         return SIZE_MAX;
+    }
     int order[MODEL_FIELDS_MAX];
     int norder = descent_order(order);
-    size_t best = mismatches(cur, t, cs, n, SIZE_MAX, NULL, NULL);
     for (int sweep = 0; sweep < 8 && best > 0; sweep++) {
         bool changed = false;
         for (int oi = 0; oi < norder; oi++) {
-            int nv = variants(order[oi], cur, t, nans, nnans, v);
-            for (int i = 0; i < nv; i++) {
-                if (same_params(&v[i], cur))
-                    continue;
-                size_t s = mismatches(&v[i], t, cs, n, best, NULL, NULL);
-                if (s < best) {
-                    best = s;
+            int nv = variants(order[oi], cur, t, nans, nnans, v), nw = 0;
+            for (int i = 0; i < nv; i++)   /* cur itself: no move */
+                if (!same_params(&v[i], cur))
+                    v[nw++] = v[i];
+            if (infer_count_all(fc, v, (size_t)nw, best, sc)) {
+                best = SIZE_MAX;
+                goto out;
+            }
+            for (int i = 0; i < nw; i++)
+                if (sc[i] < best) {
+                    best = sc[i];
                     *cur = v[i];
                     changed = true;
                 }
-            }
         }
         if (!changed)
             break;
     }
-    free(v);
+out:
+    free(v), free(sc);
     return best;
 }
 
-/* Joint search of two fields when single moves are stuck. */
-static size_t joint(model_params *cur, size_t best, int f1, int f2, const infer_target *t,
-                    const infer_case *cs, size_t n, const uint64_t *nans, int nnans)
+/* Joint search of two fields when single moves are stuck: every pair of
+ * candidates counted at once, then taken in order as one at a time would. */
+static size_t joint(model_params *cur, size_t best, int f1, int f2, infer_count *fc, const uint64_t *nans,
+                    int nnans)
 {
-    model_params *v1 = malloc(MAXV * sizeof *v1), *v2 = malloc(MAXV * sizeof *v2);
-    if (!v1 || !v2) {
-        free(v1);
-        free(v2);
-        return best;
+    const infer_target *t = fc->t;
+    model_params *v1 = malloc(MAXV * sizeof *v1), *w = malloc((size_t)MAXV * MAXV * sizeof *w);
+    size_t *sc = malloc((size_t)MAXV * MAXV * sizeof *sc), nw = 0;
+    if (v1 && w && sc) {
+        int n1 = variants(f1, cur, t, nans, nnans, v1);
+        for (int i = 0; i < n1; i++)
+            nw += (size_t)variants(f2, &v1[i], t, nans, nnans, w + nw);
+        if (infer_count_all(fc, w, nw, best, sc) == 0)
+            for (size_t q = 0; q < nw && best > 0; q++)
+                if (sc[q] < best) {
+                    best = sc[q];
+                    *cur = w[q];
+                }
     }
-    int n1 = variants(f1, cur, t, nans, nnans, v1);
-    for (int i = 0; i < n1 && best > 0; i++) {
-        int n2 = variants(f2, &v1[i], t, nans, nnans, v2);
-        for (int j = 0; j < n2 && best > 0; j++) {
-            size_t s = mismatches(&v2[j], t, cs, n, best, NULL, NULL);
-            if (s < best) {
-                best = s;
-                *cur = v2[j];
-            }
-        }
-    }
-    free(v1);
-    free(v2);
+    free(v1), free(w), free(sc);
     return best;
 }
 
 /* Descends from p over the cases, then pairs of fields when single moves are
  * stuck; returns p's mismatches. */
-static size_t fit_from(model_params *p, const infer_target *t, const infer_case *cs, size_t n,
-                       const uint64_t *nans, int nnans)
+static size_t fit_from(model_params *p, infer_count *fc, const uint64_t *nans, int nnans)
 {
     static const char *const pairs[][2] = {
         {"align_bits", "align_round"}, {"align_bits", "acc"},       {"block", "align_bits"},
         {"block", "c_mode"},           {"acc", "out_round"},        {"align_bits", "align_exp"},
         {"align_bits", "align_ref"},   {"block", "acc"},            {"c_mode", "c_round"},
         {"acc", "acc_overflow"},       {"align_ref", "acc"},        {"block", "step_split"}};
-    size_t b = descend(p, t, cs, n, nans, nnans);
+    size_t b = descend(p, fc, nans, nnans);
     for (int round = 0; round < 2 && b > 0 && b != SIZE_MAX; round++) {
         for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0] && b > 0; pi++) {
             int f1 = model_field_find(pairs[pi][0]), f2 = model_field_find(pairs[pi][1]);
             assert(f1 >= 0 && f2 >= 0);   /* the keys above are rows of the table */
-            b = joint(p, b, f1, f2, t, cs, n, nans, nnans);
+            b = joint(p, b, f1, f2, fc, nans, nnans);
         }
-        b = descend(p, t, cs, n, nans, nnans);
+        b = descend(p, fc, nans, nnans);
     }
     return b;
 }
@@ -190,7 +192,7 @@ static void fill_evidence(infer_result *r, const infer_target *t, const uint64_t
                 continue;
             infer_rejected *rj = &e->rejected[e->nrejected];
             size_t first[INFER_MAX_REFS];
-            size_t bad = mismatches(&v[i], t, r->cases, r->ncases, SIZE_MAX, first, NULL);
+            size_t bad = mismatches(&v[i], t, r->cases, r->ncases, first);
             if (bad == SIZE_MAX)
                 continue;   /* not a model at all with the other fields as they are */
             if (bad == 0) {
@@ -382,6 +384,14 @@ int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_
         memcpy(base, s.v, s.hunt_from * sizeof *base);
         memcpy(base + s.hunt_from, s.v + s.hunt_to, (s.n - s.hunt_to) * sizeof *base);
     }
+    infer_count fb = {.is_first = NULL}, fa;   /* the cases without the hunt's, and all */
+    if ((base && infer_count_init(&fb, t, base, nbase)) || infer_count_init(&fa, t, s.v, s.n)) {
+        infer_count_free(&fb);
+        free(base);
+        cset_free(&s);
+        snprintf(err, errlen, "infer: out of memory");
+        return -1;
+    }
     model_params cur = start_params(t, nan0);
     size_t best = SIZE_MAX;
     for (int st = t->start ? -1 : 0; st < 4 && best != 0; st++) {
@@ -394,13 +404,15 @@ int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_
         if (st >= 0 && (st & 2))
             p.block = t->k >= 4 ? 4 : t->k;
         if (base)
-            fit_from(&p, t, base, nbase, nans, nnans);
-        size_t b = fit_from(&p, t, s.v, s.n, nans, nnans);
+            fit_from(&p, &fb, nans, nnans);
+        size_t b = fit_from(&p, &fa, nans, nnans);
         if (b < best) {
             best = b;
             cur = p;
         }
     }
+    infer_count_free(&fb);
+    infer_count_free(&fa);
     free(base);
     out->params = cur;
     out->mismatches = best;

@@ -26,4 +26,24 @@ void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, 
 /* *st advanced as infer_rnd_case(t, st, dist, ...) advances it, nothing drawn. */
 void infer_rnd_case_skip(const infer_target *t, uint64_t *st, int dist);
 
+/* A fit's scores (cases/infer_count.c): the crafted cases, and the few that
+ * lately told a candidate wrong, tried first. */
+#define INFER_COUNT_FIRST 32
+typedef struct {
+    const infer_target *t;
+    const infer_case *cs;
+    size_t n;
+    size_t first[INFER_COUNT_FIRST];
+    int nfirst;
+    unsigned char *is_first;   /* n flags: the case is in `first` */
+} infer_count;
+
+/* 0, or -1 out of memory. */
+int infer_count_init(infer_count *fc, const infer_target *t, const infer_case *cs, size_t n);
+void infer_count_free(infer_count *fc);
+/* s[i]: the answers of fc's cases v[i] gets wrong when fewer than `below`,
+ * else `below` or more (SIZE_MAX: v[i] is no model); the candidates counted
+ * at once on the cores. 0, or -1 out of memory (s not set). */
+int infer_count_all(infer_count *fc, const model_params *v, size_t nv, size_t below, size_t *s);
+
 #endif
