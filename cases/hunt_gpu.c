@@ -375,8 +375,9 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
                 rc = -1;
             }
             if (rc == 0) {
-                jobs[from].r.stage_s[VERIFY_STAGE_DRAW] += verify_now_s() - t0;
-                h->st.draw_wait_s += verify_now_s() - t0;
+                double waited = verify_now_s() - t0;
+                jobs[from].r.stage_s[VERIFY_STAGE_DRAW] += waited;
+                h->st.draw_wait_s += waited;
                 h->st.windows++;
             }
             for (size_t x = from; rc == 0 && x < to; x++) {

@@ -30,7 +30,7 @@ void audit_stages_line(const audit_result *r, audit_stages *s, char *buf, size_t
     char path[16];
     snprintf(path, sizeof path, "%s/%s", hp ? "tile" : "family", hp ? hp : "host");
     snprintf(buf, len, STAGES_FMT, rnd, hunt, path, r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s);
-    add(s, rnd, hunt, !strcmp(path, "tile/gpu"), r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s);
+    add(s, rnd, hunt, hp && !strcmp(hp, "gpu"), r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s);
 }
 
 bool audit_stages_parse(const char *line, size_t len, audit_stages *s)

@@ -211,7 +211,7 @@ int cmd_regress(int argc, char **argv)
         goto done;
     }
     bool gpu = info->sm > 0;
-    unsigned jobs = a.jobs ? a.jobs : tc_pool_cpus() < REGRESS_MAX_JOBS ? tc_pool_cpus() : REGRESS_MAX_JOBS;
+    unsigned cpus = tc_pool_cpus(), jobs = a.jobs ? a.jobs : cpus < REGRESS_MAX_JOBS ? cpus : REGRESS_MAX_JOBS;
     double t0 = now_s();
     if (!a.json)
         printf("# tcscope regress on %s (%s)%s against %s: %zu instructions, %zu random elements each and %zu per "

@@ -30,8 +30,9 @@ void cli_hunt_on_open(cli_hunt_on *ho, tc_backend *be, cli_model_on *mo)
     const char *env = getenv("TCSCOPE_HUNT_GPU_DRAW_MIN");
     char *end = NULL;
     unsigned long long v = env && isdigit((unsigned char)env[0]) ? strtoull(env, &end, 10) : 0;
-    ho->draw_min = end && !*end ? (size_t)v : HUNT_GPU_DRAW_MIN;
-    if (env && !(end && !*end))
+    bool given = end && !*end;
+    ho->draw_min = given ? (size_t)v : HUNT_GPU_DRAW_MIN;
+    if (env && !given)
         fprintf(stderr, "tcscope: TCSCOPE_HUNT_GPU_DRAW_MIN=%.40s is not a count: %d kept\n", env, HUNT_GPU_DRAW_MIN);
 }
 

@@ -61,26 +61,7 @@ done
 # 2. the corpus record's SASS verdict
 device_step corpus 30 bash -c "$B record corpus --backend gpu:0 --instr mma.m16n8k16.f32.f16.f16.f32 --count 256 \
   > $R/corpus.txt"
-python3 - "$R/corpus.txt" <<'PY' || true
-import json, sys
-for line in open(sys.argv[1]):
-    try:
-        o = json.loads(line)
-    except ValueError:
-        continue
-    s = json.dumps(o)
-    if "verdict" in s:
-        def find(x):
-            if isinstance(x, dict):
-                for k, v in x.items():
-                    if k == "verdict":
-                        print("corpus SASS verdict:", v)
-                    find(v)
-            elif isinstance(x, list):
-                for v in x:
-                    find(v)
-        find(o)
-PY
+grep -o '"verdict": *"[^"]*"' "$R/corpus.txt" | sort | uniq -c | sed 's/^/corpus SASS /'
 
 # 3. the slices, as regress deals them
 mapfile -t ALL < <($B list --backend gpu:0 | awk 'NR > 1 && $NF == "yes" { print $1 }' \
@@ -119,25 +100,23 @@ done
 unset TCSCOPE_HUNT_GPU_DRAW_MIN
 
 python3 - "$R" <<'PY' || true
-import glob, json, os, re, sys
+import json, os, re, sys
+sys.path.insert(0, "tools/device")
+from steps_summary import read
 R = sys.argv[1]
-pat = re.compile(r"# stages: draw ([\d.]+) s, execute ([\d.]+) s.*?, model ([\d.]+) s(.*?), compare ([\d.]+) s; rest ([\d.]+) s")
+pat = re.compile(r"# stages: draw ([\d.]+) s, execute ([\d.]+) s.*?, model ([\d.]+) s.*?, compare ([\d.]+) s; rest ([\d.]+) s")
 def child(name):
-    p = os.path.join(R, name)
-    if not os.path.exists(p + ".time"):
+    if not read(R, name + ".time"):
         return None
-    rc, wall = open(p + ".time").read().split()
+    rc, wall = read(R, name + ".time").split()
     st = {"draw": 0.0, "execute": 0.0, "model": 0.0, "compare": 0.0, "rest": 0.0}
     n = 0
-    for line in open(p + ".log"):
-        m = pat.search(line)
-        if m:
-            n += 1
-            for k, v in zip(("draw", "execute", "model", "compare", "rest"),
-                            (m.group(1), m.group(2), m.group(3), m.group(5), m.group(6))):
-                st[k] += float(v)
+    for m in pat.finditer(read(R, name + ".log")):
+        n += 1
+        for k, v in zip(("draw", "execute", "model", "compare", "rest"), m.groups()):
+            st[k] += float(v)
     return {"exit": int(rc), "wall_s": float(wall), "instructions": n, "stages_s": {k: round(v, 2) for k, v in st.items()}}
-out = {"machine": open(os.path.join(R, "machine.txt")).read().strip().splitlines()}
+out = {"machine": read(R, "machine.txt").strip().splitlines()}
 for h in (6250, 25000, 100000):
     for d in ("gpu", "host"):
         out["hunt_%d_%s_draw" % (h, d)] = child("hunt%d-%s" % (h, d))
