@@ -447,6 +447,8 @@ static int refit_on_counterexamples(infer_target *t, const audit_opts *o, audit_
             infer_result_free(&fit);
             return -1;
         }
+        fit.evals_gpu += out->fit.evals_gpu;   /* every fit's evaluations, as fit_s its seconds */
+        fit.evals_cpu += out->fit.evals_cpu;
         infer_result_free(&out->fit);
         verify_result_free(&out->proof);
         out->fit = fit;
@@ -494,6 +496,8 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
     infer_target t = audit_target(&ctx, o->seed);
     t.model_run = o->model_run;
     t.model_ctx = o->model_ctx;
+    t.fit = o->fit;
+    t.fit_ctx = o->fit_ctx;
     t.hunt_run = o->hunt_run;
     t.hunt_ctx = o->hunt_ctx;
     /* the counterexamples: the given ones, then each refit round's */

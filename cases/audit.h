@@ -39,6 +39,9 @@ typedef struct {
     infer_model_fn model_run; /* what computes the proof's expected answers (the GPU model:
                                  cli/model_on.h); NULL: model_mma on this CPU */
     void *model_ctx;
+    const infer_fit_ops *fit; /* what counts the fit's candidates (the GPU: cli/model_on.h);
+                                 NULL: the cores */
+    void *fit_ctx;
     infer_hunt_fn hunt_run;   /* what runs the proof's hunt families (the GPU path:
                                  cli/hunt_on.h); NULL: verify_hunt on this CPU */
     void *hunt_ctx;

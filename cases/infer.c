@@ -385,16 +385,15 @@ int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_
         memcpy(base + s.hunt_from, s.v + s.hunt_to, (s.n - s.hunt_to) * sizeof *base);
     }
     infer_count fb = {.is_first = NULL}, fa;   /* the cases without the hunt's, and all */
-    if ((base && infer_count_init(&fb, t, base, nbase)) || infer_count_init(&fa, t, s.v, s.n)) {
+    if ((base && infer_count_init(&fb, t, base, nbase, err, errlen)) || infer_count_init(&fa, t, s.v, s.n, err, errlen)) {
         infer_count_free(&fb);
         free(base);
         cset_free(&s);
-        snprintf(err, errlen, "infer: out of memory");
         return -1;
     }
     model_params cur = start_params(t, nan0);
     size_t best = SIZE_MAX;
-    for (int st = t->start ? -1 : 0; st < 4 && best != 0; st++) {
+    for (int st = t->start ? -1 : 0; st < 4 && best != 0 && !fa.err[0] && !fb.err[0]; st++) {
         model_params p = st < 0 ? *t->start : start_params(t, nan0);
         if (st >= 0 && (st & 1)) {
             p.acc_fmt = tc_f32;
@@ -411,9 +410,18 @@ int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_
             cur = p;
         }
     }
+    out->evals_gpu = fa.evals_gpu + fb.evals_gpu;
+    out->evals_cpu = fa.evals_cpu + fb.evals_cpu;
+    char failed[sizeof fa.err];
+    snprintf(failed, sizeof failed, "%s", fa.err[0] ? fa.err : fb.err);
     infer_count_free(&fb);
     infer_count_free(&fa);
     free(base);
+    if (failed[0]) {   /* a count failed (the GPU, or memory): no fit to offer */
+        snprintf(err, errlen, "%s", failed);
+        infer_result_free(out);
+        return -1;
+    }
     out->params = cur;
     out->mismatches = best;
     fill_evidence(out, t, nans, nnans);

@@ -42,6 +42,21 @@ struct verify_result;
 typedef int (*infer_hunt_fn)(void *ctx, const struct infer_target *t, const model *m, size_t n_per_family,
                              uint64_t seed, struct verify_result *r, char *err, size_t errlen);
 
+/* Counts a fit's candidates elsewhere (the GPU: probes/model_gpu_fit.h, by
+ * way of cli/model_on.c) instead of on the cores (cases/infer_count.c). */
+struct infer_case;
+typedef struct infer_fit_ops {
+    /* n cases, all of K k, put where they are counted: 0 with *set; 1 when
+     * not taken there (the cores count them); -1 with err. */
+    int (*open)(void *ctx, const struct infer_case *cs, size_t n, int k, void **set, char *err, size_t errlen);
+    /* bad[i]: how many of the cases ms[i] gets wrong, exactly; *host: how
+     * many of the nv x n evaluations the host's model computed (the rest:
+     * elsewhere). 0, or -1 with err. */
+    int (*count)(void *set, const model *const *ms, size_t nv, size_t *bad, size_t *host, char *err,
+                 size_t errlen);
+    void (*close)(void *set);
+} infer_fit_ops;
+
 typedef struct infer_target {
     int m, n, k;              /* instruction shape */
     oracle_formats f;         /* A, B, C, D formats */
@@ -61,6 +76,8 @@ typedef struct infer_target {
     void *model_ctx;           /* (NULL: model_mma on this CPU) */
     infer_hunt_fn hunt_run;    /* what runs verify's hunt families (NULL: verify_hunt here) */
     void *hunt_ctx;
+    const infer_fit_ops *fit;  /* what counts the fit's candidates (NULL: the cores) */
+    void *fit_ctx;
     void (*progress)(void *ctx, size_t elements);   /* verify: called with the elements just compared */
     void *progress_ctx;                               /* (NULL progress: none) */
 } infer_target;
@@ -101,6 +118,9 @@ typedef struct {
     size_t ncases;            /* the crafted ones first, then the target's nextra */
     size_t nextra;
     size_t mismatches;        /* cases the fitted params do not reproduce (0 for a sound fit) */
+    size_t evals_gpu, evals_cpu; /* the fit's candidate x case evaluations: by infer_target.fit
+                                    elsewhere, and by the host's model (the cores, and what
+                                    fit's count computed on the host) */
     infer_evidence *ev;       /* one per profile field, in profile order */
     size_t nev;
     /* behaviour outside the model's fields */

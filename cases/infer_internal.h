@@ -27,7 +27,8 @@ void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, 
 void infer_rnd_case_skip(const infer_target *t, uint64_t *st, int dist);
 
 /* A fit's scores (cases/infer_count.c): the crafted cases, and the few that
- * lately told a candidate wrong, tried first. */
+ * lately told a candidate wrong, tried first; or the target's fit ops
+ * (infer_target.fit) counting them elsewhere. */
 #define INFER_COUNT_FIRST 32
 typedef struct {
     const infer_target *t;
@@ -36,14 +37,19 @@ typedef struct {
     size_t first[INFER_COUNT_FIRST];
     int nfirst;
     unsigned char *is_first;   /* n flags: the case is in `first` */
+    void *set;                 /* t->fit's, when it took the cases (NULL: the cores count) */
+    size_t evals_gpu, evals_cpu;   /* candidate x case evaluations elsewhere and on the host */
+    char err[256];             /* why infer_count_all failed (the fit then stops) */
 } infer_count;
 
-/* 0, or -1 out of memory. */
-int infer_count_init(infer_count *fc, const infer_target *t, const infer_case *cs, size_t n);
+/* 0, or -1 with err (out of memory, or t->fit failed). */
+int infer_count_init(infer_count *fc, const infer_target *t, const infer_case *cs, size_t n, char *err,
+                     size_t errlen);
 void infer_count_free(infer_count *fc);
 /* s[i]: the answers of fc's cases v[i] gets wrong when fewer than `below`,
  * else `below` or more (SIZE_MAX: v[i] is no model); the candidates counted
- * at once on the cores. 0, or -1 out of memory (s not set). */
+ * at once (on the cores, or by t->fit, exactly). 0, or -1 with fc->err set
+ * (s not set). */
 int infer_count_all(infer_count *fc, const model_params *v, size_t nv, size_t below, size_t *s);
 
 #endif

@@ -103,6 +103,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
     cli_hunt_on_open(&ho, be, &mo);
     audit_opts o = {.verify_n = a->n, .hunt_n = a->hunt_n ? a->hunt_n : a->n / 16, .seed = a->seed,
                     .keep_cases = a->keep_cases, .model_run = cli_model_on_run, .model_ctx = &mo,
+                    .fit = cli_model_on_fit_ops(&mo), .fit_ctx = &mo,
                     .hunt_run = cli_hunt_on_run, .hunt_ctx = &ho};
     int status = TC_EXIT_OK;
     char stopped[700] = "";

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/model_on.h"
+#include "probes/model_gpu_fit.h"
 
 /* N of "gpu:N" (a backend or a --model-on value), else -1. */
 static int gpu_index(const char *s)
@@ -52,10 +53,76 @@ int cli_model_on_run(void *ctx, const model *m, int mrows, int ncols, int k, siz
     return tc_model_gpu_mma(mo->gpu, m, mrows, ncols, k, ntiles, A, B, C, D, &mo->count, err, errlen);
 }
 
+/* A fit's cases on mo's GPU: the handle and where its counts go. */
+typedef struct {
+    cli_model_on *mo;
+    tc_model_gpu_fit *s;
+} fit_set;
+
+static int fit_open(void *ctx, const infer_case *cs, size_t n, int k, void **set, char *err, size_t errlen)
+{
+    cli_model_on *mo = ctx;
+    size_t kk = (size_t)k;
+    uint64_t *a = malloc(n * kk * 8), *b = malloc(n * kk * 8), *c = malloc(n * 8), *d = malloc(n * 8);
+    fit_set *fs = calloc(1, sizeof *fs);
+    int rc = -1;
+    if (!a || !b || !c || !d || !fs) {
+        snprintf(err, errlen, "GPU fit: out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        memcpy(a + i * kk, cs[i].a, kk * 8);
+        memcpy(b + i * kk, cs[i].b, kk * 8);
+        c[i] = cs[i].c;
+        d[i] = cs[i].d;
+    }
+    fs->mo = mo;
+    rc = tc_model_gpu_fit_open(mo->gpu, k, n, a, b, c, d, &fs->s, err, errlen);
+    if (rc == 0) {
+        *set = fs;
+        fs = NULL;
+    }
+out:
+    free(a), free(b), free(c), free(d), free(fs);
+    return rc;
+}
+
+static int fit_count(void *set, const model *const *ms, size_t nv, size_t *bad, size_t *host, char *err,
+                     size_t errlen)
+{
+    fit_set *fs = set;
+    size_t cpu0 = fs->mo->fit.cpu;
+    int rc = tc_model_gpu_fit_count(fs->s, ms, nv, bad, &fs->mo->fit, err, errlen);
+    *host = fs->mo->fit.cpu - cpu0;
+    return rc;
+}
+
+static void fit_close(void *set)
+{
+    fit_set *fs = set;
+    tc_model_gpu_fit_close(fs->s);
+    free(fs);
+}
+
+static const infer_fit_ops fit_ops = {fit_open, fit_count, fit_close};
+
+const infer_fit_ops *cli_model_on_fit_ops(const cli_model_on *mo)
+{
+    /* TCSCOPE_FIT_ON=cpu: the cores count, the rest as it was, to measure
+     * the two against each other in one build (records say which counted:
+     * fit_evaluations) */
+    const char *env = getenv("TCSCOPE_FIT_ON");
+    if (env && strcmp(env, "cpu") && strcmp(env, "gpu"))
+        fprintf(stderr, "tcscope: TCSCOPE_FIT_ON=%.40s is not cpu or gpu: the GPU counts\n", env);
+    return mo->gpu && !(env && !strcmp(env, "cpu")) ? &fit_ops : NULL;
+}
+
 void cli_model_on_attach(cli_model_on *mo, infer_target *t)
 {
     t->model_run = cli_model_on_run;
     t->model_ctx = mo;
+    t->fit = cli_model_on_fit_ops(mo);
+    t->fit_ctx = mo;
 }
 
 json_t *cli_model_on_take(cli_model_on *mo)

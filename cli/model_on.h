@@ -14,6 +14,7 @@ typedef struct {
     tc_model_gpu *gpu;          /* NULL: the CPU */
     char name[32];              /* "gpu:N" or "cpu": the records' model_on */
     tc_model_gpu_count count;   /* elements computed on each since cli_model_on_take */
+    tc_model_gpu_count fit;     /* the fits' evaluations counted on the GPU, and their seconds */
 } cli_model_on;
 
 /* spec "cpu": the CPU; "gpu" or "gpu:N": that GPU (N from backend "gpu:N"
@@ -27,7 +28,12 @@ void cli_model_on_close(cli_model_on *mo);
 /* An infer_model_fn with ctx a cli_model_on: the tiles through mo, counted. */
 int cli_model_on_run(void *ctx, const model *m, int mrows, int ncols, int k, size_t ntiles, const uint64_t *A,
                      const uint64_t *B, const uint64_t *C, uint64_t *D, char *err, size_t errlen);
-/* Verify's whole tiles on t go through mo (cli_model_on_run). */
+/* The fit ops (cases/infer.h) that count a fit's candidates on mo's GPU
+ * (probes/model_gpu_fit.h), ctx mo, adding to mo->fit; NULL when mo is the
+ * CPU (the cores count them), or TCSCOPE_FIT_ON=cpu (a measuring knob). */
+const infer_fit_ops *cli_model_on_fit_ops(const cli_model_on *mo);
+/* Verify's whole tiles on t go through mo (cli_model_on_run), and its
+ * fits' counts (cli_model_on_fit_ops). */
 void cli_model_on_attach(cli_model_on *mo, infer_target *t);
 /* {"gpu": N, "cpu": N}: the elements since the last call; the counts restart
  * (the GPU model's seconds keep adding up, for cli_model_on_stages). */

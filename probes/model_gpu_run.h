@@ -65,6 +65,21 @@ int tc_mgpu_exact(int dev, const void *f64, int rows, int cols, int k, const uin
                   int window, int base, uint64_t *out, unsigned char *flag, size_t *declined,
                   tc_mgpu_times *times, char *err, size_t errlen);
 
+/* A fit's counts (probes/cuda/model_gpu_fit.cu): n cases of K k (a and b
+ * n x k row-major, c, the target's answers d) put on GPU dev once; then,
+ * for nv candidate models (ms, each with its k-long step order in orders
+ * and a flag in ordered; wide: every one a wide model), bad[i] the cases ms[i]
+ * gets wrong among those the kernel computed, ndec[i] the ones it declined,
+ * the first cap of these listed in at (candidate << 32 | case) and *nat of
+ * them in all. 0 or -1 with err. */
+typedef struct tc_mgpu_fit tc_mgpu_fit;
+int tc_mgpu_fit_open(int dev, int k, size_t n, const uint64_t *a, const uint64_t *b, const uint64_t *c,
+                     const uint64_t *d, tc_mgpu_fit **out, char *err, size_t errlen);
+int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const int *orders, const unsigned char *ordered,
+                      size_t nv, int wide, unsigned *bad, unsigned *ndec, uint64_t *at, size_t cap, size_t *nat,
+                      tc_mgpu_times *times, char *err, size_t errlen);
+void tc_mgpu_fit_close(tc_mgpu_fit *s);
+
 #ifdef __cplusplus
 }
 #endif

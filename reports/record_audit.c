@@ -397,6 +397,8 @@ json_t *tc_audit_object(const audit_result *r, const json_t *timing)
                             fingerprint_json(&r->fit), "evidence", evidence_json(&r->fit, r->ins), "verification",
                             verification_json(&r->proof, r->ins), "timing", timing_for(timing, r->ins->name));
     json_object_set_new(obj, "fit_mismatches", json_integer((json_int_t)r->fit.mismatches));
+    json_object_set_new(obj, "fit_evaluations", json_pack("{s:I, s:I}", "gpu", (json_int_t)r->fit.evals_gpu, "cpu",
+                                                          (json_int_t)r->fit.evals_cpu));
     json_object_set_new(obj, "counterexample_rounds", json_integer(r->counterexample_rounds));
     json_object_set_new(obj, "features", features_json(r));
     if (r->keep_cases)

@@ -40,8 +40,8 @@ static const field header_fields[] = {
 static const field audit_fields[] = {
     {"instr", F_STR, REQ}, {"fingerprint", F_OBJ, REQ}, {"evidence", F_OBJ, REQ},
     {"verification", F_OBJ, REQ}, {"timing", F_OBJ_NULL, REQ},
-    {"fit_mismatches", F_INT, OPT}, {"counterexample_rounds", F_INT, OPT}, {"features", F_ARR_STR, OPT},
-    {"answers", F_OBJ, OPT}, {"control", F_OBJ, OPT}, {NULL, F_STR, REQ},
+    {"fit_mismatches", F_INT, OPT}, {"fit_evaluations", F_OBJ, OPT}, {"counterexample_rounds", F_INT, OPT},
+    {"features", F_ARR_STR, OPT}, {"answers", F_OBJ, OPT}, {"control", F_OBJ, OPT}, {NULL, F_STR, REQ},
 };
 static const field verification_fields[] = {
     {"elements", F_INT, REQ}, {"mismatches", F_INT, REQ}, {"verified", F_BOOL, REQ}, {"smallest_failures", F_ARR, OPT},

@@ -4,7 +4,9 @@
  * crafted cases and on a large random + adversarial verify batch. Fields
  * that differ are then listed as not identifiable, and must be ones the
  * inference itself marked so. Also: verify finds a planted difference and
- * shrinks the witness. */
+ * shrinks the witness; a fit counted elsewhere (infer_target.fit, the GPU's
+ * way in) decides as the cores' does, falls back to the cores when its ops
+ * decline, and stops with their message when they fail. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -288,6 +290,112 @@ static void test_verify_finds_and_shrinks_a_planted_difference(void **state)
     model_free(m);
 }
 
+/* ---- fit ops (infer_target.fit): here exact counts on the CPU, as the
+ * GPU's are; mode 0 counts, 1 declines the cases, 2 fails the third count */
+typedef struct {
+    int mode, opened, calls;
+} fake_ctx;
+typedef struct {
+    fake_ctx *x;
+    const infer_case *cs;
+    size_t n;
+} fake_set;
+
+static int fake_open(void *ctx, const infer_case *cs, size_t n, int k, void **set, char *err, size_t errlen)
+{
+    fake_ctx *x = ctx;
+    if (x->mode == 1)
+        return 1;
+    fake_set *f = malloc(sizeof *f);
+    assert_non_null(f);
+    *f = (fake_set){x, cs, n};
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(cs[i].k, k);
+    x->opened++;
+    *set = f;
+    return 0;
+}
+
+static int fake_count(void *set, const model *const *ms, size_t nv, size_t *bad, size_t *host, char *err,
+                      size_t errlen)
+{
+    fake_set *f = set;
+    if (f->x->mode == 2 && ++f->x->calls == 3) {
+        snprintf(err, errlen, "planted count failure");
+        return -1;
+    }
+    f->x->calls += f->x->mode != 2;
+    for (size_t v = 0; v < nv; v++) {
+        bad[v] = 0;
+        for (size_t i = 0; i < f->n; i++)
+            bad[v] += model_dot(ms[v], f->cs[i].k, f->cs[i].a, f->cs[i].b, f->cs[i].c) != f->cs[i].d;
+    }
+    *host = 0;
+    return 0;
+}
+
+static void fake_close(void *set)
+{
+    free(set);
+}
+
+static const infer_fit_ops fake_ops = {fake_open, fake_count, fake_close};
+
+/* The same fit, evidence and behaviours, whoever counts. */
+static void assert_same_fit(const infer_result *x, const infer_result *y)
+{
+    assert_int_equal(model_params_diff(&x->params, &y->params, NULL), 0);
+    assert_int_equal(x->mismatches, y->mismatches);
+    assert_int_equal(x->ncases, y->ncases);
+    assert_int_equal(x->nev, y->nev);
+    for (size_t fi = 0; fi < x->nev; fi++) {
+        assert_string_equal(x->ev[fi].value, y->ev[fi].value);
+        assert_int_equal(x->ev[fi].identifiable, y->ev[fi].identifiable);
+        assert_int_equal(x->ev[fi].nrejected, y->ev[fi].nrejected);
+        for (int q = 0; q < x->ev[fi].nrejected; q++)
+            assert_int_equal(x->ev[fi].rejected[q].ncontradicted, y->ev[fi].rejected[q].ncontradicted);
+    }
+}
+
+static void test_a_fit_counted_elsewhere_decides_as_the_cores(void **state)
+{
+    for (int i = 0; i < (NPROFILES < 4 ? NPROFILES : 4); i++) {
+        const shape *s = &shapes[i % 6];
+        model_params truth = synth(s, 100 + i);
+        oracle_formats f = {s->a, s->b, s->c, s->d};
+        char err[256];
+        model *m = model_new(&truth, f, err, sizeof err);
+        if (!m)
+            fail_msg("%s", err);
+        target_ctx ctx = {m, s->m, s->n, s->k};
+        infer_target t = {.m = s->m, .n = s->n, .k = s->k, .f = f, .run = run_target, .ctx = &ctx, .random_cases = 1024};
+        infer_result cores, there, declined;
+        assert_int_equal(infer_fingerprint(&t, &cores, err, sizeof err), 0);
+        assert_int_equal(cores.evals_gpu, 0);
+        assert_true(cores.evals_cpu > 0);
+        fake_ctx x = {0};
+        t.fit = &fake_ops;
+        t.fit_ctx = &x;
+        assert_int_equal(infer_fingerprint(&t, &there, err, sizeof err), 0);
+        assert_true(x.opened >= 1 && x.calls > 10);
+        assert_true(there.evals_gpu > 0);
+        assert_int_equal(there.evals_cpu, 0);
+        assert_same_fit(&cores, &there);
+        fake_ctx no = {.mode = 1};
+        t.fit_ctx = &no;
+        assert_int_equal(infer_fingerprint(&t, &declined, err, sizeof err), 0);
+        assert_int_equal(declined.evals_gpu, 0);
+        assert_same_fit(&cores, &declined);
+        fake_ctx bad = {.mode = 2};
+        t.fit_ctx = &bad;
+        infer_result failed;
+        assert_int_equal(infer_fingerprint(&t, &failed, err, sizeof err), -1);
+        assert_string_equal(err, "planted count failure");
+        infer_result_free(&cores), infer_result_free(&there), infer_result_free(&declined);
+        model_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_inference_recovers_an_interleaved_split),
         cmocka_unit_test(test_inference_recovers_wide_operand_chains),
         cmocka_unit_test(test_inference_recovers_synthetic_profiles),
+        cmocka_unit_test(test_a_fit_counted_elsewhere_decides_as_the_cores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

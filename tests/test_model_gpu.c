@@ -8,6 +8,11 @@
  *     every instruction of the H100 profile (its f64 ones on the wide
  *     kernel, counted), and on f64 tiles under random wide settings
  *     (skipped without a GPU);
+ *   - on a GPU, a fit's counts (probes/model_gpu_fit.h: every candidate of
+ *     every field, of every eighth instruction of the H100 profile, over
+ *     cases from its hunt tiles with planted wrong answers) equal the CPU's,
+ *     and the fit kernels' SASS (tests/data/model_gpu_fit_sass.txt,
+ *     model_gpu_fit_wide_sass.txt) is integer only too;
  *   - without one, tc_model_gpu_mma computes on the CPU and counts it so;
  *   - the equivalence record of a GPU run (tools/model_gpu_check.c,
  *     reports/baselines/h200-model-gpu-check.json) replays: each pair's
@@ -31,7 +36,9 @@
 #include "cases/hunt.h"
 #include "oracle/model_core.h"
 #include "oracle/profile.h"
+#include "oracle/model_fields.h"
 #include "probes/model_gpu.h"
+#include "probes/model_gpu_fit.h"
 #include "probes/model_gpu_run.h"
 #include "probes/probes.h"
 #include "tests/sass_histogram.h"
@@ -85,6 +92,23 @@ static void test_wide_sass_is_integer_only(void **state)
         fail_msg("%s: %s", path, bad);
     assert_non_null(check_histogram(text, "tc_model_gpu_kernel", why, sizeof why));
     free(text);
+}
+
+/* The fit kernels' (probes/cuda/model_gpu_fit.cu), int128 and wide. */
+static void test_fit_sass_is_integer_only(void **state)
+{
+    static const char *const files[][2] = {{"tests/data/model_gpu_fit_sass.txt", "tc_model_gpu_fit_kernel"},
+                                           {"tests/data/model_gpu_fit_wide_sass.txt", "tc_model_gpu_fit_wide_kernel"}};
+    for (size_t i = 0; i < 2; i++) {
+        char *text = slurp(files[i][0]), why[256];
+        if (!text)
+            fail_msg("cannot read %s", files[i][0]);
+        const char *bad = check_histogram(text, files[i][1], why, sizeof why);
+        if (bad)
+            fail_msg("%s: %s", files[i][0], bad);
+        assert_non_null(check_histogram(text, "tc_model_gpu_kernel", why, sizeof why));   /* its own function's */
+        free(text);
+    }
 }
 
 /* ---- the GPU model against the CPU model ---- */
@@ -291,6 +315,97 @@ static void finish_on(const tc_instr *ins, const model_params *p)
     }
     free(A), free(B), free(C), free(D), free(Dc);
     model_free(m);
+}
+
+/* A fit's counts on the GPU against the CPU's: for every eighth instruction
+ * of the H100 profile (K up to 64), cases from one hunt tile of each family
+ * (element (i, j): row i of A, column j of B), answered by the profile's
+ * model with every seventh answer's last bit flipped (so that the truth
+ * too gets some wrong), and as candidates the profile's and every candidate
+ * of every field from it: each count the CPU's model_dot gives. */
+static void test_gpu_fit_counts_equal_the_cpu(void **state)
+{
+    char err[256];
+    tc_model_gpu *g = tc_model_gpu_open(0, err, sizeof err);
+    if (!g) {
+        printf("no GPU model here (%s)\n", err);
+        skip();
+    }
+    model_profile prof;
+    if (profile_load("oracle/profiles/h100.profile", &prof, err, sizeof err))
+        fail_msg("%s", err);
+    tc_model_gpu_count cnt = {0};
+    size_t instrs = 0, candidates = 0, wrong = 0;
+    model_params *v = malloc((MODEL_FIELD_MAX_CANDIDATES * MODEL_FIELDS_MAX + 1) * sizeof *v);
+    assert_non_null(v);
+    for (size_t e = 0; e < prof.count; e += 8) {
+        const tc_instr *ins = tc_instr_by_name(prof.entries[e].instr);
+        assert_non_null(ins);
+        infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = {ins->a, ins->b, ins->c, ins->d}};
+        if (!hunt_applies(&t) || t.k > MODEL_ELEMENT_MAX_K)
+            continue;
+        model *truth = model_new(&prof.entries[e].params, t.f, err, sizeof err);
+        if (!truth)
+            fail_msg("%s: %s", ins->name, err);
+        size_t k = (size_t)t.k, ta = (size_t)t.m * k, tb = k * (size_t)t.n, mn = (size_t)t.m * t.n;
+        size_t cap = HUNT_NFAMILIES * mn, n = 0;
+        uint64_t *A = malloc(ta * 8), *B = malloc(tb * 8), *C = malloc(mn * 8);
+        uint64_t *a = malloc(cap * k * 8), *b = malloc(cap * k * 8), *c = malloc(cap * 8), *d = malloc(cap * 8);
+        assert_true(A && B && C && a && b && c && d);
+        for (int fam = 0; fam < HUNT_NFAMILIES; fam++) {
+            uint64_t st = hunt_family_seed(29, fam);
+            hunt_fill_tile(&t, fam, &st, A, B, C);
+            for (size_t o = 0; o < mn; o++, n++) {
+                size_t i = o / (size_t)t.n, j = o % (size_t)t.n;
+                for (size_t q = 0; q < k; q++) {
+                    a[n * k + q] = A[i * k + q];
+                    b[n * k + q] = B[q * (size_t)t.n + j];
+                }
+                c[n] = C[o];
+                d[n] = model_dot(truth, t.k, a + n * k, b + n * k, c[n]) ^ (n % 7 == 3);
+            }
+        }
+        tc_model_gpu_fit *fs = NULL;
+        if (tc_model_gpu_fit_open(g, t.k, n, a, b, c, d, &fs, err, sizeof err))
+            fail_msg("%s: %s", ins->name, err);
+        model_field_scope sc = {t.f, t.k, NULL, 0};
+        int nv = 1;
+        v[0] = prof.entries[e].params;
+        for (int fi = 0; fi < model_field_count(); fi++)
+            nv += model_field_candidates(fi, &v[0], &sc, v + nv);
+        model **ms = calloc((size_t)nv, sizeof *ms);
+        const model **run = calloc((size_t)nv, sizeof *run);
+        size_t *bad = calloc((size_t)nv, sizeof *bad), nrun = 0;
+        assert_true(ms && run && bad);
+        for (int q = 0; q < nv; q++)
+            if ((ms[q] = model_new(&v[q], t.f, err, sizeof err)))
+                run[nrun++] = ms[q];
+        if (tc_model_gpu_fit_count(fs, run, nrun, bad, &cnt, err, sizeof err))
+            fail_msg("%s: %s", ins->name, err);
+        for (size_t q = 0; q < nrun; q++) {
+            size_t want = 0;
+            for (size_t x = 0; x < n; x++)
+                want += model_dot(run[q], t.k, a + x * k, b + x * k, c[x]) != d[x];
+            if (bad[q] != want)
+                fail_msg("%s candidate %zu: GPU counts %zu wrong, the CPU %zu", ins->name, q, bad[q], want);
+            wrong += want;
+        }
+        assert_int_equal(bad[0], (n + 3) / 7);   /* the truth: exactly the flipped answers */
+        instrs++;
+        candidates += nrun;
+        for (int q = 0; q < nv; q++)
+            model_free(ms[q]);
+        free(ms), free(run), free(bad);
+        tc_model_gpu_fit_close(fs);
+        free(A), free(B), free(C), free(a), free(b), free(c), free(d);
+        model_free(truth);
+    }
+    printf("GPU fit counts = CPU counts: %zu instructions, %zu candidates, %zu wrong answers counted; %zu "
+           "evaluations on the GPU, %zu declined to the CPU\n", instrs, candidates, wrong, cnt.gpu, cnt.cpu);
+    assert_true(instrs >= 20 && cnt.gpu > 1000000 && wrong > 0);
+    free(v);
+    profile_free(&prof);
+    tc_model_gpu_close(g);
 }
 
 static void test_declined_elements_are_finished_as_model_mma(void **state)
@@ -532,6 +647,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sass_is_integer_only),
         cmocka_unit_test(test_wide_sass_is_integer_only),
+        cmocka_unit_test(test_fit_sass_is_integer_only),
+        cmocka_unit_test(test_gpu_fit_counts_equal_the_cpu),
         cmocka_unit_test(test_gpu_model_equals_cpu_model),
         cmocka_unit_test(test_gpu_wide_model_equals_cpu_on_random_settings),
         cmocka_unit_test(test_without_gpu_the_cpu_computes),
