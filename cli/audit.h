@@ -34,6 +34,7 @@ typedef struct {
     bool json, timing, keep_cases, force;
     bool resume;              /* --jobs: keep the parts a killed run finished */
     bool part;                /* a child of --jobs: the record and profile only, no reports */
+    bool slice;               /* with part: each instruction its own part, OUT/NAME (cli/audit_slice.c) */
 } audit_args;
 
 /* Opens --out and begins the run there (exit 2 when earlier outputs are in
@@ -50,7 +51,8 @@ int audit_write_outputs(const audit_args *a, tc_outdir *d, tc_record *rec, model
  * names, or (prefer NULL) exit 2 naming both folders. TC_EXIT_OK, or exit 2
  * after a message. */
 int audit_merge_into(const char *const *dirs, size_t n, const char *prefer, tc_record *out, model_profile *prof);
-/* --jobs: the selected instructions, each in a child process writing
+/* --jobs: the selected instructions dealt out to child processes (a slice
+ * each, cli/audit_slice.c), each instruction's part written to
  * OUT/parts/NAME/, merged into OUT as one run (d is begun). */
 int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallback, const tc_instr *const *list,
                    size_t n, tc_outdir *d);
@@ -66,5 +68,11 @@ int audit_merge(const audit_args *a, int argc, char **argv);
  * outputs written; given_rec: --counterexamples, or {NULL, NULL}. */
 int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_instr *const *list, size_t n,
                    const tc_record *given_rec, int argc, char **argv);
+/* --part --slice (a child of --jobs; a->out: OUT/parts): each instruction
+ * audited in turn in this process and written to a->out/NAME as the child
+ * `--part --instr NAME --out a->out/NAME` would write it, that command in
+ * its run marker (so --resume keeps it). Stops at a device fault. */
+int audit_run_slice(const audit_args *a, tc_backend *be, bool fallback, const tc_instr *const *list, size_t n,
+                    const tc_record *given_rec, int argc, char **argv);
 
 #endif

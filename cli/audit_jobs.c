@@ -1,11 +1,14 @@
-/* tcscope audit --jobs: one child `tcscope audit --part` per instruction,
- * as many at once as there are CPUs (cli/pool.h), each writing its record
- * and profile to OUT/parts/NAME/ when it ends; the parent merges them in
+/* tcscope audit --jobs: the instructions dealt out (round robin, in
+ * catalogue order) to as many children `tcscope audit --part --slice` as
+ * there are CPUs (cli/pool.h), each opening the GPU once for its slice
+ * (cli/audit_slice.c says why) and writing each instruction's record and
+ * profile to OUT/parts/NAME/ as it ends; the parent merges them in
  * catalogue order into OUT as one run. A killed run keeps the parts it
  * finished, and --resume starts only the others (a part counts when its run
- * marker says done with the very command this run would give it). On a GPU
- * the timing is measured first, alone (`tcscope bench` into
- * OUT/parts/bench.json), and given to every child. */
+ * marker says done with the very command a child of that one instruction,
+ * `--part --instr NAME`, would have). On a GPU the timing is measured first,
+ * alone (`tcscope bench` into OUT/parts/bench.json), and given to every
+ * child. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,13 @@ typedef struct {
     char stopped[700];
     char bench_path[4200];
     tc_record_stream js; /* --json: the record printed, one header and trailer for all the children */
+    size_t nslices;
+    size_t *slice_first; /* slice s: the todo list's items s, s + nslices, ... (todo: idx) */
+    const size_t *idx;   /* the instructions not yet done, in catalogue order */
+    size_t todo;
+    char **sargs;        /* NARGS + 1 per slice */
+    char **snames;       /* the slice's --instr list */
+    char sdir[4200];     /* OUT/parts */
 } jobs;
 
 static char **item_args(jobs *j, size_t i)
@@ -178,39 +188,56 @@ static void print_kept(jobs *j, size_t i)
     tc_record_free(&rec);
 }
 
-static bool item_done(void *ctx, size_t q, int status, const char *out, double secs)
+/* The pool's items are the slices: slice s holds todo items s, s + nslices,
+ * ... (round robin: the catalogue's neighbours, alike in cost, spread). */
+static char **slice_argv(void *ctx, size_t s)
+{
+    jobs *j = ctx;
+    return j->sargs + s * (NARGS + 1);
+}
+
+static bool slice_done(void *ctx, size_t s, int status, const char *out, double secs)
 {
     jobs *j = ctx;
     (void)secs;
-    relay(j, out, j->list[q]->name);
+    const char *first = j->list[j->idx[s]]->name;
+    relay(j, out, first);
+    for (size_t q = s; q < j->todo; q += j->nslices)   /* what the slice finished, by its parts */
+        j->done[j->idx[q]] = part_current(j->dir[j->idx[q]], item_args(j, j->idx[q]));
     if (status == TC_EXIT_OK || status == TC_EXIT_DIFF) {
-        j->done[q] = true;
         if (status == TC_EXIT_DIFF)
             j->status = TC_EXIT_DIFF;
         return true;
     }
     /* a device fault, a bad argument or a killed child: stop starting more */
     if (!j->stopped[0])
-        snprintf(j->stopped, sizeof j->stopped, "%s: the child exited with %d", j->list[q]->name, status);
+        snprintf(j->stopped, sizeof j->stopped, "the child auditing %s%s exited with %d", first,
+                 s + j->nslices < j->todo ? " and others" : "", status);
     return false;
 }
 
-/* The pool's items are the parts still to do: q -> the instruction's index. */
-typedef struct {
-    jobs *j;
-    const size_t *idx;
-} remap;
-
-static char **remap_argv(void *ctx, size_t q)
+/* Slice s's arguments: its first instruction's, with --instr the slice's
+ * list, --out OUT/parts, and --slice. */
+static int build_slice(jobs *j, size_t s)
 {
-    remap *r = ctx;
-    return item_args(r->j, r->idx[q]);
-}
-
-static bool remap_done(void *ctx, size_t q, int status, const char *out, double secs)
-{
-    remap *r = ctx;
-    return item_done(r->j, r->idx[q], status, out, secs);
+    size_t len = 1;
+    for (size_t q = s; q < j->todo; q += j->nslices)
+        len += strlen(j->list[j->idx[q]]->name) + 1;
+    char *names = malloc(len), **v = slice_argv(j, s), **one = item_args(j, j->idx[s]);
+    if (!names)
+        return -1;
+    names[0] = '\0';
+    for (size_t q = s; q < j->todo; q += j->nslices)
+        strcat(strcat(names, q == s ? "" : ","), j->list[j->idx[q]]->name);
+    j->snames[s] = names;
+    int k = 0;
+    for (; one[k]; k++)
+        v[k] = one[k];
+    v[5] = names;      /* build_args: "--instr" NAME at 4, 5; "--out" DIR at 6, 7 */
+    v[7] = j->sdir;
+    v[k++] = "--slice";
+    v[k] = NULL;
+    return 0;
 }
 
 /* The bench child: the GPU's timing, alone on it, before any audit starts. */
@@ -376,20 +403,32 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
         timing_s = verify_now_s() - t0;
     }
     if (!j.stopped[0] && todo) {
-        /* the pool runs the items not yet done, in catalogue order */
+        /* the pool runs the slices of the items not yet done */
         size_t *idx = calloc(todo, sizeof *idx), m = 0;
-        if (!idx) {
+        j.nslices = todo < jobs_n ? todo : jobs_n;
+        j.sargs = calloc(j.nslices * (NARGS + 1), sizeof *j.sargs);
+        j.snames = calloc(j.nslices, sizeof *j.snames);
+        bool ok = idx && j.sargs && j.snames;
+        for (size_t i = 0; ok && i < n; i++)
+            if (!j.done[i])
+                idx[m++] = i;
+        j.idx = idx;
+        j.todo = todo;
+        snprintf(j.sdir, sizeof j.sdir, "%s/parts", a->out);
+        for (size_t s = 0; ok && s < j.nslices; s++)
+            ok = build_slice(&j, s) == 0;
+        if (ok) {
+            tc_pool p = {j.nslices, "audit", slice_argv, slice_done, &j, NULL};
+            tc_pool_run(&p, jobs_n);
+        }
+        for (size_t s = 0; j.snames && s < j.nslices; s++)
+            free(j.snames[s]);
+        free(idx), free(j.sargs), free(j.snames);
+        if (!ok) {
             free(j.args), free(j.dir), free(j.done);
             tc_outdir_close(d);
             return cli_fail("audit", "out of memory");
         }
-        for (size_t i = 0; i < n; i++)
-            if (!j.done[i])
-                idx[m++] = i;
-        remap rm = {&j, idx};
-        tc_pool p = {todo, "audit", remap_argv, remap_done, &rm, NULL};
-        tc_pool_run(&p, jobs_n);
-        free(idx);
     }
     int rc = merge_parts(&j, info, fallback, d);
     if (!a->json)

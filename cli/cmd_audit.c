@@ -23,7 +23,7 @@
 
 typedef enum { O_BACKEND, O_INSTR, O_OUT, O_PROFILE_NAME, O_TIMING, O_MERGE, O_RENDER, O_COUNTEREXAMPLES, O_SHARD, O_N,
                O_PREFER, O_HUNT_N, O_SEED, O_JSON, O_NO_TIMING, O_NO_CASES, O_FORCE, O_JOBS, O_RESUME, O_PART,
-               O_ARCH, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } audit_opt;
+               O_SLICE, O_ARCH, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } audit_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "gpu, gpu:N, model:PROFILE, exact or corpus:PATH (recorded rows: fitted, cli/audit_rows.c) (default: the GPU, else " CLI_RECORDED_MODEL "); gpu:all or gpu:I,J,..: one worker per GPU, the instructions shared out, merged (OUT/fleet.json)"},
     [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions audited (default all)"},
@@ -51,6 +51,7 @@ static const cli_option opts[] = {
     [O_RESUME] = {"--resume", NULL, "keep the parts (DIR/parts/NAME) an earlier run of the same command finished; "
                                     "run the others"},
     [O_PART] = {"--part", NULL, "internal: one child of --jobs (its record and profile, no reports)"},
+    [O_SLICE] = {"--slice", NULL, "internal: with --part, each instruction its own part, DIR/NAME"},
     [O_ARCH] = {"--arch", "sm_XX", "a model backend keeps to this architecture's instructions (sm_70 ... sm_120a, "
                                    "probes/isa/arch/; the profile's arithmetic still); one it lacks is refused (exit 2)"},
     [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the proof's expected answers: the GPU model (the "
@@ -103,12 +104,15 @@ static int parse_args(int argc, char **argv, audit_args *a)
         case O_JOBS: a->jobs = (unsigned)sc.count; break;
         case O_RESUME: a->resume = a->force = true; break; /* the top-level outputs are rebuilt from the parts */
         case O_PART: a->part = true, a->jobs = 1; break;
+        case O_SLICE: a->slice = true; break;
         case O_MODEL_ON: a->model_on = v; break;
         case O_OLD_N: case O_OLD_HUNT_N: break;   /* old spellings: cli_next answers as the new ones */
         }
     }
     if (sc.status)
         return sc.status;
+    if (a->slice && !a->part)
+        return cli_fail("audit", "--slice goes with --part only (both are --jobs's, internal)");
     if (cli_model_on_check("audit", a->model_on) != TC_EXIT_OK)
         return TC_EXIT_USAGE;
     if (cli_list_check("audit", "--instr", a->instr, true) || (a->merge && cli_list_check("audit", "--merge", a->merge, false)))
@@ -248,7 +252,9 @@ int cmd_audit(int argc, char **argv)
             rc = audit_run_jobs(&a, info, fallback, list, n, &d);
         if (fallback)
             cli_warn("audit", "reminder: this was the recorded model, not a GPU.");
-    } else
+    } else if (a.slice)
+        rc = audit_run_slice(&a, be, fallback, list, n, &given_rec, argc, argv);
+    else
         rc = audit_run_here(&a, be, fallback, list, n, &given_rec, argc, argv);
     if (given_rec.header)
         tc_record_free(&given_rec);
