@@ -37,11 +37,6 @@
  * inputs, written as text and compared bit for bit (about 28 bytes an
  * element): 10^5 of all 252 took 37 s of a 2-GPU run's 52 s on two H200s. */
 #define REGRESS_CROSS_N 4096
-/* The default verify children: one per CPU, at most this many. Every child
- * has its own context on the one GPU; on a 2-GPU node's 32 CPUs, 32 children
- * took 10.2 s to verify and 16 took 5.6-5.8 s (three runs, doc/findings.md),
- * and giving each child its share of the cores' threads changed nothing. */
-#define REGRESS_MAX_JOBS 16
 
 typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_BENCH_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
                O_NO_TIMING, O_JSON, O_CROSS_GPU, O_CROSS_N, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } regress_opt;

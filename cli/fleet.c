@@ -15,6 +15,7 @@
 #include "cli/fleet.h"
 #include "cli/fleet_run.h"
 #include "cli/pool.h"
+#include "cli/regress.h"
 #include "probes/probes.h"
 #include "reports/reports.h"
 
@@ -337,12 +338,15 @@ int cli_fleet_run(const cli_fleet_job *j)
     if (j->split && (rc = share_out(&f)) != TC_EXIT_OK)
         goto done;
     /* audit and regress workers share the CPUs (each one's default is every
-     * CPU: n times too many children) */
+     * CPU: n times too many children), regress's its machine-wide cap too */
     bool user_jobs = false;
     for (int i = 1; i < j->argc; i++)
         user_jobs |= !strncmp(j->argv[i], "--jobs", 6);
     if ((!strcmp(j->cmd, "audit") || !strcmp(j->cmd, "regress")) && !user_jobs) {
-        unsigned cpus = tc_pool_cpus(), per = cpus / (unsigned)n;
+        unsigned cpus = tc_pool_cpus();
+        if (!strcmp(j->cmd, "regress") && cpus > REGRESS_MAX_JOBS)
+            cpus = REGRESS_MAX_JOBS;
+        unsigned per = cpus / (unsigned)n;
         snprintf(f.jobs, sizeof f.jobs, "%u", per ? per : 1);
     }
     bool fake = f.g[0].fake;

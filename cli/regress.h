@@ -14,6 +14,14 @@
 #include "reports/reports.h"
 
 #define REGRESS_CMD "regress"
+/* The default verify children: one per CPU, at most this many on the
+ * machine (a node's workers share them: cli/fleet.c). Every child has its
+ * own context on a GPU, and the driver creates contexts one at a time for
+ * the whole machine: on a 2-GPU node's 32 CPUs, 32 children took 10.2 s to
+ * verify and 16 took 5.6-5.8 s (three runs), giving each child its share of
+ * the cores' threads changed nothing, and 16 bare contexts took 7.8 s made
+ * on two GPUs at once against 4.1 s on one (doc/findings.md). */
+#define REGRESS_MAX_JOBS 16
 #define REGRESS_NARGS 24
 
 typedef struct {

@@ -107,9 +107,11 @@ static double fit_now(void)
 struct tc_mgpu_fit {
     int dev, k;
     unsigned n;
-    void *dA, *dB, *dC, *dD;                    /* the cases, put once */
-    void *dM, *dO, *dF, *dBad, *dDec, *dAt, *dNat;   /* each count's: models, orders, flags, results */
-    size_t capA, capB, capC, capD, capM, capO, capF, capBad, capDec, capAt, capNat;
+    void *dA, *dB, *dC, *dD;   /* the cases, put once */
+    void *dIn, *dOut, *dAt;    /* each count's: the candidates in one block, the counts out, the declined */
+    size_t capA, capB, capC, capD, capIn, capOut, capAt;
+    unsigned char *in;         /* the host's side of dIn (one copy a count: the GPU is shared, each call waits) */
+    size_t capHostIn;
 };
 
 extern "C" void tc_mgpu_fit_close(tc_mgpu_fit *s)
@@ -117,9 +119,10 @@ extern "C" void tc_mgpu_fit_close(tc_mgpu_fit *s)
     if (!s)
         return;
     cudaSetDevice(s->dev);
-    void *bufs[] = {s->dA, s->dB, s->dC, s->dD, s->dM, s->dO, s->dF, s->dBad, s->dDec, s->dAt, s->dNat};
+    void *bufs[] = {s->dA, s->dB, s->dC, s->dD, s->dIn, s->dOut, s->dAt};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cudaFree(bufs[i]);
+    free(s->in);
     free(s);
 }
 
@@ -145,13 +148,19 @@ extern "C" int tc_mgpu_fit_open(int dev, int k, size_t n, const uint64_t *a, con
     if (tc_cuda_put(&s->dA, &s->capA, a, ab, "copy the cases' A to the GPU", err, errlen) ||
         tc_cuda_put(&s->dB, &s->capB, b, ab, "copy the cases' B to the GPU", err, errlen) ||
         tc_cuda_put(&s->dC, &s->capC, c, cd, "copy the cases' C to the GPU", err, errlen) ||
-        tc_cuda_put(&s->dD, &s->capD, d, cd, "copy the cases' answers to the GPU", err, errlen) ||
-        tc_cuda_grow(&s->dNat, &s->capNat, sizeof(unsigned long long), err, errlen)) {
+        tc_cuda_put(&s->dD, &s->capD, d, cd, "copy the cases' answers to the GPU", err, errlen)) {
         tc_mgpu_fit_close(s);
         return -1;
     }
     *out = s;
     return 0;
+}
+
+/* Byte offsets of one count's blocks: in (the models, the step orders, the
+ * flags) and out (the counts, the declined counts, their total). */
+static size_t fit_align(size_t x)
+{
+    return (x + 15) & ~(size_t)15;
 }
 
 extern "C" int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const int *orders,
@@ -167,27 +176,36 @@ extern "C" int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const i
     }
     CK(cudaSetDevice(s->dev), "cudaSetDevice");
     double t0 = fit_now();
-    size_t k = (size_t)s->k;
-    if (tc_cuda_put(&s->dM, &s->capM, ms, nv * sizeof *ms, "copy the candidates to the GPU", err, errlen) ||
-        tc_cuda_put(&s->dO, &s->capO, orders, nv * k * sizeof *orders, "copy the step orders to the GPU", err,
-                    errlen) ||
-        tc_cuda_put(&s->dF, &s->capF, ordered, nv, "copy the step orders to the GPU", err, errlen) ||
-        tc_cuda_grow(&s->dBad, &s->capBad, nv * sizeof *bad, err, errlen) ||
-        tc_cuda_grow(&s->dDec, &s->capDec, nv * sizeof *ndec, err, errlen) ||
+    size_t k = (size_t)s->k, o_ord = fit_align(nv * sizeof *ms), o_flag = o_ord + fit_align(nv * k * sizeof *orders),
+           in_bytes = o_flag + nv, o_dec = fit_align(nv * sizeof *bad), o_nat = o_dec + fit_align(nv * sizeof *ndec),
+           out_bytes = o_nat + sizeof(unsigned long long);
+    if (in_bytes > s->capHostIn) {
+        unsigned char *p = (unsigned char *)realloc(s->in, in_bytes);
+        if (!p) {
+            snprintf(err, errlen, "GPU fit: out of memory");
+            return -1;
+        }
+        s->in = p;
+        s->capHostIn = in_bytes;
+    }
+    memcpy(s->in, ms, nv * sizeof *ms);
+    memcpy(s->in + o_ord, orders, nv * k * sizeof *orders);
+    memcpy(s->in + o_flag, ordered, nv);
+    if (tc_cuda_put(&s->dIn, &s->capIn, s->in, in_bytes, "copy the candidates to the GPU", err, errlen) ||
+        tc_cuda_grow(&s->dOut, &s->capOut, out_bytes, err, errlen) ||
         tc_cuda_grow(&s->dAt, &s->capAt, (cap ? cap : 1) * sizeof *at, err, errlen))
         return -1;
-    CK(cudaMemset(s->dBad, 0, nv * sizeof *bad), "clear the counts");
-    CK(cudaMemset(s->dDec, 0, nv * sizeof *ndec), "clear the counts");
-    CK(cudaMemset(s->dNat, 0, sizeof(unsigned long long)), "clear the counts");
+    CK(cudaMemset(s->dOut, 0, out_bytes), "clear the counts");
     double t1 = fit_now();
     dim3 grid((s->n + FIT_BLOCK - 1) / FIT_BLOCK, (unsigned)nv);
-    const model *dm = (const model *)s->dM;
-    const int *dord = (const int *)s->dO;
-    const unsigned char *dflag = (const unsigned char *)s->dF;
+    unsigned char *in = (unsigned char *)s->dIn, *res = (unsigned char *)s->dOut;
+    const model *dm = (const model *)in;
+    const int *dord = (const int *)(in + o_ord);
+    const unsigned char *dflag = in + o_flag;
     const uint64_t *dA = (const uint64_t *)s->dA, *dB = (const uint64_t *)s->dB, *dC = (const uint64_t *)s->dC,
                    *dD = (const uint64_t *)s->dD;
-    unsigned *dbad = (unsigned *)s->dBad, *ddec = (unsigned *)s->dDec;
-    unsigned long long *dat = (unsigned long long *)s->dAt, *dnat = (unsigned long long *)s->dNat;
+    unsigned *dbad = (unsigned *)res, *ddec = (unsigned *)(res + o_dec);
+    unsigned long long *dat = (unsigned long long *)s->dAt, *dnat = (unsigned long long *)(res + o_nat);
     if (wide)
         tc_model_gpu_fit_wide_kernel<<<grid, FIT_BLOCK>>>(dm, dord, dflag, s->k, s->n, dA, dB, dC, dD, dbad, ddec,
                                                           dat, dnat, (unsigned)cap);
@@ -195,18 +213,28 @@ extern "C" int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const i
         tc_model_gpu_fit_kernel<<<grid, FIT_BLOCK>>>(dm, dord, dflag, s->k, s->n, dA, dB, dC, dD, dbad, ddec, dat,
                                                      dnat, (unsigned)cap);
     CK(cudaGetLastError(), "launch of the fit kernel");
-    CK(cudaDeviceSynchronize(), "the fit kernel");
+    /* the copy back waits for the kernel (the same stream): one wait a count */
+    if (out_bytes > s->capHostIn) {
+        unsigned char *p = (unsigned char *)realloc(s->in, out_bytes);
+        if (!p) {
+            snprintf(err, errlen, "GPU fit: out of memory");
+            return -1;
+        }
+        s->in = p;
+        s->capHostIn = out_bytes;
+    }
+    CK(cudaMemcpy(s->in, res, out_bytes, cudaMemcpyDeviceToHost), "the fit kernel, and its counts back");
     double t2 = fit_now();
     unsigned long long total = 0;
-    CK(cudaMemcpy(bad, s->dBad, nv * sizeof *bad, cudaMemcpyDeviceToHost), "copy the counts from the GPU");
-    CK(cudaMemcpy(ndec, s->dDec, nv * sizeof *ndec, cudaMemcpyDeviceToHost), "copy the counts from the GPU");
-    CK(cudaMemcpy(&total, s->dNat, sizeof total, cudaMemcpyDeviceToHost), "copy the counts from the GPU");
+    memcpy(bad, s->in, nv * sizeof *bad);
+    memcpy(ndec, s->in + o_dec, nv * sizeof *ndec);
+    memcpy(&total, s->in + o_nat, sizeof total);
     *nat = (size_t)total;
     size_t listed = *nat < cap ? *nat : cap;
     if (listed)
         CK(cudaMemcpy(at, s->dAt, listed * sizeof *at, cudaMemcpyDeviceToHost), "copy the declined from the GPU");
     double t3 = fit_now();
     times->copy_s += (t1 - t0) + (t3 - t2);
-    times->kernel_s += t2 - t1;
+    times->kernel_s += t2 - t1;   /* with the counts' copy back */
     return 0;
 }
