@@ -73,6 +73,8 @@ typedef struct {
     audit_control ctl;
     int counterexample_rounds;
     double fit_s;             /* wall seconds of the fits (refits included); the proof's are in proof */
+    double fit_count_s;       /* of them, the counts done on the GPU (infer_target.fit), waits
+                                 included: the caller sets it (cli/audit_run.c) */
     /* the published feature questions: ok, or why they could not run */
     bool features_ok;
     char features_err[256];

@@ -29,24 +29,15 @@ static int variants(int fi, const model_params *cur, const infer_target *t, cons
     return model_field_candidates(fi, cur, &s, out);
 }
 
-/* Answers p gets wrong, the first INFER_MAX_REFS of them into first_bad;
- * SIZE_MAX if p is unusable. */
-static size_t mismatches(const model_params *p, const infer_target *t, const infer_case *cs, size_t n,
-                         size_t *first_bad)
+/* The first `want` cases m gets wrong, in order, into first_bad (their
+ * count, fewer only when m gets fewer wrong). */
+static int first_refs(const model *m, const infer_case *cs, size_t n, int want, size_t *first_bad)
 {
-    char err[160];
-    model *m = model_new(p, t->f, err, sizeof err);
-    if (!m)
-        return SIZE_MAX;
-    size_t bad = 0;
-    for (size_t i = 0; i < n; i++)
-        if (model_dot(m, cs[i].k, cs[i].a, cs[i].b, cs[i].c) != cs[i].d) {
-            if (bad < INFER_MAX_REFS)
-                first_bad[bad] = i;
-            bad++;
-        }
-    model_free(m);
-    return bad;
+    int got = 0;
+    for (size_t i = 0; i < n && got < want; i++)
+        if (model_dot(m, cs[i].k, cs[i].a, cs[i].b, cs[i].c) != cs[i].d)
+            first_bad[got++] = i;
+    return got;
 }
 
 static bool same_params(const model_params *x, const model_params *y)
@@ -169,33 +160,39 @@ static size_t fit_from(model_params *p, infer_count *fc, const uint64_t *nans, i
     return b;
 }
 
-static void fill_evidence(infer_result *r, const infer_target *t, const uint64_t *nans, int nnans)
+/* Every field's evidence: each other candidate value (the rest of the fit
+ * as it is) counted over all of fc's cases (one batch a field, exact: the
+ * GPU's where fc counts there), and for one that gets some wrong, the first
+ * of those cases and its predictions there. -1 when a count failed
+ * (fc->err). */
+static int fill_evidence(infer_result *r, infer_count *fc, const uint64_t *nans, int nnans)
 {
+    const infer_target *t = fc->t;
     int nf = model_field_count();
     r->ev = calloc((size_t)nf, sizeof *r->ev);
     if (!r->ev)
-        return;
+        return 0;
     r->nev = (size_t)nf;
     model_params *v = malloc(MAXV * sizeof *v);
-    if (!v)
-        return;
-    for (int fi = 0; fi < nf; fi++) {
+    size_t *bad = malloc(MAXV * sizeof *bad);
+    int rc = 0;
+    for (int fi = 0; v && bad && fi < nf && rc == 0; fi++) {
         infer_evidence *e = &r->ev[fi];
         e->field = model_fields[fi].key;
         model_field_text(&r->params, fi, e->value, sizeof e->value);
         e->identifiable = true;
         int nv = variants(fi, &r->params, t, nans, nnans, v);
+        if ((rc = infer_count_all(fc, v, (size_t)nv, SIZE_MAX, bad)) != 0)
+            break;
         for (int i = 0; i < nv && e->nrejected < INFER_MAX_ALTS; i++) {
             char val[64];
             model_field_text(&v[i], fi, val, sizeof val);
             if (!strcmp(val, e->value) || same_params(&v[i], &r->params))
                 continue;
             infer_rejected *rj = &e->rejected[e->nrejected];
-            size_t first[INFER_MAX_REFS];
-            size_t bad = mismatches(&v[i], t, r->cases, r->ncases, first);
-            if (bad == SIZE_MAX)
+            if (bad[i] == SIZE_MAX)
                 continue;   /* not a model at all with the other fields as they are */
-            if (bad == 0) {
+            if (bad[i] == 0) {
                 if (e->identifiable)
                     e->equivalent[0] = '\0';
                 e->identifiable = false;
@@ -204,21 +201,23 @@ static void fill_evidence(infer_result *r, const infer_target *t, const uint64_t
                 continue;
             }
             snprintf(rj->value, sizeof rj->value, "%s", val);
-            rj->ncontradicted = bad;
-            rj->nrefs = bad < INFER_MAX_REFS ? (int)bad : INFER_MAX_REFS;
-            /* the predictions at the contradicting cases */
+            rj->ncontradicted = bad[i];
+            /* the contradicting cases and the predictions there */
             char err[160];
             model *m = model_new(&v[i], t->f, err, sizeof err);
+            size_t first[INFER_MAX_REFS];
+            rj->nrefs = m ? first_refs(m, r->cases, r->ncases, INFER_MAX_REFS, first) : 0;
             for (int q = 0; q < rj->nrefs; q++) {
                 rj->ref_case[q] = first[q];
                 const infer_case *c = &r->cases[first[q]];
-                rj->ref_pred[q] = m ? model_dot(m, c->k, c->a, c->b, c->c) : 0;
+                rj->ref_pred[q] = model_dot(m, c->k, c->a, c->b, c->c);
             }
             model_free(m);
             e->nrejected++;
         }
     }
-    free(v);
+    free(v), free(bad);
+    return rc;
 }
 
 static double val_of(const tc_format *f, uint64_t bits)
@@ -410,6 +409,10 @@ int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_
             cur = p;
         }
     }
+    out->params = cur;
+    out->mismatches = best;
+    if (!fa.err[0] && !fb.err[0])
+        fill_evidence(out, &fa, nans, nnans);
     out->evals_gpu = fa.evals_gpu + fb.evals_gpu;
     out->evals_cpu = fa.evals_cpu + fb.evals_cpu;
     char failed[sizeof fa.err];
@@ -422,9 +425,6 @@ int infer_fingerprint(const infer_target *t, infer_result *out, char *err, size_
         infer_result_free(out);
         return -1;
     }
-    out->params = cur;
-    out->mismatches = best;
-    fill_evidence(out, t, nans, nnans);
     if (behaviours(out, t, err, errlen)) {
         infer_result_free(out);
         return -1;

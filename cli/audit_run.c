@@ -115,8 +115,11 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
         int arc = given_rec->objects ? audit_given_cases(given_rec->objects, list[i], &given, &o.ngiven, err, sizeof err) : 0;
         o.given = given;
         ho.ins = list[i];
+        double count_s = mo.fit.copy_s + mo.fit.kernel_s + mo.fit.cpu_s;
         if (arc == 0)
             arc = audit_instr(be, list[i], &o, &r, err, sizeof err);
+        if (arc == 0)
+            r.fit_count_s = mo.fit.copy_s + mo.fit.kernel_s + mo.fit.cpu_s - count_s;
         audit_cases_free(given, o.ngiven);
         o.given = NULL;
         o.ngiven = 0;

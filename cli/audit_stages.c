@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define STAGES_FMT " random=%zu hunt=%zu(%s) s:fit=%.2f,random=%.2f,hunt=%.2f,crafted=%.2f"
+#define STAGES_FMT " random=%zu hunt=%zu(%s) s:fit=%.2f,random=%.2f,hunt=%.2f,crafted=%.2f,fit_gpu=%.2f"
 
 static void add(audit_stages *s, size_t rnd, size_t hunt, bool gpu, double fit, double random, double hunt_s,
-                double crafted)
+                double crafted, double fit_gpu)
 {
     if (!s->instructions || rnd + hunt < s->least)
         s->least = rnd + hunt;
@@ -17,6 +17,7 @@ static void add(audit_stages *s, size_t rnd, size_t hunt, bool gpu, double fit, 
     s->random_s += random;
     s->hunt_s += hunt_s;
     s->crafted_s += crafted;
+    s->fit_gpu_s += fit_gpu;
 }
 
 void audit_stages_line(const audit_result *r, audit_stages *s, char *buf, size_t len)
@@ -29,8 +30,10 @@ void audit_stages_line(const audit_result *r, audit_stages *s, char *buf, size_t
     const char *hp = verify_hunt_path(&r->proof);   /* "tile/gpu", "tile/host" or "family/host" */
     char path[16];
     snprintf(path, sizeof path, "%s/%s", hp ? "tile" : "family", hp ? hp : "host");
-    snprintf(buf, len, STAGES_FMT, rnd, hunt, path, r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s);
-    add(s, rnd, hunt, hp && !strcmp(hp, "gpu"), r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s);
+    snprintf(buf, len, STAGES_FMT, rnd, hunt, path, r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s,
+             r->fit_count_s);
+    add(s, rnd, hunt, hp && !strcmp(hp, "gpu"), r->fit_s, r->proof.random_s, r->proof.hunt_s, r->proof.crafted_s,
+        r->fit_count_s);
 }
 
 bool audit_stages_parse(const char *line, size_t len, audit_stages *s)
@@ -39,18 +42,19 @@ bool audit_stages_parse(const char *line, size_t len, audit_stages *s)
     snprintf(text, sizeof text, "%.*s", (int)(len < sizeof text - 1 ? len : sizeof text - 1), line);
     const char *p = strstr(text, " random=");
     size_t rnd, hunt;
-    double f, r, h, c;
-    if (!p || sscanf(p, " random=%zu hunt=%zu(%15[^)]) s:fit=%lf,random=%lf,hunt=%lf,crafted=%lf", &rnd, &hunt, path,
-                     &f, &r, &h, &c) != 7)
+    double f, r, h, c, g = 0;
+    if (!p || sscanf(p, " random=%zu hunt=%zu(%15[^)]) s:fit=%lf,random=%lf,hunt=%lf,crafted=%lf,fit_gpu=%lf", &rnd,
+                     &hunt, path, &f, &r, &h, &c, &g) < 7)
         return false;
-    add(s, rnd, hunt, !strcmp(path, "tile/gpu"), f, r, h, c);
+    add(s, rnd, hunt, !strcmp(path, "tile/gpu"), f, r, h, c, g);
     return true;
 }
 
 void audit_stages_print(const audit_stages *s, double timing_s, double wall_s)
 {
     printf("# stages: %zu instructions fitted (%zu hunted on the GPU path), the fewest random + hunt elements "
-           "%zu; seconds summed over them: fit %.1f, proof random %.1f, proof hunt %.1f, crafted %.1f; "
-           "timing %.1f s; wall %.1f s\n",
-           s->instructions, s->on_gpu, s->least, s->fit_s, s->random_s, s->hunt_s, s->crafted_s, timing_s, wall_s);
+           "%zu; seconds summed over them: fit %.1f (its counts on the GPU %.1f), proof random %.1f, proof hunt %.1f, "
+           "crafted %.1f; timing %.1f s; wall %.1f s\n",
+           s->instructions, s->on_gpu, s->least, s->fit_s, s->fit_gpu_s, s->random_s, s->hunt_s, s->crafted_s,
+           timing_s, wall_s);
 }

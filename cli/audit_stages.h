@@ -1,7 +1,7 @@
 /* Where an audit's time goes, for its summary (doc/audit.md "The proof's
  * budget"): each instruction's line ends with its proof's random and hunt
  * elements, its hunt path and its seconds (fit, proof random, proof hunt,
- * crafted cases); the run's last line sums them with the timing's seconds
+ * crafted cases, and of the fit the counts on the GPU); the run's last line sums them with the timing's seconds
  * and the wall time. With --jobs the parent reads them back from its
  * children's lines: the one format lives here. */
 #ifndef TC_CLI_AUDIT_STAGES_H
@@ -16,6 +16,7 @@ typedef struct {
     size_t instructions, on_gpu;         /* lines summed; of them, hunted on the GPU path */
     size_t least;                        /* the fewest random + hunt elements any got */
     double fit_s, random_s, hunt_s, crafted_s;
+    double fit_gpu_s;                    /* of fit_s, the counts on the GPU (audit_result.fit_count_s) */
 } audit_stages;
 
 /* r's part of its line (after the fingerprint), into buf; and added to *s. */
