@@ -10,8 +10,10 @@
 # Usage (from the repository root, $OUT set):
 #   bash tools/device/fleet.sh [AUDIT_COUNT]
 # AUDIT_COUNT: random elements per instruction of both audits (default 200000;
-# a sixteenth of it per hunt family). REGRESS_ONLY=1: the regress steps only. BUDGET (seconds, default 460) bounds the
-# run: a step that would pass it is cut short (timeout), and says so.
+# a sixteenth of it per hunt family, or HUNT_COUNT per family: 9100000 is the 1e8 audit of issue #29).
+# REGRESS_ONLY=1: the regress steps only; AUDIT_ONLY=1: the audit steps only (AUDIT_LIMIT seconds each,
+# default 160). BUDGET (seconds, default 460) bounds the run: a step that would pass it is cut short
+# (timeout), and says so.
 set -u
 START=$(date +%s)
 BUDGET=${BUDGET:-460}
@@ -54,15 +56,18 @@ B=build/tcscope
 # against this machine's baseline (PROFILE, default h200: its audit record and profile)
 P=${PROFILE:-h200}
 RB=(--profile "$P" --record "reports/baselines/$P-audit.jsonl.gz")
-step regress-1 90 $B regress --backend gpu:0 "${RB[@]}" --out "$R/regress-1"
-step regress-all 90 $B regress --backend gpu:all --cross-gpu "${RB[@]}" --out "$R/regress-all"
+AH=(); [ -n "${HUNT_COUNT:-}" ] && AH=(--hunt-count "$HUNT_COUNT")
+AL=${AUDIT_LIMIT:-160}
+[ -n "${AUDIT_ONLY:-}" ] || step regress-1 90 $B regress --backend gpu:0 "${RB[@]}" --out "$R/regress-1"
+[ -n "${AUDIT_ONLY:-}" ] || step regress-all 90 $B regress --backend gpu:all --cross-gpu "${RB[@]}" --out "$R/regress-all"
 # one GPU with as many verify children as a worker of the node gets (the CPUs shared out): is the
 # default (one per CPU, every child on the one GPU) the one GPU's best?
-step regress-1-shared 90 $B regress --backend gpu:0 --jobs $(( $(nproc) / NGPU )) "${RB[@]}" --out "$R/regress-1-shared"
+[ -n "${AUDIT_ONLY:-}" ] || step regress-1-shared 90 $B regress --backend gpu:0 --jobs $(( $(nproc) / NGPU )) "${RB[@]}" --out "$R/regress-1-shared"
 # the catalogue's audit (no timing: the arithmetic's share), one GPU, then all (REGRESS_ONLY=1: not run)
-[ -n "${REGRESS_ONLY:-}" ] || step audit-1 160 $B audit --backend gpu:0 --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-1" --force
-[ -n "${REGRESS_ONLY:-}" ] || step audit-all 160 $B audit --backend gpu:all --instr all --no-timing --count "$AUDIT_N" --out "$R/audit-all" \
-  --force
+[ -n "${REGRESS_ONLY:-}" ] || step audit-1 "$AL" $B audit --backend gpu:0 --instr all --no-timing --count "$AUDIT_N" "${AH[@]}" \
+  --out "$R/audit-1" --force
+[ -n "${REGRESS_ONLY:-}" ] || step audit-all "$AL" $B audit --backend gpu:all --instr all --no-timing --count "$AUDIT_N" \
+  "${AH[@]}" --out "$R/audit-all" --force
 
 python3 - "$R" "$NGPU" <<'PY' || true
 import json, os, sys
