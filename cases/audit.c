@@ -478,20 +478,25 @@ static int ask_given(const infer_target *t, const audit_opts *o, infer_case *ext
     return o->ngiven ? infer_run_cases(t, extra, o->ngiven, err, errlen) : 0;
 }
 
+bool audit_is_control(const tc_instr *ins)
+{
+    oracle_formats fm = {ins->a, ins->b, ins->c, ins->d};
+    tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
+    model_params exact = model_params_exact(fm, rne);
+    char err[160];
+    model *probe = model_new(&exact, fm, err, sizeof err);
+    bool control = probe == NULL;
+    model_free(probe);
+    return control;
+}
+
 int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_result *out,
                 char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    oracle_formats fm = {ins->a, ins->b, ins->c, ins->d};
-    tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
-    model_params exact = model_params_exact(fm, rne);
-    model *probe = model_new(&exact, fm, err, errlen);
-    if (!probe) {
-        out->ins = ins;
-        return run_control(be, ins, o, out, err, errlen);
-    }
-    model_free(probe);
     out->ins = ins;
+    if (audit_is_control(ins))
+        return run_control(be, ins, o, out, err, errlen);
     audit_backend_ctx ctx = {be, ins};
     infer_target t = audit_target(&ctx, o->seed);
     t.model_run = o->model_run;

@@ -85,8 +85,13 @@ typedef struct {
     uint64_t seed;            /* the inference's seed: the answers are regenerated from it */
 } audit_result;
 
+/* True for an instruction outside the floating-point model (integer
+ * formats): its audit is the control, the exact integer sums computed on
+ * the host's cores (minutes at 10^8 elements, where a fitted one's proof
+ * runs on the GPU). */
+bool audit_is_control(const tc_instr *ins);
 /* Audits one instruction on the backend. 0, or -1 with err (the backend
- * failed, or the instruction is outside the model: integer formats). */
+ * failed); an instruction outside the model gets the control. */
 int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_result *out,
                 char *err, size_t errlen);
 void audit_result_free(audit_result *r);

@@ -164,8 +164,10 @@ static char *record_body(const char *path)
     return rec;
 }
 
-/* --jobs: one child per instruction, merged in catalogue order: the same
- * record objects and profile as one process. */
+/* --jobs: the instructions dealt out to children (a slice each), merged in
+ * catalogue order: the same record objects and profile as one process,
+ * with a child per instruction (--jobs 3) and with a child auditing two
+ * (--jobs 2). */
 static void jobs_match_one_process(void **state)
 {
     tc_run_result r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --count 3000 --jobs 1 --no-timing "
@@ -184,6 +186,20 @@ static void jobs_match_one_process(void **state)
     a = tc_slurp("" T "j1/audit.profile");
     b = tc_slurp("" T "j3/audit.profile");
     *strstr(a, "run_id = ") = '\0'; /* the run ids differ, the rest must not */
+    *strstr(b, "run_id = ") = '\0';
+    assert_string_equal(a, b);
+    free(a), free(b);
+    r = tc_run_cli("audit --backend model:h100 --instr " JOBS_INSTRS " --count 3000 --jobs 2 --no-timing "
+                   "--out " T "j2 --force");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "3 instructions, 2 at a time"));
+    tc_run_result_free(&r);
+    a = record_body("" T "j1/audit.jsonl"), b = record_body("" T "j2/audit.jsonl");
+    assert_string_equal(a, b);
+    free(a), free(b);
+    a = tc_slurp("" T "j1/audit.profile");
+    b = tc_slurp("" T "j2/audit.profile");
+    *strstr(a, "run_id = ") = '\0';
     *strstr(b, "run_id = ") = '\0';
     assert_string_equal(a, b);
     free(a), free(b);
