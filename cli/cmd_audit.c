@@ -46,7 +46,7 @@ static const cli_option opts[] = {
     [O_NO_TIMING] = {"--no-timing", NULL, "no timing (neither measured nor the recorded bench)"},
     [O_NO_CASES] = {"--no-cases", NULL, "leave every inference case's answer out of the record"},
     [O_FORCE] = {"--force", NULL, "replace an earlier audit in --out DIR"},
-    [O_JOBS] = {"--jobs", "J", "instructions audited at once, one child process each (default: one per CPU; "
+    [O_JOBS] = {"--jobs", "J", "child processes, each auditing its share of the instructions (default: one per CPU; "
                                "1: all in this process)", 1, 1024},
     [O_RESUME] = {"--resume", NULL, "keep the parts (DIR/parts/NAME) an earlier run of the same command finished; "
                                     "run the others"},

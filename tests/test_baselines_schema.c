@@ -60,6 +60,7 @@ static const struct {
     {"h200x2-fleet.json", "one document, tools/device/fleet.sh summaries (steps, wall times, ratios)"},
     {"h200x2-fleet-regress.json.gz", "one document, record tcscope-fleet (cli/fleet.c, reports/SCHEMA.md)"},
     {"h200x2-fleet-audit.json", "one document, record tcscope-fleet (cli/fleet.c, reports/SCHEMA.md)"},
+    {"h200x2-fit-gpu.json", "one document, tools/device/fit-gpu.sh summary (the fits on the GPU and on the cores)"},
     {"h200-audit-1e8.json", "one document, tools/device/audit-1e8.sh summary (wall, stages, elements per instruction)"},
 };
 

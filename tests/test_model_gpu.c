@@ -13,6 +13,12 @@
  *     cases from its hunt tiles with planted wrong answers) equal the CPU's,
  *     and the fit kernels' SASS (tests/data/model_gpu_fit_sass.txt,
  *     model_gpu_fit_wide_sass.txt) is integer only too;
+ *   - the fit record of a GPU run (tools/device/fit-gpu.sh,
+ *     reports/baselines/h200x2-fit-gpu.json) says what it must: the audit
+ *     with its fits counted on the GPU and the one counted on the cores wrote
+ *     the same fingerprints and verified as many elements, each record
+ *     naming where its evaluations ran, and the GPU's counts equalled the
+ *     CPU's in test_model_gpu there;
  *   - without one, tc_model_gpu_mma computes on the CPU and counts it so;
  *   - the equivalence record of a GPU run (tools/model_gpu_check.c,
  *     reports/baselines/h200-model-gpu-check.json) replays: each pair's
@@ -408,6 +414,37 @@ static void test_gpu_fit_counts_equal_the_cpu(void **state)
     tc_model_gpu_close(g);
 }
 
+/* The fit record of a GPU run (see the top). */
+static void test_fit_record_says_the_same_fit(void **state)
+{
+    json_error_t je;
+    json_t *d = json_load_file("reports/baselines/h200x2-fit-gpu.json", 0, &je);
+    if (!d)
+        fail_msg("h200x2-fit-gpu.json: %s", je.text);
+    assert_true(json_is_true(json_object_get(d, "same_profile")));
+    assert_true(json_is_true(json_object_get(d, "same_elements")));
+    assert_true(json_integer_value(json_object_get(d, "profile_lines")) > 1000);
+    json_t *g = json_object_get(d, "audit_gpu"), *c = json_object_get(d, "audit_cpu");
+    json_t *ge = json_object_get(g, "fit_evaluations"), *ce = json_object_get(c, "fit_evaluations");
+    assert_int_equal(json_integer_value(json_object_get(g, "verified")), 252);
+    assert_int_equal(json_integer_value(json_object_get(c, "verified")), 252);
+    assert_true(json_integer_value(json_object_get(ge, "gpu")) > 1000000000);   /* the GPU counted */
+    assert_true(json_integer_value(json_object_get(ge, "cpu")) <
+                json_integer_value(json_object_get(ge, "gpu")) / 100);
+    assert_int_equal(json_integer_value(json_object_get(ce, "gpu")), 0);        /* the cores counted */
+    assert_true(json_integer_value(json_object_get(ce, "cpu")) > 0);
+    bool counts = false, passed = false;
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(d, "test_model_gpu"), i, l) {
+        const char *t = json_string_value(l);
+        counts |= t && strstr(t, "GPU fit counts = CPU counts") != NULL;
+        passed |= t && strstr(t, "PASSED") != NULL;
+    }
+    assert_true(counts && passed);
+    json_decref(d);
+}
+
 static void test_declined_elements_are_finished_as_model_mma(void **state)
 {
     model_profile prof;
@@ -649,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_wide_sass_is_integer_only),
         cmocka_unit_test(test_fit_sass_is_integer_only),
         cmocka_unit_test(test_gpu_fit_counts_equal_the_cpu),
+        cmocka_unit_test(test_fit_record_says_the_same_fit),
         cmocka_unit_test(test_gpu_model_equals_cpu_model),
         cmocka_unit_test(test_gpu_wide_model_equals_cpu_on_random_settings),
         cmocka_unit_test(test_without_gpu_the_cpu_computes),
