@@ -82,7 +82,7 @@ static int count_launch(tc_model_gpu_fit *s, const model *const *ms, size_t nv, 
 {
     size_t k = (size_t)s->k;
     model *flat = malloc(nv * sizeof *flat);
-    int *orders = malloc(nv * k * sizeof *orders);
+    int *orders = calloc(nv * k, sizeof *orders);   /* unordered candidates leave theirs 0 */
     unsigned char *ordered = malloc(nv);
     unsigned *gbad = malloc(nv * sizeof *gbad), *ndec = malloc(nv * sizeof *ndec);
     uint64_t *at = malloc(FIT_DECLINED_LIST * sizeof *at);

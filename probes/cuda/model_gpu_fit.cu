@@ -110,7 +110,8 @@ struct tc_mgpu_fit {
     void *dA, *dB, *dC, *dD;   /* the cases, put once */
     void *dIn, *dOut, *dAt;    /* each count's: the candidates in one block, the counts out, the declined */
     size_t capA, capB, capC, capD, capIn, capOut, capAt;
-    unsigned char *in;         /* the host's side of dIn (one copy a count: the GPU is shared, each call waits) */
+    unsigned char *in;         /* the host's staging of dIn and dOut (one copy each way a count: the GPU
+                                  is shared, and each call waits for it) */
     size_t capHostIn;
 };
 
@@ -156,6 +157,21 @@ extern "C" int tc_mgpu_fit_open(int dev, int k, size_t n, const uint64_t *a, con
     return 0;
 }
 
+/* The host's staging buffer holds at least `bytes` (its contents not kept). */
+static int host_room(tc_mgpu_fit *s, size_t bytes, char *err, size_t errlen)
+{
+    if (bytes <= s->capHostIn)
+        return 0;
+    unsigned char *p = (unsigned char *)realloc(s->in, bytes);
+    if (!p) {
+        snprintf(err, errlen, "GPU fit: out of memory");
+        return -1;
+    }
+    s->in = p;
+    s->capHostIn = bytes;
+    return 0;
+}
+
 /* Byte offsets of one count's blocks: in (the models, the step orders, the
  * flags) and out (the counts, the declined counts, their total). */
 static size_t fit_align(size_t x)
@@ -179,15 +195,8 @@ extern "C" int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const i
     size_t k = (size_t)s->k, o_ord = fit_align(nv * sizeof *ms), o_flag = o_ord + fit_align(nv * k * sizeof *orders),
            in_bytes = o_flag + nv, o_dec = fit_align(nv * sizeof *bad), o_nat = o_dec + fit_align(nv * sizeof *ndec),
            out_bytes = o_nat + sizeof(unsigned long long);
-    if (in_bytes > s->capHostIn) {
-        unsigned char *p = (unsigned char *)realloc(s->in, in_bytes);
-        if (!p) {
-            snprintf(err, errlen, "GPU fit: out of memory");
-            return -1;
-        }
-        s->in = p;
-        s->capHostIn = in_bytes;
-    }
+    if (host_room(s, in_bytes, err, errlen))
+        return -1;
     memcpy(s->in, ms, nv * sizeof *ms);
     memcpy(s->in + o_ord, orders, nv * k * sizeof *orders);
     memcpy(s->in + o_flag, ordered, nv);
@@ -214,15 +223,8 @@ extern "C" int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const i
                                                      dnat, (unsigned)cap);
     CK(cudaGetLastError(), "launch of the fit kernel");
     /* the copy back waits for the kernel (the same stream): one wait a count */
-    if (out_bytes > s->capHostIn) {
-        unsigned char *p = (unsigned char *)realloc(s->in, out_bytes);
-        if (!p) {
-            snprintf(err, errlen, "GPU fit: out of memory");
-            return -1;
-        }
-        s->in = p;
-        s->capHostIn = out_bytes;
-    }
+    if (host_room(s, out_bytes, err, errlen))
+        return -1;
     CK(cudaMemcpy(s->in, res, out_bytes, cudaMemcpyDeviceToHost), "the fit kernel, and its counts back");
     double t2 = fit_now();
     unsigned long long total = 0;
