@@ -225,16 +225,16 @@ static bool slice_done(void *ctx, size_t s, int status, const char *out, double 
 static int deal_slices(jobs *j, const size_t *todo_idx, size_t todo)
 {
     size_t nc = 0, ns = j->nslices;
-    for (size_t q = 0; q < todo; q++)
-        nc += audit_is_control(j->list[todo_idx[q]]);
-    size_t solo = nc < ns ? nc : 0, k = ns - solo;
     size_t *slice = malloc(todo * sizeof *slice), *at = calloc(ns + 1, sizeof *at);
     if (!slice || !at) {
         free(slice), free(at);
         return -1;
     }
+    for (size_t q = 0; q < todo; q++)   /* 1 marks a control until the dealing below */
+        nc += slice[q] = audit_is_control(j->list[todo_idx[q]]);
+    size_t solo = nc < ns ? nc : 0, k = ns - solo;
     for (size_t q = 0, c = 0, r = 0; q < todo; q++) {   /* each item's slice, and the slices' sizes */
-        bool ctl = solo && audit_is_control(j->list[todo_idx[q]]);
+        bool ctl = solo && slice[q];
         slice[q] = ctl ? c++ : solo + r++ % k;
         j->start[slice[q] + 1]++;
     }

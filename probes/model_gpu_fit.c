@@ -21,6 +21,7 @@ struct tc_model_gpu_fit {
     int k;
     size_t n;
     uint64_t *a, *b, *c, *d;   /* the host's copy: what the declined are computed from */
+    uint64_t *at;              /* FIT_DECLINED_LIST: the declined of a launch (made once, not each count) */
 };
 
 void tc_model_gpu_fit_close(tc_model_gpu_fit *s)
@@ -30,7 +31,7 @@ void tc_model_gpu_fit_close(tc_model_gpu_fit *s)
 #if TC_HAVE_CUDA
     tc_mgpu_fit_close(s->s);
 #endif
-    free(s->a), free(s->b), free(s->c), free(s->d);
+    free(s->a), free(s->b), free(s->c), free(s->d), free(s->at);
     free(s);
 }
 
@@ -60,7 +61,8 @@ int tc_model_gpu_fit_open(tc_model_gpu *g, int k, size_t n, const uint64_t *a, c
         return 1;
     tc_model_gpu_fit *s = calloc(1, sizeof *s);
     size_t ab = n * (size_t)k * sizeof *a;
-    if (!s || !(s->a = malloc(ab)) || !(s->b = malloc(ab)) || !(s->c = malloc(n * 8)) || !(s->d = malloc(n * 8))) {
+    if (!s || !(s->a = malloc(ab)) || !(s->b = malloc(ab)) || !(s->c = malloc(n * 8)) || !(s->d = malloc(n * 8)) ||
+        !(s->at = malloc(FIT_DECLINED_LIST * sizeof *s->at))) {
         tc_model_gpu_fit_close(s);
         snprintf(err, errlen, "GPU fit: out of memory");
         return -1;
@@ -85,9 +87,9 @@ static int count_launch(tc_model_gpu_fit *s, const model *const *ms, size_t nv, 
     int *orders = calloc(nv * k, sizeof *orders);   /* unordered candidates leave theirs 0 */
     unsigned char *ordered = malloc(nv);
     unsigned *gbad = malloc(nv * sizeof *gbad), *ndec = malloc(nv * sizeof *ndec);
-    uint64_t *at = malloc(FIT_DECLINED_LIST * sizeof *at);
+    uint64_t *at = s->at;
     int rc = -1;
-    if (!flat || !orders || !ordered || !gbad || !ndec || !at) {
+    if (!flat || !orders || !ordered || !gbad || !ndec) {
         snprintf(err, errlen, "GPU fit: out of memory");
         goto out;
     }
@@ -124,7 +126,7 @@ static int count_launch(tc_model_gpu_fit *s, const model *const *ms, size_t nv, 
     count->cpu_s += now_s() - t0;
     rc = 0;
 out:
-    free(flat), free(orders), free(ordered), free(gbad), free(ndec), free(at);
+    free(flat), free(orders), free(ordered), free(gbad), free(ndec);
     return rc;
 }
 
