@@ -260,31 +260,6 @@ static uint64_t control_operand(const tc_format *f, uint64_t *st)
     return (r >> 63) << (f->ebits + f->mbits) | exp | frac;
 }
 
-/* An integer operand's value (exact: s8/u8/s32 fit a double). */
-static int64_t int_value(const tc_format *f, uint64_t bits)
-{
-    return (int64_t)tc_decode_to_f64(f, bits);
-}
-
-/* The exact integer sum wrapped into the output's width (two's complement
- * modulo 2^w): what an adder that ignores overflow gives. */
-static void int_mma_wrap(const tc_instr *ins, size_t ntiles, const uint64_t *A, const uint64_t *B,
-                         const uint64_t *C, uint64_t *E)
-{
-    int w = ins->d->storage_bits;
-    uint64_t mask = w >= 64 ? ~0ull : (1ull << w) - 1;
-    for (size_t t = 0; t < ntiles; t++)
-        for (int i = 0; i < ins->m; i++)
-            for (int j = 0; j < ins->n; j++) {
-                size_t o = (t * ins->m + i) * ins->n + j;
-                int64_t s = int_value(ins->c, C[o]);
-                for (int kk = 0; kk < ins->k; kk++)
-                    s += int_value(ins->a, A[(t * ins->m + i) * ins->k + kk]) *
-                         int_value(ins->b, B[(t * ins->k + kk) * ins->n + j]);
-                E[o] = (uint64_t)s & mask;
-            }
-}
-
 /* Notes where one overflow candidate (saturate or wrap) differs from the
  * hardware in this chunk: counts all, keeps the first (audit_miss). */
 static void ctl_note(audit_miss *m, const tc_instr *ins, size_t base, size_t nc, const uint64_t *A,
@@ -350,6 +325,7 @@ static int run_control(tc_backend *be, const tc_instr *ins, const audit_opts *o,
     size_t na = ntiles * ta, nb = ntiles * tb, nc = ntiles * per;
     tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
     oracle_formats f = {ins->a, ins->b, ins->c, ins->d};
+    bool ints = false;
     for (size_t done = 0; rc == 0 && done < ntiles; done += chunk) {
         size_t nt = ntiles - done < chunk ? ntiles - done : chunk;
         uint64_t sa = ctl_state(o->seed, done * ta), sb = ctl_state(o->seed, na + done * tb),
@@ -368,13 +344,17 @@ static int run_control(tc_backend *be, const tc_instr *ins, const audit_opts *o,
         rc = tc_backend_mma(be, ins, nt, A, B, C, D, err, errlen);
         if (rc != 0)
             break;
-        oracle_mma_exact(f, ins->m, ins->n, ins->k, nt, A, B, C, E, rne);
-        int_mma_wrap(ins, nt, A, B, C, W);
+        /* both overflow candidates from one exact int64 sum; the general
+         * oracle (saturating only) where the formats are not small integers */
+        ints = oracle_mma_int(f, ins->m, ins->n, ins->k, nt, A, B, C, E, W) == 0;
+        if (!ints)
+            oracle_mma_exact(f, ins->m, ins->n, ins->k, nt, A, B, C, E, rne);
         ctl_note(&sat, ins, done * per, nt * per, A, B, C, D, E);
-        ctl_note(&wrp, ins, done * per, nt * per, A, B, C, D, W);
+        if (ints)
+            ctl_note(&wrp, ins, done * per, nt * per, A, B, C, D, W);
     }
     if (rc == 0) {
-        if (ins->d->specials != TC_SPECIALS_INT)
+        if (!ints) /* wrapping is a candidate for integers only */
             wrp.count = SIZE_MAX, wrp.first = SIZE_MAX;
         bool wrap = wrp.count < sat.count;
         out->ctl = (audit_control){wrap, nc, sat, wrp};

@@ -269,6 +269,55 @@ static void integer_mma_is_exact(void **state)
                      (uint64_t)(uint32_t)-1000);
 }
 
+/* The int64 path (oracle_mma_int) gives the general oracle's saturated
+ * answer on every element, for each s8/u8 pairing, with accumulators next to
+ * both s32 limits so that sums cross them; and its wrapped answer is that
+ * sum modulo 2^32, the sum taken here through the formats' own decoding. */
+static void integer_mma_int64_path_is_the_oracle(void **state)
+{
+    const tc_format *ab[2] = {&tc_s8, &tc_u8};
+    int m = 16, n = 8, k = 32;
+    size_t nt = 64, per = (size_t)m * n;
+    uint64_t *A = malloc(nt * m * k * 8), *Bm = malloc(nt * k * n * 8), *C = malloc(nt * per * 8);
+    uint64_t *E = malloc(nt * per * 8), *S = malloc(nt * per * 8), *W = malloc(nt * per * 8);
+    assert_non_null(A), assert_non_null(Bm), assert_non_null(C), assert_non_null(E), assert_non_null(S);
+    assert_non_null(W);
+    uint64_t st = 1;
+    size_t crossed = 0;
+    for (int fa = 0; fa < 2; fa++)
+        for (int fb = 0; fb < 2; fb++) {
+            oracle_formats f = {ab[fa], ab[fb], &tc_s32, &tc_s32};
+            for (size_t i = 0; i < nt * m * k; i++)
+                A[i] = (st = st * 6364136223846793005ull + 1442695040888963407ull) >> 56;
+            for (size_t i = 0; i < nt * k * n; i++)
+                Bm[i] = (st = st * 6364136223846793005ull + 1442695040888963407ull) >> 56;
+            for (size_t i = 0; i < nt * per; i++) {
+                st = st * 6364136223846793005ull + 1442695040888963407ull;
+                C[i] = i % 3 == 0 ? 0x7FFF0000u + (st >> 48) : i % 3 == 1 ? 0x80000000u + (st >> 48) : st >> 32;
+            }
+            assert_int_equal(oracle_mma_int(f, m, n, k, nt, A, Bm, C, S, W), 0);
+            oracle_mma_exact(f, m, n, k, nt, A, Bm, C, E, RNE);
+            for (size_t t = 0; t < nt; t++)
+                for (int i = 0; i < m; i++)
+                    for (int j = 0; j < n; j++) {
+                        size_t o = t * per + (size_t)i * n + (size_t)j;
+                        assert_int_equal(S[o], E[o]);
+                        int64_t sum = (int64_t)D(&tc_s32, C[o]);
+                        for (int kk = 0; kk < k; kk++)
+                            sum += (int64_t)D(f.a, A[(t * m + i) * k + kk]) * (int64_t)D(f.b, Bm[(t * k + kk) * n + j]);
+                        assert_int_equal(W[o], (uint64_t)sum & 0xFFFFFFFFu);
+                        crossed += W[o] != S[o];
+                    }
+        }
+    assert_true(crossed > 100); /* the limits were crossed, both ways of answering were tried */
+    /* formats it does not hold exactly are refused, nothing written */
+    oracle_formats fl = {&tc_f16, &tc_f16, &tc_f32, &tc_f32};
+    assert_int_equal(oracle_mma_int(fl, m, n, k, nt, A, Bm, C, S, W), -1);
+    oracle_formats wide = {&tc_s32, &tc_s8, &tc_s32, &tc_s32};
+    assert_int_equal(oracle_mma_int(wide, m, n, k, nt, A, Bm, C, S, W), -1);
+    free(A), free(Bm), free(C), free(E), free(S), free(W);
+}
+
 /* The tile form agrees with one dot per element, for every layout index. */
 static void mma_tiles_match_dots(void **state)
 {
@@ -551,6 +600,7 @@ int main(void)
         cmocka_unit_test(signed_zeros_follow_ieee),
         cmocka_unit_test(subnormal_results_in_each_output_format),
         cmocka_unit_test(integer_mma_is_exact),
+        cmocka_unit_test(integer_mma_int64_path_is_the_oracle),
         cmocka_unit_test(mma_tiles_match_dots),
         cmocka_unit_test(round_mpfr_value_once),
         cmocka_unit_test(neighbours_are_one_ulp_away),
