@@ -39,7 +39,7 @@
 #define REGRESS_CROSS_N 4096
 
 typedef enum { O_BACKEND, O_MODEL, O_PROFILE, O_RECORD, O_BENCH_RECORD, O_INSTR, O_OUT, O_N, O_HUNT_N, O_SEED, O_JOBS, O_TOL,
-               O_NO_TIMING, O_JSON, O_CROSS_GPU, O_CROSS_N, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } regress_opt;
+               O_NO_TIMING, O_JSON, O_CROSS_GPU, O_CROSS_N, O_CROSS_RUN, O_MODEL_ON, O_OLD_N, O_OLD_HUNT_N } regress_opt;
 static const cli_option opts[] = {
     [O_BACKEND] = {"--backend", "B", "the backend checked (default gpu; a software backend only with --backend); "
                                      "gpu:all or gpu:I,J,..: the instructions dealt out across the GPUs, one worker "
@@ -65,6 +65,9 @@ static const cli_option opts[] = {
                                           "instruction on every GPU, the output bits compared"},
     [O_CROSS_N] = {"--cross-count", "COUNT", "--cross-gpu's random elements per instruction (default 4096)", 1,
                    TC_CORPUS_MAX_ELEMS},
+    [O_CROSS_RUN] = {"--cross-run", "NAME[,NAME..]|all", "a --cross-gpu worker's (one GPU): these instructions' "
+                                                         "--cross-count random inputs run beside the checks, "
+                                                         "their output bits in OUT/cross.txt"},
     [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the expected answers of each check: the GPU model "
                                                 "(the default where a GPU is present; on the checked GPU) or the CPU's"},
     [O_OLD_N] = {CLI_ALIAS("--n", "--count")},
@@ -104,6 +107,7 @@ static int parse_args(int argc, char **argv, regress_args *a)
         case O_JSON: a->json = true; break;
         case O_CROSS_GPU: a->cross_gpu = true; break;
         case O_CROSS_N: a->cross_n = (size_t)sc.count; break;
+        case O_CROSS_RUN: a->cross_run = v; break;
         case O_MODEL_ON: a->model_on = v; break;
         case O_OLD_N: case O_OLD_HUNT_N: break;   /* old spellings: cli_next answers as the new ones */
         }
@@ -116,8 +120,15 @@ static int parse_args(int argc, char **argv, regress_args *a)
         return TC_EXIT_USAGE;
     if (a->cross_gpu && !cli_fleet_spec(a->backend))
         return cli_fail(REGRESS_CMD, "--cross-gpu needs --backend gpu:all or gpu:I,J,.. (several GPUs to compare)");
-    if (a->cross_n && !a->cross_gpu)
+    if (a->cross_n && !a->cross_gpu && !a->cross_run)
         return cli_fail(REGRESS_CMD, "--cross-count is --cross-gpu's count: give --cross-gpu too");
+    if (a->cross_run && (a->cross_gpu || cli_fleet_spec(a->backend)))
+        return cli_fail(REGRESS_CMD, "--cross-run is one GPU's share of --cross-gpu (its workers'): not with "
+                                     "--cross-gpu or several GPUs");
+    if (a->cross_run && cli_list_check(REGRESS_CMD, "--cross-run", a->cross_run, true) != TC_EXIT_OK)
+        return TC_EXIT_USAGE;
+    if (a->cross_run && !a->cross_n)
+        a->cross_n = REGRESS_CROSS_N;
     return cli_list_check(REGRESS_CMD, "--instr", a->instr, true);
 }
 
@@ -140,6 +151,18 @@ static void set_args(regress_ctx *c, size_t i, const char *const *v)
     char **dst = c->argv + i * REGRESS_NARGS;
     for (int k = 0; v[k] && k < REGRESS_NARGS - 1; k++)
         dst[k] = (char *)v[k];
+}
+
+/* --cross-run: its child's lines, OUT/cross.txt for the fleet to compare.
+ * A child that failed leaves none (the fleet says this GPU's cross-GPU run
+ * failed); the checks' verdicts stand. */
+static void write_cross(const regress_ctx *c, tc_outdir *d)
+{
+    char err[700];
+    if (c->cross_status != TC_EXIT_OK || !c->cross_out)
+        cli_warn(REGRESS_CMD, "--cross-run: its run --random exited with %d; no OUT/cross.txt", c->cross_status);
+    else if (tc_out_write_text(d, "cross.txt", c->cross_out, err, sizeof err) != 0)
+        cli_warn(REGRESS_CMD, "--cross-run: %s", err);
 }
 
 int cmd_regress(int argc, char **argv)
@@ -235,6 +258,8 @@ int cmd_regress(int argc, char **argv)
         goto done;
     }
     stage_s[1] = now_s() - ts;
+    if (a.cross_run)
+        write_cross(&c, &d);
     /* refit what failed */
     size_t nfail = 0;
     for (size_t i = 0; i < c.n; i++) {
@@ -282,7 +307,7 @@ done:
         json_decref(c.it[i].diffs), json_decref(c.it[i].failure);
     for (size_t s = 0; c.lists && s < c.nslices; s++)
         free(c.lists[s]);
-    free(c.it), free(c.argv), free(c.dir), free(c.idx), free(c.lists), free(c.answered);
+    free(c.it), free(c.argv), free(c.dir), free(c.idx), free(c.lists), free(c.answered), free(c.cross_out);
     tc_outdir_close(&d);
     profile_free(&prof);
     tc_backend_close(be);

@@ -145,7 +145,7 @@ static int build_phase0(fleet *f, size_t i)
 {
     const cli_fleet_job *j = f->j;
     const char *be = f->g[i].fake ? CLI_RECORDED_MODEL : "gpu:0";
-    char *extra[12] = {"--backend", (char *)be};
+    char *extra[16] = {"--backend", (char *)be};
     int k = 2;
     if (!strcmp(j->cmd, "bench")) {
         extra[1] = "gpu:0"; /* bench times the one GPU the worker sees */
@@ -161,22 +161,41 @@ static int build_phase0(fleet *f, size_t i)
         extra[k++] = "--jobs", extra[k++] = f->jobs;
     if (!strcmp(j->cmd, "regress"))
         extra[k++] = "--json";
+    if (j->cross) /* every instruction's cross-GPU inputs, beside the worker's checks */
+        extra[k++] = "--cross-run", extra[k++] = (char *)j->instr, extra[k++] = "--cross-count",
+        extra[k++] = f->cross_n;
     extra[k] = NULL;
     f->argv[i] = worker_argv(j, extra);
     return f->argv[i] ? TC_EXIT_OK : cli_fail(j->cmd, "out of memory");
 }
 
-/* regress --cross-gpu: `run --random` with the same seed on every GPU. */
-static int build_cross(fleet *f, size_t i, char *nbuf, char *sbuf)
+/* regress --cross-gpu: what GPU i's worker ran with the same seed as every
+ * other (its --cross-run, beside its checks), read from OUT/gpuN/cross.txt
+ * into f->out[i]; its status: 0 read, else the worker's own failure or 2. */
+static int read_cross(fleet *f, size_t i, int worker_status)
 {
-    free(f->argv[i]);
-    char **v = calloc(12, sizeof *v);
-    if (!v)
-        return cli_fail(f->j->cmd, "out of memory");
-    char *w[] = {"run", "--backend", f->g[i].fake ? CLI_RECORDED_MODEL : "gpu:0", "--instr", (char *)f->j->instr,
-                 "--random", nbuf, "--seed", sbuf, NULL};
-    memcpy(v, w, sizeof w);
-    f->argv[i] = v;
+    free(f->out[i]);
+    f->out[i] = NULL;
+    if (fleet_failed(worker_status))
+        return worker_status < 0 ? -1 : worker_status;
+    char path[4300];
+    snprintf(path, sizeof path, "%s/cross.txt", f->path[i]);
+    FILE *in = fopen(path, "rb");
+    long len = in && fseek(in, 0, SEEK_END) == 0 ? ftell(in) : -1;
+    if (len >= 0 && fseek(in, 0, SEEK_SET) == 0 && (f->out[i] = malloc((size_t)len + 1)) != NULL) {
+        if (fread(f->out[i], 1, (size_t)len, in) == (size_t)len)
+            f->out[i][len] = 0;
+        else
+            free(f->out[i]), f->out[i] = NULL;
+    }
+    int e = errno;
+    if (in)
+        fclose(in);
+    if (!f->out[i]) {
+        cli_warn(f->j->cmd, "GPU %d: no cross-GPU outputs: %s: %s", f->g[i].index, path,
+                 len < 0 ? strerror(e) : "cannot be read");
+        return TC_EXIT_USAGE;
+    }
     return TC_EXIT_OK;
 }
 
@@ -322,7 +341,6 @@ int cli_fleet_run(const cli_fleet_job *j)
     f.idx = calloc(n, sizeof *f.idx), f.instrs = j->split ? calloc(n, sizeof *f.instrs) : NULL;
     int *st0 = calloc(n, sizeof *st0), *st1 = j->cross ? calloc(n, sizeof *st1) : NULL;
     bool *ok = calloc(n, sizeof *ok);
-    double *secs0 = NULL; /* the command's wall time per GPU, before the cross-GPU run */
     json_t *rec = NULL, *results = json_array(), *cross = NULL, *spread = NULL;
     int rc = TC_EXIT_OK;
     if (!f.argv || !f.env || !f.path || !f.status || !f.secs || !f.out || !f.idx || (j->split && !f.instrs) ||
@@ -349,6 +367,7 @@ int cli_fleet_run(const cli_fleet_job *j)
         unsigned per = cpus / (unsigned)n;
         snprintf(f.jobs, sizeof f.jobs, "%u", per ? per : 1);
     }
+    snprintf(f.cross_n, sizeof f.cross_n, "%zu", j->cross_n);
     bool fake = f.g[0].fake;
     for (size_t i = 0; i < n; i++) {
         f.status[i] = -1;
@@ -365,31 +384,17 @@ int cli_fleet_run(const cli_fleet_job *j)
     fflush(say);
     run_phase(&f, j->cmd, ok);
     memcpy(st0, f.status, n * sizeof *st0);
-    secs0 = malloc(n * sizeof *secs0 + 1);
-    if (!secs0) {
-        rc = cli_fail(j->cmd, "out of memory");
-        goto done;
-    }
-    memcpy(secs0, f.secs, n * sizeof *secs0);
     for (size_t i = 0; !strcmp(j->cmd, "regress") && i < n; i++)
         json_array_append_new(results, fleet_regress_results(f.out[i]));
     if (is_run)
         cross = fleet_compare_bits(&f, ok), memcpy(st0, f.status, n * sizeof *st0);
     if (j->cross) {
-        char nbuf[32], sbuf[32];
-        snprintf(nbuf, sizeof nbuf, "%zu", j->cross_n);
-        snprintf(sbuf, sizeof sbuf, "0x%llx", (unsigned long long)j->cross_seed);
-        for (size_t i = 0; i < n; i++) {
-            f.status[i] = -1;
-            if ((rc = build_cross(&f, i, nbuf, sbuf)) != TC_EXIT_OK)
-                goto done;
-            ok[i] = true;
-        }
-        run_phase(&f, "cross-gpu", ok);
+        for (size_t i = 0; i < n; i++)
+            f.status[i] = st1[i] = ok[i] ? read_cross(&f, i, st0[i]) : -1;
         cross = fleet_compare_bits(&f, ok);
-        memcpy(st1, f.status, n * sizeof *st1);
-        for (size_t i = 0; i < n; i++) /* the command's wall time per GPU, then the cross-GPU run's */
-            f.secs[i] += secs0[i];
+        for (size_t i = 0; i < n; i++) /* a worker's outputs the comparison could not read */
+            if (st1[i] == TC_EXIT_OK && f.status[i] != TC_EXIT_OK)
+                st1[i] = f.status[i];
     }
     bool timed = !strcmp(j->cmd, "bench") || !strcmp(j->cmd, "regress");
     if (timed) {
@@ -459,7 +464,7 @@ int cli_fleet_run(const cli_fleet_job *j)
 done:
     tc_outdir_close(&od);
     json_decref(rec), json_decref(results), json_decref(cross), json_decref(spread);
-    free(st0), free(st1), free(ok), free(secs0);
+    free(st0), free(st1), free(ok);
     fleet_free(&f);
     return rc;
 }

@@ -21,6 +21,7 @@ typedef struct {
     char **out;             /* per GPU: what the phase's worker printed */
     size_t *idx;            /* the pool's items -> GPUs */
     char jobs[24];          /* audit, regress: each worker's --jobs, the CPUs shared out ("" the user's) */
+    char cross_n[24];       /* regress --cross-gpu: each worker's --cross-count */
 } fleet;
 
 /* The cross-GPU comparison of the corpus lines the workers printed (ran[i]:

@@ -267,6 +267,19 @@ static void regress_cross_gpu_merges_the_gpus(void **state)
     for (size_t k = 0; k < 2; k++)
         assert_true(json_is_true(json_object_get(json_array_get(cross, k), "same")));
     assert_true(json_is_null(json_object_get(rec, "timing_spread"))); /* the model has no timing */
+    /* each worker ran the cross-GPU inputs beside its checks (--cross-run): its
+     * OUT/gpuN/cross.txt is what `run --random` with the same seed prints */
+    tc_run_result one = run_env("", "run --backend model:h100 --instr " INSTR ",mma.m16n8k8.f32.tf32.tf32.f32 "
+                                     "--random 300 --seed 0x4e6e55");
+    assert_int_equal(one.status, 0);
+    for (int g = 0; g <= 2; g += 2) {
+        snprintf(path, sizeof path, "%s/rg/gpu%d/cross.txt", tc_tmp_root(), g);
+        char *bits = tc_slurp(path);
+        assert_non_null(bits);
+        assert_string_equal(bits, one.out);
+        free(bits);
+    }
+    tc_run_result_free(&one);
     json_decref(rec);
     free(text);
     tc_run_result_free(&r);
@@ -358,6 +371,14 @@ static void bad_gpu_sets_exit_2(void **state)
     r = run_env("TCSCOPE_FAKE_GPUS=2", "regress --backend gpu:all --cross-count 100");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "give --cross-gpu too"));
+    tc_run_result_free(&r);
+    r = run_env("TCSCOPE_FAKE_GPUS=2", "regress --backend gpu:all --cross-gpu --cross-run all");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--cross-run is one GPU's share"));
+    tc_run_result_free(&r);
+    r = run_env("", "regress --model --cross-run nosuch.instr");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--cross-run"));
     tc_run_result_free(&r);
     void *nvml = dlopen("libnvidia-ml.so.1", RTLD_LAZY | RTLD_LOCAL);
     if (nvml) { /* a machine with NVML may have GPUs: the no-GPU message is not for it */

@@ -39,7 +39,7 @@ step() {
   tail -3 "$R/$name.log"
 }
 pack() {
-  find "$R" \( -name baseline.jsonl -o -name '*.html' -o -name parts \) -prune -exec rm -rf {} + 2>/dev/null
+  find "$R" \( -name baseline.jsonl -o -name '*.html' -o -name parts -o -name cross.txt \) -prune -exec rm -rf {} + 2>/dev/null
   device_pack fleet
 }
 
