@@ -66,7 +66,7 @@ static const cli_option opts[] = {
     [O_CROSS_N] = {"--cross-count", "COUNT", "--cross-gpu's random elements per instruction (default 4096)", 1,
                    TC_CORPUS_MAX_ELEMS},
     [O_CROSS_RUN] = {"--cross-run", "NAME[,NAME..]|all", "a --cross-gpu worker's (one GPU): these instructions' "
-                                                         "--cross-count random inputs run beside the checks, "
+                                                         "--cross-count random inputs run after the timing, "
                                                          "their output bits in OUT/cross.txt"},
     [O_MODEL_ON] = {"--model-on", "gpu[:N]|cpu", "what computes the expected answers of each check: the GPU model "
                                                 "(the default where a GPU is present; on the checked GPU) or the CPU's"},
@@ -153,18 +153,6 @@ static void set_args(regress_ctx *c, size_t i, const char *const *v)
         dst[k] = (char *)v[k];
 }
 
-/* --cross-run: its child's lines, OUT/cross.txt for the fleet to compare.
- * A child that failed leaves none (the fleet says this GPU's cross-GPU run
- * failed); the checks' verdicts stand. */
-static void write_cross(const regress_ctx *c, tc_outdir *d)
-{
-    char err[700];
-    if (c->cross_status != TC_EXIT_OK || !c->cross_out)
-        cli_warn(REGRESS_CMD, "--cross-run: its run --random exited with %d; no OUT/cross.txt", c->cross_status);
-    else if (tc_out_write_text(d, "cross.txt", c->cross_out, err, sizeof err) != 0)
-        cli_warn(REGRESS_CMD, "--cross-run: %s", err);
-}
-
 int cmd_regress(int argc, char **argv)
 {
     regress_args a;
@@ -248,6 +236,9 @@ int cmd_regress(int argc, char **argv)
     if (gpu && a.timing)
         regress_time(&c, &d);
     stage_s[0] = now_s() - ts;
+    /* a --cross-gpu worker's share: the cross-GPU inputs' bits, here and before the checks (cli/regress_cross.c) */
+    if (a.cross_run)
+        regress_cross(&c, be, &d);
     /* verify every fingerprint: a slice of the instructions a child (cli/regress_verify.c) */
     snprintf(c.args[0], sizeof c.args[0], "%zu", a.n);
     snprintf(c.args[1], sizeof c.args[1], "%zu", a.hunt_n ? a.hunt_n : a.n / 16 ? a.n / 16 : 1);
@@ -258,8 +249,6 @@ int cmd_regress(int argc, char **argv)
         goto done;
     }
     stage_s[1] = now_s() - ts;
-    if (a.cross_run)
-        write_cross(&c, &d);
     /* refit what failed */
     size_t nfail = 0;
     for (size_t i = 0; i < c.n; i++) {
@@ -307,7 +296,7 @@ done:
         json_decref(c.it[i].diffs), json_decref(c.it[i].failure);
     for (size_t s = 0; c.lists && s < c.nslices; s++)
         free(c.lists[s]);
-    free(c.it), free(c.argv), free(c.dir), free(c.idx), free(c.lists), free(c.answered), free(c.cross_out);
+    free(c.it), free(c.argv), free(c.dir), free(c.idx), free(c.lists), free(c.answered);
     tc_outdir_close(&d);
     profile_free(&prof);
     tc_backend_close(be);

@@ -35,8 +35,8 @@ typedef struct {
     bool model, json, timing;
     bool cross_gpu;           /* gpu:all: also the same inputs on every GPU, bits compared */
     size_t cross_n;           /* their elements per instruction (0: REGRESS_CROSS_N) */
-    const char *cross_run;    /* a fleet worker's --cross-run: these instructions' cross-GPU inputs run beside
-                                 the checks, their bits in OUT/cross.txt (NULL: none) */
+    const char *cross_run;    /* a fleet worker's --cross-run: these instructions' cross-GPU inputs, their
+                                 bits in OUT/cross.txt (NULL: none) */
 } regress_args;
 
 typedef struct {
@@ -63,10 +63,6 @@ typedef struct {
     double slice_s[2];        /* the quickest and the slowest slice's child, seconds */
     char **lists;             /* per slice: its instructions, comma separated */
     bool *answered;           /* per item: its verify record came back */
-    char *cross_argv[16];     /* --cross-run: its `run --random` child, beside the slices */
-    char cross_args[2][32];   /* its count and seed */
-    int cross_status;         /* that child's exit (-1 not run) */
-    char *cross_out;          /* and what it printed */
 } regress_ctx;
 
 /* One difference of it from the baseline: what ("sass", "timing",
@@ -79,12 +75,14 @@ void regress_compare_timing(regress_ctx *c, const tc_record *base, const tc_reco
  * OUT/bench.json written into d, the differences added to the items. */
 void regress_time(regress_ctx *c, tc_outdir *d);
 /* Every item verified by `tcscope verify` children, a slice of the items
- * each (cli/regress_verify.c), and the --cross-run child beside them: 0, or
- * -1 when a check could not run. */
+ * each (cli/regress_verify.c): 0, or -1 when a check could not run. */
 int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs);
 /* tc_pool callbacks (cli/pool.h): a verify child's record read into its
  * item (status < 0: the record's own verdict, 0 verified, 1 not); a refit
  * child's fields compared with the baseline's. */
+/* --cross-run, in this process on be (cli/regress_cross.c): OUT/cross.txt,
+ * 0; or -1 after a warning, and no file. */
+int regress_cross(const regress_ctx *c, tc_backend *be, tc_outdir *d);
 bool regress_verify_done(void *vc, size_t i, int status, const char *out, double secs);
 bool regress_refit_done(void *vc, size_t q, int status, const char *out, double secs);
 /* The item's line(s), or its regress object under --json. */

@@ -8,9 +8,7 @@
  * read into their items. The instructions of a slice that left no record
  * (its child stopped on a device error or a crash) are checked again, one
  * child each, as before slices: one instruction's fault loses no other's
- * result. A fleet worker's --cross-run child (`run --random` of every
- * instruction, for the cross-GPU comparison) runs beside the slices, in a
- * slot of its own: after the timing, as the checks are, and not after them. */
+ * result. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,13 +36,9 @@ static void set_verify_args(regress_ctx *c, size_t r, const char *ppath, const c
         dst[k] = (char *)v[k];
 }
 
-/* The pool's item q: with --cross-run, item 0 is its child (started
- * first: the longest) and item q the slice q - 1. */
-static char **slice_argv(void *vc, size_t q)
+static char **slice_argv(void *vc, size_t s)
 {
-    regress_ctx *c = vc;
-    bool cross = c->a->cross_run != NULL;
-    return cross && q == 0 ? c->cross_argv : row(c, q - cross);
+    return row(vc, s);
 }
 
 /* One record of a slice's output read into the item it names. */
@@ -68,16 +62,9 @@ static void take_record(regress_ctx *c, size_t s, const char *text, size_t len)
 }
 
 /* A slice's child ended: its output split at each record's trailer line. */
-static bool slice_done(void *vc, size_t q, int status, const char *out, double secs)
+static bool slice_done(void *vc, size_t s, int status, const char *out, double secs)
 {
     regress_ctx *c = vc;
-    bool cross = c->a->cross_run != NULL;
-    if (cross && q == 0) { /* the --cross-run child: its lines kept whole for OUT/cross.txt */
-        c->cross_status = status;
-        c->cross_out = strdup(out);
-        return true;
-    }
-    size_t s = q - cross;
     if (c->slice_s[1] == 0 || secs < c->slice_s[0])
         c->slice_s[0] = secs;
     if (secs > c->slice_s[1])
@@ -141,17 +128,8 @@ int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs)
     }
     for (size_t s = 0; s < c->nslices; s++)
         set_verify_args(c, s, ppath, c->lists[s]);
-    bool cross = c->a->cross_run != NULL;
-    c->cross_status = -1;
-    if (cross) {
-        snprintf(c->cross_args[0], sizeof c->cross_args[0], "%zu", c->a->cross_n);
-        snprintf(c->cross_args[1], sizeof c->cross_args[1], "0x%llx", (unsigned long long)c->a->seed);
-        const char *v[] = {"run", "--backend", c->backend, "--instr", c->a->cross_run, "--random", c->cross_args[0],
-                           "--seed", c->cross_args[1], NULL};
-        memcpy(c->cross_argv, v, sizeof v);
-    }
-    tc_pool sp = {c->nslices + cross, "verify", slice_argv, slice_done, c, NULL};
-    if (tc_pool_run(&sp, jobs + cross) != 0)
+    tc_pool sp = {c->nslices, "verify", slice_argv, slice_done, c, NULL};
+    if (tc_pool_run(&sp, jobs) != 0)
         return -1;
     size_t nretry = 0;
     for (size_t i = 0; i < c->n; i++)

@@ -95,8 +95,10 @@ static const tc_instr *twin_of(const tc_instr *ins)
     return tc_instr_by_name(name);
 }
 
-int tc_corpus_run(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, tc_corpus_rec *rec, char *err,
-                  size_t errlen)
+/* full: the layout probe, the twin's batch and the SASS too (tc_corpus_run);
+ * else the inputs and D only (tc_corpus_bits). */
+static int corpus_run(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, bool full, tc_corpus_rec *rec,
+                      char *err, size_t errlen)
 {
     memset(rec, 0, sizeof *rec);
     if (elems < 1 || elems > TC_CORPUS_MAX_ELEMS) {
@@ -119,13 +121,13 @@ int tc_corpus_run(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t see
         goto fail;
     }
     char msg[320];
-    snprintf(rec->layout, sizeof rec->layout, "pass");
-    if (tc_layout_probe(b, ins, msg, sizeof msg))
+    snprintf(rec->layout, sizeof rec->layout, full ? "pass" : TC_CORPUS_LAYOUT_NOT_CHECKED);
+    if (full && tc_layout_probe(b, ins, msg, sizeof msg))
         snprintf(rec->layout, sizeof rec->layout, "fail: %.300s", msg);
     tc_corpus_inputs(ins, nt, seed, A, B, C);
     if (tc_backend_mma(b, ins, nt, A, B, C, D, err, errlen))
         goto fail;
-    const tc_instr *twin = twin_of(ins);
+    const tc_instr *twin = full ? twin_of(ins) : NULL;
     if (twin && tc_backend_supports(b, twin, msg, sizeof msg)) {
         uint64_t *D2 = malloc(nt * mn * 8);
         if (!D2 || tc_backend_mma(b, twin, nt, A, B, C, D2, err, errlen)) {
@@ -142,13 +144,25 @@ int tc_corpus_run(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t see
     snprintf(rec->driver, sizeof rec->driver, "%s", info->driver);
     snprintf(rec->cuda, sizeof rec->cuda, "%s", info->cuda);
     rec->sm = info->sm;
-    if (info->sm) /* a GPU: its SASS, or why it could not be read */
+    if (full && info->sm) /* a GPU: its SASS, or why it could not be read */
         rec->sass_read = tc_backend_sass(b, ins, &rec->sass, rec->sass_error, sizeof rec->sass_error) ? -1 : 1;
     return 0;
 fail:
     tc_corpus_rec_free(rec);
     memset(rec, 0, sizeof *rec);
     return -1;
+}
+
+int tc_corpus_run(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, tc_corpus_rec *rec, char *err,
+                  size_t errlen)
+{
+    return corpus_run(b, ins, elems, seed, true, rec, err, errlen);
+}
+
+int tc_corpus_bits(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, tc_corpus_rec *rec, char *err,
+                   size_t errlen)
+{
+    return corpus_run(b, ins, elems, seed, false, rec, err, errlen);
 }
 
 static void copy_str(json_t *j, const char *key, char *out, size_t len)

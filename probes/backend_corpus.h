@@ -5,7 +5,7 @@
  * written by reports/record_corpus.h only, never here.
  *
  *   {"instr": NAME, "backend": .., "device": .., "driver": .., "cuda": .., "sm": 90,
- *    "seed": S, "ntiles": T, "layout": "pass" | "fail: ...",
+ *    "seed": S, "ntiles": T, "layout": "pass" | "fail: ..." | "not checked (output bits only)",
  *    "sass": {"opcode": .., "native": true, "per_mma": 1, "conversions": 0, "verdict": .., "message": ..}
  *            or {"error": ..},  (GPU only)
  *    "a": HEX, "b": HEX, "c": HEX, "d": HEX}
@@ -72,6 +72,13 @@ typedef struct {
 int tc_corpus_run(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, tc_corpus_rec *rec, char *err,
                   size_t errlen);
 
+/* The same inputs and D without the layout probe, the twin's batch or the
+ * SASS (no "sass", layout TC_CORPUS_LAYOUT_NOT_CHECKED, no twin): the
+ * bits a cross-GPU comparison needs, a batch an instruction (regress
+ * --cross-run, cli/regress_cross.c). */
+#define TC_CORPUS_LAYOUT_NOT_CHECKED "not checked (output bits only)"
+int tc_corpus_bits(tc_backend *b, const tc_instr *ins, size_t elems, uint64_t seed, tc_corpus_rec *rec, char *err,
+                   size_t errlen);
 /* Parses one line. 0, or -1 with err naming the problem. */
 int tc_corpus_parse(const char *line, tc_corpus_rec *rec, char *err, size_t errlen);
 /* Fills what rec takes from its twin's record (already parsed). 0 or -1. */
