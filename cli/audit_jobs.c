@@ -33,6 +33,7 @@ typedef struct {
     int status;          /* worst child status so far (0, 1; 2 stops) */
     char stopped[700];
     char bench_path[4200];
+    char *bench_instrs;  /* the instructions not yet done, comma separated: what the bench child times */
     tc_record_stream js; /* --json: the record printed, one header and trailer for all the children */
     size_t nslices;
     size_t *idx;         /* the instructions not yet done, slice by slice: */
@@ -288,7 +289,7 @@ static char **bench_argv(void *ctx, size_t i)
     snprintf(dir, sizeof dir, "%s/parts", j->a->out);   /* bench writes j->bench_path, dir/bench.json */
     v[0] = "bench";
     v[1] = "--instr";
-    v[2] = strchr(j->a->instr, ',') ? "all" : (char *)j->a->instr;
+    v[2] = j->bench_instrs; /* this run's share only (a node's worker, a shard, a resume): not the catalogue */
     v[3] = "--out";
     v[4] = dir;
     v[5] = "--force";
@@ -377,7 +378,7 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
     j.dir = calloc(n, sizeof *j.dir);
     j.done = calloc(n, sizeof *j.done);
     if (!j.args || !j.dir || !j.done) {
-        free(j.args), free(j.dir), free(j.done);
+        free(j.args), free(j.dir), free(j.done), free(j.bench_instrs);
         tc_outdir_close(d);
         return cli_fail("audit", "out of memory");
     }
@@ -400,12 +401,12 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
         build_args(&j, i, backend, topt, tval, nbuf, hbuf, sbuf);
     }
     if (!a->resume && (rc0 = unfinished_run(&j)) != TC_EXIT_OK) {
-        free(j.args), free(j.dir), free(j.done);
+        free(j.args), free(j.dir), free(j.done), free(j.bench_instrs);
         tc_outdir_close(d);
         return rc0;
     }
     if (make_part_dirs(d, list, n)) {
-        free(j.args), free(j.dir), free(j.done);
+        free(j.args), free(j.dir), free(j.done), free(j.bench_instrs);
         tc_outdir_close(d);
         return TC_EXIT_USAGE;
     }
@@ -428,8 +429,17 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
             print_kept(&j, i);
     double t0 = verify_now_s(), timing_s = 0;
     if (j.bench_path[0] && todo) {
+        size_t len = 1;
+        for (size_t i = 0; i < n; i++)
+            len += j.done[i] ? 0 : strlen(list[i]->name) + 1;
+        if (!(j.bench_instrs = calloc(len, 1)))
+            snprintf(j.stopped, sizeof j.stopped, "out of memory");
+        for (size_t i = 0; j.bench_instrs && i < n; i++)
+            if (!j.done[i])
+                strcat(strcat(j.bench_instrs, j.bench_instrs[0] ? "," : ""), list[i]->name);
         tc_pool bp = {1, "timing", bench_argv, bench_done, &j, NULL};
-        tc_pool_run(&bp, 1);
+        if (j.bench_instrs)
+            tc_pool_run(&bp, 1);
         timing_s = verify_now_s() - t0;
     }
     if (!j.stopped[0] && todo) {
@@ -456,7 +466,7 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
             free(j.snames[s]);
         free(todo_idx), free(j.idx), free(j.start), free(j.sargs), free(j.snames);
         if (!ok) {
-            free(j.args), free(j.dir), free(j.done);
+            free(j.args), free(j.dir), free(j.done), free(j.bench_instrs);
             tc_outdir_close(d);
             return cli_fail("audit", "out of memory");
         }
@@ -472,6 +482,6 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
     if (j.stopped[0])
         fprintf(stderr, "tcscope audit: stopped (%s); %s/audit.jsonl keeps the instructions finished, marked partial, "
                         "and %s/parts/ every finished part: --resume continues\n", j.stopped, a->out, a->out);
-    free(j.args), free(j.dir), free(j.done);
+    free(j.args), free(j.dir), free(j.done), free(j.bench_instrs);
     return status;
 }

@@ -30,7 +30,7 @@ typedef struct {
 typedef enum { O_INSTR, O_BACKEND, O_DEVICE, O_OUT, O_FORCE, O_SASS, O_NO_CUBLAS, O_CUBLAS_SIZE, O_IF_GPU, O_JSON,
                O_NO_WHOLE_GPU } bench_opt;
 static const cli_option opts[] = {
-    [O_INSTR] = {"--instr", "NAME|all", "the instructions to time (default all)"},
+    [O_INSTR] = {"--instr", "NAME[,NAME..]|all", "the instructions to time (default all)"},
     [O_BACKEND] = {"--backend", "B", "gpu or gpu:N, the GPU timed (default gpu:0); gpu:all or gpu:I,J,..: every GPU "
                                      "named, one worker each: DIR/gpuN/bench.json, DIR/fleet.json (needs --out)"},
     [O_DEVICE] = {CLI_ALIAS_HINT("--device", "--backend", "--backend gpu:N")},
@@ -97,8 +97,8 @@ static int parse(int argc, char **argv, bench_args *a)
         }
     if (sc.status)
         return sc.status;
-    if (strcmp(a->instr, "all") && !tc_instr_by_name(a->instr))
-        return cli_unknown_instr("bench", "--instr", a->instr);
+    if (cli_list_check("bench", "--instr", a->instr, true) != TC_EXIT_OK)
+        return TC_EXIT_USAGE;
     if (a->out && old_out_form(a->out)) {
         if (a->backend)
             return cli_fail("bench", "--backend %s: --out is a folder (DIR/fleet.json, DIR/gpuN/bench.json), not %s",
@@ -234,11 +234,11 @@ int cmd_bench(int argc, char **argv)
         abort();
     size_t steps = a.no_cublas ? 0 : 4, done = 0;   /* the instructions timed, then the cuBLAS GEMMs */
     for (size_t i = 0; i < n; i++)
-        steps += !strcmp(a.instr, "all") || !strcmp(a.instr, cat[i].name);
+        steps += cli_instr_selected(a.instr, cat[i].name);
     tc_progress prog;   /* a bar on a terminal, plain lines in a log (reports/progress.c) */
     tc_progress_start(&prog, "bench", steps);
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(a.instr, "all") && strcmp(a.instr, cat[i].name))
+        if (!cli_instr_selected(a.instr, cat[i].name))
             continue;
         tc_bench_instr(b, &cat[i], r);
         tc_progress_clear(&prog);   /* the line starts clean, the bar below it */

@@ -125,6 +125,33 @@ static void test_bench_bad_input(void **state)
     r = tc_run_cli("bench --instr");
     assert_int_equal(r.status, 2);
     tc_run_result_free(&r);
+    /* a list (what audit's timing child gets: its share), each item checked */
+    r = tc_run_cli("bench --instr mma.m16n8k16.f32.f16.f16.f32,mma.m99n8k16.nope");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "unknown instruction 'mma.m99n8k16.nope'"));
+    tc_run_result_free(&r);
+    r = tc_run_cli("bench --instr mma.m16n8k16.f32.f16.f16.f32,");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "empty item"));
+    tc_run_result_free(&r);
+}
+
+/* On a GPU, a list times exactly its instructions, in catalogue order. */
+static void test_bench_times_a_list(void **state)
+{
+    if (!have_gpu())
+        skip();
+    tc_run_result r = tc_run_cli("bench --json --no-cublas --instr mma.m16n8k8.f32.tf32.tf32.f32,"
+                                 "mma.m16n8k16.f32.f16.f16.f32");
+    assert_int_equal(r.status, 0);
+    json_t *objs = tc_out_objects(r.out, "bench --json", "bench");
+    assert_int_equal(json_array_size(objs), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(objs, 0), "instr")),
+                        "mma.m16n8k16.f32.f16.f16.f32");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(objs, 1), "instr")),
+                        "mma.m16n8k8.f32.tf32.tf32.f32");
+    json_decref(objs);
+    tc_run_result_free(&r);
 }
 
 /* ---- the recorded H100 run ---- */
@@ -316,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_throttle_names),
         cmocka_unit_test(test_nvml_absent_is_unknown_not_failure),
         cmocka_unit_test(test_bench_without_gpu),
+        cmocka_unit_test(test_bench_times_a_list),
         cmocka_unit_test(test_bench_bad_input),
         cmocka_unit_test(test_baseline_names_its_machine),
         cmocka_unit_test(test_baseline_timings_keep_their_promises),
