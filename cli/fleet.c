@@ -429,7 +429,8 @@ int cli_fleet_run(const cli_fleet_job *j)
     json_object_set_new(rec, "cross_gpu", cross ? json_incref(cross) : json_null());
     if (j->cross)
         json_object_set_new(rec, "cross_gpu_inputs", json_pack("{s:s, s:I, s:s}", "instr", j->instr, "elements",
-                                                               (json_int_t)j->cross_n, "command", "run --random"));
+                                                               (json_int_t)j->cross_n, "command",
+                                                               "regress --cross-run (run --random's inputs, bits only)"));
     json_object_set_new(rec, "timing_spread", spread ? json_incref(spread) : json_null());
     if (j->split && !strcmp(j->cmd, "audit"))
         merge_audits(&f, rec);

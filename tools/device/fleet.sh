@@ -12,7 +12,8 @@
 # AUDIT_COUNT: random elements per instruction of both audits (default 200000;
 # a sixteenth of it per hunt family, or HUNT_COUNT per family: 9100000 is the 1e8 audit of issue #29).
 # REGRESS_ONLY=1: the regress steps only; AUDIT_ONLY=1: the audit steps only (AUDIT_LIMIT seconds each,
-# default 160). BUDGET (seconds, default 460) bounds the run: a step that would pass it is cut short
+# default 160); AUDIT_TIMING=1: the audits with their timing (audit's default; else --no-timing).
+# BUDGET (seconds, default 460) bounds the run: a step that would pass it is cut short
 # (timeout), and says so.
 set -u
 START=$(date +%s)
@@ -58,15 +59,16 @@ P=${PROFILE:-h200}
 RB=(--profile "$P" --record "reports/baselines/$P-audit.jsonl.gz")
 AH=(); [ -n "${HUNT_COUNT:-}" ] && AH=(--hunt-count "$HUNT_COUNT")
 AL=${AUDIT_LIMIT:-160}
+AT=(--no-timing); [ -n "${AUDIT_TIMING:-}" ] && AT=()
 [ -n "${AUDIT_ONLY:-}" ] || step regress-1 90 $B regress --backend gpu:0 "${RB[@]}" --out "$R/regress-1"
 [ -n "${AUDIT_ONLY:-}" ] || step regress-all 90 $B regress --backend gpu:all --cross-gpu "${RB[@]}" --out "$R/regress-all"
 # one GPU with as many verify children as a worker of the node gets (the CPUs shared out): is the
 # default (one per CPU, every child on the one GPU) the one GPU's best?
 [ -n "${AUDIT_ONLY:-}" ] || step regress-1-shared 90 $B regress --backend gpu:0 --jobs $(( $(nproc) / NGPU )) "${RB[@]}" --out "$R/regress-1-shared"
-# the catalogue's audit (no timing: the arithmetic's share), one GPU, then all (REGRESS_ONLY=1: not run)
-[ -n "${REGRESS_ONLY:-}" ] || step audit-1 "$AL" $B audit --backend gpu:0 --instr all --no-timing --count "$AUDIT_N" "${AH[@]}" \
+# the catalogue's audit (no timing, the arithmetic's share, unless AUDIT_TIMING=1), one GPU, then all (REGRESS_ONLY=1: not run)
+[ -n "${REGRESS_ONLY:-}" ] || step audit-1 "$AL" $B audit --backend gpu:0 --instr all "${AT[@]}" --count "$AUDIT_N" "${AH[@]}" \
   --out "$R/audit-1" --force
-[ -n "${REGRESS_ONLY:-}" ] || step audit-all "$AL" $B audit --backend gpu:all --instr all --no-timing --count "$AUDIT_N" \
+[ -n "${REGRESS_ONLY:-}" ] || step audit-all "$AL" $B audit --backend gpu:all --instr all "${AT[@]}" --count "$AUDIT_N" \
   "${AH[@]}" --out "$R/audit-all" --force
 
 python3 - "$R" "$NGPU" <<'PY' || true
