@@ -206,7 +206,7 @@ int cmd_audit(int argc, char **argv)
             return cli_fail("audit", "%s exists: --force replaces it, --resume keeps it", path);
         if (!a.force && !a.resume && (rc = cli_fleet_unfinished("audit", a.out)) != TC_EXIT_OK)
             return rc;   /* the workers get --resume or --force as given (cli/fleet.c) */
-        cli_fleet_job j = {"audit", argc, argv, a.backend, a.out, a.instr, true, false, 0, 0};
+        cli_fleet_job j = {"audit", argc, argv, a.backend, a.out, a.instr, true, false, 0};
         return cli_fleet_run(&j);
     }
     if (a.merge)

@@ -188,7 +188,7 @@ int cmd_bench(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (a.backend) {
-        cli_fleet_job j = {"bench", argc, argv, a.backend, a.out, a.instr, false, false, 0, 0};
+        cli_fleet_job j = {"bench", argc, argv, a.backend, a.out, a.instr, false, false, 0};
         return cli_fleet_run(&j);
     }
     tc_outdir d = {.fd = -1};

@@ -161,7 +161,7 @@ int cmd_regress(int argc, char **argv)
         return rc;
     if (cli_fleet_spec(a.backend)) { /* every GPU of the node (cli/fleet.h): a share of the instructions each */
         cli_fleet_job j = {REGRESS_CMD, argc, argv, a.backend, a.out, a.instr, true, a.cross_gpu,
-                           a.cross_n ? a.cross_n : REGRESS_CROSS_N, a.seed};
+                           a.cross_n ? a.cross_n : REGRESS_CROSS_N};
         return cli_fleet_run(&j);
     }
     char err[600], ppath[4200], rpath[4200];

@@ -161,7 +161,7 @@ static int build_phase0(fleet *f, size_t i)
         extra[k++] = "--jobs", extra[k++] = f->jobs;
     if (!strcmp(j->cmd, "regress"))
         extra[k++] = "--json";
-    if (j->cross) /* every instruction's cross-GPU inputs, beside the worker's checks */
+    if (j->cross) /* every instruction's cross-GPU inputs, in the worker after its timing */
         extra[k++] = "--cross-run", extra[k++] = (char *)j->instr, extra[k++] = "--cross-count",
         extra[k++] = f->cross_n;
     extra[k] = NULL;
@@ -170,7 +170,7 @@ static int build_phase0(fleet *f, size_t i)
 }
 
 /* regress --cross-gpu: what GPU i's worker ran with the same seed as every
- * other (its --cross-run, beside its checks), read from OUT/gpuN/cross.txt
+ * other (its --cross-run, after its timing), read from OUT/gpuN/cross.txt
  * into f->out[i]; its status: 0 read, else the worker's own failure or 2. */
 static int read_cross(fleet *f, size_t i, int worker_status)
 {
@@ -414,7 +414,7 @@ int cli_fleet_run(const cli_fleet_job *j)
         if (st1) {
             json_object_set_new(o, "cross_gpu_exit", st1[i] < 0 ? json_null() : json_integer(st1[i]));
             if (fleet_failed(st1[i]) && !json_object_get(o, "failed"))
-                json_object_set_new(o, "failed", json_string("its run --random for the cross-GPU comparison failed"));
+                json_object_set_new(o, "failed", json_string("its cross-GPU outputs (OUT/gpuN/cross.txt) are missing or unreadable"));
             if (fleet_failed(st1[i]))
                 json_object_set_new(o, "ok", json_false());
         }

@@ -33,9 +33,9 @@ typedef struct {
     const char *out;       /* audit, regress: a folder; bench: a file; run: NULL (stdout) */
     const char *instr;     /* the --instr selection: "all" or NAME,NAME.. */
     bool split;            /* audit, regress: the instructions shared out across the GPUs */
-    bool cross;            /* regress --cross-gpu: also `run --random` with the same inputs on every GPU */
-    size_t cross_n;        /* its elements per instruction */
-    uint64_t cross_seed;
+    bool cross;            /* regress --cross-gpu: also run --random's inputs on every GPU, each worker's
+                              --cross-run, their bits compared */
+    size_t cross_n;        /* their elements per instruction */
 } cli_fleet_job;
 
 /* The backend names a set of GPUs (gpu:all, or a comma list) rather than one. */

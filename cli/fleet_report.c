@@ -131,7 +131,7 @@ void fleet_summary(FILE *o, const fleet *f, const int *st0, const int *st1, json
             fprintf(o, "# GPU %d (%s): not run (no instruction left for it)\n", g->index, g->name);
         else if (fleet_failed(s))
             fprintf(o, "# GPU %d (%s): FAILED, its %s exited with %d; the other GPUs are merged\n", g->index,
-                    g->name, fleet_failed(st0[i]) ? f->j->cmd : "run --random", s);
+                    g->name, fleet_failed(st0[i]) ? f->j->cmd : "cross-GPU run (--cross-run)", s);
         else
             fprintf(o, "# GPU %d (%s%s%s): exit %d, %.1f s\n", g->index, g->name, g->uuid[0] ? ", " : "", g->uuid,
                     st0[i], f->secs[i]);

@@ -198,7 +198,7 @@ int cli_record_run(const cli_record_job *j)
                        : cli_fail(j->cmd, "--backend %s runs record corpus only", j->backend);
         /* the workers run this command line on one GPU each; "run" is the
          * fleet's kind for corpus lines on stdout (cli/fleet.h) */
-        cli_fleet_job f = {"run", j->argc, j->argv, j->backend, NULL, j->instr, false, false, 0, 0};
+        cli_fleet_job f = {"run", j->argc, j->argv, j->backend, NULL, j->instr, false, false, 0};
         return cli_fleet_run(&f);
     }
     tc_backend *b = cli_backend_open(j->cmd, j->backend, NULL);

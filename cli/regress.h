@@ -77,12 +77,12 @@ void regress_time(regress_ctx *c, tc_outdir *d);
 /* Every item verified by `tcscope verify` children, a slice of the items
  * each (cli/regress_verify.c): 0, or -1 when a check could not run. */
 int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs);
-/* tc_pool callbacks (cli/pool.h): a verify child's record read into its
- * item (status < 0: the record's own verdict, 0 verified, 1 not); a refit
- * child's fields compared with the baseline's. */
 /* --cross-run, in this process on be (cli/regress_cross.c): OUT/cross.txt,
  * 0; or -1 after a warning, and no file. */
 int regress_cross(const regress_ctx *c, tc_backend *be, tc_outdir *d);
+/* tc_pool callbacks (cli/pool.h): a verify child's record read into its
+ * item (status < 0: the record's own verdict, 0 verified, 1 not); a refit
+ * child's fields compared with the baseline's. */
 bool regress_verify_done(void *vc, size_t i, int status, const char *out, double secs);
 bool regress_refit_done(void *vc, size_t q, int status, const char *out, double secs);
 /* The item's line(s), or its regress object under --json. */

@@ -2,11 +2,12 @@
  *
  * Why: an integer audit's control checks N + 11 H elements (10^8 in the
  * big audit) against the exact sum; the general oracle decodes every term
- * into a float value and sums it in a fixed-point window, some 0.5 us an
- * element on one core. Here every operand is an integer of at most 32 bits,
- * so |a*b| < 2^62 would already fit; with k <= 2^20 terms of at most 2^16
- * (8-bit operands) and |c| <= 2^31 the sum stays below 2^37: int64 holds it
- * exactly, and one sum gives both answers an s32 accumulator can have. The
+ * into a float value and sums it in a fixed-point window, and the wrapped
+ * candidate went through doubles again: about 0.8 us an element on one
+ * core. Here the operands are 8-bit integers and C at most 32 bits: k <=
+ * 2^20 products of at most 2^16 and |c| <= 2^31 stay below 2^37, so int64
+ * holds the sum exactly, and one sum gives both answers an s32 accumulator
+ * can have. The
  * saturated one is what oracle_mma_exact rounds to (tc_encode saturates an
  * integer format at its limits); tests/test_oracle.c holds the two equal. */
 #include "oracle/oracle.h"

@@ -69,8 +69,9 @@ void oracle_mma_exact(oracle_formats f, int m, int n, int k, size_t ntiles,
 
 /* The integer MMA (s8/u8 operands, s32 accumulator; oracle/int_mma.c) in
  * int64: sat[] what oracle_mma_exact gives (saturated at f.d's limits),
- * wrap[] the same sum modulo 2^w (w: f.d's width). -1 (nothing written) for other formats or
- * k outside 1..2^20, where int64 is not shown to hold the sum. */
+ * wrap[] the same sum modulo 2^w (w: f.d's width). -1 (nothing written)
+ * for other formats or k outside 1..2^20, where int64 is not shown to hold
+ * the sum. */
 int oracle_mma_int(oracle_formats f, int m, int n, int k, size_t ntiles, const uint64_t *A, const uint64_t *B,
                    const uint64_t *C, uint64_t *sat, uint64_t *wrap);
 
