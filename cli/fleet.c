@@ -2,7 +2,6 @@
  * fleet record: per-GPU fields, the cross-GPU comparison of the output bits
  * (reports/fleet.h) and the spread of the timing across GPUs. */
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "cli/fleet_run.h"
 #include "cli/pool.h"
 #include "cli/regress.h"
+#include "oracle/textfile.h"
 #include "probes/probes.h"
 #include "reports/reports.h"
 
@@ -169,6 +169,12 @@ static int build_phase0(fleet *f, size_t i)
     return f->argv[i] ? TC_EXIT_OK : cli_fail(j->cmd, "out of memory");
 }
 
+/* At most this many bytes of cross-GPU text per element an instruction (its
+ * inputs and outputs in hex, about 21 on average; the widest, k/n inputs of
+ * A per output element, under 100): a bound on what a worker's file may
+ * make the parent read, from what was asked. */
+#define CROSS_BYTES_PER_ELEMENT 256
+
 /* regress --cross-gpu: what GPU i's worker ran with the same seed as every
  * other (its --cross-run, after its timing), read from OUT/gpuN/cross.txt
  * into f->out[i]; its status: 0 read, else the worker's own failure or 2. */
@@ -178,22 +184,14 @@ static int read_cross(fleet *f, size_t i, int worker_status)
     f->out[i] = NULL;
     if (fleet_failed(worker_status))
         return worker_status < 0 ? -1 : worker_status;
-    char path[4300];
+    char path[4300], err[4500];
+    size_t ncat;
+    tc_catalogue(&ncat);
     snprintf(path, sizeof path, "%s/cross.txt", f->path[i]);
-    FILE *in = fopen(path, "rb");
-    long len = in && fseek(in, 0, SEEK_END) == 0 ? ftell(in) : -1;
-    if (len >= 0 && fseek(in, 0, SEEK_SET) == 0 && (f->out[i] = malloc((size_t)len + 1)) != NULL) {
-        if (fread(f->out[i], 1, (size_t)len, in) == (size_t)len)
-            f->out[i][len] = 0;
-        else
-            free(f->out[i]), f->out[i] = NULL;
-    }
-    int e = errno;
-    if (in)
-        fclose(in);
+    f->out[i] = tc_read_text_max(path, ((size_t)1 << 20) + f->j->cross_n * ncat * CROSS_BYTES_PER_ELEMENT, NULL,
+                                 err, sizeof err);
     if (!f->out[i]) {
-        cli_warn(f->j->cmd, "GPU %d: no cross-GPU outputs: %s: %s", f->g[i].index, path,
-                 len < 0 ? strerror(e) : "cannot be read");
+        cli_warn(f->j->cmd, "GPU %d: no cross-GPU outputs: %s", f->g[i].index, err);
         return TC_EXIT_USAGE;
     }
     return TC_EXIT_OK;

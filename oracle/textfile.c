@@ -48,6 +48,11 @@ static int line_of(const char *buf, const char *p)
 
 char *tc_read_text(const char *path, size_t *len, char *err, size_t errlen)
 {
+    return tc_read_text_max(path, TC_TEXT_FILE_MAX, len, err, errlen);
+}
+
+char *tc_read_text_max(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
     if (!f) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -56,10 +61,12 @@ char *tc_read_text(const char *path, size_t *len, char *err, size_t errlen)
     size_t cap = 4096, n = 0, got;
     char *buf = malloc(cap);
     const char *why = buf ? NULL : "out of memory";
+    char big[64];
+    snprintf(big, sizeof big, "larger than %zu MB", max >> 20);
     while (!why && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
         n += got;
-        if (n > TC_TEXT_FILE_MAX)
-            why = "larger than 64 MB";
+        if (n > max)
+            why = big;
         else if (n + 1 == cap) {
             char *nb = realloc(buf, cap * 2);
             if (nb)

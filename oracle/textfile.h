@@ -20,5 +20,8 @@ size_t tc_utf8_char_len(const char *s);
  * is larger than TC_TEXT_FILE_MAX, holds a NUL byte or a byte outside
  * UTF-8 ("PATH:LINE: byte \xHH is not UTF-8"), or memory runs out. */
 char *tc_read_text(const char *path, size_t *len, char *err, size_t errlen);
+/* The same with another bound than TC_TEXT_FILE_MAX: a file a run wrote
+ * (a worker's outputs), whose size follows from what was asked. */
+char *tc_read_text_max(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 
 #endif

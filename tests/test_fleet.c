@@ -64,6 +64,68 @@ static json_t *compare(char *const *texts, const int *gpus, size_t n)
     return r;
 }
 
+/* Line k (0: the header) of a record's text. */
+static char *nth_line(char *text, int k)
+{
+    for (; k > 0 && text; k--)
+        text = strchr(text, '\n') ? strchr(text, '\n') + 1 : NULL;
+    assert_non_null(text);
+    return text;
+}
+
+/* More lines than a parse batch (reports/fleet.c parses 64 at once on the
+ * cores): the whole catalogue's corpus, the .rs twins resolved across
+ * batches, compared with itself; an output bit flipped in a late line is
+ * found in that instruction alone; a broken line in the second batch is
+ * named, and nothing after it is taken. */
+static void the_catalogue_in_batches(void **state)
+{
+    (void)state;
+    tc_run_result run = tc_run_cli("run --backend model:h100 --instr all --random 64");
+    assert_int_equal(run.status, 0);
+    char *flipped = strdup(run.out), *broken = strdup(run.out), err[600];
+    assert_non_null(flipped), assert_non_null(broken);
+    /* line 200's last output digit, its lowest bit flipped */
+    char *line = nth_line(flipped, 200), *d = strstr(line, "\"d\":\"");
+    assert_true(d && d < strchr(line, '\n'));
+    char *end = strchr(d + 5, '"'), name[160];
+    int v = end[-1] <= '9' ? end[-1] - '0' : end[-1] - 'a' + 10;
+    end[-1] = "0123456789abcdef"[v ^ 1];
+    assert_int_equal(sscanf(strstr(line, "\"instr\":\"") + 9, "%159[^\"]", name), 1);
+    char *t[2] = {run.out, flipped};
+    int g[2] = {0, 1};
+    tc_fleet_cmp *c = tc_fleet_cmp_new();
+    for (int i = 0; i < 2; i++)
+        if (tc_fleet_cmp_add(c, g[i], t[i], err, sizeof err) != 0)
+            fail_msg("%s", err);
+    json_t *r = tc_fleet_cmp_result(c), *o;
+    tc_fleet_cmp_free(c);
+    size_t k, differ = 0;
+    assert_int_equal(json_array_size(r), 252);
+    json_array_foreach(r, k, o) {
+        bool same = json_is_true(json_object_get(o, "same"));
+        assert_true(json_is_true(json_object_get(o, "inputs_same")));
+        if (!same) {
+            differ++;
+            assert_string_equal(json_string_value(json_object_get(o, "instr")), name);
+            assert_int_equal(json_array_size(json_object_get(o, "differences")), 1);
+        }
+    }
+    assert_int_equal(differ, 1);
+    json_decref(r);
+    /* line 70: ntiles 0, not a corpus line */
+    char *nt = strstr(nth_line(broken, 70), "\"ntiles\":1");
+    assert_non_null(nt);
+    nt[9] = '0';
+    c = tc_fleet_cmp_new();
+    assert_int_equal(tc_fleet_cmp_add(c, 0, broken, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a corpus line"));
+    assert_non_null(strstr(err, "ntiles 0 out of range"));
+    tc_fleet_cmp_free(c);
+    free(flipped), free(broken);
+    tc_run_result_free(&run);
+}
+
 /* Identical bits are reported identical; a flipped bit is reported with its
  * element, tile, row and column and both bit patterns; other inputs are not
  * called the same. */
@@ -480,6 +542,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cross_gpu_comparison_finds_the_flipped_element),
+        cmocka_unit_test(the_catalogue_in_batches),
         cmocka_unit_test(spread_is_min_median_max),
         cmocka_unit_test(fake_gpus_agree),
         cmocka_unit_test(a_flipped_bit_is_reported_with_its_element),
