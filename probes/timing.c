@@ -3,9 +3,11 @@
  * a fraction of the peak, and whole-GPU TFLOP/s with NVML readings. */
 #include "probes/timing.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "probes/nvml.h"
 #include "probes/sass.h"
@@ -31,15 +33,54 @@ double tc_timing_peak_fma_per_clk(const tc_instr *ins)
 
 #if TC_HAVE_CUDA
 
+/* The SASS of the timing kernels is read (cuobjdump, 1-2 s) on a thread of
+ * its own while the GPU and NVML are opened and the caller loads its
+ * records; the first use waits for it (sass_of). */
 struct tc_bench {
     tct_device dev;
     tc_nvml *nvml;
     char nvml_why[200];
     tc_sass *sass;
     char sass_err[400];
+    const char *sass_path;
+    pthread_t reader;
+    bool reading;          /* the reader runs: join before b->sass is read */
+    double open_s, sass_s; /* the GPU and NVML opened; the SASS read and parsed */
     bool quick;
     bool no_whole_gpu;
 };
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The timing kernels (tct_*) are sm_90a SASS only (tct_open refuses
+ * another GPU): their cubins' disassembly alone, not that of the executors
+ * of every architecture in this fat binary. */
+static void *read_sass(void *arg)
+{
+    tc_bench *b = arg;
+    double t0 = now_s();
+    char *text = tc_sass_dump(b->sass_path, "sm_90a", "tct_", b->sass_err, sizeof b->sass_err);
+    if (text) {
+        b->sass = tc_sass_parse(text, b->sass_err, sizeof b->sass_err);
+        free(text);
+    }
+    b->sass_s = now_s() - t0;
+    return NULL;
+}
+
+static const tc_sass *sass_of(tc_bench *b)
+{
+    if (b->reading) {
+        pthread_join(b->reader, NULL);
+        b->reading = false;
+    }
+    return b->sass;
+}
 
 tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
 {
@@ -48,20 +89,20 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
         abort();
     b->quick = o->quick;
     b->no_whole_gpu = o->no_whole_gpu;
+    b->sass_path = o->sass_path;
+    b->reading = pthread_create(&b->reader, NULL, read_sass, b) == 0;
+    if (!b->reading)   /* no thread: read here, in turn */
+        read_sass(b);
+    double t0 = now_s();
     if (tct_open(o->device, &b->dev, err, errlen) != 0) {
         tc_say_no_driver(err, errlen);   /* "driver version is insufficient" where there is no driver */
+        sass_of(b);
+        tc_sass_free(b->sass);
         free(b);
         return NULL;
     }
     b->nvml = tc_nvml_open(b->dev.pci, b->nvml_why, sizeof b->nvml_why);
-    /* The timing kernels (tct_*) are sm_90a SASS only (tct_open refuses
-     * another GPU): their cubins' disassembly alone, not that of the
-     * executors of every architecture in this fat binary. */
-    char *text = tc_sass_dump(o->sass_path, "sm_90a", "tct_", b->sass_err, sizeof b->sass_err);
-    if (text) {
-        b->sass = tc_sass_parse(text, b->sass_err, sizeof b->sass_err);
-        free(text);
-    }
+    b->open_s = now_s() - t0;
     return b;
 }
 
@@ -69,9 +110,17 @@ void tc_bench_close(tc_bench *b)
 {
     if (!b)
         return;
+    sass_of(b);
     tc_nvml_close(b->nvml);
     tc_sass_free(b->sass);
     free(b);
+}
+
+void tc_bench_open_seconds(tc_bench *b, double *gpu_s, double *sass_s)
+{
+    sass_of(b);
+    *gpu_s = b->open_s;
+    *sass_s = b->sass_s;
 }
 
 const char *tc_bench_gpu_name(const tc_bench *b)
@@ -110,7 +159,7 @@ void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m)
     m->idle_sm_clock_mhz = r.sm_clock_mhz;
     m->power_limit_w = r.power_limit_w;
     m->temperature_c = r.temperature_c;
-    m->sass_read = b->sass != NULL;
+    m->sass_read = sass_of(b) != NULL;
     if (!b->sass)
         snprintf(m->sass_error, sizeof m->sass_error, "%s", b->sass_err);
 }
@@ -172,7 +221,7 @@ static void check_kernel(tc_bench *b, const tct_kernel_set *ks, const tc_instr *
         snprintf(fn, sizeof fn, "%s_i%d", ks->symbol, ilp);
     int expected = (ilp == 0 ? 1 : ilp * ks->unroll) * (ks->sass_per_mma > 1 ? ks->sass_per_mma : 1);
     memset(kc, 0, sizeof *kc);
-    if (!b->sass) {
+    if (!sass_of(b)) {
         snprintf(kc->check.message, sizeof kc->check.message, "%.60s: SASS not checked: %.200s", fn, b->sass_err);
         return;
     }
@@ -480,6 +529,7 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
     return NULL;
 }
 void tc_bench_close(tc_bench *b) {}
+void tc_bench_open_seconds(tc_bench *b, double *gpu_s, double *sass_s) { *gpu_s = *sass_s = 0; }
 void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m) { memset(m, 0, sizeof *m); }
 const char *tc_bench_gpu_name(const tc_bench *b) { return ""; }
 bool tc_bench_has_kernel(const char *name) { return false; }

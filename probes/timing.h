@@ -41,11 +41,15 @@ typedef struct {
                                  regress compares latency and the per-SM table only */
 } tc_bench_opts;
 
-/* Opens the GPU and reads the SASS of this program. NULL with err set when
+/* Opens the GPU and reads the SASS of this program (on a thread: the first
+ * use waits for it). NULL with err set when
  * there is no usable GPU (or the build has no CUDA). */
 typedef struct tc_bench tc_bench;
 tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen);
 void tc_bench_close(tc_bench *b);
+/* Seconds of the GPU's and NVML's opening, and of the SASS's reading (on a
+ * thread beside it and whatever the caller did next): waits for the SASS. */
+void tc_bench_open_seconds(tc_bench *b, double *gpu_s, double *sass_s);
 
 /* The machine of the record (GPU, driver, CUDA, clocks, NVML), read now. */
 void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m);

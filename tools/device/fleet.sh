@@ -13,13 +13,18 @@
 # a sixteenth of it per hunt family, or HUNT_COUNT per family: 9100000 is the 1e8 audit of issue #29).
 # REGRESS_ONLY=1: the regress steps only; AUDIT_ONLY=1: the audit steps only (AUDIT_LIMIT seconds each,
 # default 160); AUDIT_TIMING=1: the audits with their timing (audit's default; else --no-timing).
+# REGRESS_ARGS: more arguments of every regress step (--count 1000000: more work per instruction);
+# REGRESS_JOBS: --jobs of the gpu:all regress step (each worker's verify children; default: the
+# machine's cap shared out; with it, no regress-1-shared step), REGRESS_LIMIT: seconds of each regress
+# step (default 90). NAME (default fleet): /tmp/NAME and $OUT/NAME.tar.xz, for several runs in one call.
 # BUDGET (seconds, default 460) bounds the run: a step that would pass it is cut short
 # (timeout), and says so.
 set -u
 START=$(date +%s)
 BUDGET=${BUDGET:-460}
 AUDIT_N=${1:-200000}
-R=/tmp/fleet
+NAME=${NAME:-fleet}
+R=/tmp/$NAME
 rm -rf "$R"; mkdir -p "$R"
 exec > >(tee "$R/run.log") 2>&1
 left() { echo $(( BUDGET - ($(date +%s) - START) )); }
@@ -41,7 +46,7 @@ step() {
 }
 pack() {
   find "$R" \( -name baseline.jsonl -o -name '*.html' -o -name parts -o -name cross.txt \) -prune -exec rm -rf {} + 2>/dev/null
-  device_pack fleet
+  device_pack "$NAME"
 }
 
 . tools/device-env.sh
@@ -56,15 +61,17 @@ B=build/tcscope
 # regress with timing (SASS and timing compared too), one GPU, then all at once with the cross-GPU bits
 # against this machine's baseline (PROFILE, default h200: its audit record and profile)
 P=${PROFILE:-h200}
-RB=(--profile "$P" --record "reports/baselines/$P-audit.jsonl.gz")
+RB=(--profile "$P" --record "reports/baselines/$P-audit.jsonl.gz" ${REGRESS_ARGS:-})
+RJ=(); [ -n "${REGRESS_JOBS:-}" ] && RJ=(--jobs "$REGRESS_JOBS")
 AH=(); [ -n "${HUNT_COUNT:-}" ] && AH=(--hunt-count "$HUNT_COUNT")
 AL=${AUDIT_LIMIT:-160}
 AT=(--no-timing); [ -n "${AUDIT_TIMING:-}" ] && AT=()
-[ -n "${AUDIT_ONLY:-}" ] || step regress-1 90 $B regress --backend gpu:0 "${RB[@]}" --out "$R/regress-1"
-[ -n "${AUDIT_ONLY:-}" ] || step regress-all 90 $B regress --backend gpu:all --cross-gpu "${RB[@]}" --out "$R/regress-all"
+RL=${REGRESS_LIMIT:-90}
+[ -n "${AUDIT_ONLY:-}" ] || step regress-1 "$RL" $B regress --backend gpu:0 "${RB[@]}" --out "$R/regress-1"
+[ -n "${AUDIT_ONLY:-}" ] || step regress-all "$RL" $B regress --backend gpu:all --cross-gpu "${RJ[@]}" "${RB[@]}" --out "$R/regress-all"
 # one GPU with as many verify children as a worker of the node gets (the CPUs shared out): is the
 # default (one per CPU, every child on the one GPU) the one GPU's best?
-[ -n "${AUDIT_ONLY:-}" ] || step regress-1-shared 90 $B regress --backend gpu:0 --jobs $(( $(nproc) / NGPU )) "${RB[@]}" --out "$R/regress-1-shared"
+[ -n "${AUDIT_ONLY:-}${REGRESS_JOBS:-}" ] || step regress-1-shared "$RL" $B regress --backend gpu:0 --jobs $(( $(nproc) / NGPU )) "${RB[@]}" --out "$R/regress-1-shared"
 # the catalogue's audit (no timing, the arithmetic's share, unless AUDIT_TIMING=1), one GPU, then all (REGRESS_ONLY=1: not run)
 [ -n "${REGRESS_ONLY:-}" ] || step audit-1 "$AL" $B audit --backend gpu:0 --instr all "${AT[@]}" --count "$AUDIT_N" "${AH[@]}" \
   --out "$R/audit-1" --force
