@@ -25,6 +25,10 @@ uint64_t infer_rnd_value(const tc_format *f, uint64_t *st, int lo, int hi);
 void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, uint64_t *b, uint64_t *c);
 /* *st advanced as infer_rnd_case(t, st, dist, ...) advances it, nothing drawn. */
 void infer_rnd_case_skip(const infer_target *t, uint64_t *st, int dist);
+/* The c of infer_rnd_case(t, st, dist, ...), *st moved as it moves it, its
+ * a and b not drawn (c does not depend on them): a proof tile's C, one case
+ * an element, costs one value instead of 2k. */
+uint64_t infer_rnd_case_c(const infer_target *t, uint64_t *st, int dist);
 
 /* A fit's scores (cases/infer_count.c): the crafted cases, and the few that
  * lately told a candidate wrong, tried first; or the target's fit ops

@@ -361,10 +361,8 @@ static int fill_random(const infer_target *t, size_t q, uint64_t *st, uint64_t *
         if (i < t->n)
             for (int kk = 0; kk < t->k; kk++)
                 B[(size_t)kk * t->n + i] = kb[kk];
-        for (int j = 0; j < t->n; j++) {
-            infer_rnd_case(t, st, dd, ka, kb, &c0);
-            C[(size_t)i * t->n + j] = c0;
-        }
+        for (int j = 0; j < t->n; j++)   /* an element's case: its c alone is used */
+            C[(size_t)i * t->n + j] = infer_rnd_case_c(t, st, dd);
     }
     for (int j = t->m; j < t->n; j++) {
         uint64_t c0;

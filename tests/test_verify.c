@@ -215,8 +215,8 @@ static void test_hunt_rounds_are_each_familys_stream_in_order(void **state)
 }
 
 /* The proof's random tiles are drawn on every core, each from a state a
- * cheap pass finds (infer_rnd_case_skip): that pass must move the stream
- * exactly as drawing does, for every instruction's formats and K, every
+ * cheap pass finds (infer_rnd_case_skip), their C without a and b
+ * (infer_rnd_case_c): both must move the stream exactly as drawing does, for every instruction's formats and K, every
  * distribution, from many states (a C of +-0 or not is the data-dependent
  * count). */
 static void test_random_skip_moves_the_stream_as_drawing_does(void **state)
@@ -232,11 +232,17 @@ static void test_random_skip_moves_the_stream_as_drawing_does(void **state)
             for (int r = 0; r < 16; r++) {
                 seed = seed * 6364136223846793005ull + 1442695040888963407ull;
                 uint64_t drawn = seed, skipped = seed;
+                uint64_t c_only = seed;
                 infer_rnd_case(&t, &drawn, d, a, b, &c);
                 infer_rnd_case_skip(&t, &skipped, d);
+                uint64_t c2 = infer_rnd_case_c(&t, &c_only, d);
                 if (drawn != skipped)
                     fail_msg("%s dist %d from %llx: skip %llx, draw %llx", cat[i].name, d,
                              (unsigned long long)seed, (unsigned long long)skipped, (unsigned long long)drawn);
+                if (drawn != c_only || c != c2)   /* a tile's C: the same value, the stream moved alike */
+                    fail_msg("%s dist %d from %llx: c alone %llx (state %llx), drawn %llx (state %llx)", cat[i].name,
+                             d, (unsigned long long)seed, (unsigned long long)c2, (unsigned long long)c_only,
+                             (unsigned long long)c, (unsigned long long)drawn);
             }
     }
 }

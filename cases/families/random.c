@@ -39,6 +39,16 @@ uint64_t infer_rnd_value(const tc_format *f, uint64_t *st, int lo, int hi)
     return bits << f->shift;
 }
 
+/* The C of a case, drawn after its A and B and independent of them. */
+static uint64_t rnd_c(const oracle_formats *f, uint64_t *st, int dist)
+{
+    if (dist == 3)
+        return rnd64(st) & tc_format_mask(f->c);
+    if (dist == 1)
+        return infer_rnd_value(f->c, st, 0, 1 << f->c->ebits);
+    return rnd64(st) % 4 ? infer_rnd_value(f->c, st, f->c->bias - 8, f->c->bias + 8) : tc_encode_f64(f->c, 0.0, rne);
+}
+
 /* dist 0: near 1; 1: the whole range; 2: cancelling pairs; 3: uniform bits */
 void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, uint64_t *b, uint64_t *c)
 {
@@ -68,13 +78,7 @@ void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, 
             break;
         }
     }
-    if (dist == 3)
-        *c = rnd64(st) & tc_format_mask(f->c);
-    else if (dist == 1)
-        *c = infer_rnd_value(f->c, st, 0, 1 << f->c->ebits);
-    else
-        *c = rnd64(st) % 4 ? infer_rnd_value(f->c, st, f->c->bias - 8, f->c->bias + 8)
-                           : tc_encode_f64(f->c, 0.0, rne);
+    *c = rnd_c(f, st, dist);
 }
 
 /* The rnd64 calls infer_rnd_value makes for f: exponent, fraction (when f
@@ -84,6 +88,18 @@ static uint64_t value_calls(const tc_format *f)
     return f->mbits ? 3 : 2;
 }
 
+/* The rnd64 calls of infer_rnd_case's a and b. */
+static uint64_t ab_calls(const infer_target *t, int dist)
+{
+    const oracle_formats *f = &t->f;
+    uint64_t va = value_calls(f->a), vb = value_calls(f->b), k = (uint64_t)t->k;
+    switch (dist) {
+    case 0: case 1: return k * (va + vb);
+    case 2: return (k + 1) / 2 * (va + vb) + k / 2;
+    default: return 2 * k;
+    }
+}
+
 /* What infer_rnd_case does to *st, without drawing the values: the same
  * calls counted (kept beside infer_rnd_case, whose layout it mirrors; the C
  * of dist 0 and 2 is the one data-dependent count: one call decides whether
@@ -91,21 +107,19 @@ static uint64_t value_calls(const tc_format *f)
  * and be drawn on every core (cases/verify.c), the same stream. */
 void infer_rnd_case_skip(const infer_target *t, uint64_t *st, int dist)
 {
-    const oracle_formats *f = &t->f;
-    uint64_t va = value_calls(f->a), vb = value_calls(f->b), vc = value_calls(f->c), k = (uint64_t)t->k;
-    uint64_t calls;
-    switch (dist) {
-    case 0: case 1: calls = k * (va + vb); break;
-    case 2: calls = (k + 1) / 2 * (va + vb) + k / 2; break;
-    default: calls = 2 * k; break;
-    }
-    *st += calls * RND_STEP;
+    *st += ab_calls(t, dist) * RND_STEP;
     if (dist == 3)
         *st += RND_STEP;
     else if (dist == 1)
-        *st += vc * RND_STEP;
+        *st += value_calls(t->f.c) * RND_STEP;
     else if (rnd64(st) % 4)
-        *st += vc * RND_STEP;
+        *st += value_calls(t->f.c) * RND_STEP;
+}
+
+uint64_t infer_rnd_case_c(const infer_target *t, uint64_t *st, int dist)
+{
+    *st += ab_calls(t, dist) * RND_STEP;
+    return rnd_c(&t->f, st, dist);
 }
 
 static int fam_random(cset *s, const infer_target *t, size_t n, uint64_t seed)
