@@ -230,19 +230,23 @@ int cmd_regress(int argc, char **argv)
     json_object_set_new(hdr, "baseline_record", json_string(a.record));
     tc_json_out_begin(&out, a.json, hdr);
     fflush(stdout);
-    /* the timing first, alone on the GPU (in this process: cli/regress_bench.c) */
-    double stage_s[3] = {0, 0, 0};   /* timing, verify, refit */
-    double ts = now_s();
-    if (gpu && a.timing)
-        regress_time(&c, &d);
-    stage_s[0] = now_s() - ts;
-    /* a --cross-gpu worker's share: the cross-GPU inputs' bits, here and before the checks (cli/regress_cross.c) */
-    if (a.cross_run)
-        regress_cross(&c, be, &d);
-    /* verify every fingerprint: a slice of the instructions a child (cli/regress_verify.c) */
+    /* the checks' arguments: a slice of the instructions a `verify` child (cli/regress_verify.c) */
     snprintf(c.args[0], sizeof c.args[0], "%zu", a.n);
     snprintf(c.args[1], sizeof c.args[1], "%zu", a.hunt_n ? a.hunt_n : a.n / 16 ? a.n / 16 : 1);
     snprintf(c.args[2], sizeof c.args[2], "0x%llx", (unsigned long long)a.seed);
+    /* the timing first, alone on the GPU (in this process: cli/regress_bench.c); the checks'
+     * children start with it, make their contexts while it reads the SASS, and wait for it */
+    double stage_s[3] = {0, 0, 0};   /* timing, verify, refit */
+    double ts = now_s();
+    bool early = gpu && a.timing && regress_verify_start(&c, ppath, jobs) == 0;
+    if (gpu && a.timing)
+        regress_time(&c, &d);
+    regress_gate_open(&c);
+    stage_s[0] = now_s() - ts;
+    /* a --cross-gpu worker's share: the cross-GPU inputs' bits, here, beside the checks (cli/regress_cross.c) */
+    if (a.cross_run)
+        regress_cross(&c, be, &d);
+    /* verify every fingerprint */
     ts = now_s();
     if (regress_verify(&c, ppath, jobs) != 0) {
         status = cli_fail(REGRESS_CMD, "stopped: a check could not run (a device error or a bad setting); see above");
@@ -280,17 +284,18 @@ int cmd_regress(int argc, char **argv)
         ndiff += json_array_size(c.it[i].diffs) > 0;
         regress_print_item(&c.it[i], &out);
     }
-    if (!a.json)
     if (!a.json)   /* a slice much slower than the others would say the slicing is uneven */
-        printf("# verify: %zu slices, a child each, of %.1f to %.1f s\n", c.nslices, c.slice_s[0], c.slice_s[1]);
+        printf("# verify: %zu slices, a child each, of %.1f to %.1f s%s\n", c.nslices, c.slice_s[0], c.slice_s[1],
+               early ? " (started with the timing, held until it ended)" : "");
     if (!a.json)
         printf("# %zu instructions: %zu same, %zu differ (%zu refitted); %s; %.0f s (timing %.1f s, verify %.1f s "
-               "in %zu children, refit %.1f s)\n", c.n, c.n - ndiff, ndiff, nfail,
+               "%sin %zu children, refit %.1f s)\n", c.n, c.n - ndiff, ndiff, nfail,
                gpu && a.timing ? "SASS and timing compared (tolerance given by --timing-tol)"
                                : "SASS and timing not compared (no GPU, or --no-timing)",
-               now_s() - t0, stage_s[0], stage_s[1], c.nslices + c.nretried, stage_s[2]);
+               now_s() - t0, stage_s[0], stage_s[1], early ? "more " : "", c.nslices + c.nretried, stage_s[2]);
     status = ndiff ? TC_EXIT_DIFF : TC_EXIT_OK;
 done:
+    regress_verify_join(&c);   /* stopped before the checks: the early children let go and awaited */
     tc_json_out_end(&out, status == TC_EXIT_USAGE ? "stopped on an error (see stderr)" : NULL);
     for (size_t i = 0; c.it && i < c.n; i++)
         json_decref(c.it[i].diffs), json_decref(c.it[i].failure);

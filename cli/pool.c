@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,7 +45,7 @@ unsigned tc_pool_cpus(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
-static int start(const tc_pool *p, size_t item, child *c, const char *exe)
+static int start(const tc_pool *p, size_t item, child *c, const char *exe, const int *pass)
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
@@ -52,6 +53,8 @@ static int start(const tc_pool *p, size_t item, child *c, const char *exe)
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    for (size_t k = 0; pass && pass[k] >= 0; k += 2)
+        posix_spawn_file_actions_adddup2(&fa, pass[k], pass[k + 1]);
     char **args = p->argv_of(p->ctx, item);
     size_t na = 0;
     while (args[na])
@@ -124,14 +127,15 @@ size_t tc_pool_run(const tc_pool *p, unsigned jobs)
     }
     size_t next = 0, finished = 0;
     unsigned running = 0;
-    bool stop = false;
-    tc_progress prog;
-    tc_progress_start(&prog, p->label, p->n);
+    bool stop = false, told = false;
+    tc_progress prog = {0};
+    if (!p->quiet)
+        tc_progress_start(&prog, p->label, p->n);
     while (running > 0 || (!stop && next < p->n)) {
         for (unsigned k = 0; k < jobs && !stop && next < p->n; k++) {
             if (kids[k].pid)
                 continue;
-            if (start(p, next, &kids[k], exe) != 0) {
+            if (start(p, next, &kids[k], exe, told ? NULL : p->pass_fds) != 0) {
                 fprintf(stderr, "tcscope %s: cannot start a child: %s\n", p->label, strerror(errno));
                 kids[k].pid = 0;
                 stop = true;
@@ -140,6 +144,9 @@ size_t tc_pool_run(const tc_pool *p, unsigned jobs)
             next++;
             running++;
         }
+        if (!told && p->started)
+            p->started(p->ctx);
+        told = true;
         /* read every open pipe; a child whose pipe is closed is reaped */
         unsigned np = 0;
         for (unsigned k = 0; k < jobs; k++)
@@ -164,16 +171,94 @@ size_t tc_pool_run(const tc_pool *p, unsigned jobs)
             c->pid = 0;
             running--;
             finished++;
-            tc_progress_clear(&prog);   /* the result line starts on a clean line, the bar below it */
+            if (!p->quiet)
+                tc_progress_clear(&prog);   /* the result line starts on a clean line, the bar below it */
             if (!p->done(p->ctx, c->item, status, c->out ? c->out : "", now_s() - c->t0))
                 stop = true;
             fflush(stdout);
-            tc_progress_update(&prog, finished);
+            if (!p->quiet)
+                tc_progress_update(&prog, finished);
             free(c->out);
             c->out = NULL;
         }
     }
-    tc_progress_end(&prog);
+    if (!p->quiet)
+        tc_progress_end(&prog);
     free(kids), free(pf);
     return p->n - next;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+int tc_pool_gate_make(tc_pool_gate *g)
+{
+    *g = (tc_pool_gate){{-1, -1}, {-1, -1}, {-1}, NULL};
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    g->env = calloc(n + 2, sizeof *g->env);
+    if (!g->env || pipe2(g->go, O_CLOEXEC) != 0 || pipe2(g->ready, O_CLOEXEC) != 0) {
+        tc_pool_gate_free(g);
+        return -1;
+    }
+    memcpy(g->env, environ, n * sizeof *g->env);
+    g->env[n] = TC_POOL_GATE_ENV "=1";
+    int pass[5] = {g->go[0], TC_POOL_GATE_GO_FD, g->ready[1], TC_POOL_GATE_READY_FD, -1};
+    memcpy(g->pass, pass, sizeof pass);
+    return 0;
+}
+
+void tc_pool_gate_started(tc_pool_gate *g)
+{
+    close_fd(&g->go[0]);
+    close_fd(&g->ready[1]);
+}
+
+void tc_pool_gate_wait_ready(tc_pool_gate *g)
+{
+    char buf[64];
+    while (g->ready[0] >= 0) {
+        ssize_t r = read(g->ready[0], buf, sizeof buf);
+        if (r == 0 || (r < 0 && errno != EINTR))
+            close_fd(&g->ready[0]);
+    }
+}
+
+void tc_pool_gate_open(tc_pool_gate *g)
+{
+    close_fd(&g->go[1]);
+}
+
+void tc_pool_gate_free(tc_pool_gate *g)
+{
+    for (int k = 0; k < 2; k++)
+        close_fd(&g->go[k]), close_fd(&g->ready[k]);
+    free(g->env);
+    g->env = NULL;
+}
+
+void tc_pool_gate_pass(void)
+{
+    const char *on = getenv(TC_POOL_GATE_ENV);
+    if (!on || strcmp(on, "1"))
+        return;
+    /* only the gate's pipes are touched (the variable set by hand leaves
+     * this process's other fds alone), and neither reaches a program this
+     * one starts */
+    struct stat go, ready;
+    if (fstat(TC_POOL_GATE_GO_FD, &go) != 0 || !S_ISFIFO(go.st_mode) || fstat(TC_POOL_GATE_READY_FD, &ready) != 0 ||
+        !S_ISFIFO(ready.st_mode))
+        return;
+    fcntl(TC_POOL_GATE_GO_FD, F_SETFD, FD_CLOEXEC);
+    close(TC_POOL_GATE_READY_FD);
+    char b;
+    ssize_t r;
+    while ((r = read(TC_POOL_GATE_GO_FD, &b, 1)) > 0 || (r < 0 && errno == EINTR))
+        ;
+    close(TC_POOL_GATE_GO_FD);
 }

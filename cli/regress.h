@@ -3,12 +3,14 @@
 #ifndef TC_CLI_REGRESS_H
 #define TC_CLI_REGRESS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
 
+#include "cli/pool.h"
 #include "oracle/profile.h"
 #include "probes/probes.h"
 #include "reports/reports.h"
@@ -63,6 +65,13 @@ typedef struct {
     double slice_s[2];        /* the quickest and the slowest slice's child, seconds */
     char **lists;             /* per slice: its instructions, comma separated */
     bool *answered;           /* per item: its verify record came back */
+    /* the verify children started with the timing, behind a gate (cli/pool.h) */
+    tc_pool_gate gate;
+    tc_pool early;            /* their pool, run on pool_th */
+    pthread_t pool_th;
+    bool early_on;            /* started: regress_verify opens the gate and joins them */
+    size_t early_left;        /* children the pool never started */
+    double ready_s;           /* the timing's wait for them to be ready */
 } regress_ctx;
 
 /* One difference of it from the baseline: what ("sass", "timing",
@@ -75,8 +84,22 @@ void regress_compare_timing(regress_ctx *c, const tc_record *base, const tc_reco
  * OUT/bench.json written into d, the differences added to the items. */
 void regress_time(regress_ctx *c, tc_outdir *d);
 /* Every item verified by `tcscope verify` children, a slice of the items
- * each (cli/regress_verify.c): 0, or -1 when a check could not run. */
+ * each (cli/regress_verify.c): 0, or -1 when a check could not run. After
+ * regress_verify_start, the children started then are let go and awaited. */
 int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs);
+/* The verify children started now, on a thread, behind a gate: each makes
+ * its CUDA context and model while the timing reads the SASS and loads the
+ * baseline, and launches nothing until regress_gate_open. 0, or -1 (then
+ * regress_verify starts them as before). */
+int regress_verify_start(regress_ctx *c, const char *ppath, unsigned jobs);
+/* The timing, before its first launch: waits until every early child is
+ * ready (its context made), so that none is made while the GPU is timed. */
+void regress_gate_ready(regress_ctx *c);
+/* The timing is over: the early children may launch. */
+void regress_gate_open(regress_ctx *c);
+/* The early children let go and awaited (regress_verify does it; an error
+ * before it, here). */
+void regress_verify_join(regress_ctx *c);
 /* --cross-run, in this process on be (cli/regress_cross.c): OUT/cross.txt,
  * 0; or -1 after a warning, and no file. */
 int regress_cross(const regress_ctx *c, tc_backend *be, tc_outdir *d);

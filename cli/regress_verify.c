@@ -100,14 +100,17 @@ static bool retry_done(void *vc, size_t q, int status, const char *out, double s
     return regress_verify_done(c, c->idx[q], status, out, secs);
 }
 
-int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs)
+/* The slices, a child's arguments each. 0, or -1 after a warning. */
+static int make_slices(regress_ctx *c, const char *ppath, unsigned jobs)
 {
+    if (c->lists)   /* made before: by regress_verify_start, or failed then (out of memory) */
+        return c->answered ? 0 : -1;
     c->nslices = jobs < c->n ? jobs : c->n;
     c->lists = calloc(c->nslices, sizeof *c->lists);
-    c->answered = calloc(c->n, sizeof *c->answered);
+    bool *answered = calloc(c->n, sizeof *answered);
     size_t *len = calloc(c->nslices, sizeof *len);
-    if (!c->lists || !c->answered || !len) {
-        free(len);
+    if (!c->lists || !answered || !len) {
+        free(len), free(answered);
         cli_warn(REGRESS_CMD, "out of memory");
         return -1;
     }
@@ -115,11 +118,12 @@ int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs)
         len[i % c->nslices] += strlen(c->it[i].ins->name) + 1;
     for (size_t s = 0; s < c->nslices; s++)
         if (!(c->lists[s] = calloc(1, len[s] + 1))) {
-            free(len);
+            free(len), free(answered);
             cli_warn(REGRESS_CMD, "out of memory");
             return -1;
         }
     free(len);
+    c->answered = answered;   /* set last: the slices are whole */
     for (size_t i = 0; i < c->n; i++) {
         char *l = c->lists[i % c->nslices];
         if (*l)
@@ -128,9 +132,76 @@ int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs)
     }
     for (size_t s = 0; s < c->nslices; s++)
         set_verify_args(c, s, ppath, c->lists[s]);
-    tc_pool sp = {c->nslices, "verify", slice_argv, slice_done, c, NULL};
-    if (tc_pool_run(&sp, jobs) != 0)
+    return 0;
+}
+
+static void *early_thread(void *vc)
+{
+    regress_ctx *c = vc;   /* every slice at once: nslices <= jobs */
+    c->early_left = tc_pool_run(&c->early, (unsigned)c->nslices);
+    return NULL;
+}
+
+static void early_started(void *vc)
+{
+    tc_pool_gate_started(&((regress_ctx *)vc)->gate);
+}
+
+static char **early_env(void *vc, size_t s)
+{
+    (void)s;
+    return ((regress_ctx *)vc)->gate.env;
+}
+
+int regress_verify_start(regress_ctx *c, const char *ppath, unsigned jobs)
+{
+    if (make_slices(c, ppath, jobs) != 0 || tc_pool_gate_make(&c->gate) != 0)
         return -1;
+    /* quiet: the timing's bar is the one on the terminal */
+    c->early = (tc_pool){c->nslices, "verify", slice_argv, slice_done, c, early_env, early_started, c->gate.pass, true};
+    if (pthread_create(&c->pool_th, NULL, early_thread, c) != 0) {
+        tc_pool_gate_free(&c->gate);
+        return -1;
+    }
+    c->early_on = true;
+    return 0;
+}
+
+void regress_gate_ready(regress_ctx *c)
+{
+    if (c->early_on)
+        tc_pool_gate_wait_ready(&c->gate);
+}
+
+void regress_gate_open(regress_ctx *c)
+{
+    if (c->early_on)
+        tc_pool_gate_open(&c->gate);
+}
+
+void regress_verify_join(regress_ctx *c)
+{
+    if (!c->early_on)
+        return;
+    tc_pool_gate_open(&c->gate);
+    pthread_join(c->pool_th, NULL);
+    tc_pool_gate_free(&c->gate);
+    c->early_on = false;
+}
+
+int regress_verify(regress_ctx *c, const char *ppath, unsigned jobs)
+{
+    if (c->early_on) {
+        regress_verify_join(c);
+        if (c->early_left != 0)
+            return -1;
+    } else {
+        if (make_slices(c, ppath, jobs) != 0)
+            return -1;
+        tc_pool sp = {c->nslices, "verify", slice_argv, slice_done, c, NULL};
+        if (tc_pool_run(&sp, jobs) != 0)
+            return -1;
+    }
     size_t nretry = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!c->answered[i]) {
