@@ -175,6 +175,19 @@ bool cli_instr_selected(const char *sel, const char *name)
     return false;
 }
 
+int cli_list_add(char **list, const char *item)
+{
+    size_t have = *list ? strlen(*list) : 0, len = strlen(item);
+    char *t = realloc(*list, have + len + 2);
+    if (!t)
+        return -1;
+    if (have)
+        t[have++] = ',';
+    memcpy(t + have, item, len + 1);
+    *list = t;
+    return 0;
+}
+
 bool cli_pos_double(const char *s, double *out)
 {
     char *end;

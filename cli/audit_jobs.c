@@ -251,15 +251,13 @@ static int deal_slices(jobs *j, const size_t *todo_idx, size_t todo)
  * list, --out OUT/parts, and --slice. */
 static int build_slice(jobs *j, size_t s)
 {
-    size_t len = 1, lo = j->start[s], hi = j->start[s + 1];
+    size_t lo = j->start[s], hi = j->start[s + 1];
+    char *names = NULL, **v = slice_argv(j, s), **one = item_args(j, j->idx[lo]);
     for (size_t q = lo; q < hi; q++)
-        len += strlen(j->list[j->idx[q]]->name) + 1;
-    char *names = malloc(len), **v = slice_argv(j, s), **one = item_args(j, j->idx[lo]);
-    if (!names)
-        return -1;
-    names[0] = '\0';
-    for (size_t q = lo; q < hi; q++)
-        strcat(strcat(names, q == lo ? "" : ","), j->list[j->idx[q]]->name);
+        if (cli_list_add(&names, j->list[j->idx[q]]->name) != 0) {
+            free(names);
+            return -1;
+        }
     j->snames[s] = names;
     int k = 0;
     for (; one[k]; k++)
@@ -429,14 +427,11 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
             print_kept(&j, i);
     double t0 = verify_now_s(), timing_s = 0;
     if (j.bench_path[0] && todo) {
-        size_t len = 1;
-        for (size_t i = 0; i < n; i++)
-            len += j.done[i] ? 0 : strlen(list[i]->name) + 1;
-        if (!(j.bench_instrs = calloc(len, 1)))
-            snprintf(j.stopped, sizeof j.stopped, "out of memory");
-        for (size_t i = 0; j.bench_instrs && i < n; i++)
-            if (!j.done[i])
-                strcat(strcat(j.bench_instrs, j.bench_instrs[0] ? "," : ""), list[i]->name);
+        for (size_t i = 0; i < n && !j.stopped[0]; i++)
+            if (!j.done[i] && cli_list_add(&j.bench_instrs, list[i]->name) != 0) {
+                free(j.bench_instrs), j.bench_instrs = NULL;
+                snprintf(j.stopped, sizeof j.stopped, "out of memory");
+            }
         tc_pool bp = {1, "timing", bench_argv, bench_done, &j, NULL};
         if (j.bench_instrs)
             tc_pool_run(&bp, 1);

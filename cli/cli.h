@@ -82,6 +82,10 @@ int cli_no_gpu(const char *cmd, const char *why);
 int cli_no_gpu_instead(const char *cmd, const char *why, const char *instead);
 /* name is in a checked --instr list (or the list is "all"). */
 bool cli_instr_selected(const char *sel, const char *name);
+/* item appended to the comma list *list (NULL: empty), which grows: the
+ * lists a command hands its children (--instr A,B, --merge DIR,DIR). 0, or
+ * -1 when memory runs out (*list unchanged). */
+int cli_list_add(char **list, const char *item);
 bool cli_seed(const char *cmd, const char *opt, const char *v, uint64_t *out);
 /* 0..max in decimal or 0x hex (a seed is 0..UINT64_MAX). */
 bool cli_u64(const char *cmd, const char *opt, const char *v, uint64_t max, uint64_t *out);

@@ -5,7 +5,8 @@
  * measured again with the whole table, which decides). Then every
  * instruction of the baseline profile is verified here with N random
  * elements and the hunt families (`tcscope verify` children, a slice of the
- * instructions each: cli/regress_verify.c); only what fails is refitted
+ * instructions each, started with the timing and held until it ends:
+ * cli/regress_verify.c); only what fails is refitted
  * (`tcscope audit --part`), and the fields that moved are listed with the
  * case that decides them. The summary line says where the time went.
  * Exit 0 same, 1 a difference, 2 no GPU (unless --model: the recorded model

@@ -129,13 +129,8 @@ static int share_out(fleet *f)
     for (size_t i = 0; i < n; i++) {
         if (!cli_instr_selected(f->j->instr, cat[i].name))
             continue;
-        char **s = &f->instrs[got++ % f->n];
-        size_t have = *s ? strlen(*s) : 0;
-        char *t = realloc(*s, have + strlen(cat[i].name) + 2);
-        if (!t)
+        if (cli_list_add(&f->instrs[got++ % f->n], cat[i].name) != 0)
             return cli_fail(f->j->cmd, "out of memory");
-        snprintf(t + have, strlen(cat[i].name) + 2, "%s%s", have ? "," : "", cat[i].name);
-        *s = t;
     }
     return got ? TC_EXIT_OK : cli_fail(f->j->cmd, "no instruction selected by --instr %s", f->j->instr);
 }
@@ -221,18 +216,15 @@ static bool merge_done(void *ctx, size_t q, int status, const char *out, double 
 
 static int merge_audits(fleet *f, json_t *rec)
 {
-    size_t len = 1;
+    char *list = NULL;
     for (size_t i = 0; i < f->n; i++)
-        len += strlen(f->path[i]) + 1;
-    char *list = calloc(len, 1);
-    if (!list)
-        return cli_fail(f->j->cmd, "out of memory");
-    for (size_t i = 0; i < f->n; i++)
-        if (f->status[i] == TC_EXIT_OK || f->status[i] == TC_EXIT_DIFF)
-            strcat(strcat(list, list[0] ? "," : ""), f->path[i]);
+        if ((f->status[i] == TC_EXIT_OK || f->status[i] == TC_EXIT_DIFF) && cli_list_add(&list, f->path[i]) != 0) {
+            free(list);
+            return cli_fail(f->j->cmd, "out of memory");
+        }
     int rc = TC_EXIT_OK;
     json_object_set_new(rec, "merged_record", json_null());
-    if (list[0]) {
+    if (list) {
         char *v[] = {"audit", "--merge", list, "--out", (char *)f->j->out, "--force", NULL};
         merge_child m = {v, -1, NULL};
         tc_pool p = {1, "merge", merge_argv, merge_done, &m, NULL};

@@ -1,6 +1,6 @@
 /* regress --cross-run (cli/regress.h regress_cross): a --cross-gpu worker's
  * share of the cross-GPU comparison, in this process, after the timing and
- * before the checks: every instruction of the list on --cross-count random
+ * beside the checks (their children, let go when the timing ends): every instruction of the list on --cross-count random
  * inputs of the run's seed (the inputs of `run --random`), the output bits
  * as a corpus record in OUT/cross.txt, which the fleet compares across the
  * GPUs (cli/fleet.c). Only the bits: no layout probe, no SASS, no twin's

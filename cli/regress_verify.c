@@ -108,28 +108,15 @@ static int make_slices(regress_ctx *c, const char *ppath, unsigned jobs)
     c->nslices = jobs < c->n ? jobs : c->n;
     c->lists = calloc(c->nslices, sizeof *c->lists);
     bool *answered = calloc(c->n, sizeof *answered);
-    size_t *len = calloc(c->nslices, sizeof *len);
-    if (!c->lists || !answered || !len) {
-        free(len), free(answered);
+    bool ok = c->lists && answered;
+    for (size_t i = 0; ok && i < c->n; i++)
+        ok = cli_list_add(&c->lists[i % c->nslices], c->it[i].ins->name) == 0;
+    if (!ok) {
+        free(answered);
         cli_warn(REGRESS_CMD, "out of memory");
         return -1;
     }
-    for (size_t i = 0; i < c->n; i++)
-        len[i % c->nslices] += strlen(c->it[i].ins->name) + 1;
-    for (size_t s = 0; s < c->nslices; s++)
-        if (!(c->lists[s] = calloc(1, len[s] + 1))) {
-            free(len), free(answered);
-            cli_warn(REGRESS_CMD, "out of memory");
-            return -1;
-        }
-    free(len);
     c->answered = answered;   /* set last: the slices are whole */
-    for (size_t i = 0; i < c->n; i++) {
-        char *l = c->lists[i % c->nslices];
-        if (*l)
-            strcat(l, ",");
-        strcat(l, c->it[i].ins->name);
-    }
     for (size_t s = 0; s < c->nslices; s++)
         set_verify_args(c, s, ppath, c->lists[s]);
     return 0;
