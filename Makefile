@@ -164,13 +164,13 @@ build/opt/tools/%: tools/%.c build/opt/libtcscope.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O3 -g $(CUDA_DEF) $(CPPFLAGS) -o $@ $< build/opt/libtcscope.a $(CUDA_LIBS) $(LDLIBS)
 
-# test_pool runs cli/pool.c's pool (not in the library) with itself as the children.
-build/san/tests/test_pool: tests/test_pool.c build/san/cli/pool.o build/san/libtcscope.a
+# test_pool runs cli/pool.c's pool and its gate (not in the library) with itself as the children.
+build/san/tests/test_pool: tests/test_pool.c build/san/cli/pool.o build/san/cli/pool_gate.o build/san/libtcscope.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(SANFLAGS) -DTC_HAVE_CUDA=0 $(CPPFLAGS) -o $@ $< build/san/cli/pool.o build/san/libtcscope.a -lcmocka $(LDLIBS)
-build/opt/tests/test_pool: tests/test_pool.c build/opt/cli/pool.o build/opt/libtcscope.a
+	$(CC) $(CSTD) $(WARN) $(SANFLAGS) -DTC_HAVE_CUDA=0 $(CPPFLAGS) -o $@ $< build/san/cli/pool.o build/san/cli/pool_gate.o build/san/libtcscope.a -lcmocka $(LDLIBS)
+build/opt/tests/test_pool: tests/test_pool.c build/opt/cli/pool.o build/opt/cli/pool_gate.o build/opt/libtcscope.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(OPTFLAGS) $(CUDA_DEF) $(CPPFLAGS) -o $@ $< build/opt/cli/pool.o build/opt/libtcscope.a -lcmocka $(CUDA_LIBS) $(LDLIBS)
+	$(CC) $(CSTD) $(WARN) $(OPTFLAGS) $(CUDA_DEF) $(CPPFLAGS) -o $@ $< build/opt/cli/pool.o build/opt/cli/pool_gate.o build/opt/libtcscope.a -lcmocka $(CUDA_LIBS) $(LDLIBS)
 
 # The call-graph test reads every object of its build, the CLI's too.
 build/opt/tests/test_file_cycles: build/tcscope

@@ -38,11 +38,11 @@ size_t tc_pool_run(const tc_pool *p, unsigned jobs);
 /* The CPUs this process may use (at least 1). */
 unsigned tc_pool_cpus(void);
 
-/* A gate: children started early, held until the parent opens it. Each
- * CUDA context a child makes takes its turn on the whole machine (about
- * 0.3 s each, doc/findings.md), so regress starts its verify children
- * while its timing reads the SASS, and lets them launch nothing until the
- * timing is over. The children get the read end of a "go" pipe (the
+/* A gate (cli/pool_gate.c): children started early, held until the parent
+ * opens it. Each CUDA context a child makes takes its turn on the whole
+ * machine (about 0.3 s each, doc/findings.md), so regress starts its
+ * verify children while its timing reads the SASS, and lets them launch
+ * nothing until the timing is over. The children get the read end of a "go" pipe (the
  * parent closes its write end: the gate opens) and the write end of a
  * "ready" pipe (each child closes it once open; the parent reads it to its
  * end: every child ready, or gone), as TC_POOL_GATE_GO_FD and
