@@ -42,11 +42,11 @@ unsigned tc_pool_cpus(void);
  * opens it. Each CUDA context a child makes takes its turn on the whole
  * machine (about 0.3 s each, doc/findings.md), so regress starts its
  * verify children while its timing reads the SASS, and lets them launch
- * nothing until the timing is over. The children get the read end of a "go" pipe (the
- * parent closes its write end: the gate opens) and the write end of a
- * "ready" pipe (each child closes it once open; the parent reads it to its
- * end: every child ready, or gone), as TC_POOL_GATE_GO_FD and
- * TC_POOL_GATE_READY_FD, and TC_POOL_GATE_ENV=1 in their environment. */
+ * nothing until the timing is over. The children get the read end of a
+ * "go" pipe (the parent closes its write end: the gate opens) and the
+ * write end of a "ready" pipe (each child closes it once open; the parent
+ * reads it to its end: every child ready, or gone), as TC_POOL_GATE_GO_FD
+ * and TC_POOL_GATE_READY_FD, and TC_POOL_GATE_ENV=1 in their environment. */
 #define TC_POOL_GATE_ENV "TCSCOPE_POOL_GATE"
 #define TC_POOL_GATE_GO_FD 100
 #define TC_POOL_GATE_READY_FD 101

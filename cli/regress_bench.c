@@ -98,8 +98,8 @@ void regress_time(regress_ctx *c, tc_outdir *d)
 {
     char err[600];
     double t0 = now_s();
-    /* the GPU first: the SASS is read on a thread of its own while the GPU
-     * opens and the baseline's records load (probes/timing.h) */
+    /* the GPU first: its timing kernels' SASS is read on a thread of its
+     * own while the baseline's records load (probes/timing.h) */
     tc_bench_opts o = {.device = device_of(c->backend), .no_whole_gpu = true};
     tc_bench *b = tc_bench_open(&o, err, sizeof err);
     if (!b) {

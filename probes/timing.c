@@ -33,9 +33,9 @@ double tc_timing_peak_fma_per_clk(const tc_instr *ins)
 
 #if TC_HAVE_CUDA
 
-/* The SASS of the timing kernels is read (cuobjdump, 1-2 s) on a thread of
- * its own while the GPU and NVML are opened and the caller loads its
- * records; the first use waits for it (sass_of). */
+/* The SASS of the timing kernels is read (cuobjdump: 2-3 s on the H200
+ * nodes) on a thread of its own while NVML is opened and the caller loads
+ * its records; the first use waits for it (sass_of). */
 struct tc_bench {
     tct_device dev;
     tc_nvml *nvml;
@@ -90,17 +90,15 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
     b->quick = o->quick;
     b->no_whole_gpu = o->no_whole_gpu;
     b->sass_path = o->sass_path;
-    b->reading = pthread_create(&b->reader, NULL, read_sass, b) == 0;
-    if (!b->reading)   /* no thread: read here, in turn */
-        read_sass(b);
     double t0 = now_s();
-    if (tct_open(o->device, &b->dev, err, errlen) != 0) {
+    if (tct_open(o->device, &b->dev, err, errlen) != 0) {   /* quick: the context comes with the first launch */
         tc_say_no_driver(err, errlen);   /* "driver version is insufficient" where there is no driver */
-        sass_of(b);
-        tc_sass_free(b->sass);
         free(b);
         return NULL;
     }
+    b->reading = pthread_create(&b->reader, NULL, read_sass, b) == 0;
+    if (!b->reading)   /* no thread: read here, in turn */
+        read_sass(b);
     b->nvml = tc_nvml_open(b->dev.pci, b->nvml_why, sizeof b->nvml_why);
     b->open_s = now_s() - t0;
     return b;
