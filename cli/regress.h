@@ -71,7 +71,6 @@ typedef struct {
     pthread_t pool_th;
     bool early_on;            /* started: regress_verify opens the gate and joins them */
     size_t early_left;        /* children the pool never started */
-    double ready_s;           /* the timing's wait for them to be ready */
 } regress_ctx;
 
 /* One difference of it from the baseline: what ("sass", "timing",

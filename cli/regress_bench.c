@@ -127,9 +127,9 @@ void regress_time(regress_ctx *c, tc_outdir *d)
         abort();
     measure_ctx mc = {.b = b, .r = r};
     size_t timed = 0, at_point = 0, tables = 0, confirmed = 0;
-    double r0 = now_s();
+    double ready_s = now_s();
     regress_gate_ready(c);   /* the checks' children have their contexts: none is made while the GPU is timed */
-    c->ready_s = now_s() - r0;
+    ready_s = now_s() - ready_s;
     tc_progress prog;
     tc_progress_start(&prog, "timing", c->n);
     for (size_t i = 0; i < c->n; i++) {
@@ -162,7 +162,7 @@ void regress_time(regress_ctx *c, tc_outdir *d)
         printf("# timing: %zu instructions in %.1f s (opened %.1f s: the GPU %.1f s, the baseline beside it, the SASS "
                "%.1f s on a thread; the checks' children ready %.1f s later; %zu at the baseline's best point %.1f s, "
                "%zu whole tables %.1f s, %zu of them confirming a quick difference)\n", timed, now_s() - t0, open_s,
-               gpu_s, sass_s, c->ready_s, at_point, mc.quick_s, tables, mc.table_s, confirmed);
+               gpu_s, sass_s, ready_s, at_point, mc.quick_s, tables, mc.table_s, confirmed);
     fflush(stdout);
     tc_record_free(&fresh);
     tc_record_free(&base);
