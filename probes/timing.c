@@ -3,6 +3,7 @@
  * a fraction of the peak, and whole-GPU TFLOP/s with NVML readings. */
 #include "probes/timing.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,14 +35,16 @@ double tc_timing_peak_fma_per_clk(const tc_instr *ins)
 #if TC_HAVE_CUDA
 
 /* The SASS of the timing kernels is read (cuobjdump: 2-3 s on the H200
- * nodes) on a thread of its own while NVML is opened and the caller loads
- * its records; the first use waits for it (sass_of). */
+ * nodes; the build's file: a few hundredths) on a thread of its own while
+ * NVML is opened and the caller loads its records; the first use waits for
+ * it (sass_of). */
 struct tc_bench {
     tct_device dev;
     tc_nvml *nvml;
     char nvml_why[200];
     tc_sass *sass;
     char sass_err[400];
+    char sass_from[PATH_MAX + 8]; /* tc_sass_dump's source: the path, the build's file, "cuobjdump" */
     const char *sass_path;
     pthread_t reader;
     bool reading;          /* the reader runs: join before b->sass is read */
@@ -64,11 +67,14 @@ static void *read_sass(void *arg)
 {
     tc_bench *b = arg;
     double t0 = now_s();
-    char *text = tc_sass_dump(b->sass_path, "sm_90a", "tct_", b->sass_err, sizeof b->sass_err);
+    char *text = tc_sass_dump(b->sass_path, "sm_90a", "tct_", b->sass_from, sizeof b->sass_from, b->sass_err,
+                              sizeof b->sass_err);
     if (text) {
         b->sass = tc_sass_parse(text, b->sass_err, sizeof b->sass_err);
         free(text);
     }
+    if (!b->sass)
+        b->sass_from[0] = '\0';
     b->sass_s = now_s() - t0;
     return NULL;
 }
@@ -119,6 +125,12 @@ void tc_bench_open_seconds(tc_bench *b, double *gpu_s, double *sass_s)
     sass_of(b);
     *gpu_s = b->open_s;
     *sass_s = b->sass_s;
+}
+
+const char *tc_bench_sass_source(tc_bench *b)
+{
+    sass_of(b);
+    return b->sass_from;
 }
 
 const char *tc_bench_gpu_name(const tc_bench *b)
@@ -528,6 +540,7 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
 }
 void tc_bench_close(tc_bench *b) {}
 void tc_bench_open_seconds(tc_bench *b, double *gpu_s, double *sass_s) { *gpu_s = *sass_s = 0; }
+const char *tc_bench_sass_source(tc_bench *b) { return ""; }
 void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m) { memset(m, 0, sizeof *m); }
 const char *tc_bench_gpu_name(const tc_bench *b) { return ""; }
 bool tc_bench_has_kernel(const char *name) { return false; }
