@@ -63,7 +63,7 @@ static char *slurp(FILE *f, bool is_pipe, int *status)
 static char *run(const char *cmd)
 {
     /* "e": the pipe is not inherited by the children the program starts
-     * meanwhile (the read runs on a thread beside them, probes/timing.c) */
+     * meanwhile (the read runs on a thread beside them, probes/sass_reader.c) */
     FILE *p = popen(cmd, "re");
     if (!p)
         return NULL;

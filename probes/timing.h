@@ -47,6 +47,8 @@ typedef struct {
  * there is no usable GPU (or the build has no CUDA). */
 typedef struct tc_bench tc_bench;
 tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen);
+/* Closes it at once: a SASS read still running is left to finish (and free
+ * itself) on its thread when nothing used it. */
 void tc_bench_close(tc_bench *b);
 /* Seconds of the GPU's and NVML's opening, and of the SASS's reading (on a
  * thread beside it and whatever the caller did next): waits for the SASS. */
