@@ -386,6 +386,9 @@ install: build/tcscope build/tcscope.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 755 build/tcscope $(DESTDIR)$(PREFIX)/bin/tcscope
+	# the build's SASS file goes beside it (the same build-id: install does not strip), or an old one goes
+	if [ -f build/tcscope.sass ]; then install -m 644 build/tcscope.sass $(DESTDIR)$(PREFIX)/bin/tcscope.sass; \
+	  else rm -f $(DESTDIR)$(PREFIX)/bin/tcscope.sass; fi
 	install -m 644 build/tcscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/tcscope.1
 	install -m 644 doc/completion/tcscope.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tcscope
 	install -m 644 doc/completion/_tcscope $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tcscope

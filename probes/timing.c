@@ -137,7 +137,11 @@ void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m)
     m->power_limit_w = r.power_limit_w;
     m->temperature_c = r.temperature_c;
     m->sass_read = sass_of(b) != NULL;
-    if (!m->sass_read)
+    if (m->sass_read) {
+        const char *from = tc_sass_reader_source(b->sass);
+        snprintf(m->sass_source, sizeof m->sass_source, "%s",
+                 strcmp(from, "cuobjdump") ? from : "cuobjdump -sass of this program");
+    } else
         snprintf(m->sass_error, sizeof m->sass_error, "%s", tc_sass_reader_error(b->sass));
 }
 
