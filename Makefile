@@ -74,6 +74,14 @@ NVCC_RUN   = $(NVCC)
 PTXAS_DIR  =
 endif
 CUDA_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+# The build's SASS file (probes/sass.h tc_sass_write_build): build/tcscope's
+# timing kernels disassembled once, right after linking, into
+# build/tcscope.sass, so that its timed commands need not run cuobjdump at
+# every start (2.5-3.0 s on the H200 nodes); the binary reads the file only
+# while the build-id in its header is its own. Only where a cuobjdump is
+# found (CI has nvcc and none): else no file, and an earlier one removed.
+CUOBJDUMP ?= $(firstword $(wildcard $(CUDA_HOME)/bin/cuobjdump) $(shell command -v cuobjdump 2>/dev/null))
+SASS_WRITE := $(if $(CUOBJDUMP),build/opt/tools/sass_write)
 # PTXAS12=/path/to/ptxas of CUDA 12.x (the nvidia-cuda-nvcc-cu12 wheel; `python3
 # tools/toolkit-matrix.py ptxas 12.9` downloads one and prints its path): sm_70 (Volta),
 # which CUDA 13 does not build. The warp-level executors' sm_70 SASS joins their fat
@@ -103,6 +111,7 @@ else
 CU_SRC    =
 CUDA_DEF  = -DTC_HAVE_CUDA=0
 CUDA_LIBS =
+SASS_WRITE =
 endif
 
 # The CUDA objects come first, largest source first: nvcc is most of a fresh
@@ -144,8 +153,11 @@ build/san/libtcscope.a: $(SAN_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
 # The library first: under -j its nvcc compiles start before the CLI's C files.
-build/tcscope: build/opt/libtcscope.a $(CLI_SRC:%.c=build/opt/%.o) | $(SM70_FORMS)
+# Then the build's SASS file (SASS_WRITE above), or none: a write that fails
+# fails nothing (sass_write says why; the timing runs cuobjdump as without it).
+build/tcscope: build/opt/libtcscope.a $(CLI_SRC:%.c=build/opt/%.o) | $(SM70_FORMS) $(SASS_WRITE)
 	$(CC) $(OPTFLAGS) -o $@ $(filter %.o,$^) build/opt/libtcscope.a $(CUDA_LIBS) $(LDLIBS)
+	$(if $(SASS_WRITE),TCSCOPE_CUOBJDUMP='$(CUOBJDUMP)' $(SASS_WRITE) $@ $@.sass sm_90a tct_ || true,rm -f $@.sass)
 
 build/san/tcscope: $(CLI_SRC:%.c=build/san/%.o) build/san/libtcscope.a
 	$(CC) $(SANFLAGS) -o $@ $(filter %.o,$^) build/san/libtcscope.a $(LDLIBS)
@@ -374,6 +386,9 @@ install: build/tcscope build/tcscope.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 755 build/tcscope $(DESTDIR)$(PREFIX)/bin/tcscope
+	# the build's SASS file goes beside it (the same build-id: install does not strip), or an old one goes
+	if [ -f build/tcscope.sass ]; then install -m 644 build/tcscope.sass $(DESTDIR)$(PREFIX)/bin/tcscope.sass; \
+	  else rm -f $(DESTDIR)$(PREFIX)/bin/tcscope.sass; fi
 	install -m 644 build/tcscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/tcscope.1
 	install -m 644 doc/completion/tcscope.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tcscope
 	install -m 644 doc/completion/_tcscope $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tcscope

@@ -36,7 +36,7 @@ static const cli_option opts[] = {
     [O_DEVICE] = {CLI_ALIAS_HINT("--device", "--backend", "--backend gpu:N")},
     [O_OUT] = {"--out", "DIR", "write DIR/bench.json, the bench record (tcscope-record/1); an earlier one is kept unless --force"},
     [O_FORCE] = {"--force", NULL, "replace an earlier DIR/bench.json"},
-    [O_SASS] = {"--sass", "FILE", "check the opcodes against this disassembly (default: cuobjdump of this binary)"},
+    [O_SASS] = {"--sass", "FILE", "check the opcodes against this disassembly (default: the build's .sass file or cuobjdump)"},
     [O_NO_CUBLAS] = {"--no-cublas", NULL, "skip the cuBLAS reference GEMM"},
     [O_CUBLAS_SIZE] = {"--cublas-size", "N", "the cuBLAS GEMM's M = N = K, a multiple of 256", 256, 16384},
     [O_IF_GPU] = {"--if-gpu", NULL, "with no GPU: one line saying it was skipped, exit 0 (make bench)"},

@@ -9,6 +9,7 @@
  * difference alone. Every kernel's SASS is checked as by `tcscope bench`.
  * What was measured is OUT/bench.json (a bench record: point_only where only
  * the point was timed), compared with the baseline in cli/regress_compare.c. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,9 @@ void regress_time(regress_ctx *c, tc_outdir *d)
     }
     double gpu_s, sass_s;
     tc_bench_open_seconds(b, &gpu_s, &sass_s);
+    const char *from = tc_bench_sass_source(b);
+    char sass_from[PATH_MAX + 8];   /* a copy: printed once the bench is closed */
+    snprintf(sass_from, sizeof sass_from, "%s", *from ? from : "not read");
     double open_s = now_s() - t0;
     tc_bench_machine m;
     tc_bench_machine_read(b, &m);
@@ -160,9 +164,9 @@ void regress_time(regress_ctx *c, tc_outdir *d)
     regress_compare_timing(c, &base, &fresh);
     if (!c->a->json)
         printf("# timing: %zu instructions in %.1f s (opened %.1f s: the GPU %.1f s, the baseline beside it, the SASS "
-               "%.1f s on a thread; the checks' children ready %.1f s later; %zu at the baseline's best point %.1f s, "
-               "%zu whole tables %.1f s, %zu of them confirming a quick difference)\n", timed, now_s() - t0, open_s,
-               gpu_s, sass_s, ready_s, at_point, mc.quick_s, tables, mc.table_s, confirmed);
+               "%.1f s (%s) on a thread; the checks' children ready %.1f s later; %zu at the baseline's best point "
+               "%.1f s, %zu whole tables %.1f s, %zu of them confirming a quick difference)\n", timed, now_s() - t0,
+               open_s, gpu_s, sass_s, sass_from, ready_s, at_point, mc.quick_s, tables, mc.table_s, confirmed);
     fflush(stdout);
     tc_record_free(&fresh);
     tc_record_free(&base);

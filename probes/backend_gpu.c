@@ -443,7 +443,7 @@ static int load_sass(tc_gpub *b, char *err, size_t errlen)
         b->sass_tried = true;
         int arch = tc_gpu_exec_arch(b->g);
         const char *target = tc_arch_target(arch ? arch : tc_arch_of_device(b->info.sm));
-        char *text = target ? tc_sass_dump(NULL, target, "tcx_", b->sass_err, sizeof b->sass_err) : NULL;
+        char *text = target ? tc_sass_dump(NULL, target, "tcx_", NULL, 0, b->sass_err, sizeof b->sass_err) : NULL;
         if (!target)
             snprintf(b->sass_err, sizeof b->sass_err, "no SASS: this build has no code for sm_%d", b->info.sm);
         if (text)

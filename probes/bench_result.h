@@ -22,7 +22,9 @@ typedef struct {
     int idle_sm_clock_mhz;
     double power_limit_w;
     int temperature_c;
-    bool sass_read;             /* the program's SASS was read; else sass_error */
+    bool sass_read;             /* the program's SASS was read (from sass_source); else sass_error */
+    char sass_source[300];      /* "cuobjdump -sass of this program", or the file read: --sass FILE,
+                                   or the build's PROGRAM.sass (this binary's build-id in its header) */
     char sass_error[400];
 } tc_bench_machine;
 

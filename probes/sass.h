@@ -68,10 +68,38 @@ const char *tc_sass_verdict_name(tc_sass_verdict v);
 
 /* The disassembly to parse (probes/sass_dump.c): the text of the file path,
  * or, path NULL, of this program's kernels of architecture arch ("sm_90a")
- * whose cubins hold a symbol beginning with prefix ("tct_"), with
- * cuobjdump (TCSCOPE_CUOBJDUMP, /usr/local/cuda/bin, PATH); where that
- * fails, arch's whole disassembly, then the program's. A malloc'd text, or
- * NULL with err set. */
-char *tc_sass_dump(const char *path, const char *arch, const char *prefix, char *err, size_t errlen);
+ * whose cubins hold a symbol beginning with prefix ("tct_"): the build's
+ * file beside this program (PROGRAM.sass, tc_sass_from_build_file) when it
+ * is this very binary's, else tc_sass_disassemble of this program. A
+ * malloc'd text, or NULL with err set. from (NULL: not wanted) says where
+ * the text came from: path, the build's file, or "cuobjdump". */
+char *tc_sass_dump(const char *path, const char *arch, const char *prefix, char *from, size_t fromlen, char *err,
+                   size_t errlen);
+
+/* The kernels of arch whose cubins hold a symbol beginning with prefix in
+ * the executable exe, with cuobjdump (TCSCOPE_CUOBJDUMP, /usr/local/cuda/bin,
+ * PATH); where that fails, arch's whole disassembly, then exe's. A malloc'd
+ * text, or NULL with err set. */
+char *tc_sass_disassemble(const char *exe, const char *arch, const char *prefix, char *err, size_t errlen);
+
+/* The first line of a build's SASS file, '\n' included:
+ * "# tcscope-sass build-id HEX arch ARCH prefix PREFIX". 0, or -1 when it
+ * does not fit in len. */
+int tc_sass_build_header(char *buf, size_t len, const char *build_id, const char *arch, const char *prefix);
+
+/* The text of the SASS file at path after its header, when that header is
+ * the one of this process's build-id (probes/build_id.h), arch and prefix;
+ * NULL otherwise, silently: no file, another build's, another arch or
+ * prefix, a malformed header, no text, or this program without a build-id
+ * (then no file is ever used). */
+char *tc_sass_from_build_file(const char *path, const char *arch, const char *prefix);
+
+/* At build time (probes/sass_build.c, tools/sass_write.c): exe's
+ * disassembly (tc_sass_disassemble) written to out_path under the header
+ * that names exe's build-id, arch and prefix. out_path is whole or absent:
+ * the old one removed first, the new one renamed into place, nothing left
+ * on failure. 0, or -1 with err set. */
+int tc_sass_write_build(const char *exe, const char *out_path, const char *arch, const char *prefix, char *err,
+                        size_t errlen);
 
 #endif

@@ -3,7 +3,6 @@
  * a fraction of the peak, and whole-GPU TFLOP/s with NVML readings. */
 #include "probes/timing.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 
 #include "probes/nvml.h"
 #include "probes/sass.h"
+#include "probes/sass_reader.h"
 
 double tc_timing_peak_fma_per_clk(const tc_instr *ins)
 {
@@ -33,19 +33,15 @@ double tc_timing_peak_fma_per_clk(const tc_instr *ins)
 
 #if TC_HAVE_CUDA
 
-/* The SASS of the timing kernels is read (cuobjdump: 2-3 s on the H200
- * nodes) on a thread of its own while NVML is opened and the caller loads
- * its records; the first use waits for it (sass_of). */
+/* The SASS of the timing kernels is read on a thread of its own
+ * (probes/sass_reader.h) while NVML is opened and the caller loads its
+ * records; the first use waits for it (sass_of), and close does not. */
 struct tc_bench {
     tct_device dev;
     tc_nvml *nvml;
     char nvml_why[200];
-    tc_sass *sass;
-    char sass_err[400];
-    const char *sass_path;
-    pthread_t reader;
-    bool reading;          /* the reader runs: join before b->sass is read */
-    double open_s, sass_s; /* the GPU and NVML opened; the SASS read and parsed */
+    tc_sass_reader *sass;
+    double open_s;          /* the GPU and NVML opened */
     bool quick;
     bool no_whole_gpu;
 };
@@ -57,29 +53,9 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The timing kernels (tct_*) are sm_90a SASS only (tct_open refuses
- * another GPU): their cubins' disassembly alone, not that of the executors
- * of every architecture in this fat binary. */
-static void *read_sass(void *arg)
-{
-    tc_bench *b = arg;
-    double t0 = now_s();
-    char *text = tc_sass_dump(b->sass_path, "sm_90a", "tct_", b->sass_err, sizeof b->sass_err);
-    if (text) {
-        b->sass = tc_sass_parse(text, b->sass_err, sizeof b->sass_err);
-        free(text);
-    }
-    b->sass_s = now_s() - t0;
-    return NULL;
-}
-
 static const tc_sass *sass_of(tc_bench *b)
 {
-    if (b->reading) {
-        pthread_join(b->reader, NULL);
-        b->reading = false;
-    }
-    return b->sass;
+    return tc_sass_reader_wait(b->sass);
 }
 
 tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
@@ -89,16 +65,16 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
         abort();
     b->quick = o->quick;
     b->no_whole_gpu = o->no_whole_gpu;
-    b->sass_path = o->sass_path;
     double t0 = now_s();
     if (tct_open(o->device, &b->dev, err, errlen) != 0) {   /* quick: the context comes with the first launch */
         tc_say_no_driver(err, errlen);   /* "driver version is insufficient" where there is no driver */
         free(b);
         return NULL;
     }
-    b->reading = pthread_create(&b->reader, NULL, read_sass, b) == 0;
-    if (!b->reading)   /* no thread: read here, in turn */
-        read_sass(b);
+    /* The timing kernels (tct_*) are sm_90a SASS only (tct_open refuses
+     * another GPU): their cubins' disassembly alone, not that of the
+     * executors of every architecture in this fat binary. */
+    b->sass = tc_sass_reader_start(o->sass_path, "sm_90a", "tct_");
     b->nvml = tc_nvml_open(b->dev.pci, b->nvml_why, sizeof b->nvml_why);
     b->open_s = now_s() - t0;
     return b;
@@ -108,17 +84,20 @@ void tc_bench_close(tc_bench *b)
 {
     if (!b)
         return;
-    sass_of(b);
+    tc_sass_reader_close(b->sass);
     tc_nvml_close(b->nvml);
-    tc_sass_free(b->sass);
     free(b);
 }
 
 void tc_bench_open_seconds(tc_bench *b, double *gpu_s, double *sass_s)
 {
-    sass_of(b);
     *gpu_s = b->open_s;
-    *sass_s = b->sass_s;
+    *sass_s = tc_sass_reader_seconds(b->sass);
+}
+
+const char *tc_bench_sass_source(tc_bench *b)
+{
+    return tc_sass_reader_source(b->sass);
 }
 
 const char *tc_bench_gpu_name(const tc_bench *b)
@@ -158,8 +137,12 @@ void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m)
     m->power_limit_w = r.power_limit_w;
     m->temperature_c = r.temperature_c;
     m->sass_read = sass_of(b) != NULL;
-    if (!b->sass)
-        snprintf(m->sass_error, sizeof m->sass_error, "%s", b->sass_err);
+    if (m->sass_read) {
+        const char *from = tc_sass_reader_source(b->sass);
+        snprintf(m->sass_source, sizeof m->sass_source, "%s",
+                 strcmp(from, "cuobjdump") ? from : "cuobjdump -sass of this program");
+    } else
+        snprintf(m->sass_error, sizeof m->sass_error, "%s", tc_sass_reader_error(b->sass));
 }
 
 /* Random inputs: random bits with each floating-point element's exponent
@@ -220,10 +203,11 @@ static void check_kernel(tc_bench *b, const tct_kernel_set *ks, const tc_instr *
     int expected = (ilp == 0 ? 1 : ilp * ks->unroll) * (ks->sass_per_mma > 1 ? ks->sass_per_mma : 1);
     memset(kc, 0, sizeof *kc);
     if (!sass_of(b)) {
-        snprintf(kc->check.message, sizeof kc->check.message, "%.60s: SASS not checked: %.200s", fn, b->sass_err);
+        snprintf(kc->check.message, sizeof kc->check.message, "%.60s: SASS not checked: %.200s", fn,
+                 tc_sass_reader_error(b->sass));
         return;
     }
-    tc_sass_check_loop(b->sass, fn, ins->sass, expected, &kc->check);
+    tc_sass_check_loop(sass_of(b), fn, ins->sass, expected, &kc->check);
     kc->usable = kc->check.usable;
     kc->emulated = kc->check.emulated;
 }
@@ -528,6 +512,7 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
 }
 void tc_bench_close(tc_bench *b) {}
 void tc_bench_open_seconds(tc_bench *b, double *gpu_s, double *sass_s) { *gpu_s = *sass_s = 0; }
+const char *tc_bench_sass_source(tc_bench *b) { return ""; }
 void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m) { memset(m, 0, sizeof *m); }
 const char *tc_bench_gpu_name(const tc_bench *b) { return ""; }
 bool tc_bench_has_kernel(const char *name) { return false; }

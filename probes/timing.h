@@ -35,7 +35,8 @@ double tc_timing_peak_fma_per_clk(const tc_instr *ins);
 /* Options of one bench run. */
 typedef struct {
     int device;               /* CUDA device index */
-    const char *sass_path;    /* disassembly to check against; NULL: run cuobjdump on this program */
+    const char *sass_path;    /* disassembly to check against; NULL: this program's (its build's
+                                 file where it is this binary's, else cuobjdump) */
     bool quick;               /* smaller tables (tests) */
     bool no_whole_gpu;        /* skip the whole-GPU runs (about 0.3 s an instruction):
                                  regress compares latency and the per-SM table only */
@@ -46,10 +47,15 @@ typedef struct {
  * there is no usable GPU (or the build has no CUDA). */
 typedef struct tc_bench tc_bench;
 tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen);
+/* Closes it at once: a SASS read still running is left to finish (and free
+ * itself) on its thread when nothing used it. */
 void tc_bench_close(tc_bench *b);
 /* Seconds of the GPU's and NVML's opening, and of the SASS's reading (on a
  * thread beside it and whatever the caller did next): waits for the SASS. */
 void tc_bench_open_seconds(tc_bench *b, double *gpu_s, double *sass_s);
+/* Where the SASS came from (waits for it): the --sass file, the build's file
+ * (its path), "cuobjdump", or "" when it could not be read. */
+const char *tc_bench_sass_source(tc_bench *b);
 
 /* The machine of the record (GPU, driver, CUDA, clocks, NVML), read now. */
 void tc_bench_machine_read(tc_bench *b, tc_bench_machine *m);

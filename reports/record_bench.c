@@ -27,7 +27,7 @@ json_t *tc_bench_header(const tc_bench_machine *m, const tc_run_info *run)
     json_object_set_new(x, "idle_sm_clock_mhz", known_int(m->idle_sm_clock_mhz));
     json_object_set_new(x, "power_limit_w", known(m->power_limit_w));
     json_object_set_new(x, "temperature_c", known_int(m->temperature_c));
-    json_object_set_new(x, "sass_source", m->sass_read ? json_string("cuobjdump -sass of this program") : json_null());
+    json_object_set_new(x, "sass_source", m->sass_read ? json_string(m->sass_source) : json_null());
     if (!m->sass_read)
         json_object_set_new(x, "sass_error", json_string(m->sass_error));
     json_object_set_new(h, "machine", x);

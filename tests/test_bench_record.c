@@ -157,6 +157,7 @@ static void machine_of(const json_t *m, tc_bench_machine *x)
     x->power_limit_w = num(m, "power_limit_w", -1);
     x->temperature_c = (int)num(m, "temperature_c", -1);
     x->sass_read = json_is_string(json_object_get(m, "sass_source"));
+    str(x->sass_source, sizeof x->sass_source, m, "sass_source");
     str(x->sass_error, sizeof x->sass_error, m, "sass_error");
 }
 
