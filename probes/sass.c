@@ -2,6 +2,7 @@
 #include "probes/sass.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,50 @@ void tc_sass_free(tc_sass *s)
     }
     free(s->fn);
     free(s);
+}
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} text_buf;
+
+/* Appends what fmt formats to t. */
+static void put(text_buf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text_buf *t, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = t->cap - t->len;
+        int n = vsnprintf(t->buf + t->len, room, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            abort();
+        if ((size_t)n < room) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->buf = grow(t->buf, &t->cap, t->len + (size_t)n + 1, 1);
+    }
+}
+
+char *tc_sass_format(const tc_sass *s)
+{
+    text_buf t = {NULL, 0, 0};
+    t.buf = grow(NULL, &t.cap, 1 << 16, 1);
+    t.buf[0] = '\0';
+    for (size_t i = 0; i < s->n; i++) {
+        const sass_fn *f = &s->fn[i];
+        put(&t, "Function : %s\n", f->name);   /* no indent: a line never longer than the one read */
+        for (size_t k = 0; k < f->n; k++) {
+            const sass_insn *in = &f->insn[k];
+            if (in->target >= 0)   /* as cuobjdump writes it */
+                put(&t, "/*%04lx*/ %s 0x%lx ;\n", in->addr, in->opcode, (unsigned long)in->target);
+            else   /* not a branch, or one whose target the parser could not read: read so again */
+                put(&t, "/*%04lx*/ %s ;\n", in->addr, in->opcode);
+        }
+    }
+    return t.buf;
 }
 
 size_t tc_sass_function_count(const tc_sass *s)

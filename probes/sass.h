@@ -22,6 +22,12 @@ typedef struct tc_sass tc_sass;
  * sections). NULL with err set when the text holds no function. */
 tc_sass *tc_sass_parse(const char *text, char *err, size_t errlen);
 void tc_sass_free(tc_sass *s);
+/* What s holds, and only that (each function's name; each instruction's
+ * address, opcode and branch target), as `cuobjdump -sass` text that
+ * tc_sass_parse reads back to the same s: the build's SASS file (a tenth to
+ * a thirteenth of cuobjdump's text, whose operands and encodings no check
+ * reads). A malloc'd text. */
+char *tc_sass_format(const tc_sass *s);
 
 size_t tc_sass_function_count(const tc_sass *s);
 const char *tc_sass_function_name(const tc_sass *s, size_t i);

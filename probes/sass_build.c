@@ -62,7 +62,15 @@ int tc_sass_write_build(const char *exe, const char *out_path, const char *arch,
     char *text = tc_sass_disassemble(exe, arch, prefix, err, errlen);
     if (!text)
         return -1;
-    int rc = write_whole(out_path, header, text, err, errlen);
+    /* what the checks read of it, in the same syntax: cuobjdump's text of
+     * the H200 build was 197 MB, mostly operands and encodings */
+    tc_sass *s = tc_sass_parse(text, err, errlen);
     free(text);
+    if (!s)
+        return -1;
+    char *compact = tc_sass_format(s);
+    tc_sass_free(s);
+    int rc = write_whole(out_path, header, compact, err, errlen);
+    free(compact);
     return rc;
 }

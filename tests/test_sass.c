@@ -215,6 +215,85 @@ static void test_mixed_loop_is_refused(void **state)
     tc_sass_free(s);
 }
 
+/* The build's SASS file holds tc_sass_format's text, not cuobjdump's: it
+ * must read back to what the full text gives, function by function, and
+ * every loop check must say the same of it. */
+static void same_checks(const tc_sass *a, const tc_sass *b)
+{
+    static const char *const stems[] = {"HMMA", "HGMMA", "IMMA", "IGMMA", "DMMA", "QGMMA", "QMMA"};
+    assert_int_equal(tc_sass_function_count(a), tc_sass_function_count(b));
+    for (size_t i = 0; i < tc_sass_function_count(a); i++) {
+        const char *fn = tc_sass_function_name(a, i);
+        assert_string_equal(fn, tc_sass_function_name(b, i));
+        assert_int_equal(tc_sass_instruction_count(a, fn), tc_sass_instruction_count(b, fn));
+        for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++)
+            for (int expected = 1; expected <= 8; expected++) {
+                tc_sass_check x, y;
+                assert_int_equal(tc_sass_check_loop(a, fn, stems[k], expected, &x),
+                                 tc_sass_check_loop(b, fn, stems[k], expected, &y));
+                assert_int_equal(x.verdict, y.verdict);
+                assert_int_equal(x.usable, y.usable);
+                assert_string_equal(x.opcode, y.opcode);
+                assert_int_equal(x.in_loop, y.in_loop);
+                assert_int_equal(x.expected_in_loop, y.expected_in_loop);
+                assert_int_equal(x.outside_loop, y.outside_loop);
+                assert_int_equal(x.loops_with_mma, y.loops_with_mma);
+                assert_int_equal(x.conversions_in_loop, y.conversions_in_loop);
+                assert_int_equal(x.waits_in_loop, y.waits_in_loop);
+                assert_string_equal(x.message, y.message);
+            }
+    }
+}
+
+static void test_format_reads_back_the_same(void **state)
+{
+    static const char *const files[] = {
+        "sass/mma_sm90a.sass", "sass/wgmma_f16_sm90a.sass", "sass/wgmma_serialized_sm90a.sass",
+        "sass/fp8_mma_emulated_sm90a.sass", "sass/nonvolatile_merged_sm90a.sass",
+        "sass/nonvolatile_unrolled_sm90a.sass", "sass/edited_hoisted_sm90a.sass", "sass/edited_missing_sm90a.sass",
+        "sass/edited_wgmma_merged_sm90a.sass"};
+    char err[200];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "tests/data/%s", files[i]);   /* whole cuobjdump listings */
+        char *text = tc_slurp(path);
+        tc_sass *a = tc_sass_parse(text, err, sizeof err);
+        assert_non_null(a);
+        char *f1 = tc_sass_format(a);
+        tc_sass *b = tc_sass_parse(f1, err, sizeof err);
+        assert_non_null(b);
+        same_checks(a, b);
+        char *f2 = tc_sass_format(b);
+        assert_string_equal(f1, f2);   /* a fixed point: nothing lost or added by a second pass */
+        assert_true(strlen(f1) * 8 < strlen(text));   /* the operands and encodings gone: 9.7-13x smaller */
+        free(f2);
+        free(f1);
+        tc_sass_free(b);
+        tc_sass_free(a);
+        free(text);
+    }
+    /* nvdisasm's labels become cuobjdump's addresses; a loop still a loop */
+    static const char labels[] = "\t\tFunction : lab\n"
+                                 "        /*0000*/  MOV R1, c[0x0][0x28] ;\n"
+                                 ".L_x_1:\n"
+                                 "        /*0010*/  HMMA.16816.F32 R8, R4, R12, R8 ;\n"
+                                 "        /*0020*/  HMMA.16816.F32 R8, R4, R12, R8 ;\n"
+                                 "        /*0030*/  @!P0 BRA `(.L_x_1) ;\n"
+                                 "        /*0040*/  EXIT ;\n";
+    tc_sass *a = tc_sass_parse(labels, err, sizeof err);
+    assert_non_null(a);
+    char *f = tc_sass_format(a);
+    assert_non_null(strstr(f, "BRA 0x10 ;"));
+    tc_sass *b = tc_sass_parse(f, err, sizeof err);
+    assert_non_null(b);
+    same_checks(a, b);
+    tc_sass_check c;
+    assert_int_equal(tc_sass_check_loop(b, "lab", "HMMA", 2, &c), 0);
+    free(f);
+    tc_sass_free(b);
+    tc_sass_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_unrolled_loop_is_refused),
         cmocka_unit_test(test_serialized_wgmma_is_refused),
         cmocka_unit_test(test_mixed_loop_is_refused),
+        cmocka_unit_test(test_format_reads_back_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
