@@ -10,6 +10,7 @@
 #include "cases/hunt_gpu_cpu.h"
 #include "cases/hunt_gpu_run.h"
 #include "probes/sparse.h"
+#include "probes/clock.h"
 
 /* Windows drawn at once, each on a stream of its own (run 2 on an H200: two
  * at a time, 24 instructions each, left 0.29 s of 0.80 s waiting for draws;
@@ -168,7 +169,7 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
                      size_t errlen)
 {
     size_t tcn = (size_t)t->m * t->n, all = nt * HUNT_NFAMILIES, declined = 0;
-    double t0 = verify_now_s();
+    double t0 = tc_now_s();
     /* in windows the GPU model's kernel (integer units) runs beside the
      * instruction's (tensor cores); one at a time, one after the other */
     bool beside = wk->running;
@@ -194,10 +195,10 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
     if (hgpu_compare(h->g, s, b, nt, &res, err, errlen))
         return lists_free(&res);
     if (res.poisoned) {   /* some element holds the poison: the second run decides */
-        double te = verify_now_s();
+        double te = tc_now_s();
         int bad = tc_backend_mma_dev(h->be, ins, all, b->pa, b->pe, b->pb, b->pc, b->pd2, 0xA5, err, errlen) ||
                   hgpu_poison_check(h->g, s, b, nt, ins->name, err, errlen);
-        r->stage_s[VERIFY_STAGE_EXECUTE] += verify_now_s() - te;
+        r->stage_s[VERIFY_STAGE_EXECUTE] += tc_now_s() - te;
         if (bad)
             return lists_free(&res);
     }
@@ -251,7 +252,7 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
     hgc_worker none = {.running = false};
     for (size_t done = 0; done < ntiles;) {
         size_t nt = ntiles - done < most ? ntiles - done : most, bad_job;
-        double t0 = verify_now_s();
+        double t0 = tc_now_s();
         if (hgpu_win_launch(h->w[0], &s, &done, &nt, 1, err, errlen) ||
             hgpu_win_wait(h->w[0], &bad_job, err, errlen)) {
             char why2[512];
@@ -307,7 +308,7 @@ static size_t window_end(const plan *p, const hunt_gpu_job *jobs, size_t n, size
 int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_family, uint64_t seed, size_t want,
                      void (*done)(void *ctx, size_t j), void *ctx, char *err, size_t errlen)
 {
-    double start = verify_now_s();
+    double start = tc_now_s();
     memset(&h->st, 0, sizeof h->st);
     plan p = {0};
     p.s = calloc(n + 1, sizeof *p.s);
@@ -366,7 +367,7 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
                 next_from = e;
                 inflight++;
             }
-            double t0 = verify_now_s();
+            double t0 = tc_now_s();
             size_t bad = 0, from = wfrom[head], to = wto[head];
             if (rc == 0 && hgpu_win_wait(h->w[head], &bad, err, errlen)) {
                 char why2[512];
@@ -375,7 +376,7 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
                 rc = -1;
             }
             if (rc == 0) {
-                double waited = verify_now_s() - t0;
+                double waited = tc_now_s() - t0;
                 jobs[from].r.stage_s[VERIFY_STAGE_DRAW] += waited;
                 h->st.draw_wait_s += waited;
                 h->st.windows++;
@@ -395,7 +396,7 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
         if (rc == 0)
             hgc_report(&wk, n, &reported, done, ctx);
     }
-    double tail0 = verify_now_s();
+    double tail0 = tc_now_s();
     if (hgc_stop(&wk) && rc == 0) {
         snprintf(err, errlen, "GPU hunt: out of memory");
         rc = -1;
@@ -407,12 +408,12 @@ int hunt_gpu_run_all(hunt_gpu *h, hunt_gpu_job *jobs, size_t n, size_t n_per_fam
         rc = -1;
     }
     hgc_free(&wk);
-    h->st.tail_s = verify_now_s() - tail0;
+    h->st.tail_s = tc_now_s() - tail0;
     for (size_t j = 0; j < n; j++) {
         h->st.declined += jobs[j].count.cpu;
         h->st.cpu_s += jobs[j].count.cpu_s;
     }
-    h->st.wall_s = verify_now_s() - start;
+    h->st.wall_s = tc_now_s() - start;
     free(p.s);
     free(p.meta);
     free(p.q0);

@@ -7,6 +7,7 @@
 #include "cases/hunt_gpu_cpu.h"
 #include "cases/infer_internal.h"
 #include "oracle/oracle.h"
+#include "probes/clock.h"
 
 /* What the CPU does after a round's comparison on the GPU: the declined
  * elements through model_dot, and every differing element counted and kept
@@ -82,7 +83,7 @@ static int item_finish(hgc_item *it)
 {
     const infer_target *t = it->t;
     verify_result *r = it->r;
-    double t0 = verify_now_s();
+    double t0 = tc_now_s();
     uint64_t *md = malloc(it->dl.n * sizeof *md + 1);
     if (!md) {
         item_free(it);
@@ -91,7 +92,7 @@ static int item_finish(hgc_item *it)
     decl_job j = {it->m, t->k, it->dl.g, md};
     if (it->dl.n)
         oracle_parallel(it->dl.n, it->dl.n * (size_t)t->k * 64, decl_range, &j);
-    double cpu = verify_now_s() - t0;
+    double cpu = tc_now_s() - t0;
     it->count->cpu += it->dl.n;
     it->count->cpu_s += cpu;
     r->stage_s[VERIFY_STAGE_MODEL] += cpu;
@@ -126,7 +127,7 @@ static int item_finish(hgc_item *it)
         r->dist_mismatches[VERIFY_DIST_HUNT + f] += (size_t)it->mism[f];
         r->mismatches += (size_t)it->mism[f];
     }
-    r->stage_s[VERIFY_STAGE_COMPARE] += verify_now_s() - t0 - cpu;
+    r->stage_s[VERIFY_STAGE_COMPARE] += tc_now_s() - t0 - cpu;
     free(md);
     item_free(it);
     return 0;

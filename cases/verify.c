@@ -10,6 +10,7 @@
 #include "cases/hunt.h"
 #include "cases/infer_internal.h"
 #include "oracle/oracle.h"
+#include "probes/clock.h"
 
 static const char *dist_names[VERIFY_NDIST] = {"near1", "wide", "cancel", "bits", "adversarial"};
 
@@ -25,16 +26,9 @@ const char *verify_hunt_path(const verify_result *r)
     return !r->hunt_gpu ? NULL : r->hunt_host_draw ? "host" : "gpu";
 }
 
-double verify_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 void verify_stage_add(verify_result *r, int stage, double *t0)
 {
-    double t = verify_now_s();
+    double t = tc_now_s();
     r->stage_s[stage] += t - *t0;
     *t0 = t;
 }
@@ -174,7 +168,7 @@ static int check_tiles(const infer_target *t, const model *m, size_t nt, const u
                        uint64_t *kb, verify_result *r, char *err, size_t errlen)
 {
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    double t0 = verify_now_s();
+    double t0 = tc_now_s();
     if (t->run(t->ctx, nt, A, B, C, D, err, errlen))
         return -1;
     verify_stage_add(r, VERIFY_STAGE_EXECUTE, &t0);
@@ -315,7 +309,7 @@ static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_
                       size_t errlen)
 {
     size_t tcn = (size_t)t->m * t->n;
-    double t0 = verify_now_s();
+    double t0 = tc_now_s();
     if (rs->pending)
         pthread_join(rs->th, NULL);
     rs->pending = false;
@@ -327,14 +321,14 @@ static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_
         pthread_t th;
         bool drawing = pthread_create(&th, NULL, draw_thread, &j) == 0;
         if (!drawing) {   /* no thread: drawn here, in turn */
-            t0 = verify_now_s();
+            t0 = tc_now_s();
             j.draw(j.drawer, j.rt);
             verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
         }
         rc = check_tiles(t, m, rt[cur].nt, rt[cur].A, rt[cur].B, rt[cur].C, rs->D, rs->M, rt[cur].dist, rs->ka,
                          rs->kb, r, err, errlen);
         if (drawing) {
-            t0 = verify_now_s();
+            t0 = tc_now_s();
             pthread_join(th, NULL);
             verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
         }
@@ -546,9 +540,9 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_
     model *m = model_new(p, t->f, err, errlen);
     if (!m)
         return -1;
-    double t0 = verify_now_s();
+    double t0 = tc_now_s();
     int rc = n ? run_random(t, m, n, seed, out, err, errlen) : 0;
-    double t1 = verify_now_s();
+    double t1 = tc_now_s();
     out->random_s = t1 - t0;
     if (rc == 0 && n_hunt && t->hunt_run) {
         rc = t->hunt_run(t->hunt_ctx, t, m, n_hunt, seed, out, err, errlen);
@@ -557,7 +551,7 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_
     }
     if (rc == 0 && n_hunt && !out->hunt_gpu)
         rc = verify_hunt(t, m, n_hunt, seed, out, err, errlen);
-    t0 = verify_now_s();
+    t0 = tc_now_s();
     out->hunt_s = t0 - t1;
     if (rc == 0) {
         cset s = {0};
@@ -580,7 +574,7 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_
         }
         cset_free(&s);
     }
-    out->crafted_s = verify_now_s() - t0;
+    out->crafted_s = tc_now_s() - t0;
     for (size_t i = 0; rc == 0 && i < out->nfails && i < 4; i++)
         rc = shrink(t, m, &out->fails[i], err, errlen);
     model_free(m);

@@ -57,9 +57,6 @@ typedef struct verify_result {
 
 /* Distribution names, index 0..VERIFY_NDIST-1. */
 const char *verify_dist_name(int i);
-/* The monotonic clock in seconds: the stage timings (verify's, the audit's,
- * the GPU hunt's). */
-double verify_now_s(void);
 /* Adds the time since *t0 to r's stage `stage` and restarts *t0. */
 void verify_stage_add(verify_result *r, int stage, double *t0);
 /* Stage names ("draw", "execute", "model", "compare"), index 0..VERIFY_NSTAGES-1. */

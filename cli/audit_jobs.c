@@ -19,6 +19,7 @@
 #include "cli/model_on.h"
 #include "cli/run_info.h"
 #include "cli/pool.h"
+#include "probes/clock.h"
 
 #define NARGS 32
 
@@ -425,7 +426,7 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
     for (size_t i = 0; jhdr && i < n; i++)
         if (j.done[i])
             print_kept(&j, i);
-    double t0 = verify_now_s(), timing_s = 0;
+    double t0 = tc_now_s(), timing_s = 0;
     if (j.bench_path[0] && todo) {
         for (size_t i = 0; i < n && !j.stopped[0]; i++)
             if (!j.done[i] && cli_list_add(&j.bench_instrs, list[i]->name) != 0) {
@@ -435,7 +436,7 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
         tc_pool bp = {1, "timing", bench_argv, bench_done, &j, NULL};
         if (j.bench_instrs)
             tc_pool_run(&bp, 1);
-        timing_s = verify_now_s() - t0;
+        timing_s = tc_now_s() - t0;
     }
     if (!j.stopped[0] && todo) {
         /* the pool runs the slices of the items not yet done */
@@ -468,7 +469,7 @@ int audit_run_jobs(const audit_args *a, const tc_backend_info *info, bool fallba
     }
     int rc = merge_parts(&j, info, fallback, d);
     if (!a->json)
-        audit_stages_print(&j.stages, timing_s, verify_now_s() - t0);
+        audit_stages_print(&j.stages, timing_s, tc_now_s() - t0);
     if (jhdr)
         tc_record_stream_end(&j.js, j.stopped[0] ? j.stopped : NULL);
     json_decref(jhdr);

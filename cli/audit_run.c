@@ -16,6 +16,7 @@
 #include "oracle/profile.h"
 #include "reports/record_audit.h"
 #include "reports/reports.h"
+#include "probes/clock.h"
 
 /* Field `key` of r's fingerprint as the profile writes it. */
 static const char *field_text(const audit_result *r, const char *key, char *buf, size_t len)
@@ -55,9 +56,9 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
 {
     const tc_backend_info *info = tc_backend_get_info(be);
     const char *timing_source;
-    double t0 = verify_now_s();
+    double t0 = tc_now_s();
     json_t *timing = audit_collect_timing(a, info, list, n, &timing_source);
-    double timing_s = verify_now_s() - t0;
+    double timing_s = tc_now_s() - t0;
     audit_stages stages = {0};
     if (!timing)
         return TC_EXIT_USAGE;
@@ -173,7 +174,7 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
         wrc = TC_EXIT_USAGE;
     }
     if (!a->json && !a->part)
-        audit_stages_print(&stages, timing_s, verify_now_s() - t0);
+        audit_stages_print(&stages, timing_s, tc_now_s() - t0);
     if (!stopped[0] && !a->json && wrc == TC_EXIT_OK)
         printf("# written: %s/audit.jsonl, %s/%s.profile, %s/audit.md, %s/audit.html\n", a->out, a->out, pname,
                a->out, a->out);

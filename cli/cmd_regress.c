@@ -32,6 +32,7 @@
 #include "probes/backend_corpus.h"
 #include "probes/probes.h"
 #include "reports/reports.h"
+#include "probes/clock.h"
 
 #define DEFAULT_RECORD "reports/baselines/h100-audit.jsonl.gz"
 /* --cross-gpu's elements per instruction: every GPU runs every instruction's
@@ -134,13 +135,6 @@ static int parse_args(int argc, char **argv, regress_args *a)
 }
 
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static char **refit_argv(void *vc, size_t q)
 {
     regress_ctx *c = vc;
@@ -219,7 +213,7 @@ int cmd_regress(int argc, char **argv)
     }
     bool gpu = info->sm > 0;
     unsigned cpus = tc_pool_cpus(), jobs = a.jobs ? a.jobs : cpus < REGRESS_MAX_JOBS ? cpus : REGRESS_MAX_JOBS;
-    double t0 = now_s();
+    double t0 = tc_now_s();
     if (!a.json)
         printf("# tcscope regress on %s (%s)%s against %s: %zu instructions, %zu random elements each and %zu per "
                "hunt family, %u at a time\n", info->backend, info->device,
@@ -238,22 +232,22 @@ int cmd_regress(int argc, char **argv)
     /* the timing first, alone on the GPU (in this process: cli/regress_bench.c); the checks'
      * children start with it, make their contexts while it reads the SASS, and wait for it */
     double stage_s[3] = {0, 0, 0};   /* timing, verify, refit */
-    double ts = now_s();
+    double ts = tc_now_s();
     bool early = gpu && a.timing && regress_verify_start(&c, ppath, jobs) == 0;
     if (gpu && a.timing)
         regress_time(&c, &d);
     regress_gate_open(&c);
-    stage_s[0] = now_s() - ts;
+    stage_s[0] = tc_now_s() - ts;
     /* a --cross-gpu worker's share: the cross-GPU inputs' bits, here, beside the checks (cli/regress_cross.c) */
     if (a.cross_run)
         regress_cross(&c, be, &d);
     /* verify every fingerprint */
-    ts = now_s();
+    ts = tc_now_s();
     if (regress_verify(&c, ppath, jobs) != 0) {
         status = cli_fail(REGRESS_CMD, "stopped: a check could not run (a device error or a bad setting); see above");
         goto done;
     }
-    stage_s[1] = now_s() - ts;
+    stage_s[1] = tc_now_s() - ts;
     /* refit what failed */
     size_t nfail = 0;
     for (size_t i = 0; i < c.n; i++) {
@@ -271,12 +265,12 @@ int cmd_regress(int argc, char **argv)
         set_args(&c, i, v);
         c.idx[nfail++] = i;
     }
-    ts = now_s();
+    ts = tc_now_s();
     if (nfail) {
         tc_pool rp = {nfail, "refit", refit_argv, regress_refit_done, &c, NULL};
         tc_pool_run(&rp, jobs);
     }
-    stage_s[2] = now_s() - ts;
+    stage_s[2] = tc_now_s() - ts;
     size_t ndiff = 0;
     for (size_t i = 0; i < c.n; i++) {
         if (c.it[i].verify == 1 && json_array_size(c.it[i].diffs) == 0)
@@ -293,7 +287,7 @@ int cmd_regress(int argc, char **argv)
                "%sin %zu children, refit %.1f s)\n", c.n, c.n - ndiff, ndiff, nfail,
                gpu && a.timing ? "SASS and timing compared (tolerance given by --timing-tol)"
                                : "SASS and timing not compared (no GPU, or --no-timing)",
-               now_s() - t0, stage_s[0], stage_s[1], early ? "more " : "", c.nslices + c.nretried, stage_s[2]);
+               tc_now_s() - t0, stage_s[0], stage_s[1], early ? "more " : "", c.nslices + c.nretried, stage_s[2]);
     status = ndiff ? TC_EXIT_DIFF : TC_EXIT_OK;
 done:
     regress_verify_join(&c);   /* stopped before the checks: the early children let go and awaited */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "reports/render.h"
+#include "probes/clock.h"
 
 extern char **environ;
 
@@ -27,13 +28,6 @@ typedef struct {
     size_t len, cap;
     double t0;
 } child;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 unsigned tc_pool_cpus(void)
 {
@@ -77,7 +71,7 @@ static int start(const tc_pool *p, size_t item, child *c, const char *exe, const
     c->item = item;
     c->out = NULL;
     c->len = c->cap = 0;
-    c->t0 = now_s();
+    c->t0 = tc_now_s();
     return 0;
 }
 
@@ -172,7 +166,7 @@ size_t tc_pool_run(const tc_pool *p, unsigned jobs)
             finished++;
             if (!p->quiet)
                 tc_progress_clear(&prog);   /* the result line starts on a clean line, the bar below it */
-            if (!p->done(p->ctx, c->item, status, c->out ? c->out : "", now_s() - c->t0))
+            if (!p->done(p->ctx, c->item, status, c->out ? c->out : "", tc_now_s() - c->t0))
                 stop = true;
             fflush(stdout);
             if (!p->quiet)

@@ -23,6 +23,7 @@
 #include "reports/regress_timing.h"
 #include "reports/render.h"
 #include "reports/reports.h"
+#include "probes/clock.h"
 
 typedef struct {
     tc_bench *b;
@@ -32,22 +33,15 @@ typedef struct {
     double quick_s, table_s;
 } measure_ctx;
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int measure(void *vc, bool full, tc_timing_figures *got)
 {
     measure_ctx *m = vc;
-    double t0 = now_s();
+    double t0 = tc_now_s();
     if (full)
         tc_bench_instr(m->b, m->ins, m->r);
     else
         tc_bench_instr_at(m->b, m->ins, m->point, m->r);
-    *(full ? &m->table_s : &m->quick_s) += now_s() - t0;
+    *(full ? &m->table_s : &m->quick_s) += tc_now_s() - t0;
     got->latency = m->r->nlat ? m->r->latency : -1;
     got->throughput = m->r->best_fma > 0 ? m->r->best_fma : -1;
     return m->r->status == TC_BENCH_TIMED ? 0 : -1;
@@ -98,7 +92,7 @@ static int device_of(const char *backend)
 void regress_time(regress_ctx *c, tc_outdir *d)
 {
     char err[600];
-    double t0 = now_s();
+    double t0 = tc_now_s();
     /* the GPU first: its timing kernels' SASS is read on a thread of its
      * own while the baseline's records load (probes/timing.h) */
     tc_bench_opts o = {.device = device_of(c->backend), .no_whole_gpu = true};
@@ -121,7 +115,7 @@ void regress_time(regress_ctx *c, tc_outdir *d)
     const char *from = tc_bench_sass_source(b);
     char sass_from[PATH_MAX + 8];   /* a copy: printed once the bench is closed */
     snprintf(sass_from, sizeof sass_from, "%s", *from ? from : "not read");
-    double open_s = now_s() - t0;
+    double open_s = tc_now_s() - t0;
     tc_bench_machine m;
     tc_bench_machine_read(b, &m);
     tc_run_info run = cli_run_info(&m.run);
@@ -131,9 +125,9 @@ void regress_time(regress_ctx *c, tc_outdir *d)
         abort();
     measure_ctx mc = {.b = b, .r = r};
     size_t timed = 0, at_point = 0, tables = 0, confirmed = 0;
-    double ready_s = now_s();
+    double ready_s = tc_now_s();
     regress_gate_ready(c);   /* the checks' children have their contexts: none is made while the GPU is timed */
-    ready_s = now_s() - ready_s;
+    ready_s = tc_now_s() - ready_s;
     tc_progress prog;
     tc_progress_start(&prog, "timing", c->n);
     for (size_t i = 0; i < c->n; i++) {
@@ -165,7 +159,7 @@ void regress_time(regress_ctx *c, tc_outdir *d)
     if (!c->a->json)
         printf("# timing: %zu instructions in %.1f s (opened %.1f s: the GPU %.1f s, the baseline beside it, the SASS "
                "%.1f s (%s) on a thread; the checks' children ready %.1f s later; %zu at the baseline's best point "
-               "%.1f s, %zu whole tables %.1f s, %zu of them confirming a quick difference)\n", timed, now_s() - t0,
+               "%.1f s, %zu whole tables %.1f s, %zu of them confirming a quick difference)\n", timed, tc_now_s() - t0,
                open_s, gpu_s, sass_s, sass_from, ready_s, at_point, mc.quick_s, tables, mc.table_s, confirmed);
     fflush(stdout);
     tc_record_free(&fresh);

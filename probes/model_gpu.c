@@ -9,14 +9,7 @@
 #include "oracle/oracle.h"
 #include "probes/model_gpu.h"
 #include "probes/model_gpu_run.h"
-
-/* Seconds on the monotonic clock (tc_model_gpu_count's cpu_s). */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "probes/clock.h"
 
 struct tc_model_gpu {
     tc_mgpu *g;
@@ -148,10 +141,10 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
 {
     size_t mn = (size_t)mrows * ncols;
     if (tc_model_gpu_unsupported(m, k) || ncols > 1024 || !g) {
-        double t0 = now_s();
+        double t0 = tc_now_s();
         model_mma(m, mrows, ncols, k, ntiles, A, B, C, D);
         count->cpu += ntiles * mn;
-        count->cpu_s += now_s() - t0;
+        count->cpu_s += tc_now_s() - t0;
         return 0;
     }
 #if TC_HAVE_CUDA
@@ -170,11 +163,11 @@ int tc_model_gpu_mma(tc_model_gpu *g, const model *m, int mrows, int ncols, int 
             return -1;
         count->copy_s += tm.copy_s;
         count->kernel_s += tm.kernel_s;
-        double cpu_t0 = now_s();
+        double cpu_t0 = tc_now_s();
         size_t cpu = 0;
         if (declined && tc_model_gpu_finish(m, mrows, ncols, k, nt, a, b, c, d, &cpu, err, errlen))
             return -1;
-        count->cpu_s += now_s() - cpu_t0;
+        count->cpu_s += tc_now_s() - cpu_t0;
         count->cpu += cpu;
         count->gpu += nt * mn - cpu;
     }

@@ -10,13 +10,7 @@
 #include "oracle/oracle.h"
 #include "probes/model_gpu_exact.h"
 #include "probes/model_gpu_run.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "probes/clock.h"
 
 /* Outputs [lo, hi) on this thread: all, or (flag set) those flagged. */
 typedef struct {
@@ -142,10 +136,10 @@ int tc_model_gpu_exact_dots(tc_model_gpu *g, int rows, int cols, int k, const ui
     exact_job j = {&f64, cols, k, a, b, NULL, out, 0, false, 0};
     j.window = window_of(a, (size_t)rows * (size_t)k, b, (size_t)cols * (size_t)k, k, &j.base);
     if (!g) {
-        double t0 = now_s();
+        double t0 = tc_now_s();
         oracle_parallel(no, no * (size_t)k, exact_range, &j);
         count->cpu += no;
-        count->cpu_s += now_s() - t0;
+        count->cpu_s += tc_now_s() - t0;
         return 0;
     }
 #if TC_HAVE_CUDA
@@ -166,12 +160,12 @@ int tc_model_gpu_exact_dots(tc_model_gpu *g, int rows, int cols, int k, const ui
     if (rc == 0) {
         count->copy_s += tm.copy_s;
         count->kernel_s += tm.kernel_s;
-        double t0 = now_s();
+        double t0 = tc_now_s();
         if (declined) {
             j.flag = flag;
             oracle_parallel(no, declined * (size_t)k, exact_range, &j);
         }
-        count->cpu_s += now_s() - t0;
+        count->cpu_s += tc_now_s() - t0;
         count->cpu += declined;
         count->gpu += no - declined;
     }

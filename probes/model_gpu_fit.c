@@ -8,6 +8,7 @@
 #include "oracle/model_internal.h"
 #include "probes/model_gpu_fit.h"
 #include "probes/model_gpu_run.h"
+#include "probes/clock.h"
 
 /* Declined elements listed at most, per launch (8 bytes each); a launch
  * that declines more has its candidates with declined elements counted
@@ -44,13 +45,6 @@ static size_t host_count(const tc_model_gpu_fit *s, const model *m, size_t lo, s
     for (size_t i = lo; i < hi; i++)
         bad += model_dot(m, s->k, s->a + i * (size_t)s->k, s->b + i * (size_t)s->k, s->c[i]) != s->d[i];
     return bad;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int tc_model_gpu_fit_open(tc_model_gpu *g, int k, size_t n, const uint64_t *a, const uint64_t *b,
@@ -104,7 +98,7 @@ static int count_launch(tc_model_gpu_fit *s, const model *const *ms, size_t nv, 
         goto out;
     count->copy_s += tm.copy_s;
     count->kernel_s += tm.kernel_s;
-    double t0 = now_s();
+    double t0 = tc_now_s();
     size_t cpu = 0;
     for (size_t v = 0; v < nv; v++)
         bad[v] = gbad[v];
@@ -123,7 +117,7 @@ static int count_launch(tc_model_gpu_fit *s, const model *const *ms, size_t nv, 
     }
     count->cpu += cpu;
     count->gpu += nv * s->n - nat;
-    count->cpu_s += now_s() - t0;
+    count->cpu_s += tc_now_s() - t0;
     rc = 0;
 out:
     free(flat), free(orders), free(ordered), free(gbad), free(ndec);

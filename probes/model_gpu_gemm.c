@@ -9,13 +9,7 @@
 #include "oracle/oracle.h"
 #include "probes/model_gpu_gemm_core.h"
 #include "probes/model_gpu_run.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "probes/clock.h"
 
 /* FP32's constants when f is FP32 as the walk reads it (8 + 23 bits, no shift). */
 static bool is_f32(const mfmt *f)
@@ -98,10 +92,10 @@ int tc_model_gpu_gemm(tc_model_gpu *g, const model *m, const tc_model_gemm_chain
     size_t work = nout * (size_t)k;
     int rc = 0;
     if (!g) {
-        double t0 = now_s();
+        double t0 = tc_now_s();
         oracle_parallel(nout, work, walk_range, &j);
         count->cpu += nout;
-        count->cpu_s += now_s() - t0;
+        count->cpu_s += tc_now_s() - t0;
         free(pl);
         return 0;
     }
@@ -119,12 +113,12 @@ int tc_model_gpu_gemm(tc_model_gpu *g, const model *m, const tc_model_gemm_chain
     if (rc == 0) {
         count->copy_s += tm.copy_s;
         count->kernel_s += tm.kernel_s;
-        double t0 = now_s();
+        double t0 = tc_now_s();
         if (declined) {
             j.flag = flag;
             oracle_parallel(nout, work, walk_range, &j);
         }
-        count->cpu_s += now_s() - t0;
+        count->cpu_s += tc_now_s() - t0;
         count->cpu += declined;
         count->gpu += nout - declined;
     }

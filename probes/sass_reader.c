@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "probes/clock.h"
 
 struct tc_sass_reader {
     atomic_int refs;          /* the caller's and the thread's */
@@ -27,13 +28,6 @@ struct tc_sass_reader {
     pthread_t thread;
     bool running;             /* not yet joined: join before the read's fields are read */
 };
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void release(tc_sass_reader *r)
 {
@@ -50,7 +44,7 @@ static void release(tc_sass_reader *r)
 static void *read_parse(void *arg)
 {
     tc_sass_reader *r = arg;
-    double t0 = now_s();
+    double t0 = tc_now_s();
     char *text = tc_sass_dump(r->path, r->arch, r->prefix, r->from, sizeof r->from, r->err, sizeof r->err);
     if (text) {
         r->sass = tc_sass_parse(text, r->err, sizeof r->err);
@@ -58,7 +52,7 @@ static void *read_parse(void *arg)
     }
     if (!r->sass)
         r->from[0] = '\0';
-    r->seconds = now_s() - t0;
+    r->seconds = tc_now_s() - t0;
     release(r);
     return NULL;
 }

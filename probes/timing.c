@@ -11,6 +11,7 @@
 #include "probes/nvml.h"
 #include "probes/sass.h"
 #include "probes/sass_reader.h"
+#include "probes/clock.h"
 
 double tc_timing_peak_fma_per_clk(const tc_instr *ins)
 {
@@ -46,13 +47,6 @@ struct tc_bench {
     bool no_whole_gpu;
 };
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static const tc_sass *sass_of(tc_bench *b)
 {
     return tc_sass_reader_wait(b->sass);
@@ -65,7 +59,7 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
         abort();
     b->quick = o->quick;
     b->no_whole_gpu = o->no_whole_gpu;
-    double t0 = now_s();
+    double t0 = tc_now_s();
     if (tct_open(o->device, &b->dev, err, errlen) != 0) {   /* quick: the context comes with the first launch */
         tc_say_no_driver(err, errlen);   /* "driver version is insufficient" where there is no driver */
         free(b);
@@ -76,7 +70,7 @@ tc_bench *tc_bench_open(const tc_bench_opts *o, char *err, size_t errlen)
      * executors of every architecture in this fat binary. */
     b->sass = tc_sass_reader_start(o->sass_path, "sm_90a", "tct_");
     b->nvml = tc_nvml_open(b->dev.pci, b->nvml_why, sizeof b->nvml_why);
-    b->open_s = now_s() - t0;
+    b->open_s = tc_now_s() - t0;
     return b;
 }
 

@@ -22,17 +22,11 @@
 #include <time.h>
 
 #include "tests/testutil.h"
+#include "probes/clock.h"
 
 #define TRIALS 20
 #define INSTRS "mma.m16n8k8.f16.f16.f16.f16,mma.m8n8k4.f64.f64.f64.f64"
 #define BIN "build/tcscope"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static pid_t start_audit(const char *out, unsigned seed)
 {
@@ -140,10 +134,10 @@ static void killed_audits_leave_nothing_compare_accepts(void **state)
     snprintf(out, sizeof out, "%s/audit", tc_tmp_root());
     snprintf(rec, sizeof rec, "%s/audit.jsonl", out);
     snprintf(marker, sizeof marker, "%s/audit.run", out);
-    double t0 = now_s();
+    double t0 = tc_now_s();
     pid_t pid = start_audit(out, 1000);
     assert_int_equal(reap(pid), 0);
-    double full = now_s() - t0;
+    double full = tc_now_s() - t0;
     assert_int_equal(compare_accepts(rec), 0); /* a finished run is accepted */
 
     unsigned rng = (unsigned)time(NULL);

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "tests/testutil.h"
+#include "probes/clock.h"
 
 #define INSTRS "mma.m16n8k16.f32.f16.f16.f32,mma.m16n8k16.f32.bf16.bf16.f32"
 
@@ -24,13 +25,6 @@ static const char *const runs[][2] = {
     {"decide export --profile h200 --instr mma.m16n8k16.f32.f16.f16.f32 --out %s/dec --force", "decide export"},
     {"record corpus --backend model:h100 --instr " INSTRS " --count 5000 --seed 1", "record corpus"},
 };
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* The progress lines of label in text ("label: done/total (..."); any
  * other progress text (a bar, a carriage return) fails the test. */
@@ -55,9 +49,9 @@ static tc_run_result run(const char *fmt, double *secs)
 {
     char args[600];
     snprintf(args, sizeof args, fmt, tc_tmp_root());
-    double t0 = now_s();
+    double t0 = tc_now_s();
     tc_run_result r = tc_run_cli(args);
-    *secs = now_s() - t0;
+    *secs = tc_now_s() - t0;
     if (r.status != 0 && r.status != 1)
         fail_msg("tcscope %s: status %d, %s", args, r.status, r.err);
     return r;

@@ -39,6 +39,7 @@
 #include "probes/model_gpu.h"
 #include "probes/probes.h"
 #include "reports/reports.h"
+#include "probes/clock.h"
 
 #define SAMPLE 8
 #define FIRST_BATCH ((size_t)1 << 18)
@@ -57,13 +58,6 @@ typedef struct {
     char sample[SAMPLE * 16 + 1];  /* hex of chunk 0's first answers */
     uint64_t sample_fnv;           /* FNV-1a of chunk 0's first tile (A, B, C bits) */
 } pair;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- drawing a batch on all cores ---- */
 
@@ -287,11 +281,11 @@ static int batch(pair *p, const args *a, tc_model_gpu *g, bool with_cpu, size_t 
     uint64_t *A = buf[0], *B = buf[1], *C = buf[2], *G = buf[3], *X = buf[4];
     int rc = -1;
     draw_all(p, a->seed, nchunks, tpc, A, B, C);
-    double t0 = now_s();
+    double t0 = tc_now_s();
     tc_model_gpu_count cnt = {0};
     if (tc_model_gpu_mma(g, p->m, t->m, t->n, t->k, nt, A, B, C, G, &cnt, err, errlen))
         goto out;
-    *t_gpu += now_s() - t0;
+    *t_gpu += tc_now_s() - t0;
     p->cpu_fallback += cnt.cpu;
     if (p->chunks == 0) {
         p->sample_fnv = hunt_tile_hash(t, A, B, C);
@@ -309,17 +303,17 @@ static int batch(pair *p, const args *a, tc_model_gpu *g, bool with_cpu, size_t 
         }
     }
     if (with_cpu) {
-        t0 = now_s();
+        t0 = tc_now_s();
         model_mma(p->m, t->m, t->n, t->k, nt, A, B, C, X);
-        *t_cpu += now_s() - t0;
+        *t_cpu += tc_now_s() - t0;
         p->n_cpu += nt * mn;
         p->d_cpu += compare(p, "cpu_model", nt, A, B, C, G, X);
     }
     if (p->hw) {
-        t0 = now_s();
+        t0 = tc_now_s();
         if (t->run(t->ctx, nt, A, B, C, X, err, errlen))
             goto out;
-        *t_hw += now_s() - t0;
+        *t_hw += tc_now_s() - t0;
         p->n_hw += nt * mn;
         p->d_hw += compare(p, "hardware", nt, A, B, C, G, X);
     }
@@ -362,13 +356,13 @@ int main(int argc, char **argv)
     size_t np = make_pairs(&prof, &a, hw, pairs, ctxs, skipped);
     if (np == 0)
         return usage("no instruction of the profile to check");
-    double t0 = now_s(), t_gpu = 0, t_cpu = 0, t_hw = 0;
+    double t0 = tc_now_s(), t_gpu = 0, t_cpu = 0, t_hw = 0;
     int status = 0;
     size_t rounds = 0;
     for (bool more = true; more; rounds++) {
         bool did = false;
         for (size_t i = 0; i < np; i++) {
-            double el = now_s() - t0;
+            double el = tc_now_s() - t0;
             if (el >= a.seconds) {
                 more = false;
                 break;
@@ -397,7 +391,7 @@ int main(int argc, char **argv)
     }
     if (d_cpu || d_hw)
         status = status ? status : 1;
-    double secs = now_s() - t0;
+    double secs = tc_now_s() - t0;
     const tc_backend_info *hi = hw ? tc_backend_get_info(hw) : NULL;
     json_t *rec = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:f, s:I,"

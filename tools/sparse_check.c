@@ -30,13 +30,7 @@
 #include "probes/layout.h"
 #include "probes/probes.h"
 #include "probes/sparse.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "probes/clock.h"
 
 typedef struct {
     size_t n, n_rne, n_le_half, n_le_one, n_bad, n_special, n_nan_mismatch;
@@ -183,9 +177,9 @@ int main(int argc, char **argv)
             json_object_set_new(j, "supported", json_true());
             json_object_set_new(j, "ratio", json_string(ratio));
             char msg[512] = "";
-            double t0 = now_s();
+            double t0 = tc_now_s();
             int lay = tc_layout_probe(b, ins, msg, sizeof msg);
-            double t1 = now_s();
+            double t1 = tc_now_s();
             json_object_set_new(j, "layout", json_string(lay ? "fail" : "pass"));
             if (lay)
                 json_object_set_new(j, "layout_why", json_string(msg));

@@ -21,6 +21,7 @@
 #include "oracle/model_wide_core.h"
 #include "probes/cuda/cuda_check.cuh"
 #include "probes/model_gpu_run.h"
+#include "probes/clock.h"
 
 __constant__ model c_model;
 __constant__ int c_order[MODEL_ELEMENT_MAX_K];
@@ -76,14 +77,6 @@ __global__ void tc_model_gpu_wide_kernel(int mrows, int ncols, int k, int ordere
         d = TC_MODEL_GPU_DECLINED;
     }
     D[o] = d;
-}
-
-/* Seconds on the monotonic clock (tc_mgpu_times). */
-static double tc_mgpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 struct tc_mgpu {
@@ -172,7 +165,7 @@ extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mro
     CK(cudaSetDevice(g->dev), "cudaSetDevice");
     size_t ba = ntiles * (size_t)mrows * (size_t)k * 8, bb = ntiles * (size_t)k * (size_t)ncols * 8,
            bc = ntiles * (size_t)mrows * (size_t)ncols * 8;
-    double t0 = tc_mgpu_now();
+    double t0 = tc_now_s();
     CK(cudaMemcpyToSymbol(c_model, m, sizeof *m), "copy the model to the GPU");
     if (order)
         CK(cudaMemcpyToSymbol(c_order, order, (size_t)k * sizeof *order), "copy the step order to the GPU");
@@ -183,15 +176,15 @@ extern "C" int tc_mgpu_mma(tc_mgpu *g, const model *m, const int *order, int mro
         return -1;
     CK(cudaMemset(g->dN, 0, sizeof *g->dN), "clear the count");
     CK(cudaDeviceSynchronize(), "the copies to the GPU");
-    double t1 = tc_mgpu_now();
+    double t1 = tc_now_s();
     if (launch_model(m->wide, mrows, ncols, k, ntiles, order != NULL, (const uint64_t *)g->dA, (const uint64_t *)g->dB,
                      (const uint64_t *)g->dC, (uint64_t *)g->dD, g->dN, 0, true, err, errlen))
         return -1;
-    double t2 = tc_mgpu_now();
+    double t2 = tc_now_s();
     unsigned long long n = 0;
     CK(cudaMemcpy(&n, g->dN, sizeof n, cudaMemcpyDeviceToHost), "copy the count from the GPU");
     CK(cudaMemcpy(D, g->dD, bc, cudaMemcpyDeviceToHost), "copy D from the GPU");
-    double t3 = tc_mgpu_now();
+    double t3 = tc_now_s();
     times->copy_s += (t1 - t0) + (t3 - t2);
     times->kernel_s += t2 - t1;
     *declined = (size_t)n;
@@ -213,14 +206,14 @@ extern "C" int tc_mgpu_mma_dev_start(tc_mgpu *g, const model *m, const int *orde
         CK(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking), "a stream for the GPU model");
         g->has_st = true;
     }
-    double t0 = tc_mgpu_now();
+    double t0 = tc_now_s();
     /* the launch before has ended (its _end): the constants are free to change */
     CK(cudaStreamSynchronize(g->st), "the model kernel before");
     CK(cudaMemcpyToSymbol(c_model, m, sizeof *m), "copy the model to the GPU");
     if (order)
         CK(cudaMemcpyToSymbol(c_order, order, (size_t)k * sizeof *order), "copy the step order to the GPU");
     CK(cudaMemsetAsync(g->dN, 0, sizeof *g->dN, g->st), "clear the count");
-    g->started = tc_mgpu_now();
+    g->started = tc_now_s();
     times->copy_s += g->started - t0;
     return launch_model(m->wide, mrows, ncols, k, ntiles, order != NULL, dA, dB, dC, dD, g->dN, g->st, false, err, errlen);
 }
@@ -229,11 +222,11 @@ extern "C" int tc_mgpu_mma_dev_end(tc_mgpu *g, size_t *declined, tc_mgpu_times *
 {
     CK(cudaSetDevice(g->dev), "cudaSetDevice");
     CK(cudaStreamSynchronize(g->st), "the model kernel");
-    double t1 = tc_mgpu_now();
+    double t1 = tc_now_s();
     unsigned long long n = 0;
     CK(cudaMemcpy(&n, g->dN, sizeof n, cudaMemcpyDeviceToHost), "copy the count from the GPU");
     times->kernel_s += t1 - g->started;
-    times->copy_s += tc_mgpu_now() - t1;
+    times->copy_s += tc_now_s() - t1;
     *declined = (size_t)n;
     return 0;
 }

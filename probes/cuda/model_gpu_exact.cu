@@ -15,6 +15,7 @@
 #include "oracle/exact_dot_core.h"
 #include "probes/cuda/cuda_check.cuh"
 #include "probes/model_gpu_run.h"
+#include "probes/clock.h"
 
 __constant__ mfmt c_f64;
 
@@ -61,13 +62,6 @@ __global__ void tc_model_gpu_exact_kernel(int cols, int k, int row0, int only_re
     out[o] = d;
 }
 
-static double tc_exact_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 struct exact_bufs {
     void *A, *B, *out, *flag, *n, *refused;
     size_t cA, cB, cout, cflag;
@@ -87,7 +81,7 @@ extern "C" int tc_mgpu_exact(int dev, const void *f64, int rows, int cols, int k
     if (tc_cuda_use_device(dev, err, errlen))
         return -1;
     exact_bufs g = {};
-    double t0 = tc_exact_now();
+    double t0 = tc_now_s();
     CK(cudaMemcpyToSymbol(c_f64, f64, sizeof(mfmt)), "copy FP64's constants to the GPU");
     if (tc_cuda_put(&g.A, &g.cA, a, (size_t)rows * (size_t)k * 8, "copy A to the GPU", err, errlen) ||
         tc_cuda_put(&g.B, &g.cB, bt, (size_t)k * (size_t)cols * 8, "copy B to the GPU", err, errlen))
@@ -104,11 +98,11 @@ extern "C" int tc_mgpu_exact(int dev, const void *f64, int rows, int cols, int k
         tc_cuda_grow(&g.flag, &g.cflag, per_rows * (size_t)cols, err, errlen))
         return -1;
     CK(cudaDeviceSynchronize(), "the copies to the GPU");
-    double t1 = tc_exact_now(), kernel = 0, copies = t1 - t0;
+    double t1 = tc_now_s(), kernel = 0, copies = t1 - t0;
     for (size_t r0 = 0; r0 < (size_t)rows; r0 += per_rows) {
         size_t nr = (size_t)rows - r0 < per_rows ? (size_t)rows - r0 : per_rows, ne = nr * (size_t)cols;
         CK(cudaMemset(g.flag, 0, ne), "clear the flags");
-        double c1 = tc_exact_now();
+        double c1 = tc_now_s();
         dim3 grid((unsigned)((cols + EXACT_THREADS - 1) / EXACT_THREADS), (unsigned)nr);
         bool limbs = !window;
         if (window) {
@@ -129,11 +123,11 @@ extern "C" int tc_mgpu_exact(int dev, const void *f64, int rows, int cols, int k
             CK(cudaGetLastError(), "launch of the exact-output kernel");
         }
         CK(cudaDeviceSynchronize(), "the exact-output kernel");
-        double c2 = tc_exact_now();
+        double c2 = tc_now_s();
         CK(cudaMemcpy(out + r0 * (size_t)cols, g.out, ne * 8, cudaMemcpyDeviceToHost), "copy the outputs from the GPU");
         CK(cudaMemcpy(flag + r0 * (size_t)cols, g.flag, ne, cudaMemcpyDeviceToHost), "copy the flags from the GPU");
         kernel += c2 - c1;
-        copies += tc_exact_now() - c2;
+        copies += tc_now_s() - c2;
     }
     unsigned long long nd = 0;
     CK(cudaMemcpy(&nd, g.n, sizeof nd, cudaMemcpyDeviceToHost), "copy the count from the GPU");

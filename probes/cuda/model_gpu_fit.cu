@@ -22,6 +22,7 @@
 #include "oracle/model_wide_core.h"
 #include "probes/cuda/cuda_check.cuh"
 #include "probes/model_gpu_run.h"
+#include "probes/clock.h"
 
 static_assert(sizeof(model) % 4 == 0, "the model is copied to shared memory in 32-bit words");
 
@@ -95,13 +96,6 @@ __global__ void __launch_bounds__(FIT_BLOCK)
                                  unsigned long long *nat, unsigned cap)
 {
     fit_block<true>(ms, orders, ordered, k, n, A, B, C, D, bad, ndec, at, nat, cap);
-}
-
-static double fit_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 struct tc_mgpu_fit {
@@ -191,7 +185,7 @@ extern "C" int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const i
         return -1;
     }
     CK(cudaSetDevice(s->dev), "cudaSetDevice");
-    double t0 = fit_now();
+    double t0 = tc_now_s();
     size_t k = (size_t)s->k, o_ord = fit_align(nv * sizeof *ms), o_flag = o_ord + fit_align(nv * k * sizeof *orders),
            in_bytes = o_flag + nv, o_dec = fit_align(nv * sizeof *bad), o_nat = o_dec + fit_align(nv * sizeof *ndec),
            out_bytes = o_nat + sizeof(unsigned long long);
@@ -205,7 +199,7 @@ extern "C" int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const i
         tc_cuda_grow(&s->dAt, &s->capAt, (cap ? cap : 1) * sizeof *at, err, errlen))
         return -1;
     CK(cudaMemset(s->dOut, 0, out_bytes), "clear the counts");
-    double t1 = fit_now();
+    double t1 = tc_now_s();
     dim3 grid((s->n + FIT_BLOCK - 1) / FIT_BLOCK, (unsigned)nv);
     unsigned char *in = (unsigned char *)s->dIn, *res = (unsigned char *)s->dOut;
     const model *dm = (const model *)in;
@@ -226,7 +220,7 @@ extern "C" int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const i
     if (host_room(s, out_bytes, err, errlen))
         return -1;
     CK(cudaMemcpy(s->in, res, out_bytes, cudaMemcpyDeviceToHost), "the fit kernel, and its counts back");
-    double t2 = fit_now();
+    double t2 = tc_now_s();
     unsigned long long total = 0;
     memcpy(bad, s->in, nv * sizeof *bad);
     memcpy(ndec, s->in + o_dec, nv * sizeof *ndec);
@@ -235,7 +229,7 @@ extern "C" int tc_mgpu_fit_count(tc_mgpu_fit *s, const struct model *ms, const i
     size_t listed = *nat < cap ? *nat : cap;
     if (listed)
         CK(cudaMemcpy(at, s->dAt, listed * sizeof *at, cudaMemcpyDeviceToHost), "copy the declined from the GPU");
-    double t3 = fit_now();
+    double t3 = tc_now_s();
     times->copy_s += (t1 - t0) + (t3 - t2);
     times->kernel_s += t2 - t1;   /* with the counts' copy back */
     return 0;

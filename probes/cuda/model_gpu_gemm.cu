@@ -14,6 +14,7 @@
 #include "probes/cuda/cuda_check.cuh"
 #include "probes/model_gpu_gemm_core.h"
 #include "probes/model_gpu_run.h"
+#include "probes/clock.h"
 
 __constant__ model c_gemm_model;
 __constant__ mgemm_plan c_plan;
@@ -47,13 +48,6 @@ __global__ void tc_model_gpu_gemm_kernel(int n, int k, size_t nout, int row0, co
     out[o] = d;
 }
 
-static double tc_mgemm_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The device buffers of one call, freed on every return. */
 struct gemm_bufs {
     void *A, *B, *ii, *jj, *out, *flag, *n;
@@ -79,7 +73,7 @@ extern "C" int tc_mgpu_gemm(int dev, const model *m, const mgemm_plan *plan, int
     if (tc_cuda_use_device(dev, err, errlen))
         return -1;
     gemm_bufs g = {};
-    double t0 = tc_mgemm_now();
+    double t0 = tc_now_s();
     CK(cudaMemcpyToSymbol(c_gemm_model, m, sizeof *m), "copy the model to the GPU");
     CK(cudaMemcpyToSymbol(c_plan, plan, sizeof *plan), "copy the GEMM plan to the GPU");
     if (tc_cuda_put(&g.A, &g.cA, A, (size_t)mrows * (size_t)k * 4, "copy A to the GPU", err, errlen) ||
@@ -98,17 +92,17 @@ extern "C" int tc_mgpu_gemm(int dev, const model *m, const mgemm_plan *plan, int
                tc_cuda_grow(&g.jj, &g.cjj, per * sizeof(int), err, errlen)))
         return -1;
     CK(cudaDeviceSynchronize(), "the copies to the GPU");
-    double t1 = tc_mgemm_now(), kernel = 0;
+    double t1 = tc_now_s(), kernel = 0;
     for (size_t e0 = 0; e0 < nout; e0 += per) {
         size_t ne = nout - e0 < per ? nout - e0 : per;
-        double c0 = tc_mgemm_now();
+        double c0 = tc_now_s();
         if (ii) {
             CK(cudaMemcpy(g.ii, ii + e0, ne * sizeof(int), cudaMemcpyHostToDevice), "copy the rows to the GPU");
             CK(cudaMemcpy(g.jj, jj + e0, ne * sizeof(int), cudaMemcpyHostToDevice), "copy the columns to the GPU");
         }
         CK(cudaMemset(g.flag, 0, ne), "clear the flags");
         CK(cudaDeviceSynchronize(), "the copies to the GPU");
-        double c1 = tc_mgemm_now();
+        double c1 = tc_now_s();
         dim3 grid = ii ? dim3((unsigned)((ne + GEMM_THREADS - 1) / GEMM_THREADS))
                        : dim3((unsigned)((n + GEMM_THREADS - 1) / GEMM_THREADS), (unsigned)(ne / (size_t)n));
         tc_model_gpu_gemm_kernel<<<grid, GEMM_THREADS>>>(n, k, ne, ii ? 0 : (int)(e0 / (size_t)n),
@@ -118,10 +112,10 @@ extern "C" int tc_mgpu_gemm(int dev, const model *m, const mgemm_plan *plan, int
                                                          (unsigned long long *)g.n);
         CK(cudaGetLastError(), "launch of the GEMM model kernel");
         CK(cudaDeviceSynchronize(), "the GEMM model kernel");
-        double c2 = tc_mgemm_now();
+        double c2 = tc_now_s();
         CK(cudaMemcpy(out + e0, g.out, ne * 4, cudaMemcpyDeviceToHost), "copy D from the GPU");
         CK(cudaMemcpy(flag + e0, g.flag, ne, cudaMemcpyDeviceToHost), "copy the flags from the GPU");
-        times->copy_s += (c1 - c0) + (tc_mgemm_now() - c2);
+        times->copy_s += (c1 - c0) + (tc_now_s() - c2);
         kernel += c2 - c1;
     }
     unsigned long long nd = 0;
