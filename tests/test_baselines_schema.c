@@ -59,6 +59,7 @@ static const struct {
     {"h200-regress-fast.json", "one document, tools/device/regress-fast.sh summary (runs, stages, ratios)"},
     {"h200-regress-slices.json", "one document, tools/device/regress-slices.sh summary (children, stages, draws)"},
     {"h200x2-fleet.json", "one document, tools/device/fleet.sh summaries (steps, wall times, ratios)"},
+    {"h200x2-verify-slices.json", "one document, runs by hand (regress's check children: walls, stage sums)"},
     {"h200x2-fleet-regress.json.gz", "one document, record tcscope-fleet (cli/fleet.c, reports/SCHEMA.md)"},
     {"h200x2-fleet-audit.json", "one document, record tcscope-fleet (cli/fleet.c, reports/SCHEMA.md)"},
     {"h200x2-fit-gpu.json", "one document, tools/device/fit-gpu.sh summary (the fits on the GPU and on the cores)"},
