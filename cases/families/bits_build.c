@@ -22,16 +22,38 @@ bool infer_enc(const tc_format *f, double x, uint64_t *bits)
 }
 
 /* x = a*b with a in A's format and b in B's: b a power of two, normal ranges
- * preferred. */
+ * preferred. The powers 2^e are tried nearest 1 first (1, 1/2, 2, 1/4, ..),
+ * and only those for which both 2^e and x / 2^e lie within a bound one
+ * wider on each side than the formats' values (smallest subnormal to
+ * largest finite): any other e infer_enc would refuse, and the encodes were
+ * most of building the crafted cases (doc/findings.md, "Where a regress
+ * check's time goes"). tests/test_infer.c holds the answers the same as the
+ * search over every e. */
 bool infer_split(const oracle_formats *f, double x, uint64_t *a, uint64_t *b)
 {
     if (x == 0) {
         *b = tc_encode_f64(f->b, 1.0, rne);
         return infer_enc(f->a, x, a);
     }
-    for (int d = 0; d <= 300; d++) {
-        for (int s = -1; s <= 1; s += 2) {
+    if (!isfinite(x))   /* the search would find no finite a */
+        return false;
+    int ex;
+    frexp(x, &ex);
+    ex -= 1;   /* |x| in [2^ex, 2^(ex+1)) */
+    int lo = -300, hi = 300;   /* integer formats: every e, as the search always did */
+    if (!tc_format_is_int(f->a) && !tc_format_is_int(f->b)) {
+        int lo_a = ex - (tc_format_emax(f->a) + 1), hi_a = ex - (tc_format_emin(f->a) - f->a->mbits - 1);
+        lo = tc_format_emin(f->b) - f->b->mbits - 1;
+        hi = tc_format_emax(f->b) + 1;
+        lo = lo > lo_a ? lo : lo_a;
+        hi = hi < hi_a ? hi : hi_a;
+    }
+    int reach = -lo > hi ? -lo : hi;   /* no e past |e| = reach is within both */
+    for (int d = 0; d <= 300 && d <= reach; d++) {
+        for (int s = -1; s <= (d ? 1 : -1); s += 2) {
             int e = s * d;
+            if (e < lo || e > hi)
+                continue;
             double pb = ldexp(1.0, e);
             if (infer_enc(f->b, pb, b) && infer_enc(f->a, x / pb, a) &&
                 tc_classify(f->a, *a) == TC_FINITE && tc_classify(f->b, *b) == TC_FINITE) {
@@ -41,8 +63,6 @@ bool infer_split(const oracle_formats *f, double x, uint64_t *a, uint64_t *b)
                 if (va.exp + bl - 1 >= tc_format_emin(f->a) || d > 200)
                     return true;
             }
-            if (d == 0)
-                break;
         }
     }
     return false;
