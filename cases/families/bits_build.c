@@ -27,8 +27,8 @@ bool infer_enc(const tc_format *f, double x, uint64_t *bits)
  * wider on each side than the formats' values (smallest subnormal to
  * largest finite): any other e infer_enc would refuse, and the encodes were
  * most of building the crafted cases (doc/findings.md, "Where a regress
- * check's time goes"). tests/test_infer.c holds the answers the same as the
- * search over every e. */
+ * check's time goes"). tests/test_infer_split.c holds the answers the same
+ * as the search over every e. */
 bool infer_split(const oracle_formats *f, double x, uint64_t *a, uint64_t *b)
 {
     if (x == 0) {
