@@ -124,9 +124,15 @@ int fam_add_terms(cset *s, const infer_target *t, const char *family, int nt, co
         b[i] = zb;
     }
     for (int i = 0; i < nt; i++) {
-        int p = pos ? pos[i] : i;
-        if (!infer_split(&t->f, terms[i], &a[p], &b[p]))
+        int p = pos ? pos[i] : i, q = pos && i ? pos[i - 1] : i - 1;
+        /* most families repeat one term (a tail of ones): the split of the
+         * same double (its sign too) again is the one before */
+        if (i && !memcmp(&terms[i], &terms[i - 1], sizeof terms[i])) {
+            a[p] = a[q];
+            b[p] = b[q];
+        } else if (!infer_split(&t->f, terms[i], &a[p], &b[p])) {
             return 0;
+        }
     }
     if (!infer_enc(t->f.c, c, &cb))
         return 0;
