@@ -382,11 +382,12 @@ man: build/tcscope.1
 # Generated from the option tables (tcscope help --man), so it cannot drift.
 build/tcscope.1: build/tcscope
 	build/tcscope help --man > $@
+# The build's SASS file goes beside the binary (the same build-id: install
+# does not strip it), or an old one there goes.
 install: build/tcscope build/tcscope.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 755 build/tcscope $(DESTDIR)$(PREFIX)/bin/tcscope
-	# the build's SASS file goes beside it (the same build-id: install does not strip), or an old one goes
 	if [ -f build/tcscope.sass ]; then install -m 644 build/tcscope.sass $(DESTDIR)$(PREFIX)/bin/tcscope.sass; \
 	  else rm -f $(DESTDIR)$(PREFIX)/bin/tcscope.sass; fi
 	install -m 644 build/tcscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/tcscope.1
