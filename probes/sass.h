@@ -24,9 +24,9 @@ tc_sass *tc_sass_parse(const char *text, char *err, size_t errlen);
 void tc_sass_free(tc_sass *s);
 /* What s holds, and only that (each function's name; each instruction's
  * address, opcode and branch target), as `cuobjdump -sass` text that
- * tc_sass_parse reads back to the same s: the build's SASS file (a tenth to
- * a thirteenth of cuobjdump's text, whose operands and encodings no check
- * reads). A malloc'd text. */
+ * tc_sass_parse reads back to the same s: the build's SASS file (9.7 to 13
+ * times smaller than cuobjdump's text, whose operands and encodings no
+ * check reads). A malloc'd text. */
 char *tc_sass_format(const tc_sass *s);
 
 size_t tc_sass_function_count(const tc_sass *s);
