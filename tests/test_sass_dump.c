@@ -227,13 +227,19 @@ static void stand_in_cuobjdump(char *tool, size_t len)
 
 static const char stand_in_text[] = "\t\tFunction : tct_k_i1\n";
 
-/* TCSCOPE_CUOBJDUMP as the test sets it; restored by restore. */
+/* TCSCOPE_CUOBJDUMP as the test sets it; restored by restore. The value
+ * before the test's first use_tool is the one kept (NULL: it was unset), not
+ * one a second use_tool finds there. */
+static bool saved;
 static char *saved_tool;
 static void use_tool(const char *tool)
 {
     const char *was = getenv("TCSCOPE_CUOBJDUMP");
-    if (!saved_tool && was)
-        assert_non_null(saved_tool = strdup(was));
+    if (!saved) {
+        saved = true;
+        if (was)
+            assert_non_null(saved_tool = strdup(was));
+    }
     assert_int_equal(setenv("TCSCOPE_CUOBJDUMP", tool, 1), 0);
 }
 
@@ -254,6 +260,7 @@ static int restore(void **state)
     int rc = saved_tool ? setenv("TCSCOPE_CUOBJDUMP", saved_tool, 1) : unsetenv("TCSCOPE_CUOBJDUMP");
     free(saved_tool);
     saved_tool = NULL;
+    saved = false;
     return rc;
 }
 
@@ -330,6 +337,18 @@ static void a_build_writes_the_file_its_binary_reads(void **state)
     assert_int_equal(access(out, F_OK), -1);
 }
 
+/* The tests before set TCSCOPE_CUOBJDUMP to stand-ins; their teardowns must
+ * have put back what this run began with. */
+static const char *env_at_start;
+static bool env_was_set;
+static void the_environment_is_as_it_was(void **state)
+{
+    const char *now = getenv("TCSCOPE_CUOBJDUMP");
+    assert_int_equal(now != NULL, env_was_set);
+    if (now)
+        assert_string_equal(now, env_at_start);
+}
+
 static void this_programs_timing_kernels(void **state)
 {
 #if TC_HAVE_CUDA
@@ -382,7 +401,13 @@ int main(void)
         cmocka_unit_test(no_build_id_no_file),
         cmocka_unit_test_teardown(the_dump_takes_the_file_beside_this_program_when_its_own, restore),
         cmocka_unit_test_teardown(a_build_writes_the_file_its_binary_reads, restore),
+        cmocka_unit_test(the_environment_is_as_it_was),
         cmocka_unit_test(this_programs_timing_kernels),
     };
+    const char *env = getenv("TCSCOPE_CUOBJDUMP");
+    env_was_set = env != NULL;
+    env_at_start = env ? strdup(env) : NULL;
+    if (env && !env_at_start)
+        return 1;
     return cmocka_run_group_tests(tests, tc_tmp_root_make, tc_tmp_root_remove);
 }
