@@ -125,9 +125,9 @@ void regress_time(regress_ctx *c, tc_outdir *d)
         abort();
     measure_ctx mc = {.b = b, .r = r};
     size_t timed = 0, at_point = 0, tables = 0, confirmed = 0;
-    double ready_s = tc_now_s();
+    double r0 = tc_now_s();
     regress_gate_ready(c);   /* the checks' children have their contexts: none is made while the GPU is timed */
-    ready_s = tc_now_s() - ready_s;
+    double ready_s = tc_now_s() - r0;
     tc_progress prog;
     tc_progress_start(&prog, "timing", c->n);
     for (size_t i = 0; i < c->n; i++) {

@@ -1,9 +1,9 @@
 /* regress --cross-run (cli/regress.h regress_cross): a --cross-gpu worker's
  * share of the cross-GPU comparison, in this process, after the timing and
- * beside the checks (their children, let go when the timing ends): every instruction of the list on --cross-count random
- * inputs of the run's seed (the inputs of `run --random`), the output bits
- * as a corpus record in OUT/cross.txt, which the fleet compares across the
- * GPUs (cli/fleet.c). Only the bits: no layout probe, no SASS, no twin's
+ * beside the checks (their children, let go when the timing ends): every
+ * instruction of the list on --cross-count random inputs of the run's seed
+ * (the inputs of `run --random`), the output bits as a corpus record in
+ * OUT/cross.txt, which the fleet compares across the GPUs (cli/fleet.c). Only the bits: no layout probe, no SASS, no twin's
  * batch (tc_corpus_bits), and no new process or CUDA context: a `run
  * --random` child for this took 6.9 s alone on an H200 and 11-13 s beside
  * the checks, the longest of a 2-GPU regress's verify phase. */

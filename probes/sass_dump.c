@@ -31,9 +31,9 @@
 
 #include "probes/build_id.h"
 
-/* All a stream holds, NUL-ended, or NULL when empty. Closes it; *status is
- * pclose's (pipes) or fclose's. */
-static char *slurp(FILE *f, bool is_pipe, int *status)
+/* All a stream holds, NUL-ended; NULL when empty or when closing it
+ * (pclose for a pipe: the command's exit status; fclose) fails. Closes it. */
+static char *slurp(FILE *f, bool is_pipe)
 {
     size_t cap = 1 << 20, len = 0, got;
     char *buf = malloc(cap);
@@ -50,8 +50,8 @@ static char *slurp(FILE *f, bool is_pipe, int *status)
             cap *= 2;
         }
     }
-    *status = is_pipe ? pclose(f) : fclose(f);
-    if (buf && len == 0) {
+    int status = is_pipe ? pclose(f) : fclose(f);
+    if (buf && (len == 0 || status != 0)) {
         free(buf);
         buf = NULL;
     }
@@ -65,15 +65,7 @@ static char *run(const char *cmd)
     /* "e": the pipe is not inherited by the children the program starts
      * meanwhile (the read runs on a thread beside them, probes/sass_reader.c) */
     FILE *p = popen(cmd, "re");
-    if (!p)
-        return NULL;
-    int st;
-    char *text = slurp(p, true, &st);
-    if (text && st != 0) {
-        free(text);
-        text = NULL;
-    }
-    return text;
+    return p ? slurp(p, true) : NULL;
 }
 
 /* cmd formatted (NULL when it does not fit: a cut command is never run)
@@ -138,13 +130,7 @@ char *tc_sass_from_build_file(const char *path, const char *arch, const char *pr
         fclose(f);
         return NULL;
     }
-    int st;
-    char *text = slurp(f, false, &st);
-    if (text && st != 0) {
-        free(text);
-        text = NULL;
-    }
-    return text;
+    return slurp(f, false);
 }
 
 static void say_from(char *from, size_t fromlen, const char *what)
@@ -158,8 +144,7 @@ char *tc_sass_dump(const char *path, const char *arch, const char *prefix, char 
 {
     if (path) {
         FILE *f = fopen(path, "r");
-        int st;
-        char *text = f ? slurp(f, false, &st) : NULL;
+        char *text = f ? slurp(f, false) : NULL;
         if (!text)
             snprintf(err, errlen, "cannot read the SASS file %s", path);
         else

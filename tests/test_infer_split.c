@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cases/families/families.h"
+#include "cases/hunt_draw.h"   /* hd_rnd: the project's splitmix64 */
 #include "probes/probes.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -50,19 +51,11 @@ static bool ref_split(const oracle_formats *f, double x, uint64_t *a, uint64_t *
     return false;
 }
 
-static uint64_t rnd(uint64_t *st)
-{
-    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* A finite value of f (any of its bit patterns that decodes finite), as a double. */
 static double value_of(const tc_format *f, uint64_t *st)
 {
     for (;;) {
-        uint64_t bits = (rnd(st) & tc_format_mask(f)) & ~((1ull << f->shift) - 1);
+        uint64_t bits = (hd_rnd(st) & tc_format_mask(f)) & ~((1ull << f->shift) - 1);
         if (tc_classify(f, bits) == TC_FINITE || tc_classify(f, bits) == TC_ZERO)
             return tc_decode_to_f64(f, bits);
     }
@@ -74,15 +67,15 @@ static double sample(const oracle_formats *f, uint64_t *st, size_t i)
     case 0: case 1: case 2:   /* a product the formats may hold */
         return value_of(f->a, st) * value_of(f->b, st);
     case 3: {                 /* a significand of 1 to 53 bits at any exponent */
-        int bits = 1 + (int)(rnd(st) % 53);
-        double sig = (double)((rnd(st) >> (64 - bits)) | 1ull);
-        return (rnd(st) & 1 ? -1 : 1) * ldexp(sig, (int)(rnd(st) % 2200) - 1100);
+        int bits = 1 + (int)(hd_rnd(st) % 53);
+        double sig = (double)((hd_rnd(st) >> (64 - bits)) | 1ull);
+        return (hd_rnd(st) & 1 ? -1 : 1) * ldexp(sig, (int)(hd_rnd(st) % 2200) - 1100);
     }
     case 4:                   /* a power of two, a format's edge or past it */
-        return ldexp(1.0, (int)(rnd(st) % 700) - 350);
+        return ldexp(1.0, (int)(hd_rnd(st) % 700) - 350);
     default: {
         static const double special[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 0.75};
-        return special[rnd(st) % (sizeof special / sizeof special[0])];
+        return special[hd_rnd(st) % (sizeof special / sizeof special[0])];
     }
     }
 }
