@@ -486,6 +486,8 @@ int audit_instr(tc_backend *be, const tc_instr *ins, const audit_opts *o, audit_
     t.fit_ctx = o->fit_ctx;
     t.hunt_run = o->hunt_run;
     t.hunt_ctx = o->hunt_ctx;
+    t.random_run = o->random_run;
+    t.random_ctx = o->random_ctx;
     /* the counterexamples: the given ones, then each refit round's */
     size_t cap = o->ngiven + REFIT_ROUNDS * VERIFY_MAX_FAILS;
     infer_case *extra = calloc(cap, sizeof *extra);

@@ -45,6 +45,9 @@ typedef struct {
     infer_hunt_fn hunt_run;   /* what runs the proof's hunt families (the GPU path:
                                  cli/hunt_on.h); NULL: verify_hunt on this CPU */
     void *hunt_ctx;
+    infer_hunt_fn random_run; /* what runs the proof's random tiles (the GPU path:
+                                 cli/hunt_on.h); NULL: this host's cores */
+    void *random_ctx;
 } audit_opts;
 
 /* One overflow candidate of the integer control (saturate or wrap) against

@@ -12,16 +12,9 @@
 #include <stdint.h>
 
 #include "cases/hunt_families.h"
+#include "cases/rnd_hd.h"
 #include "formats/format_hd.h"
 
-/* splitmix64: the same stream on every machine. */
-static inline TC_HD uint64_t hd_rnd(uint64_t *st)
-{
-    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Uniform in [lo, hi] (hi >= lo). */
 static inline TC_HD int hd_pick(uint64_t *st, int lo, int hi)

@@ -159,16 +159,17 @@ static int lists_free(hgpu_result *res)
     return -1;
 }
 
-/* One drawn round (b: nt tiles per family, tiles q0.. of the stream) of an
- * instruction through the executor, the GPU model and the comparison; its
- * elements counted in r, the CPU's part handed to wk (or done here). want:
- * the sample, taken when q0 is 0. 0, or -1 with err. */
+/* One drawn round (b: nt tiles per family, tiles q0.. of the stream; a
+ * random round: tiles q0.. of the proof's stream) of an instruction through
+ * the executor, the GPU model and the comparison; its elements counted in
+ * r, the CPU's part handed to wk (or done here). want: the sample, taken
+ * when q0 is 0. 0, or -1 with err. */
 static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, const hgpu_shape *s,
                      const hgpu_bufs *b, size_t q0, size_t nt, size_t want, uint64_t *sample, bool *sampled,
                      verify_result *r, tc_model_gpu_count *count, size_t job, bool last, hgc_worker *wk, char *err,
                      size_t errlen)
 {
-    size_t tcn = (size_t)t->m * t->n, all = nt * HUNT_NFAMILIES, declined = 0;
+    size_t tcn = (size_t)t->m * t->n, all = nt * (size_t)hgpu_blocks(s), declined = 0;
     double t0 = tc_now_s();
     /* in windows the GPU model's kernel (integer units) runs beside the
      * instruction's (tensor cores); one at a time, one after the other */
@@ -207,18 +208,23 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
                  ins->name, declined, res.declined);
         return lists_free(&res);
     }
-    if (want && q0 == 0 && want <= nt * tcn) {
+    if (want && q0 == 0 && want <= nt * tcn && !s->random) {
         if (hgpu_sample(s, b, nt, want, sample, err, errlen))
             return lists_free(&res);
         *sampled = true;
     }
-    hgc_item *it = hgc_item_new(t, m, r, count, job, last, nt * tcn, res.mismatches, &res.mism, &res.decl);
+    hgc_item *it = hgc_item_new(t, m, r, count, job, last, s->random, s->random ? tcn : nt * tcn, res.mismatches,
+                                &res.mism, &res.decl);
     if (!it) {
         snprintf(err, errlen, "GPU hunt: out of memory");
         return -1;
     }
-    for (int f = 0; f < HUNT_NFAMILIES; f++)
-        r->dist_n[VERIFY_DIST_HUNT + f] += nt * tcn;
+    if (s->random)
+        for (size_t j = 0; j < nt; j++)
+            r->dist_n[(q0 + j) % VERIFY_NDIST_RANDOM] += tcn;
+    else
+        for (int f = 0; f < HUNT_NFAMILIES; f++)
+            r->dist_n[VERIFY_DIST_HUNT + f] += nt * tcn;
     r->n += all * tcn;
     verify_stage_add(r, VERIFY_STAGE_COMPARE, &t0);
     if (hgc_submit(wk, it)) {
@@ -269,6 +275,62 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
         done += nt;
     }
     return 0;
+}
+
+int hunt_gpu_random(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, size_t n, uint64_t seed,
+                    verify_result *r, tc_model_gpu_count *count, char *err, size_t errlen)
+{
+    const char *why = hunt_gpu_unsupported(t, ins, m);
+    if (why) {
+        snprintf(err, errlen, "%s: the GPU path cannot run it: %s (internal error: the caller checks first)",
+                 ins->name, why);
+        return -1;
+    }
+    size_t tcn = (size_t)t->m * t->n, ntiles = verify_random_tiles(t, n);
+    /* a round's tiles a multiple of 4, so every round starts at a
+     * distribution 0 tile (the compare counts by the tile's index) */
+    size_t most = HUNT_GPU_ROUND_OUT / tcn / VERIFY_NDIST_RANDOM * VERIFY_NDIST_RANDOM;
+    most = most < VERIFY_NDIST_RANDOM ? VERIFY_NDIST_RANDOM : most;
+    uint32_t meta[HUNT_SPARSE_META_MAX];
+    hgpu_shape s;
+    if (shape_of(t, ins, seed, meta, &s, err, errlen))
+        return -1;
+    rd_shape rs = verify_random_shape(t);
+    uint64_t st = seed ? seed : RD_SEED_DEFAULT;
+    uint64_t *start = malloc((ntiles < most ? ntiles : most) * sizeof *start);
+    if (!start) {
+        snprintf(err, errlen, "GPU random tiles: out of memory");
+        return -1;
+    }
+    s.random = 1;
+    s.czero = rs.czero;
+    s.rst = start;
+    hgc_worker none = {.running = false};
+    int rc = 0;
+    for (size_t done = 0; rc == 0 && done < ntiles;) {
+        size_t nt = ntiles - done < most ? ntiles - done : most, bad_job;
+        double t0 = tc_now_s();
+        for (size_t j = 0; j < nt; j++) {   /* each tile's start: a pass over the stream, one call a case */
+            start[j] = st;
+            rd_skip_tile(&rs, done + j, &st);
+        }
+        if (hgpu_win_launch(h->w[0], &s, &done, &nt, 1, err, errlen) ||
+            hgpu_win_wait(h->w[0], &bad_job, err, errlen)) {
+            char why2[512];
+            snprintf(why2, sizeof why2, "%s", err);
+            snprintf(err, errlen, "%.100s: %.380s", ins->name, why2);
+            rc = -1;
+            break;
+        }
+        verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
+        hgpu_bufs b;
+        hgpu_win_bufs(h->w[0], 0, &b);
+        rc = run_round(h, t, ins, m, &s, &b, done, nt, 0, NULL, NULL, r, count, 0, done + nt == ntiles, &none, err,
+                       errlen);
+        done += nt;
+    }
+    free(start);
+    return rc;
 }
 
 /* A window: jobs [from, to) whose every tile is one round, within
@@ -446,6 +508,13 @@ void hunt_gpu_close(hunt_gpu *h) {}
 int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, size_t n_per_family,
                  uint64_t seed, size_t want, uint64_t *sample, bool *sampled, verify_result *r,
                  tc_model_gpu_count *count, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "this tcscope was built without nvcc (no CUDA)");
+    return -1;
+}
+
+int hunt_gpu_random(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, size_t n, uint64_t seed,
+                    verify_result *r, tc_model_gpu_count *count, char *err, size_t errlen)
 {
     snprintf(err, errlen, "this tcscope was built without nvcc (no CUDA)");
     return -1;

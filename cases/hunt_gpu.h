@@ -60,6 +60,15 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
                  uint64_t seed, size_t want, uint64_t *sample, bool *sampled, verify_result *r,
                  tc_model_gpu_count *count, char *err, size_t errlen);
 
+/* verify_run's random tiles (n elements: verify_random_tiles's tiles of
+ * the proof's stream, cases/random_draw.h) on the GPU path: the same tiles
+ * as the host's cores draw, each from its start state (a pass over the
+ * stream on the host, one call a case), drawn, run, modelled and compared
+ * on the GPU; adds to *r (elements and mismatches per distribution,
+ * failures, stage seconds) and *count. 0, or -1 with err. */
+int hunt_gpu_random(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, size_t n, uint64_t seed,
+                    verify_result *r, tc_model_gpu_count *count, char *err, size_t errlen);
+
 /* One instruction of hunt_gpu_run_all: t, ins, m as for hunt_gpu_run,
  * sample (want * HUNT_NFAMILIES words, or NULL when want is 0); r, count and
  * sampled receive its results (r zeroed by the caller). */

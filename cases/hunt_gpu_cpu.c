@@ -20,6 +20,7 @@ struct hgc_item {
     tc_model_gpu_count *count;
     size_t job, fam_elems;
     bool last;                                 /* the job's last round */
+    bool random;                               /* the proof's random tiles: fam_elems a tile's elements */
     unsigned long long mism[HUNT_NFAMILIES];   /* of the elements the GPU model computed */
     hgpu_list ml, dl;                          /* copies: differing, declined */
     struct hgc_item *next;
@@ -66,16 +67,25 @@ static void decl_range(void *ctx, size_t lo, size_t hi)
     }
 }
 
-/* Listed element x (model answer md) of family fam kept as verify keeps a failure. */
-static void keep(verify_result *r, const infer_target *t, const hgpu_list *l, size_t x, uint64_t md, int fam)
+/* The distribution (verify.h) of element `at` of the item's round: its hunt
+ * family's, or its random tile's (tile q of the stream is of q % 4; a round
+ * starts at a multiple of 4). */
+static int dist_of(const hgc_item *it, size_t at)
+{
+    return it->random ? (int)(at / it->fam_elems % VERIFY_NDIST_RANDOM)
+                      : VERIFY_DIST_HUNT + (int)(at / it->fam_elems);
+}
+
+/* Listed element x (model answer md) of distribution dist kept as verify keeps a failure. */
+static void keep(verify_result *r, const infer_target *t, const hgpu_list *l, size_t x, uint64_t md, int dist)
 {
     size_t w = 2 * (size_t)t->k + 3;
     const uint64_t *e = l->g + x * w;
     uint64_t ka[INFER_KMAX], kb[INFER_KMAX];   /* t->k: at most the GPU model's 64 */
     memcpy(ka, e, (size_t)t->k * sizeof *ka);
     memcpy(kb, e + t->k, (size_t)t->k * sizeof *kb);
-    infer_case c = {hunt_family_name(fam), t->k, ka, kb, e[2 * t->k], e[2 * t->k + 1]};
-    verify_keep_failure(r, t, &c, md, VERIFY_DIST_HUNT + fam);
+    infer_case c = {verify_dist_name(dist), t->k, ka, kb, e[2 * t->k], e[2 * t->k + 1]};
+    verify_keep_failure(r, t, &c, md, dist);
 }
 
 /* The item's CPU work into its r and count (then freed). 0, or -1 when out of memory. */
@@ -110,7 +120,7 @@ static int item_finish(hgc_item *it)
     qsort(ord, it->ml.n, sizeof *ord, by_at_cmp);
     for (size_t y = 0; y < it->ml.n; y++) {
         size_t x = ord[y].x;
-        keep(r, t, &it->ml, x, it->ml.g[x * w + 2 * (size_t)t->k + 2], (int)(it->ml.at[x] / it->fam_elems));
+        keep(r, t, &it->ml, x, it->ml.g[x * w + 2 * (size_t)t->k + 2], dist_of(it, it->ml.at[x]));
     }
     for (size_t x = 0; x < it->dl.n; x++)
         if (it->dl.g[x * w + 2 * (size_t)t->k + 1] != md[x])
@@ -118,13 +128,13 @@ static int item_finish(hgc_item *it)
     qsort(ord, nd, sizeof *ord, by_at_cmp);
     for (size_t y = 0; y < nd; y++) {
         size_t x = ord[y].x;
-        int fam = (int)(it->dl.at[x] / it->fam_elems);
-        it->mism[fam]++;
-        keep(r, t, &it->dl, x, md[x], fam);
+        int dist = dist_of(it, it->dl.at[x]);
+        it->mism[it->random ? dist : dist - VERIFY_DIST_HUNT]++;
+        keep(r, t, &it->dl, x, md[x], dist);
     }
     free(ord);
-    for (int f = 0; f < HUNT_NFAMILIES; f++) {
-        r->dist_mismatches[VERIFY_DIST_HUNT + f] += (size_t)it->mism[f];
+    for (int f = 0; f < (it->random ? VERIFY_NDIST_RANDOM : HUNT_NFAMILIES); f++) {
+        r->dist_mismatches[it->random ? f : VERIFY_DIST_HUNT + f] += (size_t)it->mism[f];
         r->mismatches += (size_t)it->mism[f];
     }
     r->stage_s[VERIFY_STAGE_COMPARE] += tc_now_s() - t0 - cpu;
@@ -224,8 +234,8 @@ void hgc_drain(hgc_worker *wk)
 }
 
 hgc_item *hgc_item_new(const infer_target *t, const model *m, verify_result *r, tc_model_gpu_count *count,
-                       size_t job, bool last, size_t fam_elems, const unsigned long long *mism, hgpu_list *ml,
-                       hgpu_list *dl)
+                       size_t job, bool last, bool random, size_t fam_elems, const unsigned long long *mism,
+                       hgpu_list *ml, hgpu_list *dl)
 {
     hgc_item *it = calloc(1, sizeof *it);
     if (it) {
@@ -247,6 +257,7 @@ hgc_item *hgc_item_new(const infer_target *t, const model *m, verify_result *r, 
     it->count = count;
     it->job = job;
     it->last = last;
+    it->random = random;
     it->fam_elems = fam_elems;
     memcpy(it->mism, mism, sizeof it->mism);
     return it;

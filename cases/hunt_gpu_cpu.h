@@ -19,13 +19,14 @@
 typedef struct hgc_item hgc_item;
 
 /* An item for round results of job `job` (last: its last round): r and
- * count receive them; fam_elems elements per family; mism the GPU's counts
- * per family; ml and dl the differing and declined lists, in any order,
- * whose memory the item takes (*ml and *dl emptied; freed here when out of
- * memory: NULL). */
+ * count receive them; fam_elems elements per family (random: the proof's
+ * random tiles, fam_elems a tile's elements, tile j of distribution j % 4);
+ * mism the GPU's counts per family (or distribution); ml and dl the
+ * differing and declined lists, in any order, whose memory the item takes
+ * (*ml and *dl emptied; freed here when out of memory: NULL). */
 hgc_item *hgc_item_new(const infer_target *t, const model *m, verify_result *r, tc_model_gpu_count *count,
-                       size_t job, bool last, size_t fam_elems, const unsigned long long *mism, hgpu_list *ml,
-                       hgpu_list *dl);
+                       size_t job, bool last, bool random, size_t fam_elems, const unsigned long long *mism,
+                       hgpu_list *ml, hgpu_list *dl);
 
 /* The worker: items finished in the order given; complete[j] once job j's
  * last item is (NULL: nobody asks). Not running: each item is finished

@@ -25,10 +25,21 @@ typedef struct {
     const uint32_t *meta;     /* sparse: the metadata registers of every tile (the same), nmeta; else NULL */
     int nmeta;
     uint64_t seed;
+    int random;               /* 1: the proof's random tiles (cases/random_draw.h), one block of nt tiles a
+                                 round, tile j being tile q0 + j of the stream (q0 a multiple of 4); 0: nt
+                                 tiles of every hunt family */
+    uint64_t czero;           /* random: C's zero */
+    const uint64_t *rst;      /* random: the round's nt tiles' start states (host memory, read by the launch) */
 } hgpu_shape;
 
+/* The blocks of nt tiles a round holds: one per hunt family, or one of random tiles. */
+static inline int hgpu_blocks(const hgpu_shape *s)
+{
+    return s->random ? 1 : HUNT_NFAMILIES;
+}
+
 /* One instruction's round on the GPU: the drawn tiles (uint64, tile f*nt + j
- * is tile q0 + j of family f), the model's answers (uint64), and the
+ * is tile q0 + j of family f; random: tile j is tile q0 + j), the model's answers (uint64), and the
  * executor's operands at native width (pd2: the poison check's second run). */
 typedef struct {
     uint64_t *A, *B, *C, *M;
@@ -48,7 +59,8 @@ typedef struct {
 
 typedef struct {
     unsigned long long poisoned;                       /* elements of D holding the first run's poison */
-    unsigned long long mismatches[HUNT_NFAMILIES];     /* of the elements the GPU model computed */
+    unsigned long long mismatches[HUNT_NFAMILIES];     /* of the elements the GPU model computed, per family
+                                                          (random: per distribution, tile j's (q0 + j) % 4) */
     unsigned long long declined;                       /* elements the GPU model left to the CPU */
     hgpu_list mism, decl;     /* mism: HGPU_MISM_MAX at most (which ones, when more differ, is the
                                  kernel's order); decl: all. Their memory is the caller's to free

@@ -36,9 +36,10 @@ typedef int (*infer_model_fn)(void *ctx, const model *m, int mrows, int ncols, i
 
 struct infer_target;
 struct verify_result;
-/* Runs verify's hunt families elsewhere (the GPU path: cli/hunt_on.h), as
- * verify_hunt would with the "tile" stream, adding to *r. 0; 1 when it
- * cannot take this target (verify_hunt runs on the host); -1 with err. */
+/* Runs verify's hunt families (n: elements per family) or its random tiles
+ * (n: elements) elsewhere (the GPU path: cli/hunt_on.h), as verify would on
+ * the host (the hunt's with the "tile" stream), adding to *r. 0; 1 when it
+ * cannot take this target (verify runs them on the host); -1 with err. */
 typedef int (*infer_hunt_fn)(void *ctx, const struct infer_target *t, const model *m, size_t n_per_family,
                              uint64_t seed, struct verify_result *r, char *err, size_t errlen);
 
@@ -76,6 +77,8 @@ typedef struct infer_target {
     void *model_ctx;           /* (NULL: model_mma on this CPU) */
     infer_hunt_fn hunt_run;    /* what runs verify's hunt families (NULL: verify_hunt here) */
     void *hunt_ctx;
+    infer_hunt_fn random_run;  /* what runs verify's random tiles (NULL: on this host's cores) */
+    void *random_ctx;
     const infer_fit_ops *fit;  /* what counts the fit's candidates (NULL: the cores) */
     void *fit_ctx;
     void (*progress)(void *ctx, size_t elements);   /* verify: called with the elements just compared */

@@ -9,6 +9,7 @@
 
 #include "cases/hunt.h"
 #include "cases/infer_internal.h"
+#include "cases/random_draw.h"
 #include "oracle/oracle.h"
 #include "probes/clock.h"
 
@@ -24,6 +25,11 @@ const char *verify_stage_name(int i)
 const char *verify_hunt_path(const verify_result *r)
 {
     return !r->hunt_gpu ? NULL : r->hunt_host_draw ? "host" : "gpu";
+}
+
+const char *verify_random_path(const verify_result *r)
+{
+    return r->random_gpu ? "gpu" : NULL;
 }
 
 void verify_stage_add(verify_result *r, int stage, double *t0)
@@ -342,43 +348,23 @@ static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_
 
 /* ---- the random tiles ---- */
 
-/* Tile q: the four random distributions in turn, rows of A from one random
- * element's a, columns of B likewise. Returns its distribution. */
-static int fill_random(const infer_target *t, size_t q, uint64_t *st, uint64_t *A, uint64_t *B, uint64_t *C,
-                       uint64_t *ka, uint64_t *kb)
+rd_shape verify_random_shape(const infer_target *t)
 {
-    int dd = (int)(q % 4);
-    for (int i = 0; i < t->m; i++) {
-        uint64_t c0;
-        infer_rnd_case(t, st, dd, ka, kb, &c0);
-        memcpy(A + (size_t)i * t->k, ka, (size_t)t->k * sizeof *ka);
-        if (i < t->n)
-            for (int kk = 0; kk < t->k; kk++)
-                B[(size_t)kk * t->n + i] = kb[kk];
-        for (int j = 0; j < t->n; j++)   /* an element's case: its c alone is used */
-            C[(size_t)i * t->n + j] = infer_rnd_case_c(t, st, dd);
-    }
-    for (int j = t->m; j < t->n; j++) {
-        uint64_t c0;
-        infer_rnd_case(t, st, dd, ka, kb, &c0);
-        for (int kk = 0; kk < t->k; kk++)
-            B[(size_t)kk * t->n + j] = kb[kk];
-    }
-    return dd;
+    const tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
+    return (rd_shape){t->f.a, t->f.b, t->f.c, t->m, t->n, t->k, tc_encode_f64(t->f.c, 0.0, rne)};
 }
 
-/* *st moved over tile q as fill_random moves it (its cases, in its order). */
-static void skip_random(const infer_target *t, size_t q, uint64_t *st)
+size_t verify_random_tiles(const infer_target *t, size_t n)
 {
-    size_t cases = (size_t)t->m * (size_t)(t->n + 1) + (size_t)(t->n > t->m ? t->n - t->m : 0);
-    for (size_t c = 0; c < cases; c++)
-        infer_rnd_case_skip(t, st, (int)(q % 4));
+    size_t per_tile = (size_t)t->m * t->n, ntiles = (n + per_tile - 1) / per_tile;
+    return ntiles < VERIFY_NDIST_RANDOM ? VERIFY_NDIST_RANDOM : ntiles;
 }
 
 /* The random stream's drawer: each tile of a round gets its state from a
  * cheap pass (skip_random), then the tiles are drawn on every core. */
 typedef struct {
     const infer_target *t;
+    rd_shape s;                   /* t for the draw */
     size_t ntiles, done, chunk;   /* tiles: all, drawn, a round's */
     uint64_t st;                  /* the stream at tile `done` */
     uint64_t *start;              /* the round's tiles' states (chunk) */
@@ -390,11 +376,10 @@ static void draw_random_range(void *ctx, size_t lo, size_t hi)
     const random_drawer *d = ctx;
     const infer_target *t = d->t;
     size_t ta = (size_t)t->m * t->k, tb = (size_t)t->k * t->n, tcn = (size_t)t->m * t->n;
-    uint64_t ka[INFER_KMAX], kb[INFER_KMAX];
     for (size_t q = lo; q < hi; q++) {
         uint64_t st = d->start[q];
-        d->rt->dist[q] = fill_random(t, d->done + q, &st, d->rt->A + q * ta, d->rt->B + q * tb, d->rt->C + q * tcn,
-                                     ka, kb);
+        d->rt->dist[q] = rd_fill_tile(&d->s, d->done + q, &st, d->rt->A + q * ta, d->rt->B + q * tb,
+                                      d->rt->C + q * tcn);
     }
 }
 
@@ -405,7 +390,7 @@ static void draw_random_round(void *drawer, round_tiles *rt)
     size_t nt = d->ntiles - d->done < d->chunk ? d->ntiles - d->done : d->chunk;
     for (size_t q = 0; q < nt; q++) {
         d->start[q] = d->st;
-        skip_random(t, d->done + q, &d->st);
+        rd_skip_tile(&d->s, d->done + q, &d->st);
     }
     d->rt = rt;
     rt->nt = nt;
@@ -416,16 +401,14 @@ static void draw_random_round(void *drawer, round_tiles *rt)
 static int run_random(const infer_target *t, const model *m, size_t n, uint64_t seed, verify_result *r,
                       char *err, size_t errlen)
 {
-    size_t per_tile = (size_t)t->m * t->n;
-    size_t ntiles = (n + per_tile - 1) / per_tile;
-    if (ntiles < VERIFY_NDIST_RANDOM)
-        ntiles = VERIFY_NDIST_RANDOM;
+    size_t ntiles = verify_random_tiles(t, n);
     if (t->k > INFER_KMAX) {
         snprintf(err, errlen, "verify: K %d over %d", t->k, INFER_KMAX);
         return -1;
     }
     size_t chunk = chunk_tiles(t, 2);   /* two rounds in the memory one took */
-    random_drawer d = {t, ntiles, 0, chunk, seed ? seed : 0xC0FFEE1234ull, malloc(chunk * sizeof *d.start), NULL};
+    random_drawer d = {t, verify_random_shape(t), ntiles, 0, chunk, seed ? seed : RD_SEED_DEFAULT,
+                       malloc(chunk * sizeof *d.start), NULL};
     if (!d.start) {
         snprintf(err, errlen, "verify: out of memory");
         return -1;
@@ -541,7 +524,13 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_
     if (!m)
         return -1;
     double t0 = tc_now_s();
-    int rc = n ? run_random(t, m, n, seed, out, err, errlen) : 0;
+    int rc = 0;
+    if (n && t->random_run) {
+        rc = t->random_run(t->random_ctx, t, m, n, seed, out, err, errlen);
+        out->random_gpu = rc == 0;
+    }
+    if ((rc == 0 || rc == 1) && n && !out->random_gpu)
+        rc = run_random(t, m, n, seed, out, err, errlen);
     double t1 = tc_now_s();
     out->random_s = t1 - t0;
     if (rc == 0 && n_hunt && t->hunt_run) {

@@ -17,6 +17,7 @@
 
 #include "cases/hunt.h"
 #include "cases/infer.h"
+#include "cases/random_draw.h"
 
 /* Distributions of a proof: 0..3 random tiles (near1, wide, cancel, bits),
  * 4 the inference's crafted cases, then one per hunt family. */
@@ -52,6 +53,7 @@ typedef struct verify_result {
                                              else verify_hunt ("family" stream, host) */
     bool hunt_host_draw;                  /* with hunt_gpu: t->hunt_run drew the tiles on the host's cores
                                              and ran them through t->run and the model (few tiles) */
+    bool random_gpu;                      /* the random tiles ran on t->random_run (the same tiles) */
     double random_s, hunt_s, crafted_s;   /* wall seconds of verify_run's three parts */
 } verify_result;
 
@@ -66,6 +68,15 @@ const char *verify_stage_name(int i);
  * "host" (the tile stream drawn on the host's cores, checked in rounds), or
  * NULL (the family stream on the host: verify_hunt). */
 const char *verify_hunt_path(const verify_result *r);
+/* Where r's random tiles were drawn and checked, as records say it
+ * (random_path): "gpu" (the GPU path), or NULL (the host's cores). */
+const char *verify_random_path(const verify_result *r);
+
+/* The proof's random tiles: t as cases/random_draw.h draws it, and the
+ * tiles n elements take (whole tiles, one of each distribution at least).
+ * Tile q of the stream from RD_SEED_DEFAULT (seed 0) or seed. */
+rd_shape verify_random_shape(const infer_target *t);
+size_t verify_random_tiles(const infer_target *t, size_t n);
 
 /* At least n random elements (rounded up to whole tiles), the adversarial
  * cases, and at least n_hunt elements of every hunt family (cases/hunt.h;

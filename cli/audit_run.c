@@ -105,7 +105,8 @@ int audit_run_here(const audit_args *a, tc_backend *be, bool fallback, const tc_
     audit_opts o = {.verify_n = a->n, .hunt_n = a->hunt_n ? a->hunt_n : a->n / 16, .seed = a->seed,
                     .keep_cases = a->keep_cases, .model_run = cli_model_on_run, .model_ctx = &mo,
                     .fit = cli_model_on_fit_ops(&mo), .fit_ctx = &mo,
-                    .hunt_run = cli_hunt_on_run, .hunt_ctx = &ho};
+                    .hunt_run = cli_hunt_on_run, .hunt_ctx = &ho, .random_run = cli_random_on_run,
+                    .random_ctx = &ho};
     int status = TC_EXIT_OK;
     char stopped[700] = "";
     size_t stopped_at = n;

@@ -161,6 +161,7 @@ static int verify_one(const verify_job *j, const tc_instr *ins, const model_para
     cli_model_on_attach(j->mo, &t);
     j->ho->ins = ins;
     t.hunt_run = cli_hunt_on_run, t.hunt_ctx = j->ho;
+    t.random_run = cli_random_on_run, t.random_ctx = j->ho;
     /* on a terminal: elements compared of those verify_run will compare (random tiles, at
      * least one per distribution; the hunt families' tiles where they apply), the time left */
     size_t tcn = (size_t)t.m * (size_t)t.n, rnd = j->n ? (j->n + tcn - 1) / tcn : 0;
@@ -205,6 +206,8 @@ static int verify_one(const verify_job *j, const tc_instr *ins, const model_para
             json_object_set_new(v, "hunt_draw", json_string("tile"));
             json_object_set_new(v, "hunt_path", json_string(verify_hunt_path(&r)));
         }
+        if (verify_random_path(&r))   /* absent: the host's cores (every record before) */
+            json_object_set_new(v, "random_path", json_string(verify_random_path(&r)));
         if (self)   /* the backend is the model with this very profile: nothing about hardware was checked */
             json_object_set_new(v, "self_check", json_true());
         tc_json_out_put(&out, "verify", v);
@@ -229,6 +232,8 @@ static int verify_one(const verify_job *j, const tc_instr *ins, const model_para
         if (verify_hunt_path(&r))
             printf("# hunt families: the tile stream, %s\n", r.hunt_host_draw ? "drawn on the host's cores (few "
                    "tiles), run through the backend and the model in rounds" : "on the GPU path (cases/hunt_gpu.h)");
+        if (verify_random_path(&r))
+            printf("# random tiles: on the GPU path (cases/hunt_gpu.h)\n");
         printf("# %zu elements in %.2f s (%.3g elements/s)\n", r.n, secs, secs > 0 ? (double)r.n / secs : 0.0);
         cli_model_on_stages(mo, r.stage_s, secs);
     }

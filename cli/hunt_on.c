@@ -15,6 +15,24 @@
  * tiles, and so the results, are the same either way. */
 #define HUNT_GPU_DRAW_MIN 65536
 
+/* Below this many random elements the proof's random tiles stay on the
+ * host's cores (drawn a round ahead on every core): the GPU path's one
+ * thread a tile and its pass over the stream for the tiles' starts pay off
+ * only with many tiles. The tiles, and so the results, are the same. */
+#define RANDOM_GPU_MIN 1000000
+
+/* A count from environment variable name, or dflt (said on stderr when not a count). */
+static size_t env_count(const char *name, size_t dflt)
+{
+    const char *env = getenv(name);
+    char *end = NULL;
+    unsigned long long v = env && isdigit((unsigned char)env[0]) ? strtoull(env, &end, 10) : 0;
+    bool given = end && !*end;
+    if (env && !given)
+        fprintf(stderr, "tcscope: %s=%.40s is not a count: %zu kept\n", name, env, dflt);
+    return given ? (size_t)v : dflt;
+}
+
 void cli_hunt_on_open(cli_hunt_on *ho, tc_backend *be, cli_model_on *mo)
 {
     memset(ho, 0, sizeof *ho);
@@ -26,14 +44,9 @@ void cli_hunt_on_open(cli_hunt_on *ho, tc_backend *be, cli_model_on *mo)
     ho->h = hunt_gpu_open(be, mo->gpu, ho->why, sizeof ho->why);
     if (!ho->h && !ho->why[0])
         snprintf(ho->why, sizeof ho->why, "not available");
-    /* TCSCOPE_HUNT_GPU_DRAW_MIN: another bound, to measure the two draws against each other */
-    const char *env = getenv("TCSCOPE_HUNT_GPU_DRAW_MIN");
-    char *end = NULL;
-    unsigned long long v = env && isdigit((unsigned char)env[0]) ? strtoull(env, &end, 10) : 0;
-    bool given = end && !*end;
-    ho->draw_min = given ? (size_t)v : HUNT_GPU_DRAW_MIN;
-    if (env && !given)
-        fprintf(stderr, "tcscope: TCSCOPE_HUNT_GPU_DRAW_MIN=%.40s is not a count: %d kept\n", env, HUNT_GPU_DRAW_MIN);
+    /* other bounds, to measure the two paths against each other */
+    ho->draw_min = env_count("TCSCOPE_HUNT_GPU_DRAW_MIN", HUNT_GPU_DRAW_MIN);
+    ho->random_min = env_count("TCSCOPE_RANDOM_GPU_MIN", RANDOM_GPU_MIN);
 }
 
 void cli_hunt_on_close(cli_hunt_on *ho)
@@ -56,4 +69,13 @@ int cli_hunt_on_run(void *ctx, const infer_target *t, const model *m, size_t n_p
     bool sampled = false;
     return hunt_gpu_run(ho->h, t, ho->ins, m, n_per_family, seed, 0, NULL, &sampled, r, &ho->mo->count, err,
                         errlen);
+}
+
+int cli_random_on_run(void *ctx, const infer_target *t, const model *m, size_t n, uint64_t seed, verify_result *r,
+                      char *err, size_t errlen)
+{
+    cli_hunt_on *ho = ctx;
+    if (!ho->h || !ho->ins || n < ho->random_min || hunt_gpu_unsupported(t, ho->ins, m))
+        return 1;
+    return hunt_gpu_random(ho->h, t, ho->ins, m, n, seed, r, &ho->mo->count, err, errlen);
 }

@@ -274,6 +274,8 @@ static json_t *verification_json(const verify_result *v, const tc_instr *ins)
         json_object_set_new(o, "hunt_draw", json_string("tile"));
         json_object_set_new(o, "hunt_path", json_string(verify_hunt_path(v)));
     }
+    if (o && verify_random_path(v))   /* absent: the host's cores (every record before) */
+        json_object_set_new(o, "random_path", json_string(verify_random_path(v)));
     return o;
 }
 

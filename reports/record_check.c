@@ -148,7 +148,7 @@ static const field dots_fields[] = { /* record dots (tcscope import km) */
 static const field verify_fields[] = {
     {"instr", F_STR, REQ}, {"backend", F_STR, REQ}, {"device", F_STR, REQ}, {"profile", F_STR, REQ},
     {"n", F_INT, REQ}, {"mismatches", F_INT, REQ}, {"verified", F_BOOL, REQ}, {"distributions", F_OBJ, REQ},
-    {"hunt_draw", F_STR, OPT}, {"hunt_path", F_STR, OPT}, {NULL, F_STR, REQ},
+    {"hunt_draw", F_STR, OPT}, {"hunt_path", F_STR, OPT}, {"random_path", F_STR, OPT}, {NULL, F_STR, REQ},
 };
 static const field verify_failure_fields[] = {
     {"instr", F_STR, REQ}, {"failure", F_INT, REQ}, {"dist", F_STR, REQ}, {"k", F_INT, REQ},

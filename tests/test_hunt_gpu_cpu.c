@@ -116,7 +116,7 @@ static void run_jobs(bool thread, const infer_target *t, const model *m, verify_
         want_mism[j] = L.ml.n + L.flipped;
         /* the item takes them (L is reused); the thread's in reverse */
         hgpu_list ml = own(&L.ml, t->k, thread), dl = own(&L.dl, t->k, thread);
-        hgc_item *it = hgc_item_new(t, m, &r[j], &cnt[j], (size_t)j, true, NT * tc, L.mism, &ml, &dl);
+        hgc_item *it = hgc_item_new(t, m, &r[j], &cnt[j], (size_t)j, true, false, NT * tc, L.mism, &ml, &dl);
         assert_non_null(it);
         assert_null(ml.at);
         assert_int_equal(hgc_submit(&wk, it), 0);

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "cases/hunt_draw.h"
+#include "cases/random_draw.h"
 #include "cases/hunt_gpu_run.h"
 #include "probes/cuda/cuda_check.cuh"
 #include "probes/model_gpu_run.h"
@@ -36,11 +37,13 @@ struct hgpu {
 
 /* A job of a window, as the draw and pack kernels read it. */
 typedef struct {
-    int m, n, k, kb, group, keep, nmeta;
-    unsigned long long q0, nt, tile0;     /* tiles q0.. of each family, nt each; its first draw thread */
-    uint64_t seed;
+    int m, n, k, kb, group, keep, nmeta, random;
+    unsigned long long q0, nt, tile0;     /* tiles q0.. of each family (random: of the stream), nt each; its
+                                             first draw thread */
+    uint64_t seed, czero;
     tc_format f[4];
     uint64_t *A, *B, *C;
+    const uint64_t *rst;                  /* random: tile j's start state */
     uint32_t meta[128];
 } hg_desc;
 
@@ -81,7 +84,8 @@ static __device__ __forceinline__ void hg_store(void *p, size_t i, int bytes, ui
 }
 
 /* Thread g of a window's draw: job j (the last whose tile0 <= g), its tile
- * q0 + i of family f, where g - tile0 = f * nt + i; stream "tile". */
+ * q0 + i of family f, where g - tile0 = f * nt + i; stream "tile". A random
+ * job's tile i is tile q0 + i of the proof's stream, from its start state. */
 __global__ void hg_draw_kernel(const hg_desc *jobs, int njobs, unsigned long long total)
 {
     unsigned long long g = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
@@ -97,10 +101,16 @@ __global__ void hg_draw_kernel(const hg_desc *jobs, int njobs, unsigned long lon
     }
     const hg_desc *d = &jobs[lo];
     unsigned long long local = g - d->tile0;
+    size_t ta = (size_t)d->m * (size_t)d->k, tb = (size_t)d->k * (size_t)d->n, tc = (size_t)d->m * (size_t)d->n;
+    if (d->random) {
+        rd_shape s = {&d->f[0], &d->f[1], &d->f[2], d->m, d->n, d->k, d->czero};
+        uint64_t st = d->rst[local];
+        rd_fill_tile(&s, d->q0 + local, &st, d->A + local * ta, d->B + local * tb, d->C + local * tc);
+        return;
+    }
     int f = (int)(local / d->nt);
     unsigned long long i = local - (unsigned long long)f * d->nt;
     uint64_t st = hunt_tile_seed_hd(d->seed, f, d->q0 + i);
-    size_t ta = (size_t)d->m * (size_t)d->k, tb = (size_t)d->k * (size_t)d->n, tc = (size_t)d->m * (size_t)d->n;
     hunt_tile T = {d->m, d->n, d->k, &d->f[0], &d->f[1], &d->f[2], &d->f[3],
                    d->A + local * ta, d->B + local * tb, d->C + local * tc, &st};
     hunt_fill_tile_hd(&T, f);
@@ -150,9 +160,11 @@ __global__ void hg_pack_b_sparse_kernel(const uint64_t *src, size_t ntiles, int 
 }
 
 /* Every element o of the round: the hardware's d (native width) against the
- * model's; per family (fam_elems elements each) the mismatches, and the
- * lists of declined and differing elements. */
-__global__ void hg_compare_kernel(size_t total, size_t fam_elems, const void *pd, int db, uint64_t poison,
+ * model's; per family (fam_elems elements each; random: per distribution,
+ * tile o / mn's index mod 4) the mismatches, and the lists of declined and
+ * differing elements. */
+__global__ void hg_compare_kernel(size_t total, size_t fam_elems, size_t mn, int random, const void *pd, int db,
+                                  uint64_t poison,
                                   const uint64_t *M, hg_counts *cnt, size_t *decl, size_t cap_decl, size_t *mism,
                                   size_t cap_mism)
 {
@@ -166,7 +178,7 @@ __global__ void hg_compare_kernel(size_t total, size_t fam_elems, const void *pd
             if (x < cap_decl)
                 decl[x] = o;
         } else if (hw != mv) {
-            atomicAdd(&cnt->mism[o / fam_elems], 1ull);
+            atomicAdd(&cnt->mism[random ? o / mn % 4 : o / fam_elems], 1ull);
             unsigned long long x = atomicAdd(&cnt->nmism, 1ull);
             if (x < cap_mism)
                 mism[x] = o;
@@ -328,25 +340,28 @@ extern "C" void hgpu_win_close(hgpu_win *w)
 static size_t hg_align(size_t n) { return (n + 255) / 256 * 256; }
 
 /* The sizes of a job's buffers, in hgpu_bufs's order (A, B, C, M, pa, pb,
- * pc, pd, pd2, pe), each rounded up to 256 bytes. */
+ * pc, pd, pd2, pe), then a random job's start states, each rounded up to
+ * 256 bytes. */
+#define HG_NBUFS 11
 static void hg_sizes(const hgpu_shape *s, size_t nt, size_t *sz)
 {
-    size_t tiles = nt * HUNT_NFAMILIES, m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k, kb = (size_t)s->kb;
+    size_t tiles = nt * (size_t)hgpu_blocks(s), m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k,
+           kb = (size_t)s->kb;
     size_t out = tiles * m * n;
     size_t by[4] = {(size_t)hg_bytes(&s->f[0]), (size_t)hg_bytes(&s->f[1]),
                     (size_t)hg_bytes(&s->f[2]), (size_t)hg_bytes(&s->f[3])};
-    size_t raw[10] = {tiles * m * k * 8, tiles * k * n * 8, out * 8, out * 8, tiles * m * k * by[0],
-                      tiles * kb * n * by[1], out * by[2], out * by[3], out * by[3],
-                      s->meta ? tiles * (size_t)s->nmeta * 4 : 0};
-    for (int i = 0; i < 10; i++)
+    size_t raw[HG_NBUFS] = {tiles * m * k * 8, tiles * k * n * 8, out * 8, out * 8, tiles * m * k * by[0],
+                            tiles * kb * n * by[1], out * by[2], out * by[3], out * by[3],
+                            s->meta ? tiles * (size_t)s->nmeta * 4 : 0, s->random ? nt * 8 : 0};
+    for (int i = 0; i < HG_NBUFS; i++)
         sz[i] = hg_align(raw[i]);
 }
 
 extern "C" size_t hgpu_job_bytes(const hgpu_shape *s, size_t nt)
 {
-    size_t sz[10], t = 0;
+    size_t sz[HG_NBUFS], t = 0;
     hg_sizes(s, nt, sz);
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < HG_NBUFS; i++)
         t += sz[i];
     return t;
 }
@@ -375,10 +390,10 @@ extern "C" int hgpu_win_launch(hgpu_win *w, const hgpu_shape *s, const size_t *q
         return -1;
     char *p = (char *)w->mem;
     for (size_t j = 0; j < njobs; j++) {
-        size_t sz[10];
+        size_t sz[HG_NBUFS];
         hg_sizes(&s[j], nt[j], sz);
-        void *at[10];
-        for (int i = 0; i < 10; i++) {
+        void *at[HG_NBUFS];
+        for (int i = 0; i < HG_NBUFS; i++) {
             at[i] = p;
             p += sz[i];
         }
@@ -387,8 +402,19 @@ extern "C" int hgpu_win_launch(hgpu_win *w, const hgpu_shape *s, const size_t *q
         hg_desc *d = &w->hdesc[j];
         memset(d, 0, sizeof *d);
         *d = (hg_desc){s[j].m, s[j].n, s[j].k, s[j].kb, s[j].group, s[j].keep, s[j].meta ? s[j].nmeta : 0,
-                       q0[j], nt[j], tiles, s[j].seed, {s[j].f[0], s[j].f[1], s[j].f[2], s[j].f[3]},
-                       w->bufs[j].A, w->bufs[j].B, w->bufs[j].C, {0}};
+                       s[j].random, q0[j], nt[j], tiles, s[j].seed, s[j].czero,
+                       {s[j].f[0], s[j].f[1], s[j].f[2], s[j].f[3]}, w->bufs[j].A, w->bufs[j].B, w->bufs[j].C,
+                       (const uint64_t *)at[10], {0}};
+        if (s[j].random) {
+            if (!s[j].rst || q0[j] % 4) {
+                snprintf(err, errlen, "GPU random tiles: no start states, or a round from tile %zu (internal error)",
+                         q0[j]);
+                return -1;
+            }
+            /* pageable memory: the call returns once the states are staged, so the caller may reuse them */
+            CK(cudaMemcpyAsync(at[10], s[j].rst, nt[j] * sizeof *s[j].rst, cudaMemcpyHostToDevice, w->st),
+               "copy the random tiles' start states to the GPU");
+        }
         if (s[j].meta) {
             if (s[j].nmeta < 1 || s[j].nmeta > 128) {
                 snprintf(err, errlen, "GPU hunt: %d metadata registers (internal error)", s[j].nmeta);
@@ -398,7 +424,7 @@ extern "C" int hgpu_win_launch(hgpu_win *w, const hgpu_shape *s, const size_t *q
         }
         for (int i = 0; i < 3; i++)
             w->names[3 * j + (size_t)i] = s[j].f[i].name;
-        tiles += nt[j] * HUNT_NFAMILIES;
+        tiles += nt[j] * (size_t)hgpu_blocks(&s[j]);
     }
     w->njobs = njobs;
     CK(cudaMemcpyAsync(w->ddesc, w->hdesc, njobs * sizeof *w->ddesc, cudaMemcpyHostToDevice, w->st),
@@ -410,7 +436,7 @@ extern "C" int hgpu_win_launch(hgpu_win *w, const hgpu_shape *s, const size_t *q
     for (size_t j = 0; j < njobs; j++) {
         const hgpu_shape *sj = &s[j];
         const hgpu_bufs *b = &w->bufs[j];
-        size_t tj = nt[j] * HUNT_NFAMILIES, m = (size_t)sj->m, n = (size_t)sj->n, k = (size_t)sj->k;
+        size_t tj = nt[j] * (size_t)hgpu_blocks(sj), m = (size_t)sj->m, n = (size_t)sj->n, k = (size_t)sj->k;
         size_t na = tj * m * k, nc = tj * m * n;
         unsigned long long *bad = w->dbad + 3 * j;
         hg_pack_kernel<<<hg_blocks(na, 256), 256, 0, w->st>>>(b->A, na, hg_bytes(&sj->f[0]), sj->mask[0],
@@ -490,14 +516,15 @@ extern "C" int hgpu_compare(hgpu *h, const hgpu_shape *s, const hgpu_bufs *b, si
 {
     CK(cudaSetDevice(h->dev), "cudaSetDevice");
     memset(r, 0, sizeof *r);
-    size_t mn = (size_t)s->m * (size_t)s->n, total = nt * HUNT_NFAMILIES * mn;
+    size_t mn = (size_t)s->m * (size_t)s->n, total = nt * (size_t)hgpu_blocks(s) * mn;
     int db = hg_bytes(&s->f[3]);
     if (GROW(h->ddecl, h->cap_decl, total * sizeof(size_t)) ||
         GROW(h->dmism, h->cap_mism, HGPU_MISM_MAX * sizeof(size_t)))
         return -1;
     CK(cudaMemset(h->cnt, 0, sizeof *h->cnt), "clear the counts");
-    hg_compare_kernel<<<hg_blocks(total, 256), 256>>>(total, nt * mn, b->pd, db, hg_poison_of(0xFF, db), b->M,
-                                                      h->cnt, h->ddecl, total, h->dmism, HGPU_MISM_MAX);
+    hg_compare_kernel<<<hg_blocks(total, 256), 256>>>(total, nt * mn, mn, s->random, b->pd, db,
+                                                      hg_poison_of(0xFF, db), b->M, h->cnt, h->ddecl, total, h->dmism,
+                                                      HGPU_MISM_MAX);
     CK(cudaGetLastError(), "launch of the compare kernel");
     hg_counts c;
     CK(cudaMemcpy(&c, h->cnt, sizeof c, cudaMemcpyDeviceToHost), "copy the counts from the GPU");
@@ -515,7 +542,7 @@ extern "C" int hgpu_poison_check(hgpu *h, const hgpu_shape *s, const hgpu_bufs *
                                  char *err, size_t errlen)
 {
     CK(cudaSetDevice(h->dev), "cudaSetDevice");
-    size_t mn = (size_t)s->m * (size_t)s->n, total = nt * HUNT_NFAMILIES * mn;
+    size_t mn = (size_t)s->m * (size_t)s->n, total = nt * (size_t)hgpu_blocks(s) * mn;
     int db = hg_bytes(&s->f[3]);
     CK(cudaMemset(h->cnt, 0xFF, sizeof *h->cnt), "clear the counts");
     hg_poison_kernel<<<hg_blocks(total, 256), 256>>>(total, b->pd, b->pd2, db, hg_poison_of(0xFF, db),
@@ -541,7 +568,7 @@ extern "C" int hgpu_sample(const hgpu_shape *s, const hgpu_bufs *b, size_t nt, s
     size_t mn = (size_t)s->m * (size_t)s->n;
     int db = hg_bytes(&s->f[3]);
     static unsigned char buf[4096 * 8];
-    if (want > nt * mn || want > 4096) {
+    if (want > nt * mn || want > 4096 || s->random) {
         snprintf(err, errlen, "GPU hunt: a sample of %zu over the round's %zu elements (internal error)", want,
                  nt * mn);
         return -1;
@@ -565,7 +592,8 @@ extern "C" int hgpu_win_copy(const hgpu_win *w, size_t j, const hgpu_shape *s, s
 {
     CK(cudaSetDevice(w->dev), "cudaSetDevice");
     const hgpu_bufs *b = &w->bufs[j];
-    size_t tiles = nt * HUNT_NFAMILIES, ta = (size_t)s->m * s->k, tb = (size_t)s->k * s->n, tc = (size_t)s->m * s->n;
+    size_t tiles = nt * (size_t)hgpu_blocks(s), ta = (size_t)s->m * s->k, tb = (size_t)s->k * s->n,
+           tc = (size_t)s->m * s->n;
     CK(cudaMemcpy(A, b->A, tiles * ta * 8, cudaMemcpyDeviceToHost), "copy A back");
     CK(cudaMemcpy(B, b->B, tiles * tb * 8, cudaMemcpyDeviceToHost), "copy B back");
     CK(cudaMemcpy(C, b->C, tiles * tc * 8, cudaMemcpyDeviceToHost), "copy C back");
