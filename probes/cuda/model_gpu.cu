@@ -84,6 +84,8 @@ struct tc_mgpu {
     cudaStream_t st;       /* tc_mgpu_mma_dev_start's launches (made on first use) */
     bool has_st;
     double started;        /* when the running launch started */
+    model hm;              /* the running launch's model and step order, the sources of its */
+    int horder[MODEL_ELEMENT_MAX_K];   /* constants' copies (kept until the next start) */
     void *dA, *dB, *dC, *dD;
     unsigned long long *dN;
     size_t capA, capB, capC, capD;
@@ -209,9 +211,20 @@ extern "C" int tc_mgpu_mma_dev_start(tc_mgpu *g, const model *m, const int *orde
     double t0 = tc_now_s();
     /* the launch before has ended (its _end): the constants are free to change */
     CK(cudaStreamSynchronize(g->st), "the model kernel before");
-    CK(cudaMemcpyToSymbol(c_model, m, sizeof *m), "copy the model to the GPU");
-    if (order)
-        CK(cudaMemcpyToSymbol(c_order, order, (size_t)k * sizeof *order), "copy the step order to the GPU");
+    /* on the launch's own stream: cudaMemcpyToSymbol from pageable memory
+     * may return before its DMA lands, ordered only with the legacy default
+     * stream, so a kernel on this non-blocking stream could read the last
+     * instruction's model (seen on an H200 under sixteen processes: whole
+     * rounds compared against the wrong model). Its sources are g's own
+     * copies, kept until the next start. */
+    g->hm = *m;
+    CK(cudaMemcpyToSymbolAsync(c_model, &g->hm, sizeof g->hm, 0, cudaMemcpyHostToDevice, g->st),
+       "copy the model to the GPU");
+    if (order) {
+        memcpy(g->horder, order, (size_t)k * sizeof *order);
+        CK(cudaMemcpyToSymbolAsync(c_order, g->horder, (size_t)k * sizeof *order, 0, cudaMemcpyHostToDevice, g->st),
+           "copy the step order to the GPU");
+    }
     CK(cudaMemsetAsync(g->dN, 0, sizeof *g->dN, g->st), "clear the count");
     g->started = tc_now_s();
     times->copy_s += g->started - t0;
