@@ -13,7 +13,10 @@
 #include "oracle/oracle.h"
 #include "probes/clock.h"
 
-static const char *dist_names[VERIFY_NDIST] = {"near1", "wide", "cancel", "bits", "adversarial"};
+/* "cancel_pairs", not "cancel": that is a hunt family's name, and records
+ * key the distributions by name (until 2026-11-30 the family's count
+ * replaced this one's there). */
+static const char *dist_names[VERIFY_NDIST] = {"near1", "wide", "cancel_pairs", "bits", "adversarial"};
 
 static const char *stage_names[VERIFY_NSTAGES] = {"draw", "execute", "model", "compare"};
 

@@ -34,7 +34,8 @@
 typedef struct {
     infer_case c;         /* the (shrunk) inputs and the target's answer d */
     uint64_t model_d;     /* what the model says */
-    const char *dist;     /* where it came from: "near1", "wide", "cancel", "bits", "adversarial", or a hunt family */
+    const char *dist;     /* where it came from: "near1", "wide", "cancel_pairs", "bits", "adversarial", or a
+                             hunt family */
     int nonzero_terms;
 } verify_failure;
 

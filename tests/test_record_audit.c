@@ -314,11 +314,29 @@ static void the_hunt_path_is_said_only_when_on_the_gpu(void **state)
     json_decref(drawn);
 }
 
+/* The proof's random path in the record: absent on the host's cores (every
+ * record before), "random_path": "gpu" when the GPU path ran the tiles. */
+static void the_random_path_is_said_only_when_on_the_gpu(void **state)
+{
+    audit_result *r = &audits[0];
+    assert_false(r->proof.random_gpu);
+    json_t *host = tc_audit_object(r, NULL);
+    assert_null(json_object_get(json_object_get(host, "verification"), "random_path"));
+    r->proof.random_gpu = true;
+    json_t *gpu = tc_audit_object(r, NULL);
+    r->proof.random_gpu = false;
+    assert_string_equal(json_string_value(json_object_get(json_object_get(gpu, "verification"), "random_path")),
+                        "gpu");
+    json_decref(host);
+    json_decref(gpu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(new_record_numbers_follow_the_field_table),
         cmocka_unit_test(the_hunt_path_is_said_only_when_on_the_gpu),
+        cmocka_unit_test(the_random_path_is_said_only_when_on_the_gpu),
         cmocka_unit_test(old_strings_compare_equal_to_new_numbers),
         cmocka_unit_test(checker_refuses_wrong_types),
         cmocka_unit_test(type_column_matches_the_printed_values),

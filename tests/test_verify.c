@@ -247,6 +247,113 @@ static void test_random_skip_moves_the_stream_as_drawing_does(void **state)
     }
 }
 
+/* Records key a proof's distributions by name (reports/SCHEMA.md,
+ * verification.distributions): every name is its own. */
+static void test_distribution_names_are_distinct(void **state)
+{
+    for (int i = 0; i < VERIFY_NDIST; i++)
+        for (int j = i + 1; j < VERIFY_NDIST; j++)
+            if (!strcmp(verify_dist_name(i), verify_dist_name(j)))
+                fail_msg("distributions %d and %d are both \"%s\"", i, j, verify_dist_name(i));
+}
+
+/* A random path in place of the host's (infer_target.random_run, the GPU's
+ * in cli/hunt_on.h): `answer` 1 hands the tiles back, 0 takes them (adding
+ * `per` elements to every distribution), -1 fails. */
+static int fake_random_run(void *ctx, const infer_target *t, const model *m, size_t n, uint64_t seed,
+                           verify_result *r, char *err, size_t errlen)
+{
+    fake_hunt *h = ctx;
+    h->calls++;
+    h->asked = n;
+    if (h->answer < 0)
+        snprintf(err, errlen, "the fake random path failed");
+    for (int d = 0; h->answer == 0 && d < VERIFY_NDIST_RANDOM; d++) {
+        r->n += h->per;
+        r->dist_n[d] += h->per;
+    }
+    return h->answer;
+}
+
+/* verify_run's random tiles: the host's unless the target's random path
+ * takes them (then verify_result.random_gpu, records' random_path "gpu",
+ * and only its elements); a path that hands them back leaves the result as
+ * without one; its error is verify_run's; no random elements, no call. */
+static void test_random_path_takes_the_tiles_or_hands_them_back(void **state)
+{
+    const tc_instr *ins = tc_instr_by_name("mma.m16n8k16.f32.f16.f16.f32");
+    flip_target ft = {{ins->a, ins->b, ins->c, ins->d}, ins->m, ins->n, ins->k, false, 0};
+    infer_target t = {.m = ins->m, .n = ins->n, .k = ins->k, .f = ft.f, .run = flip_run, .ctx = &ft};
+    model_params p = model_params_exact(ft.f, (tc_rounding){.mode = TC_RNE, .ovf = TC_OVF_INF});
+    verify_result host, v;
+    char err[256];
+    if (verify_run(&t, &p, 2000, 0, 7, &host, err, sizeof err))
+        fail_msg("verify: %s", err);
+    assert_false(host.random_gpu);
+    assert_null(verify_random_path(&host));
+    fake_hunt fr = {.answer = 1, .per = 1000};
+    t.random_run = fake_random_run, t.random_ctx = &fr;
+    if (verify_run(&t, &p, 2000, 0, 7, &v, err, sizeof err))
+        fail_msg("verify: %s", err);
+    assert_int_equal(fr.calls, 1);
+    assert_int_equal(fr.asked, 2000);
+    assert_false(v.random_gpu);
+    assert_int_equal(v.n, host.n);
+    assert_memory_equal(v.dist_n, host.dist_n, sizeof v.dist_n);
+    verify_result_free(&v);
+    fr.answer = 0;
+    if (verify_run(&t, &p, 2000, 0, 7, &v, err, sizeof err))
+        fail_msg("verify: %s", err);
+    assert_true(v.random_gpu);
+    assert_string_equal(verify_random_path(&v), "gpu");
+    for (int d = 0; d < VERIFY_NDIST; d++)
+        assert_int_equal(v.dist_n[d], d < VERIFY_NDIST_RANDOM ? fr.per : host.dist_n[d]);
+    verify_result_free(&v);
+    fr.answer = -1;
+    assert_int_equal(verify_run(&t, &p, 2000, 0, 7, &v, err, sizeof err), -1);
+    assert_string_equal(err, "the fake random path failed");
+    fr.calls = 0;
+    if (verify_run(&t, &p, 0, 0, 7, &v, err, sizeof err))
+        fail_msg("verify: %s", err);
+    assert_int_equal(fr.calls, 0);
+    assert_false(v.random_gpu);
+    verify_result_free(&v);
+    verify_result_free(&host);
+}
+
+/* A tile's start is found by rd_skip_tile, a case at a time for the two
+ * distributions whose cases' calls depend on the data and all at once for
+ * the other two: from many states, for every instruction's shape and
+ * formats, the state rd_fill_tile leaves, and the per-case pass's. */
+static void test_tile_skip_moves_the_stream_as_drawing_does(void **state)
+{
+    size_t count;
+    const tc_instr *cat = tc_catalogue(&count);
+    uint64_t seed = 0x71E5ull;
+    for (size_t i = 0; i < count; i++) {
+        infer_target t = {.m = cat[i].m, .n = cat[i].n, .k = cat[i].k,
+                          .f = {cat[i].a, cat[i].b, cat[i].c, cat[i].d}};
+        rd_shape s = verify_random_shape(&t);
+        size_t ta = (size_t)t.m * t.k, tb = (size_t)t.k * t.n, tc = (size_t)t.m * t.n;
+        uint64_t *A = malloc(ta * 8), *B = malloc(tb * 8), *C = malloc(tc * 8);
+        assert_true(A && B && C);
+        uint64_t cases = (uint64_t)t.m * (uint64_t)(t.n + 1) + (uint64_t)(t.n > t.m ? t.n - t.m : 0);
+        for (uint64_t q = 0; q < 8; q++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t drawn = seed, skipped = seed, each = seed;
+            assert_int_equal(rd_fill_tile(&s, q, &drawn, A, B, C), (int)(q % 4));
+            rd_skip_tile(&s, q, &skipped);
+            for (uint64_t c = 0; c < cases; c++)
+                rd_case_skip(&s, &each, (int)(q % 4));
+            if (drawn != skipped || drawn != each)
+                fail_msg("%s tile %llu from %llx: drawn %llx, skipped %llx, case by case %llx", cat[i].name,
+                         (unsigned long long)q, (unsigned long long)seed, (unsigned long long)drawn,
+                         (unsigned long long)skipped, (unsigned long long)each);
+        }
+        free(A), free(B), free(C);
+    }
+}
+
 static void test_other_profile_is_not_verified_and_shows_inputs(void **state)
 {
     tc_run_result r = tc_run_cli("verify --backend model:" SYNTH " --profile tests/profiles/exact.profile " INSTR
@@ -331,6 +438,9 @@ int main(void)
         cmocka_unit_test(test_hunt_path_takes_the_families_or_hands_them_back),
         cmocka_unit_test(test_hunt_rounds_are_each_familys_stream_in_order),
         cmocka_unit_test(test_random_skip_moves_the_stream_as_drawing_does),
+        cmocka_unit_test(test_tile_skip_moves_the_stream_as_drawing_does),
+        cmocka_unit_test(test_distribution_names_are_distinct),
+        cmocka_unit_test(test_random_path_takes_the_tiles_or_hands_them_back),
         cmocka_unit_test(test_other_profile_is_not_verified_and_shows_inputs),
         cmocka_unit_test(test_sparse_instruction_is_verified_on_its_kept_terms),
         cmocka_unit_test(test_bad_input_exits_2_with_a_message),
