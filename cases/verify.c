@@ -364,7 +364,7 @@ size_t verify_random_tiles(const infer_target *t, size_t n)
 }
 
 /* The random stream's drawer: each tile of a round gets its state from a
- * cheap pass (skip_random), then the tiles are drawn on every core. */
+ * cheap pass (rd_skip_tile), then the tiles are drawn on every core. */
 typedef struct {
     const infer_target *t;
     rd_shape s;                   /* t for the draw */
@@ -527,13 +527,11 @@ int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_
     if (!m)
         return -1;
     double t0 = tc_now_s();
-    int rc = 0;
-    if (n && t->random_run) {
-        rc = t->random_run(t->random_ctx, t, m, n, seed, out, err, errlen);
-        out->random_gpu = rc == 0;
-    }
-    if ((rc == 0 || rc == 1) && n && !out->random_gpu)
-        rc = run_random(t, m, n, seed, out, err, errlen);
+    /* the target's random path takes the tiles (0), hands them back (1) or fails */
+    int rc = n && t->random_run ? t->random_run(t->random_ctx, t, m, n, seed, out, err, errlen) : 1;
+    out->random_gpu = rc == 0;
+    if (rc == 1)
+        rc = n ? run_random(t, m, n, seed, out, err, errlen) : 0;
     double t1 = tc_now_s();
     out->random_s = t1 - t0;
     if (rc == 0 && n_hunt && t->hunt_run) {

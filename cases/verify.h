@@ -79,10 +79,12 @@ const char *verify_random_path(const verify_result *r);
 rd_shape verify_random_shape(const infer_target *t);
 size_t verify_random_tiles(const infer_target *t, size_t n);
 
-/* At least n random elements (rounded up to whole tiles), the adversarial
- * cases, and at least n_hunt elements of every hunt family (cases/hunt.h;
- * 0: none): through t->hunt_run when it takes t (out->hunt_gpu), else
- * verify_hunt. seed 0 uses a fixed default. 0, or -1 with err set. */
+/* At least n random elements (rounded up to whole tiles; through
+ * t->random_run when it takes them, out->random_gpu, else on this host's
+ * cores), the adversarial cases, and at least n_hunt elements of every hunt
+ * family (cases/hunt.h; 0: none): through t->hunt_run when it takes t
+ * (out->hunt_gpu), else verify_hunt. seed 0 uses a fixed default. 0, or -1
+ * with err set. */
 int verify_run(const infer_target *t, const model_params *p, size_t n, size_t n_hunt, uint64_t seed,
                verify_result *out, char *err, size_t errlen);
 /* Only the hunt families, with a compiled model: adds to *r (not cleared,
