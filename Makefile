@@ -231,6 +231,7 @@ bench: build/tcscope $(BENCHES)
 	@for b in $(BENCHES); do $$b || exit $$?; done
 	@build/tcscope bench --json --if-gpu
 	@tools/bench-hunt.sh
+	@tools/bench-random.sh
 	@tools/bench-audit.sh
 
 audit: deps
