@@ -53,6 +53,7 @@ static const struct {
     {"h200-choose-gpu-bench.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h200-bench-hunt.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h200-bench-audit.jsonl", "benchmark figures {bench, value, unit, machine}"},
+    {"h200-bench-random.jsonl", "benchmark figures {bench, value, unit, machine}"},
     {"h200-sass-build.json", "one document, runs by hand (the build's SASS file against cuobjdump)"},
     {"h200-choose-gpu.json", "one document, tools/device/choose-gpu.sh summary (steps, bench lines, choices with stages)"},
     {"h200-hunt-gpu.json", "one document, tools/device/hunt-gpu.sh summary (steps, GPU over host path)"},
