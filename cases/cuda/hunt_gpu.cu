@@ -411,7 +411,8 @@ extern "C" int hgpu_win_launch(hgpu_win *w, const hgpu_shape *s, const size_t *q
                          q0[j]);
                 return -1;
             }
-            /* pageable memory: the call returns once the states are staged, so the caller may reuse them */
+            /* on the draw's stream, before it: the caller refills the states only after
+             * hgpu_win_wait, when the stream has consumed them */
             CK(cudaMemcpyAsync(at[10], s[j].rst, nt[j] * sizeof *s[j].rst, cudaMemcpyHostToDevice, w->st),
                "copy the random tiles' start states to the GPU");
         }
