@@ -63,7 +63,7 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
 /* verify_run's random tiles (n elements: verify_random_tiles's tiles of
  * the proof's stream, cases/random_draw.h) on the GPU path: the same tiles
  * as the host's cores draw, each from its start state (a pass over the
- * stream on the host, one call a case), drawn, run, modelled and compared
+ * stream on the host, at most one call a case), drawn, run, modelled and compared
  * on the GPU; adds to *r (elements and mismatches per distribution,
  * failures, stage seconds) and *count. 0, or -1 with err. */
 int hunt_gpu_random(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, size_t n, uint64_t seed,
