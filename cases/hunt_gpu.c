@@ -236,6 +236,25 @@ static int run_round(hunt_gpu *h, const infer_target *t, const tc_instr *ins, co
     return 0;
 }
 
+/* Tiles q0.. (nt of each block) of an instruction of shape s drawn into
+ * window 0 and waited for, the wait counted as r's draw stage; b its
+ * buffers. 0, or -1 with err naming the instruction. */
+static int draw_round(hunt_gpu *h, const tc_instr *ins, const hgpu_shape *s, size_t q0, size_t nt, verify_result *r,
+                      hgpu_bufs *b, char *err, size_t errlen)
+{
+    size_t bad_job;
+    double t0 = tc_now_s();
+    if (hgpu_win_launch(h->w[0], s, &q0, &nt, 1, err, errlen) || hgpu_win_wait(h->w[0], &bad_job, err, errlen)) {
+        char why2[512];
+        snprintf(why2, sizeof why2, "%s", err);
+        snprintf(err, errlen, "%.100s: %.380s", ins->name, why2);
+        return -1;
+    }
+    verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
+    hgpu_win_bufs(h->w[0], 0, b);
+    return 0;
+}
+
 int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const model *m, size_t n_per_family,
                  uint64_t seed, size_t want, uint64_t *sample, bool *sampled, verify_result *r,
                  tc_model_gpu_count *count, char *err, size_t errlen)
@@ -257,19 +276,10 @@ int hunt_gpu_run(hunt_gpu *h, const infer_target *t, const tc_instr *ins, const 
         return -1;
     hgc_worker none = {.running = false};
     for (size_t done = 0; done < ntiles;) {
-        size_t nt = ntiles - done < most ? ntiles - done : most, bad_job;
-        double t0 = tc_now_s();
-        if (hgpu_win_launch(h->w[0], &s, &done, &nt, 1, err, errlen) ||
-            hgpu_win_wait(h->w[0], &bad_job, err, errlen)) {
-            char why2[512];
-            snprintf(why2, sizeof why2, "%s", err);
-            snprintf(err, errlen, "%.100s: %.380s", ins->name, why2);
-            return -1;
-        }
-        verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
+        size_t nt = ntiles - done < most ? ntiles - done : most;
         hgpu_bufs b;
-        hgpu_win_bufs(h->w[0], 0, &b);
-        if (run_round(h, t, ins, m, &s, &b, done, nt, want, sample, sampled, r, count, 0, done + nt == ntiles, &none,
+        if (draw_round(h, ins, &s, done, nt, r, &b, err, errlen) ||
+            run_round(h, t, ins, m, &s, &b, done, nt, want, sample, sampled, r, count, 0, done + nt == ntiles, &none,
                       err, errlen))
             return -1;
         done += nt;
@@ -308,25 +318,18 @@ int hunt_gpu_random(hunt_gpu *h, const infer_target *t, const tc_instr *ins, con
     hgc_worker none = {.running = false};
     int rc = 0;
     for (size_t done = 0; rc == 0 && done < ntiles;) {
-        size_t nt = ntiles - done < most ? ntiles - done : most, bad_job;
-        double t0 = tc_now_s();
-        for (size_t j = 0; j < nt; j++) {   /* each tile's start: a pass over the stream, one call a case */
+        size_t nt = ntiles - done < most ? ntiles - done : most;
+        double t0 = tc_now_s();   /* the pass is the draw's too */
+        for (size_t j = 0; j < nt; j++) {   /* each tile's start: a pass over the stream, at most one call a case */
             start[j] = st;
             rd_skip_tile(&rs, done + j, &st);
         }
-        if (hgpu_win_launch(h->w[0], &s, &done, &nt, 1, err, errlen) ||
-            hgpu_win_wait(h->w[0], &bad_job, err, errlen)) {
-            char why2[512];
-            snprintf(why2, sizeof why2, "%s", err);
-            snprintf(err, errlen, "%.100s: %.380s", ins->name, why2);
-            rc = -1;
-            break;
-        }
         verify_stage_add(r, VERIFY_STAGE_DRAW, &t0);
         hgpu_bufs b;
-        hgpu_win_bufs(h->w[0], 0, &b);
-        rc = run_round(h, t, ins, m, &s, &b, done, nt, 0, NULL, NULL, r, count, 0, done + nt == ntiles, &none, err,
-                       errlen);
+        if (draw_round(h, ins, &s, done, nt, r, &b, err, errlen) ||
+            run_round(h, t, ins, m, &s, &b, done, nt, 0, NULL, NULL, r, count, 0, done + nt == ntiles, &none, err,
+                      errlen))
+            rc = -1;
         done += nt;
     }
     free(start);

@@ -20,15 +20,6 @@ bool infer_split(const oracle_formats *f, double x, uint64_t *a, uint64_t *b);
 int cset_add_bits(cset *s, const char *family, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
 void cset_free(cset *s);
 int infer_build_cases(const infer_target *t, cset *s);
-/* A random case of t (cases/random_draw.h's rd_case): dist 0: near 1; 1:
- * the whole range; 2: cancelling pairs; 3: uniform bits. */
-void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, uint64_t *b, uint64_t *c);
-/* *st advanced as infer_rnd_case(t, st, dist, ...) advances it, nothing drawn. */
-void infer_rnd_case_skip(const infer_target *t, uint64_t *st, int dist);
-/* The c of infer_rnd_case(t, st, dist, ...), *st moved as it moves it, its
- * a and b not drawn (c does not depend on them): a proof tile's C, one case
- * an element, costs one value instead of 2k. */
-uint64_t infer_rnd_case_c(const infer_target *t, uint64_t *st, int dist);
 
 /* A fit's scores (cases/infer_count.c): the crafted cases, and the few that
  * lately told a candidate wrong, tried first; or the target's fit ops

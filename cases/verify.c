@@ -78,21 +78,28 @@ static int copy_case(infer_case *dst, const infer_case *src)
  * with the fewest nonzero terms: a witness per region, readable. */
 #define VERIFY_FAILS_PER_DIST 2
 
+/* Failures of one distribution: by name, not by the name's address (the
+ * linker may merge equal strings of two tables, or keep two copies). */
+static bool same_dist(const char *a, const char *b)
+{
+    return !strcmp(a, b);
+}
+
 void verify_keep_failure(verify_result *r, const infer_target *t, const infer_case *c, uint64_t md, int dist)
 {
     int nz = nonzero_terms(t, c);
     const char *name = verify_dist_name(dist);
     size_t slot = r->nfails, same = 0;
     for (size_t i = 0; i < r->nfails; i++)
-        same += r->fails[i].dist == name;
+        same += same_dist(r->fails[i].dist, name);
     if (r->nfails == VERIFY_MAX_FAILS) {
         /* replace the worst of this distribution, or of one holding more than its share */
         size_t worst = VERIFY_MAX_FAILS;
         for (size_t i = 0; i < r->nfails; i++) {
             size_t cnt = 0;
             for (size_t j = 0; j < r->nfails; j++)
-                cnt += r->fails[j].dist == r->fails[i].dist;
-            bool candidate = same >= VERIFY_FAILS_PER_DIST ? r->fails[i].dist == name
+                cnt += same_dist(r->fails[j].dist, r->fails[i].dist);
+            bool candidate = same >= VERIFY_FAILS_PER_DIST ? same_dist(r->fails[i].dist, name)
                                                            : cnt > VERIFY_FAILS_PER_DIST;
             if (candidate && (worst == VERIFY_MAX_FAILS ||
                               r->fails[i].nonzero_terms > r->fails[worst].nonzero_terms))

@@ -107,25 +107,28 @@ static void test_stages_add_up_to_at_most_the_wall_time(void **state)
     verify_result_free(&v);
 }
 
-/* A hunt path in place of verify_hunt (infer_target.hunt_run, the GPU's in
- * cli/hunt_on.h): `answer` 1 hands the families back, 0 takes them (adding
- * `per` elements to every family), -1 fails. */
+/* A path in place of the host's for the hunt families (infer_target.hunt_run)
+ * or the random tiles (random_run), the GPU's in cli/hunt_on.h: `answer` 1
+ * hands them back, 0 takes them (adding `per` elements to each of its
+ * distributions, dist0..dist0+ndist), -1 fails with `failure`. */
 typedef struct {
     int answer, calls;
     size_t per, asked;
-} fake_hunt;
+    int dist0, ndist;
+    const char *failure;
+} fake_path;
 
-static int fake_hunt_run(void *ctx, const infer_target *t, const model *m, size_t n_per_family, uint64_t seed,
+static int fake_path_run(void *ctx, const infer_target *t, const model *m, size_t n, uint64_t seed,
                          verify_result *r, char *err, size_t errlen)
 {
-    fake_hunt *h = ctx;
+    fake_path *h = ctx;
     h->calls++;
-    h->asked = n_per_family;
+    h->asked = n;
     if (h->answer < 0)
-        snprintf(err, errlen, "the fake hunt failed");
-    for (int f = 0; h->answer == 0 && f < HUNT_NFAMILIES; f++) {
+        snprintf(err, errlen, "%s", h->failure);
+    for (int d = 0; h->answer == 0 && d < h->ndist; d++) {
         r->n += h->per;
-        r->dist_n[VERIFY_DIST_HUNT + f] += h->per;
+        r->dist_n[h->dist0 + d] += h->per;
     }
     return h->answer;
 }
@@ -147,8 +150,9 @@ static void test_hunt_path_takes_the_families_or_hands_them_back(void **state)
     assert_false(host.hunt_gpu);
     assert_true(host.random_s > 0 && host.hunt_s > 0 && host.crafted_s > 0);
     assert_true(host.dist_n[VERIFY_DIST_HUNT] >= 512);
-    fake_hunt fh = {.answer = 1, .per = 1000};
-    t.hunt_run = fake_hunt_run, t.hunt_ctx = &fh;
+    fake_path fh = {.answer = 1, .per = 1000, .dist0 = VERIFY_DIST_HUNT, .ndist = HUNT_NFAMILIES,
+                    .failure = "the fake hunt failed"};
+    t.hunt_run = fake_path_run, t.hunt_ctx = &fh;
     if (verify_run(&t, &p, 2000, 512, 7, &v, err, sizeof err))
         fail_msg("verify: %s", err);
     assert_int_equal(fh.calls, 1);
@@ -215,8 +219,8 @@ static void test_hunt_rounds_are_each_familys_stream_in_order(void **state)
 }
 
 /* The proof's random tiles are drawn on every core, each from a state a
- * cheap pass finds (infer_rnd_case_skip), their C without a and b
- * (infer_rnd_case_c): both must move the stream exactly as drawing does, for every instruction's formats and K, every
+ * cheap pass finds (rd_case_skip), their C without a and b (rd_case_c):
+ * both must move the stream exactly as drawing does, for every instruction's formats and K, every
  * distribution, from many states (a C of +-0 or not is the data-dependent
  * count). */
 static void test_random_skip_moves_the_stream_as_drawing_does(void **state)
@@ -228,14 +232,15 @@ static void test_random_skip_moves_the_stream_as_drawing_does(void **state)
         infer_target t = {.m = cat[i].m, .n = cat[i].n, .k = cat[i].k,
                           .f = {cat[i].a, cat[i].b, cat[i].c, cat[i].d}};
         assert_true(t.k <= INFER_KMAX);
+        rd_shape rs = verify_random_shape(&t);
         for (int d = 0; d < 4; d++)
             for (int r = 0; r < 16; r++) {
                 seed = seed * 6364136223846793005ull + 1442695040888963407ull;
                 uint64_t drawn = seed, skipped = seed;
                 uint64_t c_only = seed;
-                infer_rnd_case(&t, &drawn, d, a, b, &c);
-                infer_rnd_case_skip(&t, &skipped, d);
-                uint64_t c2 = infer_rnd_case_c(&t, &c_only, d);
+                rd_case(&rs, &drawn, d, a, 1, b, 1, &c);
+                rd_case_skip(&rs, &skipped, d);
+                uint64_t c2 = rd_case_c(&rs, &c_only, d);
                 if (drawn != skipped)
                     fail_msg("%s dist %d from %llx: skip %llx, draw %llx", cat[i].name, d,
                              (unsigned long long)seed, (unsigned long long)skipped, (unsigned long long)drawn);
@@ -257,24 +262,6 @@ static void test_distribution_names_are_distinct(void **state)
                 fail_msg("distributions %d and %d are both \"%s\"", i, j, verify_dist_name(i));
 }
 
-/* A random path in place of the host's (infer_target.random_run, the GPU's
- * in cli/hunt_on.h): `answer` 1 hands the tiles back, 0 takes them (adding
- * `per` elements to every distribution), -1 fails. */
-static int fake_random_run(void *ctx, const infer_target *t, const model *m, size_t n, uint64_t seed,
-                           verify_result *r, char *err, size_t errlen)
-{
-    fake_hunt *h = ctx;
-    h->calls++;
-    h->asked = n;
-    if (h->answer < 0)
-        snprintf(err, errlen, "the fake random path failed");
-    for (int d = 0; h->answer == 0 && d < VERIFY_NDIST_RANDOM; d++) {
-        r->n += h->per;
-        r->dist_n[d] += h->per;
-    }
-    return h->answer;
-}
-
 /* verify_run's random tiles: the host's unless the target's random path
  * takes them (then verify_result.random_gpu, records' random_path "gpu",
  * and only its elements); a path that hands them back leaves the result as
@@ -291,8 +278,9 @@ static void test_random_path_takes_the_tiles_or_hands_them_back(void **state)
         fail_msg("verify: %s", err);
     assert_false(host.random_gpu);
     assert_null(verify_random_path(&host));
-    fake_hunt fr = {.answer = 1, .per = 1000};
-    t.random_run = fake_random_run, t.random_ctx = &fr;
+    fake_path fr = {.answer = 1, .per = 1000, .dist0 = 0, .ndist = VERIFY_NDIST_RANDOM,
+                    .failure = "the fake random path failed"};
+    t.random_run = fake_path_run, t.random_ctx = &fr;
     if (verify_run(&t, &p, 2000, 0, 7, &v, err, sizeof err))
         fail_msg("verify: %s", err);
     assert_int_equal(fr.calls, 1);

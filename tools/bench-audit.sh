@@ -13,8 +13,7 @@ BIN=${TCSCOPE:-build/tcscope}
 OUT=${BENCH_AUDIT_OUT:-build/bench-audit}
 mkdir -p "$OUT"
 gpu=$("$BIN" list --backend gpu >/dev/null 2>&1 && echo yes || echo no)
-machine=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
-machine="${machine:-no GPU}; $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+. "$(dirname "$0")/bench-env.sh"
 # tcscope's own wgmma GEMM beside cuBLASLt at SIZE^3, one `tcscope gemm` run:
 # the same inputs, the same timing (cudaEvent median of 20 after 5 warm-up).
 SIZE=${BENCH_GEMM_SIZE:-4096}

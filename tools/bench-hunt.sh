@@ -12,14 +12,8 @@ BIN=${TCSCOPE:-build/tcscope}
 OUT=${BENCH_HUNT_OUT:-build/bench-hunt}
 COUNT=${BENCH_HUNT_COUNT:-400000}
 mkdir -p "$OUT"
-machine=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
-machine="${machine:-no GPU}; $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
-if ! "$BIN" list --backend gpu >/dev/null 2>&1; then
-  printf '{"bench":"hunt_catalogue","skipped":"no GPU","machine":"%s"}\n' "$machine"
-  exit 0
-fi
-profile=h100
-case "$machine" in *H200*) profile=h200 ;; esac
+. "$(dirname "$0")/bench-env.sh"
+bench_gpu_or_skip hunt_catalogue
 declare -A rate
 hunt() {   # NAME COUNT ARGS..: one hunt, one JSON line; its end-to-end rate in rate[NAME]
   local name=$1 count=$2; shift 2

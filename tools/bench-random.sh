@@ -14,14 +14,8 @@ OUT=${BENCH_RANDOM_OUT:-build/bench-random}
 COUNT=${BENCH_RANDOM_COUNT:-20000000}
 INSTR=mma.m16n8k16.f32.f16.f16.f32,wgmma.m64n256k32.f32.e4m3.e4m3,wgmma.m64n64k16.f16.f16.f16
 mkdir -p "$OUT"
-machine=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
-machine="${machine:-no GPU}; $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
-if ! "$BIN" list --backend gpu >/dev/null 2>&1; then
-  printf '{"bench":"verify_random","skipped":"no GPU","machine":"%s"}\n' "$machine"
-  exit 0
-fi
-profile=h100
-case "$machine" in *H200*) profile=h200 ;; esac
+. "$(dirname "$0")/bench-env.sh"
+bench_gpu_or_skip verify_random
 declare -A rate
 run() {   # NAME ENV ARGS..: one verify, one JSON line; its end-to-end rate in rate[NAME]
   local name=$1 env=$2; shift 2

@@ -9,40 +9,15 @@
 
 #include "cases/families/families.h"
 #include "cases/random_draw.h"
-
-static const tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
-
-/* The draw's view of t (cases/random_draw.h). */
-static rd_shape shape_of(const infer_target *t)
-{
-    const oracle_formats *f = &t->f;
-    return (rd_shape){f->a, f->b, f->c, t->m, t->n, t->k, tc_encode_f64(f->c, 0.0, rne)};
-}
-
-void infer_rnd_case(const infer_target *t, uint64_t *st, int dist, uint64_t *a, uint64_t *b, uint64_t *c)
-{
-    rd_shape s = shape_of(t);
-    rd_case(&s, st, dist, a, 1, b, 1, c);
-}
-
-void infer_rnd_case_skip(const infer_target *t, uint64_t *st, int dist)
-{
-    rd_shape s = shape_of(t);
-    rd_case_skip(&s, st, dist);
-}
-
-uint64_t infer_rnd_case_c(const infer_target *t, uint64_t *st, int dist)
-{
-    rd_shape s = shape_of(t);
-    return rd_case_c(&s, st, dist);
-}
+#include "cases/verify.h"
 
 static int fam_random(cset *s, const infer_target *t, size_t n, uint64_t seed)
 {
     uint64_t st = seed;
     uint64_t a[INFER_KMAX], b[INFER_KMAX], c;
+    rd_shape rs = verify_random_shape(t);
     for (size_t i = 0; i < n; i++) {
-        infer_rnd_case(t, &st, (int)(i % 4), a, b, &c);
+        rd_case(&rs, &st, (int)(i % 4), a, 1, b, 1, &c);
         if (cset_add_bits(s, "random", t->k, a, b, c))
             return -1;
     }
