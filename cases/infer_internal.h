@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cases/infer.h"
+#include "cases/random_draw.h"
 
 #define INFER_KMAX 256
 
@@ -20,6 +21,9 @@ bool infer_split(const oracle_formats *f, double x, uint64_t *a, uint64_t *b);
 int cset_add_bits(cset *s, const char *family, int k, const uint64_t *a, const uint64_t *b, uint64_t c);
 void cset_free(cset *s);
 int infer_build_cases(const infer_target *t, cset *s);
+/* t as cases/random_draw.h draws it (C's zero encoded here, once): the fit's
+ * random family and the proof's random tiles (verify_random_shape). */
+rd_shape infer_rnd_shape(const infer_target *t);
 
 /* A fit's scores (cases/infer_count.c): the crafted cases, and the few that
  * lately told a candidate wrong, tried first; or the target's fit ops

@@ -360,8 +360,7 @@ static int rounds_run(const infer_target *t, const model *m, rounds *rs, verify_
 
 rd_shape verify_random_shape(const infer_target *t)
 {
-    const tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
-    return (rd_shape){t->f.a, t->f.b, t->f.c, t->m, t->n, t->k, tc_encode_f64(t->f.c, 0.0, rne)};
+    return infer_rnd_shape(t);
 }
 
 size_t verify_random_tiles(const infer_target *t, size_t n)

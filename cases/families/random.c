@@ -9,13 +9,18 @@
 
 #include "cases/families/families.h"
 #include "cases/random_draw.h"
-#include "cases/verify.h"
+
+rd_shape infer_rnd_shape(const infer_target *t)
+{
+    const tc_rounding rne = {TC_RNE, TC_OVF_INF, false, 0, false};
+    return (rd_shape){t->f.a, t->f.b, t->f.c, t->m, t->n, t->k, tc_encode_f64(t->f.c, 0.0, rne)};
+}
 
 static int fam_random(cset *s, const infer_target *t, size_t n, uint64_t seed)
 {
     uint64_t st = seed;
     uint64_t a[INFER_KMAX], b[INFER_KMAX], c;
-    rd_shape rs = verify_random_shape(t);
+    rd_shape rs = infer_rnd_shape(t);
     for (size_t i = 0; i < n; i++) {
         rd_case(&rs, &st, (int)(i % 4), a, 1, b, 1, &c);
         if (cset_add_bits(s, "random", t->k, a, b, c))
