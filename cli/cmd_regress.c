@@ -58,7 +58,7 @@ static const cli_option opts[] = {
     [O_N] = {"--count", "COUNT", "random elements per instruction (default 1e5)", 1, 1000000000ull},
     [O_HUNT_N] = {"--hunt-count", "PER_FAMILY", "elements per hunt family (default COUNT / 16)", 1, 100000000ull},
     [O_SEED] = {"--seed", "S", "random seed (default 0x4e6e55)"},
-    [O_JOBS] = {"--jobs", "J", "checks at once, one child process each (default: one per CPU, at most 16)", 1, 1024},
+    [O_JOBS] = {"--jobs", "J", "checks at once, one child process each (default: one per CPU, at most 8)", 1, 1024},
     [O_TOL] = {"--timing-tol", "X", "latency or throughput differing by more than X is a difference: 0.05 or 5% "
                                     "(default 5%; 0..100%)"},
     [O_NO_TIMING] = {"--no-timing", NULL, "compare neither SASS nor timing"},
@@ -160,17 +160,19 @@ int cmd_regress(int argc, char **argv)
         return cli_fleet_run(&j);
     }
     char err[600], ppath[4200], rpath[4200];
-    if (!strcmp(a.record, DEFAULT_RECORD)) /* the default is data beside the binary, not the working folder */
+    bool given = strcmp(a.record, DEFAULT_RECORD) != 0;
+    if (!given) /* the default is data beside the binary, not the working folder */
         tc_data_path(DEFAULT_RECORD, rpath, sizeof rpath), a.record = rpath;
-    else {   /* one given is read now: a missing file or another kind of record would be found after the run */
-        tc_record given;
-        if (cli_record_of(REGRESS_CMD, "--record", a.record, "audit", &given))
-            return TC_EXIT_USAGE;
-        tc_record_free(&given);
-    }
+    /* read on a thread while the backend makes its context (cli/regress_base.c): one given is
+     * checked before any check starts (a missing file or another kind of record would be found
+     * after the run); the default only for the timing */
     const char *spec = a.backend ? a.backend : a.model ? "model:h100" : "gpu";
+    regress_base base = {.rc = -1};
+    if (given || (a.timing && !strncmp(spec, "gpu", 3)))
+        regress_base_start(&base, a.record);
     tc_backend *be = tc_backend_open(spec, err, sizeof err);
     if (!be) {
+        regress_base_free(&base);
         if (!a.backend && !a.model)
             return cli_no_gpu_instead(REGRESS_CMD, err, "--model replays the recorded model " CLI_RECORDED_MODEL
                                       " (it proves the pipeline, not any hardware)");
@@ -180,17 +182,23 @@ int cmd_regress(int argc, char **argv)
     model_profile prof;
     if (!tc_profile_path(a.profile, ppath, sizeof ppath) || profile_load(ppath, &prof, err, sizeof err) != 0) {
         tc_backend_close(be);
+        regress_base_free(&base);
         return cli_fail(REGRESS_CMD, "--profile %s: %s", a.profile, tc_profile_path(a.profile, ppath, sizeof ppath) ? err : "not found");
     }
+    const tc_record *rec = given ? regress_base_wait(&base) : NULL;
+    int bad = !given ? TC_EXIT_OK
+              : !rec ? cli_fail(REGRESS_CMD, "--record: %s", base.err)
+                     : cli_record_holds(REGRESS_CMD, "--record", a.record, "audit", rec);
     tc_outdir d;
-    if (tc_outdir_open(&d, a.out, true, err, sizeof err) != 0) {
+    if (bad != TC_EXIT_OK || tc_outdir_open(&d, a.out, true, err, sizeof err) != 0) {
         profile_free(&prof);
         tc_backend_close(be);
-        return cli_fail(REGRESS_CMD, "%s", err);
+        regress_base_free(&base);
+        return bad != TC_EXIT_OK ? bad : cli_fail(REGRESS_CMD, "%s", err);
     }
     size_t count;
     const tc_instr *cat = tc_catalogue(&count);
-    regress_ctx c = {.a = &a, .backend = info->backend};
+    regress_ctx c = {.a = &a, .record = &base, .backend = info->backend};
     c.it = calloc(count, sizeof *c.it);
     c.argv = calloc(count * REGRESS_NARGS, sizeof *c.argv);
     c.dir = calloc(count, sizeof *c.dir);
@@ -300,5 +308,6 @@ done:
     tc_outdir_close(&d);
     profile_free(&prof);
     tc_backend_close(be);
+    regress_base_free(&base);
     return status;
 }

@@ -8,11 +8,8 @@
 
 #include "cli/cli.h"
 
-int cli_record_of(const char *cmd, const char *opt, const char *path, const char *kind, tc_record *rec)
+int cli_record_holds(const char *cmd, const char *opt, const char *path, const char *kind, const tc_record *rec)
 {
-    char err[600];
-    if (tc_record_load_any(path, rec, err, sizeof err))
-        return opt ? cli_fail(cmd, "%s: %s", opt, err) : cli_fail(cmd, "%s", err);
     json_t *objs = tc_record_objects_of(rec, kind);
     size_t n = json_array_size(objs);
     json_decref(objs);
@@ -20,8 +17,17 @@ int cli_record_of(const char *cmd, const char *opt, const char *path, const char
         return TC_EXIT_OK;
     const char *hk = tc_record_header_kind(rec->header);
     hk = hk ? hk : "?";
-    int rc = cli_fail(cmd, "%s%s%s holds no %s object (it is a%s %s record)", opt ? opt : "", opt ? " " : "", path,
-                      kind, strchr("aeiou", hk[0]) ? "n" : "", hk);
-    tc_record_free(rec);
+    return cli_fail(cmd, "%s%s%s holds no %s object (it is a%s %s record)", opt ? opt : "", opt ? " " : "", path,
+                    kind, strchr("aeiou", hk[0]) ? "n" : "", hk);
+}
+
+int cli_record_of(const char *cmd, const char *opt, const char *path, const char *kind, tc_record *rec)
+{
+    char err[600];
+    if (tc_record_load_any(path, rec, err, sizeof err))
+        return opt ? cli_fail(cmd, "%s: %s", opt, err) : cli_fail(cmd, "%s", err);
+    int rc = cli_record_holds(cmd, opt, path, kind, rec);
+    if (rc != TC_EXIT_OK)
+        tc_record_free(rec);
     return rc;
 }

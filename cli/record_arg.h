@@ -9,5 +9,8 @@
  * holds no KIND object (it is a ... record)" or the reader's message (a
  * missing file, a bad record), nothing left to free. opt may be NULL. */
 int cli_record_of(const char *cmd, const char *opt, const char *path, const char *kind, tc_record *rec);
+/* cli_record_of's check of a record already loaded: TC_EXIT_OK when it
+ * holds an object of kind, else TC_EXIT_USAGE after its message (rec kept). */
+int cli_record_holds(const char *cmd, const char *opt, const char *path, const char *kind, const tc_record *rec);
 
 #endif

@@ -18,12 +18,15 @@
 #define REGRESS_CMD "regress"
 /* The default verify children: one per CPU, at most this many on the
  * machine (a node's workers share them: cli/fleet.c). Every child has its
- * own context on a GPU, and the driver creates contexts one at a time for
- * the whole machine: on a 2-GPU node's 32 CPUs, 32 children took 10.2 s to
- * verify and 16 took 5.6-5.8 s (three runs), giving each child its share of
- * the cores' threads changed nothing, and 16 bare contexts took 7.8 s made
- * on two GPUs at once against 4.1 s on one (doc/findings.md). */
-#define REGRESS_MAX_JOBS 16
+ * own context on a GPU, and the driver makes contexts one at a time for
+ * the whole machine (16 bare contexts: 4.1 s on one GPU of a 2-GPU node,
+ * 7.8 s on both at once), while at regress's default count the checks are
+ * a few seconds of work in all. On that node (afaadc7, two runs each),
+ * regress --backend gpu:0 took 5.2-5.7 s with 4 children, 4.4-5.1 s with
+ * 6, 4.6-5.0 s with 8 and 6.4-6.9 s with 16; gpu:all --cross-gpu 4.8-5.3 s
+ * with 4 a worker against 5.8-6.3 s with 8; at 64e6 elements an
+ * instruction, 4 children took what 16 took (doc/findings.md). */
+#define REGRESS_MAX_JOBS 8
 #define REGRESS_NARGS 24
 
 typedef struct {
@@ -41,6 +44,26 @@ typedef struct {
                                  bits in OUT/cross.txt (NULL: none) */
 } regress_args;
 
+/* The baseline record (--record), read on a thread while this process
+ * makes its GPU context (cli/regress_base.c): a given one is checked with
+ * it before any check starts, and the timing takes it from there. */
+typedef struct {
+    const char *path;
+    pthread_t th;
+    bool started, threaded;
+    int rc;                   /* tc_record_load_any's */
+    tc_record rec;
+    char err[600];
+} regress_base;
+
+/* The read begun (here, when no thread can be made). */
+void regress_base_start(regress_base *b, const char *path);
+/* Waits for it: the record, or NULL with b->err saying why (also when it
+ * was never started). Again: the same answer. */
+const tc_record *regress_base_wait(regress_base *b);
+/* Waits, then frees what was read. */
+void regress_base_free(regress_base *b);
+
 typedef struct {
     const tc_instr *ins;
     const model_params *base;
@@ -53,6 +76,7 @@ typedef struct {
 
 typedef struct {
     const regress_args *a;
+    regress_base *record;     /* the baseline record, for the timing */
     regress_item *it;
     size_t n;
     const char *backend;

@@ -58,13 +58,9 @@ static bool beside(const char *audit, char *path, size_t len)
 }
 
 /* The baseline's figures and points: NULL after a warning. */
-static tc_timing_base *bases_of(const regress_ctx *c, tc_record *base, long *n)
+static tc_timing_base *bases_of(const regress_ctx *c, const tc_record *base, long *n)
 {
     char err[600], path[4200];
-    if (tc_record_load(c->a->record, base, err, sizeof err) != 0) {
-        cli_warn(REGRESS_CMD, "SASS and timing not compared: %s", err);
-        return NULL;
-    }
     tc_record bench = {NULL, NULL};
     const char *bp = c->a->bench_record ? c->a->bench_record : beside(c->a->record, path, sizeof path) ? path : NULL;
     if (bp && tc_record_load_any(bp, &bench, err, sizeof err) != 0) {
@@ -101,13 +97,17 @@ void regress_time(regress_ctx *c, tc_outdir *d)
         cli_warn(REGRESS_CMD, "SASS and timing not compared: %s", err);
         return;
     }
-    tc_record base = {NULL, NULL};
+    /* the record read on its thread beside this process's context (cli/regress_base.c) */
+    const tc_record *base = regress_base_wait(c->record);
+    if (!base) {
+        cli_warn(REGRESS_CMD, "SASS and timing not compared: %s", c->record->err);
+        tc_bench_close(b);
+        return;
+    }
     long nb = 0;
-    tc_timing_base *bases = bases_of(c, &base, &nb);
+    tc_timing_base *bases = bases_of(c, base, &nb);
     if (!bases) {
         tc_bench_close(b);
-        if (base.header)
-            tc_record_free(&base);
         return;
     }
     double gpu_s, sass_s;
@@ -155,7 +155,7 @@ void regress_time(regress_ctx *c, tc_outdir *d)
     tc_bench_close(b);
     if (tc_record_write(d, "bench.json", &fresh, NULL, err, sizeof err) != 0)
         cli_warn(REGRESS_CMD, "%s", err);
-    regress_compare_timing(c, &base, &fresh);
+    regress_compare_timing(c, base, &fresh);
     if (!c->a->json)
         printf("# timing: %zu instructions in %.1f s (opened %.1f s: the GPU %.1f s, the baseline beside it, the SASS "
                "%.1f s (%s) on a thread; the checks' children ready %.1f s later; %zu at the baseline's best point "
@@ -163,6 +163,5 @@ void regress_time(regress_ctx *c, tc_outdir *d)
                open_s, gpu_s, sass_s, sass_from, ready_s, at_point, mc.quick_s, tables, mc.table_s, confirmed);
     fflush(stdout);
     tc_record_free(&fresh);
-    tc_record_free(&base);
     free(bases);
 }

@@ -12,7 +12,10 @@
 # JOBS_1 (default "4 6 8 16"): --jobs of the gpu:0 runs; JOBS_ALL (default
 # "2 3 4 8"): --jobs of the gpu:all --cross-gpu runs (each worker's; only
 # with two GPUs or more); NT_JOBS (default "4 16"): gpu:0 --no-timing
-# (no gate: each child checks as soon as it has its context).
+# (no gate: each child checks as soon as it has its context). A list set
+# empty runs none; a job count "d" is regress's default (no --jobs).
+# COUNTS (default 1e5, regress's default): the --count of each run, in
+# turn. ROUNDS (default 2).
 # BUDGET (seconds, default 330) bounds the run; SKIP_BUILD=1 reuses build/.
 set -u
 START=$(date +%s)
@@ -30,17 +33,23 @@ NGPU=$(nvidia-smi -L | grep -c '^GPU ')
 { device_facts; echo "$NGPU GPUs, $(nproc) CPUs"; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
 B=build/tcscope
 RB=(--profile h200 --record reports/baselines/h200-audit.jsonl.gz)
-for round in 1 2; do
-  for j in ${JOBS_1:-4 6 8 16}; do
-    device_step "r1-j$j-$round" 40 $B regress --backend gpu:0 "${RB[@]}" --jobs "$j" --out "$R/o"
-  done
-  if [ "$NGPU" -ge 2 ]; then
-    for j in ${JOBS_ALL:-2 3 4 8}; do
-      device_step "rall-j$j-$round" 40 $B regress --backend gpu:all --cross-gpu "${RB[@]}" --jobs "$j" --out "$R/o"
+# jobs J: regress's --jobs J, or nothing for "d" (its default)
+jobs() { [ "$1" = d ] || echo "--jobs $1"; }
+for round in $(seq 1 "${ROUNDS:-2}"); do
+  for n in ${COUNTS:-1e5}; do
+    for j in ${JOBS_1-4 6 8 16}; do
+      device_step "r1-c$n-j$j-$round" 90 $B regress --backend gpu:0 "${RB[@]}" --count "$n" $(jobs "$j") --out "$R/o"
     done
-  fi
-  for j in ${NT_JOBS:-4 16}; do
-    device_step "r1nt-j$j-$round" 40 $B regress --backend gpu:0 "${RB[@]}" --no-timing --jobs "$j" --out "$R/o"
+    if [ "$NGPU" -ge 2 ]; then
+      for j in ${JOBS_ALL-2 3 4 8}; do
+        device_step "rall-c$n-j$j-$round" 90 $B regress --backend gpu:all --cross-gpu "${RB[@]}" --count "$n" \
+          $(jobs "$j") --out "$R/o"
+      done
+    fi
+    for j in ${NT_JOBS-4 16}; do
+      device_step "r1nt-c$n-j$j-$round" 90 $B regress --backend gpu:0 "${RB[@]}" --no-timing --count "$n" \
+        $(jobs "$j") --out "$R/o"
+    done
   done
 done
 python3 - "$R" <<'PY' || true
