@@ -15,7 +15,9 @@
 # (no gate: each child checks as soon as it has its context). A list set
 # empty runs none; a job count "d" is regress's default (no --jobs).
 # COUNTS (default 1e5, regress's default): the --count of each run, in
-# turn. ROUNDS (default 2).
+# turn. ROUNDS (default 2). CROSS_ALONE=1: also, each round, a --cross-gpu
+# worker's cross-GPU step alone on gpu:0 (--cross-run all beside one check
+# child of one element an instruction, no timing).
 # BUDGET (seconds, default 330) bounds the run; SKIP_BUILD=1 reuses build/.
 set -u
 START=$(date +%s)
@@ -46,6 +48,9 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
           $(jobs "$j") --out "$R/o"
       done
     fi
+    [ -n "${CROSS_ALONE:-}" ] && [ "$n" = "$(echo ${COUNTS:-1e5} | cut -d' ' -f1)" ] && \
+      device_step "cross-alone-$round" 60 $B regress --backend gpu:0 "${RB[@]}" --no-timing --count 1 --hunt-count 1 \
+        --jobs 1 --cross-run all --out "$R/o"
     for j in ${NT_JOBS-4 16}; do
       device_step "r1nt-c$n-j$j-$round" 90 $B regress --backend gpu:0 "${RB[@]}" --no-timing --count "$n" \
         $(jobs "$j") --out "$R/o"
@@ -62,7 +67,7 @@ for line in open(os.path.join(R, "times.txt")).read().splitlines():
     lines = [l.rstrip() for l in open(log)] if os.path.exists(log) else []
     steps[name] = {"exit": None if rc == "skipped" else int(rc), "wall_s": float(wall),
                    "lines": [l for l in lines if l.startswith("# ") and ("timing:" in l or "verify:" in l
-                             or "instructions:" in l or l.startswith("# GPU "))]}
+                             or "instructions:" in l or "cross-GPU inputs:" in l or l.startswith("# GPU "))]}
 out = {"machine": open(os.path.join(R, "machine.txt")).read().strip().splitlines(), "steps": steps}
 json.dump(out, open(os.path.join(R, "summary.json"), "w"), indent=1)
 for k, v in steps.items():
