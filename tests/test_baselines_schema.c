@@ -66,7 +66,7 @@ static const struct {
     {"h200x2-fit-gpu.json", "one document, tools/device/fit-gpu.sh summary (the fits on the GPU and on the cores)"},
     {"h200-audit-1e8.json", "one document, tools/device/audit-1e8.sh summary (wall, stages, elements per instruction)"},
     {"h200-random-gpu.json", "one document, runs by a script (the GPU tests, the hunt, regress: walls and lines)"},
-    {"h200x2-regress-jobs.json", "one document, tools/device/regress-jobs.sh summaries (regress: walls and lines)"},
+    {"h200-regress-jobs.json", "one document, tools/device/regress-jobs.sh summaries (regress: walls and lines)"},
 };
 
 static const char *other_form(const char *name)
