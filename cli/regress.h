@@ -24,8 +24,9 @@
  * a few seconds of work in all. On that node (afaadc7, two runs each),
  * regress --backend gpu:0 took 5.2-5.7 s with 4 children, 4.4-5.1 s with
  * 6, 4.6-5.0 s with 8 and 6.4-6.9 s with 16; gpu:all --cross-gpu 4.8-5.3 s
- * with 4 a worker against 5.8-6.3 s with 8; at 64e6 elements an
- * instruction, 4 children took what 16 took (doc/findings.md). */
+ * with 4 a worker against 5.8-6.3 s with 8; on one H200 (16 CPUs), 4.6 s
+ * with 8 against 5.9-6.2 s with 16; at 64e6 elements an instruction, 4
+ * children took what 16 took (doc/findings.md). */
 #define REGRESS_MAX_JOBS 8
 #define REGRESS_NARGS 24
 

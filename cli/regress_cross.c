@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
@@ -19,6 +18,7 @@
 #include "cli/run_info.h"
 #include "probes/backend_corpus.h"
 #include "reports/record_corpus.h"
+#include "probes/clock.h"
 #include "reports/reports.h"
 
 typedef struct {
@@ -29,13 +29,6 @@ typedef struct {
     double run_s, write_s;    /* inputs drawn and run on the GPU; lines written */
     char err[600];
 } cross_job;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Every selected instruction the backend runs, a line each, in catalogue order. */
 static int emit_cross(FILE *f, const void *vctx)
@@ -52,15 +45,15 @@ static int emit_cross(FILE *f, const void *vctx)
         if (!cli_instr_selected(a->cross_run, cat[i].name) || !tc_backend_supports(x->be, &cat[i], why, sizeof why))
             continue;
         tc_corpus_rec rec;
-        double t0 = now_s();
+        double t0 = tc_now_s();
         rc = tc_corpus_bits(x->be, &cat[i], a->cross_n, a->seed, &rec, x->err, sizeof x->err);
-        double t1 = now_s();
+        double t1 = tc_now_s();
         x->run_s += t1 - t0;
         if (rc == 0) {
             rc = tc_record_corpus_line(f, &rec, x->err, sizeof x->err);
             st.objects += rc == 0;
             tc_corpus_rec_free(&rec);
-            x->write_s += now_s() - t1;
+            x->write_s += tc_now_s() - t1;
         }
     }
     if (rc == 0 && st.objects == 0)
@@ -77,7 +70,7 @@ int regress_cross(const regress_ctx *c, tc_backend *be, tc_outdir *d)
 {
     cross_job x = {.c = c, .be = be};
     char err[700];
-    double t0 = now_s();
+    double t0 = tc_now_s();
     if (tc_out_write(d, "cross.txt", emit_cross, &x, err, sizeof err) != 0 || x.rc != 0) {
         cli_warn(REGRESS_CMD, "--cross-run: %s; no OUT/cross.txt", x.rc ? x.err : err);
         tc_out_remove(d, "cross.txt", err, sizeof err);
@@ -85,6 +78,6 @@ int regress_cross(const regress_ctx *c, tc_backend *be, tc_outdir *d)
     }
     /* on stderr: a worker's stdout is its --json record */
     fprintf(stderr, "# cross-GPU inputs: %zu instructions, %zu elements each, in %.1f s (drawn and run %.1f s, "
-            "written %.1f s)\n", x.lines, c->a->cross_n, now_s() - t0, x.run_s, x.write_s);
+            "written %.1f s)\n", x.lines, c->a->cross_n, tc_now_s() - t0, x.run_s, x.write_s);
     return 0;
 }
