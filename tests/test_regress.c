@@ -107,6 +107,31 @@ static void regress_command_names_a_changed_field(void **state)
     tc_run_result_free(&r);
 }
 
+/* A given --record is read on a thread while the backend opens
+ * (cli/regress_base.c) and checked before any check starts: the H200's
+ * slim record (its answers in the H100's full record beside it) is taken,
+ * a record of another kind is not (tests/test_hostile_read.c: the
+ * messages), and neither reaches the checks. */
+static void regress_reads_a_given_record_beside_the_backend(void **state)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/tcs-regress-rec-%d", (int)getpid());
+    tc_run_result r = tc_run_clif("regress --backend model:h200 --profile h200 --record "
+                                  "reports/baselines/h200-audit.jsonl.gz --instr mma.m16n8k8.f32.f16.f16.f32 "
+                                  "--count 2000 --out %s", dir);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "1 same, 0 differ"));
+    tc_run_result_free(&r);
+    r = tc_run_clif("regress --backend model:h200 --profile h200 --record reports/baselines/h100-sweep.json "
+                    "--instr mma.m16n8k8.f32.f16.f16.f32 --count 2000 --out %s", dir);
+    assert_int_equal(r.status, 2);
+    assert_null(strstr(r.out, "same"));
+    tc_run_result_free(&r);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The objects of the records in text (one or several, one after another),
  * each record's header left out (its date and run differ): a JSON array. */
 static json_t *record_objects(const char *text)
@@ -174,6 +199,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(h100_sweep_replays_through_the_model),
         cmocka_unit_test(regress_command_names_a_changed_field),
+        cmocka_unit_test(regress_reads_a_given_record_beside_the_backend),
         cmocka_unit_test(instructions_in_slices_say_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
