@@ -48,22 +48,16 @@ if [ "$gpu" = no ] && [ "${BENCH_AUDIT:-0}" != 1 ]; then
   printf '{"bench":"audit_catalogue","skipped":"no GPU (BENCH_AUDIT=1 times it on the recorded model)","machine":"%s"}\n' "$machine"
   exit 0
 fi
-t0=$(date +%s.%N)
-"$BIN" audit --instr all --out "$OUT/audit" --force >"$OUT/audit.log" 2>"$OUT/audit.err"
-rc=$?
-t1=$(date +%s.%N)
-audit_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+bench_timed "$OUT/audit" "$BIN" audit --instr all --out "$OUT/audit" --force
+rc=$bench_rc audit_s=$bench_wall
 printf '{"bench":"audit_catalogue","value":%.1f,"unit":"s","machine":"%s","exit":%d,"verified":%d,"mismatch":%d,"jobs":%d,"stages":"%s"}\n' \
   "$audit_s" "$machine" $rc "$(grep -c ' VERIFIED ' "$OUT/audit.log")" \
   "$(grep -c ' MISMATCH ' "$OUT/audit.log")" "$(nproc)" "$(grep -m1 '^# stages:' "$OUT/audit.log" | sed 's/^# //; s/"//g')"
 [ "$gpu" = yes ] || exit 0
 # the same audit with the CPU model computing the expected answers (--model-on cpu): issue 29's
 # ratio, the CPU model's wall time over the GPU model's, in this run
-t0=$(date +%s.%N)
-"$BIN" audit --instr all --model-on cpu --out "$OUT/audit-cpu" --force >"$OUT/audit-cpu.log" 2>"$OUT/audit-cpu.err"
-rc=$?
-t1=$(date +%s.%N)
-cpu_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+bench_timed "$OUT/audit-cpu" "$BIN" audit --instr all --model-on cpu --out "$OUT/audit-cpu" --force
+rc=$bench_rc cpu_s=$bench_wall
 printf '{"bench":"audit_catalogue, model on cpu","value":%.1f,"unit":"s","machine":"%s","exit":%d,"verified":%d,"mismatch":%d,"stages":"%s"}\n' \
   "$cpu_s" "$machine" $rc "$(grep -c ' VERIFIED ' "$OUT/audit-cpu.log")" "$(grep -c ' MISMATCH ' "$OUT/audit-cpu.log")" \
   "$(grep -m1 '^# stages:' "$OUT/audit-cpu.log" | sed 's/^# //; s/"//g')"
@@ -81,11 +75,8 @@ declare -A wall
 for on in gpu cpu model; do
   args=(--model-on $on "${base[@]}")
   [ $on = model ] && args=(--model ${base[@]:0:2})
-  t0=$(date +%s.%N)
-  "$BIN" regress "${args[@]}" --out "$OUT/regress-$on" >"$OUT/regress-$on.log" 2>"$OUT/regress-$on.err"
-  rc=$?
-  t1=$(date +%s.%N)
-  wall[$on]=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+  bench_timed "$OUT/regress-$on" "$BIN" regress "${args[@]}" --out "$OUT/regress-$on"
+  rc=$bench_rc wall[$on]=$bench_wall
   stages=$(sed -n 's/^# [0-9]* instructions: .*(\(timing .*\))$/\1/p' "$OUT/regress-$on.log" | tail -1)
   what="model on $on"; [ $on = model ] && what="the recorded model replayed on the CPU (--model)"
   printf '{"bench":"regress_catalogue, %s","value":%.1f,"unit":"s","machine":"%s","exit":%d,"same":%d,"differ":%d,"stages":"%s","baseline":"%s"}\n' \

@@ -17,13 +17,10 @@ bench_gpu_or_skip hunt_catalogue
 declare -A rate
 hunt() {   # NAME COUNT ARGS..: one hunt, one JSON line; its end-to-end rate in rate[NAME]
   local name=$1 count=$2; shift 2
-  local t0 t1 rc wall n own
-  t0=$(date +%s.%N)
-  "$BIN" hunt --backend gpu:0 --profile $profile --instr all --count "$count" "$@" --out "$OUT/$name" \
-    >"$OUT/$name.log" 2>"$OUT/$name.err"
-  rc=$?
-  t1=$(date +%s.%N)
-  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+  local n own
+  bench_timed "$OUT/$name" "$BIN" hunt --backend gpu:0 --profile $profile --instr all --count "$count" "$@" \
+    --out "$OUT/$name"
+  local rc=$bench_rc wall=$bench_wall
   n=$(sed -n 's/^# \([0-9]*\) elements in .*/\1/p' "$OUT/$name.log" | tail -1)
   own=$(sed -n 's/^# [0-9]* elements in [0-9.]* s (\([0-9.e+]*\) elements\/s).*/\1/p' "$OUT/$name.log" | tail -1)
   rate[$name]=$(awk -v n="${n:-0}" -v w="$wall" 'BEGIN { print (w > 0 ? n / w : 0) }')

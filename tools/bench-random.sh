@@ -19,13 +19,10 @@ bench_gpu_or_skip verify_random
 declare -A rate
 run() {   # NAME ENV ARGS..: one verify, one JSON line; its end-to-end rate in rate[NAME]
   local name=$1 env=$2; shift 2
-  local t0 t1 rc wall n
-  t0=$(date +%s.%N)
-  env $env "$BIN" verify --backend gpu:0 --profile $profile --instr $INSTR --count "$COUNT" --hunt-count 0 "$@" \
-    >"$OUT/$name.log" 2>"$OUT/$name.err"
-  rc=$?
-  t1=$(date +%s.%N)
-  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+  local n
+  bench_timed "$OUT/$name" env $env "$BIN" verify --backend gpu:0 --profile $profile --instr $INSTR --count "$COUNT" \
+    --hunt-count 0 "$@"
+  local rc=$bench_rc wall=$bench_wall
   n=$(sed -n 's/^# \([0-9]*\) elements in .*/\1/p' "$OUT/$name.log" | awk '{ s += $1 } END { print s + 0 }')
   rate[$name]=$(awk -v n="$n" -v w="$wall" 'BEGIN { print (w > 0 ? n / w : 0) }')
   printf '{"bench":"verify_random, %s","value":%.3g,"unit":"elements/s end to end","wall_s":%.2f,"elements":%s,"count":%s,"instr":"%s","profile":"%s","exit":%d,"gpu_path_lines":%s,"machine":"%s"}\n' \
