@@ -2,8 +2,9 @@
 # (and by a task file that begins with `. tools/device-env.sh`: sourcing it twice
 # is harmless: each .deb is unpacked once). The Debian libraries the
 # machine lacks, unpacked from the carried .debs/ into /tmp/deps (never into /);
-# device_build TARGET.. (exits on failure); device_facts (the GPU and CPU, for a
-# task's log); device_pack NAME (a task folder back as one archive). Before a
+# device_build TARGET.. (exits on failure); device_task_build PACK TARGET.. (a
+# task's build, packed and stopped on failure); device_facts (the GPU and CPU,
+# for a task's log); device_pack NAME (a task folder back as one archive). Before a
 # device call: git describe --always --dirty >
 # .tcscope-version, and carry it with .debs/.
 set -u
@@ -25,6 +26,15 @@ device_build() {
   local v=(); [ -f .tcscope-version ] && v=(TC_GIT_VERSION="$(cat .tcscope-version)")
   make DEPS_PREFIX=$DEPS_PREFIX "${v[@]}" -j16 "$@" > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
   echo "build: $(( $(date +%s) - t0 )) s"
+}
+# device_task_build PACK TARGET..: a task's build (none with SKIP_BUILD=1);
+# when it fails, its log in $R/build.log (R: the task's folder), PACK run
+# (the task's packing, a command split on spaces) and exit 1.
+device_task_build() {
+  local pack=$1; shift
+  [ -n "${SKIP_BUILD:-}" ] && return 0
+  ( device_build "$@" ) && return 0
+  cp /tmp/build.log "$R/build.log"; echo "build failed"; $pack; exit 1
 }
 # The GPU (name, driver, clocks, memory) and the CPU, a line each.
 device_facts() {

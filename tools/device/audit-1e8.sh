@@ -38,9 +38,7 @@ pack() {
 }
 
 . tools/device-env.sh
-if [ -z "${SKIP_BUILD:-}" ]; then
-  ( device_build build/tcscope ) || { cp /tmp/build.log "$R/build.log"; echo "build failed"; pack; exit 1; }
-fi
+device_task_build pack build/tcscope
 START=$(date +%s)   # the budget is the audit's: the build above is not counted
 { device_facts; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
 

@@ -28,9 +28,7 @@ exec > >(tee "$R/run.log") 2>&1
 KEEP=15
 
 . tools/device-env.sh
-if [ -z "${SKIP_BUILD:-}" ]; then
-  ( device_build build/tcscope ) || { cp /tmp/build.log "$R/build.log"; echo "build failed"; device_pack regress-jobs; exit 1; }
-fi
+device_task_build "device_pack regress-jobs" build/tcscope
 NGPU=$(nvidia-smi -L | grep -c '^GPU ')
 { device_facts; echo "$NGPU GPUs, $(nproc) CPUs"; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
 B=build/tcscope

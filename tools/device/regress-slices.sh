@@ -32,10 +32,8 @@ exec > >(tee "$R/run.log") 2>&1
 KEEP=15
 
 . tools/device-env.sh
-if [ -z "${SKIP_BUILD:-}" ]; then
-  ( device_build build/tcscope build/opt/tests/test_model_gpu build/opt/tests/test_hunt_gpu ) \
-    || { cp /tmp/build.log "$R/build.log"; echo "build failed"; device_pack regress-slices; exit 1; }
-fi
+device_task_build "device_pack regress-slices" build/tcscope build/opt/tests/test_model_gpu \
+  build/opt/tests/test_hunt_gpu
 { device_facts; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
 B=build/tcscope
 

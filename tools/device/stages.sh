@@ -37,9 +37,7 @@ pack() {
 }
 
 . tools/device-env.sh
-if [ -z "${SKIP_BUILD:-}" ]; then
-  ( device_build build/tcscope ) || { cp /tmp/build.log "$R/build.log"; echo "build failed"; pack; exit 1; }
-fi
+device_task_build pack build/tcscope
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
   lscpu | grep -E 'Model name|^CPU\(s\)'; cat .tcscope-version 2>/dev/null; } | tee "$R/machine.txt"
 
