@@ -167,7 +167,7 @@ int cmd_regress(int argc, char **argv)
      * checked before any check starts (a missing file or another kind of record would be found
      * after the run); the default only for the timing */
     const char *spec = a.backend ? a.backend : a.model ? "model:h100" : "gpu";
-    regress_base base = {.rc = -1};
+    regress_base base = {.started = false};
     if (given || (a.timing && !strncmp(spec, "gpu", 3)))
         regress_base_start(&base, a.record);
     tc_backend *be = tc_backend_open(spec, err, sizeof err);

@@ -18,8 +18,7 @@ static void *load(void *vb)
 
 void regress_base_start(regress_base *b, const char *path)
 {
-    *b = (regress_base){.path = path, .rc = -1};
-    b->started = true;
+    *b = (regress_base){.path = path, .started = true};
     if (pthread_create(&b->th, NULL, load, b) == 0)
         b->threaded = true;
     else
@@ -43,5 +42,5 @@ void regress_base_free(regress_base *b)
 {
     if (b->started && regress_base_wait(b))
         tc_record_free(&b->rec);
-    *b = (regress_base){.rc = -1};
+    *b = (regress_base){.started = false};
 }

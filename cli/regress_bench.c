@@ -90,7 +90,7 @@ void regress_time(regress_ctx *c, tc_outdir *d)
     char err[600];
     double t0 = tc_now_s();
     /* the GPU first: its timing kernels' SASS is read on a thread of its
-     * own while the baseline's records load (probes/timing.h) */
+     * own while the baseline's bench record loads (probes/timing.h) */
     tc_bench_opts o = {.device = device_of(c->backend), .no_whole_gpu = true};
     tc_bench *b = tc_bench_open(&o, err, sizeof err);
     if (!b) {
